@@ -1,0 +1,13 @@
+// Unit tests sit beside the code (src/, *.spec.ts); e2e tests live in test/ (*.e2e-spec.ts).
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
+  // a few dependencies ship only ES modules: let swc turn them into CommonJS for jest
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,58 @@
+
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './core/config/config';
+import { AllExceptionsFilter } from './core/http/http-exception.filter';
+import { genRequestId } from './core/http/request-id';
+import { AppValidationPipe } from './core/http/validation.pipe';
+
+
+/** Build the API application (used by main.ts and by the tests). */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    genReqId: genRequestId as any,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  } as any);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
+  // JSON:API media type is JSON too.
+  fastify.addContentTypeParser(
+    ['application/vnd.api+json', 'application/merge-patch+json'],
+    { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
+    (fastify as any).getDefaultJsonParser('error', 'error'),
+  );
+  fastify.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    const ct = reply.getHeader('content-type');
+    if (req.url.startsWith('/v2/') && !req.url.startsWith('/v2/auth/') && !req.url.startsWith('/v2/oauth/') && typeof ct === 'string' && ct.startsWith('application/json')) {
+      reply.header('Content-Type', 'application/vnd.api+json');
+    }
+    return payload;
+  });
+  app.useGlobalPipes(new AppValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.enableShutdownHooks();
+
+  const doc = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Course Platform API')
+      .setDescription('The /v1 resource API and the /v2 API, with an OAuth 2.0 server.')
+      .setVersion('2.0.0')
+      .setOpenAPIVersion('3.1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'JWTAuth')
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'organization API key as user name, empty password (/v1)' }, 'ApiKey')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, doc, { jsonDocumentUrl: 'openapi.json', useGlobalPrefix: false });
+  return app;
+}

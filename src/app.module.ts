@@ -1,0 +1,18 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from './core/config/config';
+import { CoreModule } from './core/core.module';
+import { DomainsModule } from './modules/domains/domains.module';
+import { HealthModule } from './modules/health/health.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
+
+/** The API process: core plus every resource module's controllers. Queues are producers only here. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, { http: true }), HealthModule, OrganizationsModule, DomainsModule, OAuthModule],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { AppConfig } from '../config/config';
+import { REDIS } from '../redis/redis.module';
+import { AuthService } from './auth.service';
+import { GlobalAuthGuard } from './auth.guard';
+import { KeysService } from './keys.service';
+import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
+
+@Global()
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [AppConfig, REDIS],
+      useFactory: (config: AppConfig, redis: Redis) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: 1_000_000 }],
+        storage: new RedisThrottlerStorage(redis, config),
+      }),
+    }),
+  ],
+  providers: [KeysService, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
+  exports: [KeysService, AuthService, RateLimitGuard, ThrottlerModule],
+})
+export class AuthModule {}

@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import * as jwt from 'jsonwebtoken';
+import { randomUUID } from 'node:crypto';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { constantTimeEqual, sha256 } from '../crypto/crypto';
+import { unauthorized } from '../http/api-error';
+import { KeysService } from './keys.service';
+import type { Principal } from './principal';
+import { ALL_SCOPES } from './scopes';
+
+interface Cached<T> {
+  value: T;
+  until: number;
+}
+
+/** A small bounded TTL cache; cleared wholesale when full (the working set is small). */
+class TtlCache<T> {
+  private map = new Map<string, Cached<T>>();
+  constructor(private readonly max = 20000) {}
+  get(key: string): T | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    if (hit.until < Date.now()) {
+      this.map.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+  set(key: string, value: T, ttlMs: number) {
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, { value, until: Date.now() + ttlMs });
+  }
+  delete(key: string) {
+    this.map.delete(key);
+  }
+  clear() {
+    this.map.clear();
+  }
+}
+
+export interface AccessClaims {
+  iss: string;
+  sub: string;
+  client_id: string;
+  org: string;
+  scope: string;
+  iat: number;
+  exp: number;
+  jti: string;
+  /** internal client uuid */
+  cid: string;
+  /** refresh-token family, when the token came from the code flow or a refresh */
+  fid?: string;
+}
+
+const invalidToken = (detail: string) =>
+  unauthorized(detail, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+
+/**
+ * Authenticates callers: Bearer JWTs (verified through passport-jwt's strategy, then cached until
+ * shortly before they expire) and, on /v1, organization API keys by HTTP Basic. Client state and
+ * refresh-token families are re-read from the database at most every AUTH_CACHE_SECONDS, so a
+ * deactivated client or revoked family is refused within seconds and the hot path makes no query.
+ */
+@Injectable()
+export class AuthService {
+  private readonly tokens = new TtlCache<AccessClaims>();
+  private readonly clientActive = new TtlCache<{ active: boolean; organizationId: string | null }>();
+  private readonly familyRevoked = new TtlCache<boolean>();
+  private readonly apiKeys = new TtlCache<string | null>();
+  private readonly strategy: JwtStrategy;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly keys: KeysService,
+  ) {
+    this.strategy = new JwtStrategy(
+      {
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        secretOrKeyProvider: (_req: unknown, raw: string, done: (err: unknown, key?: any) => void) => {
+          const header = jwt.decode(raw, { complete: true })?.header;
+          if (!header?.kid || header.alg !== 'ES256') return done(null, undefined);
+          this.keys.publicKey(header.kid).then((k) => done(null, k ?? undefined), done);
+        },
+        algorithms: ['ES256'],
+        issuer: this.config.PUBLIC_URL,
+        jsonWebTokenOptions: { clockTolerance: 0 },
+      },
+      (payload: AccessClaims, done: (err: unknown, user?: unknown) => void) => done(null, payload),
+    );
+  }
+
+  private get cacheMs() {
+    return this.config.AUTH_CACHE_SECONDS * 1000;
+  }
+
+  signAccessToken(claims: Omit<AccessClaims, 'iss' | 'iat' | 'exp' | 'jti'>): { token: string; expiresIn: number } {
+    const { kid, privatePem } = this.keys.signingKey();
+    const expiresIn = this.config.ACCESS_TOKEN_TTL;
+    const token = jwt.sign({ ...claims, jti: randomUUID() }, privatePem, {
+      algorithm: 'ES256',
+      keyid: kid,
+      expiresIn,
+      issuer: this.config.PUBLIC_URL,
+    });
+    return { token, expiresIn };
+  }
+
+  /** Runs passport-jwt's strategy against a bare request carrying the token. */
+  private verifyWithStrategy(token: string): Promise<AccessClaims> {
+    return new Promise((resolve, reject) => {
+      const s: any = Object.create(this.strategy);
+      s.success = (user: AccessClaims) => resolve(user);
+      s.fail = (info: any) => reject(invalidToken(info?.message === 'jwt expired' ? 'The access token has expired.' : 'The access token is invalid.'));
+      s.error = (err: unknown) => reject(err);
+      s.authenticate({ headers: { authorization: `Bearer ${token}` } }, {});
+    });
+  }
+
+  async verifyAccessToken(token: string): Promise<AccessClaims> {
+    let claims = this.tokens.get(token);
+    if (!claims) {
+      claims = await this.verifyWithStrategy(token);
+      if (!claims.org || !claims.cid || typeof claims.scope !== 'string') throw invalidToken('The access token is invalid.');
+      const ttl = Math.min(claims.exp * 1000 - Date.now(), 60_000);
+      if (ttl > 0) this.tokens.set(token, claims, ttl);
+    } else if (claims.exp * 1000 <= Date.now()) {
+      this.tokens.delete(token);
+      throw invalidToken('The access token has expired.');
+    }
+    return claims;
+  }
+
+  async authenticate(authorization: string | undefined, allowApiKey: boolean): Promise<Principal> {
+    if (!authorization) throw invalidToken('Authentication credentials were not provided.');
+    const space = authorization.indexOf(' ');
+    const scheme = space > 0 ? authorization.slice(0, space).toLowerCase() : '';
+    const value = space > 0 ? authorization.slice(space + 1).trim() : '';
+    if (scheme === 'bearer' && value) return this.fromToken(value);
+    if (scheme === 'basic' && allowApiKey && value) return this.fromApiKey(value);
+    throw invalidToken('Unsupported or malformed Authorization header.');
+  }
+
+  private async fromToken(token: string): Promise<Principal> {
+    const claims = await this.verifyAccessToken(token);
+    const client = await this.clientState(claims.cid);
+    if (!client.active || client.organizationId !== claims.org) throw invalidToken('The client of this token is deactivated.');
+    if (claims.fid && (await this.isFamilyRevoked(claims.fid))) throw invalidToken('The access token has been revoked.');
+    return {
+      organizationId: claims.org,
+      clientId: claims.cid,
+      subject: claims.sub,
+      scopes: new Set(claims.scope.split(' ').filter(Boolean)),
+      kind: 'token',
+      familyId: claims.fid,
+    };
+  }
+
+  private async fromApiKey(basic: string): Promise<Principal> {
+    let decoded: string;
+    try {
+      decoded = Buffer.from(basic, 'base64').toString('utf8');
+    } catch {
+      throw invalidToken('Malformed Basic credentials.');
+    }
+    const key = decoded.split(':', 1)[0];
+    if (!key) throw invalidToken('Malformed Basic credentials.');
+    const hash = sha256(key);
+    const cacheKey = hash.toString('base64');
+    let orgId = this.apiKeys.get(cacheKey);
+    if (orgId === undefined) {
+      const rows = await this.ds.query(`SELECT organization_id, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hash]);
+      orgId = rows.length && constantTimeEqual(rows[0].key_hash, hash) ? (rows[0].organization_id as string) : null;
+      this.apiKeys.set(cacheKey, orgId, this.cacheMs);
+    }
+    if (!orgId) throw invalidToken('Invalid API key.');
+    return { organizationId: orgId, clientId: null, subject: `api-key`, scopes: ALL_SCOPES, kind: 'api_key' };
+  }
+
+  async clientState(clientUuid: string): Promise<{ active: boolean; organizationId: string | null }> {
+    let state = this.clientActive.get(clientUuid);
+    if (!state) {
+      const rows = await this.ds.query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [clientUuid]);
+      state = rows.length ? { active: rows[0].is_active as boolean, organizationId: rows[0].organization_id as string | null } : { active: false, organizationId: null };
+      this.clientActive.set(clientUuid, state, this.cacheMs);
+    }
+    return state;
+  }
+
+  async isFamilyRevoked(familyId: string): Promise<boolean> {
+    let revoked = this.familyRevoked.get(familyId);
+    if (revoked === undefined) {
+      const rows = await this.ds.query(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
+      revoked = !rows.length || rows[0].revoked_at !== null;
+      this.familyRevoked.set(familyId, revoked, this.cacheMs);
+    }
+    return revoked;
+  }
+
+  /** Forget cached state at once in this process (other processes see it within AUTH_CACHE_SECONDS). */
+  forgetClient(clientUuid: string) {
+    this.clientActive.delete(clientUuid);
+  }
+  forgetFamily(familyId: string) {
+    this.familyRevoked.delete(familyId);
+  }
+}

@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
+
+/**
+ * Every setting of the service, validated once at boot. Nothing else in the code base reads
+ * process.env: take AppConfig from the container instead. `.env.example` lists each one.
+ */
+export class AppConfig {
+  @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @IsString() HOST = '0.0.0.0';
+  @IsString() DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/course_platform';
+  @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
+  @IsString() REDIS_URL = 'redis://127.0.0.1:6379';
+  /** Prefix for every Redis key (queues, rate limits) so several deployments can share a Redis. */
+  @IsString() REDIS_PREFIX = 'cp';
+  /** Public base URL of the API, used as the token issuer and in absolute links. */
+  @IsUrl({ require_tld: false, require_protocol: true }) PUBLIC_URL = 'http://localhost:3000';
+  /** Secret for HMACs (cursors, signed URLs, reset links) and for encrypting signing keys at rest. */
+  @IsString() @MinLength(16) APP_SECRET = 'dev-only-secret-change-me-please';
+  @Transform(toInt) @IsInt() @Min(60) @Max(86400) ACCESS_TOKEN_TTL = 3600;
+  @Transform(toInt) @IsInt() @Min(60) REFRESH_TOKEN_TTL = 30 * 24 * 3600;
+  @Transform(toInt) @IsInt() @Min(10) @Max(600) AUTH_CODE_TTL = 600;
+  /** How long a verified token, client state or API key stays cached in one API process. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(60) AUTH_CACHE_SECONDS = 5;
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) BATCH_MAX_ITEMS = 100;
+  @Transform(toInt) @IsInt() @Min(1) REGISTER_RATE_LIMIT = 20;
+  @Transform(toInt) @IsInt() @Min(1) REGISTER_RATE_WINDOW_SECONDS = 60;
+  @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_LIMIT = 30;
+  @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_WINDOW_SECONDS = 60;
+  @Transform(toInt) @IsInt() @Min(1) BODY_LIMIT_BYTES = 1024 * 1024;
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  @Transform(toBool) @IsBoolean() ALLOW_PRIVATE_URLS = false;
+  @IsString() STORAGE_DIR = './data/files';
+  @IsString() MAIL_OUTBOX_DIR = './data/mail';
+  @IsOptional() @IsString() SMTP_URL?: string;
+  @IsString() MAIL_FROM = 'no-reply@localhost';
+  @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;
+  @Transform(toInt) @IsInt() @Min(1) @Max(100) WORKER_CONCURRENCY = 10;
+  @Transform(toInt) @IsInt() @Min(1) CLEANUP_INTERVAL_SECONDS = 300;
+  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+}
+
+export class ConfigError extends Error {}
+
+/** Build and validate the configuration from an environment map (process.env by default). */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, unknown> = {};
+  for (const key of [...known, 'SMTP_URL']) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
+  const config = plainToInstance(AppConfig, { ...picked }, { exposeDefaultValues: true });
+  Object.assign(config, overrides);
+  const errors = validateSync(config, { skipMissingProperties: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (config.NODE_ENV === 'production' && config.APP_SECRET === new AppConfig().APP_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set in production');
+  }
+  return config;
+}

@@ -1,0 +1,97 @@
+/**
+ * Typed errors thrown by services and guards. Each interface's filter (see http-exception.filter.ts)
+ * renders them in its own envelope: JSON:API on /v2, RFC 6749 on the token endpoints, RFC 7591 on
+ * registration and `{"detail"}` on /v1.
+ */
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+}
+
+export interface FieldProblem {
+  /** JSON pointer into the body (`/data/0/attributes/email`) or a query parameter name. */
+  pointer?: string;
+  parameter?: string;
+  /** The member name, used for /v1 field-error bodies. */
+  field: string;
+  message: string;
+}
+
+export const V2_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'validation_error',
+  429: 'rate_limited',
+  500: 'internal_error',
+};
+
+export const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Validation error',
+  429: 'Too many requests',
+  500: 'Internal error',
+};
+
+export interface ApiErrorOptions {
+  code?: string;
+  source?: ErrorSource;
+  headers?: Record<string, string>;
+  /** RFC 6749 / RFC 7591 error code when raised on the OAuth endpoints. */
+  oauthError?: string;
+  problems?: FieldProblem[];
+}
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly source?: ErrorSource;
+  readonly headers: Record<string, string>;
+  readonly oauthError?: string;
+  readonly problems: FieldProblem[];
+
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    opts: ApiErrorOptions = {},
+  ) {
+    super(detail);
+    this.code = opts.code ?? V2_CODES[status] ?? 'error';
+    this.source = opts.source;
+    this.headers = opts.headers ?? {};
+    this.oauthError = opts.oauthError;
+    this.problems = opts.problems ?? [];
+  }
+}
+
+export const badRequest = (detail: string, opts?: ApiErrorOptions) => new ApiError(400, detail, opts);
+export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.', opts?: ApiErrorOptions) =>
+  new ApiError(401, detail, opts);
+export const forbidden = (detail = 'You do not have permission to perform this action.', opts?: ApiErrorOptions) =>
+  new ApiError(403, detail, opts);
+export const notFound = (detail = 'Not found.', opts?: ApiErrorOptions) => new ApiError(404, detail, opts);
+export const conflict = (detail: string, opts?: ApiErrorOptions) => new ApiError(409, detail, opts);
+export const tooManyRequests = (retryAfter: number, headers: Record<string, string> = {}) =>
+  new ApiError(429, 'Request was throttled.', { headers: { 'Retry-After': String(retryAfter), ...headers } });
+
+/** One or more invalid members: 422 `validation_error` on /v2, 400 `{"field": [...]}` on /v1. */
+export class ValidationFailed extends ApiError {
+  constructor(problems: FieldProblem[], status = 422) {
+    super(status, problems.map((p) => `${p.field}: ${p.message}`).join('; ') || 'Invalid input.', {
+      code: 'validation_error',
+      problems,
+      oauthError: 'invalid_request',
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, TITLES, V2_CODES } from './api-error';
+import { interfaceOf } from './interfaces';
+
+const OAUTH_DEFAULTS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'invalid_client',
+  403: 'access_denied',
+  404: 'invalid_request',
+  405: 'invalid_request',
+  413: 'invalid_request',
+  415: 'invalid_request',
+  422: 'invalid_request',
+  429: 'slow_down',
+  500: 'server_error',
+};
+
+/** Normalise anything thrown into an ApiError. Unknown errors become a logged 500. */
+export function toApiError(exception: unknown, logger: Logger, requestId: string): ApiError {
+  if (exception instanceof ApiError) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    const message =
+      typeof body === 'string' ? body : Array.isArray((body as any)?.message) ? (body as any).message.join('; ') : ((body as any)?.message ?? exception.message);
+    if (status === 404) return new ApiError(404, 'Not found.');
+    return new ApiError(status, String(message));
+  }
+  const fastifyStatus = (exception as any)?.statusCode;
+  const fastifyCode = (exception as any)?.code;
+  if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+    // Body parsing errors raised by Fastify before the route runs.
+    if (fastifyStatus === 413 || fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'Request body is too large.');
+    if (fastifyStatus === 415) return new ApiError(415, 'Unsupported content type.');
+    return new ApiError(400, fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty.' : 'Malformed request body.');
+  }
+  if (exception instanceof SyntaxError) return new ApiError(400, 'Malformed JSON body.');
+  logger.error({ err: exception, requestId }, 'unhandled error');
+  return new ApiError(500, 'An unexpected error occurred.');
+}
+
+export function renderError(err: ApiError, url: string, requestId: string): { status: number; body: unknown; contentType: string } {
+  const status = err.status;
+  switch (interfaceOf(url)) {
+    case 'oauth':
+      return {
+        status,
+        contentType: 'application/json',
+        body: { error: err.oauthError ?? OAUTH_DEFAULTS[status] ?? 'invalid_request', error_description: err.detail },
+      };
+    case 'register':
+      return {
+        status,
+        contentType: 'application/json',
+        body: { error: err.oauthError ?? (status === 400 || status === 422 ? 'invalid_client_metadata' : OAUTH_DEFAULTS[status] ?? 'invalid_request'), error_description: err.detail },
+      };
+    case 'v1': {
+      if ((status === 400 || status === 422) && err.problems.length) {
+        const body: Record<string, string[]> = {};
+        for (const p of err.problems) (body[p.field] ??= []).push(p.message);
+        return { status: 400, contentType: 'application/json', body };
+      }
+      return { status: status === 422 ? 400 : status, contentType: 'application/json', body: { detail: err.detail } };
+    }
+    default: {
+      const code = err.code ?? V2_CODES[status];
+      const errors = err.problems.length
+        ? err.problems.map((p) => ({
+            status: String(status),
+            code,
+            title: TITLES[status] ?? 'Error',
+            detail: `${p.field}: ${p.message}`,
+            source: p.pointer !== undefined ? { pointer: p.pointer } : { parameter: p.parameter ?? p.field },
+          }))
+        : [{ status: String(status), code, title: TITLES[status] ?? 'Error', detail: err.detail, ...(err.source ? { source: err.source } : {}) }];
+      return { status, contentType: 'application/vnd.api+json', body: { errors, meta: { request_id: requestId } } };
+    }
+  }
+}
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const ctx = host.switchToHttp();
+    const request = ctx.getRequest<FastifyRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const err = toApiError(exception, this.logger, String(request.id));
+    const { status, body, contentType } = renderError(err, request.url, String(request.id));
+    if (err.status === 401 && interfaceOf(request.url) !== 'oauth' && !err.headers['WWW-Authenticate']) {
+      reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+    }
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    if (interfaceOf(request.url) === 'oauth') reply.header('Cache-Control', 'no-store');
+    reply.status(status).header('Content-Type', contentType).send(body);
+  }
+}

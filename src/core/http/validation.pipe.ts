@@ -1,0 +1,43 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { badRequest, FieldProblem, ValidationFailed } from './api-error';
+
+/** Flatten class-validator's error tree into problems with JSON pointers. */
+export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const walk = (errs: ValidationError[], path: string[]) => {
+    for (const e of errs) {
+      const here = [...path, e.property];
+      for (const message of Object.values(e.constraints ?? {})) {
+        const field = here.join('.');
+        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${here.join('/')}`, field, message } : { parameter: field, field, message });
+      }
+      if (e.children?.length) walk(e.children, here);
+    }
+  };
+  walk(errors, []);
+  return out;
+}
+
+const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
+
+/**
+ * The global pipe: turns bodies and queries into their DTO classes and validates them. A body
+ * that is not a JSON object is a 400; invalid members are a ValidationFailed (422 on /v2, 400 with
+ * field errors on /v1). Unknown members are ignored, never applied (whitelist).
+ */
+@Injectable()
+export class AppValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata) {
+    const metatype = metadata.metatype;
+    if (!metatype || PRIMITIVES.has(metatype) || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
+    if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw badRequest('The request body must be a JSON object.');
+    }
+    const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
+    const errors = validateSync(instance as object, { whitelist: true, forbidUnknownValues: false });
+    if (errors.length) throw new ValidationFailed(toProblems(errors, metadata.type));
+    return instance;
+  }
+}

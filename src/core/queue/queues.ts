@@ -1,0 +1,22 @@
+/** Queue names and job payloads. Jobs carry ids and the organization id, never whole objects. */
+export const QUEUES = {
+  maintenance: 'maintenance',
+  mail: 'mail',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface CleanupJob {
+  kind: 'expired-auth';
+}
+
+export interface PasswordResetMailJob {
+  kind: 'password-reset';
+  organizationId: string;
+  studentId: string;
+  domainName: string;
+  /** the signed reset link; the mail is built by the worker */
+  resetUrl: string;
+}
+
+export type MailJob = PasswordResetMailJob;

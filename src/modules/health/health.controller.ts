@@ -1,0 +1,38 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Public } from '../../core/auth/decorators';
+import { REDIS } from '../../core/redis/redis.module';
+
+async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000)))]);
+    return 'ok';
+  } catch {
+    return 'error';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly ds: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  /** 200 when PostgreSQL and Redis answer, 503 otherwise. */
+  @Public()
+  @Get()
+  async health(@Res({ passthrough: true }) reply: FastifyReply) {
+    const [postgres, redis] = await Promise.all([check(() => this.ds.query('SELECT 1')), check(() => this.redis.ping())]);
+    const ok = postgres === 'ok' && redis === 'ok';
+    reply.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'degraded', checks: { postgres, redis } };
+  }
+}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { BlockList, isIP } from 'node:net';
+import { IsNull, Repository } from 'typeorm';
+import { AuthService } from '../../core/auth/auth.service';
+import type { Principal } from '../../core/auth/principal';
+import { ALL_SCOPES, SCOPE_PRESETS } from '../../core/auth/scopes';
+import { constantTimeEqual, randomToken, sha256 } from '../../core/crypto/crypto';
+import { ApiError, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
+import { OAuthClient, TokenFamily } from './oauth.entities';
+
+export function newClientId(): string {
+  return `cp_${randomToken(18)}`;
+}
+export function newClientSecret(): string {
+  return `cps_${randomToken(32)}`;
+}
+
+/** Parse an allowlist entry: an IP address or a CIDR block. */
+function parseAllowEntry(entry: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | null {
+  const [address, prefixText, extra] = entry.trim().split('/');
+  if (extra !== undefined) return null;
+  const v = isIP(address);
+  if (!v) return null;
+  const family = v === 4 ? 'ipv4' : 'ipv6';
+  if (prefixText === undefined) return { address, family };
+  if (!/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (prefix > (v === 4 ? 32 : 128)) return null;
+  return { address, prefix, family };
+}
+
+export function ipAllowed(allowlist: string[], ip: string): boolean {
+  if (!allowlist.length) return true;
+  const list = new BlockList();
+  for (const entry of allowlist) {
+    const p = parseAllowEntry(entry);
+    if (!p) continue;
+    if (p.prefix === undefined) list.addAddress(p.address, p.family);
+    else list.addSubnet(p.address, p.prefix, p.family);
+  }
+  const mapped = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  const family = isIP(mapped) === 6 ? 'ipv6' : 'ipv4';
+  return list.check(mapped, family);
+}
+
+@Injectable()
+export class ClientsService {
+  constructor(
+    @InjectRepository(OAuthClient) private readonly clients: Repository<OAuthClient>,
+    @InjectRepository(TokenFamily) private readonly families: Repository<TokenFamily>,
+    private readonly auth: AuthService,
+  ) {}
+
+  /** Resolve the scopes a create/update asks for, refusing unknown ones and any the caller lacks. */
+  private resolveScopes(principal: Principal, codenames: string[] | null | undefined, preset: string | null | undefined): string[] | undefined {
+    if ((codenames === undefined || codenames === null) && (preset === undefined || preset === null)) return undefined;
+    const wanted = new Set<string>(codenames ?? []);
+    if (preset !== undefined && preset !== null) {
+      const p = SCOPE_PRESETS[preset];
+      if (!p) throw new ValidationFailed([{ pointer: '/scope_preset', field: 'scope_preset', message: `unknown preset "${preset}"; one of ${Object.keys(SCOPE_PRESETS).join(', ')}` }]);
+      p.forEach((s) => wanted.add(s));
+    }
+    const unknown = [...wanted].filter((s) => !ALL_SCOPES.has(s));
+    if (unknown.length) throw new ValidationFailed([{ pointer: '/scope_codenames', field: 'scope_codenames', message: `unknown scopes: ${unknown.join(', ')}` }]);
+    const lacking = [...wanted].filter((s) => !principal.scopes.has(s));
+    if (lacking.length) throw forbidden(`A client cannot be given scopes the caller lacks: ${lacking.join(', ')}.`);
+    return [...wanted].sort();
+  }
+
+  private checkAllowlist(list: string[] | null | undefined) {
+    if (!list) return;
+    list.forEach((entry, i) => {
+      if (!parseAllowEntry(entry)) throw new ValidationFailed([{ pointer: `/ip_allowlist/${i}`, field: `ip_allowlist.${i}`, message: 'must be an IP address or CIDR block' }]);
+    });
+  }
+
+  async list(principal: Principal, page: PageRequest): Promise<OAuthClient[]> {
+    const qb = this.clients.createQueryBuilder('c').where('c.organization_id = :org', { org: principal.organizationId });
+    return applyKeyset(qb, 'c', page).getMany();
+  }
+
+  async get(principal: Principal, publicId: string): Promise<OAuthClient> {
+    const id = decodeId('client', publicId);
+    const client = id ? await this.clients.findOne({ where: { id, organizationId: principal.organizationId } }) : null;
+    if (!client) throw notFound('Client not found.');
+    return client;
+  }
+
+  async create(principal: Principal, dto: ClientCreateRequest): Promise<{ client: OAuthClient; secret: string }> {
+    const scopes = this.resolveScopes(principal, dto.scope_codenames, dto.scope_preset) ?? [];
+    this.checkAllowlist(dto.ip_allowlist);
+    const secret = newClientSecret();
+    const client = await this.clients.save(
+      this.clients.create({
+        organizationId: principal.organizationId,
+        clientId: newClientId(),
+        secretHash: sha256(secret),
+        name: dto.name,
+        description: dto.description ?? null,
+        scopes,
+        isActive: true,
+        ipAllowlist: dto.ip_allowlist ?? [],
+        redirectUris: [],
+        tokenEndpointAuthMethod: 'client_secret_post',
+        grantTypes: ['client_credentials'],
+        responseTypes: [],
+        isDynamic: false,
+        isBootstrap: false,
+        deactivatedAt: null,
+      }),
+    );
+    return { client, secret };
+  }
+
+  async update(principal: Principal, publicId: string, dto: ClientUpdateRequest): Promise<OAuthClient> {
+    const client = await this.get(principal, publicId);
+    if (!client.isActive) throw notFound('Client not found.');
+    const scopes = this.resolveScopes(principal, dto.scope_codenames, dto.scope_preset);
+    this.checkAllowlist(dto.ip_allowlist);
+    if (dto.name !== undefined && dto.name !== null) client.name = dto.name;
+    if (dto.description !== undefined) client.description = dto.description;
+    if (scopes) client.scopes = scopes;
+    if (dto.ip_allowlist !== undefined && dto.ip_allowlist !== null) client.ipAllowlist = dto.ip_allowlist;
+    return this.clients.save(client);
+  }
+
+  /** Deactivate: its tokens are refused from then on (at once here, within seconds elsewhere). */
+  async deactivate(principal: Principal, publicId: string): Promise<void> {
+    const client = await this.get(principal, publicId);
+    if (client.isActive) {
+      await this.clients.manager.transaction(async (m) => {
+        await m.update(OAuthClient, { id: client.id }, { isActive: false, deactivatedAt: new Date() });
+        await m.update(TokenFamily, { clientId: client.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      });
+    }
+    this.auth.forgetClient(client.id);
+  }
+
+  async rotateSecret(principal: Principal, publicId: string): Promise<{ client: OAuthClient; secret: string }> {
+    const client = await this.get(principal, publicId);
+    if (!client.isActive) throw notFound('Client not found.');
+    if (client.tokenEndpointAuthMethod === 'none') throw new ApiError(409, 'A public client has no secret to rotate.');
+    const secret = newClientSecret();
+    client.secretHash = sha256(secret);
+    await this.clients.save(client);
+    return { client, secret };
+  }
+
+  /** Find an active client by its client_id and check its secret in constant time. */
+  async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
+    const client = await this.clients.findOne({ where: { clientId } });
+    if (!client || !client.isActive) {
+      constantTimeEqual(sha256(secret ?? ''), sha256('')); // same work either way
+      return null;
+    }
+    if (client.tokenEndpointAuthMethod === 'none') return secret ? null : client;
+    if (!secret || !client.secretHash || !constantTimeEqual(sha256(secret), client.secretHash)) return null;
+    return client;
+  }
+
+  findByClientId(clientId: string): Promise<OAuthClient | null> {
+    return this.clients.findOne({ where: { clientId } });
+  }
+
+  present(client: OAuthClient, secret?: string) {
+    return {
+      type: 'clients',
+      id: encodeId('client', client.id),
+      attributes: {
+        name: client.name,
+        description: client.description,
+        client_id: client.clientId,
+        scopes: client.scopes,
+        is_active: client.isActive,
+        ip_allowlist: client.ipAllowlist,
+        token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        grant_types: client.grantTypes,
+        redirect_uris: client.redirectUris,
+        created_at: client.createdAt.toISOString(),
+        updated_at: client.updatedAt.toISOString(),
+        deactivated_at: client.deactivatedAt ? client.deactivatedAt.toISOString() : null,
+        ...(secret ? { client_secret: secret } : {}),
+      },
+    };
+  }
+}

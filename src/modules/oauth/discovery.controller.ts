@@ -1,0 +1,44 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Public } from '../../core/auth/decorators';
+import { KeysService } from '../../core/auth/keys.service';
+import { SCOPE_CODENAMES } from '../../core/auth/scopes';
+import { AppConfig } from '../../core/config/config';
+
+@ApiTags('oauth')
+@Controller('.well-known')
+export class DiscoveryController {
+  constructor(
+    private readonly keys: KeysService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** RFC 8414 authorization server metadata. */
+  @Public()
+  @Get('oauth-authorization-server')
+  @Header('Cache-Control', 'public, max-age=300')
+  metadata() {
+    const base = this.config.PUBLIC_URL.replace(/\/$/, '');
+    return {
+      issuer: this.config.PUBLIC_URL,
+      authorization_endpoint: `${base}/v2/oauth/authorize`,
+      token_endpoint: `${base}/v2/auth/token`,
+      registration_endpoint: `${base}/v2/oauth/register`,
+      revocation_endpoint: `${base}/v2/auth/revoke`,
+      jwks_uri: `${base}/.well-known/jwks.json`,
+      scopes_supported: [...SCOPE_CODENAMES],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    };
+  }
+
+  @Public()
+  @Get('jwks.json')
+  @Header('Cache-Control', 'public, max-age=300')
+  jwks() {
+    return this.keys.jwks();
+  }
+}

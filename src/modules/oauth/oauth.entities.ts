@@ -1,0 +1,62 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity('oauth_clients')
+export class OAuthClient {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  /** null for a dynamically registered client that no administrator has authorized yet */
+  @Column('uuid', { nullable: true }) organizationId: string | null;
+  @Column('text') clientId: string;
+  @Column('bytea', { nullable: true, select: true }) secretHash: Buffer | null;
+  @Column('text') name: string;
+  @Column('text', { nullable: true }) description: string | null;
+  @Column('text', { array: true }) scopes: string[];
+  @Column('boolean') isActive: boolean;
+  @Column('text', { array: true }) ipAllowlist: string[];
+  @Column('text', { array: true }) redirectUris: string[];
+  @Column('text') tokenEndpointAuthMethod: string;
+  @Column('text', { array: true }) grantTypes: string[];
+  @Column('text', { array: true }) responseTypes: string[];
+  @Column('boolean') isDynamic: boolean;
+  @Column('boolean') isBootstrap: boolean;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+  @Column('timestamptz', { nullable: true }) deactivatedAt: Date | null;
+}
+
+/** All refresh tokens descending from one grant; revoked as a whole on reuse of a rotated token. */
+@Entity('token_families')
+export class TokenFamily {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') clientId: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') subject: string;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
+}
+
+@Entity('refresh_tokens')
+export class RefreshToken {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') familyId: string;
+  @Column('bytea') tokenHash: Buffer;
+  @Column('text') scope: string;
+  @Column('timestamptz') expiresAt: Date;
+  @Column('timestamptz', { nullable: true }) rotatedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}
+
+@Entity('auth_codes')
+export class AuthCode {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('bytea') codeHash: Buffer;
+  @Column('uuid') clientId: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') adminId: string;
+  @Column('text') redirectUri: string;
+  @Column('text') codeChallenge: string;
+  @Column('text') scope: string;
+  @Column('timestamptz') expiresAt: Date;
+  @Column('timestamptz', { nullable: true }) usedAt: Date | null;
+  @Column('uuid', { nullable: true }) familyId: string | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}

@@ -1,0 +1,114 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/core/config/config';
+import { CreatedOrg, OrganizationsService } from '../../src/modules/organizations/organizations.service';
+import { cloneDatabase, dbUrl, dropDatabase } from './db';
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  basic?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** send `body` as-is (a string) with this content type */
+  raw?: { contentType: string; data: string | Buffer };
+  form?: Record<string, string>;
+  redirect?: 'manual' | 'follow';
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  ds: DataSource;
+  baseUrl: string;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
+  get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
+  post<T = any>(path: string, body?: unknown, opts?: RequestOptions): Promise<HttpResponse<T>>;
+  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions): Promise<HttpResponse<T>>;
+  delete<T = any>(path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
+  newOrg(name?: string, extra?: { domain?: string; adminEmail?: string; adminPassword?: string }): Promise<CreatedOrg>;
+  /** a real access token for the org's bootstrap client, narrowed to `scopes` when given */
+  tokenFor(org: CreatedOrg, scopes?: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the real API on 127.0.0.1 (random port) over its own database cloned from the migrated
+ * template and its own Redis key prefix, so test files run in parallel without sharing state.
+ */
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dbName = await cloneDatabase();
+  const config = loadConfig(process.env, {
+    NODE_ENV: 'test',
+    DATABASE_URL: dbUrl(dbName),
+    DATABASE_POOL_SIZE: 5,
+    REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: (process.env.TEST_LOG_LEVEL as any) ?? 'silent',
+    PUBLIC_URL: 'http://127.0.0.1:3000',
+    ...overrides,
+  });
+  const app = await createApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const ds = app.get(DataSource);
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.basic) headers.authorization = `Basic ${Buffer.from(`${opts.basic}:`).toString('base64')}`;
+    let body: string | Buffer | undefined;
+    if (opts.raw) {
+      headers['content-type'] = opts.raw.contentType;
+      body = opts.raw.data;
+    } else if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(opts.form).toString();
+    } else if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const t: TestApp = {
+    app,
+    config,
+    ds,
+    baseUrl,
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
+    patch: (path, body, opts) => request('PATCH', path, { ...opts, body }),
+    delete: (path, opts) => request('DELETE', path, opts),
+    newOrg: (name = `Org ${randomBytes(3).toString('hex')}`, extra = {}) => app.get(OrganizationsService).create({ name, ...extra }),
+    async tokenFor(org, scopes) {
+      const res = await request('POST', '/v2/auth/token', {
+        body: { client_id: org.client_id, client_secret: org.client_secret, ...(scopes ? { scope: scopes.join(' ') } : {}) },
+      });
+      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`);
+      return res.body.access_token;
+    },
+    async close() {
+      await app.close();
+      await dropDatabase(dbName);
+    },
+  };
+  return t;
+}
