@@ -5,6 +5,7 @@ import { DomainsModule } from './modules/domains/domains.module';
 import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -12,7 +13,14 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, { http: true }), HealthModule, OrganizationsModule, DomainsModule, OAuthModule],
+      imports: [
+        CoreModule.forRoot(config, { http: true }),
+        HealthModule,
+        OrganizationsModule,
+        DomainsModule,
+        OAuthModule,
+        PublishedCoursesModule,
+      ],
     };
   }
 }

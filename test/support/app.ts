@@ -57,7 +57,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
   });
   const app = await createApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.getHttpServer().address();
+  const address = app.getHttpServer().address() as import("node:net").AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const ds = app.get(DataSource);
 

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { decodeId, encodeId } from '../../src/core/ids/ids';
+import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
+import type { TestApp } from './app';
+
+/**
+ * Rows that no /v2 endpoint creates (domains, published courses, enrollments, certificates,
+ * ratings), and quick inserts for others, written with SQL into the test's own database.
+ * Every helper returns internal uuids and public ids.
+ */
+export const orgUuid = (org: CreatedOrg) => decodeId('organization', org.organization_id)!;
+const rnd = () => randomBytes(4).toString('hex');
+
+async function one(t: TestApp, sql: string, params: unknown[]): Promise<any> {
+  const rows = await t.ds.query(sql, params);
+  return rows[0];
+}
+
+export async function domainOf(t: TestApp, org: CreatedOrg): Promise<{ uuid: string; name: string }> {
+  const row = await one(t, `SELECT id, name FROM domains WHERE organization_id = $1 ORDER BY created_at LIMIT 1`, [orgUuid(org)]);
+  return { uuid: row.id, name: row.name };
+}
+
+export async function insertDomain(t: TestApp, org: CreatedOrg, name = `d-${rnd()}.test`, access = 'PUBLIC') {
+  const row = await one(t, `INSERT INTO domains (organization_id, name, access) VALUES ($1, $2, $3) RETURNING id, name`, [orgUuid(org), name, access]);
+  return { uuid: row.id as string, name: row.name as string, id: encodeId('domain', row.id) };
+}
+
+export async function insertStudent(t: TestApp, org: CreatedOrg, attrs: { email?: string; first_name?: string; last_name?: string; is_inactive?: boolean; sso_provider?: string | null } = {}) {
+  const row = await one(
+    t,
+    `INSERT INTO users (organization_id, email, first_name, last_name, is_inactive, sso_provider) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [orgUuid(org), attrs.email ?? `s-${rnd()}@example.test`, attrs.first_name ?? 'Stu', attrs.last_name ?? 'Dent', attrs.is_inactive ?? false, attrs.sso_provider ?? null],
+  );
+  return { uuid: row.id as string, id: encodeId('student', row.id) };
+}
+
+export async function insertCourse(t: TestApp, org: CreatedOrg, attrs: { title?: string; is_draft?: boolean; deleted?: boolean } = {}) {
+  const row = await one(
+    t,
+    `INSERT INTO courses (organization_id, title, is_draft, deleted_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [orgUuid(org), attrs.title ?? `Course ${rnd()}`, attrs.is_draft ?? false, attrs.deleted ? new Date() : null],
+  );
+  return { uuid: row.id as string, id: encodeId('course', row.id) };
+}
+
+export async function publishCourse(t: TestApp, org: CreatedOrg, courseUuid: string, domainUuid?: string, attrs: { is_hidden?: boolean } = {}) {
+  const domain = domainUuid ?? (await domainOf(t, org)).uuid;
+  const row = await one(
+    t,
+    `INSERT INTO published_courses (organization_id, course_id, domain_id, slug, is_hidden) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [orgUuid(org), courseUuid, domain, `c-${rnd()}`, attrs.is_hidden ?? false],
+  );
+  return { uuid: row.id as string, id: encodeId('publishedCourse', row.id), domainUuid: domain };
+}
+
+export async function enroll(
+  t: TestApp,
+  org: CreatedOrg,
+  userUuid: string,
+  published: { uuid: string },
+  attrs: { started?: boolean; completed?: boolean; enrolled_at?: Date; expires_at?: Date | null; active?: boolean } = {},
+) {
+  const pc = await one(t, `SELECT course_id FROM published_courses WHERE id = $1`, [published.uuid]);
+  const row = await one(
+    t,
+    `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id, enrolled_at, expires_at, active, started_at, completed_at)
+     VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7, $8, $9) RETURNING id`,
+    [
+      orgUuid(org),
+      userUuid,
+      published.uuid,
+      pc.course_id,
+      attrs.enrolled_at ?? null,
+      attrs.expires_at ?? null,
+      attrs.active ?? true,
+      attrs.started || attrs.completed ? new Date() : null,
+      attrs.completed ? new Date() : null,
+    ],
+  );
+  return { uuid: row.id as string, id: encodeId('enrollment', row.id) };
+}
+
+export async function rate(t: TestApp, org: CreatedOrg, courseUuid: string, userUuid: string, rating: number, attrs: { feedback?: string; created_at?: Date; enrollment_uuid?: string } = {}) {
+  const row = await one(
+    t,
+    `INSERT INTO course_ratings (organization_id, course_id, user_id, enrollment_id, rating, feedback, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, date_trunc('milliseconds', now()))) RETURNING id`,
+    [orgUuid(org), courseUuid, userUuid, attrs.enrollment_uuid ?? null, rating, attrs.feedback ?? null, attrs.created_at ?? null],
+  );
+  return { uuid: row.id as string, id: encodeId('rating', row.id) };
+}
+
+export async function issueCertificate(
+  t: TestApp,
+  org: CreatedOrg,
+  userUuid: string,
+  courseUuid: string,
+  attrs: { published_uuid?: string; domain_uuid?: string; issued_at?: Date; expires_at?: Date | null; score?: number } = {},
+) {
+  const row = await one(
+    t,
+    `INSERT INTO certificates (organization_id, user_id, course_id, published_course_id, domain_id, code, issued_at, expires_at, score_as_percent)
+     VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, date_trunc('milliseconds', now())), $8, $9) RETURNING id`,
+    [orgUuid(org), userUuid, courseUuid, attrs.published_uuid ?? null, attrs.domain_uuid ?? null, `CERT-${rnd()}${rnd()}`, attrs.issued_at ?? null, attrs.expires_at ?? null, attrs.score ?? null],
+  );
+  return { uuid: row.id as string, id: encodeId('certificate', row.id) };
+}
