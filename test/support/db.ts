@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DB = 'cp_test_template';
+
+/**
+ * Test databases are named cp_test_<unix seconds>_<random>, so several jest runs can share one
+ * server: each run has its own template (set by the global setup in CP_TEST_TEMPLATE) and a run
+ * only drops databases it made, or ones left over for more than two hours.
+ */
+export const newDbName = (kind: string) => `cp_test_${Math.floor(Date.now() / 1000)}_${kind}${randomBytes(5).toString('hex')}`;
+export const templateDb = () => {
+  const name = process.env.CP_TEST_TEMPLATE;
+  if (!name) throw new Error('CP_TEST_TEMPLATE is not set: run the tests through jest (global setup)');
+  return name;
+};
 
 export function dbUrl(name: string): string {
   const u = new URL(BASE);
@@ -23,19 +34,32 @@ export async function adminQuery(sql: string, params: unknown[] = []) {
 
 /** A throw-away database cloned from the migrated template. */
 export async function cloneDatabase(): Promise<string> {
-  const name = `cp_test_${randomBytes(6).toString('hex')}`;
+  const name = newDbName('f');
   for (let attempt = 0; ; attempt++) {
     try {
-      await adminQuery(`CREATE DATABASE "${name}" TEMPLATE ${TEMPLATE_DB}`);
+      await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${templateDb()}"`);
       return name;
     } catch (e: any) {
       // "source database is being accessed by other users": another file is cloning right now
-      if (e?.code !== '55006' || attempt > 50) throw e;
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      if (e?.code !== '55006' || attempt > 100) throw e;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 150));
     }
   }
 }
 
 export async function dropDatabase(name: string) {
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
+/** Drop test databases left behind by runs that died more than two hours ago. */
+export async function dropStaleDatabases() {
+  const cutoff = Math.floor(Date.now() / 1000) - 7200;
+  const rows = await adminQuery(`SELECT datname FROM pg_database WHERE datname LIKE 'cp_test_%'`);
+  for (const { datname } of rows.rows) {
+    const ts = Number(/^cp_test_(\d+)_/.exec(datname)?.[1] ?? 0);
+    if (ts < cutoff) {
+      await adminQuery(`UPDATE pg_database SET datistemplate = false WHERE datname = $1`, [datname]);
+      await dropDatabase(datname);
+    }
+  }
 }
