@@ -1,0 +1,62 @@
+import { ApiError, ValidationFailed } from '../http/api-error';
+
+/**
+ * /v1 page-number pagination, as the published API does it: `page` (1-based) and `page_size`
+ * (capped at the family's limit from resource-reference-api.md section 8; a larger value is clamped,
+ * as Django REST framework does). A page past the end is 404 {"detail": "Invalid page."}.
+ * Lists answer `{count, next, previous, results}` with absolute URLs.
+ */
+export interface V1PageRequest {
+  page: number;
+  pageSize: number;
+  offset: number;
+}
+
+/** The caps of section 8. */
+export const V1_PAGE_CAP = { small: 100, large: 1000 } as const;
+
+export function parseV1Page(query: Record<string, unknown>, cap: number, defaultSize = cap): V1PageRequest {
+  const rawPage = query.page;
+  let page = 1;
+  if (rawPage !== undefined && rawPage !== '') {
+    if (typeof rawPage !== 'string' || !/^\d{1,9}$/.test(rawPage) || Number(rawPage) < 1) {
+      throw new ValidationFailed([{ parameter: 'page', field: 'page', message: 'A valid positive integer is required.' }], 400);
+    }
+    page = Number(rawPage);
+  }
+  let pageSize = Math.min(defaultSize, cap);
+  const rawSize = query.page_size;
+  if (rawSize !== undefined && rawSize !== '') {
+    if (typeof rawSize !== 'string' || !/^\d{1,9}$/.test(rawSize) || Number(rawSize) < 1) {
+      throw new ValidationFailed([{ parameter: 'page_size', field: 'page_size', message: 'A valid positive integer is required.' }], 400);
+    }
+    pageSize = Math.min(Number(rawSize), cap);
+  }
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+export interface V1List<R> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: R[];
+}
+
+/** Build the list body. `url` is the request URL (path + query), `baseUrl` the public base URL. */
+export function v1List<R>(results: R[], count: number, page: V1PageRequest, baseUrl: string, url: string): V1List<R> {
+  if (page.page > 1 && page.offset >= count) throw new ApiError(404, 'Invalid page.');
+  const link = (n: number | null) => {
+    if (n === null) return null;
+    const u = new URL(url, baseUrl);
+    if (n === 1) u.searchParams.delete('page');
+    else u.searchParams.set('page', String(n));
+    return u.toString();
+  };
+  const hasNext = page.offset + results.length < count;
+  return {
+    count,
+    next: hasNext ? link(page.page + 1) : null,
+    previous: page.page > 1 ? link(page.page - 1) : null,
+    results,
+  };
+}
