@@ -37,6 +37,24 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
   }
 }
 
+type NumericSetting = { [K in keyof AppConfig]-?: AppConfig[K] extends number ? K : never }[keyof AppConfig];
+
+/** The configuration of the app serving a request, set by RateLimitGuard before the limits are resolved. */
+const configOfRequest = new WeakMap<object, AppConfig>();
+
+/**
+ * A @Throttle limit or ttl taken from the configuration at request time, e.g.
+ * `@Throttle({ default: { limit: fromConfig('REGISTER_RATE_LIMIT'), ttl: fromConfig('REGISTER_RATE_WINDOW_SECONDS', 1000) } })`
+ * (ttl is in milliseconds, hence the factor). Only meaningful under RateLimitGuard.
+ */
+export function fromConfig(key: NumericSetting, factor = 1): (ctx: ExecutionContext) => number {
+  return (ctx) => {
+    const config = configOfRequest.get(ctx.switchToHttp().getRequest());
+    if (!config) throw new Error(`fromConfig('${key}') is only resolved under RateLimitGuard`);
+    return (config[key] as number) * factor;
+  };
+}
+
 /**
  * Route-level rate limiting (apply with @UseGuards(RateLimitGuard) and @Throttle). Anonymous routes
  * are tracked per IP, authenticated ones per client (or per organization for an API key). Answers
@@ -45,6 +63,12 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
   protected headerPrefix = 'RateLimit';
+  @Inject(AppConfig) private readonly config!: AppConfig;
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    configOfRequest.set(ctx.switchToHttp().getRequest(), this.config);
+    return super.canActivate(ctx);
+  }
 
   protected async getTracker(req: Record<string, any>): Promise<string> {
     const p = req.principal;

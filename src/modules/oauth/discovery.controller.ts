@@ -32,6 +32,7 @@ export class DiscoveryController {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+      authorization_response_iss_parameter_supported: true,
     };
   }
 

@@ -1,17 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthorizeController } from './authorize.controller';
+import { AuthorizeService } from './authorize.service';
 import { ClientsController } from './clients.controller';
 import { ClientsService } from './clients.service';
 import { DiscoveryController } from './discovery.controller';
 import { AuthCode, OAuthClient, RefreshToken, TokenFamily } from './oauth.entities';
+import { RegisterController } from './register.controller';
+import { RegisterService } from './register.service';
 import { ScopesController } from './scopes.controller';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
+import { V1FallbackController } from './v1-fallback.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthClient, TokenFamily, RefreshToken, AuthCode])],
-  controllers: [TokenController, ClientsController, ScopesController, DiscoveryController],
-  providers: [ClientsService, TokenService],
+  controllers: [TokenController, ClientsController, ScopesController, DiscoveryController, RegisterController, AuthorizeController, V1FallbackController],
+  providers: [ClientsService, TokenService, RegisterService, AuthorizeService],
   exports: [ClientsService, TokenService],
 })
 export class OAuthModule {}
