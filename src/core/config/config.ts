@@ -38,6 +38,15 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean() ALLOW_PRIVATE_URLS = false;
   @IsString() STORAGE_DIR = './data/files';
   @IsString() MAIL_OUTBOX_DIR = './data/mail';
+  /** S3-compatible storage: used instead of STORAGE_DIR when S3_BUCKET is set. */
+  @IsOptional() @IsString() S3_BUCKET?: string;
+  @IsString() S3_REGION = 'us-east-1';
+  @IsOptional() @IsString() S3_ENDPOINT?: string;
+  @IsOptional() @IsString() S3_ACCESS_KEY_ID?: string;
+  @IsOptional() @IsString() S3_SECRET_ACCESS_KEY?: string;
+  @Transform(toBool) @IsBoolean() S3_FORCE_PATH_STYLE = false;
+  /** Lifetime of signed download URLs. */
+  @Transform(toInt) @IsInt() @Min(1) SIGNED_URL_TTL = 3600;
   @IsOptional() @IsString() SMTP_URL?: string;
   @IsString() MAIL_FROM = 'no-reply@localhost';
   @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;
@@ -52,7 +61,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const known = Object.keys(new AppConfig());
   const picked: Record<string, unknown> = {};
-  for (const key of [...known, 'SMTP_URL']) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
+  for (const key of [...known, 'SMTP_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   const config = plainToInstance(AppConfig, { ...picked }, { exposeDefaultValues: true });
   Object.assign(config, overrides);
   const errors = validateSync(config, { skipMissingProperties: false });
