@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -20,6 +21,7 @@ export class AppModule {
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,
+        GroupsModule,
       ],
     };
   }

@@ -106,3 +106,8 @@ export async function issueCertificate(
   );
   return { uuid: row.id as string, id: encodeId('certificate', row.id) };
 }
+
+export async function insertGroupCategory(t: TestApp, org: CreatedOrg, name = `Category ${rnd()}`) {
+  const row = await one(t, `INSERT INTO group_categories (organization_id, name) VALUES ($1, $2) RETURNING id`, [orgUuid(org), name]);
+  return { uuid: row.id as string, id: encodeId('groupCategory', row.id) };
+}

@@ -1,0 +1,106 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+/** A bare domain name (`example.com`, `mail.example.co.uk`): no scheme, no `@`, no port, no path. */
+export const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
+export const MAX_RULE_DOMAINS = 100;
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** GroupCreateRequest (the item attributes of POST /v2/groups/). */
+export class GroupCreateAttributes {
+  @Transform(trim)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_RULE_DOMAINS)
+  @IsString({ each: true })
+  @Matches(DOMAIN_RE, { each: true, message: 'each entry must be a bare domain such as example.com' })
+  rule_email_domains?: string[] | null;
+
+  @IsOptional()
+  @IsBoolean()
+  send_course_enrollment_email?: boolean | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  category_id?: string | null;
+}
+
+/** _GroupCreateData */
+export class GroupCreateItem {
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GroupCreateAttributes)
+  attributes: GroupCreateAttributes;
+}
+
+/** GroupUpdateRequest: every member optional, at least one present (checked by the service on the raw item). */
+export class GroupUpdateAttributes {
+  // null is not a name: validated whenever present
+  @ValidateIf((o) => o.name !== undefined)
+  @Transform(trim)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+
+  // null clears the list (stored as an empty array)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_RULE_DOMAINS)
+  @IsString({ each: true })
+  @Matches(DOMAIN_RE, { each: true, message: 'each entry must be a bare domain such as example.com' })
+  rule_email_domains?: string[] | null;
+
+  @IsOptional()
+  @IsBoolean()
+  send_course_enrollment_email?: boolean | null;
+
+  // null clears the category; omitted leaves it unchanged
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  category_id?: string | null;
+}
+
+/** _GroupUpdateData */
+export class GroupUpdateItem {
+  @IsString()
+  @MaxLength(64)
+  id: string;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GroupUpdateAttributes)
+  attributes: GroupUpdateAttributes;
+}
+
+/** _GroupDeleteData */
+export class GroupDeleteItem {
+  @IsString()
+  @MaxLength(64)
+  id: string;
+}
+
+export const GROUP_UPDATABLE = ['name', 'rule_email_domains', 'send_course_enrollment_email', 'category_id'] as const;

@@ -1,0 +1,59 @@
+import { encodeId } from '../../core/ids/ids';
+import type { Group } from './group.entity';
+import type { VisibilityOverride } from './visibility-override.entity';
+
+export interface GroupResource {
+  type: 'groups';
+  id: string;
+  attributes: {
+    name: string;
+    rule_email_domains: string[];
+    send_course_enrollment_email: boolean | null;
+    category_id: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+}
+
+export function presentGroup(g: Group): GroupResource {
+  return {
+    type: 'groups',
+    id: encodeId('group', g.id),
+    attributes: {
+      name: g.name,
+      rule_email_domains: g.ruleEmailDomains ?? [],
+      send_course_enrollment_email: g.sendCourseEnrollmentEmail ?? null,
+      category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
+      created_at: g.createdAt.toISOString(),
+      updated_at: g.updatedAt.toISOString(),
+    },
+  };
+}
+
+/**
+ * The public id of a visibility override: `vov_` + the base64url form of the row's UUID, in the
+ * same opaque shape as core/ids (which has no prefix for overrides yet). No endpoint takes it as
+ * input: overrides are addressed by their (published_course_id, is_visible) tuple.
+ */
+export function overrideId(uuid: string): string {
+  return `vov_${Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url')}`;
+}
+
+export interface VisibilityOverrideResource {
+  type: 'visibility-overrides';
+  id: string;
+  attributes: { published_course_id: string; is_visible: boolean; created_at: string; updated_at: string };
+}
+
+export function presentOverride(o: VisibilityOverride): VisibilityOverrideResource {
+  return {
+    type: 'visibility-overrides',
+    id: overrideId(o.id),
+    attributes: {
+      published_course_id: encodeId('publishedCourse', o.publishedCourseId),
+      is_visible: o.isVisible,
+      created_at: o.createdAt.toISOString(),
+      updated_at: o.updatedAt.toISOString(),
+    },
+  };
+}

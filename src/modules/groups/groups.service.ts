@@ -1,0 +1,252 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { notFound } from '../../core/http/api-error';
+import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
+import { GroupCategory } from './group-category.entity';
+import { Group, groupFromRow } from './group.entity';
+import { GroupResource, presentGroup } from './groups.presenter';
+
+export interface GroupListFilters {
+  name?: string;
+  /** public category id as sent (already checked to be at most 64 characters) */
+  categoryId?: string;
+}
+
+const NOW = `date_trunc('milliseconds', now())`;
+const GROUP_COLUMNS = 'id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email, discount_percent, sign_up_field_rule, created_at, updated_at';
+
+/** Escape LIKE wildcards so a filter value matches literally. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Lower-case, de-duplicated rule domains in the order sent. */
+export function normalizeDomains(domains: string[] | null | undefined): string[] {
+  return [...new Set((domains ?? []).map((d) => d.trim().toLowerCase()))];
+}
+
+/** `query()` answers [rows, count] for UPDATE/DELETE and rows otherwise. */
+function rowsOf(res: any): any[] {
+  return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
+}
+
+/**
+ * Groups of an organization. Every query filters on the caller's organization; batch writes are
+ * set-wise (one lookup of the referenced categories, then one multi-row statement).
+ */
+@Injectable()
+export class GroupsService {
+  constructor(
+    @InjectRepository(Group) private readonly groups: Repository<Group>,
+    @InjectRepository(GroupCategory) private readonly categories: Repository<GroupCategory>,
+  ) {}
+
+  present(g: Group): GroupResource {
+    return presentGroup(g);
+  }
+
+  async list(p: Principal, page: PageRequest, filters: GroupListFilters): Promise<Group[]> {
+    const qb = this.groups.createQueryBuilder('g').where('g.organization_id = :org', { org: p.organizationId });
+    if (filters.categoryId !== undefined) {
+      const category = decodeId('groupCategory', filters.categoryId);
+      if (!category) return []; // undecodable: an empty page, never an error
+      qb.andWhere('g.category_id = :category', { category });
+    }
+    if (filters.name) {
+      // served by the pg_trgm GIN index on lower(name)
+      qb.andWhere(`lower(g.name) LIKE :pattern ESCAPE '\\'`, { pattern: `%${escapeLike(filters.name.toLowerCase())}%` });
+    }
+    return applyKeyset(qb, 'g', page, 'ASC').getMany();
+  }
+
+  async get(p: Principal, publicId: string): Promise<Group> {
+    const id = decodeId('group', publicId);
+    const group = id ? await this.groups.findOne({ where: { id, organizationId: p.organizationId } }) : null;
+    if (!group) throw notFound('Group not found.');
+    return group;
+  }
+
+  /** The group's uuid when it is a group of the caller's organization, else 404. */
+  async requireGroupId(p: Principal, publicId: string): Promise<string> {
+    const id = decodeId('group', publicId);
+    const found = id ? await this.groups.exist({ where: { id, organizationId: p.organizationId } }) : false;
+    if (!id || !found) throw notFound('Group not found.');
+    return id;
+  }
+
+  /** The subset of category uuids that are categories of the organization. */
+  private async existingCategories(organizationId: string, ids: string[]): Promise<Set<string>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Set();
+    const rows: { id: string }[] = await this.categories.query(`SELECT id FROM group_categories WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+      organizationId,
+      unique,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Resolve `category_id` of each item that sends one; failures go to `out`. */
+  private async resolveCategories<T extends { attributes: { category_id?: string | null } }>(
+    p: Principal,
+    items: ValidItem<T>[],
+    out: Map<number, ItemOutcome<GroupResource>>,
+  ): Promise<Map<number, string | null>> {
+    const decoded = new Map<number, string | null>();
+    for (const v of items) {
+      const sent = v.item.attributes.category_id;
+      if (sent === undefined || sent === null) continue;
+      decoded.set(v.index, decodeId('groupCategory', sent));
+    }
+    const known = await this.existingCategories(
+      p.organizationId,
+      [...decoded.values()].filter((x): x is string => !!x),
+    );
+    const resolved = new Map<number, string | null>();
+    for (const v of items) {
+      if (!decoded.has(v.index)) continue;
+      const uuid = decoded.get(v.index)!;
+      if (!uuid || !known.has(uuid)) {
+        out.set(v.index, { ok: false, code: 'not_found', detail: 'Group category not found.', pointer: '/attributes/category_id' });
+      } else {
+        resolved.set(v.index, uuid);
+      }
+    }
+    return resolved;
+  }
+
+  /** Batch create: one category lookup and one multi-row INSERT. */
+  async create(p: Principal, items: ValidItem<GroupCreateItem>[]): Promise<Map<number, ItemOutcome<GroupResource>>> {
+    const out = new Map<number, ItemOutcome<GroupResource>>();
+    const categories = await this.resolveCategories(p, items, out);
+    // The rows of one INSERT share created_at; ids are handed out in ascending order so that the
+    // list (keyset on created_at, id) shows them in request order. They stay random.
+    const pendingItems = items.filter((v) => !out.has(v.index));
+    const ids = pendingItems.map(() => newUuid()).sort();
+    const rows = pendingItems.map((v, i) => ({ v, id: ids[i] }));
+    if (!rows.length) return out;
+    const params: unknown[] = [p.organizationId];
+    const values = rows.map(({ v, id }) => {
+      const a = v.item.attributes;
+      params.push(id, a.name, categories.get(v.index) ?? null, normalizeDomains(a.rule_email_domains), a.send_course_enrollment_email ?? null);
+      const n = params.length;
+      return `($${n - 4}::uuid, $1::uuid, $${n - 3}::text, $${n - 2}::uuid, $${n - 1}::text[], $${n}::boolean)`;
+    });
+    const inserted = rowsOf(
+      await this.groups.query(
+        `INSERT INTO groups (id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email)
+         VALUES ${values.join(', ')} RETURNING ${GROUP_COLUMNS}`,
+        params,
+      ),
+    );
+    const byId = new Map(inserted.map((r: any) => [r.id as string, groupFromRow(r)]));
+    for (const { v, id } of rows) {
+      const g = byId.get(id);
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'internal_error', detail: 'The group was not created.' });
+    }
+    return out;
+  }
+
+  /**
+   * Batch update: one category lookup and one `UPDATE ... FROM (VALUES ...)`. A member that is
+   * omitted leaves the column unchanged; `category_id: null` clears the category and
+   * `rule_email_domains: null` clears the list.
+   */
+  async update(p: Principal, items: ValidItem<GroupUpdateItem>[]): Promise<Map<number, ItemOutcome<GroupResource>>> {
+    const out = new Map<number, ItemOutcome<GroupResource>>();
+    const pending: { v: ValidItem<GroupUpdateItem>; id: string; sent: Set<string> }[] = [];
+    for (const v of items) {
+      const rawAttrs = (v.raw.attributes ?? {}) as Record<string, unknown>;
+      const sent = new Set<string>(GROUP_UPDATABLE.filter((k) => Object.prototype.hasOwnProperty.call(rawAttrs, k) && rawAttrs[k] !== undefined));
+      if (!sent.size) {
+        out.set(v.index, {
+          ok: false,
+          code: 'validation_error',
+          detail: `attributes: at least one of ${GROUP_UPDATABLE.join(', ')} is required.`,
+          pointer: '/attributes',
+        });
+        continue;
+      }
+      const id = decodeId('group', v.item.id);
+      if (!id) {
+        out.set(v.index, { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+        continue;
+      }
+      pending.push({ v, id, sent });
+    }
+    const categories = await this.resolveCategories(
+      p,
+      pending.map((x) => x.v),
+      out,
+    );
+    const rows = pending.filter((x) => !out.has(x.v.index));
+    if (!rows.length) return out;
+
+    const params: unknown[] = [p.organizationId];
+    const values = rows.map(({ v, id, sent }) => {
+      const a = v.item.attributes;
+      params.push(
+        id,
+        sent.has('name'),
+        sent.has('name') ? a.name : null,
+        sent.has('rule_email_domains'),
+        sent.has('rule_email_domains') ? normalizeDomains(a.rule_email_domains) : null,
+        sent.has('send_course_enrollment_email'),
+        sent.has('send_course_enrollment_email') ? (a.send_course_enrollment_email ?? null) : null,
+        sent.has('category_id'),
+        sent.has('category_id') ? (categories.get(v.index) ?? null) : null,
+      );
+      const n = params.length - 9;
+      return `($${n + 1}::uuid, $${n + 2}::boolean, $${n + 3}::text, $${n + 4}::boolean, $${n + 5}::text[], $${n + 6}::boolean, $${n + 7}::boolean, $${n + 8}::boolean, $${n + 9}::uuid)`;
+    });
+    const updated = rowsOf(
+      await this.groups.query(
+        `UPDATE groups g SET
+           name = CASE WHEN v.set_name THEN v.name ELSE g.name END,
+           rule_email_domains = CASE WHEN v.set_domains THEN v.domains ELSE g.rule_email_domains END,
+           send_course_enrollment_email = CASE WHEN v.set_send THEN v.send ELSE g.send_course_enrollment_email END,
+           category_id = CASE WHEN v.set_category THEN v.category ELSE g.category_id END,
+           updated_at = ${NOW}
+         FROM (VALUES ${values.join(', ')}) AS v(id, set_name, name, set_domains, domains, set_send, send, set_category, category)
+         WHERE g.id = v.id AND g.organization_id = $1
+         RETURNING ${GROUP_COLUMNS.split(', ')
+           .map((c) => `g.${c}`)
+           .join(', ')}`,
+        params,
+      ),
+    );
+    const byId = new Map(updated.map((r: any) => [r.id as string, groupFromRow(r)]));
+    for (const { v, id } of rows) {
+      const g = byId.get(id);
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+    }
+    return out;
+  }
+
+  /** Batch hard delete: one `DELETE ... RETURNING id`; memberships and overrides cascade in the database. */
+  async remove(p: Principal, items: ValidItem<GroupDeleteItem>[]): Promise<Map<number, ItemOutcome<never>>> {
+    const out = new Map<number, ItemOutcome<never>>();
+    const rows: { v: ValidItem<GroupDeleteItem>; id: string }[] = [];
+    for (const v of items) {
+      const id = decodeId('group', v.item.id);
+      if (!id) out.set(v.index, { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+      else rows.push({ v, id });
+    }
+    if (!rows.length) return out;
+    const deleted = rowsOf(
+      await this.groups.query(`DELETE FROM groups WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, [
+        p.organizationId,
+        rows.map((r) => r.id),
+      ]),
+    );
+    const gone = new Set(deleted.map((r: any) => r.id as string));
+    for (const { v, id } of rows) {
+      out.set(v.index, gone.has(id) ? { ok: true, id: v.item.id, deleted: true } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { decodeId } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { PublishedCoursesService } from '../published-courses/published-courses.service';
+import { VisibilityOverrideItem } from './dto/visibility-override.dto';
+import { presentOverride, VisibilityOverrideResource } from './groups.presenter';
+import { overrideFromRow, VisibilityOverride } from './visibility-override.entity';
+
+export interface OverrideListFilters {
+  /** public published-course id as sent (at most 64 characters) */
+  publishedCourseId?: string;
+  isVisible?: boolean;
+}
+
+const COLUMNS = 'id, organization_id, group_id, published_course_id, is_visible, created_at, updated_at';
+const notFoundCourse = { ok: false as const, code: 'not_found' as const, detail: 'Published course not found.', pointer: '/attributes/published_course_id' };
+
+function rowsOf(res: any): any[] {
+  return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
+}
+
+/**
+ * Visibility overrides of one group. Callers first resolve the group with
+ * GroupsService.requireGroupId (404 when it is not in the caller's organization); every query here
+ * filters on both the organization and the group.
+ */
+@Injectable()
+export class VisibilityOverridesService {
+  constructor(
+    @InjectRepository(VisibilityOverride) private readonly overrides: Repository<VisibilityOverride>,
+    private readonly publishedCourses: PublishedCoursesService,
+  ) {}
+
+  async list(p: Principal, groupId: string, page: PageRequest, filters: OverrideListFilters): Promise<VisibilityOverride[]> {
+    const qb = this.overrides
+      .createQueryBuilder('o')
+      .where('o.group_id = :groupId', { groupId })
+      .andWhere('o.organization_id = :org', { org: p.organizationId });
+    if (filters.publishedCourseId !== undefined) {
+      const pc = decodeId('publishedCourse', filters.publishedCourseId);
+      if (!pc) return []; // undecodable: an empty page, never an error
+      qb.andWhere('o.published_course_id = :pc', { pc });
+    }
+    if (filters.isVisible !== undefined) qb.andWhere('o.is_visible = :visible', { visible: filters.isVisible });
+    // served by visibility_overrides_group_created_idx (group_id, created_at, id)
+    return applyKeyset(qb, 'o', page, 'ASC').getMany();
+  }
+
+  /** Decode each item's published_course_id; undecodable ones fail as not_found. */
+  private decode(items: ValidItem<VisibilityOverrideItem>[], out: Map<number, ItemOutcome<any>>) {
+    const rows: { v: ValidItem<VisibilityOverrideItem>; pc: string; visible: boolean }[] = [];
+    for (const v of items) {
+      const pc = decodeId('publishedCourse', v.item.attributes.published_course_id);
+      if (!pc) out.set(v.index, notFoundCourse);
+      else rows.push({ v, pc, visible: v.item.attributes.is_visible });
+    }
+    return rows;
+  }
+
+  /**
+   * Idempotent add: one lookup of the published courses (through PublishedCoursesService), one
+   * `INSERT ... ON CONFLICT DO NOTHING` and one SELECT of the resulting rows (new and existing).
+   */
+  async add(p: Principal, groupId: string, items: ValidItem<VisibilityOverrideItem>[]): Promise<Map<number, ItemOutcome<VisibilityOverrideResource>>> {
+    const out = new Map<number, ItemOutcome<VisibilityOverrideResource>>();
+    const decoded = this.decode(items, out);
+    const live = await this.publishedCourses.existingIds(
+      p.organizationId,
+      decoded.map((r) => r.pc),
+    );
+    const rows = decoded.filter((r) => {
+      if (live.has(r.pc)) return true;
+      out.set(r.v.index, notFoundCourse);
+      return false;
+    });
+    if (!rows.length) return out;
+    const pcs = rows.map((r) => r.pc);
+    const visibles = rows.map((r) => r.visible);
+    await this.overrides.query(
+      `INSERT INTO visibility_overrides (organization_id, group_id, published_course_id, is_visible)
+       SELECT $1, $2, t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible)
+       ON CONFLICT (group_id, published_course_id, is_visible) DO NOTHING`,
+      [p.organizationId, groupId, pcs, visibles],
+    );
+    const found = rowsOf(
+      await this.overrides.query(
+        `SELECT ${COLUMNS} FROM visibility_overrides
+         WHERE organization_id = $1 AND group_id = $2
+           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible))`,
+        [p.organizationId, groupId, pcs, visibles],
+      ),
+    );
+    const byTuple = new Map(found.map((r: any) => [`${r.published_course_id}|${r.is_visible}`, overrideFromRow(r)]));
+    for (const r of rows) {
+      const o = byTuple.get(`${r.pc}|${r.visible}`);
+      if (!o) {
+        // removed (or its course unpublished and purged) between the insert and the select
+        out.set(r.v.index, { ok: false, code: 'internal_error', detail: 'The override could not be added.' });
+        continue;
+      }
+      const resource = presentOverride(o);
+      out.set(r.v.index, { ok: true, id: resource.id, result: resource });
+    }
+    return out;
+  }
+
+  /**
+   * Remove: one `DELETE ... RETURNING`; for the tuples that were absent, one lookup tells an
+   * existing published course of the organization (absent tuple: succeeds) from an unknown one
+   * (not_found). The result id echoes the published_course_id as sent.
+   */
+  async remove(p: Principal, groupId: string, items: ValidItem<VisibilityOverrideItem>[]): Promise<Map<number, ItemOutcome<never>>> {
+    const out = new Map<number, ItemOutcome<never>>();
+    const rows = this.decode(items, out);
+    if (!rows.length) return out;
+    const deleted = rowsOf(
+      await this.overrides.query(
+        `DELETE FROM visibility_overrides
+         WHERE organization_id = $1 AND group_id = $2
+           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible))
+         RETURNING published_course_id, is_visible`,
+        [p.organizationId, groupId, rows.map((r) => r.pc), rows.map((r) => r.visible)],
+      ),
+    );
+    const gone = new Set(deleted.map((r: any) => `${r.published_course_id}|${r.is_visible}`));
+    const absent = rows.filter((r) => !gone.has(`${r.pc}|${r.visible}`));
+    const live = await this.publishedCourses.existingIds(
+      p.organizationId,
+      absent.map((r) => r.pc),
+    );
+    for (const r of rows) {
+      const ok = gone.has(`${r.pc}|${r.visible}`) || live.has(r.pc);
+      out.set(r.v.index, ok ? { ok: true, id: r.v.item.attributes.published_course_id, deleted: true } : notFoundCourse);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,79 @@
+import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { VisibilityOverrideListQuery } from './dto/list.dto';
+import { overrideTupleKey, VisibilityOverrideItem } from './dto/visibility-override.dto';
+import { presentOverride } from './groups.presenter';
+import { GroupsService } from './groups.service';
+import { VisibilityOverridesService } from './visibility-overrides.service';
+
+/**
+ * /v2/groups/{id}/relationships/published-course-visibility/. Rule 9: the group is resolved in the
+ * caller's organization first (404 otherwise), before the batch envelope is looked at.
+ */
+@ApiTags('groups')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/groups/:id/relationships/published-course-visibility')
+export class VisibilityOverridesV2Controller {
+  constructor(
+    private readonly groups: GroupsService,
+    private readonly overrides: VisibilityOverridesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('student-groups:read')
+  async list(@Auth() p: Principal, @Param('id') id: string, @Query() q: VisibilityOverrideListQuery, @Req() req: FastifyRequest) {
+    const groupId = await this.groups.requireGroupId(p, id);
+    const page = parsePage(req.query as Record<string, unknown>, this.config.APP_SECRET, `visibility-overrides:${groupId}`);
+    const visible = q['filter[is_visible]'];
+    const rows = await this.overrides.list(p, groupId, page, {
+      publishedCourseId: q['filter[published_course_id]'],
+      isVisible: visible === undefined ? undefined : visible === 'true',
+    });
+    return pageDocument(rows, page, presentOverride, this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+  }
+
+  @Post()
+  @Scopes('student-groups:write')
+  async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const groupId = await this.groups.requireGroupId(p, id);
+    const result = await runBatch(
+      body,
+      {
+        itemClass: VisibilityOverrideItem,
+        type: 'visibility-overrides',
+        dedupeKey: overrideTupleKey,
+        dedupePointer: '/attributes/published_course_id',
+        maxItems: this.config.BATCH_MAX_ITEMS,
+      },
+      (items) => this.overrides.add(p, groupId, items),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Delete()
+  @Scopes('student-groups:write')
+  async remove(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const groupId = await this.groups.requireGroupId(p, id);
+    const result = await runBatch(
+      body,
+      {
+        itemClass: VisibilityOverrideItem,
+        type: 'visibility-overrides',
+        dedupeKey: overrideTupleKey,
+        dedupePointer: '/attributes/published_course_id',
+        maxItems: this.config.BATCH_MAX_ITEMS,
+      },
+      (items) => this.overrides.remove(p, groupId, items),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+}
