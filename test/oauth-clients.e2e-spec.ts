@@ -83,7 +83,7 @@ describe('/v2/clients and /v2/scopes', () => {
     let path: string | null = '/v2/clients/?page[size]=2';
     let pages = 0;
     while (path) {
-      const res = await t.get(path, { token });
+      const res: { status: number; body: any } = await t.get(path, { token });
       expect(res.status).toBe(200);
       expect(res.body.meta.page_size).toBe(2);
       expect(res.body.data.length).toBeLessThanOrEqual(2);

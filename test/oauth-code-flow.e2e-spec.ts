@@ -180,6 +180,28 @@ describe('OAuth authorization code flow with PKCE', () => {
     }
   });
 
+  it('a confidential client must authenticate to refresh; a client registered without refresh_token gets none', async () => {
+    const reg = await registerClient(t, { scope: 'clients:read' });
+    let p = pkce();
+    const code = await authorizeCode(t, { clientId: reg.client_id, challenge: p.challenge, ...adminA });
+    const tok = await exchange(reg.client_id, code, p.verifier, { client_secret: reg.client_secret! });
+    expect(tok.status).toBe(200);
+    const refresh = (extra: Record<string, string>) => t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: tok.body.refresh_token, ...extra });
+    const noAuth = await refresh({});
+    expect(noAuth.status).toBe(401);
+    expect(noAuth.body.error).toBe('invalid_client');
+    expect((await refresh({ client_id: reg.client_id, client_secret: 'wrong' })).status).toBe(401);
+    expect((await refresh({ client_id: reg.client_id, client_secret: reg.client_secret! })).status).toBe(200);
+
+    const codeOnly = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read', grant_types: ['authorization_code'] });
+    p = pkce();
+    const code2 = await authorizeCode(t, { clientId: codeOnly.client_id, challenge: p.challenge, ...adminA });
+    const tok2 = await exchange(codeOnly.client_id, code2, p.verifier);
+    expect(tok2.status).toBe(200);
+    expect(tok2.body.refresh_token).toBeUndefined();
+    expect((await t.get('/v2/scopes/', { token: tok2.body.access_token })).status).toBe(200);
+  });
+
   it('a second use of a code fails and revokes the tokens the first use issued', async () => {
     const reg = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
     const { verifier, challenge } = pkce();

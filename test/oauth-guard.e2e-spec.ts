@@ -152,10 +152,10 @@ describe('signing keys survive a restart', () => {
 
       second = await createApp(t.config);
       await second.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${second.getHttpServer().address().port}`;
+      const base = `http://127.0.0.1:${(second.getHttpServer().address() as { port: number }).port}`;
       const res = await fetch(`${base}/v2/scopes/`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
-      const jwks = await (await fetch(`${base}/.well-known/jwks.json`)).json();
+      const jwks: any = await (await fetch(`${base}/.well-known/jwks.json`)).json();
       expect(jwks.keys.map((k: any) => k.kid)).toContain(kid);
       // and it signs with the same key
       const fresh = await fetch(`${base}/v2/auth/token`, {
@@ -163,7 +163,7 @@ describe('signing keys survive a restart', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_id: org.client_id, client_secret: org.client_secret }),
       });
-      expect(decodeJwt((await fresh.json()).access_token).header.kid).toBe(kid);
+      expect(decodeJwt(((await fresh.json()) as any).access_token).header.kid).toBe(kid);
     } finally {
       await second?.close();
       await dropDatabase(dbName);

@@ -108,10 +108,12 @@ export class TokenService {
       const client = await m.findOne(OAuthClient, { where: { id: row.client_id } });
       if (!client || !client.isActive) throw invalidGrant('The client of this refresh token is deactivated.');
       if (creds.clientId && creds.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
-      if (client.tokenEndpointAuthMethod !== 'none' && creds.clientSecret !== undefined) {
+      // RFC 6749 section 6: a confidential client authenticates to refresh, so a leaked refresh token alone is useless.
+      if (client.tokenEndpointAuthMethod !== 'none') {
         const ok = await this.clients.authenticate(client.clientId, creds.clientSecret);
         if (!ok) throw invalidClient();
       }
+      if (!client.grantTypes.includes('refresh_token')) throw oauthError(400, 'unauthorized_client', 'This client may not use the refresh_token grant.');
       if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
       const scope = this.narrowScope(requestedScope, row.scope.split(' ').filter(Boolean));
       await m.query(`UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, [row.id]);
@@ -158,7 +160,8 @@ export class TokenService {
       if (!constantTimeEqual(challenge, row.codeChallenge)) throw invalidGrant('The code_verifier does not match the code_challenge.');
       const family = await m.save(TokenFamily, m.create(TokenFamily, { clientId: client.id, organizationId: row.organizationId, subject: encodeId('admin', row.adminId), revokedAt: null }));
       await m.update(AuthCode, { id: row.id }, { usedAt: new Date(), familyId: family.id });
-      const refresh = await this.issueRefresh(m, family.id, row.scope);
+      // The family exists either way: a second use of the code revokes the access tokens it carries.
+      const refresh = client.grantTypes.includes('refresh_token') ? await this.issueRefresh(m, family.id, row.scope) : undefined;
       return { reuse: false as const, family, scope: row.scope, refresh, organizationId: row.organizationId };
     });
     if (result.reuse) {
@@ -166,7 +169,7 @@ export class TokenService {
       throw invalidGrant('The authorization code has already been used; the tokens it issued are revoked.');
     }
     const { token, expiresIn } = this.accessToken(client, result.organizationId, result.family.subject, result.scope, result.family.id);
-    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: result.scope, refresh_token: result.refresh };
+    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: result.scope, ...(result.refresh ? { refresh_token: result.refresh } : {}) };
   }
 
   /** RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family. Unknown tokens are fine. */
