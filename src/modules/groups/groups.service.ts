@@ -74,7 +74,7 @@ export class GroupsService {
   /** The group's uuid when it is a group of the caller's organization, else 404. */
   async requireGroupId(p: Principal, publicId: string): Promise<string> {
     const id = decodeId('group', publicId);
-    const found = id ? await this.groups.exist({ where: { id, organizationId: p.organizationId } }) : false;
+    const found = id ? await this.groups.exists({ where: { id, organizationId: p.organizationId } }) : false;
     if (!id || !found) throw notFound('Group not found.');
     return id;
   }

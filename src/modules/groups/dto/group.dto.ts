@@ -17,6 +17,8 @@ import {
 /** A bare domain name (`example.com`, `mail.example.co.uk`): no scheme, no `@`, no port, no path. */
 export const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
 export const MAX_RULE_DOMAINS = 100;
+/** PostgreSQL text cannot hold NUL characters: reject them as input instead of failing in SQL. */
+export const NO_NUL = /^[^\u0000]*$/;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -26,6 +28,7 @@ export class GroupCreateAttributes {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @Matches(NO_NUL, { message: 'must not contain NUL characters' })
   name: string;
 
   @IsOptional()
@@ -62,6 +65,7 @@ export class GroupUpdateAttributes {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @Matches(NO_NUL, { message: 'must not contain NUL characters' })
   name?: string;
 
   // null clears the list (stored as an empty array)

@@ -1,9 +1,11 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { NO_NUL } from './group.dto';
 
 /** GroupFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
 export class GroupListQuery {
   @IsOptional()
   @IsString()
+  @Matches(NO_NUL, { message: 'must not contain NUL characters' })
   'filter[name]'?: string;
 
   @IsOptional()
