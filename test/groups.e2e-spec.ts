@@ -520,6 +520,17 @@ describe('/v2/groups', () => {
       expect((await t.get(`/v2/groups/${theirs.id}`, { token: otherToken })).status).toBe(200);
     });
 
+    it('reads the DELETE body sent as application/vnd.api+json too', async () => {
+      const [g] = await createGroups(token, [{ name: 'Del vnd' }]);
+      const res = await t.request('DELETE', '/v2/groups/', {
+        token,
+        raw: { contentType: 'application/vnd.api+json', data: JSON.stringify({ data: [{ type: 'groups', id: g.id }] }) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([{ status: 'deleted', id: g.id }]);
+      expect((await t.get(`/v2/groups/${g.id}`, { token })).status).toBe(404);
+    });
+
     it('envelope errors are 400 (empty, over the cap, no body)', async () => {
       expect((await t.request('DELETE', '/v2/groups/', { token, body: { data: [] } })).status).toBe(400);
       const over = { data: Array.from({ length: 101 }, () => ({ type: 'groups', id: encodeId('group', newUuid()) })) };
