@@ -4,6 +4,7 @@ import { decodeId } from '../src/core/ids/ids';
 import { SCOPE_CODENAMES } from '../src/core/auth/scopes';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
+import { SIGNIN_FAILURE_LIMIT } from '../src/modules/oauth/authorize.service';
 import { authorizeCode, authorizeQuery, cookieOf, decodeJwt, hiddenFields, pkce, REDIRECT, registerClient, submitAuthorize } from './oauth-helpers';
 
 const PASSWORD = 'correct horse battery';
@@ -437,5 +438,34 @@ describe('OAuth authorization endpoint rules', () => {
     const id = list.body.data.find((c: any) => c.attributes.client_id === reg.client_id).id;
     expect((await t.delete(`/v2/clients/${id}`, { token })).status).toBe(204);
     expectErrorPage(await t.get(authorizeQuery({ ...base(), client_id: reg.client_id })));
+  });
+});
+
+describe('OAuth sign-in attempts are limited per IP', () => {
+  let t: TestApp;
+  const admin = { email: 'limited@example.test', password: PASSWORD };
+  beforeAll(async () => {
+    t = await startTestApp({ TRUST_PROXY: true });
+    await t.newOrg('Limited', { adminEmail: admin.email, adminPassword: admin.password });
+  });
+  afterAll(() => t.close());
+
+  it(`after ${SIGNIN_FAILURE_LIMIT} failed sign-ins an address gets 429 without a password check; others are unaffected`, async () => {
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
+    const { challenge } = pkce();
+    const attempt = async (ip: string, password: string) => {
+      const page = await t.get(
+        authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+        { headers: { 'x-forwarded-for': ip } },
+      );
+      const form = { ...hiddenFields(page.text), email: admin.email, password };
+      return t.request('POST', '/v2/oauth/authorize', { form, headers: { cookie: cookieOf(page), 'x-forwarded-for': ip } });
+    };
+    for (let i = 0; i < SIGNIN_FAILURE_LIMIT; i++) expect((await attempt('203.0.113.50', 'wrong')).status).toBe(200);
+    const blocked = await attempt('203.0.113.50', PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('location')).toBeNull();
+    expect(blocked.text).toContain('Too many failed sign-in attempts');
+    expect((await attempt('203.0.113.51', PASSWORD)).status).toBe(302);
   });
 });

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Headers, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { contentSecurityPolicy } from './authorize.page';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
@@ -23,9 +23,9 @@ export class AuthorizeController {
 
   @Public()
   @Post()
-  async submit(@Body() body: unknown, @Headers('cookie') cookie: string | undefined, @Res() reply: FastifyReply) {
+  async submit(@Body() body: unknown, @Headers('cookie') cookie: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    this.send(reply, await this.authorize.submit(fields, cookie));
+    this.send(reply, await this.authorize.submit(fields, cookie, req.ip));
   }
 
   private send(reply: FastifyReply, outcome: AuthorizeOutcome) {

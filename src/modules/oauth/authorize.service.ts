@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import * as argon2 from 'argon2';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
+import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import { consentPage, errorPage } from './authorize.page';
 import { ClientsService } from './clients.service';
@@ -27,6 +29,9 @@ const FORM_TTL_SECONDS = 900;
 const MAX_PARAM_LENGTH = 2048;
 const MAX_STATE_LENGTH = 1024;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+/** Failed sign-ins allowed per client IP in the window before the form refuses to check passwords. */
+export const SIGNIN_FAILURE_LIMIT = 10;
+const SIGNIN_FAILURE_WINDOW_SECONDS = 900;
 
 interface ValidRequest {
   client: OAuthClient;
@@ -61,6 +66,7 @@ const DUPLICATE = Symbol('duplicate');
  */
 @Injectable()
 export class AuthorizeService {
+  private readonly logger = new Logger(AuthorizeService.name);
   private dummyHash?: Promise<string>;
 
   constructor(
@@ -68,6 +74,7 @@ export class AuthorizeService {
     private readonly config: AppConfig,
     private readonly clients: ClientsService,
     private readonly auth: AuthService,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   async show(query: Record<string, unknown>): Promise<AuthorizeOutcome> {
@@ -80,7 +87,7 @@ export class AuthorizeService {
     }
   }
 
-  async submit(body: Record<string, unknown>, cookieHeader: string | undefined): Promise<AuthorizeOutcome> {
+  async submit(body: Record<string, unknown>, cookieHeader: string | undefined, ip: string): Promise<AuthorizeOutcome> {
     try {
       const req = await this.validate(body);
       if (!this.checkFormToken(req.params, body.csrf_token, readCookie(cookieHeader, CSRF_COOKIE))) {
@@ -90,8 +97,14 @@ export class AuthorizeService {
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       const password = typeof body.password === 'string' ? body.password : '';
       if (!email || !password) return this.form(req, 400, 'Enter your email address and password.', email);
+      if (await this.tooManyFailures(ip)) {
+        return this.form(req, 429, 'Too many failed sign-in attempts from your address. Try again in a few minutes.', email);
+      }
       const admin = await this.checkPassword(email, password);
-      if (!admin) return this.form(req, 200, 'The email address or password is incorrect.', email);
+      if (!admin) {
+        await this.recordFailure(ip);
+        return this.form(req, 200, 'The email address or password is incorrect.', email);
+      }
       const code = await this.issueCode(req, admin);
       return {
         kind: 'redirect',
@@ -224,6 +237,29 @@ export class AuthorizeService {
   }
 
   // --- sign-in and code issuance
+
+  /** Failed sign-ins per IP, counted in Redis (shared by every API instance); fails open like the rate limits. */
+  private failureKey(ip: string) {
+    return `${this.config.REDIS_PREFIX}:authorize-failures:${ip}`;
+  }
+
+  private async tooManyFailures(ip: string): Promise<boolean> {
+    try {
+      return Number(await this.redis.get(this.failureKey(ip))) >= SIGNIN_FAILURE_LIMIT;
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'sign-in failure counter unavailable');
+      return false;
+    }
+  }
+
+  private async recordFailure(ip: string): Promise<void> {
+    try {
+      const key = this.failureKey(ip);
+      if ((await this.redis.incr(key)) === 1) await this.redis.expire(key, SIGNIN_FAILURE_WINDOW_SECONDS);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'sign-in failure counter unavailable');
+    }
+  }
 
   /** argon2id check; an unknown email still costs one verification so timing does not reveal it. */
   private async checkPassword(email: string, password: string): Promise<{ id: string; organizationId: string } | null> {
