@@ -7,6 +7,7 @@ import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
+import { StudentsModule } from './modules/students/students.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -21,6 +22,7 @@ export class AppModule {
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,
+        StudentsModule,
         GroupsModule,
       ],
     };

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module';
+import { Student } from './student.entity';
+import { StudentsService } from './students.service';
+import { StudentsV2Controller } from './students.v2.controller';
+
+/** /v2 students; /v1 users build on the same entity and service. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Student]), DomainsModule],
+  controllers: [StudentsV2Controller],
+  providers: [StudentsService],
+  exports: [StudentsService],
+})
+export class StudentsModule {}

@@ -1,0 +1,358 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import type { Queue } from 'bullmq';
+import { createHash } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, newUuid } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
+import { DomainsService } from '../domains/domains.service';
+import { ARGON2_OPTIONS } from '../organizations/organizations.service';
+import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
+import type { StudentListQuery } from './dto/student-query.dto';
+import { resetUrl, signResetToken, verifyResetToken } from './password-reset-token';
+import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
+import { presentStudent, StudentResource } from './students.presenter';
+
+/** Timestamps in the same precision as the column defaults (cursors compare at ms precision). */
+const NOW = `date_trunc('milliseconds', now())`;
+export const PASSWORD_MAX_LENGTH = 128;
+/** Namespace of the students' external_id (UUID v5 of the student's uuid): stable, derived, not personal. */
+const EXTERNAL_ID_NAMESPACE = '5b0e8c1e-3f5e-4d8a-9a57-6c1f2b7c9d10';
+
+export function uuidV5(namespace: string, name: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const h = createHash('sha1').update(ns).update(name, 'utf8').digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** TypeORM answers an UPDATE/DELETE raw query with [rows, count] and other statements with rows. */
+function rowsOf(result: any): any[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0];
+  return result as any[];
+}
+
+type Outcome = ItemOutcome<StudentResource>;
+const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
+const ok = (s: Student): Outcome => {
+  const r = presentStudent(s);
+  return { ok: true, id: r.id, result: r };
+};
+
+/**
+ * Students (the `users` table) for /v2. Every method takes the caller first and every statement
+ * filters on its organization. Batch writes are set-wise: create is one INSERT, update one SELECT
+ * plus one UPDATE, whatever the batch size.
+ */
+@Injectable()
+export class StudentsService {
+  constructor(
+    @InjectRepository(Student) private readonly repo: Repository<Student>,
+    private readonly ds: DataSource,
+    private readonly domains: DomainsService,
+    private readonly config: AppConfig,
+    @InjectQueue(QUEUES.mail) private readonly mail: Queue<MailJob>,
+  ) {}
+
+  async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<Student[]> {
+    const qb = this.repo.createQueryBuilder('s').where('s.organization_id = :org', { org: p.organizationId });
+    // lower(email) is served by the unique index (organization_id, lower(email))
+    if (q['filter[email]'] !== undefined) qb.andWhere('lower(s.email) = lower(:email)', { email: q['filter[email]'] });
+    if (q['filter[first_name]'] !== undefined) qb.andWhere('s.first_name = :fn', { fn: q['filter[first_name]'] });
+    if (q['filter[last_name]'] !== undefined) qb.andWhere('s.last_name = :ln', { ln: q['filter[last_name]'] });
+    if (q['filter[is_inactive]'] !== undefined) qb.andWhere('s.is_inactive = :ina', { ina: q['filter[is_inactive]'] === 'true' });
+    return applyKeyset(qb, 's', page).getMany();
+  }
+
+  async get(p: Principal, publicId: string): Promise<Student> {
+    const id = decodeId('student', publicId);
+    const s = id ? await this.repo.findOne({ where: { id, organizationId: p.organizationId } }) : null;
+    if (!s) throw notFound('Student not found.');
+    return s;
+  }
+
+  /**
+   * Batch create: one INSERT ... ON CONFLICT DO NOTHING on the (organization_id, lower(email))
+   * index. A row that conflicts (the email exists in the organization, or a concurrent request
+   * just created it) is not returned and fails as validation_error on /attributes/email.
+   */
+  async createMany(p: Principal, items: ValidItem<StudentCreateItem>[]): Promise<Map<number, Outcome>> {
+    const ids = items.map(() => newUuid());
+    const rows = rowsOf(
+      await this.ds.query(
+        `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
+         SELECT v.id, $1::uuid, v.email, v.first_name, v.last_name, v.external_id
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+         ON CONFLICT (organization_id, lower(email)) DO NOTHING
+         RETURNING ${STUDENT_COLUMNS}`,
+        [
+          p.organizationId,
+          ids,
+          items.map((v) => v.item.attributes.email.toLowerCase()),
+          items.map((v) => v.item.attributes.first_name ?? ''),
+          items.map((v) => v.item.attributes.last_name ?? ''),
+          ids.map((id) => uuidV5(EXTERNAL_ID_NAMESPACE, id)),
+        ],
+      ),
+    );
+    const created = new Map(rows.map((r) => [r.id as string, studentFromRow(r)]));
+    const out = new Map<number, Outcome>();
+    items.forEach((v, i) => {
+      const s = created.get(ids[i]);
+      out.set(v.index, s ? ok(s) : fail('validation_error', 'A student with this email already exists in the organization.', '/attributes/email'));
+    });
+    return out;
+  }
+
+  /**
+   * Batch update: one SELECT resolves every id and email of the batch, the rules run in memory,
+   * one UPDATE ... FROM unnest(...) applies every change. The UPDATE repeats the state guards, so
+   * a student anonymized or deactivated meanwhile is never changed (that item fails).
+   */
+  async updateMany(p: Principal, items: ValidItem<StudentUpdateItem>[]): Promise<Map<number, Outcome>> {
+    const out = new Map<number, Outcome>();
+    interface Pending {
+      index: number;
+      uuid?: string;
+      email?: string;
+      firstName?: string;
+      lastName?: string;
+      isInactive?: boolean;
+    }
+    const pending: Pending[] = [];
+    for (const v of items) {
+      const a = v.item.attributes;
+      const hasId = v.item.id !== undefined && v.item.id !== null;
+      const email = a.email ?? undefined;
+      const change = { firstName: a.first_name ?? undefined, lastName: a.last_name ?? undefined, isInactive: a.is_inactive ?? undefined };
+      if (!hasId && email === undefined) {
+        out.set(v.index, fail('validation_error', 'Identify the student with id or, failing that, attributes.email.', '/id'));
+        continue;
+      }
+      if (change.firstName === undefined && change.lastName === undefined && change.isInactive === undefined) {
+        out.set(v.index, fail('validation_error', 'Nothing to update: give at least one of first_name, last_name, is_inactive.', '/attributes'));
+        continue;
+      }
+      let uuid: string | undefined;
+      if (hasId) {
+        uuid = decodeId('student', v.item.id) ?? undefined;
+        if (!uuid) {
+          out.set(v.index, fail('not_found', 'Student not found.', '/id'));
+          continue;
+        }
+      }
+      pending.push({ index: v.index, uuid, email, ...change });
+    }
+    if (!pending.length) return out;
+
+    const uuids = [...new Set(pending.filter((q) => q.uuid).map((q) => q.uuid!))];
+    const emails = [...new Set(pending.filter((q) => !q.uuid).map((q) => q.email!.toLowerCase()))];
+    const found = (
+      await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
+        p.organizationId,
+        uuids,
+        emails,
+      ])
+    ).map(studentFromRow) as Student[];
+    const byId = new Map(found.map((s) => [s.id, s]));
+    const byEmail = new Map(found.map((s) => [s.email.toLowerCase(), s]));
+
+    const claimed = new Set<string>();
+    const changes: (Pending & { id: string })[] = [];
+    for (const q of pending) {
+      const ptr = q.uuid ? '/id' : '/attributes/email';
+      const s = q.uuid ? byId.get(q.uuid) : byEmail.get(q.email!.toLowerCase());
+      if (!s) {
+        out.set(q.index, fail('not_found', 'Student not found.', ptr));
+        continue;
+      }
+      if (q.uuid && q.email !== undefined && q.email.toLowerCase() !== s.email.toLowerCase()) {
+        out.set(q.index, fail('validation_error', "attributes.email does not match the student's current email; email cannot be changed.", '/attributes/email'));
+        continue;
+      }
+      if (claimed.has(s.id)) {
+        out.set(q.index, fail('duplicate_in_batch', 'An earlier item of this batch already updates this student; only the first is processed.', ptr));
+        continue;
+      }
+      claimed.add(s.id);
+      if (s.isAnonymized) {
+        out.set(q.index, fail('validation_error', 'An anonymized student cannot be updated.', ptr));
+        continue;
+      }
+      if (s.ssoProvider !== null) {
+        out.set(q.index, fail('validation_error', 'A single-sign-on student cannot be updated.', ptr));
+        continue;
+      }
+      const reactivation = q.isInactive === false && q.firstName === undefined && q.lastName === undefined;
+      if (s.isInactive && !reactivation) {
+        out.set(
+          q.index,
+          fail('validation_error', 'An inactive student cannot be updated; reactivate first with an item carrying only is_inactive: false.', ptr),
+        );
+        continue;
+      }
+      changes.push({ ...q, id: s.id });
+    }
+    if (!changes.length) return out;
+
+    const updated = rowsOf(
+      await this.ds.query(
+        `UPDATE users u SET
+            first_name = COALESCE(v.first_name, u.first_name),
+            last_name = COALESCE(v.last_name, u.last_name),
+            is_inactive = COALESCE(v.is_inactive, u.is_inactive),
+            deactivated_at = CASE WHEN v.is_inactive IS TRUE AND NOT u.is_inactive THEN ${NOW}
+                                  WHEN v.is_inactive IS FALSE THEN NULL
+                                  ELSE u.deactivated_at END,
+            updated_at = ${NOW}
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[]) AS v(id, first_name, last_name, is_inactive)
+          WHERE u.id = v.id AND u.organization_id = $1
+            AND NOT u.is_anonymized AND u.sso_provider IS NULL
+            AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
+        RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`,
+        [
+          p.organizationId,
+          changes.map((c) => c.id),
+          changes.map((c) => c.firstName ?? null),
+          changes.map((c) => c.lastName ?? null),
+          changes.map((c) => c.isInactive ?? null),
+        ],
+      ),
+    );
+    const after = new Map(updated.map((r) => [r.id as string, studentFromRow(r)]));
+    for (const c of changes) {
+      const s = after.get(c.id);
+      out.set(c.index, s ? ok(s) : fail('validation_error', 'The student changed state meanwhile (deactivated, anonymized or single-sign-on) and was not updated.', c.uuid ? '/id' : '/attributes/email'));
+    }
+    return out;
+  }
+
+  /** DELETE: deactivate. 409 when the student is already inactive or anonymized. */
+  async deactivate(p: Principal, publicId: string): Promise<void> {
+    const id = decodeId('student', publicId);
+    if (!id) throw notFound('Student not found.');
+    const rows = rowsOf(
+      await this.ds.query(
+        `UPDATE users SET is_inactive = true, deactivated_at = ${NOW}, updated_at = ${NOW}
+          WHERE id = $1 AND organization_id = $2 AND NOT is_inactive AND NOT is_anonymized RETURNING id`,
+        [id, p.organizationId],
+      ),
+    );
+    if (rows.length) return;
+    const [s] = await this.ds.query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
+    if (!s) throw notFound('Student not found.');
+    throw conflict(s.is_anonymized ? 'The student is anonymized.' : 'The student is already inactive.');
+  }
+
+  /**
+   * Erase the student's personal data for good: email becomes a unique placeholder, names and
+   * external id are emptied, password and single sign-on are cleared, the student is inactive,
+   * and the free-text feedback of their course ratings is removed. Idempotent on an anonymized
+   * student. One transaction.
+   */
+  async anonymize(p: Principal, publicId: string): Promise<void> {
+    const id = decodeId('student', publicId);
+    if (!id) throw notFound('Student not found.');
+    await this.ds.transaction(async (m) => {
+      const rows = rowsOf(
+        await m.query(
+          `UPDATE users SET email = $3, first_name = '', last_name = '', external_id = '',
+                  password_hash = NULL, sso_provider = NULL, password_changed_at = ${NOW},
+                  is_anonymized = true, anonymized_at = ${NOW},
+                  is_inactive = true, deactivated_at = COALESCE(deactivated_at, ${NOW}), updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $2 AND NOT is_anonymized RETURNING id`,
+          [id, p.organizationId, `anonymized-${newUuid()}@anonymized.invalid`],
+        ),
+      );
+      if (!rows.length) {
+        const [s] = await m.query(`SELECT 1 FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
+        if (!s) throw notFound('Student not found.');
+      }
+      await m.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $2 AND feedback IS NOT NULL`, [id, p.organizationId]);
+    });
+  }
+
+  private assertCanHavePassword(s: { ssoProvider: string | null; isAnonymized: boolean; isInactive: boolean }) {
+    if (s.isAnonymized) throw conflict('An anonymized student cannot have a password.');
+    if (s.ssoProvider !== null) throw conflict('A single-sign-on student signs in through their identity provider and cannot have a password.');
+    if (s.isInactive) throw conflict('An inactive student cannot have a password; reactivate them first.');
+  }
+
+  /**
+   * Queue a password-reset mail (the mail worker sends it). The link points to the given domain of
+   * the organization and carries a signed token {sid, exp, pca}; see password-reset-token.ts.
+   */
+  async sendPasswordReset(p: Principal, publicId: string, domainName: string): Promise<PasswordResetMailJob> {
+    const s = await this.get(p, publicId);
+    const domain = await this.domains.findByName(p.organizationId, domainName);
+    if (!domain) throw new ValidationFailed([{ parameter: 'domain', field: 'domain', message: 'is not a domain of this organization' }]);
+    this.assertCanHavePassword(s);
+    const token = signResetToken(this.config.APP_SECRET, {
+      sid: s.id,
+      exp: Math.floor(Date.now() / 1000) + this.config.PASSWORD_RESET_TTL,
+      pca: s.passwordChangedAt ? s.passwordChangedAt.toISOString() : null,
+    });
+    const job: PasswordResetMailJob = {
+      kind: 'password-reset',
+      organizationId: p.organizationId,
+      studentId: s.id,
+      domainName: domain.name,
+      resetUrl: resetUrl(domain.name, token),
+    };
+    await this.mail.add('password-reset', job);
+    return job;
+  }
+
+  /**
+   * The student a reset token is good for right now, or null: authentic, unexpired, issued since
+   * the last password change (so a used link dies), and the student can still have a password.
+   * For the reset page (a later issue): the token itself is the credential there.
+   */
+  async studentForResetToken(token: unknown): Promise<Student | null> {
+    const c = verifyResetToken(this.config.APP_SECRET, token);
+    if (!c) return null;
+    const s = await this.repo.findOne({ where: { id: c.sid } });
+    if (!s || s.isAnonymized || s.isInactive || s.ssoProvider !== null) return null;
+    const current = s.passwordChangedAt ? s.passwordChangedAt.toISOString() : null;
+    return current === c.pca ? s : null;
+  }
+
+  /** Set the password (argon2id) after the organization's rules; sets password_changed_at. */
+  async setPassword(p: Principal, publicId: string, password: string): Promise<void> {
+    const id = decodeId('student', publicId);
+    if (!id) throw notFound('Student not found.');
+    const [row] = await this.ds.query(
+      `SELECT u.is_inactive, u.is_anonymized, u.sso_provider, o.password_min_length
+         FROM users u JOIN organizations o ON o.id = u.organization_id
+        WHERE u.id = $1 AND u.organization_id = $2`,
+      [id, p.organizationId],
+    );
+    if (!row) throw notFound('Student not found.');
+    this.assertCanHavePassword({ ssoProvider: row.sso_provider, isAnonymized: row.is_anonymized, isInactive: row.is_inactive });
+    const min: number = row.password_min_length;
+    const length = [...password].length;
+    if (length < min || length > PASSWORD_MAX_LENGTH) {
+      throw new ValidationFailed([
+        { pointer: '/data/attributes/password', field: 'password', message: `must have from ${min} to ${PASSWORD_MAX_LENGTH} characters (the organization's password rules)` },
+      ]);
+    }
+    const hash = await argon2.hash(password, ARGON2_OPTIONS);
+    const rows = rowsOf(
+      await this.ds.query(
+        `UPDATE users SET password_hash = $3, password_changed_at = $4, updated_at = ${NOW}
+          WHERE id = $1 AND organization_id = $2 AND NOT is_inactive AND NOT is_anonymized AND sso_provider IS NULL RETURNING id`,
+        [id, p.organizationId, hash, new Date()],
+      ),
+    );
+    if (!rows.length) throw conflict('The student changed state meanwhile and cannot have a password.');
+  }
+}

@@ -1,0 +1,122 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { fromConfig, RateLimitGuard } from '../../core/auth/rate-limit';
+import { runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { ValidationFailed } from '../../core/http/api-error';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
+import { StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
+import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
+import { presentStudent } from './students.presenter';
+import { StudentsService } from './students.service';
+
+/** Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS per client, in Redis. */
+const DestructiveRateLimit = () =>
+  Throttle({ default: { limit: fromConfig('DESTRUCTIVE_RATE_LIMIT'), ttl: fromConfig('DESTRUCTIVE_RATE_WINDOW_SECONDS', 1000) } });
+
+@ApiTags('students')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/students')
+export class StudentsV2Controller {
+  constructor(
+    private readonly students: StudentsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('students:read')
+  async list(@Auth() p: Principal, @Query() query: StudentListQuery, @Req() req: FastifyRequest) {
+    const page = parsePage(query as Record<string, unknown>, this.config.APP_SECRET, 'students');
+    const rows = await this.students.list(p, query, page);
+    return pageDocument(rows, page, presentStudent, this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+  }
+
+  @Post()
+  @Scopes('students:write')
+  @ApiBody({ type: StudentCreateRequestEnvelope })
+  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(
+      body,
+      {
+        itemClass: StudentCreateItem,
+        type: 'students',
+        maxItems: this.config.BATCH_MAX_ITEMS,
+        dedupeKey: (raw) => (typeof raw.attributes?.email === 'string' ? raw.attributes.email.toLowerCase() : undefined),
+        dedupePointer: '/attributes/email',
+      },
+      (items) => this.students.createMany(p, items),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Patch()
+  @Scopes('students:write')
+  @ApiBody({ type: StudentUpdateRequestEnvelope })
+  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(
+      body,
+      {
+        itemClass: StudentUpdateItem,
+        type: 'students',
+        maxItems: this.config.BATCH_MAX_ITEMS,
+        // repeats of an id are pre-marked; two items reaching the same student otherwise (id and email) are caught by the service
+        dedupeKey: (raw) => (typeof raw.id === 'string' ? `id:${raw.id}` : undefined),
+        dedupePointer: '/id',
+      },
+      (items) => this.students.updateMany(p, items),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Get(':id')
+  @Scopes('students:read')
+  async get(@Auth() p: Principal, @Param('id') id: string) {
+    return { data: presentStudent(await this.students.get(p, id)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Scopes('students:deactivate')
+  @UseGuards(RateLimitGuard)
+  @DestructiveRateLimit()
+  async deactivate(@Auth() p: Principal, @Param('id') id: string) {
+    await this.students.deactivate(p, id);
+  }
+
+  @Post(':id/anonymize')
+  @HttpCode(204)
+  @Scopes('students:anonymize')
+  @UseGuards(RateLimitGuard)
+  @DestructiveRateLimit()
+  @ApiHeader({ name: 'X-Confirm-Destructive', required: true, description: 'must be "true"' })
+  async anonymize(@Auth() p: Principal, @Param('id') id: string, @Headers('x-confirm-destructive') confirm: unknown) {
+    // checked before anything is looked up or changed
+    if (typeof confirm !== 'string' || confirm.trim().toLowerCase() !== 'true') {
+      throw new ValidationFailed([
+        { parameter: 'X-Confirm-Destructive', field: 'X-Confirm-Destructive', message: 'header must be "true": anonymization erases personal data for good' },
+      ]);
+    }
+    await this.students.anonymize(p, id);
+  }
+
+  @Post(':id/send-password-reset')
+  @HttpCode(202)
+  @Scopes('students:manage-password')
+  async sendPasswordReset(@Auth() p: Principal, @Param('id') id: string, @Query() query: PasswordResetQuery) {
+    await this.students.sendPasswordReset(p, id, query.domain);
+  }
+
+  @Post(':id/set-password')
+  @HttpCode(204)
+  @Scopes('students:manage-password')
+  async setPassword(@Auth() p: Principal, @Param('id') id: string, @Body() body: SetPasswordRequestEnvelope) {
+    await this.students.setPassword(p, id, body.data.attributes.password);
+  }
+}
