@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
+import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
@@ -24,6 +25,7 @@ export class AppModule {
         PublishedCoursesModule,
         StudentsModule,
         GroupsModule,
+        CoursesApiModule,
       ],
     };
   }

@@ -111,3 +111,38 @@ export async function insertGroupCategory(t: TestApp, org: CreatedOrg, name = `C
   const row = await one(t, `INSERT INTO group_categories (organization_id, name) VALUES ($1, $2) RETURNING id`, [orgUuid(org), name]);
   return { uuid: row.id as string, id: encodeId('groupCategory', row.id) };
 }
+
+export async function insertLesson(
+  t: TestApp,
+  org: CreatedOrg,
+  courseUuid: string,
+  attrs: { title?: string; type?: string; order?: number; is_draft?: boolean; deleted?: boolean; updated_at?: Date; content_html?: string | null } = {},
+) {
+  const row = await one(
+    t,
+    `INSERT INTO lessons (organization_id, course_id, title, type, "order", is_draft, deleted_at, content_html, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, date_trunc('milliseconds', now()))) RETURNING id`,
+    [orgUuid(org), courseUuid, attrs.title ?? `Lesson ${rnd()}`, attrs.type ?? 'HTML', attrs.order ?? 0, attrs.is_draft ?? false, attrs.deleted ? new Date() : null, attrs.content_html ?? '<p>x</p>', attrs.updated_at ?? null],
+  );
+  return { uuid: row.id as string, id: encodeId('lesson', row.id) };
+}
+
+/** Count the SQL statements the process sends to PostgreSQL while `fn` runs (every pg client query). */
+export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; statements: string[] }> {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const pg = require('pg');
+  const proto = pg.Client.prototype;
+  const original = proto.query;
+  const statements: string[] = [];
+  proto.query = function (this: unknown, ...args: any[]) {
+    const q = args[0];
+    statements.push(typeof q === 'string' ? q : (q?.text ?? String(q)));
+    return original.apply(this, args);
+  };
+  try {
+    const result = await fn();
+    return { result, count: statements.length, statements };
+  } finally {
+    proto.query = original;
+  }
+}

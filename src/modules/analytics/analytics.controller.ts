@@ -1,0 +1,41 @@
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { decodeId } from '../../core/ids/ids';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { listParam, stringParam } from '../courses/query-params';
+import { AnalyticsService } from './analytics.service';
+
+@ApiTags('analytics')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/analytics/courses')
+export class AnalyticsController {
+  constructor(
+    private readonly analytics: AnalyticsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get(':course_id')
+  @Scopes('analytics:read')
+  async course(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>) {
+    const domains = listParam(query, 'filter[domains]');
+    // a blank filter[domains] names no domain: treated as absent
+    const data = await this.analytics.courseAnalytics(p, courseId, domains && domains.length ? domains : null);
+    return { data };
+  }
+
+  @Get(':course_id/ratings')
+  @Scopes('analytics:read')
+  async ratings(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const student = stringParam(query, 'filter[student.id]', 1000);
+    const courseUuid = await this.analytics.liveCourse(p, courseId);
+    const page = parsePage(query, this.config.APP_SECRET, `ratings:${courseUuid}`);
+    // unknown or malformed student ids match nothing: an empty page
+    const studentUuid = student === undefined ? undefined : decodeId('student', student);
+    const rows = studentUuid === null ? [] : await this.analytics.listRatings(p, courseUuid, page, studentUuid);
+    return pageDocument(rows, page, (r) => this.analytics.presentRating(r), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+  }
+}

@@ -1,0 +1,58 @@
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { decodeId } from '../../core/ids/ids';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
+import { presentCertificate } from './certificates.presenter';
+import { CertificateStatus, CertificatesService } from './certificates.service';
+
+const STATUSES: CertificateStatus[] = ['active', 'expired', 'all'];
+
+@ApiTags('certificates')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/certificates')
+export class CertificatesController {
+  constructor(
+    private readonly certificates: CertificatesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('certificates:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'certificates');
+    const status = (stringParam(query, 'filter[status]', 16) ?? 'all') as CertificateStatus;
+    if (!STATUSES.includes(status)) throw invalid('filter[status]', 'must be one of active, expired, all');
+    const issuedGte = dateTimeParam(query, 'filter[issued_gte]', false);
+    const issuedLte = dateTimeParam(query, 'filter[issued_lte]', false);
+    const domains = listParam(query, 'filter[domains]');
+    const student = stringParam(query, 'filter[student.id]', 1000);
+    const course = stringParam(query, 'filter[course.id]', 1000);
+    // unknown or undecodable ids match nothing: an empty page, never an error
+    const studentUuid = student === undefined ? undefined : decodeId('student', student);
+    const courseUuid = course === undefined ? undefined : decodeId('course', course);
+    const rows =
+      studentUuid === null || courseUuid === null
+        ? []
+        : await this.certificates.list(p, page, {
+            status,
+            issuedGte,
+            issuedLte,
+            domains: domains && domains.length ? domains : undefined,
+            studentUuid,
+            courseUuid,
+          });
+    const now = new Date();
+    return pageDocument(rows, page, (c) => presentCertificate(c, this.config.PUBLIC_URL, now), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':id')
+  @Scopes('certificates:read')
+  async get(@Auth() p: Principal, @Param('id') id: string) {
+    return { data: presentCertificate(await this.certificates.get(p, id), this.config.PUBLIC_URL) };
+  }
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** A course (authoring object). Drafts and soft-deleted courses are invisible on /v2. */
+@Entity('courses')
+export class Course {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') title: string;
+  @Column('text') shortDescription: string;
+  @Column('text') longDescriptionHtml: string;
+  @Column('boolean') enforceSequentialNavigation: boolean;
+  @Column('text') externalId: string;
+  @Column('text') promoImageUrl: string;
+  @Column('boolean') displayCourseAndLessonTime: boolean;
+  @Column('text') manualCourseTime: string;
+  @Column('boolean') displayManualCourseTime: boolean;
+  @Column('text') courseAndLessonTimeFormat: string;
+  @Column('boolean') isDraft: boolean;
+  @Column('uuid', { nullable: true }) draftOriginId: string | null;
+  @Column('text', { nullable: true }) createdByEmail: string | null;
+  @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

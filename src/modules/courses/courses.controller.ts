@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { presentCourse } from './courses.presenter';
+import { CoursesService } from './courses.service';
+import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
+import { stringParam } from './query-params';
+
+@ApiTags('courses')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/courses')
+export class CoursesController {
+  constructor(
+    private readonly courses: CoursesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('courses:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'courses');
+    const title = stringParam(query, 'filter[title]', 500);
+    const rows = await this.courses.list(p, page, { title });
+    return pageDocument(
+      rows.map((v) => Object.assign(v, { id: v.course.id, createdAt: v.course.createdAt })),
+      page,
+      (v) => presentCourse(v, this.config.PUBLIC_URL),
+      this.config.PUBLIC_URL,
+      req.url,
+      this.config.APP_SECRET,
+    );
+  }
+
+  @Post()
+  @Scopes('courses:write')
+  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(body, { itemClass: CourseCreateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.courses.createMany(p, items, this.config.PUBLIC_URL),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Patch()
+  @Scopes('courses:write')
+  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(body, { itemClass: CourseUpdateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.courses.updateMany(p, items, this.config.PUBLIC_URL),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Get(':id')
+  @Scopes('courses:read')
+  async get(@Auth() p: Principal, @Param('id') id: string) {
+    return { data: presentCourse(await this.courses.get(p, id), this.config.PUBLIC_URL) };
+  }
+}

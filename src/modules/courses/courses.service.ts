@@ -1,0 +1,252 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { notFound } from '../../core/http/api-error';
+import { decodeId, newUuid } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { Course } from './course.entity';
+import { CourseView, presentCourse } from './courses.presenter';
+import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
+import { externalIdOf } from './external-id';
+import { escapeLike } from './query-params';
+
+export interface CourseStats {
+  lessonCount: number;
+  lessonsUpdatedAt: Date | null;
+  averageRating: number | null;
+  isPublished: boolean;
+}
+
+export type CourseResource = ReturnType<typeof presentCourse>;
+
+const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
+
+/** A `courses` row as returned by RETURNING * → entity. */
+function fromRow(r: any): Course {
+  const c = new Course();
+  c.id = r.id;
+  c.organizationId = r.organization_id;
+  c.title = r.title;
+  c.shortDescription = r.short_description;
+  c.longDescriptionHtml = r.long_description_html;
+  c.enforceSequentialNavigation = r.enforce_sequential_navigation;
+  c.externalId = r.external_id;
+  c.promoImageUrl = r.promo_image_url;
+  c.displayCourseAndLessonTime = r.display_course_and_lesson_time;
+  c.manualCourseTime = r.manual_course_time;
+  c.displayManualCourseTime = r.display_manual_course_time;
+  c.courseAndLessonTimeFormat = r.course_and_lesson_time_format;
+  c.isDraft = r.is_draft;
+  c.draftOriginId = r.draft_origin_id;
+  c.createdByEmail = r.created_by_email;
+  c.deletedAt = r.deleted_at;
+  c.createdAt = r.created_at;
+  c.updatedAt = r.updated_at;
+  return c;
+}
+
+/**
+ * Courses on /v2: only live courses (not soft-deleted, not drafts) exist for the caller. Every
+ * query filters on the caller's organization. Writes are set-wise: a batch of 100 is one
+ * INSERT (plus one lookup of created_by_email) or one UPDATE ... FROM (VALUES ...) plus one
+ * statement for the computed attributes.
+ */
+@Injectable()
+export class CoursesService {
+  constructor(@InjectRepository(Course) private readonly courses: Repository<Course>) {}
+
+  private liveQuery(organizationId: string) {
+    return this.courses
+      .createQueryBuilder('c')
+      .where('c.organization_id = :org', { org: organizationId })
+      .andWhere('c.deleted_at IS NULL AND NOT c.is_draft');
+  }
+
+  async list(p: Principal, page: PageRequest, filter: { title?: string }): Promise<CourseView[]> {
+    const qb = this.liveQuery(p.organizationId);
+    if (filter.title !== undefined && filter.title !== '') {
+      // served by the pg_trgm GIN index on lower(title)
+      qb.andWhere(`lower(c.title) LIKE :pat ESCAPE '\\'`, { pat: `%${escapeLike(filter.title.toLowerCase())}%` });
+    }
+    const rows = await applyKeyset(qb, 'c', page).getMany();
+    return this.withStats(p.organizationId, rows);
+  }
+
+  async get(p: Principal, publicId: string): Promise<CourseView> {
+    const id = decodeId('course', publicId);
+    const course = id ? await this.liveQuery(p.organizationId).andWhere('c.id = :id', { id }).getOne() : null;
+    if (!course) throw notFound('Course not found.');
+    const [view] = await this.withStats(p.organizationId, [course]);
+    return view;
+  }
+
+  /** The subset of `uuids` that are live courses of the organization (optionally locked FOR UPDATE in `manager`'s transaction). */
+  async liveIds(organizationId: string, uuids: string[], opts: { manager?: EntityManager; lock?: boolean } = {}): Promise<Set<string>> {
+    const ids = [...new Set(uuids)];
+    if (!ids.length) return new Set();
+    const m = opts.manager ?? this.courses.manager;
+    const rows: { id: string }[] = await m.query(
+      `SELECT id FROM courses WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR UPDATE' : ''}`,
+      [organizationId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The computed attributes of a page of courses in ONE statement: lesson count and the newest
+   * lesson change (non-deleted lessons; drafts are not counted), the average rating on the
+   * organization's active scale, and whether a live published course exists.
+   */
+  async withStats(organizationId: string, courses: Course[]): Promise<CourseView[]> {
+    if (!courses.length) return [];
+    const ids = courses.map((c) => c.id);
+    const rows: any[] = await this.courses.query(
+      `WITH l AS (
+         SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
+           FROM lessons WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL GROUP BY course_id),
+       r AS (
+         SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
+           FROM course_ratings
+          WHERE organization_id = $1 AND course_id = ANY($2::uuid[])
+            AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $1)
+          GROUP BY course_id),
+       p AS (
+         SELECT DISTINCT course_id FROM published_courses
+          WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND unpublished_at IS NULL)
+       SELECT ids.id, COALESCE(l.n, 0) AS lesson_count, l.m AS lessons_updated_at, r.avg AS average_rating, (p.course_id IS NOT NULL) AS is_published
+         FROM unnest($2::uuid[]) AS ids(id)
+         LEFT JOIN l ON l.course_id = ids.id LEFT JOIN r ON r.course_id = ids.id LEFT JOIN p ON p.course_id = ids.id`,
+      [organizationId, ids],
+    );
+    const byId = new Map<string, CourseStats>(
+      rows.map((r) => [
+        r.id,
+        { lessonCount: Number(r.lesson_count), lessonsUpdatedAt: r.lessons_updated_at, averageRating: r.average_rating === null ? null : Number(r.average_rating), isPublished: !!r.is_published },
+      ]),
+    );
+    return courses.map((course) => ({ course, stats: byId.get(course.id) ?? NO_STATS }));
+  }
+
+  /**
+   * Batch create: no within-batch dedupe. A `created_by_email` must name an active student or an
+   * administrator of the organization (case-insensitive), else that row alone fails. One lookup,
+   * one multi-row INSERT.
+   */
+  async createMany(p: Principal, items: ValidItem<CourseCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
+    const out = new Map<number, ItemOutcome<CourseResource>>();
+    const org = p.organizationId;
+    const emails = [...new Set(items.map((v) => v.item.attributes.created_by_email).filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
+    const known = new Map<string, string>();
+    if (emails.length) {
+      const rows: { key: string; email: string }[] = await this.courses.query(
+        `SELECT lower(email) AS key, email FROM users
+          WHERE organization_id = $1 AND lower(email) = ANY($2::text[]) AND NOT is_inactive AND NOT is_anonymized
+         UNION ALL
+         SELECT lower(email) AS key, email FROM admins WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
+        [org, emails],
+      );
+      for (const r of rows) if (!known.has(r.key)) known.set(r.key, r.email);
+    }
+    const toInsert: { index: number; id: string; values: unknown[] }[] = [];
+    for (const v of items) {
+      const a = v.item.attributes;
+      let createdBy: string | null = null;
+      if (a.created_by_email) {
+        const found = known.get(a.created_by_email.toLowerCase());
+        if (!found) {
+          out.set(v.index, {
+            ok: false,
+            code: 'validation_error',
+            detail: 'created_by_email: no user of this organization has that email.',
+            pointer: '/attributes/created_by_email',
+          });
+          continue;
+        }
+        createdBy = found;
+      }
+      const id = newUuid();
+      toInsert.push({
+        index: v.index,
+        id,
+        values: [id, org, a.title, a.short_description ?? '', a.long_description_html ?? '', a.enforce_sequential_navigation ?? false, createdBy, externalIdOf('course', id, null)],
+      });
+    }
+    if (toInsert.length) {
+      const params: unknown[] = [];
+      const tuples = toInsert.map((r) => {
+        const base = params.length;
+        params.push(...r.values);
+        return `(${r.values.map((_, i) => `$${base + i + 1}`).join(', ')})`;
+      });
+      const rows: any[] = await this.courses.query(
+        `INSERT INTO courses (id, organization_id, title, short_description, long_description_html, enforce_sequential_navigation, created_by_email, external_id)
+         VALUES ${tuples.join(', ')} RETURNING *`,
+        params,
+      );
+      const byId = new Map(rows.map((r) => [r.id as string, fromRow(r)]));
+      for (const r of toInsert) {
+        const course = byId.get(r.id);
+        if (!course) continue; // left to the engine as internal_error
+        out.set(r.index, { ok: true, id: presentCourse({ course, stats: NO_STATS }, baseUrl).id, result: presentCourse({ course, stats: NO_STATS }, baseUrl) });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Batch update by id: malformed, missing, other-organization, soft-deleted and draft ids are
+   * not_found. Null or omitted attributes leave the value unchanged. Repeated ids in one batch are
+   * applied in request order (later values win) and every such item returns the final course.
+   * One UPDATE ... FROM (VALUES ...) RETURNING, one statement for the computed attributes.
+   */
+  async updateMany(p: Principal, items: ValidItem<CourseUpdateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
+    const out = new Map<number, ItemOutcome<CourseResource>>();
+    const merged = new Map<string, { title: string | null; short: string | null; long: string | null; seq: boolean | null; indexes: number[] }>();
+    for (const v of items) {
+      const uuid = decodeId('course', v.item.id);
+      if (!uuid) {
+        out.set(v.index, { ok: false, code: 'not_found', detail: 'Course not found.', pointer: '/id' });
+        continue;
+      }
+      const a = v.item.attributes;
+      const m = merged.get(uuid) ?? { title: null, short: null, long: null, seq: null, indexes: [] };
+      m.title = a.title ?? m.title;
+      m.short = a.short_description ?? m.short;
+      m.long = a.long_description_html ?? m.long;
+      m.seq = a.enforce_sequential_navigation ?? m.seq;
+      m.indexes.push(v.index);
+      merged.set(uuid, m);
+    }
+    if (!merged.size) return out;
+    const params: unknown[] = [p.organizationId];
+    const tuples: string[] = [];
+    for (const [id, m] of merged) {
+      const b = params.length;
+      params.push(id, m.title, m.short, m.long, m.seq);
+      tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::boolean)`);
+    }
+    const [rows]: [any[], number] = await this.courses.query(
+      `UPDATE courses AS c SET
+          title = COALESCE(v.title, c.title),
+          short_description = COALESCE(v.short_description, c.short_description),
+          long_description_html = COALESCE(v.long_description_html, c.long_description_html),
+          enforce_sequential_navigation = COALESCE(v.seq, c.enforce_sequential_navigation),
+          updated_at = date_trunc('milliseconds', now())
+         FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq)
+        WHERE c.id = v.id AND c.organization_id = $1 AND c.deleted_at IS NULL AND NOT c.is_draft
+        RETURNING c.*`,
+      params,
+    );
+    const views = await this.withStats(p.organizationId, rows.map(fromRow));
+    const byId = new Map(views.map((v) => [v.course.id, presentCourse(v, baseUrl)]));
+    for (const [id, m] of merged) {
+      const res = byId.get(id);
+      for (const index of m.indexes) {
+        out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Course not found.', pointer: '/id' });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,63 @@
+import { ValidationFailed } from '../../core/http/api-error';
+
+/**
+ * Query-string helpers shared by the /v2 content and reporting lists. Values arrive as strings;
+ * a repeated parameter arrives as an array and is refused with 422 naming the parameter, never
+ * a 500. NUL characters are refused too (PostgreSQL text cannot hold them).
+ */
+export function stringParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw invalid(name, 'must be a single string value');
+  if (v.length > maxLength) throw invalid(name, `must be at most ${maxLength} characters`);
+  if (v.includes('\u0000')) throw invalid(name, 'must not contain NUL characters');
+  return v;
+}
+
+export function invalid(parameter: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ parameter, field: parameter, message }]);
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 / RFC 3339 date-time. With `requireOffset`, a value without `Z` or `±hh:mm` is
+ * refused (filter[updated_since]); otherwise a naive value is read as UTC.
+ */
+export function dateTimeParam(query: Record<string, unknown>, name: string, requireOffset: boolean): Date | undefined {
+  const v = stringParam(query, name, 64);
+  if (v === undefined) return undefined;
+  const m = DATE_TIME.exec(v.trim());
+  if (!m) throw invalid(name, 'must be an ISO 8601 date-time, e.g. 2024-01-01T00:00:00Z');
+  const [, y, mo, d, h, mi, s] = m;
+  let offset = m[8];
+  if (!offset) {
+    if (requireOffset) throw invalid(name, 'must carry a timezone offset (Z or ±hh:mm)');
+    offset = 'Z';
+  }
+  if (+mo < 1 || +mo > 12 || +d < 1 || +d > 31 || +h > 23 || +mi > 59 || (s !== undefined && +s > 59)) {
+    throw invalid(name, 'is not a valid date-time');
+  }
+  const norm = /^[+-]\d{2}$/.test(offset) ? `${offset}:00` : /^[+-]\d{4}$/.test(offset) ? `${offset.slice(0, 3)}:${offset.slice(3)}` : offset.toUpperCase();
+  const frac = m[7] ? `.${m[7].slice(0, 3)}` : '';
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${frac}${norm}`);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) throw invalid(name, 'is not a valid date-time');
+  // reject calendar overflow such as 2024-02-31
+  const check = new Date(Date.UTC(+y, +mo - 1, +d));
+  if (check.getUTCMonth() !== +mo - 1) throw invalid(name, 'is not a valid date-time');
+  return date;
+}
+
+/** Comma-separated names, trimmed and lowercased, empty entries dropped (at most 100). */
+export function listParam(query: Record<string, unknown>, name: string): string[] | undefined {
+  const v = stringParam(query, name, 10_000);
+  if (v === undefined) return undefined;
+  const items = [...new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  if (items.length > 100) throw invalid(name, 'may name at most 100 values');
+  return items;
+}
+
+/** Escape LIKE wildcards so user input matches literally (ESCAPE '\'). */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { decodeId } from '../../core/ids/ids';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { dateTimeParam, invalid, stringParam } from '../courses/query-params';
+import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
+import { LESSON_TYPES, LessonType } from './lesson.entity';
+import { presentLesson, presentLessonDetail } from './lessons.presenter';
+import { LessonFilters, LessonsService } from './lessons.service';
+
+@ApiTags('lessons')
+@ApiBearerAuth('JWTAuth')
+@Controller('v2/lessons')
+export class LessonsController {
+  constructor(
+    private readonly lessons: LessonsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('lessons:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'lessons');
+    const type = stringParam(query, 'filter[type]', 32);
+    if (type !== undefined && !(LESSON_TYPES as readonly string[]).includes(type)) {
+      throw invalid('filter[type]', `must be one of ${LESSON_TYPES.join(', ')}`);
+    }
+    const filters: LessonFilters = {
+      type: type as LessonType | undefined,
+      title: stringParam(query, 'filter[title]', 500),
+      updatedSince: dateTimeParam(query, 'filter[updated_since]', true),
+    };
+    const courseId = stringParam(query, 'filter[course_id]', 1000);
+    // an undecodable course id matches nothing: an empty page, never an error
+    const courseUuid = courseId === undefined ? undefined : decodeId('course', courseId);
+    const rows = courseUuid === null ? [] : await this.lessons.list(p, page, { ...filters, courseUuid });
+    return pageDocument(rows, page, (l) => presentLesson(l, this.config.PUBLIC_URL), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+  }
+
+  @Post()
+  @Scopes('lessons:write')
+  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(body, { itemClass: LessonCreateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.lessons.createMany(p, items, this.config.PUBLIC_URL),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Patch()
+  @Scopes('lessons:write')
+  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await runBatch(body, { itemClass: LessonUpdateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.lessons.updateMany(p, items, this.config.PUBLIC_URL),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Get(':id')
+  @Scopes('lessons:read')
+  async get(@Auth() p: Principal, @Param('id') id: string) {
+    return { data: presentLessonDetail(await this.lessons.get(p, id), this.config.PUBLIC_URL) };
+  }
+}

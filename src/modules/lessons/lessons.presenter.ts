@@ -1,0 +1,53 @@
+import { encodeId } from '../../core/ids/ids';
+import { externalIdOf } from '../courses/external-id';
+import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
+
+function base(l: Lesson) {
+  return {
+    title: l.title,
+    type: l.type,
+    order: l.order,
+    course_id: encodeId('course', l.courseId),
+    description_html: l.descriptionHtml,
+    content_html: l.contentHtml,
+    quiz_id: l.quizId ? encodeId('quiz', l.quizId) : null,
+    external_id: externalIdOf('lesson', l.id, l.externalId),
+    created_at: l.createdAt.toISOString(),
+    modified_at: l.updatedAt.toISOString(),
+  };
+}
+
+function links(id: string, baseUrl: string) {
+  return { self: `${baseUrl.replace(/\/$/, '')}/v2/lessons/${id}` };
+}
+
+/** LessonResource (list): never carries content_items. */
+export function presentLesson(l: Lesson, baseUrl: string) {
+  const id = encodeId('lesson', l.id);
+  return { type: 'lessons' as const, id, attributes: base(l), links: links(id, baseUrl) };
+}
+
+/** ContentItemResource: members of other block types are omitted. */
+export function presentContentItem(c: StoredContentItem) {
+  return {
+    id: encodeId('contentItem', c.id),
+    type: c.type,
+    header: c.header ?? '',
+    ...(c.type === 'HTML' ? { content_html: c.content_html ?? '' } : {}),
+    ...((c.type === 'VIDEO' || c.type === 'AUDIO') && c.asset_id ? { asset_id: encodeId('asset', c.asset_id) } : {}),
+    ...(c.type === 'QUIZ' && c.quiz_id ? { quiz_id: encodeId('quiz', c.quiz_id) } : {}),
+    ...(c.type === 'RATING' ? { rating: c.rating ?? { rating_scale: 5 } } : {}),
+  };
+}
+
+/** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons. */
+export function presentLessonDetail(l: Lesson, baseUrl: string) {
+  const id = encodeId('lesson', l.id);
+  return {
+    type: 'lessons' as const,
+    id,
+    attributes: { ...base(l), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map(presentContentItem) } : {}) },
+    links: links(id, baseUrl),
+  };
+}
+export type LessonDetailResource = ReturnType<typeof presentLessonDetail>;
