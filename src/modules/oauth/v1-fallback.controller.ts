@@ -1,17 +1,24 @@
-import { All, Controller } from '@nestjs/common';
+import { All, Controller, Headers } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../../core/auth/decorators';
+import { AuthService } from '../../core/auth/auth.service';
 import { notFound } from '../../core/http/api-error';
 
 /**
- * Unknown /v1 paths: the global guard authenticates the caller first (Bearer token or API key),
- * so a bad credential is a 401 and only an authenticated caller learns that a path does not exist.
- * Fastify's router prefers every static or parametric route, so this never shadows a real one.
+ * Unknown /v1 paths. Credentials that come with the request are checked first (Bearer token or
+ * organization API key), so a bad key is a 401 while a good one reaches the 404; a request without
+ * any credentials gets the plain 404 that unknown /v2 paths give too. Fastify's router prefers every
+ * static or parametric route, so this never shadows a real one.
  */
 @ApiExcludeController()
 @Controller('v1')
 export class V1FallbackController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Public()
   @All('*')
-  notFound(): never {
+  async notFound(@Headers('authorization') authorization: string | undefined): Promise<never> {
+    if (authorization !== undefined) await this.auth.authenticate(authorization, true);
     throw notFound('Not found.');
   }
 }
