@@ -3,6 +3,8 @@ import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { DomainUsersModule } from './modules/domain-users/domain-users.module';
+import { EnrollmentsV1Module } from './modules/enrollments-v1/enrollments-v1.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
@@ -26,6 +28,8 @@ export class AppModule {
         StudentsModule,
         GroupsModule,
         CoursesApiModule,
+        DomainUsersModule,
+        EnrollmentsV1Module,
       ],
     };
   }

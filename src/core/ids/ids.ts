@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   plan: 'pln',
   signupField: 'sfd',
   offer: 'ofr',
+  domainUserInvite: 'dui',
   quiz: 'quiz',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;

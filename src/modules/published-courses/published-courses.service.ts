@@ -1,20 +1,256 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, IsNull, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { parseTimestamp } from '../domains/v1-params';
+import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
 import { PublishedCourse } from './published-course.entity';
+import { LessonStats, PublishedCourseRow, SearchableLesson } from './published-courses.presenter';
+
+const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Columns of the published-course queries (alias pc = published_courses, c = courses). */
+const SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
+  pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
+  pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.created_at,
+  c.title AS course_title, c.short_description AS course_short_description, c.long_description_html AS course_long_description_html`;
+
+const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
+
+export function slugify(title: string): string {
+  const s = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90)
+    .replace(/-+$/g, '');
+  return s || 'course';
+}
 
 /**
- * Published courses. The /v1 catalog work adds create/update/unpublish here; other modules use
- * this service (never the repository) to resolve published-course ids within an organization.
+ * Published courses. Other modules use this service (never the repository) to resolve
+ * published-course ids within an organization. The /v1 catalog operations: list (with catalog
+ * search), create, read, update and unpublish (delete). A published course is "live" while
+ * unpublished_at is null and its course is not deleted; everything else is not found.
  */
 @Injectable()
 export class PublishedCoursesService {
-  constructor(@InjectRepository(PublishedCourse) private readonly repo: Repository<PublishedCourse>) {}
+  constructor(
+    @InjectRepository(PublishedCourse) private readonly repo: Repository<PublishedCourse>,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
 
   /** The subset of `ids` (uuids) that are live published courses of the organization. */
   async existingIds(organizationId: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await this.repo.find({ select: { id: true }, where: { organizationId, id: In([...new Set(ids)]), unpublishedAt: IsNull() } });
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * GET /v1/domains/{d}/published-courses. Without `search`: oldest first. With `search`: the
+   * catalog-search order — courses whose title matches first, then those whose lessons' search
+   * keywords match, then description matches; within each band by ts_rank (weights A title,
+   * B keywords, C descriptions), then oldest first. Served by the GIN index on courses.search_vector.
+   */
+  async list(p: Principal, domain: Domain, page: V1PageRequest, filters: { courseId?: string; search?: string }): Promise<{ rows: PublishedCourseRow[]; count: number }> {
+    const params: unknown[] = [p.organizationId, domain.id];
+    const where = [`pc.organization_id = $1`, `pc.domain_id = $2`, `pc.unpublished_at IS NULL`];
+    if (filters.courseId !== undefined) {
+      const uuid = decodeId('course', filters.courseId);
+      if (!uuid) return { rows: [], count: 0 };
+      params.push(uuid);
+      where.push(`pc.course_id = $${params.length}`);
+    }
+    let order = `pc.created_at, pc.id`;
+    let from = `published_courses pc JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL`;
+    const search = filters.search?.trim();
+    if (search) {
+      params.push(search);
+      from += `, websearch_to_tsquery('english', $${params.length}) AS q`;
+      where.push(`c.search_vector @@ q`);
+      order = `(ts_filter(c.search_vector, '{a}') @@ q) DESC, (ts_filter(c.search_vector, '{b}') @@ q) DESC,
+        ts_rank('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q) DESC, pc.created_at, pc.id`;
+    }
+    const whereSql = where.join(' AND ');
+    const [countRow] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`, params);
+    const rows = await this.ds.query(
+      `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
+    );
+    return { rows, count: countRow.n };
+  }
+
+  /** One live published course of the domain, or 404 (undecodable, other org/domain, unpublished). */
+  async get(p: Principal, domain: Domain, publicId: string): Promise<PublishedCourseRow> {
+    const uuid = decodeId('publishedCourse', publicId);
+    if (!uuid) throw notFound();
+    const [row] = await this.ds.query(
+      `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL
+       WHERE pc.id = $1 AND pc.organization_id = $2 AND pc.domain_id = $3 AND pc.unpublished_at IS NULL`,
+      [uuid, p.organizationId, domain.id],
+    );
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Lesson counts of the courses of a page, one query. Sections are not lessons. */
+  async lessonStats(p: Principal, courseIds: string[]): Promise<Map<string, LessonStats>> {
+    const out = new Map<string, LessonStats>();
+    if (!courseIds.length) return out;
+    const rows = await this.ds.query(
+      `SELECT course_id, count(*)::int AS n, (count(*) FILTER (WHERE NOT optional))::int AS req
+       FROM lessons WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
+       GROUP BY course_id`,
+      [p.organizationId, [...new Set(courseIds)]],
+    );
+    for (const r of rows) out.set(r.course_id, { lessonCount: r.n, requiredLessonCount: r.req });
+    return out;
+  }
+
+  /** The lessons of the courses of a page (include_searchable_content), one query. */
+  async searchableLessons(p: Principal, courseIds: string[]): Promise<Map<string, SearchableLesson[]>> {
+    const out = new Map<string, SearchableLesson[]>();
+    if (!courseIds.length) return out;
+    const rows = await this.ds.query(
+      `SELECT id, course_id, title, type, "order", search_keywords FROM lessons
+       WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft
+       ORDER BY course_id, "order", created_at, id`,
+      [p.organizationId, [...new Set(courseIds)]],
+    );
+    for (const r of rows) {
+      const list = out.get(r.course_id) ?? [];
+      list.push({ id: r.id, title: r.title, type: r.type, order: r.order, search_keywords: r.search_keywords });
+      out.set(r.course_id, list);
+    }
+    return out;
+  }
+
+  /** POST: publish a course of the organization to the domain. */
+  async create(p: Principal, domain: Domain, dto: PublishedCourseCreateDto): Promise<PublishedCourseRow> {
+    const ref = dto.course;
+    if (ref === undefined || ref === null) throw fieldError('course', 'This field is required.');
+    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('course', 'Must be an object with an id.');
+    const rawId = (ref as Record<string, unknown>).id;
+    if (typeof rawId !== 'string' || !rawId) throw fieldError('course', 'The course id is required.');
+    const courseId = decodeId('course', rawId);
+    const [course] = courseId
+      ? await this.ds.query(`SELECT id, title FROM courses WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL AND NOT is_draft`, [courseId, p.organizationId])
+      : [];
+    if (!course) throw fieldError('course', `Invalid id "${rawId}" - object does not exist.`);
+    const values = this.writeValues(dto);
+
+    return this.ds.transaction(async (m) => {
+      // serialize publications on this domain so the slug checks below hold
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [domain.id]);
+      const [already] = await m.query(
+        `SELECT 1 FROM published_courses WHERE domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`,
+        [domain.id, course.id],
+      );
+      if (already) throw fieldError('course', 'This course is already published on this domain.');
+      let slug: string;
+      if (dto.slug !== undefined) {
+        slug = this.checkSlug(dto.slug);
+        if (await this.slugTaken(m, domain.id, slug)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
+      } else {
+        slug = await this.freeSlug(m, domain.id, slugify(course.title));
+      }
+      const cols = ['organization_id', 'course_id', 'domain_id', 'slug', ...Object.keys(values)];
+      const vals = [p.organizationId, course.id, domain.id, slug, ...Object.values(values)];
+      const [row] = await m.query(
+        `INSERT INTO published_courses (${cols.join(', ')}) VALUES (${vals.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+        vals,
+      );
+      const [out] = await m.query(
+        `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id WHERE pc.id = $1`,
+        [row.id],
+      );
+      return out;
+    });
+  }
+
+  /** PUT / PATCH: both partial. */
+  async update(p: Principal, domain: Domain, publicId: string, dto: PublishedCourseWriteDto): Promise<PublishedCourseRow> {
+    const current = await this.get(p, domain, publicId);
+    const values = this.writeValues(dto);
+    await this.ds.transaction(async (m) => {
+      if (dto.slug !== undefined) {
+        const slug = this.checkSlug(dto.slug);
+        if (slug !== current.slug) {
+          await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [domain.id]);
+          if (await this.slugTaken(m, domain.id, slug, current.id)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
+        }
+        values.slug = slug;
+      }
+      const keys = Object.keys(values);
+      if (!keys.length) return;
+      await m.query(
+        `UPDATE published_courses SET ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')}, updated_at = date_trunc('milliseconds', now())
+         WHERE id = $1 AND organization_id = $2 AND unpublished_at IS NULL`,
+        [current.id, p.organizationId, ...Object.values(values)],
+      );
+    });
+    return this.get(p, domain, publicId);
+  }
+
+  /**
+   * DELETE: unpublish. The row stays (unpublished_at set) so enrollments, certificates and their
+   * history keep pointing at it; it leaves the domain's lists and reads (404 afterwards).
+   */
+  async unpublish(p: Principal, domain: Domain, publicId: string): Promise<void> {
+    const current = await this.get(p, domain, publicId);
+    await this.ds.query(
+      `UPDATE published_courses SET unpublished_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
+       WHERE id = $1 AND organization_id = $2 AND unpublished_at IS NULL`,
+      [current.id, p.organizationId],
+    );
+  }
+
+  private checkSlug(slug: string): string {
+    if (!SLUG_RE.test(slug)) throw fieldError('slug', 'Enter a valid "slug" consisting of lowercase letters, numbers and hyphens.');
+    return slug;
+  }
+
+  private async slugTaken(m: { query: DataSource['query'] }, domainId: string, slug: string, exceptId?: string): Promise<boolean> {
+    const rows = await m.query(
+      `SELECT 1 FROM published_courses WHERE domain_id = $1 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
+      [domainId, slug, exceptId ?? '00000000-0000-0000-0000-000000000000'],
+    );
+    return rows.length > 0;
+  }
+
+  /** `base`, or base-2, base-3, ... : the first slug free on the domain. */
+  private async freeSlug(m: { query: DataSource['query'] }, domainId: string, base: string): Promise<string> {
+    const rows: { slug: string }[] = await m.query(
+      `SELECT lower(slug) AS slug FROM published_courses WHERE domain_id = $1 AND unpublished_at IS NULL AND (lower(slug) = $2 OR lower(slug) LIKE $3)`,
+      [domainId, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`],
+    );
+    const taken = new Set(rows.map((r) => r.slug));
+    if (!taken.has(base)) return base;
+    for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+
+  /** The column values of the optional members present in a create/update body. */
+  private writeValues(dto: PublishedCourseWriteDto): Record<string, unknown> {
+    const v: Record<string, unknown> = {};
+    if (dto.hidden !== undefined) v.is_hidden = dto.hidden;
+    if (dto.strict_enforce_group_visibility !== undefined) v.strict_enforce_group_visibility = dto.strict_enforce_group_visibility;
+    if (dto.registration_required !== undefined) v.registration_required = dto.registration_required;
+    if (dto.restrict_access_start_end_dates !== undefined) v.restrict_access_start_end_dates = dto.restrict_access_start_end_dates;
+    if (dto.allow_self_service_reenroll !== undefined) v.allow_self_service_reenroll = dto.allow_self_service_reenroll;
+    if (dto.unique_progress_per_enrollment !== undefined) v.unique_progress_per_enrollment = dto.unique_progress_per_enrollment;
+    if (dto.require_all_prerequisites !== undefined) v.require_all_prerequisites = dto.require_all_prerequisites;
+    const starts = parseTimestamp('registration_starts_at', dto.registration_starts_at, true);
+    const ends = parseTimestamp('registration_ends_at', dto.registration_ends_at, true);
+    if (starts !== undefined) v.registration_starts_at = starts;
+    if (ends !== undefined) v.registration_ends_at = ends;
+    if (starts && ends && ends < starts) throw fieldError('registration_ends_at', 'The end of the registration period must not precede its start.');
+    return v;
   }
 }

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module';
+import { DomainUsersService } from './domain-users.service';
+import { DomainUsersV1Controller } from './domain-users.v1.controller';
+import { SignupFieldsService } from './signup-fields.service';
+import { SignupFieldsV1Controller } from './signup-fields.v1.controller';
+
+/** Domain membership of users, invites, signup fields and signup-field values (/v1). */
+@Module({
+  imports: [DomainsModule],
+  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller],
+  providers: [DomainUsersService, SignupFieldsService],
+  exports: [DomainUsersService],
+})
+export class DomainUsersModule {}

@@ -1,0 +1,330 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { signPayload } from '../../core/crypto/crypto';
+import { recordEvents } from '../../core/events/outbox';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { iso, parseTimestamp } from '../domains/v1-params';
+import { DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
+
+const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
+
+/** Login tokens returned by a domain-user create are valid this long (seconds). */
+export const LOGIN_TOKEN_TTL = 15 * 60;
+export const LOGIN_TOKEN_PURPOSE = 'v1-domain-login';
+
+export interface DomainUserFilters {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  active?: boolean;
+  accessCodeNull?: boolean;
+  accessCodeCode?: string;
+  accessCodeId?: string;
+  accessCodePoolId?: string;
+  signupFieldId?: string;
+  signupFieldLabel?: string;
+  signupFieldValue?: string;
+}
+
+export interface DomainUserRow {
+  id: string;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  active: boolean;
+  marketing_optin: boolean | null;
+  enrolled_at: Date;
+  expires_at: Date | null;
+  access_code_id: string | null;
+}
+
+export interface AccessCodeInfo {
+  id: string;
+  code: string;
+  pool_id: string | null;
+  pool_name: string | null;
+}
+
+export interface SignupValue {
+  user_id: string;
+  field_id: string;
+  label: string;
+  value: string;
+}
+
+const SELECT = `du.id, du.user_id, u.email, u.first_name, u.last_name, du.active, du.marketing_optin, du.enrolled_at, du.expires_at, du.access_code_id`;
+const FROM = `domain_users du JOIN users u ON u.id = du.user_id`;
+
+/** Signup fields that apply to a domain: the organization's own (domain_id null) and the domain's. */
+export const FIELD_APPLIES = (f: string, domainParam: string) => `(${f}.domain_id IS NULL OR ${f}.domain_id = ${domainParam})`;
+
+export function presentUser(r: { user_id: string; email: string; first_name: string; last_name: string }) {
+  return { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name };
+}
+
+export function presentSignupValue(v: SignupValue) {
+  return { signup_field: { id: encodeId('signupField', v.field_id), label: v.label }, value: v.value };
+}
+
+export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>) {
+  const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
+  const out: Record<string, unknown> = {
+    user: presentUser(r),
+    active: r.active,
+    marketing_optin: r.marketing_optin,
+    enrolled_at: iso(r.enrolled_at),
+    expires_at: iso(r.expires_at),
+    access_code: code
+      ? { id: encodeId('accessCode', code.id), code: code.code, pool: code.pool_id ? { id: encodeId('accessCodePool', code.pool_id), name: code.pool_name ?? '' } : null }
+      : null,
+  };
+  if (values) out.signup_fields = (values.get(r.user_id) ?? []).map(presentSignupValue);
+  return out;
+}
+
+/**
+ * Domain users: membership of the organization's users in a domain (table domain_users), with
+ * the list filters of resource-reference-api.md section 4. Joining a domain records
+ * DOMAIN_ENROLLMENT in the outbox in the same transaction.
+ *
+ * Access codes live in another module's tables (access_codes, access_code_pools); this service
+ * reads them with its own narrowly-scoped SQL when they exist, and treats them as empty before
+ * that module's migration has run.
+ */
+@Injectable()
+export class DomainUsersService {
+  private accessCodesReady = false;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  private async accessCodeTables(m: EntityManager = this.ds.manager): Promise<boolean> {
+    if (this.accessCodesReady) return true;
+    const [r] = await m.query(`SELECT to_regclass('access_codes') IS NOT NULL AND to_regclass('access_code_pools') IS NOT NULL AS ok`);
+    this.accessCodesReady = !!r.ok;
+    return this.accessCodesReady;
+  }
+
+  async list(p: Principal, domain: Domain, page: V1PageRequest, f: DomainUserFilters): Promise<{ rows: DomainUserRow[]; count: number }> {
+    const params: unknown[] = [p.organizationId, domain.id];
+    const where = [`du.organization_id = $1`, `du.domain_id = $2`, `u.organization_id = $1`];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (f.email !== undefined) add((n) => `lower(u.email) = lower(${n})`, f.email);
+    if (f.firstName !== undefined) add((n) => `u.first_name = ${n}`, f.firstName);
+    if (f.lastName !== undefined) add((n) => `u.last_name = ${n}`, f.lastName);
+    if (f.active !== undefined) add((n) => `du.active = ${n}`, f.active);
+    if (f.accessCodeNull) where.push(`du.access_code_id IS NULL`);
+    if (f.accessCodeId !== undefined) {
+      const uuid = decodeId('accessCode', f.accessCodeId);
+      if (!uuid) return { rows: [], count: 0 };
+      add((n) => `du.access_code_id = ${n}::uuid`, uuid);
+    }
+    if (f.accessCodeCode !== undefined || f.accessCodePoolId !== undefined) {
+      if (!(await this.accessCodeTables())) return { rows: [], count: 0 };
+      if (f.accessCodeCode !== undefined) add((n) => `EXISTS (SELECT 1 FROM access_codes ac WHERE ac.id = du.access_code_id AND ac.code = ${n})`, f.accessCodeCode);
+      if (f.accessCodePoolId !== undefined) {
+        const uuid = decodeId('accessCodePool', f.accessCodePoolId);
+        if (!uuid) return { rows: [], count: 0 };
+        add((n) => `EXISTS (SELECT 1 FROM access_codes ac WHERE ac.id = du.access_code_id AND ac.pool_id = ${n}::uuid)`, uuid);
+      }
+    }
+    if (f.signupFieldId !== undefined || f.signupFieldLabel !== undefined || f.signupFieldValue !== undefined) {
+      // one value row must satisfy every signup-field filter given
+      const conds = [`v.user_id = du.user_id`, `sf.organization_id = $1`, FIELD_APPLIES('sf', '$2')];
+      if (f.signupFieldId !== undefined) {
+        const uuid = decodeId('signupField', f.signupFieldId);
+        if (!uuid) return { rows: [], count: 0 };
+        params.push(uuid);
+        conds.push(`sf.id = $${params.length}::uuid`);
+      }
+      if (f.signupFieldLabel !== undefined) {
+        params.push(f.signupFieldLabel);
+        conds.push(`sf.label = $${params.length}`);
+      }
+      if (f.signupFieldValue !== undefined) {
+        params.push(f.signupFieldValue);
+        conds.push(`v.value = $${params.length}`);
+      }
+      where.push(`EXISTS (SELECT 1 FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id WHERE ${conds.join(' AND ')})`);
+    }
+    const w = where.join(' AND ');
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${FROM} WHERE ${w}`, params);
+    const rows = await this.ds.query(`SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY du.enrolled_at, du.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    return { rows, count: c.n };
+  }
+
+  /** The access codes of a page's rows, one query (empty before the access-code tables exist). */
+  async accessCodes(p: Principal, ids: (string | null)[], m: EntityManager = this.ds.manager): Promise<Map<string, AccessCodeInfo>> {
+    const out = new Map<string, AccessCodeInfo>();
+    const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+    if (!wanted.length || !(await this.accessCodeTables(m))) return out;
+    const rows: AccessCodeInfo[] = await m.query(
+      `SELECT ac.id, ac.code, ac.pool_id, pool.name AS pool_name FROM access_codes ac LEFT JOIN access_code_pools pool ON pool.id = ac.pool_id
+       WHERE ac.id = ANY($1::uuid[]) AND ac.organization_id = $2`,
+      [wanted, p.organizationId],
+    );
+    for (const r of rows) out.set(r.id, r);
+    return out;
+  }
+
+  /** The signup-field values of a page's users for the fields that apply to the domain, one query. */
+  async signupValues(p: Principal, domain: Domain, userIds: string[], m: EntityManager = this.ds.manager): Promise<Map<string, SignupValue[]>> {
+    const out = new Map<string, SignupValue[]>();
+    if (!userIds.length) return out;
+    const rows: SignupValue[] = await m.query(
+      `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
+       WHERE v.user_id = ANY($1::uuid[]) AND v.organization_id = $2 AND sf.organization_id = $2 AND ${FIELD_APPLIES('sf', '$3')}
+       ORDER BY sf."order", sf.created_at, sf.id`,
+      [[...new Set(userIds)], p.organizationId, domain.id],
+    );
+    for (const r of rows) {
+      const list = out.get(r.user_id) ?? [];
+      list.push(r);
+      out.set(r.user_id, list);
+    }
+    return out;
+  }
+
+  /** One member of the domain by the user's public id, or 404. */
+  async get(p: Principal, domain: Domain, userPublicId: string, m: EntityManager = this.ds.manager): Promise<DomainUserRow> {
+    const uuid = decodeId('student', userPublicId);
+    if (!uuid) throw notFound();
+    const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE du.user_id = $1 AND du.domain_id = $2 AND du.organization_id = $3`, [uuid, domain.id, p.organizationId]);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * POST: find the organization's user by email (case-insensitive) or create one, and add them
+   * to the domain. An existing member is returned unchanged (`created` false → 200).
+   */
+  async create(p: Principal, domain: Domain, dto: DomainUserCreateDto): Promise<{ row: DomainUserRow; created: boolean; loginToken: string }> {
+    const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const email = dto.user.email.trim();
+    const result = await this.ds.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO users (organization_id, email, first_name, last_name) VALUES ($1, lower($2), $3, $4)
+         ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
+        [p.organizationId, email, dto.user.first_name ?? '', dto.user.last_name ?? ''],
+      );
+      const [user] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`, [p.organizationId, email]);
+      const inserted = await m.query(
+        `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`,
+        [p.organizationId, domain.id, user.id, dto.active ?? true, dto.marketing_optin ?? null, domain.access === 'PUBLIC' ? null : (expiresAt ?? null)],
+      );
+      const created = inserted.length > 0;
+      if (created) {
+        await recordEvents(m, [
+          {
+            organizationId: p.organizationId,
+            type: 'DOMAIN_ENROLLMENT',
+            objects: {
+              user: presentUser({ user_id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name }),
+              domain: { id: encodeId('domain', domain.id), name: domain.name },
+            },
+          },
+        ]);
+      }
+      return { row: await this.get(p, domain, encodeId('student', user.id), m), created };
+    });
+    return { ...result, loginToken: this.loginToken(p.organizationId, domain.id, result.row.user_id) };
+  }
+
+  /** A signed, expiring token that lets the user sign in on the domain (verified by the learner app). */
+  loginToken(organizationId: string, domainId: string, userId: string): string {
+    const exp = Math.floor(Date.now() / 1000) + LOGIN_TOKEN_TTL;
+    return signPayload(this.config.APP_SECRET, LOGIN_TOKEN_PURPOSE, { org: organizationId, dom: domainId, sub: userId, exp, n: randomBytes(8).toString('base64url') });
+  }
+
+  /** PUT / PATCH: active, expires_at (ignored on public domains), access_code ({id} or null). */
+  async update(p: Principal, domain: Domain, userPublicId: string, dto: DomainUserUpdateDto): Promise<DomainUserRow> {
+    const current = await this.get(p, domain, userPublicId);
+    const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const sets: string[] = [];
+    const params: unknown[] = [current.id, p.organizationId];
+    const set = (col: string, v: unknown) => {
+      params.push(v);
+      sets.push(`${col} = $${params.length}`);
+    };
+    if (dto.active !== undefined) set('active', dto.active);
+    if (expiresAt !== undefined && domain.access !== 'PUBLIC') set('expires_at', expiresAt);
+    if (dto.access_code !== undefined) {
+      if (dto.access_code === null) set('access_code_id', null);
+      else {
+        const ref = dto.access_code;
+        const rawId = typeof ref === 'object' && !Array.isArray(ref) ? (ref as Record<string, unknown>).id : undefined;
+        if (typeof rawId !== 'string' || !rawId) throw fieldError('access_code', 'Must be null or an object with an id.');
+        const uuid = decodeId('accessCode', rawId);
+        const found = uuid && (await this.accessCodeTables()) ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]) : [];
+        if (!found.length) throw fieldError('access_code', `Invalid id "${rawId}" - object does not exist.`);
+        set('access_code_id', uuid);
+      }
+    }
+    if (sets.length) await this.ds.query(`UPDATE domain_users SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+    return this.get(p, domain, userPublicId);
+  }
+
+  // ---- invites ----
+
+  async listInvites(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest) {
+    const du = await this.get(p, domain, userPublicId);
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, du.user_id, p.organizationId]);
+    const rows = await this.ds.query(
+      `SELECT * FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [domain.id, du.user_id, p.organizationId],
+    );
+    return { rows: rows.map((r: any) => this.presentInvite(domain, r)), count: c.n };
+  }
+
+  async getInvite(p: Principal, domain: Domain, userPublicId: string, inviteId: string) {
+    const du = await this.get(p, domain, userPublicId);
+    const uuid = decodeId('domainUserInvite', inviteId);
+    if (!uuid) throw notFound();
+    const [row] = await this.ds.query(`SELECT * FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $4`, [uuid, domain.id, du.user_id, p.organizationId]);
+    if (!row) throw notFound();
+    return this.presentInvite(domain, row);
+  }
+
+  /**
+   * POST invites: the user must already be on the domain (an organization's user who is not is
+   * a 400; an unknown id a 404). The row is recorded here; the mail is the worker's job
+   * (sent_at stays null until it is sent).
+   */
+  async createInvite(p: Principal, domain: Domain, userPublicId: string, sendEmail: boolean) {
+    const uuid = decodeId('student', userPublicId);
+    if (!uuid) throw notFound();
+    const [user] = await this.ds.query(`SELECT id FROM users WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]);
+    if (!user) throw notFound();
+    const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2`, [domain.id, uuid]);
+    if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
+    const [row] = await this.ds.query(
+      `INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token, send_email) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [p.organizationId, domain.id, uuid, randomBytes(24).toString('base64url'), sendEmail],
+    );
+    return this.presentInvite(domain, row);
+  }
+
+  private presentInvite(domain: Domain, r: any) {
+    return {
+      id: encodeId('domainUserInvite', r.id),
+      token: r.token,
+      sent_at: iso(r.sent_at),
+      used_at: iso(r.used_at),
+      invite_url: `https://${domain.name}/auth/invite/${r.token}`,
+    };
+  }
+}

@@ -1,0 +1,110 @@
+import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { DomainsService } from '../domains/domains.service';
+import { boolParam, paramError, strParam } from '../domains/v1-params';
+import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
+import { DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
+
+/** /v1/domains/{domain_name}/users and their invites (scopes students:*). */
+@Controller('v1/domains/:domain_name/users')
+export class DomainUsersV1Controller {
+  constructor(
+    private readonly domains: DomainsService,
+    private readonly users: DomainUsersService,
+    private readonly config: AppConfig,
+  ) {}
+
+  private async present(p: Principal, domain: Domain, rows: DomainUserRow[], withSignup: boolean) {
+    const [codes, values] = await Promise.all([
+      this.users.accessCodes(p, rows.map((r) => r.access_code_id)),
+      withSignup ? this.users.signupValues(p, domain, rows.map((r) => r.user_id)) : Promise.resolve(undefined),
+    ]);
+    return rows.map((r) => presentDomainUser(r, codes, values));
+  }
+
+  @Get()
+  @Scopes('students:read')
+  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const accessCode = strParam(query, 'access_code');
+    if (accessCode !== undefined && accessCode !== '' && accessCode.toLowerCase() !== 'null') throw paramError('access_code', 'Only the value "null" is supported.');
+    const s = (n: string) => {
+      const v = strParam(query, n);
+      return v === '' ? undefined : v;
+    };
+    const filters: DomainUserFilters = {
+      email: s('user__email'),
+      firstName: s('user__first_name'),
+      lastName: s('user__last_name'),
+      active: boolParam(query, 'active'),
+      accessCodeNull: accessCode !== undefined && accessCode !== '',
+      accessCodeCode: s('access_code__code'),
+      accessCodeId: s('access_code__id'),
+      accessCodePoolId: s('access_code__pool__id'),
+      signupFieldId: s('signup_field_id'),
+      signupFieldLabel: s('signup_field_label'),
+      signupFieldValue: s('signup_field_value'),
+    };
+    const withSignup = boolParam(query, 'include_signup_field_data') ?? false;
+    const domain = await this.domains.requireByName(p, name);
+    const { rows, count } = await this.users.list(p, domain, page, filters);
+    return v1List(await this.present(p, domain, rows, withSignup), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('students:write')
+  async create(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: DomainUserCreateDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const domain = await this.domains.requireByName(p, name);
+    const { row, created, loginToken } = await this.users.create(p, domain, dto);
+    reply.status(created ? 201 : 200);
+    return { ...(await this.present(p, domain, [row], true))[0], login_token: loginToken };
+  }
+
+  @Get(':user_id')
+  @Scopes('students:read')
+  async read(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string) {
+    const domain = await this.domains.requireByName(p, name);
+    return (await this.present(p, domain, [await this.users.get(p, domain, userId)], true))[0];
+  }
+
+  @Put(':user_id')
+  @Scopes('students:write')
+  async update(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: DomainUserUpdateDto) {
+    const domain = await this.domains.requireByName(p, name);
+    return (await this.present(p, domain, [await this.users.update(p, domain, userId, dto)], true))[0];
+  }
+
+  @Patch(':user_id')
+  @Scopes('students:write')
+  async partialUpdate(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: DomainUserUpdateDto) {
+    return this.update(p, name, userId, dto);
+  }
+
+  @Get(':user_id/invites')
+  @Scopes('students:read')
+  async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const domain = await this.domains.requireByName(p, name);
+    const { rows, count } = await this.users.listInvites(p, domain, userId, page);
+    return v1List(rows, count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':user_id/invites')
+  @Scopes('students:write')
+  async createInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: InviteCreateDto) {
+    const domain = await this.domains.requireByName(p, name);
+    return this.users.createInvite(p, domain, userId, dto.send_email ?? true);
+  }
+
+  @Get(':user_id/invites/:invite_id')
+  @Scopes('students:read')
+  async readInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Param('invite_id') inviteId: string) {
+    const domain = await this.domains.requireByName(p, name);
+    return this.users.getInvite(p, domain, userId, inviteId);
+  }
+}

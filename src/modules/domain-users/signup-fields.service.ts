@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { DomainUsersService, FIELD_APPLIES, SignupValue } from './domain-users.service';
+
+const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
+
+interface FieldRow {
+  id: string;
+  type: string;
+  label: string;
+  options: { id?: string; value: string }[];
+}
+
+export function presentSignupField(r: any) {
+  return {
+    id: encodeId('signupField', r.id),
+    type: r.type,
+    label: r.label,
+    help_text: r.help_text,
+    regex_validator: r.regex_validator,
+    regex_validator_error_text: r.regex_validator_error_text,
+    required: r.required,
+    active: r.active,
+    order: r.order,
+    options: (Array.isArray(r.options) ? r.options : []).map((o: any) => ({ id: String(o.id ?? ''), value: String(o.value ?? '') })),
+  };
+}
+
+/**
+ * Signup fields (defined by the organization, for all its domains when domain_id is null or for
+ * one domain) and each user's values for them. Values are per user and field (one row,
+ * upserted); the API reaches them through a domain the user is a member of.
+ */
+@Injectable()
+export class SignupFieldsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly domainUsers: DomainUsersService,
+  ) {}
+
+  async listFields(p: Principal, domain: Domain, page: V1PageRequest) {
+    const params = [p.organizationId, domain.id];
+    const where = `organization_id = $1 AND ${FIELD_APPLIES('signup_fields', '$2')}`;
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM signup_fields WHERE ${where}`, params);
+    const rows = await this.ds.query(`SELECT * FROM signup_fields WHERE ${where} ORDER BY "order", created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    return { rows: rows.map(presentSignupField), count: c.n };
+  }
+
+  async listValues(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest): Promise<{ rows: SignupValue[]; count: number }> {
+    const du = await this.domainUsers.get(p, domain, userPublicId);
+    const params = [du.user_id, p.organizationId, domain.id];
+    const from = `signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
+      WHERE v.user_id = $1 AND v.organization_id = $2 AND sf.organization_id = $2 AND ${FIELD_APPLIES('sf', '$3')}`;
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from}`, params);
+    const rows = await this.ds.query(
+      `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM ${from} ORDER BY sf."order", sf.created_at, sf.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
+    );
+    return { rows, count: c.n };
+  }
+
+  async getValue(p: Principal, domain: Domain, userPublicId: string, fieldPublicId: string): Promise<SignupValue> {
+    const du = await this.domainUsers.get(p, domain, userPublicId);
+    const fieldId = decodeId('signupField', fieldPublicId);
+    if (!fieldId) throw notFound();
+    const [row] = await this.ds.query(
+      `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
+       WHERE v.user_id = $1 AND sf.id = $2 AND v.organization_id = $3 AND sf.organization_id = $3 AND ${FIELD_APPLIES('sf', '$4')}`,
+      [du.user_id, fieldId, p.organizationId, domain.id],
+    );
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** The fields named by public ids that apply to the domain; an unknown one is a 400 on `field`. */
+  private async resolveFields(p: Principal, domain: Domain, publicIds: string[], field: string): Promise<Map<string, FieldRow>> {
+    const uuids = publicIds.map((id) => decodeId('signupField', id));
+    const known = uuids.filter((u): u is string => !!u);
+    const rows: FieldRow[] = known.length
+      ? await this.ds.query(`SELECT id, type, label, options FROM signup_fields WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND ${FIELD_APPLIES('signup_fields', '$3')}`, [
+          known,
+          p.organizationId,
+          domain.id,
+        ])
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out = new Map<string, FieldRow>();
+    publicIds.forEach((pub, i) => {
+      const row = uuids[i] ? byId.get(uuids[i]!) : undefined;
+      if (!row) throw fieldError(field, `Invalid signup field id "${pub}" - object does not exist.`);
+      out.set(pub, row);
+    });
+    return out;
+  }
+
+  private checkValue(f: FieldRow, value: string, field: string) {
+    if (f.type === 'PICKLIST' && Array.isArray(f.options) && f.options.length && !f.options.some((o) => o.value === value)) {
+      throw fieldError(field, `"${value}" is not a valid choice for "${f.label}".`);
+    }
+  }
+
+  /** Insert or update values; returns only the rows that were new or changed. */
+  private async upsert(p: Principal, userId: string, items: { field: FieldRow; value: string }[]): Promise<SignupValue[]> {
+    if (!items.length) return [];
+    const rows: { signup_field_id: string; value: string }[] = await this.ds.query(
+      `INSERT INTO signup_field_values (organization_id, user_id, signup_field_id, value)
+       SELECT $1, $2, f, v FROM unnest($3::uuid[], $4::text[]) AS x(f, v)
+       ON CONFLICT (user_id, signup_field_id) DO UPDATE SET value = EXCLUDED.value, updated_at = date_trunc('milliseconds', now())
+         WHERE signup_field_values.value IS DISTINCT FROM EXCLUDED.value
+       RETURNING signup_field_id, value`,
+      [p.organizationId, userId, items.map((i) => i.field.id), items.map((i) => i.value)],
+    );
+    const labels = new Map(items.map((i) => [i.field.id, i.field.label]));
+    return rows.map((r) => ({ user_id: userId, field_id: r.signup_field_id, label: labels.get(r.signup_field_id) ?? '', value: r.value }));
+  }
+
+  /** POST users/{user_id}/signup-fields: creates or updates one value; answers the value. */
+  async setValue(p: Principal, domain: Domain, userPublicId: string, fieldPublicId: string, value: string): Promise<SignupValue> {
+    const du = await this.domainUsers.get(p, domain, userPublicId);
+    const fields = await this.resolveFields(p, domain, [fieldPublicId], 'signup_field');
+    const field = fields.get(fieldPublicId)!;
+    this.checkValue(field, value, 'value');
+    await this.upsert(p, du.user_id, [{ field, value }]);
+    return { user_id: du.user_id, field_id: field.id, label: field.label, value };
+  }
+
+  /** POST users/{user_id}/signup-fields-bulk: the values that were new or changed. */
+  async bulk(p: Principal, domain: Domain, userPublicId: string, items: { id: string; value: string }[]): Promise<SignupValue[]> {
+    const du = await this.domainUsers.get(p, domain, userPublicId);
+    const seen = new Set<string>();
+    for (const it of items) {
+      if (seen.has(it.id)) throw fieldError('signup_fields', `Signup field "${it.id}" appears more than once.`);
+      seen.add(it.id);
+    }
+    const fields = await this.resolveFields(p, domain, items.map((i) => i.id), 'signup_fields');
+    const resolved = items.map((i) => {
+      const field = fields.get(i.id)!;
+      this.checkValue(field, i.value, 'signup_fields');
+      return { field, value: i.value };
+    });
+    return this.upsert(p, du.user_id, resolved);
+  }
+}

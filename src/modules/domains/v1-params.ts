@@ -1,0 +1,59 @@
+import { ValidateIf, ValidationOptions } from 'class-validator';
+import { ValidationFailed } from '../../core/http/api-error';
+
+/**
+ * Small helpers shared by the /v1 catalog controllers (domains, published courses, their
+ * enrollments, domain users): optional-but-not-null body members, query parameter parsing with
+ * 400 field errors naming the parameter, and timestamps.
+ */
+
+/** The member may be absent; when present it is validated (null included, so null is rejected). */
+export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined, opts);
+
+/** The member may be absent or null (nullable columns). */
+export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
+
+export function paramError(name: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ parameter: name, field: name, message }], 400);
+}
+
+/** A single string query parameter (the last one when repeated), or undefined. */
+export function strParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
+  let v = query[name];
+  if (Array.isArray(v)) v = v[v.length - 1];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
+  if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
+  return v;
+}
+
+/** Django REST framework's boolean filter: true/false/1/0 (any case); anything else is a 400. */
+export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = strParam(query, name);
+  if (v === undefined || v === '') return undefined;
+  const s = v.toLowerCase();
+  if (s === 'true' || s === '1' || s === 'yes' || s === 'on') return true;
+  if (s === 'false' || s === '0' || s === 'no' || s === 'off') return false;
+  throw paramError(name, 'Must be a valid boolean.');
+}
+
+export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+/** A strict ISO 8601 date-time (with a time zone, or UTC when none is given). */
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+export function parseTimestamp(field: string, value: unknown, nullable: boolean): Date | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) {
+    if (nullable) return null;
+    throw new ValidationFailed([{ field, message: 'This field may not be null.' }], 400);
+  }
+  if (typeof value !== 'string' || !ISO_RE.test(value)) {
+    throw new ValidationFailed([{ field, message: 'Datetime has wrong format. Use ISO 8601.' }], 400);
+  }
+  const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
+  const d = new Date(withZone);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
+    throw new ValidationFailed([{ field, message: 'Datetime has wrong format. Use ISO 8601.' }], 400);
+  }
+  return d;
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { recordEvents } from '../../core/events/outbox';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { iso, parseTimestamp } from '../domains/v1-params';
+import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
+import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
+
+const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
+
+/** enrollments e JOIN users u, plus the enrollment's rating (course_ratings.enrollment_id). */
+const SELECT = `e.id, e.enrolled_at, e.expires_at, e.active, e.user_id, u.email, u.first_name, u.last_name,
+  r.rating, r.feedback`;
+const FROM = `enrollments e JOIN users u ON u.id = e.user_id
+  LEFT JOIN LATERAL (SELECT cr.rating, cr.feedback FROM course_ratings cr WHERE cr.enrollment_id = e.id ORDER BY cr.created_at DESC LIMIT 1) r ON true`;
+
+export interface EnrollmentRow {
+  id: string;
+  enrolled_at: Date;
+  expires_at: Date | null;
+  active: boolean;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  rating: number | null;
+  feedback: string | null;
+}
+
+/** The v1 Enrollment of a published course. `purchase` is null: commerce is out of scope. */
+export function presentEnrollment(r: EnrollmentRow) {
+  return {
+    id: encodeId('enrollment', r.id),
+    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name },
+    enrolled_at: iso(r.enrolled_at),
+    expires_at: iso(r.expires_at),
+    active: r.active,
+    purchase: null,
+    rating: r.rating ?? null,
+    feedback: r.feedback ?? null,
+  };
+}
+
+/**
+ * Enrollments of a published course (/v1). Rows live in the shared `enrollments` table (the /v2
+ * enrollments module owns its entity; this module reads and writes the table with its own SQL).
+ * Creating one records COURSE_ENROLLMENT in the outbox in the same transaction.
+ */
+@Injectable()
+export class EnrollmentsV1Service {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async list(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: EnrollmentRow[]; count: number }> {
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM enrollments e WHERE e.published_course_id = $1 AND e.organization_id = $2`, [pc.id, p.organizationId]);
+    const rows = await this.ds.query(
+      `SELECT ${SELECT} FROM ${FROM} WHERE e.published_course_id = $1 AND e.organization_id = $2
+       ORDER BY e.enrolled_at, e.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [pc.id, p.organizationId],
+    );
+    return { rows, count: c.n };
+  }
+
+  async get(p: Principal, pc: PublishedCourseRow, publicId: string, m: EntityManager = this.ds.manager): Promise<EnrollmentRow> {
+    const uuid = decodeId('enrollment', publicId);
+    if (!uuid) throw notFound();
+    const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE e.id = $1 AND e.published_course_id = $2 AND e.organization_id = $3`, [uuid, pc.id, p.organizationId]);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * POST. The user must already be a member of the domain. Idempotent: with `enrolled_at`, an
+   * existing enrollment of the user with that same enrolled_at is returned; without it, an
+   * existing active, unexpired enrollment is returned. `created` tells the controller 201 vs 200.
+   */
+  async create(p: Principal, domain: Domain, pc: PublishedCourseRow, dto: EnrollmentCreateDto): Promise<{ row: EnrollmentRow; created: boolean }> {
+    const ref = dto.user;
+    if (ref === undefined || ref === null) throw fieldError('user', 'This field is required.');
+    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('user', 'Must be an object with an id.');
+    const rawId = (ref as Record<string, unknown>).id;
+    if (typeof rawId !== 'string' || !rawId) throw fieldError('user', 'The user id is required.');
+    const enrolledAt = parseTimestamp('enrolled_at', dto.enrolled_at, false);
+    const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const userId = decodeId('student', rawId);
+    const [user] = userId ? await this.ds.query(`SELECT id, email, first_name, last_name FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
+    if (!user) throw fieldError('user', `Invalid id "${rawId}" - object does not exist.`);
+
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${pc.id}:${user.id}`]);
+      const [member] = await m.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2`, [domain.id, user.id]);
+      if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
+      const [existing] = enrolledAt
+        ? await m.query(`SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.enrolled_at = $3 ORDER BY e.created_at LIMIT 1`, [pc.id, user.id, enrolledAt])
+        : await m.query(
+            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())
+             ORDER BY e.enrolled_at DESC, e.id LIMIT 1`,
+            [pc.id, user.id],
+          );
+      if (existing) return { row: await this.get(p, pc, encodeId('enrollment', existing.id), m), created: false };
+      const [row] = await m.query(
+        `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id, enrolled_at, expires_at, active)
+         VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7) RETURNING id`,
+        [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
+      );
+      await recordEvents(m, [
+        {
+          organizationId: p.organizationId,
+          type: 'COURSE_ENROLLMENT',
+          objects: {
+            user: { id: encodeId('student', user.id), email: user.email, first_name: user.first_name, last_name: user.last_name },
+            course: { id: encodeId('course', pc.course_id), published_course_id: encodeId('publishedCourse', pc.id), title: pc.course_title, url: `https://${domain.name}/${pc.slug}` },
+            domain: { id: encodeId('domain', domain.id), name: domain.name },
+          },
+        },
+      ]);
+      return { row: await this.get(p, pc, encodeId('enrollment', row.id), m), created: true };
+    });
+  }
+
+  /** PUT / PATCH: `active` and `expires_at` (null clears it). */
+  async update(p: Principal, pc: PublishedCourseRow, publicId: string, dto: EnrollmentUpdateDto): Promise<EnrollmentRow> {
+    const current = await this.get(p, pc, publicId);
+    const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const sets: string[] = [];
+    const params: unknown[] = [current.id, p.organizationId];
+    if (dto.active !== undefined && dto.active !== null) {
+      params.push(dto.active);
+      sets.push(`active = $${params.length}`);
+    }
+    if (expiresAt !== undefined) {
+      params.push(expiresAt);
+      sets.push(`expires_at = $${params.length}`);
+    }
+    if (sets.length) {
+      await this.ds.query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+    }
+    return this.get(p, pc, publicId);
+  }
+}

@@ -1,0 +1,25 @@
+import { Allow, IsBoolean, IsString, MaxLength } from 'class-validator';
+import { Present } from '../../domains/v1-params';
+
+/**
+ * Request members of PublishedCourseCreateRequest / PublishedCourseRequest (v1 OpenAPI).
+ * `course` and the timestamps are checked by the service (nicer field errors than nested
+ * class-validator output); the rest here.
+ */
+export class PublishedCourseWriteDto {
+  @Present() @IsString() @MaxLength(100) slug?: string;
+  @Present() @IsBoolean() hidden?: boolean;
+  @Present() @IsBoolean() strict_enforce_group_visibility?: boolean;
+  @Present() @IsBoolean() registration_required?: boolean;
+  @Allow() registration_starts_at?: unknown;
+  @Allow() registration_ends_at?: unknown;
+  @Present() @IsBoolean() restrict_access_start_end_dates?: boolean;
+  @Present() @IsBoolean() allow_self_service_reenroll?: boolean;
+  @Present() @IsBoolean() unique_progress_per_enrollment?: boolean;
+  @Present() @IsBoolean() require_all_prerequisites?: boolean;
+}
+
+export class PublishedCourseCreateDto extends PublishedCourseWriteDto {
+  /** `{"id": "<course id>"}`, required. */
+  @Allow() course?: unknown;
+}

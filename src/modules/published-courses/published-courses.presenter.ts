@@ -1,0 +1,90 @@
+import { encodeId } from '../../core/ids/ids';
+import { iso } from '../domains/v1-params';
+
+/** One row of the published-course queries: published_courses.* plus the course's columns. */
+export interface PublishedCourseRow {
+  id: string;
+  course_id: string;
+  slug: string;
+  is_hidden: boolean;
+  strict_enforce_group_visibility: boolean;
+  registration_required: boolean;
+  registration_starts_at: Date | null;
+  registration_ends_at: Date | null;
+  restrict_access_start_end_dates: boolean;
+  allow_self_service_reenroll: boolean;
+  unique_progress_per_enrollment: boolean;
+  require_all_prerequisites: boolean;
+  course_title: string;
+  course_short_description: string;
+  course_long_description_html: string;
+}
+
+export interface LessonStats {
+  lessonCount: number;
+  requiredLessonCount: number;
+}
+
+export interface SearchableLesson {
+  id: string;
+  title: string;
+  type: string;
+  order: number;
+  search_keywords: string;
+}
+
+export interface PresentOptions {
+  domainName: string;
+  stats: Map<string, LessonStats>;
+  /** the read (PublishedCourseDetail): course also carries its descriptions */
+  detail?: boolean;
+  /** include_searchable_content: lessons of each course */
+  searchable?: Map<string, SearchableLesson[]>;
+}
+
+/**
+ * The v1 PublishedCourse. `timezone` is null (no per-course time zone is kept) and `offer` is
+ * null (commerce is out of scope: see docs/decisions/v1-catalog.md).
+ */
+export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions) {
+  const stats = o.stats.get(r.course_id) ?? { lessonCount: 0, requiredLessonCount: 0 };
+  const course: Record<string, unknown> = {
+    id: encodeId('course', r.course_id),
+    title: r.course_title,
+    lesson_count: stats.lessonCount,
+    required_lesson_count: stats.requiredLessonCount,
+  };
+  if (o.detail) {
+    course.short_description = r.course_short_description;
+    course.long_description_html = r.course_long_description_html;
+  }
+  const out: Record<string, unknown> = {
+    id: encodeId('publishedCourse', r.id),
+    course,
+    slug: r.slug,
+    course_url: `https://${o.domainName}/${r.slug}`,
+    hidden: r.is_hidden,
+    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
+    registration_required: r.registration_required,
+    registration_starts_at: iso(r.registration_starts_at),
+    registration_ends_at: iso(r.registration_ends_at),
+    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
+    allow_self_service_reenroll: r.allow_self_service_reenroll,
+    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
+    require_all_prerequisites: r.require_all_prerequisites,
+    timezone: null,
+    offer: null,
+  };
+  if (o.searchable) {
+    const lessons = o.searchable.get(r.course_id) ?? [];
+    out.lesson_list = lessons.map((l) => ({ id: encodeId('lesson', l.id), title: l.title, type: l.type, order: l.order }));
+    out.tags = [];
+    out.short_description = r.course_short_description;
+    out.long_description_html = r.course_long_description_html;
+    out.search_keywords = lessons
+      .map((l) => l.search_keywords)
+      .filter((k) => k)
+      .join(' ');
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { DomainsService } from '../domains/domains.service';
+import { boolParam, strParam } from '../domains/v1-params';
+import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
+import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
+import { PublishedCoursesService } from './published-courses.service';
+
+/** /v1/domains/{domain_name}/published-courses */
+@Controller('v1/domains/:domain_name/published-courses')
+export class PublishedCoursesV1Controller {
+  constructor(
+    private readonly domains: DomainsService,
+    private readonly published: PublishedCoursesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  private async present(p: Principal, domain: Domain, rows: PublishedCourseRow[], opts: { detail?: boolean; searchable?: boolean }) {
+    const courseIds = rows.map((r) => r.course_id);
+    const [stats, searchable] = await Promise.all([
+      this.published.lessonStats(p, courseIds),
+      opts.searchable ? this.published.searchableLessons(p, courseIds) : Promise.resolve(undefined),
+    ]);
+    return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable }));
+  }
+
+  @Get()
+  @Scopes('published-courses:read')
+  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const searchable = boolParam(query, 'include_searchable_content') ?? false;
+    const search = strParam(query, 'search', 500);
+    const courseId = strParam(query, 'course__id', 64);
+    const domain = await this.domains.requireByName(p, name);
+    const { rows, count } = await this.published.list(p, domain, page, { search, courseId });
+    return v1List(await this.present(p, domain, rows, { searchable }), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('published-courses:write')
+  async create(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: PublishedCourseCreateDto) {
+    const domain = await this.domains.requireByName(p, name);
+    const row = await this.published.create(p, domain, dto);
+    return (await this.present(p, domain, [row], {}))[0];
+  }
+
+  @Get(':published_course_id')
+  @Scopes('published-courses:read')
+  async read(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>) {
+    const searchable = boolParam(query, 'include_searchable_content') ?? false;
+    const domain = await this.domains.requireByName(p, name);
+    const row = await this.published.get(p, domain, id);
+    return (await this.present(p, domain, [row], { detail: true, searchable }))[0];
+  }
+
+  @Put(':published_course_id')
+  @Scopes('published-courses:write')
+  async update(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseWriteDto) {
+    const domain = await this.domains.requireByName(p, name);
+    const row = await this.published.update(p, domain, id, dto);
+    return (await this.present(p, domain, [row], {}))[0];
+  }
+
+  @Patch(':published_course_id')
+  @Scopes('published-courses:write')
+  async partialUpdate(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseWriteDto) {
+    return this.update(p, name, id, dto);
+  }
+
+  @Delete(':published_course_id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async unpublish(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string): Promise<void> {
+    const domain = await this.domains.requireByName(p, name);
+    await this.published.unpublish(p, domain, id);
+  }
+}
