@@ -325,6 +325,17 @@ describe('OAuth authorization endpoint rules', () => {
     expectErrorPage(await t.get(authorizeQuery({ ...base(), response_type: 'token', redirect_uri: 'https://evil.example/cb' })));
   });
 
+  it('odd requests get an error page or a form error, never a 500', async () => {
+    expectErrorPage(await t.get('/v2/oauth/authorize'));
+    expectErrorPage(await t.get(`/v2/oauth/authorize?client_id=${client.client_id}&client_id=${client.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}`));
+    expectErrorPage(await t.request('POST', '/v2/oauth/authorize', { form: {} }));
+    expectErrorPage(await t.post('/v2/oauth/authorize', [1, 2]));
+    expectErrorPage(await t.get(authorizeQuery({ ...base(), client_id: 'x'.repeat(5000) })));
+    const missingFields = await t.request('POST', '/v2/oauth/authorize', { form: { ...base(), csrf_token: 'x' } });
+    expect(missingFields.status).toBe(403);
+    expect(missingFields.headers.get('location')).toBeNull();
+  });
+
   it('response_type must be code: token is refused, a missing one is invalid_request', async () => {
     expectRedirectError(await t.get(authorizeQuery({ ...base(), response_type: 'token' })), 'unsupported_response_type');
     expectRedirectError(await t.get(authorizeQuery({ ...base(), response_type: undefined })), 'invalid_request');

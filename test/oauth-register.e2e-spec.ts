@@ -125,6 +125,11 @@ describe('RFC 7591 dynamic client registration', () => {
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.body).toEqual({ error: expect.any(String), error_description: expect.any(String) });
     }
+    for (const method of ['HEAD', 'OPTIONS']) {
+      const res = await t.request(method, '/v2/oauth/register');
+      expect({ method, status: res.status }).toEqual({ method, status: 405 });
+      expect(res.headers.get('allow')).toBe('POST');
+    }
   });
 });
 
