@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
+import { CatalogContentModule } from './modules/catalog-content/catalog-content.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
@@ -30,6 +31,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         EnrollmentsV1Module,
+        CatalogContentModule,
       ],
     };
   }

@@ -361,6 +361,12 @@ describe('OAuth authorization endpoint rules', () => {
   it('a repeated parameter is invalid_request', async () => {
     const res = await t.get(`${authorizeQuery(base())}&scope=students:read`);
     expectRedirectError(res, 'invalid_request');
+    // an overlong state is refused too, and not echoed
+    const long = await t.get(authorizeQuery({ ...base(), state: 'x'.repeat(1100) }));
+    expect(long.status).toBe(302);
+    const loc = new URL(long.headers.get('location')!);
+    expect(loc.searchParams.get('error')).toBe('invalid_request');
+    expect(loc.searchParams.get('state')).toBeNull();
   });
 
   it('a wrong password or an unknown email re-shows the form with an error, without a redirect or a code', async () => {

@@ -29,6 +29,7 @@ class TtlCache<T> {
     return hit.value;
   }
   set(key: string, value: T, ttlMs: number) {
+    if (ttlMs <= 0) return; // caching off (AUTH_CACHE_SECONDS=0): not even within the same millisecond
     if (this.map.size >= this.max) this.map.clear();
     this.map.set(key, { value, until: Date.now() + ttlMs });
   }

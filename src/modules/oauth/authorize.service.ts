@@ -56,7 +56,8 @@ class Answer {
   constructor(readonly outcome: AuthorizeOutcome) {}
 }
 
-const DUPLICATE = Symbol('duplicate');
+/** A parameter given more than once (an array), or not as text, or overlong. */
+const INVALID = Symbol('invalid');
 
 /**
  * The authorization endpoint: validates the request (an unknown client or a redirect_uri that is
@@ -119,10 +120,10 @@ export class AuthorizeService {
 
   /** Checks in RFC 6749 order: client and redirect_uri first (error page), then the rest (redirect with error). */
   private async validate(raw: Record<string, unknown>): Promise<ValidRequest> {
-    const read = (name: ParamName): string | undefined | typeof DUPLICATE => {
+    const read = (name: ParamName): string | undefined | typeof INVALID => {
       const v = raw[name];
       if (v === undefined || v === null) return undefined;
-      if (typeof v !== 'string' || v.length > MAX_PARAM_LENGTH) return DUPLICATE;
+      if (typeof v !== 'string' || v.length > MAX_PARAM_LENGTH) return INVALID;
       return v;
     };
     const clientId = read('client_id');
@@ -135,20 +136,16 @@ export class AuthorizeService {
     }
 
     const params: Params = {};
+    let invalid: ParamName | undefined;
     for (const name of AUTHORIZE_PARAMS) {
       const v = read(name);
-      if (typeof v === 'string') params[name] = v;
+      if (v === INVALID) invalid ??= name;
+      else if (v !== undefined) params[name] = v;
     }
-    const rawState = read('state');
-    const state = typeof rawState === 'string' && rawState.length <= MAX_STATE_LENGTH ? rawState : undefined;
-    const partial = { client, redirectUri, state };
-    const fail = (error: string, description: string) => new Answer(this.redirectError(partial, error, description));
-    if (rawState === DUPLICATE || (typeof rawState === 'string' && rawState.length > MAX_STATE_LENGTH)) {
-      throw fail('invalid_request', `state must be given once and be at most ${MAX_STATE_LENGTH} characters.`);
-    }
-    for (const name of AUTHORIZE_PARAMS) {
-      if (read(name) === DUPLICATE) throw fail('invalid_request', `${name} must be given once.`);
-    }
+    const state = params.state !== undefined && params.state.length <= MAX_STATE_LENGTH ? params.state : undefined;
+    const fail = (error: string, description: string) => new Answer(this.redirectError({ redirectUri, state }, error, description));
+    if (invalid) throw fail('invalid_request', `${invalid} must be given once, as text of at most ${MAX_PARAM_LENGTH} characters.`);
+    if (params.state !== undefined && state === undefined) throw fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters.`);
 
     const responseType = params.response_type;
     if (!responseType) throw fail('invalid_request', 'response_type is required.');
