@@ -10,6 +10,7 @@ import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { PathsModule } from './modules/paths/paths.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 import { StudentsModule } from './modules/students/students.module';
 
@@ -26,6 +27,7 @@ export class AppModule {
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,
+        PathsModule,
         StudentsModule,
         GroupsModule,
         CoursesApiModule,

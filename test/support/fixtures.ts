@@ -146,3 +146,51 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
     proto.query = original;
   }
 }
+
+// --- paths, plans, course series, access codes (v1-paths-plans-codes) ---
+
+/** A plan on a domain (no /v1 operation creates plans), with its default offer unless `offer: false`. */
+export async function insertPlan(t: TestApp, org: CreatedOrg, domainUuid: string, attrs: { name?: string; slug?: string; hidden?: boolean; short_description?: string | null; offer?: boolean; price_cents?: number | null } = {}) {
+  const row = await one(t, `INSERT INTO plans (organization_id, domain_id, name, slug, hidden, short_description) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
+    orgUuid(org),
+    domainUuid,
+    attrs.name ?? `Plan ${rnd()}`,
+    attrs.slug ?? `plan-${rnd()}`,
+    attrs.hidden ?? false,
+    attrs.short_description ?? null,
+  ]);
+  let offerUuid: string | null = null;
+  if (attrs.offer !== false) {
+    const o = await one(t, `INSERT INTO offers (organization_id, plan_id, price_cents) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(org), row.id, attrs.price_cents ?? null]);
+    offerUuid = o.id;
+  }
+  return { uuid: row.id as string, id: encodeId('plan', row.id), offerId: offerUuid ? encodeId('offer', offerUuid) : null };
+}
+
+/** A course series on a domain holding the given published courses in that order. */
+export async function insertCourseSeries(t: TestApp, org: CreatedOrg, domainUuid: string, publishedCourseUuids: string[] = [], attrs: { title?: string; visible_on_catalog?: boolean; offer?: boolean } = {}) {
+  const row = await one(t, `INSERT INTO course_series (organization_id, domain_id, title, slug, visible_on_catalog) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
+    orgUuid(org),
+    domainUuid,
+    attrs.title ?? `Series ${rnd()}`,
+    `series-${rnd()}`,
+    attrs.visible_on_catalog ?? true,
+  ]);
+  for (const [i, pc] of publishedCourseUuids.entries()) {
+    await t.ds.query(`INSERT INTO course_series_items (organization_id, course_series_id, published_course_id, "order") VALUES ($1, $2, $3, $4)`, [orgUuid(org), row.id, pc, i]);
+  }
+  if (attrs.offer) await t.ds.query(`INSERT INTO offers (organization_id, course_series_id) VALUES ($1, $2)`, [orgUuid(org), row.id]);
+  return { uuid: row.id as string, id: encodeId('courseSeries', row.id) };
+}
+
+/** A label row (the content module owns the table; tests need one to attach to a published path). */
+export async function insertLabelRow(t: TestApp, org: CreatedOrg, name = `Label ${rnd()}`) {
+  const row = await one(t, `INSERT INTO labels (organization_id, name) VALUES ($1, $2) RETURNING id`, [orgUuid(org), name]);
+  return { uuid: row.id as string, id: encodeId('label', row.id), name };
+}
+
+/** Record that a user redeemed an access code (what domain signup with a code does). */
+export async function useAccessCode(t: TestApp, org: CreatedOrg, accessCodeUuid: string, userUuid: string) {
+  await t.ds.query(`INSERT INTO access_code_uses (organization_id, access_code_id, user_id) VALUES ($1, $2, $3)`, [orgUuid(org), accessCodeUuid, userUuid]);
+  await t.ds.query(`UPDATE access_codes SET use_count = use_count + 1 WHERE id = $1`, [accessCodeUuid]);
+}

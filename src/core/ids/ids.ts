@@ -36,6 +36,8 @@ export const ID_PREFIXES = {
   plan: 'pln',
   signupField: 'sfd',
   offer: 'ofr',
+  planEnrollment: 'plne',
+  publishedPathEnrollment: 'ppen',
   domainUserInvite: 'dui',
   quiz: 'quiz',
 } as const;

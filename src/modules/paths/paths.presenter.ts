@@ -1,0 +1,67 @@
+import { encodeId } from '../../core/ids/ids';
+import type { LearningPath } from './path.entity';
+import type { EnrollmentView, PathItemView, PublishedPathView } from './paths.service';
+import { pathUrl } from './paths.service';
+import { presentEnrollment, presentOffer } from './v1-common';
+
+/** Path (/v1/paths and the `path` member of a published path). */
+export function presentPath(path: LearningPath, itemCount: number) {
+  return {
+    id: encodeId('path', path.id),
+    title: path.title,
+    promo_image_url: path.promoImageUrl,
+    short_description: path.shortDescription,
+    long_description_html: path.longDescriptionHtml,
+    header_html: path.headerHtml,
+    course_name_singular: path.courseNameSingular,
+    course_name_plural: path.courseNamePlural,
+    path_item_count: itemCount,
+  };
+}
+
+/** PublishedPath; with include_searchable_content the searchable members are added. */
+export function presentPublishedPath(v: PublishedPathView) {
+  const out: Record<string, unknown> = {
+    id: encodeId('publishedPath', v.pp.id),
+    slug: v.pp.slug,
+    path: presentPath(v.path, v.itemCount),
+    path_url: pathUrl(v.domainName, v.pp.slug),
+    hidden: v.pp.hidden,
+    strict_enforce_group_visibility: v.pp.strictEnforceGroupVisibility,
+    offer: presentOffer(v.offer, v.domainName),
+    unique_progress_per_enrollment: v.pp.uniqueProgressPerEnrollment,
+    created_at: v.pp.createdAt.toISOString(),
+    modified_at: (v.path.updatedAt > v.pp.updatedAt ? v.path.updatedAt : v.pp.updatedAt).toISOString(),
+  };
+  if (v.items) {
+    out.path_item_list = v.items.map((i) => ({ id: i.id, title: i.title }));
+    out.title = v.path.title;
+    out.short_description = v.path.shortDescription;
+    out.long_description_html = v.path.longDescriptionHtml;
+    out.search_keywords = v.path.searchKeywords;
+    out.tags = [];
+  }
+  return out;
+}
+
+/** PublishedPathPathItem: `{id, order, published_course {id, course_id, slug}}`. */
+export function presentPublishedPathItem(v: PathItemView) {
+  return {
+    id: encodeId('pathItem', v.item.id),
+    order: v.item.order,
+    published_course: { id: encodeId('publishedCourse', v.item.publishedCourseId), course_id: encodeId('course', v.courseId), slug: v.slug },
+  };
+}
+
+/** PathItem of /v1/paths: `{id, slug, course {id, title, lesson_count, required_lesson_count}}`. */
+export function presentPathItem(v: PathItemView) {
+  return {
+    id: encodeId('pathItem', v.item.id),
+    slug: v.slug,
+    course: { id: encodeId('course', v.courseId), title: v.courseTitle, lesson_count: v.lessonCount, required_lesson_count: v.requiredLessonCount },
+  };
+}
+
+export const presentLabel = (l: { id: string; name: string }) => ({ label: { id: encodeId('label', l.id), name: l.name } });
+
+export const presentPathEnrollment = (v: EnrollmentView) => presentEnrollment('publishedPathEnrollment', v.e, v.users, v.offer);

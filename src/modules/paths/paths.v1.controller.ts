@@ -1,0 +1,68 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { PathFieldsDto } from './dto/published-path.dto';
+import { presentPath, presentPathItem } from './paths.presenter';
+import { PathsService } from './paths.service';
+
+/** /v1/paths: the organization's paths (created by publishing one) and their items. */
+@Controller('v1/paths')
+export class PathsV1Controller {
+  constructor(
+    private readonly paths: PathsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('paths:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.paths.listPaths(p, page);
+    return v1List(rows.map((r) => presentPath(r.path, r.itemCount)), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Get(':path_id')
+  @Scopes('paths:read')
+  async read(@Auth() p: Principal, @Param('path_id') id: string) {
+    const r = await this.paths.readPath(p, id);
+    return presentPath(r.path, r.itemCount);
+  }
+
+  @Put(':path_id')
+  @Scopes('paths:write')
+  async update(@Auth() p: Principal, @Param('path_id') id: string, @Body() dto: PathFieldsDto) {
+    const r = await this.paths.updatePath(p, id, dto);
+    return presentPath(r.path, r.itemCount);
+  }
+
+  @Patch(':path_id')
+  @Scopes('paths:write')
+  async partialUpdate(@Auth() p: Principal, @Param('path_id') id: string, @Body() dto: PathFieldsDto) {
+    const r = await this.paths.updatePath(p, id, dto);
+    return presentPath(r.path, r.itemCount);
+  }
+
+  @Delete(':path_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async remove(@Auth() p: Principal, @Param('path_id') id: string) {
+    await this.paths.deletePath(p, id);
+  }
+
+  @Get(':path_id/path-items')
+  @Scopes('paths:read')
+  async items(@Auth() p: Principal, @Param('path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.paths.listPathItems(p, id, page);
+    return v1List(rows.map(presentPathItem), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Get(':path_id/path-items/:path_item_id')
+  @Scopes('paths:read')
+  async item(@Auth() p: Principal, @Param('path_id') id: string, @Param('path_item_id') itemId: string) {
+    return presentPathItem(await this.paths.readPathItem(p, id, itemId));
+  }
+}

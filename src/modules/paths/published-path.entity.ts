@@ -1,0 +1,56 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { StoredPurchase } from './v1-common';
+
+/** A path published to a domain, with its slug and catalog flags. */
+@Entity('published_paths')
+export class PublishedPath {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') pathId: string;
+  @Column('uuid') domainId: string;
+  @Column('text') slug: string;
+  @Column('boolean') hidden: boolean;
+  @Column('boolean') strictEnforceGroupVisibility: boolean;
+  @Column('boolean') uniqueProgressPerEnrollment: boolean;
+  @Column('timestamptz', { nullable: true }) unpublishedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** One published course of a path, at a unique `order` within the path. */
+@Entity('path_items')
+export class PathItem {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') pathId: string;
+  @Column('uuid') publishedCourseId: string;
+  @Column('integer') order: number;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** A label (content module's `labels`, referenced by id) on a published path. */
+@Entity('path_labels')
+export class PathLabel {
+  @PrimaryColumn('uuid') publishedPathId: string;
+  @PrimaryColumn('uuid') labelId: string;
+  @Column('uuid') organizationId: string;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}
+
+/** A user's enrollment in a published path; access needs one active, unexpired enrollment. */
+@Entity('published_path_enrollments')
+export class PublishedPathEnrollment {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') publishedPathId: string;
+  @Column('uuid') pathId: string;
+  @Column('uuid') userId: string;
+  @Column('timestamptz') enrolledAt: Date;
+  @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
+  @Column('boolean') active: boolean;
+  @Column('jsonb', { nullable: true }) purchase: StoredPurchase | null;
+  @Column('timestamptz', { nullable: true }) completedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,191 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
+import { PathItemCreateDto, PathItemUpdateDto, PathLabelCreateDto, PublishedPathCreateDto, PublishedPathPatchDto, PublishedPathPutDto } from './dto/published-path.dto';
+import { presentLabel, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem } from './paths.presenter';
+import { PathsService } from './paths.service';
+import { boolParam, strParam } from './v1-common';
+
+/**
+ * /v1/domains/{domain_name}/published-paths with its labels, path items and enrollments.
+ * Published paths, labels and items are the `paths` family; enrollments the `enrollments` family.
+ */
+@Controller('v1/domains/:domain_name/published-paths')
+export class PublishedPathsV1Controller {
+  constructor(
+    private readonly paths: PathsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('paths:read')
+  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
+    const { rows, count } = await this.paths.listPublished(p, domain, page, q);
+    return v1List(rows.map(presentPublishedPath), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('paths:write')
+  async create(@Auth() p: Principal, @Param('domain_name') domain: string, @Body() dto: PublishedPathCreateDto) {
+    return presentPublishedPath(await this.paths.createPublished(p, domain, dto));
+  }
+
+  @Get(':published_path_id')
+  @Scopes('paths:read')
+  async read(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
+    return presentPublishedPath(await this.paths.readPublished(p, domain, id));
+  }
+
+  @Put(':published_path_id')
+  @Scopes('paths:write')
+  async update(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPutDto) {
+    return presentPublishedPath(await this.paths.updatePublished(p, domain, id, dto));
+  }
+
+  @Patch(':published_path_id')
+  @Scopes('paths:write')
+  async partialUpdate(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPatchDto) {
+    return presentPublishedPath(await this.paths.updatePublished(p, domain, id, dto));
+  }
+
+  @Delete(':published_path_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async remove(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
+    await this.paths.deletePublished(p, domain, id);
+  }
+
+  // labels
+
+  @Get(':published_path_id/labels')
+  @Scopes('paths:read')
+  async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.paths.listLabels(p, domain, id, page);
+    return v1List(rows.map(presentLabel), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_path_id/labels')
+  @Scopes('paths:write')
+  async addLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathLabelCreateDto) {
+    return presentLabel(await this.paths.addLabel(p, domain, id, dto.label.id));
+  }
+
+  @Get(':published_path_id/labels/:label_id')
+  @Scopes('paths:read')
+  async label(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
+    return presentLabel(await this.paths.readLabel(p, domain, id, labelId));
+  }
+
+  @Delete(':published_path_id/labels/:label_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async removeLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
+    await this.paths.removeLabel(p, domain, id, labelId);
+  }
+
+  // path items
+
+  @Get(':published_path_id/path-items')
+  @Scopes('paths:read')
+  async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.paths.listItems(p, domain, id, page);
+    return v1List(rows.map(presentPublishedPathItem), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_path_id/path-items')
+  @Scopes('paths:write')
+  async createItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathItemCreateDto) {
+    return presentPublishedPathItem(await this.paths.createItem(p, domain, id, dto));
+  }
+
+  @Get(':published_path_id/path-items/:path_item_id')
+  @Scopes('paths:read')
+  async item(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
+    return presentPublishedPathItem(await this.paths.readItem(p, domain, id, itemId));
+  }
+
+  @Put(':published_path_id/path-items/:path_item_id')
+  @Scopes('paths:write')
+  async updateItem(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('published_path_id') id: string,
+    @Param('path_item_id') itemId: string,
+    @Body() dto: PathItemUpdateDto,
+  ) {
+    return presentPublishedPathItem(await this.paths.updateItem(p, domain, id, itemId, dto));
+  }
+
+  @Patch(':published_path_id/path-items/:path_item_id')
+  @Scopes('paths:write')
+  async partialUpdateItem(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('published_path_id') id: string,
+    @Param('path_item_id') itemId: string,
+    @Body() dto: PathItemUpdateDto,
+  ) {
+    return presentPublishedPathItem(await this.paths.updateItem(p, domain, id, itemId, dto));
+  }
+
+  @Delete(':published_path_id/path-items/:path_item_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async deleteItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
+    await this.paths.deleteItem(p, domain, id, itemId);
+  }
+
+  // enrollments
+
+  @Get(':published_path_id/published-path-enrollments')
+  @Scopes('enrollments:read')
+  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.paths.listEnrollments(p, domain, id, page);
+    return v1List(rows.map(presentPathEnrollment), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_path_id/published-path-enrollments')
+  @Scopes('enrollments:write')
+  async enroll(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: EnrollmentCreateDto) {
+    return presentPathEnrollment(await this.paths.enroll(p, domain, id, dto));
+  }
+
+  @Get(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
+  @Scopes('enrollments:read')
+  async enrollment(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('published_path_enrollment_id') eid: string) {
+    return presentPathEnrollment(await this.paths.readEnrollment(p, domain, id, eid));
+  }
+
+  @Put(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
+  @Scopes('enrollments:write')
+  async updateEnrollment(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('published_path_id') id: string,
+    @Param('published_path_enrollment_id') eid: string,
+    @Body() dto: EnrollmentUpdateDto,
+  ) {
+    return presentPathEnrollment(await this.paths.updateEnrollment(p, domain, id, eid, dto));
+  }
+
+  @Patch(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
+  @Scopes('enrollments:write')
+  async partialUpdateEnrollment(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('published_path_id') id: string,
+    @Param('published_path_enrollment_id') eid: string,
+    @Body() dto: EnrollmentUpdateDto,
+  ) {
+    return presentPathEnrollment(await this.paths.updateEnrollment(p, domain, id, eid, dto));
+  }
+}

@@ -1,0 +1,232 @@
+import { ValidateIf, ValidationOptions } from 'class-validator';
+import { EntityManager } from 'typeorm';
+import { ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+
+/**
+ * Helpers shared by this area's /v1 controllers and services (access codes, course series, plans,
+ * published paths): body-member presence rules, query parameter parsing with 400 field errors,
+ * timestamps, and the offer / enrollment / user blocks of the v1 objects. Every loader works
+ * set-wise (one query for a whole page) and filters on the organization.
+ */
+
+/** The member may be absent; when present it is validated (null included, so null is rejected). */
+export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined, opts);
+
+/** The member may be absent or null (nullable columns). */
+export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
+
+export function fieldError(field: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ field, message }], 400);
+}
+
+export function paramError(name: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ parameter: name, field: name, message }], 400);
+}
+
+/** A single string query parameter (the last one when repeated), or undefined. */
+export function strParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
+  let v = query[name];
+  if (Array.isArray(v)) v = v[v.length - 1];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
+  if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
+  return v;
+}
+
+/** Django REST framework's boolean parameter: true/false/1/0 (any case); anything else is a 400. */
+export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = strParam(query, name);
+  if (v === undefined || v === '') return undefined;
+  const s = v.toLowerCase();
+  if (s === 'true' || s === '1' || s === 'yes' || s === 'on') return true;
+  if (s === 'false' || s === '0' || s === 'no' || s === 'off') return false;
+  throw paramError(name, 'Must be a valid boolean.');
+}
+
+export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A strict ISO 8601 date-time (UTC when no zone is given); undefined stays undefined. */
+export function parseTimestamp(field: string, value: unknown, nullable: boolean): Date | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) {
+    if (nullable) return null;
+    throw fieldError(field, 'This field may not be null.');
+  }
+  if (typeof value !== 'string' || !ISO_RE.test(value)) throw fieldError(field, 'Datetime has wrong format. Use ISO 8601.');
+  const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
+  const d = new Date(withZone);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
+    throw fieldError(field, 'Datetime has wrong format. Use ISO 8601.');
+  }
+  return d;
+}
+
+/** The learner-facing base URL of a domain. */
+export const domainBase = (domainName: string) => `https://${domainName}`;
+
+// ---------------------------------------------------------------------------------------------
+// Offers
+
+export type OfferOwner = 'published_path_id' | 'plan_id' | 'course_series_id' | 'published_course_id';
+
+export interface OfferRow {
+  id: string;
+  owner_id: string;
+  registration_open: boolean;
+  price_cents: number | null;
+  currency_code: string;
+}
+
+/** The default offer of each owner (the oldest default one), keyed by owner uuid. One query. */
+export async function loadOffers(m: EntityManager, organizationId: string, owner: OfferOwner, ids: string[]): Promise<Map<string, OfferRow>> {
+  const out = new Map<string, OfferRow>();
+  if (!ids.length) return out;
+  const rows: OfferRow[] = await m.query(
+    `SELECT DISTINCT ON (${owner}) id, ${owner} AS owner_id, registration_open, price_cents, currency_code
+       FROM offers WHERE organization_id = $1 AND ${owner} = ANY($2::uuid[]) AND is_default
+      ORDER BY ${owner}, created_at, id`,
+    [organizationId, [...new Set(ids)]],
+  );
+  for (const r of rows) out.set(r.owner_id, r);
+  return out;
+}
+
+export const money = (cents: number, currency: string) => ({ amount: (cents / 100).toFixed(2), currency_code: currency });
+
+/** `offer {id, registration_open, registration_url, price}`; price is null for a free offer. */
+export function presentOffer(o: OfferRow | undefined, domainName: string) {
+  if (!o) return null;
+  const id = encodeId('offer', o.id);
+  return {
+    id,
+    registration_open: o.registration_open,
+    registration_url: `${domainBase(domainName)}/checkout/${id}`,
+    price: o.price_cents === null || o.price_cents === undefined ? null : money(Number(o.price_cents), o.currency_code),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users (the organization's learners) and enrollments
+
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** Users of the organization by uuid. One query. */
+export async function loadUsers(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, UserRow>> {
+  const out = new Map<string, UserRow>();
+  if (!ids.length) return out;
+  const rows: UserRow[] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+    organizationId,
+    [...new Set(ids)],
+  ]);
+  for (const r of rows) out.set(r.id, r);
+  return out;
+}
+
+export function presentUser(u: UserRow | undefined, uuid: string) {
+  return { id: encodeId('student', uuid), email: u?.email ?? null, first_name: u?.first_name ?? null, last_name: u?.last_name ?? null };
+}
+
+/** What an enrollment stores about the purchase it came from (create body `purchase`). */
+export interface StoredPurchase {
+  purchase_price: { amount: string; currency_code: string };
+  purchase_state: string;
+  purchased_at: string | null;
+  tax_price_cents: number | null;
+}
+
+export interface EnrollmentLike {
+  id: string;
+  userId: string;
+  enrolledAt: Date;
+  expiresAt: Date | null;
+  active: boolean;
+  purchase: StoredPurchase | null;
+}
+
+export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | undefined) {
+  if (!p) return null;
+  return {
+    order_id: null,
+    offer_price: offer && offer.price_cents !== null ? money(Number(offer.price_cents), offer.currency_code) : { amount: '0.00', currency_code: p.purchase_price.currency_code },
+    purchase_price: p.purchase_price,
+    quantity: 1,
+    purchase_state: p.purchase_state,
+    payment_processor: 'NONE',
+    purchase_id: null,
+    purchased_at: p.purchased_at,
+    tax_price_cents: p.tax_price_cents,
+  };
+}
+
+export function presentEnrollment(type: 'planEnrollment' | 'publishedPathEnrollment', e: EnrollmentLike, users: Map<string, UserRow>, offer: OfferRow | undefined) {
+  return {
+    id: encodeId(type, e.id),
+    user: presentUser(users.get(e.userId), e.userId),
+    enrolled_at: iso(e.enrolledAt),
+    expires_at: iso(e.expiresAt),
+    active: e.active,
+    purchase: presentPurchase(e.purchase, offer),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enrollment bodies (plan and published-path enrollments share them)
+
+export interface EnrollmentInput {
+  userUuid: string;
+  enrolledAt: Date;
+  expiresAt: Date | null;
+  active: boolean;
+  purchase: StoredPurchase | null;
+}
+
+interface EnrollmentCreateBody {
+  user: { id: string };
+  enrolled_at?: unknown;
+  expires_at?: unknown;
+  active?: boolean | null;
+  purchase?: { purchase_price?: { amount?: string; currency_code?: string }; purchase_state?: string; purchased_at?: unknown; tax_price_cents?: number | null } | null;
+}
+
+const invalidPk = (field: string, id: string) => fieldError(field, `Invalid pk "${id.slice(0, 64)}" - object does not exist.`);
+
+/**
+ * Validate a create body: the user must be a user of the organization (users table); domain
+ * membership is not required (docs/decisions/v1-paths-plans-codes.md).
+ */
+export async function parseEnrollmentCreate(m: EntityManager, organizationId: string, body: EnrollmentCreateBody): Promise<EnrollmentInput> {
+  const enrolledAt = parseTimestamp('enrolled_at', body.enrolled_at, false) ?? new Date();
+  const expiresAt = parseTimestamp('expires_at', body.expires_at, true) ?? null;
+  let purchase: StoredPurchase | null = null;
+  if (body.purchase) {
+    const purchasedAt = parseTimestamp('purchase.purchased_at', body.purchase.purchased_at, true);
+    purchase = {
+      purchase_price: {
+        amount: Number(body.purchase.purchase_price?.amount ?? '0').toFixed(2),
+        currency_code: (body.purchase.purchase_price?.currency_code ?? 'USD').toUpperCase(),
+      },
+      purchase_state: body.purchase.purchase_state ?? 'SUCCESS',
+      purchased_at: iso(purchasedAt ?? enrolledAt),
+      tax_price_cents: body.purchase.tax_price_cents ?? null,
+    };
+  }
+  const userUuid = decodeId('student', body.user.id);
+  if (!userUuid) throw invalidPk('user.id', body.user.id);
+  const found = await m.query(`SELECT 1 FROM users WHERE organization_id = $1 AND id = $2`, [organizationId, userUuid]);
+  if (!found.length) throw invalidPk('user.id', body.user.id);
+  return { userUuid, enrolledAt, expiresAt, active: body.active ?? true, purchase };
+}
+
+export function parseEnrollmentUpdate(body: { expires_at?: unknown; active?: boolean }): { expiresAt?: Date | null; active?: boolean } {
+  return { expiresAt: parseTimestamp('expires_at', body.expires_at, true), active: body.active };
+}
+
+export { invalidPk };
