@@ -1,0 +1,60 @@
+import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { V1ContentItemsService, presentContentItem } from './content-items.v1.service';
+import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.dto';
+import { PageQuery } from './dto/course.dto';
+
+/**
+ * /v1/lessons/{lesson_id}/content-items (content-items:read / content-items:write). The published
+ * document has no delete for content items. Pages caller-set up to 100.
+ */
+@ApiTags('v1 content items')
+@Controller('v1/lessons/:lesson_id/content-items')
+export class ContentItemsV1Controller {
+  constructor(
+    private readonly items: V1ContentItemsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('content-items:read')
+  async list(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+    const [rows, count] = await this.items.list(p, lessonId, page);
+    return v1List(rows.map(presentContentItem), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('content-items:write')
+  async create(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Body() dto: ContentItemRequest) {
+    return presentContentItem(await this.items.create(p, lessonId, dto));
+  }
+
+  @Get(':lesson_content_item_id')
+  @Scopes('content-items:read')
+  async read(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Param('lesson_content_item_id') id: string) {
+    return presentContentItem(await this.items.get(p, lessonId, id));
+  }
+
+  @Put(':lesson_content_item_id')
+  @Scopes('content-items:write')
+  async update(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Param('lesson_content_item_id') id: string, @Body() dto: ContentItemUpdateRequest) {
+    return presentContentItem(await this.items.update(p, lessonId, id, dto));
+  }
+
+  @Patch(':lesson_content_item_id')
+  @Scopes('content-items:write')
+  async partialUpdate(
+    @Auth() p: Principal,
+    @Param('lesson_id') lessonId: string,
+    @Param('lesson_content_item_id') id: string,
+    @Body() dto: ContentItemUpdateRequest,
+  ) {
+    return presentContentItem(await this.items.update(p, lessonId, id, dto));
+  }
+}

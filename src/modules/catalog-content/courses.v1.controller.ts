@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { V1CoursesService } from './courses.v1.service';
+import { CourseLabelRequest, CourseListQuery, CourseRequest, PageQuery, PatchedCourseRequest } from './dto/course.dto';
+import { presentLabel } from './labels.service';
+
+/**
+ * /v1/courses and /v1/courses/{course_id}/labels (courses:read / courses:write). Course pages are
+ * caller-set up to 100; course-label pages up to 1000 like labels.
+ */
+@ApiTags('v1 courses')
+@Controller('v1/courses')
+export class CoursesV1Controller {
+  constructor(
+    private readonly courses: V1CoursesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('courses:read')
+  async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+    const [rows, count] = await this.courses.list(p, page, query.label__name);
+    return v1List(await this.courses.present(p, rows), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('courses:write')
+  async create(@Auth() p: Principal, @Body() dto: CourseRequest) {
+    return this.courses.presentOne(p, await this.courses.create(p, dto));
+  }
+
+  @Get(':course_id')
+  @Scopes('courses:read')
+  async read(@Auth() p: Principal, @Param('course_id') id: string) {
+    return this.courses.presentOne(p, await this.courses.get(p, id));
+  }
+
+  @Put(':course_id')
+  @Scopes('courses:write')
+  async update(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseRequest) {
+    return this.courses.presentOne(p, await this.courses.update(p, id, dto));
+  }
+
+  @Patch(':course_id')
+  @Scopes('courses:write')
+  async partialUpdate(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: PatchedCourseRequest) {
+    return this.courses.presentOne(p, await this.courses.update(p, id, dto));
+  }
+
+  @Delete(':course_id')
+  @HttpCode(204)
+  @Scopes('courses:write')
+  async remove(@Auth() p: Principal, @Param('course_id') id: string) {
+    await this.courses.delete(p, id);
+  }
+
+  @Get(':course_id/labels')
+  @Scopes('courses:read')
+  async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.large);
+    const [rows, count] = await this.courses.listLabels(p, id, page);
+    return v1List(rows.map((l) => ({ label: presentLabel(l) })), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':course_id/labels')
+  @Scopes('courses:write')
+  async addLabel(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseLabelRequest) {
+    return { label: presentLabel(await this.courses.addLabel(p, id, dto.label)) };
+  }
+
+  @Get(':course_id/labels/:label_id')
+  @Scopes('courses:read')
+  async readLabel(@Auth() p: Principal, @Param('course_id') id: string, @Param('label_id') labelId: string) {
+    return { label: presentLabel(await this.courses.getLabel(p, id, labelId)) };
+  }
+
+  @Delete(':course_id/labels/:label_id')
+  @HttpCode(204)
+  @Scopes('courses:write')
+  async removeLabel(@Auth() p: Principal, @Param('course_id') id: string, @Param('label_id') labelId: string) {
+    await this.courses.removeLabel(p, id, labelId);
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { ValidationFailed, notFound } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { Label } from './entities';
+import { isUniqueViolation } from './pg-errors';
+
+export const presentLabel = (l: Label) => ({ id: encodeId('label', l.id), name: l.name });
+
+const duplicate = () => new ValidationFailed([{ field: 'name', message: 'label with this name already exists.' }], 400);
+
+/** /v1 labels: names unique within the organization, case-insensitively. */
+@Injectable()
+export class LabelsService {
+  constructor(@InjectRepository(Label) private readonly repo: Repository<Label>) {}
+
+  async list(p: Principal, page: V1PageRequest): Promise<[Label[], number]> {
+    return this.repo.findAndCount({
+      where: { organizationId: p.organizationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.pageSize,
+    });
+  }
+
+  async get(p: Principal, id: string): Promise<Label> {
+    const uuid = decodeId('label', id);
+    const row = uuid ? await this.repo.findOne({ where: { id: uuid, organizationId: p.organizationId } }) : null;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(p: Principal, name: string): Promise<Label> {
+    await this.assertFree(p, name);
+    try {
+      return await this.repo.save(this.repo.create({ organizationId: p.organizationId, name }));
+    } catch (err) {
+      if (isUniqueViolation(err, 'labels_org_name_uq')) throw duplicate();
+      throw err;
+    }
+  }
+
+  async update(p: Principal, id: string, name: string | undefined): Promise<Label> {
+    const row = await this.get(p, id);
+    if (name === undefined || name === row.name) return row;
+    await this.assertFree(p, name, row.id);
+    row.name = name;
+    try {
+      return await this.repo.save(row);
+    } catch (err) {
+      if (isUniqueViolation(err, 'labels_org_name_uq')) throw duplicate();
+      throw err;
+    }
+  }
+
+  /** Removes the label and its course associations. */
+  async delete(p: Principal, id: string): Promise<void> {
+    const row = await this.get(p, id);
+    await this.repo.delete({ id: row.id, organizationId: p.organizationId });
+  }
+
+  /**
+   * The ids of the labels named `names` (case-insensitive), creating the missing ones, in one
+   * statement each way. Used by the course `labels` member.
+   */
+  async resolveNames(m: EntityManager, organizationId: string, names: string[]): Promise<string[]> {
+    const distinct = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
+    if (!distinct.length) return [];
+    await m.query(
+      `INSERT INTO labels (organization_id, name) SELECT $1, n FROM unnest($2::text[]) AS n
+       ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
+      [organizationId, distinct],
+    );
+    const rows: { id: string }[] = await m.query(`SELECT id FROM labels WHERE organization_id = $1 AND lower(name) = ANY($2::text[])`, [
+      organizationId,
+      distinct.map((n) => n.toLowerCase()),
+    ]);
+    return rows.map((r) => r.id);
+  }
+
+  private async assertFree(p: Principal, name: string, exceptId?: string) {
+    const qb = this.repo
+      .createQueryBuilder('l')
+      .where('l.organization_id = :org AND lower(l.name) = lower(:name)', { org: p.organizationId, name });
+    if (exceptId) qb.andWhere('l.id <> :id', { id: exceptId });
+    if (await qb.getExists()) throw duplicate();
+  }
+}

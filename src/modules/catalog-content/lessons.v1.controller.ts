@@ -1,0 +1,58 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.dto';
+import { V1LessonsService, presentLesson } from './lessons.v1.service';
+
+/** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. */
+@ApiTags('v1 lessons')
+@Controller('v1/lessons')
+export class LessonsV1Controller {
+  constructor(
+    private readonly lessons: V1LessonsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('lessons:read')
+  async list(@Auth() p: Principal, @Query() query: LessonListQuery, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+    const [rows, count] = await this.lessons.list(p, page, query.course_id);
+    return v1List(rows.map(presentLesson), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('lessons:write')
+  async create(@Auth() p: Principal, @Body() dto: LessonRequest) {
+    return presentLesson(await this.lessons.create(p, dto));
+  }
+
+  @Get(':lesson_id')
+  @Scopes('lessons:read')
+  async read(@Auth() p: Principal, @Param('lesson_id') id: string) {
+    return presentLesson(await this.lessons.get(p, id));
+  }
+
+  @Put(':lesson_id')
+  @Scopes('lessons:write')
+  async update(@Auth() p: Principal, @Param('lesson_id') id: string, @Query() q: LessonUpdateQuery, @Body() dto: LessonUpdateRequest) {
+    return presentLesson(await this.lessons.update(p, id, dto, q.course_id));
+  }
+
+  @Patch(':lesson_id')
+  @Scopes('lessons:write')
+  async partialUpdate(@Auth() p: Principal, @Param('lesson_id') id: string, @Query() q: LessonUpdateQuery, @Body() dto: LessonUpdateRequest) {
+    return presentLesson(await this.lessons.update(p, id, dto, q.course_id));
+  }
+
+  @Delete(':lesson_id')
+  @HttpCode(204)
+  @Scopes('lessons:write')
+  async remove(@Auth() p: Principal, @Param('lesson_id') id: string) {
+    await this.lessons.delete(p, id);
+  }
+}

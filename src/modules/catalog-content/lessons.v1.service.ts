@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
+import { IdType, decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { LessonUpdateRequest } from './dto/lesson.dto';
+import { V1Lesson } from './entities';
+
+/** A lesson is live when it and its course are neither drafts nor soft-deleted. */
+const LIVE = `l.organization_id = :org AND l.deleted_at IS NULL AND NOT l.is_draft
+  AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL AND NOT c.is_draft)`;
+
+export const invalidPk = (field: string, value: unknown) =>
+  ({ field, message: `Invalid pk "${String(value).slice(0, 64)}" - object does not exist.` }) as FieldProblem;
+
+/**
+ * /v1 lessons over the shared lessons table: the same rows and ids (encodeId('lesson')) as /v2.
+ * Drafts, soft-deleted lessons and lessons of deleted or draft courses behave as missing.
+ */
+@Injectable()
+export class V1LessonsService {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  private live(m: EntityManager, org: string): SelectQueryBuilder<V1Lesson> {
+    return m.getRepository(V1Lesson).createQueryBuilder('l').where(LIVE, { org });
+  }
+
+  /** `course_id` filter: an unknown, undecodable or other organization's course gives an empty page. */
+  async list(p: Principal, page: V1PageRequest, courseId?: string): Promise<[V1Lesson[], number]> {
+    const qb = this.live(this.ds.manager, p.organizationId);
+    if (courseId !== undefined) {
+      const uuid = decodeId('course', courseId);
+      if (!uuid) return [[], 0];
+      qb.andWhere('l.course_id = :course', { course: uuid }).orderBy('l.order', 'ASC').addOrderBy('l.created_at', 'ASC').addOrderBy('l.id', 'ASC');
+    } else {
+      qb.orderBy('l.created_at', 'ASC').addOrderBy('l.id', 'ASC');
+    }
+    return qb.skip(page.offset).take(page.pageSize).getManyAndCount();
+  }
+
+  async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<V1Lesson> {
+    const uuid = decodeId('lesson', id);
+    if (!uuid) throw notFound();
+    const qb = this.live(m, p.organizationId).andWhere('l.id = :id', { id: uuid });
+    if (lock) qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(p: Principal, dto: LessonUpdateRequest): Promise<V1Lesson> {
+    return this.ds.transaction(async (m) => {
+      const refs = await this.resolveRefs(m, p, dto);
+      const repo = m.getRepository(V1Lesson);
+      return repo.save(
+        repo.create({
+          organizationId: p.organizationId,
+          courseId: refs.courseId!,
+          title: dto.title!,
+          type: dto.type!,
+          order: dto.order!,
+          descriptionHtml: dto.description_html ?? '',
+          contentHtml: dto.content_html ?? null,
+          contentItems: [],
+          quizId: refs.quizId ?? null,
+          contentAssetId: refs.assetId ?? null,
+          contentWebPackageId: refs.webPackageId ?? null,
+          displayFullscreen: dto.display_fullscreen ?? false,
+          optional: dto.optional ?? false,
+          searchKeywords: dto.search_keywords ?? '',
+          timeSeconds: dto.time_seconds ?? null,
+          tooltipHtml: dto.tooltip_html ?? '',
+          isDraft: false,
+          deletedAt: null,
+        }),
+      );
+    });
+  }
+
+  /**
+   * PUT and PATCH change only the members sent. `?course_id=` scopes the lookup (a lesson of another
+   * course is 404); `course_id` in the body moves the lesson to another course of the organization.
+   */
+  async update(p: Principal, id: string, dto: LessonUpdateRequest, scopeCourseId?: string): Promise<V1Lesson> {
+    return this.ds.transaction(async (m) => {
+      const row = await this.get(p, id, m, true);
+      if (scopeCourseId !== undefined && decodeId('course', scopeCourseId) !== row.courseId) throw notFound();
+      const refs = await this.resolveRefs(m, p, dto);
+      const set: Partial<Record<keyof V1Lesson, unknown>> = {};
+      if (refs.courseId !== undefined) set.courseId = refs.courseId;
+      if (dto.title !== undefined) set.title = dto.title;
+      if (dto.type !== undefined) set.type = dto.type;
+      if (dto.order !== undefined) set.order = dto.order;
+      if (dto.description_html !== undefined) set.descriptionHtml = dto.description_html;
+      if (dto.content_html !== undefined) set.contentHtml = dto.content_html;
+      if (refs.quizId !== undefined) set.quizId = refs.quizId;
+      if (refs.assetId !== undefined) set.contentAssetId = refs.assetId;
+      if (refs.webPackageId !== undefined) set.contentWebPackageId = refs.webPackageId;
+      if (dto.display_fullscreen !== undefined) set.displayFullscreen = dto.display_fullscreen;
+      if (dto.optional !== undefined) set.optional = dto.optional;
+      if (dto.search_keywords !== undefined) set.searchKeywords = dto.search_keywords;
+      if (dto.time_seconds !== undefined) set.timeSeconds = dto.time_seconds;
+      if (dto.tooltip_html !== undefined) set.tooltipHtml = dto.tooltip_html;
+      await m
+        .getRepository(V1Lesson)
+        .createQueryBuilder()
+        .update()
+        .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
+        .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
+        .execute();
+      return m.getRepository(V1Lesson).findOneByOrFail({ id: row.id });
+    });
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const row = await this.get(p, id);
+    await this.ds
+      .getRepository(V1Lesson)
+      .createQueryBuilder()
+      .update()
+      .set({ deletedAt: () => 'now()', updatedAt: () => "date_trunc('milliseconds', now())" })
+      .where('id = :id AND organization_id = :org AND deleted_at IS NULL', { id: row.id, org: p.organizationId })
+      .execute();
+  }
+
+  /**
+   * The referenced ids of a lesson body: `course_id` must be a live course of the organization;
+   * asset, quiz and web package ids must be ids of their type (null clears them). All problems
+   * are reported together as 400 field errors.
+   */
+  private async resolveRefs(m: EntityManager, p: Principal, dto: LessonUpdateRequest) {
+    const problems: FieldProblem[] = [];
+    const out: { courseId?: string; assetId?: string | null; quizId?: string | null; webPackageId?: string | null } = {};
+    if (dto.course_id !== undefined) {
+      const uuid = decodeId('course', dto.course_id);
+      const rows: unknown[] = uuid
+        ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL AND NOT is_draft`, [uuid, p.organizationId])
+        : [];
+      if (!rows.length) problems.push(invalidPk('course_id', dto.course_id));
+      else out.courseId = uuid!;
+    }
+    const ref = (field: 'content_asset_id' | 'content_quiz_id' | 'content_web_package_id', type: IdType) => {
+      const v = dto[field];
+      if (v === undefined) return undefined;
+      if (v === null) return null;
+      const uuid = decodeId(type, v);
+      if (!uuid) problems.push(invalidPk(field, v));
+      return uuid ?? undefined;
+    };
+    out.assetId = ref('content_asset_id', 'asset');
+    out.quizId = ref('content_quiz_id', 'quiz');
+    out.webPackageId = ref('content_web_package_id', 'webPackage');
+    if (problems.length) throw new ValidationFailed(problems, 400);
+    return out;
+  }
+}
+
+/** V1Lesson -> the v1 Lesson (and LessonUpdate) object. Pure. */
+export function presentLesson(l: V1Lesson) {
+  return {
+    id: encodeId('lesson', l.id),
+    course_id: encodeId('course', l.courseId),
+    title: l.title,
+    type: l.type,
+    order: l.order,
+    content_asset_id: l.contentAssetId ? encodeId('asset', l.contentAssetId) : null,
+    content_html: l.contentHtml ?? '',
+    content_quiz_id: l.quizId ? encodeId('quiz', l.quizId) : null,
+    content_web_package_id: l.contentWebPackageId ? encodeId('webPackage', l.contentWebPackageId) : null,
+    description_html: l.descriptionHtml,
+    display_fullscreen: l.displayFullscreen,
+    optional: l.optional,
+    search_keywords: l.searchKeywords,
+    time_seconds: l.timeSeconds,
+    tooltip_html: l.tooltipHtml,
+  };
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { ValidationFailed, notFound } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { Tag } from './entities';
+import { isUniqueViolation } from './pg-errors';
+
+export const presentTag = (t: Tag) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
+
+const duplicate = () => new ValidationFailed([{ field: 'name', message: 'tag with this name already exists.' }], 400);
+
+/** Lowercase letters, digits and dashes; accents folded; `tag` when nothing is left. */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 240)
+    .replace(/-+$/g, '');
+  return s || 'tag';
+}
+
+/** /v1 tags: names unique within the organization (case-insensitive), slugs derived and unique. */
+@Injectable()
+export class TagsService {
+  constructor(@InjectRepository(Tag) private readonly repo: Repository<Tag>) {}
+
+  async list(p: Principal, page: V1PageRequest): Promise<[Tag[], number]> {
+    return this.repo.findAndCount({
+      where: { organizationId: p.organizationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.pageSize,
+    });
+  }
+
+  async get(p: Principal, id: string): Promise<Tag> {
+    const uuid = decodeId('tag', id);
+    const row = uuid ? await this.repo.findOne({ where: { id: uuid, organizationId: p.organizationId } }) : null;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(p: Principal, name: string): Promise<Tag> {
+    return this.write(p, this.repo.create({ organizationId: p.organizationId, name }));
+  }
+
+  /** A rename derives a new slug from the new name. */
+  async update(p: Principal, id: string, name: string | undefined): Promise<Tag> {
+    const row = await this.get(p, id);
+    if (name === undefined || name === row.name) return row;
+    row.name = name;
+    return this.write(p, row);
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const row = await this.get(p, id);
+    await this.repo.delete({ id: row.id, organizationId: p.organizationId });
+  }
+
+  /** Checks the name, picks a free slug (`python`, `python-2`, ...) and saves; retries a lost slug race. */
+  private async write(p: Principal, row: Tag): Promise<Tag> {
+    for (let attempt = 0; ; attempt++) {
+      const nameTaken = this.repo
+        .createQueryBuilder('t')
+        .where('t.organization_id = :org AND lower(t.name) = lower(:name)', { org: p.organizationId, name: row.name });
+      if (row.id) nameTaken.andWhere('t.id <> :id', { id: row.id });
+      if (await nameTaken.getExists()) throw duplicate();
+      row.slug = await this.freeSlug(p.organizationId, slugify(row.name), row.id);
+      try {
+        return await this.repo.save(row);
+      } catch (err) {
+        if (isUniqueViolation(err, 'tags_org_name_uq')) throw duplicate();
+        if (isUniqueViolation(err, 'tags_org_slug_uq') && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async freeSlug(organizationId: string, base: string, exceptId?: string): Promise<string> {
+    const rows: { slug: string }[] = await this.repo.query(
+      `SELECT slug FROM tags WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3) AND ($4::uuid IS NULL OR id <> $4::uuid)`,
+      [organizationId, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, exceptId ?? null],
+    );
+    const taken = new Set(rows.map((r) => r.slug));
+    if (!taken.has(base)) return base;
+    for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+}
