@@ -128,20 +128,22 @@ export async function insertLesson(
 }
 
 /** Count the SQL statements the process sends to PostgreSQL while `fn` runs (every pg client query). */
-export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; statements: string[] }> {
+export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; statements: string[]; params: unknown[][] }> {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const pg = require('pg');
   const proto = pg.Client.prototype;
   const original = proto.query;
   const statements: string[] = [];
+  const params: unknown[][] = [];
   proto.query = function (this: unknown, ...args: any[]) {
     const q = args[0];
     statements.push(typeof q === 'string' ? q : (q?.text ?? String(q)));
+    params.push(Array.isArray(args[1]) ? args[1] : (q?.values ?? []));
     return original.apply(this, args);
   };
   try {
     const result = await fn();
-    return { result, count: statements.length, statements };
+    return { result, count: statements.length, statements, params };
   } finally {
     proto.query = original;
   }
