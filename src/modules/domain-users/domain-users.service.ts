@@ -95,9 +95,9 @@ export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCod
  * the list filters of resource-reference-api.md section 4. Joining a domain records
  * DOMAIN_ENROLLMENT in the outbox in the same transaction.
  *
- * Access codes live in another module's tables (access_codes, access_code_pools); this service
- * reads them with its own narrowly-scoped SQL when they exist, and treats them as empty before
- * that module's migration has run.
+ * Access codes live in another module's tables (access_codes, access_code_pools, per domain);
+ * this service reads them with its own narrowly-scoped SQL when they exist, and treats them as
+ * empty before that module's migration has run. A domain user's code must be one of the domain's.
  */
 @Injectable()
 export class DomainUsersService {
@@ -269,7 +269,7 @@ export class DomainUsersService {
         const rawId = typeof ref === 'object' && !Array.isArray(ref) ? (ref as Record<string, unknown>).id : undefined;
         if (typeof rawId !== 'string' || !rawId) throw fieldError('access_code', 'Must be null or an object with an id.');
         const uuid = decodeId('accessCode', rawId);
-        const found = uuid && (await this.accessCodeTables()) ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]) : [];
+        const found = uuid && (await this.accessCodeTables()) ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2 AND domain_id = $3`, [uuid, p.organizationId, domain.id]) : [];
         if (!found.length) throw fieldError('access_code', `Invalid id "${rawId}" - object does not exist.`);
         set('access_code_id', uuid);
       }
