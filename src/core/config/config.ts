@@ -47,6 +47,13 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean() S3_FORCE_PATH_STYLE = false;
   /** Lifetime of signed download URLs. */
   @Transform(toInt) @IsInt() @Min(1) SIGNED_URL_TTL = 3600;
+  /** Content files (assets, web packages): download caps of the worker and the zip inspection caps. */
+  @Transform(toInt) @IsInt() @Min(1) ASSET_MAX_BYTES = 2 * 1024 * 1024 * 1024;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_MAX_BYTES = 1024 * 1024 * 1024;
+  @Transform(toInt) @IsInt() @Min(1) CONTENT_DOWNLOAD_TIMEOUT_SECONDS = 600;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_MAX_EXPANDED_BYTES = 4 * 1024 * 1024 * 1024;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_MAX_ENTRIES = 20000;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_MAX_RATIO = 200;
   @IsOptional() @IsString() SMTP_URL?: string;
   @IsString() MAIL_FROM = 'no-reply@localhost';
   @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;

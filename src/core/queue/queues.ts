@@ -2,6 +2,7 @@
 export const QUEUES = {
   maintenance: 'maintenance',
   mail: 'mail',
+  contentFiles: 'content-files',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -20,3 +21,18 @@ export interface PasswordResetMailJob {
 }
 
 export type MailJob = PasswordResetMailJob;
+
+/** Content-file imports (worker: download, inspect, store), queue QUEUES.contentFiles. */
+export interface AssetImportJob {
+  kind: 'asset-import';
+  organizationId: string;
+  assetId: string;
+}
+
+export interface WebPackageImportJob {
+  kind: 'web-package-import';
+  organizationId: string;
+  webPackageId: string;
+}
+
+export type ContentFileJob = AssetImportJob | WebPackageImportJob;
