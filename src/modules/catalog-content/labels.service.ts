@@ -67,7 +67,9 @@ export class LabelsService {
    * statement each way. Used by the course `labels` member.
    */
   async resolveNames(m: EntityManager, organizationId: string, names: string[]): Promise<string[]> {
-    const distinct = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
+    const byKey = new Map<string, string>();
+    for (const n of names) if (!byKey.has(n.toLowerCase())) byKey.set(n.toLowerCase(), n);
+    const distinct = [...byKey.values()];
     if (!distinct.length) return [];
     await m.query(
       `INSERT INTO labels (organization_id, name) SELECT $1, n FROM unnest($2::text[]) AS n

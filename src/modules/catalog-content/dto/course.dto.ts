@@ -1,5 +1,4 @@
-import { IsDefined, IsObject } from 'class-validator';
-import { Bool, Choice, PageParam, Str, StrList, MSG, requireMembers } from './v1-rules';
+import { Bool, Choice, Obj, PageParam, Required, Str, StrList, requireMembers } from './v1-rules';
 
 export const TIME_FORMATS = ['HOURS_MINUTES_SECONDS', 'HOURS_MINUTES', 'HOURS_MINUTES_VERBOSE', 'MINUTES_VERBOSE'] as const;
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -29,7 +28,7 @@ export class CourseListQuery {
 
 /** NestedLabelAssociationRequest: `{"label": {"id": "..."}}`. The id is checked by the service. */
 export class CourseLabelRequest {
-  @IsDefined({ message: MSG.required }) @IsObject({ message: 'Invalid data. Expected a dictionary.' }) label: { id?: unknown };
+  @Required() @Obj() label: { id?: unknown };
 }
 
 export class PageQuery {

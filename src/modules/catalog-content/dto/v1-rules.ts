@@ -72,6 +72,9 @@ export const StrList = (maxItemLength: number) =>
     return null;
   });
 
+export const Obj = () =>
+  rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : `Invalid data. Expected a dictionary, but got ${Array.isArray(v) ? 'list' : typeof v}.`));
+
 /** page / page_size pass the whitelist; parseV1Page checks them. */
 export const PageParam = () => Allow();
 
