@@ -27,7 +27,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\
 export function dateTimeParam(query: Record<string, unknown>, name: string, requireOffset: boolean): Date | undefined {
   const v = stringParam(query, name, 64);
   if (v === undefined) return undefined;
-  const m = DATE_TIME.exec(v.trim());
+  // an unencoded `+` in a query string arrives as a space: `...T10:00:00 02:00` means `+02:00`
+  const m = DATE_TIME.exec(v.trim().replace(/ (\d{2}(?::?\d{2})?)$/, '+$1'));
   if (!m) throw invalid(name, 'must be an ISO 8601 date-time, e.g. 2024-01-01T00:00:00Z');
   const [, y, mo, d, h, mi, s] = m;
   let offset = m[8];
