@@ -11,6 +11,8 @@ import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PathsModule } from './modules/paths/paths.module';
+import { PlansModule } from './modules/plans/plans.module';
+import { CourseSeriesModule } from './modules/course-series/course-series.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 import { StudentsModule } from './modules/students/students.module';
 
@@ -27,6 +29,8 @@ export class AppModule {
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,
+        CourseSeriesModule,
+        PlansModule,
         PathsModule,
         StudentsModule,
         GroupsModule,

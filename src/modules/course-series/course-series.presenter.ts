@@ -1,0 +1,36 @@
+import { encodeId } from '../../core/ids/ids';
+import { domainBase, iso, presentOffer } from '../paths/v1-common';
+import type { CourseSeriesView, SeriesCourseRow } from './course-series.service';
+
+/** CourseSeries: id, title, visible_on_catalog, series_url, published_course_count, offer. */
+export function presentCourseSeries(v: CourseSeriesView) {
+  return {
+    id: encodeId('courseSeries', v.series.id),
+    title: v.series.title,
+    visible_on_catalog: v.series.visibleOnCatalog,
+    series_url: `${domainBase(v.domainName)}/series/${v.series.slug}`,
+    published_course_count: v.courseCount,
+    offer: presentOffer(v.offer, v.domainName),
+  };
+}
+
+/** A published course of a series (the published PublishedCourse schema). */
+export function presentSeriesCourse(r: SeriesCourseRow, domainName: string) {
+  return {
+    id: encodeId('publishedCourse', r.id),
+    course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_count },
+    slug: r.slug,
+    course_url: `${domainBase(domainName)}/${r.slug}`,
+    hidden: r.is_hidden,
+    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
+    registration_required: r.registration_required,
+    registration_starts_at: iso(r.registration_starts_at),
+    registration_ends_at: iso(r.registration_ends_at),
+    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
+    allow_self_service_reenroll: r.allow_self_service_reenroll,
+    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
+    require_all_prerequisites: r.require_all_prerequisites,
+    timezone: null,
+    offer: presentOffer(r.offer, domainName),
+  };
+}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { DomainsService } from '../domains/domains.service';
+import { loadOffers, OfferRow } from '../paths/v1-common';
+import { CourseSeries } from './course-series.entity';
+
+export interface CourseSeriesView {
+  series: CourseSeries;
+  domainName: string;
+  courseCount: number;
+  offer: OfferRow | undefined;
+}
+
+/** A published course of a series, with its course stats (one query per page). */
+export interface SeriesCourseRow {
+  id: string;
+  course_id: string;
+  title: string;
+  slug: string;
+  is_hidden: boolean;
+  strict_enforce_group_visibility: boolean;
+  registration_required: boolean;
+  registration_starts_at: Date | null;
+  registration_ends_at: Date | null;
+  restrict_access_start_end_dates: boolean;
+  allow_self_service_reenroll: boolean;
+  unique_progress_per_enrollment: boolean;
+  require_all_prerequisites: boolean;
+  lesson_count: number;
+  required_count: number;
+  offer?: OfferRow;
+}
+
+/** Course series of a domain (read-only on /v1; no operation creates them). */
+@Injectable()
+export class CourseSeriesService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly domains: DomainsService,
+  ) {}
+
+  private async domain(p: Principal, name: string): Promise<Domain> {
+    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
+    if (!d) throw notFound();
+    return d;
+  }
+
+  private async counts(m: EntityManager, ids: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!ids.length) return out;
+    const rows: { id: string; n: number }[] = await m.query(
+      `SELECT csi.course_series_id AS id, count(*)::int AS n FROM course_series_items csi
+         JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL
+        WHERE csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
+      [ids],
+    );
+    for (const r of rows) out.set(r.id, r.n);
+    return out;
+  }
+
+  private async views(m: EntityManager, p: Principal, domain: Domain, series: CourseSeries[]): Promise<CourseSeriesView[]> {
+    const ids = series.map((s) => s.id);
+    const [counts, offers] = await Promise.all([this.counts(m, ids), loadOffers(m, p.organizationId, 'course_series_id', ids)]);
+    return series.map((s) => ({ series: s, domainName: domain.name, courseCount: counts.get(s.id) ?? 0, offer: offers.get(s.id) }));
+  }
+
+  private async series(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<CourseSeries> {
+    const uuid = decodeId('courseSeries', id);
+    const s = uuid ? await m.getRepository(CourseSeries).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } }) : null;
+    if (!s) throw notFound();
+    return s;
+  }
+
+  async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: CourseSeriesView[]; count: number }> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const [series, count] = await m.getRepository(CourseSeries).findAndCount({
+      where: { organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: page.pageSize,
+      skip: page.offset,
+    });
+    return { rows: await this.views(m, p, domain, series), count };
+  }
+
+  async read(p: Principal, domainName: string, id: string): Promise<CourseSeriesView> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    return (await this.views(m, p, domain, [await this.series(m, p, domain, id)]))[0];
+  }
+
+  /** The series' live published courses in series order. */
+  async publishedCourses(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: SeriesCourseRow[]; count: number; domainName: string }> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const s = await this.series(m, p, domain, id);
+    const from = `FROM course_series_items csi
+                  JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL AND pc.organization_id = $1
+                  JOIN courses c ON c.id = pc.course_id
+                 WHERE csi.course_series_id = $2`;
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n ${from}`, [p.organizationId, s.id]);
+    const rows: SeriesCourseRow[] = await m.query(
+      `SELECT pc.id, pc.course_id, c.title, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
+              pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
+              pc.unique_progress_per_enrollment, pc.require_all_prerequisites,
+              COALESCE(ls.lesson_count, 0)::int AS lesson_count, COALESCE(ls.required_count, 0)::int AS required_count
+         ${from.replace(
+           'WHERE',
+           `LEFT JOIN LATERAL (SELECT count(*) AS lesson_count, count(*) FILTER (WHERE NOT l.optional) AS required_count
+                                FROM lessons l WHERE l.course_id = c.id AND l.deleted_at IS NULL AND NOT l.is_draft) ls ON true
+            WHERE`,
+         )}
+        ORDER BY csi."order", csi.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [p.organizationId, s.id],
+    );
+    const offers = await loadOffers(m, p.organizationId, 'published_course_id', rows.map((r) => r.id));
+    for (const r of rows) r.offer = offers.get(r.id);
+    return { rows, count: n, domainName: domain.name };
+  }
+}

@@ -1,0 +1,23 @@
+import { encodeId } from '../../core/ids/ids';
+import { domainBase, presentEnrollment, presentOffer } from '../paths/v1-common';
+import type { PlanEnrollmentView, PlanView } from './plans.service';
+
+/**
+ * Plan: the published `Plan` schema (id, name, slug, plan_url, offer, hidden, short_description)
+ * plus `plan {id, title}` that resource-reference-api.md lists for the plan list item.
+ */
+export function presentPlan(v: PlanView) {
+  const id = encodeId('plan', v.plan.id);
+  return {
+    id,
+    plan: { id, title: v.plan.name },
+    name: v.plan.name,
+    slug: v.plan.slug,
+    plan_url: `${domainBase(v.domainName)}/plan/${v.plan.slug}`,
+    offer: presentOffer(v.offer, v.domainName),
+    hidden: v.plan.hidden,
+    short_description: v.plan.shortDescription,
+  };
+}
+
+export const presentPlanEnrollment = (v: PlanEnrollmentView) => presentEnrollment('planEnrollment', v.e, v.users, v.offer);

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Domain } from '../domains/domain.entity';
+import { DomainsService } from '../domains/domains.service';
+import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
+import { loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, UserRow } from '../paths/v1-common';
+import { Plan, PlanEnrollment } from './plan.entity';
+
+export interface PlanView {
+  plan: Plan;
+  domainName: string;
+  offer: OfferRow | undefined;
+}
+
+export interface PlanEnrollmentView {
+  e: PlanEnrollment;
+  users: Map<string, UserRow>;
+  offer: OfferRow | undefined;
+}
+
+/**
+ * Plans of a domain (read-only on /v1) and their enrollments. Every query filters on the caller's
+ * organization and the domain named in the path.
+ */
+@Injectable()
+export class PlansService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly domains: DomainsService,
+  ) {}
+
+  private async domain(p: Principal, name: string): Promise<Domain> {
+    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
+    if (!d) throw notFound();
+    return d;
+  }
+
+  private async plan(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<Plan> {
+    const uuid = decodeId('plan', id);
+    const plan = uuid ? await m.getRepository(Plan).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } }) : null;
+    if (!plan) throw notFound();
+    return plan;
+  }
+
+  async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: PlanView[]; count: number }> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const [plans, count] = await m.getRepository(Plan).findAndCount({
+      where: { organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: page.pageSize,
+      skip: page.offset,
+    });
+    const offers = await loadOffers(m, p.organizationId, 'plan_id', plans.map((x) => x.id));
+    return { rows: plans.map((plan) => ({ plan, domainName: domain.name, offer: offers.get(plan.id) })), count };
+  }
+
+  async read(p: Principal, domainName: string, id: string): Promise<PlanView> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const plan = await this.plan(m, p, domain, id);
+    const offers = await loadOffers(m, p.organizationId, 'plan_id', [plan.id]);
+    return { plan, domainName: domain.name, offer: offers.get(plan.id) };
+  }
+
+  private async enrollment(m: EntityManager, p: Principal, plan: Plan, id: string): Promise<PlanEnrollment> {
+    const uuid = decodeId('planEnrollment', id);
+    const e = uuid ? await m.getRepository(PlanEnrollment).findOne({ where: { id: uuid, organizationId: p.organizationId, planId: plan.id } }) : null;
+    if (!e) throw notFound();
+    return e;
+  }
+
+  private async views(m: EntityManager, p: Principal, plan: Plan, rows: PlanEnrollment[]): Promise<PlanEnrollmentView[]> {
+    const [users, offers] = await Promise.all([loadUsers(m, p.organizationId, rows.map((r) => r.userId)), loadOffers(m, p.organizationId, 'plan_id', [plan.id])]);
+    return rows.map((e) => ({ e, users, offer: offers.get(plan.id) }));
+  }
+
+  async listEnrollments(p: Principal, domainName: string, planId: string, page: V1PageRequest): Promise<{ rows: PlanEnrollmentView[]; count: number }> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const plan = await this.plan(m, p, domain, planId);
+    const [rows, count] = await m.getRepository(PlanEnrollment).findAndCount({
+      where: { organizationId: p.organizationId, planId: plan.id },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: page.pageSize,
+      skip: page.offset,
+    });
+    return { rows: await this.views(m, p, plan, rows), count };
+  }
+
+  async readEnrollment(p: Principal, domainName: string, planId: string, id: string): Promise<PlanEnrollmentView> {
+    const domain = await this.domain(p, domainName);
+    const m = this.ds.manager;
+    const plan = await this.plan(m, p, domain, planId);
+    return (await this.views(m, p, plan, [await this.enrollment(m, p, plan, id)]))[0];
+  }
+
+  /** Idempotent for (user, enrolled_at): an existing enrollment is returned unchanged. */
+  async enroll(p: Principal, domainName: string, planId: string, dto: EnrollmentCreateDto): Promise<PlanEnrollmentView> {
+    const domain = await this.domain(p, domainName);
+    return this.ds.transaction(async (m) => {
+      const plan = await this.plan(m, p, domain, planId);
+      const input = await parseEnrollmentCreate(m, p.organizationId, dto as any);
+      const inserted: { id: string }[] = await m.query(
+        `INSERT INTO plan_enrollments (organization_id, plan_id, user_id, enrolled_at, expires_at, active, purchase)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+         ON CONFLICT (plan_id, user_id, enrolled_at) DO NOTHING RETURNING id`,
+        [p.organizationId, plan.id, input.userUuid, input.enrolledAt, input.expiresAt, input.active, input.purchase ? JSON.stringify(input.purchase) : null],
+      );
+      const repo = m.getRepository(PlanEnrollment);
+      const e = inserted.length
+        ? await repo.findOneByOrFail({ id: inserted[0].id })
+        : await repo.findOneByOrFail({ organizationId: p.organizationId, planId: plan.id, userId: input.userUuid, enrolledAt: input.enrolledAt });
+      return (await this.views(m, p, plan, [e]))[0];
+    });
+  }
+
+  async updateEnrollment(p: Principal, domainName: string, planId: string, id: string, dto: EnrollmentUpdateDto): Promise<PlanEnrollmentView> {
+    const domain = await this.domain(p, domainName);
+    const input = parseEnrollmentUpdate(dto);
+    return this.ds.transaction(async (m) => {
+      const plan = await this.plan(m, p, domain, planId);
+      const e = await this.enrollment(m, p, plan, id);
+      const patch: Partial<PlanEnrollment> = {};
+      if (input.expiresAt !== undefined) patch.expiresAt = input.expiresAt;
+      if (input.active !== undefined) patch.active = input.active;
+      if (Object.keys(patch).length) {
+        await m.getRepository(PlanEnrollment).update({ id: e.id, organizationId: p.organizationId }, patch);
+        Object.assign(e, patch);
+      }
+      return (await this.views(m, p, plan, [e]))[0];
+    });
+  }
+}
