@@ -175,6 +175,16 @@ describe('/v2/lessons', () => {
       expect(first.body.data[0].result.attributes.order).toBe(10);
     });
 
+    it('concurrent batches appending to one course never get the same order', async () => {
+      const c = await insertCourse(t, org);
+      const batch = () => t.post('/v2/lessons/', { data: [1, 2, 3].map((i) => create({ course_id: c.id, type: 'HTML', title: `C${i}`, content_html: 'x' })) }, { token });
+      const results = await Promise.all([batch(), batch(), batch(), batch(), batch()]);
+      const orders = results.flatMap((r) => r.body.data.map((d: any) => d.result.attributes.order));
+      expect(orders).toHaveLength(15);
+      expect(new Set(orders).size).toBe(15);
+      expect([...orders].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => (i + 1) * 10));
+    });
+
     it('course_id must be a live course of the organization (not_found at /attributes/course_id)', async () => {
       const mine = await insertCourse(t, org);
       const theirs = await insertCourse(t, other);

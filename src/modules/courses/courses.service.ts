@@ -82,13 +82,13 @@ export class CoursesService {
     return view;
   }
 
-  /** The subset of `uuids` that are live courses of the organization (optionally locked FOR UPDATE in `manager`'s transaction). */
+  /** The subset of `uuids` that are live courses of the organization (optionally locked (FOR NO KEY UPDATE: serializes lesson appends, never blocks foreign-key checks) in `manager`'s transaction). */
   async liveIds(organizationId: string, uuids: string[], opts: { manager?: EntityManager; lock?: boolean } = {}): Promise<Set<string>> {
     const ids = [...new Set(uuids)];
     if (!ids.length) return new Set();
     const m = opts.manager ?? this.courses.manager;
     const rows: { id: string }[] = await m.query(
-      `SELECT id FROM courses WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT id FROM courses WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
       [organizationId, ids],
     );
     return new Set(rows.map((r) => r.id));

@@ -275,7 +275,7 @@ export class LessonsService {
         `SELECT l.* FROM lessons l
           WHERE l.organization_id = $1 AND l.id = ANY($2::uuid[]) AND l.deleted_at IS NULL AND NOT l.is_draft
             AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)
-          FOR UPDATE OF l`,
+          FOR NO KEY UPDATE OF l`,
         [org, [...new Set(wanted.map((w) => w.uuid))]],
       );
       const working = new Map(rows.map((r) => [r.id as string, lessonFromRow(r)]));
