@@ -104,6 +104,11 @@ describe('/v1 labels and tags', () => {
         expect(elsewhere.status).toBe(201);
       });
 
+      it('concurrent creates of one name give one 201 and 400s, never a 500', async () => {
+        const results = await Promise.all(Array.from({ length: 5 }, () => t.post(`/v1/${family}`, { name: `Racy ${family}` }, { basic: org.api_key })));
+        expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+      });
+
       it('paginates with count, next and previous; page_size caps at 1000; a page past the end is 404', async () => {
         const o = await t.newOrg();
         const auth = { basic: o.api_key };
