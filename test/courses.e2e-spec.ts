@@ -312,3 +312,21 @@ function decodeCourse(id: string): string {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   return require('../src/core/ids/ids').decodeId('course', id);
 }
+
+describe('/openapi.json documents the area', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('lists the paths with their filters', async () => {
+    const doc = (await t.get('/openapi.json')).body;
+    for (const p of ['/v2/courses', '/v2/courses/{id}', '/v2/lessons', '/v2/lessons/{id}', '/v2/analytics/courses/{course_id}', '/v2/analytics/courses/{course_id}/ratings', '/v2/certificates', '/v2/certificates/{id}']) {
+      expect(doc.paths).toHaveProperty([p]);
+    }
+    const names = (op: any) => op.parameters.map((x: any) => x.name);
+    expect(names(doc.paths['/v2/lessons'].get)).toEqual(expect.arrayContaining(['filter[course_id]', 'filter[type]', 'filter[title]', 'filter[updated_since]', 'page[size]', 'page[cursor]']));
+    expect(names(doc.paths['/v2/certificates'].get)).toEqual(expect.arrayContaining(['filter[status]', 'filter[issued_gte]', 'filter[course.id]']));
+  });
+});

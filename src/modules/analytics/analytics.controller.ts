@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -20,6 +20,7 @@ export class AnalyticsController {
 
   @Get(':course_id')
   @Scopes('analytics:read')
+  @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   async course(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>) {
     const domains = listParam(query, 'filter[domains]');
     // a blank filter[domains] names no domain: treated as absent
@@ -29,6 +30,9 @@ export class AnalyticsController {
 
   @Get(':course_id/ratings')
   @Scopes('analytics:read')
+  @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async ratings(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const student = stringParam(query, 'filter[student.id]', 1000);
     const courseUuid = await this.analytics.liveCourse(p, courseId);

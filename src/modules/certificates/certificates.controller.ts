@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -23,6 +23,14 @@ export class CertificatesController {
 
   @Get()
   @Scopes('certificates:read')
+  @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[status]', required: false, enum: ['active', 'expired', 'all'] })
+  @ApiQuery({ name: 'filter[issued_gte]', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({ name: 'filter[issued_lte]', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[course.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'certificates');
     const status = (stringParam(query, 'filter[status]', 16) ?? 'all') as CertificateStatus;

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -22,6 +22,9 @@ export class CoursesController {
 
   @Get()
   @Scopes('courses:read')
+  @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'courses');
     const title = stringParam(query, 'filter[title]', 500);
@@ -38,6 +41,7 @@ export class CoursesController {
 
   @Post()
   @Scopes('courses:write')
+  @ApiBody({ description: 'Batch of course items (no within-batch dedupe)', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseCreateData' } } } })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: CourseCreateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
       this.courses.createMany(p, items, this.config.PUBLIC_URL),
@@ -48,6 +52,7 @@ export class CoursesController {
 
   @Patch()
   @Scopes('courses:write')
+  @ApiBody({ description: 'Batch of course update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseUpdateData' } } } })
   async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: CourseUpdateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
       this.courses.updateMany(p, items, this.config.PUBLIC_URL),

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -24,6 +24,12 @@ export class LessonsController {
 
   @Get()
   @Scopes('lessons:read')
+  @ApiQuery({ name: 'filter[course_id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[type]', required: false, enum: ['ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'] })
+  @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'lessons');
     const type = stringParam(query, 'filter[type]', 32);
@@ -44,6 +50,7 @@ export class LessonsController {
 
   @Post()
   @Scopes('lessons:write')
+  @ApiBody({ description: 'Batch of lesson items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonCreateData' } } } })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: LessonCreateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
       this.lessons.createMany(p, items, this.config.PUBLIC_URL),
@@ -54,6 +61,7 @@ export class LessonsController {
 
   @Patch()
   @Scopes('lessons:write')
+  @ApiBody({ description: 'Batch of lesson update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonBatchUpdateData' } } } })
   async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: LessonUpdateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
       this.lessons.updateMany(p, items, this.config.PUBLIC_URL),
