@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from './core/config/config';
+import { CoreModule } from './core/core.module';
+import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
+
+/**
+ * The worker process: core (config, logging, database, Redis, queues) plus the queue processors.
+ * Processors are registered here and nowhere else; the API only produces jobs.
+ */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot(config, { http: false }), MaintenanceModule, WebhooksWorkerModule],
+    };
+  }
+}
