@@ -15,6 +15,7 @@ import { PlansModule } from './modules/plans/plans.module';
 import { CourseSeriesModule } from './modules/course-series/course-series.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 import { StudentsModule } from './modules/students/students.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         EnrollmentsV1Module,
+        WebhooksModule,
         CatalogContentModule,
       ],
     };

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -59,6 +59,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;
   @Transform(toInt) @IsInt() @Min(1) @Max(100) WORKER_CONCURRENCY = 10;
   @Transform(toInt) @IsInt() @Min(1) CLEANUP_INTERVAL_SECONDS = 300;
+  /** Multiplies every delay of the webhook retry schedule (5 s, 5 min, ... 10 h); tests use a tiny scale. */
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value))) @IsNumber() @Min(0) WEBHOOK_RETRY_SCALE = 1;
+  /** How often the worker relays pending outbox events to webhook deliveries. */
+  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RELAY_INTERVAL_MS = 1000;
+  /** Time limit of one webhook POST (connect to last byte). */
+  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 15000;
+  /** BullMQ lock of a delivery job: a worker that dies mid-delivery has its job taken over after this. */
+  @Transform(toInt) @IsInt() @Min(500) WEBHOOK_LOCK_MS = 30000;
   @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
 }
 

@@ -3,6 +3,8 @@ export const QUEUES = {
   maintenance: 'maintenance',
   mail: 'mail',
   contentFiles: 'content-files',
+  webhookRelay: 'webhook-relay',
+  webhookDelivery: 'webhook-delivery',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -21,6 +23,15 @@ export interface PasswordResetMailJob {
 }
 
 export type MailJob = PasswordResetMailJob;
+
+export interface WebhookRelayJob {
+  kind: 'relay';
+}
+
+/** One delivery (the job id is the delivery id, so a re-enqueue is idempotent). */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+}
 
 /** Content-file imports (worker: download, inspect, store), queue QUEUES.contentFiles. */
 export interface AssetImportJob {

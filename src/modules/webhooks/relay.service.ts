@@ -1,0 +1,129 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../core/config/config';
+import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
+
+export const RELAY_BATCH = 500;
+/** Batches per relay run; what is left waits for the next run. */
+const MAX_BATCHES = 200;
+const SWEEP_EVERY_MS = 30_000;
+const SWEEP_LIMIT = 200;
+
+export const deliveryJobOptions = (deliveryId: string) => ({
+  jobId: deliveryId,
+  // retries of the HTTP POST are the delivery's own schedule (the job re-delays itself); these
+  // attempts only cover a processor failure (the database unreachable, ...)
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: true,
+  removeOnFail: 1000,
+});
+
+export interface RelayResult {
+  events: number;
+  deliveries: number;
+  requeued: number;
+}
+
+/**
+ * Outbox -> deliveries (worker process). Pending outbox rows are taken in order, in bounded
+ * batches, with FOR UPDATE SKIP LOCKED (several relays never take the same row); in the same
+ * transaction one delivery is created per event and DISTINCT target URL among the organization's
+ * active webhooks subscribed to its type or to all types, and the events are marked relayed. The
+ * delivery jobs are enqueued after the commit (job id = delivery id). If Redis fails then, the
+ * deliveries are in the database and the sweep re-enqueues them: no event is lost.
+ */
+@Injectable()
+export class RelayService {
+  private readonly logger = new Logger(RelayService.name);
+  private lastSweep = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<WebhookDeliveryJob>,
+  ) {}
+
+  async run(): Promise<RelayResult> {
+    const out: RelayResult = { events: 0, deliveries: 0, requeued: 0 };
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const { events, deliveryIds } = await this.relayBatch(RELAY_BATCH);
+      out.events += events;
+      out.deliveries += deliveryIds.length;
+      if (deliveryIds.length) await this.enqueue(deliveryIds);
+      if (events < RELAY_BATCH) break;
+    }
+    if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
+      this.lastSweep = Date.now();
+      out.requeued = await this.sweep();
+    }
+    if (out.events) this.logger.debug({ msg: 'outbox relayed', ...out });
+    return out;
+  }
+
+  async relayBatch(limit: number): Promise<{ events: number; deliveryIds: string[] }> {
+    return this.ds.transaction(async (m) => {
+      const [row] = await m.query(
+        `WITH ev AS (
+           SELECT id, organization_id, event_type, created_at FROM outbox_events
+            WHERE relayed_at IS NULL
+            ORDER BY created_at, id
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+         ), ins AS (
+           INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, next_attempt_at)
+           SELECT organization_id, webhook_id, event_id, target_url, now() FROM (
+             SELECT DISTINCT ON (ev.id, w.target_url) ev.organization_id, w.id AS webhook_id, ev.id AS event_id, w.target_url, ev.created_at
+               FROM ev
+               JOIN webhooks w ON w.organization_id = ev.organization_id AND w.active
+                              AND (w.event_type IS NULL OR w.event_type = ev.event_type)
+              ORDER BY ev.id, w.target_url, w.created_at, w.id
+           ) x
+           ORDER BY x.created_at, x.event_id
+           ON CONFLICT (event_id, target_url) DO NOTHING
+           RETURNING id, event_id
+         ), upd AS (
+           UPDATE outbox_events o SET relayed_at = now() FROM ev WHERE o.id = ev.id
+         )
+         SELECT (SELECT count(*)::int FROM ev) AS events,
+                (SELECT coalesce(json_agg(ins.id ORDER BY ev.created_at, ev.id), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
+        [limit],
+      );
+      return { events: row.events, deliveryIds: row.ids };
+    });
+  }
+
+  async enqueue(deliveryIds: string[]): Promise<void> {
+    try {
+      await this.deliveries.addBulk(deliveryIds.map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: deliveryJobOptions(id) })));
+    } catch (err) {
+      // the deliveries are committed: the sweep enqueues them once Redis answers again
+      this.logger.error({ msg: 'could not enqueue webhook deliveries; the sweep will retry', count: deliveryIds.length, err: (err as Error).message });
+    }
+  }
+
+  /**
+   * Re-enqueue deliveries that are overdue and have no live job (Redis lost its data, an enqueue
+   * failed after the relay committed, or the job failed for good on a database outage).
+   */
+  async sweep(graceMs = this.config.WEBHOOK_LOCK_MS * 2 + 60_000): Promise<number> {
+    const rows: { id: string }[] = await this.ds.query(
+      `SELECT id FROM webhook_deliveries
+        WHERE status IN ('PENDING', 'FAILED') AND next_attempt_at < now() - make_interval(secs => $1)
+        ORDER BY next_attempt_at LIMIT $2`,
+      [graceMs / 1000, SWEEP_LIMIT],
+    );
+    let n = 0;
+    for (const { id } of rows) {
+      const state = await this.deliveries.getJobState(id);
+      if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
+      if (state !== 'unknown') await this.deliveries.remove(id);
+      await this.deliveries.add('deliver', { deliveryId: id }, deliveryJobOptions(id));
+      n++;
+    }
+    if (n) this.logger.warn({ msg: 're-enqueued overdue webhook deliveries', count: n });
+    return n;
+  }
+}

@@ -1,0 +1,21 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { EventType } from '../../core/events/outbox';
+
+export type DeactivateReason = 'HTTP_4XX_RESPONSE' | 'RETRY_COUNT' | 'TOO_MANY_REDIRECTS' | 'ORG_DISABLED';
+
+/** A webhook of an organization. `secret` and `basicAuthPassword` are AES-GCM sealed (core/crypto). */
+@Entity('webhooks')
+export class Webhook {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') targetUrl: string;
+  @Column('text', { nullable: true }) eventType: EventType | null;
+  @Column('boolean') active: boolean;
+  @Column('text', { nullable: true }) deactivateReason: DeactivateReason | null;
+  @Column('text') basicAuthUsername: string;
+  @Column('text', { nullable: true }) basicAuthPassword: string | null;
+  @Column('jsonb') additionalHeaders: Record<string, string>;
+  @Column('text') secret: string;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,68 @@
+import { encodeId } from '../../core/ids/ids';
+import type { Webhook } from './webhook.entity';
+
+export const PASSWORD_MASK = '********';
+
+/** The WebHook shape of the published document. The password is masked, the secret never shown. */
+export function presentWebhook(w: Webhook) {
+  return {
+    id: encodeId('webhook', w.id),
+    target_url: w.targetUrl,
+    active: w.active,
+    deactivate_reason: w.deactivateReason,
+    event_type: w.eventType,
+    basic_auth_username: w.basicAuthUsername,
+    basic_auth_password: w.basicAuthPassword ? PASSWORD_MASK : '',
+    additional_headers: w.additionalHeaders ?? {},
+  };
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  target_url: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt_no: number;
+  started_at: Date;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: encodeId('delivery', d.id),
+    event_id: encodeId('event', d.event_id),
+    event_type: d.event_type,
+    target_url: d.target_url,
+    status: d.status,
+    attempt_count: d.attempt_count,
+    next_attempt_at: d.status === 'PENDING' || d.status === 'FAILED' ? iso(d.next_attempt_at) : null,
+    last_http_status: d.last_status,
+    last_error: d.last_error,
+    created_at: iso(d.created_at),
+    updated_at: iso(d.updated_at),
+    attempts: attempts.map((a) => ({
+      attempt_no: a.attempt_no,
+      started_at: iso(a.started_at),
+      http_status: a.http_status,
+      latency_ms: a.latency_ms,
+      error: a.error,
+      response_excerpt: a.response_excerpt,
+    })),
+  };
+}

@@ -1,0 +1,298 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { DataSource, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { decrypt, encrypt } from '../../core/crypto/crypto';
+import type { EventType } from '../../core/events/outbox';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
+import { isBlockedAddress } from '../../core/net/address-policy';
+import { checkUrl, OutboundError } from '../../core/net/guarded-http';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
+import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
+import { eventBody } from './event-body';
+import { deliveryJobOptions } from './relay.service';
+import { sampleEvent } from './samples';
+import { isReservedHeader, sendOnce } from './sender';
+import { newSigningSecret } from './signing';
+import { Webhook } from './webhook.entity';
+import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
+
+const fieldError = (field: string, message: string) => new ValidationFailed([{ field, pointer: `/${field}`, message }], 400);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const MAX_HEADERS = 50;
+const MAX_HEADER_VALUE = 4096;
+const DNS_TIMEOUT_MS = 3000;
+
+export interface PingResult {
+  succeeded: boolean;
+  http_status_code: number | null;
+  message: string;
+}
+
+/** /v1 webhooks: configuration, ping, sample events, deliveries and their attempts. Org-scoped. */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<WebhookDeliveryJob>,
+  ) {}
+
+  async list(p: Principal, page: V1PageRequest): Promise<{ rows: Webhook[]; count: number }> {
+    const [rows, count] = await this.repo.findAndCount({
+      where: { organizationId: p.organizationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.pageSize,
+    });
+    return { rows, count };
+  }
+
+  async get(p: Principal, publicId: string): Promise<Webhook> {
+    const id = decodeId('webhook', publicId);
+    const row = id ? await this.repo.findOneBy({ id, organizationId: p.organizationId }) : null;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Create: answers the webhook and its whsec_ signing secret (shown this once only). */
+  async create(p: Principal, dto: WebhookDto): Promise<{ webhook: Webhook; secret: string }> {
+    this.checkMembers(dto, true);
+    const targetUrl = await this.checkTarget(dto.target_url);
+    const headers = this.checkHeaders(dto.additional_headers);
+    const secret = newSigningSecret();
+    const password = dto.basic_auth_password ?? '';
+    const webhook = await this.repo.save(
+      this.repo.create({
+        id: newUuid(),
+        organizationId: p.organizationId,
+        targetUrl,
+        eventType: dto.event_type ?? null,
+        active: dto.active ?? true,
+        deactivateReason: null,
+        basicAuthUsername: dto.basic_auth_username ?? '',
+        basicAuthPassword: password ? encrypt(this.config.APP_SECRET, password) : null,
+        additionalHeaders: headers ?? {},
+        secret: encrypt(this.config.APP_SECRET, secret),
+      }),
+    );
+    return { webhook, secret };
+  }
+
+  /** PUT and PATCH (both partial). Re-activating clears deactivate_reason. */
+  async update(p: Principal, publicId: string, dto: WebhookDto | WebhookPatchDto, put: boolean): Promise<Webhook> {
+    const w = await this.get(p, publicId);
+    this.checkMembers(dto, put);
+    if (dto.target_url !== undefined) w.targetUrl = await this.checkTarget(dto.target_url);
+    const headers = this.checkHeaders(dto.additional_headers);
+    if (headers !== undefined) w.additionalHeaders = headers;
+    if (dto.event_type !== undefined) w.eventType = dto.event_type;
+    if (dto.basic_auth_username !== undefined) w.basicAuthUsername = dto.basic_auth_username ?? '';
+    // the masked value read back from GET means "unchanged", so a read-modify-write keeps the password
+    if (dto.basic_auth_password !== undefined && dto.basic_auth_password !== PASSWORD_MASK) {
+      w.basicAuthPassword = dto.basic_auth_password ? encrypt(this.config.APP_SECRET, dto.basic_auth_password) : null;
+    }
+    if (dto.active !== undefined) {
+      if (dto.active && !w.active) w.deactivateReason = null;
+      w.active = dto.active;
+    }
+    return this.repo.save(w);
+  }
+
+  async remove(p: Principal, publicId: string): Promise<void> {
+    const w = await this.get(p, publicId);
+    await this.repo.delete({ id: w.id, organizationId: p.organizationId });
+  }
+
+  /** One signed test POST of a PING event, at once; no retry, no deactivation, nothing recorded. */
+  async ping(p: Principal, publicId: string): Promise<PingResult> {
+    const w = await this.get(p, publicId);
+    const event = { id: encodeId('event', newUuid()), event_type: 'PING', timestamp: new Date().toISOString() };
+    const r = await sendOnce(
+      {
+        targetUrl: w.targetUrl,
+        secret: decrypt(this.config.APP_SECRET, w.secret),
+        basicAuthUsername: w.basicAuthUsername,
+        basicAuthPassword: w.basicAuthPassword ? decrypt(this.config.APP_SECRET, w.basicAuthPassword) : null,
+        additionalHeaders: w.additionalHeaders ?? {},
+      },
+      event.id,
+      JSON.stringify(event),
+      { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, allowPrivate: this.config.ALLOW_PRIVATE_URLS },
+    );
+    const succeeded = r.outcome === 'success';
+    return {
+      succeeded,
+      http_status_code: r.httpStatus,
+      message: succeeded ? `The endpoint answered ${r.httpStatus}.` : `The ping failed: ${r.error}.`,
+    };
+  }
+
+  /** The most recent real event of the type for the organization, else a generated one. */
+  async sample(p: Principal, type: EventType): Promise<{ results: Record<string, unknown>[] }> {
+    const [row] = await this.ds.query(
+      `SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at DESC LIMIT 1`,
+      [p.organizationId, type],
+    );
+    return { results: [row ? eventBody(row.payload) : sampleEvent(type)] };
+  }
+
+  /** Deliveries that the webhook carried, newest first, each with its attempts (two queries a page). */
+  async listDeliveries(p: Principal, publicId: string, page: V1PageRequest): Promise<{ rows: DeliveryRow[]; attempts: Map<string, AttemptRow[]>; count: number }> {
+    const w = await this.get(p, publicId);
+    const [rows, [{ count }]] = await Promise.all([
+      this.ds.query(
+        `SELECT d.id, d.event_id, e.event_type, d.target_url, d.status, d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
+           FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+          WHERE d.webhook_id = $1 AND d.organization_id = $2
+          ORDER BY d.created_at DESC, d.id DESC
+          OFFSET $3 LIMIT $4`,
+        [w.id, p.organizationId, page.offset, page.pageSize],
+      ),
+      this.ds.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $2`, [w.id, p.organizationId]),
+    ]);
+    const attempts = await this.attemptsOf(rows.map((r: DeliveryRow) => r.id));
+    return { rows, attempts, count };
+  }
+
+  async getDelivery(p: Principal, webhookPublicId: string, deliveryPublicId: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[]; webhook: Webhook }> {
+    const w = await this.get(p, webhookPublicId);
+    const id = decodeId('delivery', deliveryPublicId);
+    const [row] = id
+      ? await this.ds.query(
+          `SELECT d.id, d.event_id, e.event_type, d.target_url, d.status, d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
+             FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+            WHERE d.id = $1 AND d.webhook_id = $2 AND d.organization_id = $3`,
+          [id, w.id, p.organizationId],
+        )
+      : [];
+    if (!row) throw notFound();
+    return { row, attempts: (await this.attemptsOf([row.id])).get(row.id) ?? [], webhook: w };
+  }
+
+  /**
+   * Re-queue a delivery at once. A pending or failed one gets its next attempt now (the schedule
+   * goes on); a succeeded or dead one is revived with a fresh schedule. The webhook must be active.
+   */
+  async retryDelivery(p: Principal, webhookPublicId: string, deliveryPublicId: string) {
+    const { row, webhook } = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
+    if (!webhook.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before retrying its deliveries.');
+    await this.ds.query(
+      `UPDATE webhook_deliveries
+          SET status = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN 'PENDING' ELSE status END,
+              retry_base = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN attempt_count ELSE retry_base END,
+              next_attempt_at = now(), updated_at = now()
+        WHERE id = $1 AND organization_id = $2`,
+      [row.id, p.organizationId],
+    );
+    try {
+      const job = await this.deliveries.getJob(row.id);
+      const state = job ? await job.getState() : 'unknown';
+      if (job && state === 'delayed') await job.promote();
+      else if (state === 'waiting' || state === 'active' || state === 'prioritized') {
+        /* it runs soon anyway */
+      } else {
+        if (job) await job.remove();
+        await this.deliveries.add('deliver', { deliveryId: row.id }, deliveryJobOptions(row.id));
+      }
+    } catch (err) {
+      // the row says "due now": the worker's sweep enqueues it once Redis answers
+      this.logger.error({ msg: 'could not enqueue a webhook retry', deliveryId: row.id, err: (err as Error).message });
+    }
+    return this.getDelivery(p, webhookPublicId, deliveryPublicId);
+  }
+
+  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
+    const map = new Map<string, AttemptRow[]>();
+    if (!deliveryIds.length) return map;
+    const rows: AttemptRow[] = await this.ds.query(
+      `SELECT delivery_id, attempt_no, started_at, http_status, latency_ms, error, response_excerpt
+         FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_no`,
+      [deliveryIds],
+    );
+    for (const a of rows) {
+      const list = map.get(a.delivery_id) ?? [];
+      list.push(a);
+      map.set(a.delivery_id, list);
+    }
+    return map;
+  }
+
+  /** The string members, one message each (DRF's wording). */
+  private checkMembers(dto: WebhookPatchDto, urlRequired: boolean) {
+    const problems: { field: string; pointer: string; message: string }[] = [];
+    const check = (field: 'target_url' | 'basic_auth_username' | 'basic_auth_password', max: number, required: boolean, nullable: boolean) => {
+      const v = dto[field];
+      let message: string | null = null;
+      if (v === undefined) message = required ? 'This field is required.' : null;
+      else if (v === null) message = nullable ? null : 'This field may not be null.';
+      else if (typeof v !== 'string') message = 'Not a valid string.';
+      else if (field === 'target_url' && !v.trim()) message = 'This field may not be blank.';
+      else if (v.length > max) message = `Ensure this field has no more than ${max} characters.`;
+      if (message) problems.push({ field, pointer: `/${field}`, message });
+    };
+    check('target_url', 1024, urlRequired, false);
+    check('basic_auth_username', 255, false, true);
+    check('basic_auth_password', 255, false, true);
+    if (problems.length) throw new ValidationFailed(problems, 400);
+  }
+
+  /**
+   * target_url: http(s), no credentials, and (unless ALLOW_PRIVATE_URLS) not a loopback, private,
+   * link-local or metadata address, literally or by what the name resolves to now. A name that
+   * does not resolve is accepted: every delivery checks again at connect time.
+   */
+  private async checkTarget(raw: string): Promise<string> {
+    const allow = this.config.ALLOW_PRIVATE_URLS;
+    let url: URL;
+    try {
+      url = checkUrl(raw, allow);
+    } catch (err) {
+      const e = err as OutboundError;
+      throw fieldError('target_url', e.reason === 'blocked_address' ? 'This URL points to a loopback, private, link-local or reserved address, which is not allowed.' : `Enter a valid URL: ${e.message}.`);
+    }
+    if (/[\s<>"{}|\\^`]/.test(raw)) throw fieldError('target_url', 'Enter a valid URL.');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!allow && !isIP(host)) {
+      const addrs = await Promise.race([
+        lookup(host, { all: true, verbatim: true }).catch(() => [] as { address: string }[]),
+        new Promise<{ address: string }[]>((r) => setTimeout(() => r([]), DNS_TIMEOUT_MS).unref()),
+      ]);
+      if (addrs.some((a) => isBlockedAddress(a.address))) {
+        throw fieldError('target_url', 'This URL resolves to a loopback, private, link-local or reserved address, which is not allowed.');
+      }
+    }
+    return raw;
+  }
+
+  /** additional_headers: an object of string values; names are HTTP tokens; reserved names refused. */
+  private checkHeaders(value: unknown): Record<string, string> | undefined {
+    if (value === undefined) return undefined;
+    if (value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) throw fieldError('additional_headers', 'Must be an object of header names to string values.');
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length > MAX_HEADERS) throw fieldError('additional_headers', `At most ${MAX_HEADERS} headers.`);
+    const seen = new Set<string>();
+    const out: Record<string, string> = {};
+    for (const [name, v] of entries) {
+      if (!HEADER_NAME.test(name)) throw fieldError('additional_headers', `"${name.slice(0, 100)}" is not a valid header name.`);
+      if (isReservedHeader(name)) throw fieldError('additional_headers', `The header "${name}" cannot be set: the platform sets it.`);
+      if (seen.has(name.toLowerCase())) throw fieldError('additional_headers', `The header "${name}" is given twice.`);
+      seen.add(name.toLowerCase());
+      if (typeof v !== 'string') throw fieldError('additional_headers', `The value of "${name}" must be a string.`);
+      if (v.length > MAX_HEADER_VALUE || !/^[\t\x20-\x7e\x80-\xff]*$/.test(v)) throw fieldError('additional_headers', `The value of "${name}" is not a valid header value.`);
+      out[name] = v;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
+import { SAMPLE_PATHS } from './samples';
+import { WebhooksService } from './webhooks.service';
+import { presentDelivery, presentWebhook } from './webhooks.presenter';
+
+/** /v1/webhooks: configuration, ping, the ten sample-* events, deliveries with their attempts. */
+@Controller('v1/webhooks')
+export class WebhooksV1Controller {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('webhooks:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.webhooks.list(p, page);
+    return v1List(rows.map(presentWebhook), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('webhooks:write')
+  async create(@Auth() p: Principal, @Body() dto: WebhookDto) {
+    const { webhook, secret } = await this.webhooks.create(p, dto);
+    return { ...presentWebhook(webhook), secret };
+  }
+
+  @Get(Object.keys(SAMPLE_PATHS))
+  @Scopes('webhooks:read')
+  async sample(@Auth() p: Principal, @Req() req: FastifyRequest) {
+    const name = (req.routeOptions.url ?? req.url).split('?')[0].replace(/\/+$/, '').split('/').pop()!;
+    return this.webhooks.sample(p, SAMPLE_PATHS[name]);
+  }
+
+  @Get(':webhook_id')
+  @Scopes('webhooks:read')
+  async read(@Auth() p: Principal, @Param('webhook_id') id: string) {
+    return presentWebhook(await this.webhooks.get(p, id));
+  }
+
+  @Put(':webhook_id')
+  @Scopes('webhooks:write')
+  async update(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() dto: WebhookDto) {
+    return presentWebhook(await this.webhooks.update(p, id, dto, true));
+  }
+
+  @Patch(':webhook_id')
+  @Scopes('webhooks:write')
+  async partialUpdate(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() dto: WebhookPatchDto) {
+    return presentWebhook(await this.webhooks.update(p, id, dto, false));
+  }
+
+  @Delete(':webhook_id')
+  @HttpCode(204)
+  @Scopes('webhooks:write')
+  async remove(@Auth() p: Principal, @Param('webhook_id') id: string) {
+    await this.webhooks.remove(p, id);
+  }
+
+  @Post(':webhook_id/ping')
+  @HttpCode(200)
+  @Scopes('webhooks:write')
+  async ping(@Auth() p: Principal, @Param('webhook_id') id: string) {
+    return this.webhooks.ping(p, id);
+  }
+
+  @Get(':webhook_id/deliveries')
+  @Scopes('webhooks:read')
+  async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
+    return v1List(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Get(':webhook_id/deliveries/:delivery_id')
+  @Scopes('webhooks:read')
+  async delivery(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
+    const { row, attempts } = await this.webhooks.getDelivery(p, id, deliveryId);
+    return presentDelivery(row, attempts);
+  }
+
+  @Post(':webhook_id/deliveries/:delivery_id/retry')
+  @HttpCode(202)
+  @Scopes('webhooks:write')
+  async retry(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
+    const { row, attempts } = await this.webhooks.retryDelivery(p, id, deliveryId);
+    return presentDelivery(row, attempts);
+  }
+}
