@@ -158,6 +158,8 @@ describe('/v1 courses', () => {
     expect((await t.get('/v1/courses?label__name=Clo', auth)).body.count).toBe(0);
     expect((await t.get('/v1/courses?label__name=Nope', auth)).body).toEqual({ count: 0, next: null, previous: null, results: [] });
     expect((await t.get('/v1/courses?label__name=Cloud&label__name=Security', auth)).status).toBe(400);
+    expect((await t.get('/v1/courses?label__name=', auth)).body.count).toBe(3);
+    expect((await t.get('/v1/courses/?label__name=Cloud', auth)).body.count).toBe(2);
 
     const replaced = await t.request('PUT', `/v1/courses/${b.id}`, { ...auth, body: { ...base, title: 'B', labels: ['Security'] } });
     expect(replaced.body.labels).toEqual(['Security']);

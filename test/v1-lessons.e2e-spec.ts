@@ -158,6 +158,8 @@ describe('/v1 lessons', () => {
     const list = await t.get(`/v1/lessons?course_id=${c.id}`, key());
     expect(list.body.count).toBe(2);
     expect(list.body.results.map((r: any) => r.id)).toEqual([a.id, b.id]);
+    expect((await t.get(`/v1/lessons/?course_id=${c.id}`, key())).body.count).toBe(2);
+    expect((await t.get('/v1/lessons?course_id=&page_size=100', key())).body.count).toBeGreaterThan(2);
     const foreign = await insertCourse(t, other);
     await insertLesson(t, other, foreign.uuid);
     for (const id of [foreign.id, 'nonsense', encodeId('course', newUuid())]) {

@@ -25,7 +25,8 @@ export class CoursesV1Controller {
   @Scopes('courses:read')
   async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
-    const [rows, count] = await this.courses.list(p, page, query.label__name);
+    // An empty filter value filters nothing (as django-filter does).
+    const [rows, count] = await this.courses.list(p, page, query.label__name || undefined);
     return v1List(await this.courses.present(p, rows), count, page, this.config.PUBLIC_URL, req.url);
   }
 

@@ -21,7 +21,8 @@ export class LessonsV1Controller {
   @Scopes('lessons:read')
   async list(@Auth() p: Principal, @Query() query: LessonListQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
-    const [rows, count] = await this.lessons.list(p, page, query.course_id);
+    // An empty filter value filters nothing (as django-filter does).
+    const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined);
     return v1List(rows.map(presentLesson), count, page, this.config.PUBLIC_URL, req.url);
   }
 
