@@ -13,6 +13,7 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { CourseSeriesModule } from './modules/course-series/course-series.module';
+import { AccessCodesModule } from './modules/access-codes/access-codes.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 import { StudentsModule } from './modules/students/students.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
@@ -30,6 +31,7 @@ export class AppModule {
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,
+        AccessCodesModule,
         CourseSeriesModule,
         PlansModule,
         PathsModule,

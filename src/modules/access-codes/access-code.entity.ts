@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type PoolChannel = 'api' | 'import' | 'dashboard' | 'ecommerce' | 'unknown';
+export type DurationUnit = 'MONTHS' | 'DAYS';
+
+/** A pool of access codes on a domain. */
+@Entity('access_code_pools')
+export class AccessCodePool {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') domainId: string;
+  @Column('text') name: string;
+  @Column('boolean') active: boolean;
+  @Column('timestamptz', { nullable: true }) startDate: Date | null;
+  @Column('timestamptz', { nullable: true }) endDate: Date | null;
+  @Column('boolean') expireLinkedToDomainMembership: boolean;
+  @Column('text', { nullable: true }) channel: PoolChannel | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/**
+ * A code learners type to join a domain; unique per domain. `use_count` is the redemption counter
+ * (incremented with `access_code_uses` rows by whoever redeems, see the decisions doc).
+ */
+@Entity('access_codes')
+export class AccessCode {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('uuid') domainId: string;
+  @Column('uuid') poolId: string;
+  @Column('text') code: string;
+  @Column('boolean') active: boolean;
+  @Column('integer') maxUses: number;
+  @Column('integer') useCount: number;
+  @Column('integer', { nullable: true }) duration: number | null;
+  @Column('text') durationUnit: DurationUnit;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

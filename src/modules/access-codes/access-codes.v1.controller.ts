@@ -1,0 +1,109 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { strParam } from '../paths/v1-common';
+import { presentCode, presentPool } from './access-codes.presenter';
+import { AccessCodesService } from './access-codes.service';
+import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
+
+/** /v1/domains/{domain_name}/access-code-pools and their access-codes (the `access-codes` family). */
+@Controller('v1/domains/:domain_name/access-code-pools')
+export class AccessCodesV1Controller {
+  constructor(
+    private readonly codes: AccessCodesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('access-codes:read')
+  async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name', 255));
+    return v1List(rows.map(presentPool), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post()
+  @Scopes('access-codes:write')
+  async createPool(@Auth() p: Principal, @Param('domain_name') domain: string, @Body() dto: PoolCreateDto) {
+    return presentPool(await this.codes.createPool(p, domain, dto));
+  }
+
+  @Get(':access_code_pool_id')
+  @Scopes('access-codes:read')
+  async readPool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string) {
+    return presentPool(await this.codes.readPool(p, domain, id));
+  }
+
+  @Put(':access_code_pool_id')
+  @Scopes('access-codes:write')
+  async updatePool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Body() dto: PoolUpdateDto) {
+    return presentPool(await this.codes.updatePool(p, domain, id, dto));
+  }
+
+  @Patch(':access_code_pool_id')
+  @Scopes('access-codes:write')
+  async partialUpdatePool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Body() dto: PoolUpdateDto) {
+    return presentPool(await this.codes.updatePool(p, domain, id, dto));
+  }
+
+  @Delete(':access_code_pool_id')
+  @HttpCode(204)
+  @Scopes('access-codes:write')
+  async deletePool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string) {
+    await this.codes.deletePool(p, domain, id);
+  }
+
+  @Get(':access_code_pool_id/access-codes')
+  @Scopes('access-codes:read')
+  async listCodes(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.codes.listCodes(p, domain, id, page);
+    return v1List(rows.map(presentCode), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':access_code_pool_id/access-codes')
+  @Scopes('access-codes:write')
+  async createCode(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Body() dto: AccessCodeDto) {
+    return presentCode(await this.codes.createCode(p, domain, id, dto));
+  }
+
+  @Get(':access_code_pool_id/access-codes/:access_code_id')
+  @Scopes('access-codes:read')
+  async readCode(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Param('access_code_id') codeId: string) {
+    return presentCode(await this.codes.readCode(p, domain, id, codeId));
+  }
+
+  @Put(':access_code_pool_id/access-codes/:access_code_id')
+  @Scopes('access-codes:write')
+  async updateCode(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('access_code_pool_id') id: string,
+    @Param('access_code_id') codeId: string,
+    @Body() dto: AccessCodeDto,
+  ) {
+    return presentCode(await this.codes.updateCode(p, domain, id, codeId, dto));
+  }
+
+  @Patch(':access_code_pool_id/access-codes/:access_code_id')
+  @Scopes('access-codes:write')
+  async partialUpdateCode(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('access_code_pool_id') id: string,
+    @Param('access_code_id') codeId: string,
+    @Body() dto: AccessCodeDto,
+  ) {
+    return presentCode(await this.codes.updateCode(p, domain, id, codeId, dto));
+  }
+
+  @Delete(':access_code_pool_id/access-codes/:access_code_id')
+  @HttpCode(204)
+  @Scopes('access-codes:write')
+  async deleteCode(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Param('access_code_id') codeId: string) {
+    await this.codes.deleteCode(p, domain, id, codeId);
+  }
+}
