@@ -17,6 +17,8 @@ import { AccessCodesModule } from './modules/access-codes/access-codes.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
 import { StudentsModule } from './modules/students/students.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { ContentFilesModule } from './modules/content-files/content-files.module';
+import { FilesModule } from './modules/files/files.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -27,6 +29,8 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, { http: true }),
         HealthModule,
+        ContentFilesModule,
+        FilesModule,
         OrganizationsModule,
         DomainsModule,
         OAuthModule,

@@ -3,6 +3,8 @@ import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
+import { ContentFilesWorkerModule } from './modules/content-files/content-files-worker.module';
+import { MailModule } from './modules/mail/mail.module';
 
 /**
  * The worker process: core (config, logging, database, Redis, queues) plus the queue processors.
@@ -13,7 +15,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { http: false }), MaintenanceModule, WebhooksWorkerModule],
+      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule],
     };
   }
 }

@@ -1,0 +1,119 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { DataSource, Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { ApiError, notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { AssetImportJob, ContentFileJob, QUEUES } from '../../core/queue/queues';
+import { FileStorage } from '../../core/storage/storage';
+import { AssetRequest } from './dto/asset.dto';
+import { Asset } from './entities';
+import { nameFromUrl, vetContentUrl } from './url-check';
+
+/** Import jobs retry transient download failures (connection, timeout) a few times. */
+export const IMPORT_JOB_OPTIONS = { attempts: 3, backoff: { type: 'exponential', delay: 2000 } } as const;
+
+@Injectable()
+export class AssetsService {
+  constructor(
+    @InjectRepository(Asset) private readonly repo: Repository<Asset>,
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly storage: FileStorage,
+    @InjectQueue(QUEUES.contentFiles) private readonly queue: Queue<ContentFileJob>,
+  ) {}
+
+  async list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
+    const [rows, count] = await this.repo.findAndCount({
+      where: { organizationId: p.organizationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.pageSize,
+    });
+    return { rows, count };
+  }
+
+  async get(p: Principal, publicId: string): Promise<Asset> {
+    const id = decodeId('asset', publicId);
+    const row = id ? await this.repo.findOne({ where: { id, organizationId: p.organizationId } }) : null;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * From content_url: the row is PROCESSING and the worker downloads and re-hosts the file. From
+   * asset.embed_link_url alone: nothing to fetch, the asset is READY (type HTML) at once.
+   */
+  async create(p: Principal, dto: AssetRequest): Promise<Asset> {
+    const meta = dto.asset ?? {};
+    const problems: { field: string; pointer: string; message: string }[] = [];
+    let embed: string | null = null;
+    if (meta.embed_link_url !== undefined) {
+      if (!isHttpUrl(meta.embed_link_url)) problems.push({ field: 'asset.embed_link_url', pointer: '/asset/embed_link_url', message: 'Enter a valid URL.' });
+      else embed = meta.embed_link_url;
+    } else if (dto.content_url === undefined) {
+      problems.push({ field: 'asset.embed_link_url', pointer: '/asset/embed_link_url', message: 'This field is required when content_url is absent.' });
+    }
+    if (problems.length) throw new ValidationFailed(problems, 400);
+    const source = dto.content_url !== undefined ? await vetContentUrl('content_url', dto.content_url, this.config.ALLOW_PRIVATE_URLS) : null;
+
+    const asset = await this.repo.save(
+      this.repo.create({
+        organizationId: p.organizationId,
+        name: meta.name ?? nameFromUrl((source ?? embed)!),
+        type: source ? null : 'HTML',
+        sourceUrl: source,
+        embedLinkUrl: embed,
+        aspectRatio: meta.aspect_ratio ?? '16:9',
+        syncCompletion: meta.sync_completion ?? false,
+        state: source ? 'PROCESSING' : 'READY',
+        failureReason: null,
+        storageKey: null,
+        contentType: null,
+        sizeBytes: null,
+      }),
+    );
+    if (source) {
+      const job: AssetImportJob = { kind: 'asset-import', organizationId: p.organizationId, assetId: asset.id };
+      try {
+        await this.queue.add('asset-import', job, { ...IMPORT_JOB_OPTIONS, jobId: `asset-${asset.id}` });
+      } catch (err) {
+        await this.repo.update({ id: asset.id }, { state: 'FAILED', failureReason: 'The import could not be queued.' });
+        throw err;
+      }
+    }
+    return asset;
+  }
+
+  /** Permanently delete an asset (and its stored file) unless a lesson or a content item uses it (400). */
+  async delete(p: Principal, publicId: string): Promise<void> {
+    const asset = await this.get(p, publicId);
+    const [used] = await this.ds.query(
+      // lessons belong to the catalog-content module; a narrow read of who points at this asset
+      `SELECT EXISTS (
+         SELECT 1 FROM lessons
+          WHERE organization_id = $1 AND deleted_at IS NULL
+            AND (content_asset_id = $2 OR content_items @> jsonb_build_array(jsonb_build_object('asset_id', $2::text)))
+       ) AS used`,
+      [p.organizationId, asset.id],
+    );
+    if (used.used) throw new ApiError(400, 'This asset is used by one or more lessons and cannot be deleted.');
+    await this.repo.delete({ id: asset.id, organizationId: p.organizationId });
+    await this.storage.deletePrefix(assetPrefix(p.organizationId, asset.id));
+  }
+}
+
+export const assetPrefix = (orgId: string, assetId: string) => `org/${orgId}/assets/${assetId}`;
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}

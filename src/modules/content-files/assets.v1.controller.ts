@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { AssetsService } from './assets.service';
+import { AssetRequest } from './dto/asset.dto';
+import { presentAsset } from './presenters';
+
+/** /v1/assets: list (caller-set page_size, capped at 100), create, read, delete. */
+@Controller('v1/assets')
+export class AssetsV1Controller {
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('assets:read')
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.assets.list(p, page);
+    return v1List(
+      rows.map((a) => presentAsset(a, this.config, { withDownload: false })),
+      count,
+      page,
+      this.config.PUBLIC_URL,
+      req.url,
+    );
+  }
+
+  @Post()
+  @Scopes('assets:write')
+  async create(@Auth() p: Principal, @Body() dto: AssetRequest) {
+    return presentAsset(await this.assets.create(p, dto), this.config, { withDownload: false });
+  }
+
+  @Get(':asset_id')
+  @Scopes('assets:read')
+  async read(@Auth() p: Principal, @Param('asset_id') id: string) {
+    return presentAsset(await this.assets.get(p, id), this.config, { withDownload: true });
+  }
+
+  @Delete(':asset_id')
+  @HttpCode(204)
+  @Scopes('assets:write')
+  async remove(@Auth() p: Principal, @Param('asset_id') id: string) {
+    await this.assets.delete(p, id);
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssetsService } from './assets.service';
+import { AssetsV1Controller } from './assets.v1.controller';
+import { Asset, WebPackage } from './entities';
+import { fileStorageProvider } from './storage.provider';
+import { WebPackagesService } from './web-packages.service';
+import { WebPackagesV1Controller } from './web-packages.v1.controller';
+
+/** /v1 assets and web packages (API process: records and queues imports; the worker does the fetching). */
+@Module({
+  imports: [TypeOrmModule.forFeature([Asset, WebPackage])],
+  controllers: [AssetsV1Controller, WebPackagesV1Controller],
+  providers: [AssetsService, WebPackagesService, fileStorageProvider],
+})
+export class ContentFilesModule {}

@@ -1,0 +1,215 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { mkdtemp, open as openFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../core/config/config';
+import { OutboundError, outboundDownload } from '../../core/net/guarded-http';
+import { FileStorage } from '../../core/storage/storage';
+import { contentTypeOf, extensionFor } from '../files/mime';
+import { assetPrefix } from './assets.service';
+import { Asset, AssetType, packageFilesPrefix, packageZipKey, WebPackage } from './entities';
+import { inspectManifest, MANIFEST_MAX_BYTES, pickManifest } from './manifest';
+import { assetFileName, keyPath } from './storage-names';
+import { PackageRejected, SafeZip } from './zip-inspect';
+
+/** A failure worth another attempt (network trouble); everything else fails the import at once. */
+export class TransientImportError extends Error {}
+
+/** The human-readable reason of a refused or failed download. */
+export function downloadFailure(err: OutboundError): string {
+  switch (err.reason) {
+    case 'blocked_address':
+      return `The content_url is not allowed: ${err.message}.`;
+    case 'bad_url':
+      return `The content_url is not valid: ${err.message}.`;
+    case 'too_large':
+      return `The file is too large: ${err.message}.`;
+    case 'too_many_redirects':
+      return `The download was refused: ${err.message}.`;
+    case 'timeout':
+      return `The download timed out: ${err.message}.`;
+    default:
+      return `The download failed: ${err.message}.`;
+  }
+}
+
+async function withTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function download(config: AppConfig, url: string, dest: string, maxBytes: number) {
+  try {
+    return await outboundDownload(url, dest, {
+      timeoutMs: config.CONTENT_DOWNLOAD_TIMEOUT_SECONDS * 1000,
+      maxBytes,
+      maxRedirects: 5,
+      allowPrivate: config.ALLOW_PRIVATE_URLS,
+    });
+  } catch (err) {
+    if (err instanceof OutboundError) {
+      if (err.reason === 'connection' || err.reason === 'timeout') throw new TransientImportError(downloadFailure(err));
+      throw new PackageRejected(downloadFailure(err));
+    }
+    throw err;
+  }
+}
+
+export function assetTypeOf(contentType: string): AssetType {
+  const t = contentType.split(';')[0].trim().toLowerCase();
+  if (t.startsWith('video/')) return 'VIDEO_BOTR';
+  if (t.startsWith('audio/')) return 'AUDIO_BOTR';
+  if (t === 'application/pdf') return 'PDF';
+  if (t === 'text/html') return 'HTML';
+  return 'FILE';
+}
+
+async function sniff(path: string): Promise<string | null> {
+  const fh = await openFile(path, 'r');
+  try {
+    const buf = Buffer.alloc(8);
+    const { bytesRead } = await fh.read(buf, 0, 8, 0);
+    if (bytesRead >= 5 && buf.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Downloads an asset's content_url (guarded, capped) and re-hosts it in storage. */
+@Injectable()
+export class AssetImporter {
+  private readonly logger = new Logger(AssetImporter.name);
+
+  constructor(
+    @InjectRepository(Asset) private readonly repo: Repository<Asset>,
+    private readonly config: AppConfig,
+    private readonly storage: FileStorage,
+  ) {}
+
+  /** Runs one import; `lastAttempt` turns a transient failure into FAILED instead of a retry. */
+  async run(organizationId: string, assetId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
+    const asset = await this.repo.findOne({ where: { id: assetId, organizationId } });
+    if (!asset || asset.state !== 'PROCESSING' || !asset.sourceUrl) return 'skipped';
+    const prefix = assetPrefix(organizationId, asset.id);
+    try {
+      return await withTempDir('cp-asset-', async (dir) => {
+        const dest = join(dir, 'download');
+        const got = await download(this.config, asset.sourceUrl!, dest, this.config.ASSET_MAX_BYTES);
+        let contentType = (got.contentType ?? '').split(';')[0].trim().toLowerCase();
+        if (!contentType || contentType === 'application/octet-stream' || contentType === 'binary/octet-stream') {
+          contentType = (await sniff(dest)) ?? contentTypeOf(new URL(got.url).pathname).split(';')[0];
+        }
+        const fileName = assetFileName(got.url, extensionFor(contentType));
+        const key = `${prefix}/${fileName}`;
+        await this.storage.putFile(key, dest, contentType);
+        const res = await this.repo
+          .createQueryBuilder()
+          .update(Asset)
+          .set({ state: 'READY', type: assetTypeOf(contentType), storageKey: key, contentType, sizeBytes: String(got.bytes), failureReason: null })
+          .where('id = :id AND organization_id = :org AND state = :state', { id: asset.id, org: organizationId, state: 'PROCESSING' })
+          .execute();
+        if (!res.affected) {
+          // deleted (or settled) while downloading: do not leave the file behind
+          await this.storage.deletePrefix(prefix);
+          return 'skipped' as const;
+        }
+        return 'READY' as const;
+      });
+    } catch (err) {
+      if (err instanceof TransientImportError && !lastAttempt) throw err;
+      const reason = err instanceof PackageRejected || err instanceof TransientImportError ? err.message : 'The file could not be stored.';
+      if (!(err instanceof PackageRejected || err instanceof TransientImportError)) this.logger.error({ err, assetId }, 'asset import failed');
+      await this.storage.deletePrefix(prefix).catch(() => undefined);
+      await this.repo.update({ id: asset.id, organizationId, state: 'PROCESSING' }, { state: 'FAILED', failureReason: reason });
+      return 'FAILED';
+    }
+  }
+}
+
+/**
+ * Downloads a web package's zip (guarded, capped), checks it (magic bytes, entry names, no
+ * symlinks, entry count, bytes actually expanded, compression ratio), reads its manifest (kind,
+ * version, title, launch file), stores the original zip and the unpacked files under the
+ * package's prefix, and settles the row READY or FAILED.
+ */
+@Injectable()
+export class WebPackageImporter {
+  private readonly logger = new Logger(WebPackageImporter.name);
+
+  constructor(
+    @InjectRepository(WebPackage) private readonly repo: Repository<WebPackage>,
+    private readonly config: AppConfig,
+    private readonly storage: FileStorage,
+  ) {}
+
+  async run(organizationId: string, webPackageId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
+    const pkg = await this.repo.findOne({ where: { id: webPackageId, organizationId } });
+    if (!pkg || pkg.state !== 'PROCESSING') return 'skipped';
+    try {
+      return await withTempDir('cp-wpk-', async (dir) => {
+        const dest = join(dir, 'package.zip');
+        const got = await download(this.config, pkg.sourceUrl, dest, this.config.WEB_PACKAGE_MAX_BYTES);
+        const result = await this.unpack(dest, pkg.storagePrefix);
+        const res = await this.repo
+          .createQueryBuilder()
+          .update(WebPackage)
+          .set({
+            state: 'READY',
+            type: result.info.type,
+            standardVersion: result.info.version,
+            title: result.info.title ?? pkg.title,
+            launchPath: result.launch,
+            sizeBytes: String(got.bytes),
+            expandedBytes: String(result.expandedBytes),
+            fileCount: result.fileCount,
+            failureReason: null,
+          })
+          .where('id = :id AND organization_id = :org AND state = :state', { id: pkg.id, org: organizationId, state: 'PROCESSING' })
+          .execute();
+        if (!res.affected) {
+          await this.storage.deletePrefix(pkg.storagePrefix);
+          return 'skipped' as const;
+        }
+        return 'READY' as const;
+      });
+    } catch (err) {
+      if (err instanceof TransientImportError && !lastAttempt) throw err;
+      const known = err instanceof PackageRejected || err instanceof TransientImportError;
+      if (!known) this.logger.error({ err, webPackageId }, 'web package import failed');
+      await this.storage.deletePrefix(pkg.storagePrefix).catch(() => undefined);
+      await this.repo.update({ id: pkg.id, organizationId, state: 'PROCESSING' }, { state: 'FAILED', failureReason: known ? err.message : 'The package could not be stored.' });
+      return 'FAILED';
+    }
+  }
+
+  /** Check and unpack a local zip into storage under `prefix`; exported for the benchmark. */
+  async unpack(zipPath: string, prefix: string) {
+    const zip = await SafeZip.open(zipPath, {
+      maxEntries: this.config.WEB_PACKAGE_MAX_ENTRIES,
+      maxExpandedBytes: this.config.WEB_PACKAGE_MAX_EXPANDED_BYTES,
+      maxRatio: this.config.WEB_PACKAGE_MAX_RATIO,
+    });
+    try {
+      const manifest = pickManifest(zip.files);
+      if (!manifest) throw new PackageRejected('The package has no imsmanifest.xml, cmi5.xml or tincan.xml (not a SCORM, cmi5 or xAPI package).');
+      const info = inspectManifest(manifest.name, await zip.read(manifest, MANIFEST_MAX_BYTES));
+      const base = manifest.name.includes('/') ? manifest.name.slice(0, manifest.name.lastIndexOf('/') + 1) : '';
+      const filesPrefix = packageFilesPrefix(prefix);
+      for (const f of zip.files) {
+        await this.storage.putStream(`${filesPrefix}/${keyPath(f.name)}`, await zip.stream(f), contentTypeOf(f.name).split(';')[0]);
+      }
+      await this.storage.putFile(packageZipKey(prefix), zipPath, 'application/zip');
+      const launch = info.launch && !/^[a-z][a-z0-9+.-]*:/i.test(info.launch) ? `${base}${info.launch}`.slice(0, 2048) : info.launch;
+      return { info, launch, expandedBytes: zip.expandedBytes, fileCount: zip.files.length };
+    } finally {
+      zip.close();
+    }
+  }
+}

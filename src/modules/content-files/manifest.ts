@@ -1,0 +1,142 @@
+import { XMLParser } from 'fast-xml-parser';
+import type { WebPackageType } from './entities';
+import { PackageRejected } from './zip-inspect';
+
+export const MANIFEST_NAMES = ['imsmanifest.xml', 'cmi5.xml', 'tincan.xml'] as const;
+export const MANIFEST_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface PackageInfo {
+  type: WebPackageType;
+  /** "1.2", "2004 4th Edition", "2004" for SCORM; null for xAPI and cmi5 */
+  version: string | null;
+  title: string | null;
+  /** launch file relative to the manifest's folder, when declared */
+  launch: string | null;
+}
+
+/**
+ * Pick the manifest: the shallowest imsmanifest.xml / cmi5.xml / tincan.xml (many packages are
+ * zipped with one top folder); at the same depth in that order of preference.
+ */
+export function pickManifest<T extends { name: string }>(files: T[]): T | null {
+  let best: { f: T; depth: number; rank: number } | null = null;
+  for (const f of files) {
+    const parts = f.name.split('/');
+    const rank = (MANIFEST_NAMES as readonly string[]).indexOf(parts[parts.length - 1].toLowerCase());
+    if (rank < 0) continue;
+    const depth = parts.length - 1;
+    if (!best || depth < best.depth || (depth === best.depth && rank < best.rank)) best = { f, depth, rank };
+  }
+  return best?.f ?? null;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  // no entity expansion at all (billion laughs); the five XML entities are decoded by hand below
+  processEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  isArray: (name) => ['organization', 'item', 'resource', 'activity', 'au', 'langstring'].includes(name),
+});
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&#x([0-9a-f]{1,6});/gi, (_, h) => safeChar(parseInt(h, 16)))
+    .replace(/&#(\d{1,7});/g, (_, d) => safeChar(Number(d)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+function safeChar(code: number): string {
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+}
+
+/** The text of an element that may be a string, {#text}, a langstring list or a list of those. */
+function text(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return clean(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const t = text(x);
+      if (t) return t;
+    }
+    return null;
+  }
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (o['#text'] !== undefined) return text(o['#text']);
+    if (o.langstring !== undefined) return text(o.langstring);
+    if (o.string !== undefined) return text(o.string);
+  }
+  return null;
+}
+function clean(s: string): string | null {
+  const t = decodeEntities(s).replace(/\s+/g, ' ').trim().slice(0, 500);
+  return t || null;
+}
+const list = (v: unknown): any[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+
+function parse(xml: string, file: string): any {
+  if (/<!ENTITY/i.test(xml)) throw new PackageRejected(`${file} declares XML entities, which are not accepted.`);
+  try {
+    return parser.parse(xml, true);
+  } catch (err) {
+    throw new PackageRejected(`${file} is not well-formed XML: ${(err as Error).message.split('\n')[0]}.`);
+  }
+}
+
+/** Read the kind, version, title and launch file of a package from its manifest. */
+export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
+  const base = fileName.split('/').pop()!.toLowerCase();
+  const xml = data.toString('utf8').replace(/^\uFEFF/, '');
+  const doc = parse(xml, base);
+  if (base === 'imsmanifest.xml') return scorm(doc, xml);
+  if (base === 'cmi5.xml') {
+    const course = doc.courseStructure?.course;
+    if (!doc.courseStructure) throw new PackageRejected('cmi5.xml has no courseStructure element.');
+    const au = list(doc.courseStructure.au)[0] ?? list(doc.courseStructure.block).flatMap((b: any) => list(b?.au))[0];
+    return { type: 'CMI5', version: null, title: text(course?.title), launch: text(au?.url) };
+  }
+  const activities = list(doc.tincan?.activities?.activity);
+  if (!doc.tincan) throw new PackageRejected('tincan.xml has no tincan element.');
+  const course = activities.find((a: any) => String(a?.['@_type'] ?? '').endsWith('/course')) ?? activities[0];
+  const launchable = activities.find((a: any) => a?.launch !== undefined);
+  return { type: 'XAPI', version: null, title: text(course?.name), launch: text(launchable?.launch) };
+}
+
+function scorm(doc: any, xml: string): PackageInfo {
+  const manifest = doc.manifest;
+  if (!manifest) throw new PackageRejected('imsmanifest.xml has no manifest element.');
+  const schemaVersion = text(manifest.metadata?.schemaversion);
+  let version: string | null = null;
+  if (schemaVersion && /^1\.2$/.test(schemaVersion)) version = '1.2';
+  else if (schemaVersion && /2004/.test(schemaVersion)) version = schemaVersion.replace(/^.*?(2004.*)$/, '$1');
+  else if (schemaVersion && /CAM 1\.3/i.test(schemaVersion)) version = '2004';
+  else if (/adlcp_rootv1p2|imscp_rootv1p1p2/.test(xml)) version = '1.2';
+  else if (/adlcp_v1p3|imsss|adlseq_v1p3|adlnav_v1p3|imscp_v1p1/.test(xml)) version = '2004';
+  if (!version) throw new PackageRejected('imsmanifest.xml is neither a SCORM 1.2 nor a SCORM 2004 manifest.');
+
+  const orgs = list(manifest.organizations?.organization);
+  const wanted = manifest.organizations?.['@_default'];
+  const org = orgs.find((o: any) => o?.['@_identifier'] === wanted) ?? orgs[0];
+  const firstItem = (items: any[]): any => {
+    for (const it of items) {
+      if (it?.['@_identifierref']) return it;
+      const inner = firstItem(list(it?.item));
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const item = firstItem(list(org?.item));
+  const title = text(org?.title) ?? text(list(org?.item)[0]?.title) ?? text(manifest.metadata?.lom?.general?.title);
+  const resources = list(manifest.resources?.resource);
+  const res = resources.find((r: any) => item && r?.['@_identifier'] === item['@_identifierref']) ?? resources.find((r: any) => r?.['@_href']);
+  const href = res?.['@_href'] ? decodeEntities(String(res['@_href'])) : null;
+  return { type: 'SCORM', version, title, launch: href };
+}
