@@ -103,6 +103,7 @@ describe('/v1 domain users', () => {
       [{ user: { email: 'not-an-email' } }, 'user.email'],
       [{ user: { email: 'ok@example.test', first_name: 'x'.repeat(51) } }, 'user.first_name'],
       [{ user: { email: 'ok@example.test' }, active: 'yes' }, 'active'],
+      [{ user: { email: 'ok@example.test', last_name: 'a\u0000b' } }, 'user.last_name'],
       [{ user: { email: 'ok@example.test' }, marketing_optin: 'no' }, 'marketing_optin'],
       [{ user: { email: 'ok@example.test' }, expires_at: 'never' }, 'expires_at'],
     ];
@@ -166,7 +167,7 @@ describe('/v1 domain users', () => {
     });
     const without = await t.get(`${base}?user__email=alice@example.test`, { token });
     expect(without.body.results[0].signup_fields).toBeUndefined();
-    for (const q of ['active=maybe', 'access_code=abc', 'include_signup_field_data=2x', 'page=0', 'page_size=-1']) {
+    for (const q of ['user__first_name=a%00b', 'signup_field_value=%00', 'active=maybe', 'access_code=abc', 'include_signup_field_data=2x', 'page=0', 'page_size=-1']) {
       const res = await t.get(`${base}?${q}`, { token });
       expect({ q, status: res.status }).toEqual({ q, status: 400 });
     }
@@ -224,8 +225,11 @@ describe('/v1 domain users', () => {
     expect(quiet.status).toBe(201);
     const rows = await t.ds.query(`SELECT send_email FROM domain_user_invites ORDER BY created_at`);
     expect(rows.map((r: any) => r.send_email)).toEqual([true, true, false]);
-    const list = await t.get(`${users()}/${uid}/invites`, { basic: org.api_key });
-    expect(list.body.count).toBe(3);
+    for (const [, auth] of modes()) {
+      const list = await t.get(`${users()}/${uid}/invites`, auth);
+      expect(list.status).toBe(200);
+      expect(list.body.count).toBe(3);
+    }
     const outsider = await insertStudent(t, org);
     const notMember = await t.post(`${users()}/${outsider.id}/invites`, {}, { token });
     expect(notMember.status).toBe(400);
@@ -260,8 +264,16 @@ describe('/v1 domain users', () => {
     const c2 = await t.post(vals, { signup_field: { id: f1.id }, value: 'Acme Corp' }, { token });
     expect(c2.status).toBe(201);
     expect(c2.body.value).toBe('Acme Corp');
-    const read = await t.get(`${vals}/${f1.id}`, { token });
-    expect(read.body).toEqual({ signup_field: { id: f1.id, label: 'Company' }, value: 'Acme Corp' });
+    for (const [, auth] of modes()) {
+      const read = await t.get(`${vals}/${f1.id}`, auth);
+      expect(read.body).toEqual({ signup_field: { id: f1.id, label: 'Company' }, value: 'Acme Corp' });
+      const listed = await t.get(vals, auth);
+      expect(listed.status).toBe(200);
+      expect(listed.body.results).toEqual([{ signup_field: { id: f1.id, label: 'Company' }, value: 'Acme Corp' }]);
+    }
+    expect((await t.get(`${vals}/${f4.id}`, { token })).status).toBe(404);
+    const nul = await t.post(vals, { signup_field: { id: f1.id }, value: 'a\u0000' }, { token });
+    expect(nul.status).toBe(400);
     for (const body of [
       { signup_field: { id: f3.id }, value: 'x' },
       { signup_field: { id: 'sfd_nope' }, value: 'x' },

@@ -58,6 +58,8 @@ describe('/v1 domains', () => {
       const slash = await t.get(`/v1/domains/${org.domain_name}/`, auth);
       expect(slash.status).toBe(200);
     }
+    expect((await t.get('/v1/domains/%00', { basic: org.api_key })).status).toBe(404);
+    expect((await t.get('/v1/domains/a%20b', { basic: org.api_key })).status).toBe(404);
     const missing = await t.get('/v1/domains/nope.example', { basic: org.api_key });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ detail: 'Not found.' });
@@ -89,6 +91,7 @@ describe('/v1 domains', () => {
       [{ catalog_title: 5 }, 'catalog_title'],
       [{ access_code_message_html: null }, 'access_code_message_html'],
       [{ marketing_message: ['x'] }, 'marketing_message'],
+      [{ catalog_title: 'nul \u0000 byte' }, 'catalog_title'],
     ];
     for (const [body, field] of cases) {
       const res = await t.patch(`/v1/domains/${d.name}`, body, { basic: org.api_key });

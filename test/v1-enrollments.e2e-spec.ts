@@ -145,12 +145,16 @@ describe('/v1 published-course enrollments', () => {
       expect(read.status).toBe(200);
       expect(read.body).toMatchObject({ id: es[1].id, user: { id: students[1].id }, enrolled_at: '2025-01-02T00:00:00.000Z', active: true, expires_at: null });
     }
-    const patch = await t.patch(`${base}/${es[1].id}`, { active: false, expires_at: '2031-02-03T04:05:06Z' }, { basic: org.api_key });
-    expect(patch.status).toBe(200);
-    expect(patch.body).toMatchObject({ id: es[1].id, active: false, expires_at: '2031-02-03T04:05:06.000Z', enrolled_at: '2025-01-02T00:00:00.000Z' });
-    const put = await t.request('PUT', `${base}/${es[1].id}`, { token, body: { expires_at: null, active: true } });
-    expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ active: true, expires_at: null });
+    for (const [, auth] of modes()) {
+      const patch = await t.patch(`${base}/${es[1].id}`, { active: false, expires_at: '2031-02-03T04:05:06Z' }, auth);
+      expect(patch.status).toBe(200);
+      expect(patch.body).toMatchObject({ id: es[1].id, active: false, expires_at: '2031-02-03T04:05:06.000Z', enrolled_at: '2025-01-02T00:00:00.000Z' });
+      const put = await t.request('PUT', `${base}/${es[1].id}`, { ...auth, body: { expires_at: null, active: true } });
+      expect(put.status).toBe(200);
+      expect(put.body).toMatchObject({ active: true, expires_at: null });
+    }
+    const [stored] = await t.ds.query(`SELECT active, expires_at FROM enrollments WHERE id = $1`, [es[1].uuid]);
+    expect(stored).toEqual({ active: true, expires_at: null });
     const bad = await t.patch(`${base}/${es[1].id}`, { expires_at: 'soon' }, { token });
     expect(bad.status).toBe(400);
     expect(bad.body.expires_at).toEqual(expect.any(Array));

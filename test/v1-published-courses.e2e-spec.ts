@@ -179,6 +179,9 @@ describe('/v1 published courses', () => {
     await t.ds.query(`UPDATE lessons SET search_keywords = 'painting' WHERE course_id = $1`, [byKeyword.uuid]);
     const after = await t.get(`/v1/domains/${d.name}/published-courses?search=kubernetes`, { token });
     expect(after.body.results.map((r: any) => r.id)).not.toContain(ids[byKeyword.id]);
+    const nul = await t.get(`/v1/domains/${d.name}/published-courses?search=a%00b`, { token });
+    expect(nul.status).toBe(400);
+    expect(nul.body.search).toEqual(expect.any(Array));
     const nothing = await t.get(`/v1/domains/${d.name}/published-courses?search=${encodeURIComponent('"unbalanced & | !')}`, { token });
     expect(nothing.status).toBe(200);
     const plan = await t.ds.transaction(async (m) => {

@@ -43,7 +43,7 @@ export class DomainsService {
   /** A domain of the caller's organization by its name (path parameter), or 404: another organization's name is not found. */
   async requireByName(p: Principal | string, name: string): Promise<Domain> {
     const org = typeof p === 'string' ? p : p.organizationId;
-    if (typeof name !== 'string' || name.length > 253) throw notFound();
+    if (typeof name !== 'string' || name.length > 253 || !/^[-:.0-9a-zA-Z]+$/.test(name)) throw notFound();
     const d = await this.findByName(org, name);
     if (!d) throw notFound();
     return d;

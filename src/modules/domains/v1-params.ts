@@ -1,4 +1,4 @@
-import { ValidateIf, ValidationOptions } from 'class-validator';
+import { Matches, ValidateIf, ValidationOptions } from 'class-validator';
 import { ValidationFailed } from '../../core/http/api-error';
 
 /**
@@ -13,6 +13,9 @@ export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !==
 /** The member may be absent or null (nullable columns). */
 export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
 
+/** PostgreSQL text cannot hold NUL characters: reject them as bad input (400), never a 500. */
+export const NoNul = () => Matches(/^[^\u0000]*$/, { message: 'Null characters are not allowed.' });
+
 export function paramError(name: string, message: string): ValidationFailed {
   return new ValidationFailed([{ parameter: name, field: name, message }], 400);
 }
@@ -24,6 +27,7 @@ export function strParam(query: Record<string, unknown>, name: string, maxLength
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
   if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
+  if (v.includes('\u0000')) throw paramError(name, 'Null characters are not allowed.');
   return v;
 }
 

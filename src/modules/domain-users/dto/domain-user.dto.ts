@@ -1,11 +1,11 @@
 import { Type } from 'class-transformer';
 import { Allow, IsArray, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested, ArrayMaxSize } from 'class-validator';
-import { Present, PresentNotNull } from '../../domains/v1-params';
+import { NoNul, Present, PresentNotNull } from '../../domains/v1-params';
 
 export class DomainUserUserDto {
-  @IsDefined({ message: 'This field is required.' }) @IsString() @MaxLength(254) @IsEmail({}, { message: 'Enter a valid email address.' }) email!: string;
-  @Present() @IsString() @MaxLength(50) first_name?: string;
-  @Present() @IsString() @MaxLength(50) last_name?: string;
+  @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MaxLength(254) @IsEmail({}, { message: 'Enter a valid email address.' }) email!: string;
+  @Present() @IsString() @NoNul() @MaxLength(50) first_name?: string;
+  @Present() @IsString() @NoNul() @MaxLength(50) last_name?: string;
 }
 
 /** DomainUserCreateRequest: `user` required; `expires_at` parsed by the service (ignored on public domains). */
@@ -34,12 +34,12 @@ export class SignupFieldRefDto {
 /** UserSignupFieldValueRequest */
 export class SignupFieldValueCreateDto {
   @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => SignupFieldRefDto) signup_field!: SignupFieldRefDto;
-  @IsDefined({ message: 'This field is required.' }) @IsString() @MinLength(1) @MaxLength(10000) value!: string;
+  @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MinLength(1) @MaxLength(10000) value!: string;
 }
 
 export class BulkSignupFieldValueDto {
   @IsDefined({ message: 'This field is required.' }) @IsString() @MinLength(1) @MaxLength(64) id!: string;
-  @IsDefined({ message: 'This field is required.' }) @IsString() @MinLength(1) @MaxLength(10000) value!: string;
+  @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MinLength(1) @MaxLength(10000) value!: string;
 }
 
 /** BulkUserSignupInfoRequest: signup_fields [{id, value}] */

@@ -1,10 +1,10 @@
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { Present } from '../v1-params';
+import { NoNul, Present } from '../v1-params';
 
 /** PUT and PATCH /v1/domains/{domain_name}: both partial (resource-reference-api.md section 4). */
 export class DomainUpdateDto {
-  @Present() @IsString() @MinLength(1) @MaxLength(100000) catalog_title?: string;
+  @Present() @IsString() @NoNul() @MinLength(1) @MaxLength(100000) catalog_title?: string;
   @Present() @IsIn(['PUBLIC', 'PRIVATE', 'PRIVATE_CODE'], { message: 'Must be one of PUBLIC, PRIVATE, PRIVATE_CODE.' }) access?: 'PUBLIC' | 'PRIVATE' | 'PRIVATE_CODE';
-  @Present() @IsString() @MinLength(1) @MaxLength(100000) access_code_message_html?: string;
-  @Present() @IsString() @MaxLength(100000) marketing_message?: string;
+  @Present() @IsString() @NoNul() @MinLength(1) @MaxLength(100000) access_code_message_html?: string;
+  @Present() @IsString() @NoNul() @MaxLength(100000) marketing_message?: string;
 }
