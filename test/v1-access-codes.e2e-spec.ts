@@ -1,7 +1,7 @@
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { domainOf, insertDomain, insertStudent, orgUuid, useAccessCode } from './support/fixtures';
+import { countQueries, domainOf, insertDomain, insertStudent, orgUuid, useAccessCode } from './support/fixtures';
 
 describe('/v1 access code pools and access codes', () => {
   let t: TestApp;
@@ -117,6 +117,25 @@ describe('/v1 access code pools and access codes', () => {
       expect((await t.get(`${base}?page=2`, basic())).body.results).toHaveLength(2);
       expect((await t.get(`${base}?page=3`, basic())).status).toBe(404);
       expect((await t.get(`${base}?page=two`, basic())).status).toBe(400);
+    });
+
+    it('the pool list runs the same number of statements for 1 pool and for many (code_count set-wise)', async () => {
+      const measure = async (url: string) => {
+        await t.get(url, basic());
+        const { result, count: n } = await countQueries(() => t.get(url, basic()));
+        expect(result.status).toBe(200);
+        expect(n).toBeGreaterThan(0);
+        return n;
+      };
+      const small = await insertDomain(t, org);
+      const big = await insertDomain(t, org);
+      const p = await newPool('one', `/v1/domains/${small.name}/access-code-pools`);
+      await t.post(`/v1/domains/${small.name}/access-code-pools/${p.id}/access-codes`, {}, basic());
+      for (let i = 0; i < 10; i++) {
+        const q = await newPool(`many ${i}`, `/v1/domains/${big.name}/access-code-pools`);
+        await t.post(`/v1/domains/${big.name}/access-code-pools/${q.id}/access-codes`, {}, basic());
+      }
+      expect(await measure(`/v1/domains/${big.name}/access-code-pools`)).toBe(await measure(`/v1/domains/${small.name}/access-code-pools`));
     });
 
     it('deletes a pool with its codes', async () => {

@@ -1,6 +1,6 @@
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { domainOf, insertCourse, insertCourseSeries, insertDomain, orgUuid, publishCourse } from './support/fixtures';
+import { countQueries, domainOf, insertCourse, insertCourseSeries, insertDomain, orgUuid, publishCourse } from './support/fixtures';
 
 describe('/v1 course series', () => {
   let t: TestApp;
@@ -97,6 +97,24 @@ describe('/v1 course series', () => {
     });
     expect(res.body.results[1]).toMatchObject({ hidden: true, course: { lesson_count: 0, required_lesson_count: 0 } });
     expect((await t.get(`/v1/domains/${d.name}/course-series/nope/published-courses`, basic())).status).toBe(404);
+  });
+
+  it('lists run the same number of statements for 1 row and for many (no N+1)', async () => {
+    const measure = async (url: string) => {
+      await t.get(url, basic());
+      const { result, count: n } = await countQueries(() => t.get(url, basic()));
+      expect(result.status).toBe(200);
+      expect(n).toBeGreaterThan(0);
+      return n;
+    };
+    const small = await insertDomain(t, org);
+    const big = await insertDomain(t, org);
+    const pcOf = async (d: { uuid: string }) => (await publishCourse(t, org, (await insertCourse(t, org)).uuid, d.uuid)).uuid;
+    const one = await insertCourseSeries(t, org, small.uuid, [await pcOf(small)], { offer: true });
+    let many = one;
+    for (let i = 0; i < 6; i++) many = await insertCourseSeries(t, org, big.uuid, [await pcOf(big), await pcOf(big)], { offer: true });
+    expect(await measure(`/v1/domains/${big.name}/course-series`)).toBe(await measure(`/v1/domains/${small.name}/course-series`));
+    expect(await measure(`/v1/domains/${big.name}/course-series/${many.id}/published-courses`)).toBe(await measure(`/v1/domains/${small.name}/course-series/${one.id}/published-courses`));
   });
 
   it('cross-organization: another organization neither lists nor reads them', async () => {

@@ -1,7 +1,7 @@
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { domainOf, insertCourse, insertDomain, insertLabelRow, insertStudent, orgUuid, publishCourse } from './support/fixtures';
+import { countQueries, domainOf, insertCourse, insertDomain, insertLabelRow, insertStudent, orgUuid, publishCourse } from './support/fixtures';
 
 describe('/v1 published paths, path items, labels, enrollments and /v1/paths', () => {
   let t: TestApp;
@@ -339,6 +339,9 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
 
       expect((await t.delete(`${url}/${l1.id}`, basic())).status).toBe(204);
       expect((await t.get(url, basic())).body.count).toBe(1);
+      // removing the label itself (content module) removes its association (foreign key, 1763700007001)
+      await t.ds.query(`DELETE FROM labels WHERE id = $1`, [l2.uuid]);
+      expect((await t.ds.query(`SELECT count(*)::int AS n FROM path_labels WHERE label_id = $1`, [l2.uuid]))[0].n).toBe(0);
     });
   });
 
@@ -462,6 +465,50 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect((await t.patch(`/v1/paths/${pp.path.id}`, { title: 'x'.repeat(501) }, basic())).status).toBe(400);
       expect((await t.patch(`/v1/paths/${pp.path.id}`, { short_description: 'x'.repeat(301) }, basic())).status).toBe(400);
       expect((await t.get(`${base}/${pp.id}`, basic())).body.path.title).toBe('Renamed');
+    });
+  });
+
+  describe('no N+1', () => {
+    it('lists run the same number of statements for 1 row and for many', async () => {
+      const measure = async (url: string) => {
+        await t.get(url, basic()); // warm caches (auth)
+        const { result, count: n } = await countQueries(() => t.get(url, basic()));
+        expect(result.status).toBe(200);
+        expect(n).toBeGreaterThan(0);
+        return n;
+      };
+      const small = await insertDomain(t, org);
+      const big = await insertDomain(t, org);
+      const fill = async (d: { uuid: string; name: string }, n: number) => {
+        let last: any;
+        for (let i = 0; i < n; i++) {
+          last = (await t.post(`/v1/domains/${d.name}/published-paths`, { slug: `p${i}`, path: { title: `P${i}` } }, basic())).body;
+          const c = await insertCourse(t, org);
+          const pc = await publishCourse(t, org, c.uuid, d.uuid);
+          await t.post(`/v1/domains/${d.name}/published-paths/${last.id}/path-items`, { order: i, published_course: { id: pc.id } }, basic());
+          const s = await insertStudent(t, org);
+          await t.post(`/v1/domains/${d.name}/published-paths/${last.id}/published-path-enrollments`, { user: { id: s.id } }, basic());
+        }
+        return last;
+      };
+      const one = await fill(small, 1);
+      const many = await fill(big, 12);
+      // many items and enrollments in one path
+      for (let i = 0; i < 8; i++) {
+        const c = await insertCourse(t, org);
+        const pc = await publishCourse(t, org, c.uuid, big.uuid);
+        await t.post(`/v1/domains/${big.name}/published-paths/${many.id}/path-items`, { order: 100 + i, published_course: { id: pc.id } }, basic());
+        const s = await insertStudent(t, org);
+        await t.post(`/v1/domains/${big.name}/published-paths/${many.id}/published-path-enrollments`, { user: { id: s.id } }, basic());
+      }
+      for (const suffix of ['', '?include_searchable_content=true']) {
+        expect(await measure(`/v1/domains/${big.name}/published-paths${suffix}`)).toBe(await measure(`/v1/domains/${small.name}/published-paths${suffix}`));
+      }
+      expect(await measure(`/v1/domains/${big.name}/published-paths/${many.id}/path-items`)).toBe(await measure(`/v1/domains/${small.name}/published-paths/${one.id}/path-items`));
+      expect(await measure(`/v1/domains/${big.name}/published-paths/${many.id}/published-path-enrollments`)).toBe(
+        await measure(`/v1/domains/${small.name}/published-paths/${one.id}/published-path-enrollments`),
+      );
+      expect(await measure(`/v1/paths/${many.path.id}/path-items`)).toBe(await measure(`/v1/paths/${one.path.id}/path-items`));
     });
   });
 

@@ -1,7 +1,7 @@
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { domainOf, insertDomain, insertPlan, insertStudent, orgUuid } from './support/fixtures';
+import { countQueries, domainOf, insertDomain, insertPlan, insertStudent, orgUuid } from './support/fixtures';
 
 describe('/v1 plans and plan enrollments', () => {
   let t: TestApp;
@@ -165,6 +165,25 @@ describe('/v1 plans and plan enrollments', () => {
     expect((await t.patch(`${url}/${e.id}`, { active: null }, basic())).status).toBe(400);
     expect((await t.get(`${url}/garbage`, basic())).status).toBe(404);
     expect((await t.get(`/v1/domains/${dn}/plan/garbage/plan-enrollments`, basic())).status).toBe(404);
+  });
+
+  it('lists run the same number of statements for 1 row and for many (no N+1)', async () => {
+    const measure = async (url: string) => {
+      await t.get(url, basic());
+      const { result, count: n } = await countQueries(() => t.get(url, basic()));
+      expect(result.status).toBe(200);
+      expect(n).toBeGreaterThan(0);
+      return n;
+    };
+    const small = await insertDomain(t, org);
+    const big = await insertDomain(t, org);
+    const one = await insertPlan(t, org, small.uuid);
+    await t.post(`/v1/domains/${small.name}/plan/${one.id}/plan-enrollments`, { user: { id: (await insertStudent(t, org)).id } }, basic());
+    let many = one;
+    for (let i = 0; i < 10; i++) many = await insertPlan(t, org, big.uuid, { price_cents: i * 100 });
+    for (let i = 0; i < 10; i++) await t.post(`/v1/domains/${big.name}/plan/${many.id}/plan-enrollments`, { user: { id: (await insertStudent(t, org)).id } }, basic());
+    expect(await measure(`/v1/domains/${big.name}/plan`)).toBe(await measure(`/v1/domains/${small.name}/plan`));
+    expect(await measure(`/v1/domains/${big.name}/plan/${many.id}/plan-enrollments`)).toBe(await measure(`/v1/domains/${small.name}/plan/${one.id}/plan-enrollments`));
   });
 
   it('cross-organization: another organization sees nothing and changes nothing', async () => {
