@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
+import { OAuthClient } from '../oauth/oauth.entities';
 import { Admin, ApiKey, Organization } from './organization.entity';
 import { OrganizationsService } from './organizations.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Admin, ApiKey]), DomainsModule],
+  // OAuthClient: create() inserts the bootstrap client; registered here so the CLI (which loads
+  // no OAuth module) knows the entity too
+  imports: [TypeOrmModule.forFeature([Organization, Admin, ApiKey, OAuthClient]), DomainsModule],
   providers: [OrganizationsService],
   exports: [OrganizationsService],
 })
