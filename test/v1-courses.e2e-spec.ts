@@ -115,6 +115,10 @@ describe('/v1 courses', () => {
       labels: [expect.stringContaining('Expected a list of items')],
       display_manual_course_time: ['Must be a valid boolean.'],
     });
+    const nul = await t.post('/v1/courses', { ...base, title: 'a\u0000b', labels: ['x\u0000'] }, key());
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ title: ['Null characters are not allowed.'], labels: ['Null characters are not allowed.'] });
+    expect((await t.get('/v1/courses?label__name=a%00b', key())).status).toBe(400);
     const badLabel = await t.post('/v1/courses', { ...base, labels: ['ok', ''] }, key());
     expect(badLabel.status).toBe(400);
     expect(badLabel.body.labels).toEqual(['This field may not be blank.']);

@@ -69,6 +69,8 @@ describe('/v1 labels and tags', () => {
         const long = await t.post(`/v1/${family}`, { name: 'x'.repeat(256) }, auth);
         expect(long.status).toBe(400);
         expect(long.body.name).toContain('Ensure this field has no more than 255 characters.');
+        const nul = await t.post(`/v1/${family}`, { name: 'a\u0000' }, auth);
+        expect(nul.body).toEqual({ name: ['Null characters are not allowed.'] });
         const num = await t.post(`/v1/${family}`, { name: 12 }, auth);
         expect(num.status).toBe(400);
         expect(num.body.name).toContain('Not a valid string.');

@@ -98,6 +98,8 @@ describe('/v1 lesson content items', () => {
       type: ['"VIDEO" is not a valid choice.'],
       content_asset_id: ['Not a valid string.'],
     });
+    const nul = await t.post(path(lesson.id), { header: 'h\u0000', order: 0, type: 'HTML' }, key());
+    expect(nul.body).toEqual({ header: ['Null characters are not allowed.'] });
     const badRef = await t.post(path(lesson.id), { header: 'h', order: 0, type: 'QUIZ', content_quiz_id: encodeId('asset', newUuid()) }, key());
     expect(badRef.status).toBe(400);
     expect(badRef.body.content_quiz_id[0]).toContain('object does not exist');

@@ -11,6 +11,7 @@ export const MSG = {
   null: 'This field may not be null.',
   blank: 'This field may not be blank.',
   string: 'Not a valid string.',
+  nul: 'Null characters are not allowed.',
   boolean: 'Must be a valid boolean.',
   integer: 'A valid integer is required.',
   list: 'Expected a list of items but got type "{type}".',
@@ -46,6 +47,7 @@ export const Required = () =>
 
 const strProblem = (v: unknown, o: { min?: number; max?: number }): string | null => {
   if (typeof v !== 'string') return MSG.string;
+  if (v.includes('\u0000')) return MSG.nul;
   if (o.min && v.trim().length < o.min) return MSG.blank;
   if (o.max && v.length > o.max) return MSG.maxLength(o.max);
   return null;
