@@ -82,6 +82,8 @@ describe('/v1 access code pools and access codes', () => {
       await bad({ name: '' }, 'name');
       await bad({ name: 'x'.repeat(256) }, 'name');
       await bad({ name: 7 }, 'name');
+      await bad({ name: 'a\u0000b' }, 'name');
+      expect((await t.get(`${pools}?name=a%00b`, basic())).status).toBe(400);
       await bad({ name: 'ok', active: 'yes' }, 'active');
       await bad({ name: 'ok', start_date: 'tomorrow' }, 'start_date');
       await bad({ name: 'ok', start_date: '2026-05-01T00:00:00Z', end_date: '2026-04-01T00:00:00Z' }, 'end_date');
@@ -223,6 +225,7 @@ describe('/v1 access code pools and access codes', () => {
       await bad({ code: '' }, 'code');
       await bad({ code: 'x'.repeat(41) }, 'code');
       await bad({ code: 'has space' }, 'code');
+      await bad({ code: 'NUL\u0000' }, 'code');
       await bad({ max_uses: -1 }, 'max_uses');
       await bad({ max_uses: 1.5 }, 'max_uses');
       await bad({ max_uses: '5' }, 'max_uses');

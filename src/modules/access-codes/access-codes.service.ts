@@ -7,7 +7,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { fieldError, parseTimestamp, UserRow } from '../paths/v1-common';
+import { fieldError, parseTimestamp, UserRow, requireDomain } from '../paths/v1-common';
 import { AccessCode, AccessCodePool } from './access-code.entity';
 import type { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
 
@@ -39,9 +39,7 @@ export class AccessCodesService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
-    if (!d) throw notFound();
-    return d;
+    return requireDomain(this.domains, p, name);
   }
 
   private async pool(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<AccessCodePool> {

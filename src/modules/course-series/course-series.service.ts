@@ -6,7 +6,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { loadOffers, OfferRow } from '../paths/v1-common';
+import { loadOffers, OfferRow, requireDomain } from '../paths/v1-common';
 import { CourseSeries } from './course-series.entity';
 
 export interface CourseSeriesView {
@@ -45,9 +45,7 @@ export class CourseSeriesService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
-    if (!d) throw notFound();
-    return d;
+    return requireDomain(this.domains, p, name);
   }
 
   private async counts(m: EntityManager, ids: string[]): Promise<Map<string, number>> {

@@ -20,6 +20,7 @@ import {
   OfferRow,
   parseEnrollmentCreate,
   parseEnrollmentUpdate,
+  requireDomain,
   UserRow,
 } from './v1-common';
 
@@ -72,9 +73,7 @@ export class PathsService {
   // ------------------------------------------------------------------ domains and lookups
 
   async domain(p: Principal, name: string): Promise<Domain> {
-    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
-    if (!d) throw notFound();
-    return d;
+    return requireDomain(this.domains, p, name);
   }
 
   private async publishedPath(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<PublishedPath> {

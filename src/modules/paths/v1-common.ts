@@ -1,6 +1,9 @@
 import { ValidateIf, ValidationOptions } from 'class-validator';
 import { EntityManager } from 'typeorm';
-import { ValidationFailed } from '../../core/http/api-error';
+import type { Principal } from '../../core/auth/principal';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import type { Domain } from '../domains/domain.entity';
+import type { DomainsService } from '../domains/domains.service';
 import { decodeId, encodeId } from '../../core/ids/ids';
 
 /**
@@ -30,6 +33,7 @@ export function strParam(query: Record<string, unknown>, name: string, maxLength
   if (Array.isArray(v)) v = v[v.length - 1];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
+  if (v.includes('\u0000')) throw paramError(name, 'Null characters are not allowed.');
   if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
   return v;
 }
@@ -230,3 +234,14 @@ export function parseEnrollmentUpdate(body: { expires_at?: unknown; active?: boo
 }
 
 export { invalidPk };
+
+/**
+ * The domain named in a /v1 path, within the caller's organization, or 404 (another organization's
+ * name, an unknown one, or one that cannot be a domain name at all, e.g. with NUL characters).
+ */
+export async function requireDomain(domains: DomainsService, p: Principal, name: string): Promise<Domain> {
+  if (typeof name !== 'string' || name.length > 253 || !/^[-:.0-9a-zA-Z]+$/.test(name)) throw notFound();
+  const d = await domains.findByName(p.organizationId, name);
+  if (!d) throw notFound();
+  return d;
+}

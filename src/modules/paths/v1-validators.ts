@@ -36,6 +36,7 @@ export function V1Str(o: Common & { min?: number; max?: number; pattern?: RegExp
     const p = presence(v, o);
     if (p) return p === 'ok' ? null : p;
     if (typeof v !== 'string') return 'Not a valid string.';
+    if (v.includes('\u0000')) return 'Null characters are not allowed.';
     if (o.min && v.length < o.min) return o.min === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${o.min} characters.`;
     if (o.max !== undefined && v.length > o.max) return `Ensure this field has no more than ${o.max} characters.`;
     if (o.pattern && !o.pattern.test(v)) return o.patternMessage ?? 'Enter a valid value.';

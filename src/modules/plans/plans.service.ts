@@ -7,7 +7,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
-import { loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, UserRow } from '../paths/v1-common';
+import { loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, UserRow, requireDomain } from '../paths/v1-common';
 import { Plan, PlanEnrollment } from './plan.entity';
 
 export interface PlanView {
@@ -34,9 +34,7 @@ export class PlansService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    const d = typeof name === 'string' && name.length <= 253 ? await this.domains.findByName(p.organizationId, name) : null;
-    if (!d) throw notFound();
-    return d;
+    return requireDomain(this.domains, p, name);
   }
 
   private async plan(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<Plan> {
