@@ -127,6 +127,9 @@ export class SafeZip {
     });
     raw.on('error', (err) => counter.destroy(err instanceof PackageRejected ? err : new PackageRejected(`The entry ${JSON.stringify(f.name)} is corrupt: ${err.message}.`)));
     counter.on('close', () => raw.destroy());
+    // the consumer (storage) may attach its listeners a tick later (after a mkdir): an early error
+    // must not be an unhandled 'error' event; the consumer still sees it through stream.errored
+    counter.on('error', () => undefined);
     return raw.pipe(counter);
   }
 
