@@ -169,4 +169,15 @@ describe('database creation', () => {
       await dropDatabase(name);
     }
   });
+
+  it('two migrate() runs at once on a fresh database (API and worker starting together) apply each migration once', async () => {
+    const name = `cp_test_new_${randomBytes(4).toString('hex')}`;
+    const config = loadConfig(process.env, { DATABASE_URL: dbUrl(name) });
+    try {
+      const [a, b] = await Promise.all([migrate(config), migrate(config)]);
+      expect([...a, ...b].sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
+    } finally {
+      await dropDatabase(name);
+    }
+  });
 });

@@ -33,7 +33,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
       try {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (e: any) {
-        if (e?.code !== '42P04') throw e; // created concurrently by another process
+        // created concurrently by another process: 42P04, or 23505 when both inserted at once
+        if (e?.code !== '42P04' && e?.code !== '23505') throw e;
       }
     }
   } finally {
@@ -41,15 +42,28 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Create the database if needed and apply every pending migration. */
+/** Session advisory lock that serializes migration runs across processes. */
+const MIGRATION_LOCK = 7_345_000;
+
+/**
+ * Create the database if needed and apply every pending migration. Several processes may start
+ * at once (API and worker): they take turns under an advisory lock, so each migration runs once.
+ */
 export async function migrate(config: AppConfig): Promise<string[]> {
   await ensureDatabase(config.DATABASE_URL);
-  const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 2 } });
-  await ds.initialize();
+  const lock = new Client({ connectionString: config.DATABASE_URL });
+  await lock.connect();
   try {
-    const ran = await ds.runMigrations({ transaction: 'each' });
-    return ran.map((m) => m.name);
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 2 } });
+    await ds.initialize();
+    try {
+      const ran = await ds.runMigrations({ transaction: 'each' });
+      return ran.map((m) => m.name);
+    } finally {
+      await ds.destroy();
+    }
   } finally {
-    await ds.destroy();
+    await lock.end(); // closing the session releases the lock
   }
 }
