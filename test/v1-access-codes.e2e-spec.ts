@@ -244,6 +244,27 @@ describe('/v1 access code pools and access codes', () => {
     });
   });
 
+  it('every operation works with the API key (Basic) and with a Bearer token', async () => {
+    for (const [i, cred] of [basic(), bearer()].entries()) {
+      const ok = (r: { status: number; text: string }, status = 200) => expect([r.status, r.text]).toEqual([status, expect.anything()]);
+      const pool = await t.post(pools, { name: `Both ${i}` }, cred);
+      ok(pool, 201);
+      const b = `${pools}/${pool.body.id}`;
+      ok(await t.get(pools, cred));
+      ok(await t.get(b, cred));
+      ok(await t.request('PUT', b, { body: { active: false }, ...cred }));
+      ok(await t.patch(b, { name: `Both ${i} patched` }, cred));
+      const code = await t.post(`${b}/access-codes`, { code: `BOTH-${i}` }, cred);
+      ok(code, 201);
+      ok(await t.get(`${b}/access-codes`, cred));
+      ok(await t.get(`${b}/access-codes/${code.body.id}`, cred));
+      ok(await t.request('PUT', `${b}/access-codes/${code.body.id}`, { body: { max_uses: 5 }, ...cred }));
+      ok(await t.patch(`${b}/access-codes/${code.body.id}`, { active: false }, cred));
+      ok(await t.delete(`${b}/access-codes/${code.body.id}`, cred), 204);
+      ok(await t.delete(b, cred), 204);
+    }
+  });
+
   it('cross-organization: another organization neither sees nor changes pools and codes', async () => {
     const p = await newPool('Secret pool');
     const c = (await t.post(`${pools}/${p.id}/access-codes`, { code: 'SECRET-1' }, basic())).body;

@@ -99,6 +99,17 @@ describe('/v1 course series', () => {
     expect((await t.get(`/v1/domains/${d.name}/course-series/nope/published-courses`, basic())).status).toBe(404);
   });
 
+  it('every operation works with the API key (Basic) and with a Bearer token', async () => {
+    const d = await domainOf(t, org);
+    const s = await insertCourseSeries(t, org, d.uuid, [(await publishCourse(t, org, (await insertCourse(t, org)).uuid)).uuid]);
+    for (const cred of [basic(), bearer()]) {
+      expect((await t.get(`/v1/domains/${d.name}/course-series`, cred)).status).toBe(200);
+      expect((await t.get(`/v1/domains/${d.name}/course-series/${s.id}`, cred)).status).toBe(200);
+      const courses = await t.get(`/v1/domains/${d.name}/course-series/${s.id}/published-courses`, cred);
+      expect([courses.status, courses.body.count]).toEqual([200, 1]);
+    }
+  });
+
   it('lists run the same number of statements for 1 row and for many (no N+1)', async () => {
     const measure = async (url: string) => {
       await t.get(url, basic());

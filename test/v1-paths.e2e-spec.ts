@@ -473,6 +473,54 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
     });
   });
 
+  describe('both credentials', () => {
+    it('every operation works with the API key (Basic) and with a Bearer token', async () => {
+      const course = await insertCourse(t, org, { title: 'Both creds' });
+      const label = await insertLabelRow(t, org);
+      for (const [i, cred] of [basic(), bearer()].entries()) {
+        const ok = (r: { status: number; text: string }, status = 200) => expect([r.status, r.text]).toEqual([status, expect.anything()]);
+        const created = await t.post(base, { slug: `both-${i}`, path: { title: `Both ${i}` } }, cred);
+        ok(created, 201);
+        const pp = created.body;
+        const b = `${base}/${pp.id}`;
+        ok(await t.get(base, cred));
+        ok(await t.get(b, cred));
+        ok(await t.request('PUT', b, { body: { slug: `both-${i}-put` }, ...cred }));
+        ok(await t.patch(b, { slug: `both-${i}-patch` }, cred));
+        ok(await t.post(`${b}/labels`, { label: { id: label.id } }, cred), 201);
+        ok(await t.get(`${b}/labels`, cred));
+        ok(await t.get(`${b}/labels/${label.id}`, cred));
+        ok(await t.delete(`${b}/labels/${label.id}`, cred), 204);
+        const pc = await publishCourse(t, org, course.uuid);
+        const item = await t.post(`${b}/path-items`, { order: 1, published_course: { id: pc.id } }, cred);
+        ok(item, 201);
+        ok(await t.get(`${b}/path-items`, cred));
+        ok(await t.get(`${b}/path-items/${item.body.id}`, cred));
+        ok(await t.request('PUT', `${b}/path-items/${item.body.id}`, { body: { order: 2 }, ...cred }));
+        ok(await t.patch(`${b}/path-items/${item.body.id}`, { order: 3 }, cred));
+        ok(await t.get(`/v1/paths/${pp.path.id}/path-items`, cred));
+        ok(await t.get(`/v1/paths/${pp.path.id}/path-items/${item.body.id}`, cred));
+        ok(await t.delete(`${b}/path-items/${item.body.id}`, cred), 204);
+        const s = await insertStudent(t, org);
+        const e = await t.post(`${b}/published-path-enrollments`, { user: { id: s.id } }, cred);
+        ok(e, 201);
+        ok(await t.get(`${b}/published-path-enrollments`, cred));
+        ok(await t.get(`${b}/published-path-enrollments/${e.body.id}`, cred));
+        ok(await t.request('PUT', `${b}/published-path-enrollments/${e.body.id}`, { body: { active: false }, ...cred }));
+        ok(await t.patch(`${b}/published-path-enrollments/${e.body.id}`, { active: true }, cred));
+        ok(await t.get('/v1/paths', cred));
+        ok(await t.get(`/v1/paths/${pp.path.id}`, cred));
+        ok(await t.request('PUT', `/v1/paths/${pp.path.id}`, { body: { title: `Put ${i}` }, ...cred }));
+        ok(await t.patch(`/v1/paths/${pp.path.id}`, { short_description: 'patched' }, cred));
+        expect((await t.get(b, cred)).body.path).toMatchObject({ title: `Put ${i}`, short_description: 'patched' });
+        ok(await t.delete(b, cred), 204);
+        expect((await t.get(b, cred)).status).toBe(404);
+        ok(await t.delete(`/v1/paths/${pp.path.id}`, cred), 204);
+        expect((await t.get(`/v1/paths/${pp.path.id}`, cred)).status).toBe(404);
+      }
+    });
+  });
+
   describe('no N+1', () => {
     it('lists run the same number of statements for 1 row and for many', async () => {
       const measure = async (url: string) => {

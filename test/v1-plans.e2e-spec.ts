@@ -169,6 +169,23 @@ describe('/v1 plans and plan enrollments', () => {
     expect((await t.get(`/v1/domains/${dn}/plan/garbage/plan-enrollments`, basic())).status).toBe(404);
   });
 
+  it('every operation works with the API key (Basic) and with a Bearer token', async () => {
+    const plan = await insertPlan(t, org, domainUuid);
+    const b = `/v1/domains/${dn}/plan`;
+    for (const cred of [basic(), bearer()]) {
+      const ok = (r: { status: number; text: string }, status = 200) => expect([r.status, r.text]).toEqual([status, expect.anything()]);
+      ok(await t.get(b, cred));
+      ok(await t.get(`${b}/${plan.id}`, cred));
+      const s = await insertStudent(t, org);
+      const e = await t.post(`${b}/${plan.id}/plan-enrollments`, { user: { id: s.id } }, cred);
+      ok(e, 201);
+      ok(await t.get(`${b}/${plan.id}/plan-enrollments`, cred));
+      ok(await t.get(`${b}/${plan.id}/plan-enrollments/${e.body.id}`, cred));
+      ok(await t.request('PUT', `${b}/${plan.id}/plan-enrollments/${e.body.id}`, { body: { active: false }, ...cred }));
+      ok(await t.patch(`${b}/${plan.id}/plan-enrollments/${e.body.id}`, { expires_at: '2031-01-01T00:00:00Z' }, cred));
+    }
+  });
+
   it('lists run the same number of statements for 1 row and for many (no N+1)', async () => {
     const measure = async (url: string) => {
       await t.get(url, basic());
