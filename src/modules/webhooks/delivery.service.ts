@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { decrypt } from '../../core/crypto/crypto';
 import { eventBody } from './event-body';
+import { GroupCommit } from './group-commit';
 import { nextDelayMs } from './schedule';
 import { AttemptResult, sendOnce } from './sender';
 
@@ -14,15 +15,48 @@ export interface DeliverResult {
   status?: DeliveryStatus;
 }
 
+interface LoadedDelivery {
+  id: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  retry_base: number;
+  next_attempt_at: Date | null;
+  target_url: string;
+  webhook_id: string;
+  active: boolean;
+  secret: string;
+  basic_auth_username: string;
+  basic_auth_password: string | null;
+  additional_headers: Record<string, string> | null;
+  payload: Record<string, unknown>;
+}
+
+interface AttemptRecord {
+  deliveryId: string;
+  webhookId: string;
+  attemptNo: number;
+  status: DeliveryStatus;
+  retryAt: Date | null;
+  deactivate: string | null;
+  result: AttemptResult;
+}
+
 /**
  * Makes one attempt of one delivery (worker process). The delivery row is the state: an attempt is
  * recorded together with the new delivery status and any deactivation in ONE statement, after the
  * POST. A worker that dies in between leaves the row as it was, so the job (recovered by BullMQ's
  * stalled-job check) sends again, with the same webhook-id: at least once.
+ *
+ * Loads and records of concurrent deliveries are grouped (GroupCommit): one query loads every
+ * delivery that is starting, one statement records every attempt that has finished.
  */
 @Injectable()
 export class DeliveryService {
   private readonly logger = new Logger(DeliveryService.name);
+  /** sealed secret -> plaintext (a sealed value never changes meaning; bounded) */
+  private readonly opened = new Map<string, string>();
+  private readonly loader = new GroupCommit<string, LoadedDelivery | undefined>((ids) => this.loadMany(ids));
+  private readonly recorder = new GroupCommit<AttemptRecord, boolean>((recs) => this.recordMany(recs));
 
   constructor(
     private readonly ds: DataSource,
@@ -30,15 +64,7 @@ export class DeliveryService {
   ) {}
 
   async deliver(deliveryId: string): Promise<DeliverResult> {
-    const [row] = await this.ds.query(
-      `SELECT d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
-              w.active, w.secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
-         FROM webhook_deliveries d
-         JOIN webhooks w ON w.id = d.webhook_id
-         JOIN outbox_events e ON e.id = d.event_id
-        WHERE d.id = $1`,
-      [deliveryId],
-    );
+    const row = await this.loader.add(deliveryId);
     if (!row || row.status === 'SUCCEEDED' || row.status === 'DEAD') return {};
     if (!row.active) {
       await this.ds.query(
@@ -56,20 +82,46 @@ export class DeliveryService {
     const result = await sendOnce(
       {
         targetUrl: row.target_url,
-        secret: decrypt(this.config.APP_SECRET, row.secret),
+        secret: this.open(row.secret),
         basicAuthUsername: row.basic_auth_username,
-        basicAuthPassword: row.basic_auth_password ? decrypt(this.config.APP_SECRET, row.basic_auth_password) : null,
+        basicAuthPassword: row.basic_auth_password ? this.open(row.basic_auth_password) : null,
         additionalHeaders: row.additional_headers ?? {},
       },
       String(payload.id),
       body,
       { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, allowPrivate: this.config.ALLOW_PRIVATE_URLS },
     );
-    return this.record(deliveryId, row.webhook_id, row.attempt_count + 1, row.attempt_count + 1 - row.retry_base, result);
+    return this.record(row, result);
   }
 
-  /** Attempt row + delivery state + deactivation, atomically (one statement). */
-  private async record(deliveryId: string, webhookId: string, attemptNo: number, inRound: number, r: AttemptResult): Promise<DeliverResult> {
+  private open(sealed: string): string {
+    let plain = this.opened.get(sealed);
+    if (plain === undefined) {
+      plain = decrypt(this.config.APP_SECRET, sealed);
+      if (this.opened.size > 10_000) this.opened.clear();
+      this.opened.set(sealed, plain);
+    }
+    return plain;
+  }
+
+  private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
+    const rows: LoadedDelivery[] = await this.ds.query(
+      `SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
+              w.active, w.secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+         JOIN outbox_events e ON e.id = d.event_id
+        WHERE d.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id));
+  }
+
+  /** What an attempt means for the delivery and its webhook. */
+  private async record(row: LoadedDelivery, r: AttemptResult): Promise<DeliverResult> {
+    const attemptNo = row.attempt_count + 1;
+    const inRound = attemptNo - row.retry_base;
     let status: DeliveryStatus;
     let retryAt: Date | null = null;
     let deactivate: string | null = null;
@@ -90,28 +142,54 @@ export class DeliveryService {
         retryAt = new Date(Date.now() + delay);
       }
     }
-    const [res] = await this.ds.query(
-      `WITH d AS (
-         UPDATE webhook_deliveries
-            SET attempt_count = $2, status = $3, next_attempt_at = $4, last_status = $5, last_error = $6, updated_at = now()
-          WHERE id = $1 AND status IN ('PENDING', 'FAILED') AND attempt_count = $2 - 1
-          RETURNING id
-       ), a AS (
-         INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, http_status, latency_ms, error, response_excerpt)
-         SELECT id, $2, $7, $5, $8, $6, $9 FROM d
-       ), w AS (
-         UPDATE webhooks SET active = false, deactivate_reason = $10, updated_at = now()
-          WHERE id = $11 AND active AND $10::text IS NOT NULL AND EXISTS (SELECT 1 FROM d)
-       )
-       SELECT count(*)::int AS n FROM d`,
-      [deliveryId, attemptNo, status, retryAt, r.httpStatus, r.error, r.startedAt, r.latencyMs, r.responseExcerpt, deactivate, webhookId],
-    );
-    if (!res?.n) {
+    const recorded = await this.recorder.add({ deliveryId: row.id, webhookId: row.webhook_id, attemptNo, status, retryAt, deactivate, result: r });
+    if (!recorded) {
       // someone else recorded this attempt number first (a retry requested meanwhile): leave it
-      this.logger.warn({ msg: 'delivery changed during the attempt; result not recorded', deliveryId, attemptNo });
+      this.logger.warn({ msg: 'delivery changed during the attempt; result not recorded', deliveryId: row.id, attemptNo });
       return {};
     }
-    if (deactivate) this.logger.warn({ msg: 'webhook deactivated', webhookId, reason: deactivate, httpStatus: r.httpStatus });
+    if (deactivate) this.logger.warn({ msg: 'webhook deactivated', webhookId: row.webhook_id, reason: deactivate, httpStatus: r.httpStatus });
     return retryAt ? { retryAt, status } : { status };
+  }
+
+  /** Attempt rows + delivery states + deactivations of a group of attempts, in one statement. */
+  private async recordMany(recs: AttemptRecord[]): Promise<boolean[]> {
+    const col = <T>(f: (r: AttemptRecord) => T) => recs.map(f);
+    const rows: { id: string }[] = await this.ds.query(
+      `WITH i AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::uuid[])
+           AS t(delivery_id, attempt_no, status, next_at, http_status, error, started_at, latency_ms, excerpt, deactivate, webhook_id)
+       ), d AS (
+         UPDATE webhook_deliveries wd
+            SET attempt_count = i.attempt_no, status = i.status, next_attempt_at = i.next_at,
+                last_status = i.http_status, last_error = i.error, updated_at = now()
+           FROM i
+          WHERE wd.id = i.delivery_id AND wd.status IN ('PENDING', 'FAILED') AND wd.attempt_count = i.attempt_no - 1
+          RETURNING wd.id
+       ), a AS (
+         INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, http_status, latency_ms, error, response_excerpt)
+         SELECT i.delivery_id, i.attempt_no, i.started_at, i.http_status, i.latency_ms, i.error, i.excerpt FROM i JOIN d ON d.id = i.delivery_id
+       ), w AS (
+         UPDATE webhooks SET active = false, deactivate_reason = x.deactivate, updated_at = now()
+           FROM (SELECT DISTINCT ON (i.webhook_id) i.webhook_id, i.deactivate FROM i JOIN d ON d.id = i.delivery_id WHERE i.deactivate IS NOT NULL) x
+          WHERE webhooks.id = x.webhook_id AND webhooks.active
+       )
+       SELECT id FROM d`,
+      [
+        col((r) => r.deliveryId),
+        col((r) => r.attemptNo),
+        col((r) => r.status),
+        col((r) => r.retryAt),
+        col((r) => r.result.httpStatus),
+        col((r) => r.result.error),
+        col((r) => r.result.startedAt),
+        col((r) => r.result.latencyMs),
+        col((r) => r.result.responseExcerpt),
+        col((r) => r.deactivate),
+        col((r) => r.webhookId),
+      ],
+    );
+    const done = new Set(rows.map((r) => r.id));
+    return recs.map((r) => done.has(r.deliveryId));
   }
 }
