@@ -313,6 +313,43 @@ describe('/v1 domain users', () => {
     expect((await t.get(`${users(org, d.name)}/${outsider.id}/signup-fields`, { token })).status).toBe(404);
   });
 
+  it('bulk-create (OpenAPI-only): all-or-nothing validation, 202, new members get DOMAIN_ENROLLMENT', async () => {
+    const d = await insertDomain(t, org, undefined, 'PRIVATE');
+    const url = `${users(org, d.name)}/bulk-create`;
+    await t.post(users(org, d.name), { user: { email: 'bulk-existing@example.test', first_name: 'Keep' } }, { token });
+    const before = (await events('DOMAIN_ENROLLMENT')).length;
+    for (const body of [
+      {},
+      { users: [] },
+      { users: 'x' },
+      { users: [{ email: 'ok1@example.test' }, { email: 'bad' }] },
+      { users: [{ email: 'dup@example.test' }, { email: 'DUP@example.test' }] },
+      { users: [{ email: 'ok2@example.test', expires_at: 'x' }] },
+      { users: Array.from({ length: 1001 }, (_, i) => ({ email: `many${i}@example.test` })) },
+    ]) {
+      const res = await t.post(url, body, { token });
+      expect({ status: res.status }).toEqual({ status: 400 });
+    }
+    const [none] = await t.ds.query(`SELECT count(*)::int AS n FROM users WHERE email IN ('ok1@example.test', 'ok2@example.test', 'dup@example.test')`);
+    expect(none.n).toBe(0);
+    for (const [label, auth] of modes()) {
+      const tag = label.replace(' ', '');
+      const res = await t.post(
+        url,
+        { users: [{ email: `Bulk-A-${tag}@example.test`, first_name: 'A', expires_at: '2030-01-01T00:00:00Z' }, { email: `bulk-b-${tag}@example.test`, active: false }, { email: 'BULK-existing@example.test', first_name: 'Changed' }] },
+        auth,
+      );
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ joined: 2, already_members: 1 });
+      const list = await t.get(`${users(org, d.name)}?user__email=bulk-a-${tag}@example.test`, auth);
+      expect(list.body.results[0]).toMatchObject({ user: { email: `bulk-a-${tag}@example.test`, first_name: 'A' }, active: true, expires_at: '2030-01-01T00:00:00.000Z' });
+    }
+    expect((await events('DOMAIN_ENROLLMENT')).length).toBe(before + 4);
+    const keep = await t.get(`${users(org, d.name)}?user__email=bulk-existing@example.test`, { token });
+    expect(keep.body.results[0].user.first_name).toBe('Keep');
+    expect((await t.post(url, { users: [{ email: 'x@example.test' }] }, { token: await t.tokenFor(org, ['students:read']) })).status).toBe(403);
+  });
+
   it('401, 403 without the family scope', async () => {
     const uid = (await t.post(users(), { user: { email: 'scoped@example.test' } }, { token })).body.user.id;
     expect((await t.get(users())).status).toBe(401);

@@ -11,7 +11,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../domains/v1-params';
-import { DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
+import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -242,6 +242,63 @@ export class DomainUsersService {
       return { row: await this.get(p, domain, encodeId('student', user.id), m), created };
     });
     return { ...result, loginToken: this.loginToken(p.organizationId, domain.id, result.row.user_id) };
+  }
+
+  /**
+   * POST users/bulk-create (OpenAPI-only): every item is validated first (any error rejects the whole
+   * request, nothing is written); then, in one transaction and a handful of statements, new emails
+   * become users, everyone not yet a member joins the domain, and one DOMAIN_ENROLLMENT per new
+   * membership goes to the outbox. Existing memberships are left unchanged.
+   */
+  async bulkCreate(p: Principal, domain: Domain, items: BulkUserDto[]): Promise<{ joined: number; existing: number }> {
+    const seen = new Map<string, number>();
+    const expires = items.map((it, i) => {
+      const key = it.email.trim().toLowerCase();
+      if (seen.has(key)) throw fieldError(`users.${i}.email`, `Duplicate of users.${seen.get(key)}.email.`);
+      seen.set(key, i);
+      return parseTimestamp(`users.${i}.expires_at`, it.expires_at, true) ?? null;
+    });
+    return this.ds.transaction(async (m) => {
+      const emails = items.map((it) => it.email.trim().toLowerCase());
+      await m.query(
+        `INSERT INTO users (organization_id, email, first_name, last_name)
+         SELECT $1, v.email, v.first_name, v.last_name FROM unnest($2::text[], $3::text[], $4::text[]) AS v(email, first_name, last_name)
+         ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
+        [p.organizationId, emails, items.map((it) => it.first_name ?? ''), items.map((it) => it.last_name ?? '')],
+      );
+      const users: { id: string; email: string; first_name: string; last_name: string; k: string }[] = await m.query(
+        `SELECT id, email, first_name, last_name, lower(email) AS k FROM users WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
+        [p.organizationId, emails],
+      );
+      const byEmail = new Map(users.map((u) => [u.k, u]));
+      const ordered = emails.map((e) => byEmail.get(e)!);
+      const inserted: { user_id: string }[] = await m.query(
+        `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at)
+         SELECT $1, $2, v.user_id, v.active, v.marketing_optin, v.expires_at
+           FROM unnest($3::uuid[], $4::boolean[], $5::boolean[], $6::timestamptz[]) AS v(user_id, active, marketing_optin, expires_at)
+         ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING user_id`,
+        [
+          p.organizationId,
+          domain.id,
+          ordered.map((u) => u.id),
+          items.map((it) => it.active ?? true),
+          items.map((it) => it.marketing_optin ?? null),
+          expires.map((e) => (domain.access === 'PUBLIC' ? null : e)),
+        ],
+      );
+      const joined = new Set(inserted.map((r) => r.user_id));
+      await recordEvents(
+        m,
+        ordered
+          .filter((u) => joined.has(u.id))
+          .map((u) => ({
+            organizationId: p.organizationId,
+            type: 'DOMAIN_ENROLLMENT' as const,
+            objects: { user: presentUser({ user_id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name }), domain: { id: encodeId('domain', domain.id), name: domain.name } },
+          })),
+      );
+      return { joined: joined.size, existing: items.length - joined.size };
+    });
   }
 
   /** A signed, expiring token that lets the user sign in on the domain (verified by the learner app). */

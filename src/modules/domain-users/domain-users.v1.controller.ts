@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -8,7 +8,7 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../domains/v1-params';
 import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
-import { DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
+import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 
 /** /v1/domains/{domain_name}/users and their invites (scopes students:*). */
 @Controller('v1/domains/:domain_name/users')
@@ -63,6 +63,16 @@ export class DomainUsersV1Controller {
     const { row, created, loginToken } = await this.users.create(p, domain, dto);
     reply.status(created ? 201 : 200);
     return { ...(await this.present(p, domain, [row], true))[0], login_token: loginToken };
+  }
+
+  /** OpenAPI-only bulk create: validated as a whole, processed at once, answered 202. */
+  @Post('bulk-create')
+  @HttpCode(202)
+  @Scopes('students:write')
+  async bulkCreate(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: BulkDomainUsersDto) {
+    const domain = await this.domains.requireByName(p, name);
+    const { joined, existing } = await this.users.bulkCreate(p, domain, dto.users);
+    return { detail: `${dto.users.length} users accepted.`, joined, already_members: existing };
   }
 
   @Get(':user_id')

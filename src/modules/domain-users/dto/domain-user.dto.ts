@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested, ArrayMaxSize } from 'class-validator';
+import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { NoNul, Present, PresentNotNull } from '../../domains/v1-params';
 
 export class DomainUserUserDto {
@@ -50,4 +50,24 @@ export class BulkSignupFieldsDto {
   @ValidateNested({ each: true })
   @Type(() => BulkSignupFieldValueDto)
   signup_fields!: BulkSignupFieldValueDto[];
+}
+
+export class BulkUserDto {
+  @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MinLength(1) @MaxLength(254) @IsEmail({}, { message: 'Enter a valid email address.' }) email!: string;
+  @Present() @IsString() @NoNul() @MaxLength(150) first_name?: string;
+  @Present() @IsString() @NoNul() @MaxLength(150) last_name?: string;
+  @Present() @IsBoolean() active?: boolean;
+  @PresentNotNull() @IsBoolean() marketing_optin?: boolean | null;
+  @Allow() expires_at?: unknown;
+}
+
+/** BulkDomainUserCreateRequest (OpenAPI-only operation): users [1..1000]. */
+export class BulkDomainUsersDto {
+  @IsDefined({ message: 'This field is required.' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => BulkUserDto)
+  users!: BulkUserDto[];
 }
