@@ -8,6 +8,7 @@
  *   npm run bench -- web-package    only the named ones
  */
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const BENCHES = ['webhooks', 'web-package'];
@@ -17,6 +18,11 @@ const run = wanted.length ? BENCHES.filter((b) => wanted.includes(b)) : BENCHES;
 let failed = 0;
 for (const name of run) {
   process.stdout.write(`\n== ${name} ==\n`);
+  if (!fs.existsSync(path.join(__dirname, `${name}.js`))) {
+    process.stdout.write(`(missing: bench/${name}.js)\n`);
+    failed++;
+    continue;
+  }
   const r = spawnSync(process.execPath, [path.join(__dirname, `${name}.js`)], { stdio: 'inherit', env: process.env });
   if (r.status !== 0) failed++;
 }
