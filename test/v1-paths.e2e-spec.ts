@@ -1,7 +1,7 @@
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { countQueries, domainOf, insertCourse, insertDomain, insertLabelRow, insertStudent, orgUuid, publishCourse } from './support/fixtures';
+import { countQueries, domainOf, insertCourse, insertDomain, insertLabelRow, insertStudent, joinDomain, orgUuid, publishCourse } from './support/fixtures';
 
 describe('/v1 published paths, path items, labels, enrollments and /v1/paths', () => {
   let t: TestApp;
@@ -23,6 +23,12 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
   });
   afterAll(() => t.close());
 
+  /** a learner of the organization who joined the domain (enrollments need domain membership) */
+  const member = async (domainUuid?: string, attrs: Parameters<typeof insertStudent>[2] = {}) => {
+    const s = await insertStudent(t, org, attrs);
+    await joinDomain(t, org, domainUuid ?? (await domainOf(t, org)).uuid, s.uuid);
+    return s;
+  };
   const count = async (table: string, o: CreatedOrg = org) => Number((await t.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [orgUuid(o)]))[0].n);
 
   async function createPP(slug: string, path: Record<string, unknown> = { title: `Path ${slug}` }, o: CreatedOrg = org) {
@@ -353,7 +359,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
   describe('published-path enrollments', () => {
     it('enrolls a user of the organization and records PATH_ENROLLMENT in the outbox', async () => {
       const pp = await createPP('enroll-path', { title: 'Enroll Path' });
-      const stu = await insertStudent(t, org, { email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace' });
+      const stu = await member(undefined, { email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace' });
       const url = `${base}/${pp.id}/published-path-enrollments`;
       const res = await t.post(url, { user: { id: stu.id } }, basic());
       expect(res.status).toBe(201);
@@ -375,17 +381,27 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         domain: { id: expect.stringMatching(/^dom_/), name: d.name },
       });
 
+      // without enrolled_at, the active unexpired enrollment is returned (200, no new event)
+      const again = await t.post(url, { user: { id: stu.id } }, bearer());
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(res.body);
+
       // idempotent for (user, enrolled_at): same enrollment, no second event
       const at = '2026-01-15T10:00:00Z';
       const e1 = await t.post(url, { user: { id: stu.id }, enrolled_at: at, expires_at: '2027-01-15T10:00:00Z' }, bearer());
       expect(e1.status).toBe(201);
       expect(e1.body).toMatchObject({ enrolled_at: '2026-01-15T10:00:00.000Z', expires_at: '2027-01-15T10:00:00.000Z' });
       const e2 = await t.post(url, { user: { id: stu.id }, enrolled_at: at }, bearer());
+      expect(e2.status).toBe(200);
       expect(e2.body.id).toBe(e1.body.id);
       const after = await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = 'PATH_ENROLLMENT'`, [orgUuid(org)]);
       expect(after[0].n).toBe(2);
 
-      const withPurchase = await t.post(url, { user: { id: stu.id }, purchase: { purchase_price: { amount: '49.5', currency_code: 'usd' }, purchase_state: 'SUCCESS', tax_price_cents: 12 } }, basic());
+      const withPurchase = await t.post(
+        url,
+        { user: { id: stu.id }, enrolled_at: '2026-02-01T00:00:00Z', purchase: { purchase_price: { amount: '49.5', currency_code: 'usd' }, purchase_state: 'SUCCESS', tax_price_cents: 12 } },
+        basic(),
+      );
       expect(withPurchase.status).toBe(201);
       expect(withPurchase.body.purchase).toMatchObject({ purchase_price: { amount: '49.50', currency_code: 'USD' }, purchase_state: 'SUCCESS', tax_price_cents: 12, quantity: 1 });
 
@@ -406,6 +422,19 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect((await t.get(`${url}/nope`, basic())).status).toBe(404);
     });
 
+    it('concurrent creates for one user make exactly one enrollment and one event', async () => {
+      const pp = await createPP('enroll-race');
+      const url = `${base}/${pp.id}/published-path-enrollments`;
+      const s = await member();
+      const results = await Promise.all(Array.from({ length: 6 }, () => t.post(url, { user: { id: s.id } }, basic())));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+      const rows = await t.ds.query(`SELECT count(*)::int AS n FROM published_path_enrollments WHERE published_path_id = $1`, [decodeId('publishedPath', pp.id)]);
+      expect(rows[0].n).toBe(1);
+      const events = await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE event_type = 'PATH_ENROLLMENT' AND payload->'path'->>'published_path_id' = $1`, [pp.id]);
+      expect(events[0].n).toBe(1);
+    });
+
     it('rejects bad bodies and users of other organizations with 400, recording nothing', async () => {
       const pp = await createPP('enroll-rules');
       const url = `${base}/${pp.id}/published-path-enrollments`;
@@ -418,9 +447,17 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect((await t.post(url, { user: {} }, basic())).body['user.id']).toBeDefined();
       const cross = await t.post(url, { user: { id: stranger.id } }, basic());
       expect(cross.status).toBe(400);
-      expect(cross.body['user.id']).toBeDefined();
+      expect(cross.body.user).toEqual([expect.any(String)]);
       expect((await t.post(url, { user: { id: 'stu_x' } }, basic())).status).toBe(400);
-      const s = await insertStudent(t, org);
+      // a user of the organization who is not a member of the domain
+      const outsider = await insertStudent(t, org);
+      const notMember = await t.post(url, { user: { id: outsider.id } }, basic());
+      expect(notMember.status).toBe(400);
+      expect(notMember.body.user).toEqual([expect.stringContaining('member')]);
+      // membership of another domain of the organization does not count
+      await joinDomain(t, org, (await insertDomain(t, org)).uuid, outsider.uuid);
+      expect((await t.post(url, { user: { id: outsider.id } }, basic())).status).toBe(400);
+      const s = await member();
       expect((await t.post(url, { user: { id: s.id }, enrolled_at: 'yesterday' }, basic())).body.enrolled_at).toBeDefined();
       expect((await t.post(url, { user: { id: s.id }, purchase: { purchase_state: 'BOGUS' } }, basic())).status).toBe(400);
       expect((await t.post(url, { user: { id: s.id }, active: 'yes' }, basic())).status).toBe(400);
@@ -501,7 +538,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         ok(await t.get(`/v1/paths/${pp.path.id}/path-items`, cred));
         ok(await t.get(`/v1/paths/${pp.path.id}/path-items/${item.body.id}`, cred));
         ok(await t.delete(`${b}/path-items/${item.body.id}`, cred), 204);
-        const s = await insertStudent(t, org);
+        const s = await member();
         const e = await t.post(`${b}/published-path-enrollments`, { user: { id: s.id } }, cred);
         ok(e, 201);
         ok(await t.get(`${b}/published-path-enrollments`, cred));
@@ -539,8 +576,8 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
           const c = await insertCourse(t, org);
           const pc = await publishCourse(t, org, c.uuid, d.uuid);
           await t.post(`/v1/domains/${d.name}/published-paths/${last.id}/path-items`, { order: i, published_course: { id: pc.id } }, basic());
-          const s = await insertStudent(t, org);
-          await t.post(`/v1/domains/${d.name}/published-paths/${last.id}/published-path-enrollments`, { user: { id: s.id } }, basic());
+          const s = await member(d.uuid);
+          expect((await t.post(`/v1/domains/${d.name}/published-paths/${last.id}/published-path-enrollments`, { user: { id: s.id } }, basic())).status).toBe(201);
         }
         return last;
       };
@@ -551,8 +588,8 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         const c = await insertCourse(t, org);
         const pc = await publishCourse(t, org, c.uuid, big.uuid);
         await t.post(`/v1/domains/${big.name}/published-paths/${many.id}/path-items`, { order: 100 + i, published_course: { id: pc.id } }, basic());
-        const s = await insertStudent(t, org);
-        await t.post(`/v1/domains/${big.name}/published-paths/${many.id}/published-path-enrollments`, { user: { id: s.id } }, basic());
+        const s = await member(big.uuid);
+        expect((await t.post(`/v1/domains/${big.name}/published-paths/${many.id}/published-path-enrollments`, { user: { id: s.id } }, basic())).status).toBe(201);
       }
       for (const suffix of ['', '?include_searchable_content=true']) {
         expect(await measure(`/v1/domains/${big.name}/published-paths${suffix}`)).toBe(await measure(`/v1/domains/${small.name}/published-paths${suffix}`));
@@ -571,7 +608,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const course = await insertCourse(t, org);
       const pc = await publishCourse(t, org, course.uuid);
       const item = (await t.post(`${base}/${pp.id}/path-items`, { order: 1, published_course: { id: pc.id } }, basic())).body;
-      const stu = await insertStudent(t, org);
+      const stu = await member();
       const enr = (await t.post(`${base}/${pp.id}/published-path-enrollments`, { user: { id: stu.id } }, basic())).body;
       const ob = { basic: other.api_key };
       const otherToken = { token: await t.tokenFor(other) };

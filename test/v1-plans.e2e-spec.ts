@@ -1,7 +1,7 @@
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { countQueries, domainOf, insertDomain, insertPlan, insertStudent, orgUuid } from './support/fixtures';
+import { countQueries, domainOf, insertDomain, insertPlan, insertStudent, joinDomain, orgUuid } from './support/fixtures';
 
 describe('/v1 plans and plan enrollments', () => {
   let t: TestApp;
@@ -24,6 +24,12 @@ describe('/v1 plans and plan enrollments', () => {
   });
   afterAll(() => t.close());
 
+  /** a learner of the organization who joined the domain (enrollments need domain membership) */
+  const member = async (d: string = domainUuid, attrs: Parameters<typeof insertStudent>[2] = {}) => {
+    const s = await insertStudent(t, org, attrs);
+    await joinDomain(t, org, d, s.uuid);
+    return s;
+  };
   const count = async (table: string) => Number((await t.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [orgUuid(org)]))[0].n);
 
   it('401 without credentials; 403 without plans:read (plans) or enrollments:read (enrollments)', async () => {
@@ -87,7 +93,7 @@ describe('/v1 plans and plan enrollments', () => {
   it('enrolls users of the organization; create is idempotent for (user, enrolled_at)', async () => {
     const plan = await insertPlan(t, org, domainUuid);
     const url = `/v1/domains/${dn}/plan/${plan.id}/plan-enrollments`;
-    const stu = await insertStudent(t, org, { email: 'plan-learner@example.test', first_name: 'Grace', last_name: 'Hopper' });
+    const stu = await member(domainUuid, { email: 'plan-learner@example.test', first_name: 'Grace', last_name: 'Hopper' });
     const r1 = await t.post(url, { user: { id: stu.id } }, basic());
     expect(r1.status).toBe(201);
     expect(r1.body).toEqual({
@@ -106,11 +112,18 @@ describe('/v1 plans and plan enrollments', () => {
     expect(r2.status).toBe(201);
     expect(r2.body).toMatchObject({ enrolled_at: '2026-03-01T07:30:00.000Z', expires_at: '2026-09-01T00:00:00.000Z', active: false });
     const r3 = await t.post(url, { ...body, active: true }, basic());
+    expect(r3.status).toBe(200);
     expect(r3.body.id).toBe(r2.body.id);
     expect(r3.body.active).toBe(false);
     expect(await count('plan_enrollments')).toBe(2);
 
-    const purchase = await t.post(url, { user: { id: stu.id }, purchase: { purchase_price: { amount: '10', currency_code: 'EUR' }, purchase_state: 'PENDING' } }, basic());
+    // without enrolled_at the user's active, unexpired enrollment is returned (200)
+    const again = await t.post(url, { user: { id: stu.id } }, basic());
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(r1.body.id);
+    expect(await count('plan_enrollments')).toBe(2);
+
+    const purchase = await t.post(url, { user: { id: stu.id }, enrolled_at: '2026-04-01T00:00:00Z', purchase: { purchase_price: { amount: '10', currency_code: 'EUR' }, purchase_state: 'PENDING' } }, basic());
     expect(purchase.status).toBe(201);
     expect(purchase.body.purchase).toMatchObject({ purchase_price: { amount: '10.00', currency_code: 'EUR' }, purchase_state: 'PENDING', payment_processor: 'NONE' });
 
@@ -139,7 +152,7 @@ describe('/v1 plans and plan enrollments', () => {
   it('bad input is a 400 field error, never a 500, and creates nothing', async () => {
     const plan = await insertPlan(t, org, domainUuid);
     const url = `/v1/domains/${dn}/plan/${plan.id}/plan-enrollments`;
-    const stu = await insertStudent(t, org);
+    const stu = await member();
     const before = await count('plan_enrollments');
     const expect400 = async (body: unknown, field: string) => {
       const r = await t.post(url, body, basic());
@@ -149,7 +162,11 @@ describe('/v1 plans and plan enrollments', () => {
     await expect400({}, 'user');
     await expect400({ user: {} }, 'user.id');
     await expect400({ user: { id: '' } }, 'user.id');
-    await expect400({ user: { id: 'stu_nope' } }, 'user.id');
+    await expect400({ user: { id: 'stu_nope' } }, 'user');
+    const outsider = await insertStudent(t, org);
+    const notMember = await t.post(url, { user: { id: outsider.id } }, basic());
+    expect(notMember.status).toBe(400);
+    expect(notMember.body.user).toEqual([expect.stringContaining('member')]);
     await expect400({ user: 'abc' }, 'user');
     await expect400({ user: { id: 'stu_\u0000' } }, 'user.id');
     expect((await t.get(`/v1/domains/x%00y/plan`, basic())).status).toBe(404);
@@ -176,7 +193,7 @@ describe('/v1 plans and plan enrollments', () => {
       const ok = (r: { status: number; text: string }, status = 200) => expect([r.status, r.text]).toEqual([status, expect.anything()]);
       ok(await t.get(b, cred));
       ok(await t.get(`${b}/${plan.id}`, cred));
-      const s = await insertStudent(t, org);
+      const s = await member();
       const e = await t.post(`${b}/${plan.id}/plan-enrollments`, { user: { id: s.id } }, cred);
       ok(e, 201);
       ok(await t.get(`${b}/${plan.id}/plan-enrollments`, cred));
@@ -197,10 +214,12 @@ describe('/v1 plans and plan enrollments', () => {
     const small = await insertDomain(t, org);
     const big = await insertDomain(t, org);
     const one = await insertPlan(t, org, small.uuid);
-    await t.post(`/v1/domains/${small.name}/plan/${one.id}/plan-enrollments`, { user: { id: (await insertStudent(t, org)).id } }, basic());
+    expect((await t.post(`/v1/domains/${small.name}/plan/${one.id}/plan-enrollments`, { user: { id: (await member(small.uuid)).id } }, basic())).status).toBe(201);
     let many = one;
     for (let i = 0; i < 10; i++) many = await insertPlan(t, org, big.uuid, { price_cents: i * 100 });
-    for (let i = 0; i < 10; i++) await t.post(`/v1/domains/${big.name}/plan/${many.id}/plan-enrollments`, { user: { id: (await insertStudent(t, org)).id } }, basic());
+    for (let i = 0; i < 10; i++) {
+      expect((await t.post(`/v1/domains/${big.name}/plan/${many.id}/plan-enrollments`, { user: { id: (await member(big.uuid)).id } }, basic())).status).toBe(201);
+    }
     expect(await measure(`/v1/domains/${big.name}/plan`)).toBe(await measure(`/v1/domains/${small.name}/plan`));
     expect(await measure(`/v1/domains/${big.name}/plan/${many.id}/plan-enrollments`)).toBe(await measure(`/v1/domains/${small.name}/plan/${one.id}/plan-enrollments`));
   });
@@ -208,7 +227,7 @@ describe('/v1 plans and plan enrollments', () => {
   it('cross-organization: another organization sees nothing and changes nothing', async () => {
     const plan = await insertPlan(t, org, domainUuid, { name: 'Mine' });
     const url = `/v1/domains/${dn}/plan/${plan.id}/plan-enrollments`;
-    const stu = await insertStudent(t, org);
+    const stu = await member();
     const e = (await t.post(url, { user: { id: stu.id } }, basic())).body;
     const ob = { basic: other.api_key };
     const ot = { token: await t.tokenFor(other) };
@@ -227,7 +246,7 @@ describe('/v1 plans and plan enrollments', () => {
     const theirStudent = await insertStudent(t, other);
     const cross = await t.post(url, { user: { id: theirStudent.id } }, basic());
     expect(cross.status).toBe(400);
-    expect(cross.body['user.id']).toBeDefined();
+    expect(cross.body.user).toEqual([expect.any(String)]);
     expect((await t.post(`${theirs}/${theirPlan.id}/plan-enrollments`, { user: { id: stu.id } }, ob)).status).toBe(400);
     expect((await t.get(`${url}/${e.id}`, basic())).body.active).toBe(true);
   });

@@ -196,3 +196,8 @@ export async function useAccessCode(t: TestApp, org: CreatedOrg, accessCodeUuid:
   await t.ds.query(`INSERT INTO access_code_uses (organization_id, access_code_id, user_id) VALUES ($1, $2, $3)`, [orgUuid(org), accessCodeUuid, userUuid]);
   await t.ds.query(`UPDATE access_codes SET use_count = use_count + 1 WHERE id = $1`, [accessCodeUuid]);
 }
+
+/** Make a user a member of a domain (what POST /v1/domains/{domain}/users does); enrollments need it. */
+export async function joinDomain(t: TestApp, org: CreatedOrg, domainUuid: string, userUuid: string) {
+  await t.ds.query(`INSERT INTO domain_users (organization_id, domain_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [orgUuid(org), domainUuid, userUuid]);
+}

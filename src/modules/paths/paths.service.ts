@@ -21,6 +21,7 @@ import {
   parseEnrollmentCreate,
   parseEnrollmentUpdate,
   requireDomain,
+  insertEnrollment,
   UserRow,
 } from './v1-common';
 
@@ -489,26 +490,25 @@ export class PathsService {
   }
 
   /**
-   * Idempotent for (user, enrolled_at): an existing enrollment is returned unchanged and no event
-   * is recorded. A new enrollment records PATH_ENROLLMENT in the outbox in the same transaction.
+   * Enroll a domain member (see insertEnrollment for idempotency): an existing enrollment is returned
+   * unchanged and no event is recorded; a new one records PATH_ENROLLMENT in the same transaction.
    */
-  async enroll(p: Principal, domainName: string, id: string, dto: EnrollmentCreateDto): Promise<EnrollmentView> {
+  async enroll(p: Principal, domainName: string, id: string, dto: EnrollmentCreateDto): Promise<{ view: EnrollmentView; created: boolean }> {
     const domain = await this.domain(p, domainName);
     return this.ds.transaction(async (m) => {
       const pp = await this.publishedPath(m, p, domain, id);
       const input = await parseEnrollmentCreate(m, p.organizationId, dto as any);
-      const inserted: { id: string }[] = await m.query(
-        `INSERT INTO published_path_enrollments (organization_id, published_path_id, path_id, user_id, enrolled_at, expires_at, active, purchase)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
-         ON CONFLICT (published_path_id, user_id, enrolled_at) DO NOTHING RETURNING id`,
-        [p.organizationId, pp.id, pp.pathId, input.userUuid, input.enrolledAt, input.expiresAt, input.active, input.purchase ? JSON.stringify(input.purchase) : null],
-      );
-      const repo = m.getRepository(PublishedPathEnrollment);
-      const e = inserted.length
-        ? await repo.findOneByOrFail({ id: inserted[0].id })
-        : await repo.findOneByOrFail({ organizationId: p.organizationId, publishedPathId: pp.id, userId: input.userUuid, enrolledAt: input.enrolledAt });
+      const { id: enrollmentId, created } = await insertEnrollment(m, {
+        organizationId: p.organizationId,
+        domainId: domain.id,
+        table: 'published_path_enrollments',
+        owner: { column: 'published_path_id', id: pp.id },
+        extra: { column: 'path_id', value: pp.pathId },
+        input,
+      });
+      const e = await m.getRepository(PublishedPathEnrollment).findOneByOrFail({ id: enrollmentId });
       const [view] = await this.enrollmentViews(m, p, pp, [e]);
-      if (inserted.length) {
+      if (created) {
         const path = await this.path(m, p, pp.pathId);
         const u = view.users.get(e.userId);
         await recordEvents(m, [
@@ -523,7 +523,7 @@ export class PathsService {
           },
         ]);
       }
-      return view;
+      return { view, created };
     });
   }
 

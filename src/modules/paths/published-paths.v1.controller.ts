@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
@@ -155,8 +155,16 @@ export class PublishedPathsV1Controller {
 
   @Post(':published_path_id/published-path-enrollments')
   @Scopes('enrollments:write')
-  async enroll(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: EnrollmentCreateDto) {
-    return presentPathEnrollment(await this.paths.enroll(p, domain, id, dto));
+  async enroll(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('published_path_id') id: string,
+    @Body() dto: EnrollmentCreateDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { view, created } = await this.paths.enroll(p, domain, id, dto);
+    reply.status(created ? 201 : 200);
+    return presentPathEnrollment(view);
   }
 
   @Get(':published_path_id/published-path-enrollments/:published_path_enrollment_id')

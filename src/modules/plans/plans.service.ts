@@ -7,7 +7,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
-import { loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, UserRow, requireDomain } from '../paths/v1-common';
+import { insertEnrollment, loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, requireDomain, UserRow } from '../paths/v1-common';
 import { Plan, PlanEnrollment } from './plan.entity';
 
 export interface PlanView {
@@ -97,23 +97,21 @@ export class PlansService {
     return (await this.views(m, p, plan, [await this.enrollment(m, p, plan, id)]))[0];
   }
 
-  /** Idempotent for (user, enrolled_at): an existing enrollment is returned unchanged. */
-  async enroll(p: Principal, domainName: string, planId: string, dto: EnrollmentCreateDto): Promise<PlanEnrollmentView> {
+  /** Enroll a domain member; an existing enrollment is returned unchanged (see insertEnrollment). */
+  async enroll(p: Principal, domainName: string, planId: string, dto: EnrollmentCreateDto): Promise<{ view: PlanEnrollmentView; created: boolean }> {
     const domain = await this.domain(p, domainName);
     return this.ds.transaction(async (m) => {
       const plan = await this.plan(m, p, domain, planId);
       const input = await parseEnrollmentCreate(m, p.organizationId, dto as any);
-      const inserted: { id: string }[] = await m.query(
-        `INSERT INTO plan_enrollments (organization_id, plan_id, user_id, enrolled_at, expires_at, active, purchase)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
-         ON CONFLICT (plan_id, user_id, enrolled_at) DO NOTHING RETURNING id`,
-        [p.organizationId, plan.id, input.userUuid, input.enrolledAt, input.expiresAt, input.active, input.purchase ? JSON.stringify(input.purchase) : null],
-      );
-      const repo = m.getRepository(PlanEnrollment);
-      const e = inserted.length
-        ? await repo.findOneByOrFail({ id: inserted[0].id })
-        : await repo.findOneByOrFail({ organizationId: p.organizationId, planId: plan.id, userId: input.userUuid, enrolledAt: input.enrolledAt });
-      return (await this.views(m, p, plan, [e]))[0];
+      const { id, created } = await insertEnrollment(m, {
+        organizationId: p.organizationId,
+        domainId: domain.id,
+        table: 'plan_enrollments',
+        owner: { column: 'plan_id', id: plan.id },
+        input,
+      });
+      const e = await m.getRepository(PlanEnrollment).findOneByOrFail({ id });
+      return { view: (await this.views(m, p, plan, [e]))[0], created };
     });
   }
 

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
@@ -40,8 +40,16 @@ export class PlansV1Controller {
 
   @Post(':plan_id/plan-enrollments')
   @Scopes('enrollments:write')
-  async enroll(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Body() dto: EnrollmentCreateDto) {
-    return presentPlanEnrollment(await this.plans.enroll(p, domain, id, dto));
+  async enroll(
+    @Auth() p: Principal,
+    @Param('domain_name') domain: string,
+    @Param('plan_id') id: string,
+    @Body() dto: EnrollmentCreateDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { view, created } = await this.plans.enroll(p, domain, id, dto);
+    reply.status(created ? 201 : 200);
+    return presentPlanEnrollment(view);
   }
 
   @Get(':plan_id/plan-enrollments/:plan_enrollment_id')
