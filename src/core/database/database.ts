@@ -23,6 +23,17 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!name) throw new Error('DATABASE_URL names no database');
+  // Usually it exists: check by connecting to it, so a role without access to the maintenance
+  // database (managed PostgreSQL) works as long as nothing needs creating.
+  const probe = new Client({ connectionString: databaseUrl });
+  try {
+    await probe.connect();
+    return;
+  } catch (e: any) {
+    if (e?.code !== '3D000') throw e; // 3D000: database does not exist
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
