@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { INestApplicationContext } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,7 @@ describe('mail worker: outbox folder without SMTP_URL', () => {
     } finally {
       await worker.close();
       await t.close();
+      rmSync(outbox, { recursive: true, force: true });
     }
   });
 });

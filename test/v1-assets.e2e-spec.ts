@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,7 @@ describe('/v1/assets', () => {
     await worker?.close();
     await t?.close();
     await files?.close();
+    if (t) rmSync(t.config.STORAGE_DIR, { recursive: true, force: true });
   });
 
   it('401 without credentials; 403 with a token lacking assets scopes', async () => {
@@ -284,6 +285,7 @@ describe('/v1/assets: server-side request forgery', () => {
   afterAll(async () => {
     await t?.close();
     await files?.close();
+    if (t) rmSync(t.config.STORAGE_DIR, { recursive: true, force: true });
   });
 
   it.each([
