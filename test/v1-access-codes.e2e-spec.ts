@@ -138,6 +138,9 @@ describe('/v1 access code pools and access codes', () => {
         await t.post(`/v1/domains/${big.name}/access-code-pools/${q.id}/access-codes`, {}, basic());
       }
       expect(await measure(`/v1/domains/${big.name}/access-code-pools`)).toBe(await measure(`/v1/domains/${small.name}/access-code-pools`));
+      const bigPool = (await t.get(`/v1/domains/${big.name}/access-code-pools`, basic())).body.results[0];
+      for (let i = 0; i < 10; i++) await t.post(`/v1/domains/${big.name}/access-code-pools/${bigPool.id}/access-codes`, {}, basic());
+      expect(await measure(`/v1/domains/${big.name}/access-code-pools/${bigPool.id}/access-codes`)).toBe(await measure(`/v1/domains/${small.name}/access-code-pools/${p.id}/access-codes`));
     });
 
     it('deletes a pool with its codes', async () => {
@@ -194,6 +197,39 @@ describe('/v1 access code pools and access codes', () => {
       expect((await t.delete(`${url}/${c3.body.id}`, basic())).status).toBe(204);
       expect((await t.get(`${url}/${c3.body.id}`, basic())).status).toBe(404);
       expect((await t.get(`${pools}/${p.id}`, basic())).body.code_count).toBe(2);
+    });
+
+    it('domain members who joined with a code count as its users (domain_users.access_code_id)', async () => {
+      const d = await insertDomain(t, org);
+      const base = `/v1/domains/${d.name}/access-code-pools`;
+      const p = await newPool('Members', base);
+      const code = (await t.post(`${base}/${p.id}/access-codes`, { code: 'JOINED' }, basic())).body;
+      const spare = (await t.post(`${base}/${p.id}/access-codes`, { code: 'SPARE' }, basic())).body;
+      const m1 = await insertStudent(t, org, { email: 'joined-1@example.test' });
+      const m2 = await insertStudent(t, org, { email: 'joined-2@example.test' });
+      const codeUuid = decodeId('accessCode', code.id)!;
+      await t.ds.query(`INSERT INTO domain_users (organization_id, domain_id, user_id, access_code_id, enrolled_at) VALUES ($1, $2, $3, $4, now() - interval '1 day'), ($1, $2, $5, $4, now())`, [
+        orgUuid(org),
+        d.uuid,
+        m1.uuid,
+        codeUuid,
+        m2.uuid,
+      ]);
+      // a redemption by a user who is also a member with the code counts once
+      await useAccessCode(t, org, codeUuid, m1.uuid);
+      const read = await t.get(`${base}/${p.id}/access-codes/${code.id}`, basic());
+      expect(read.body.use_count).toBe(2);
+      expect(read.body.users.map((u: any) => u.email)).toEqual(['joined-1@example.test', 'joined-2@example.test']);
+      const list = await t.get(`${base}/${p.id}/access-codes`, bearer());
+      expect(list.body.results.map((r: any) => [r.code, r.use_count])).toEqual([
+        ['JOINED', 2],
+        ['SPARE', 0],
+      ]);
+      expect((await t.get(`${base}/${p.id}/access-codes/${spare.id}`, basic())).body.users).toEqual([]);
+      // deleting the code keeps the memberships and clears their code
+      expect((await t.delete(`${base}/${p.id}/access-codes/${code.id}`, basic())).status).toBe(204);
+      const left = await t.ds.query(`SELECT access_code_id FROM domain_users WHERE domain_id = $1 ORDER BY enrolled_at`, [d.uuid]);
+      expect(left).toEqual([{ access_code_id: null }, { access_code_id: null }]);
     });
 
     it('codes are unique per domain, not only per pool', async () => {

@@ -23,7 +23,7 @@ export function presentCode(v: CodeView) {
     code: v.code.code,
     active: v.code.active,
     max_uses: v.code.maxUses,
-    use_count: v.code.useCount,
+    use_count: v.useCount,
     duration: v.code.duration,
     duration_unit: v.code.durationUnit,
   };

@@ -18,6 +18,8 @@ export interface PoolView {
 
 export interface CodeView {
   code: AccessCode;
+  /** the larger of the redemption counter and the number of distinct users who used the code */
+  useCount: number;
   /** on read, create and update (not in lists) */
   users?: UserRow[];
 }
@@ -129,11 +131,21 @@ export class AccessCodesService {
     });
   }
 
-  /** Deletes the pool and every code in it. */
+  /**
+   * Deletes the pool and every code in it. Domain memberships that carried one of its codes keep
+   * their membership and lose the code (domain_users.access_code_id has no foreign key).
+   */
   async deletePool(p: Principal, domainName: string, id: string): Promise<void> {
     const domain = await this.domain(p, domainName);
-    const pool = await this.pool(this.ds.manager, p, domain, id);
-    await this.ds.getRepository(AccessCodePool).delete({ id: pool.id, organizationId: p.organizationId });
+    await this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, domain, id);
+      await m.query(
+        `UPDATE domain_users SET access_code_id = NULL, updated_at = now()
+          WHERE domain_id = $1 AND organization_id = $2 AND access_code_id IN (SELECT id FROM access_codes WHERE pool_id = $3)`,
+        [domain.id, p.organizationId, pool.id],
+      );
+      await m.getRepository(AccessCodePool).delete({ id: pool.id, organizationId: p.organizationId });
+    });
   }
 
   // ------------------------------------------------------------------ codes
@@ -145,13 +157,42 @@ export class AccessCodesService {
     return code;
   }
 
-  /** The users who redeemed the code (access_code_uses), in redemption order. */
-  private async users(m: EntityManager, p: Principal, codeId: string): Promise<UserRow[]> {
-    return m.query(
-      `SELECT u.id, u.email, u.first_name, u.last_name FROM access_code_uses acu JOIN users u ON u.id = acu.user_id AND u.organization_id = $1
-        WHERE acu.access_code_id = $2 ORDER BY acu.used_at, u.id LIMIT 1000`,
-      [p.organizationId, codeId],
+  /**
+   * Who used a code: users with an `access_code_uses` row (redemptions) and domain members whose
+   * membership carries the code (`domain_users.access_code_id`, the domain-users module's table).
+   */
+  private usesSql(codeParam: string) {
+    return `SELECT access_code_id AS code_id, user_id, used_at AS at FROM access_code_uses WHERE access_code_id = ANY(${codeParam}::uuid[])
+            UNION ALL
+            SELECT access_code_id, user_id, enrolled_at FROM domain_users WHERE domain_id = $2 AND organization_id = $3 AND access_code_id = ANY(${codeParam}::uuid[])`;
+  }
+
+  /** Distinct users per code for a page of codes; one query. */
+  private async userCounts(m: EntityManager, p: Principal, domainId: string, codeIds: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!codeIds.length) return out;
+    const rows: { code_id: string; n: number }[] = await m.query(
+      `SELECT code_id, count(DISTINCT user_id)::int AS n FROM (${this.usesSql('$1')}) x GROUP BY code_id`,
+      [codeIds, domainId, p.organizationId],
     );
+    for (const r of rows) out.set(r.code_id, r.n);
+    return out;
+  }
+
+  /** The users who used the code, first use first (at most 1000). */
+  private async users(m: EntityManager, p: Principal, code: AccessCode): Promise<UserRow[]> {
+    return m.query(
+      `SELECT u.id, u.email, u.first_name, u.last_name
+         FROM (SELECT user_id, min(at) AS at FROM (${this.usesSql('$1')}) x GROUP BY user_id) used
+         JOIN users u ON u.id = used.user_id AND u.organization_id = $3
+        ORDER BY used.at, u.id LIMIT 1000`,
+      [[code.id], code.domainId, p.organizationId],
+    );
+  }
+
+  private async withUsers(m: EntityManager, p: Principal, code: AccessCode): Promise<CodeView> {
+    const users = await this.users(m, p, code);
+    return { code, users, useCount: Math.max(code.useCount, users.length) };
   }
 
   async listCodes(p: Principal, domainName: string, poolId: string, page: V1PageRequest): Promise<{ rows: CodeView[]; count: number }> {
@@ -164,15 +205,15 @@ export class AccessCodesService {
       take: page.pageSize,
       skip: page.offset,
     });
-    return { rows: codes.map((code) => ({ code })), count };
+    const counts = await this.userCounts(m, p, domain.id, codes.map((c) => c.id));
+    return { rows: codes.map((code) => ({ code, useCount: Math.max(code.useCount, counts.get(code.id) ?? 0) })), count };
   }
 
   async readCode(p: Principal, domainName: string, poolId: string, id: string): Promise<CodeView> {
     const domain = await this.domain(p, domainName);
     const m = this.ds.manager;
     const pool = await this.pool(m, p, domain, poolId);
-    const code = await this.code(m, p, pool, id);
-    return { code, users: await this.users(m, p, code.id) };
+    return this.withUsers(m, p, await this.code(m, p, pool, id));
   }
 
   private async assertCodeFree(m: EntityManager, domain: Domain, code: string, exceptId?: string) {
@@ -202,7 +243,7 @@ export class AccessCodesService {
               durationUnit: dto.duration_unit ?? 'MONTHS',
             }),
           );
-          return { code, users: [] };
+          return { code, users: [], useCount: 0 };
         });
       } catch (e) {
         if (!isCodeConflict(e)) throw e;
@@ -230,7 +271,7 @@ export class AccessCodesService {
           await m.getRepository(AccessCode).update({ id: code.id, organizationId: p.organizationId }, patch);
           Object.assign(code, patch);
         }
-        return { code, users: await this.users(m, p, code.id) };
+        return this.withUsers(m, p, code);
       });
     } catch (e) {
       if (isCodeConflict(e)) throw fieldError('code', CODE_TAKEN);
@@ -238,11 +279,18 @@ export class AccessCodesService {
     }
   }
 
+  /** Deletes the code; memberships that carried it keep the membership and lose the code. */
   async deleteCode(p: Principal, domainName: string, poolId: string, id: string): Promise<void> {
     const domain = await this.domain(p, domainName);
-    const m = this.ds.manager;
-    const pool = await this.pool(m, p, domain, poolId);
-    const code = await this.code(m, p, pool, id);
-    await m.getRepository(AccessCode).delete({ id: code.id, organizationId: p.organizationId });
+    await this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, domain, poolId);
+      const code = await this.code(m, p, pool, id);
+      await m.query(`UPDATE domain_users SET access_code_id = NULL, updated_at = now() WHERE domain_id = $1 AND organization_id = $2 AND access_code_id = $3`, [
+        domain.id,
+        p.organizationId,
+        code.id,
+      ]);
+      await m.getRepository(AccessCode).delete({ id: code.id, organizationId: p.organizationId });
+    });
   }
 }
