@@ -174,7 +174,10 @@ export class DeliveryService {
            FROM (SELECT DISTINCT ON (i.webhook_id) i.webhook_id, i.deactivate FROM i JOIN d ON d.id = i.delivery_id WHERE i.deactivate IS NOT NULL) x
           WHERE webhooks.id = x.webhook_id AND webhooks.active
        )
-       SELECT id FROM d`,
+       -- an attempt record lost to a database crash only means one more (duplicate) delivery, which
+       -- at-least-once allows: this commit does not wait for the WAL flush (set_config(.., true) is
+       -- SET LOCAL for this statement's transaction)
+       SELECT d.id FROM d CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`,
       [
         col((r) => r.deliveryId),
         col((r) => r.attemptNo),
