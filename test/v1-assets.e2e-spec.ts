@@ -176,6 +176,10 @@ describe('/v1/assets', () => {
     expect(read.body.download_url).toBeUndefined();
     const dflt = await t.post('/v1/assets', { asset: { embed_link_url: 'https://player.example.com/v/clip-7' } }, { token });
     expect(dflt.body).toMatchObject({ name: 'clip-7', aspect_ratio: '16:9', sync_completion: false });
+    const list = await t.get('/v1/assets', { token });
+    expect(list.body.results.map((a: any) => a.id)).toEqual([created.body.id, dflt.body.id]);
+    expect((await t.delete(`/v1/assets/${dflt.body.id}`, { token })).status).toBe(204);
+    expect((await t.get('/v1/assets', { token })).body.count).toBe(1);
   });
 
   it('bad input is 400 with field errors, never a 500', async () => {
@@ -205,7 +209,7 @@ describe('/v1/assets', () => {
     expect((await t.get('/v1/assets', { basic })).body.count).toBe(0);
   });
 
-  it('the worker caps the size; a redirect to a non-http URL and a 404 source end FAILED with a reason', async () => {
+  it('the worker caps the size; a redirect to a non-http URL and a 404 source end FAILED with a reason (no retry)', async () => {
     const org = await t.newOrg();
     const basic = org.api_key;
     const big = await t.post('/v1/assets', { content_url: `${files.url}/big.bin` }, { basic });
@@ -216,6 +220,9 @@ describe('/v1/assets', () => {
     expect(bigRead.body.type).toBeUndefined();
     const redirectRead = await settled(t, redirect.body.id, basic);
     expect(redirectRead.body).toMatchObject({ state: 'FAILED', failure_reason: expect.stringMatching(/only http and https/) });
+    const gone = await t.post('/v1/assets', { content_url: `${files.url}/gone` }, { basic });
+    const goneRead = await settled(t, gone.body.id, basic);
+    expect(goneRead.body).toMatchObject({ state: 'FAILED', failure_reason: 'The download failed: the server answered 404.' });
   });
 
   it('list: page_size is caller-set and capped at 100, pages link to each other', async () => {

@@ -54,7 +54,10 @@ async function download(config: AppConfig, url: string, dest: string, maxBytes: 
     });
   } catch (err) {
     if (err instanceof OutboundError) {
-      if (err.reason === 'connection' || err.reason === 'timeout') throw new TransientImportError(downloadFailure(err));
+      // a 4xx answer (but 408 / 429) will not get better by asking again
+      const status = /^the server answered (\d{3})$/.exec(err.message)?.[1];
+      const permanent = status !== undefined && status.startsWith('4') && status !== '408' && status !== '429';
+      if ((err.reason === 'connection' || err.reason === 'timeout') && !permanent) throw new TransientImportError(downloadFailure(err));
       throw new PackageRejected(downloadFailure(err));
     }
     throw err;
