@@ -5,8 +5,9 @@ import { V1Catalog1763700006000 } from './1763700006000-v1-catalog';
 import { V1Content1763700005000 } from './1763700005000-v1-content';
 import { PathsPlansCodes1763700007000 } from './1763700007000-paths-plans-codes';
 import { PathLabelsFk1763700007001 } from './1763700007001-path-labels-fk';
+import { PathTagsVisibility1763700007002 } from './1763700007002-path-tags-visibility';
 import { Webhooks1763700008000 } from './1763700008000-webhooks';
 import { ContentFiles1763700009000 } from './1763700009000-content-files';
 
 /** Every migration, in order. Add new ones at the end. */
-export const MIGRATIONS = [Foundation1763700000000, LearningModel1763700001000, CourseRatingScale1763700003000, V1Catalog1763700006000, V1Content1763700005000, PathsPlansCodes1763700007000, Webhooks1763700008000, ContentFiles1763700009000, PathLabelsFk1763700007001];
+export const MIGRATIONS = [Foundation1763700000000, LearningModel1763700001000, CourseRatingScale1763700003000, V1Catalog1763700006000, V1Content1763700005000, PathsPlansCodes1763700007000, Webhooks1763700008000, ContentFiles1763700009000, PathLabelsFk1763700007001, PathTagsVisibility1763700007002];

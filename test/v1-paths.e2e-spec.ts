@@ -1,4 +1,4 @@
-import { decodeId } from '../src/core/ids/ids';
+import { decodeId, encodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
 import { countQueries, domainOf, insertCourse, insertDomain, insertLabelRow, insertStudent, joinDomain, orgUuid, publishCourse } from './support/fixtures';
@@ -353,6 +353,77 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       // removing the label itself (content module) removes its association (foreign key, 1763700007001)
       await t.ds.query(`DELETE FROM labels WHERE id = $1`, [l2.uuid]);
       expect((await t.ds.query(`SELECT count(*)::int AS n FROM path_labels WHERE label_id = $1`, [l2.uuid]))[0].n).toBe(0);
+    });
+  });
+
+  describe('tags and group visibility overrides (OpenAPI-only)', () => {
+    const tagRow = async (o: CreatedOrg, name: string) => {
+      const [r] = await t.ds.query(`INSERT INTO tags (organization_id, name, slug) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(o), name, name.toLowerCase().replace(/\W+/g, '-')]);
+      return { uuid: r.id as string, id: encodeId('tag', r.id), name };
+    };
+    const groupRow = async (o: CreatedOrg, name: string) => {
+      const [r] = await t.ds.query(`INSERT INTO groups (organization_id, name) VALUES ($1, $2) RETURNING id`, [orgUuid(o), name]);
+      return { uuid: r.id as string, id: encodeId('group', r.id), name };
+    };
+
+    it('adds, lists, reads and removes tags; include_searchable_content lists them', async () => {
+      const pp = await createPP('tagged-path');
+      const url = `${base}/${pp.id}/tags`;
+      const t1 = await tagRow(org, `Cloud ${pp.id.slice(-4)}`);
+      const t2 = await tagRow(org, `Security ${pp.id.slice(-4)}`);
+      const c1 = await t.post(url, { tag: { id: t1.id } }, basic());
+      expect(c1.status).toBe(201);
+      expect(c1.body).toEqual({ tag: { id: t1.id, name: t1.name, slug: expect.any(String) } });
+      expect((await t.post(url, { tag: { id: t2.id } }, bearer())).status).toBe(201);
+      expect((await t.post(url, { tag: { id: t2.id } }, basic())).status).toBe(201); // no duplicate
+      const list = await t.get(url, bearer());
+      expect(list.body.count).toBe(2);
+      expect(list.body.results.map((r: any) => r.tag.id)).toEqual([t1.id, t2.id]);
+      expect((await t.get(`${url}/${t2.id}`, basic())).body.tag.name).toBe(t2.name);
+      const search = await t.get(`${base}?include_searchable_content=true&search=tagged`, basic());
+      const mine = search.body.results.find((r: any) => r.id === pp.id);
+      expect(mine.tags.map((x: any) => x.id)).toEqual([t1.id, t2.id]);
+
+      expect((await t.post(url, {}, basic())).body.tag).toBeDefined();
+      const foreign = await tagRow(other, 'Foreign');
+      const cross = await t.post(url, { tag: { id: foreign.id } }, basic());
+      expect(cross.status).toBe(400);
+      expect(cross.body['tag.id']).toBeDefined();
+      expect((await t.get(`${url}/${foreign.id}`, basic())).status).toBe(404);
+      expect((await t.get(url, { basic: other.api_key })).status).toBe(404);
+
+      expect((await t.delete(`${url}/${t1.id}`, bearer())).status).toBe(204);
+      expect((await t.get(`${url}/${t1.id}`, basic())).status).toBe(404);
+      expect((await t.get(url, basic())).body.count).toBe(1);
+    });
+
+    it('creates (or changes), lists, reads and removes group visibility overrides', async () => {
+      const pp = await createPP('visible-path');
+      const url = `${base}/${pp.id}/visibility-overrides`;
+      const g1 = await groupRow(org, `Partners ${pp.id.slice(-4)}`);
+      const g2 = await groupRow(org, `Staff ${pp.id.slice(-4)}`);
+      const c1 = await t.post(url, { student_group: { id: g1.id }, is_visible: true }, basic());
+      expect(c1.status).toBe(201);
+      expect(c1.body).toEqual({ student_group: { id: g1.id, name: g1.name }, is_visible: true });
+      expect((await t.post(url, { student_group: { id: g2.id }, is_visible: false }, bearer())).status).toBe(201);
+      const changed = await t.post(url, { student_group: { id: g1.id }, is_visible: false }, basic());
+      expect(changed.body.is_visible).toBe(false);
+      const list = await t.get(url, bearer());
+      expect(list.body).toMatchObject({ count: 2, results: [{ student_group: { id: g1.id }, is_visible: false }, { student_group: { id: g2.id }, is_visible: false }] });
+      expect((await t.get(`${url}/${g2.id}`, basic())).body).toEqual({ student_group: { id: g2.id, name: g2.name }, is_visible: false });
+
+      const missing = await t.post(url, { student_group: { id: g1.id } }, basic());
+      expect(missing.status).toBe(400);
+      expect(missing.body.is_visible).toEqual(['This field is required.']);
+      expect((await t.post(url, { is_visible: true }, basic())).body.student_group).toBeDefined();
+      const foreign = await groupRow(other, 'Theirs');
+      expect((await t.post(url, { student_group: { id: foreign.id }, is_visible: true }, basic())).body['student_group.id']).toBeDefined();
+      expect((await t.get(`${url}/${foreign.id}`, basic())).status).toBe(404);
+      expect((await t.get(url, { basic: other.api_key })).status).toBe(404);
+
+      expect((await t.delete(`${url}/${g1.id}`, bearer())).status).toBe(204);
+      expect((await t.get(`${url}/${g1.id}`, basic())).status).toBe(404);
+      expect((await t.get(url, basic())).body.count).toBe(1);
     });
   });
 

@@ -1,6 +1,6 @@
 import { encodeId } from '../../core/ids/ids';
 import type { LearningPath } from './path.entity';
-import type { EnrollmentView, PathItemView, PublishedPathView } from './paths.service';
+import type { EnrollmentView, OverrideRow, PathItemView, PublishedPathView, TagRow } from './paths.service';
 import { pathUrl } from './paths.service';
 import { presentEnrollment, presentOffer } from './v1-common';
 
@@ -39,7 +39,7 @@ export function presentPublishedPath(v: PublishedPathView) {
     out.short_description = v.path.shortDescription;
     out.long_description_html = v.path.longDescriptionHtml;
     out.search_keywords = v.path.searchKeywords;
-    out.tags = [];
+    out.tags = (v.tags ?? []).map(presentTagRef);
   }
   return out;
 }
@@ -61,6 +61,14 @@ export function presentPathItem(v: PathItemView) {
     course: { id: encodeId('course', v.courseId), title: v.courseTitle, lesson_count: v.lessonCount, required_lesson_count: v.requiredLessonCount },
   };
 }
+
+const presentTagRef = (t: TagRow) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
+
+/** PublishedPathTag: `{tag: {id, name, slug}}`. */
+export const presentTag = (t: TagRow) => ({ tag: presentTagRef(t) });
+
+/** PublishedPathGroupVisibility: `{student_group: {id, name}, is_visible}`. */
+export const presentOverride = (o: OverrideRow) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
 
 export const presentLabel = (l: { id: string; name: string }) => ({ label: { id: encodeId('label', l.id), name: l.name } });
 

@@ -33,6 +33,7 @@ export interface PublishedPathView {
   offer: OfferRow | undefined;
   /** with include_searchable_content */
   items?: { id: string; title: string; order: number }[];
+  tags?: TagRow[];
 }
 
 export interface PathItemView {
@@ -48,6 +49,18 @@ export interface EnrollmentView {
   e: PublishedPathEnrollment;
   users: Map<string, UserRow>;
   offer: OfferRow | undefined;
+}
+
+export interface TagRow {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export interface OverrideRow {
+  id: string;
+  name: string;
+  is_visible: boolean;
 }
 
 export interface ListQuery {
@@ -113,6 +126,15 @@ export class PathsService {
       loadOffers(m, p.organizationId, 'published_path_id', pps.map((x) => x.id)),
     ]);
     let items = new Map<string, { id: string; title: string; order: number }[]>();
+    const tags = new Map<string, TagRow[]>();
+    if (searchable && pps.length) {
+      const rows: (TagRow & { pp_id: string })[] = await m.query(
+        `SELECT pt.published_path_id AS pp_id, tg.id, tg.name, tg.slug FROM path_tags pt JOIN tags tg ON tg.id = pt.tag_id AND tg.organization_id = pt.organization_id
+          WHERE pt.organization_id = $1 AND pt.published_path_id = ANY($2::uuid[]) ORDER BY pt.created_at, pt.tag_id`,
+        [p.organizationId, pps.map((x) => x.id)],
+      );
+      for (const r of rows) tags.set(r.pp_id, [...(tags.get(r.pp_id) ?? []), { id: r.id, name: r.name, slug: r.slug }]);
+    }
     if (searchable && pathIds.length) {
       const rows: { path_id: string; pc_id: string; title: string; order: number }[] = await m.query(
         `SELECT pi.path_id, pc.id AS pc_id, c.title, pi."order" FROM path_items pi
@@ -135,6 +157,7 @@ export class PathsService {
       itemCount: counts.get(pp.pathId) ?? 0,
       offer: offers.get(pp.id),
       items: searchable ? (items.get(pp.pathId) ?? []) : undefined,
+      tags: searchable ? (tags.get(pp.id) ?? []) : undefined,
     }));
   }
 
@@ -323,6 +346,90 @@ export class PathsService {
     const domain = await this.domain(p, domainName);
     const pp = await this.publishedPath(this.ds.manager, p, domain, id);
     await this.ds.getRepository(PathLabel).delete({ publishedPathId: pp.id, labelId: label.id, organizationId: p.organizationId });
+  }
+
+  // ------------------------------------------------------------------ tags (OpenAPI-only)
+
+  private tagsFrom = `FROM path_tags pt JOIN tags tg ON tg.id = pt.tag_id AND tg.organization_id = pt.organization_id WHERE pt.published_path_id = $1 AND pt.organization_id = $2`;
+
+  async listTags(p: Principal, domainName: string, id: string, page: V1PageRequest) {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.tagsFrom}`, [pp.id, p.organizationId]);
+    const rows: TagRow[] = await this.ds.query(
+      `SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} ORDER BY pt.created_at, pt.tag_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [pp.id, p.organizationId],
+    );
+    return { rows, count: n as number };
+  }
+
+  async addTag(p: Principal, domainName: string, id: string, tagId: string): Promise<TagRow> {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const uuid = decodeId('tag', tagId);
+    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT id, name, slug FROM tags WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw invalidPk('tag.id', tagId);
+    await this.ds.query(`INSERT INTO path_tags (published_path_id, tag_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [pp.id, rows[0].id, p.organizationId]);
+    return rows[0];
+  }
+
+  async readTag(p: Principal, domainName: string, id: string, tagId: string): Promise<TagRow & { ppId: string }> {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const uuid = decodeId('tag', tagId);
+    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} AND pt.tag_id = $3`, [pp.id, p.organizationId, uuid]) : [];
+    if (!rows.length) throw notFound();
+    return { ...rows[0], ppId: pp.id };
+  }
+
+  async removeTag(p: Principal, domainName: string, id: string, tagId: string): Promise<void> {
+    const tag = await this.readTag(p, domainName, id, tagId);
+    await this.ds.query(`DELETE FROM path_tags WHERE published_path_id = $1 AND tag_id = $2 AND organization_id = $3`, [tag.ppId, tag.id, p.organizationId]);
+  }
+
+  // ------------------------------------------------------------------ group visibility overrides (OpenAPI-only)
+
+  private overridesFrom = `FROM path_visibility_overrides pv JOIN groups g ON g.id = pv.group_id AND g.organization_id = pv.organization_id
+                           WHERE pv.published_path_id = $1 AND pv.organization_id = $2`;
+
+  async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest) {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pp.id, p.organizationId]);
+    const rows: OverrideRow[] = await this.ds.query(
+      `SELECT g.id, g.name, pv.is_visible ${this.overridesFrom} ORDER BY pv.created_at, pv.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [pp.id, p.organizationId],
+    );
+    return { rows, count: n as number };
+  }
+
+  /** Creates the override, or changes `is_visible` of the existing one for that group. */
+  async setOverride(p: Principal, domainName: string, id: string, groupId: string, isVisible: boolean): Promise<OverrideRow> {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const uuid = decodeId('group', groupId);
+    const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw invalidPk('student_group.id', groupId);
+    await this.ds.query(
+      `INSERT INTO path_visibility_overrides (published_path_id, group_id, organization_id, is_visible) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (published_path_id, group_id) DO UPDATE SET is_visible = EXCLUDED.is_visible, updated_at = now()`,
+      [pp.id, rows[0].id, p.organizationId, isVisible],
+    );
+    return { ...rows[0], is_visible: isVisible };
+  }
+
+  async readOverride(p: Principal, domainName: string, id: string, groupId: string): Promise<OverrideRow & { ppId: string }> {
+    const domain = await this.domain(p, domainName);
+    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
+    const uuid = decodeId('group', groupId);
+    const rows: OverrideRow[] = uuid ? await this.ds.query(`SELECT g.id, g.name, pv.is_visible ${this.overridesFrom} AND pv.group_id = $3`, [pp.id, p.organizationId, uuid]) : [];
+    if (!rows.length) throw notFound();
+    return { ...rows[0], ppId: pp.id };
+  }
+
+  async removeOverride(p: Principal, domainName: string, id: string, groupId: string): Promise<void> {
+    const o = await this.readOverride(p, domainName, id, groupId);
+    await this.ds.query(`DELETE FROM path_visibility_overrides WHERE published_path_id = $1 AND group_id = $2 AND organization_id = $3`, [o.ppId, o.id, p.organizationId]);
   }
 
   // ------------------------------------------------------------------ path items

@@ -5,8 +5,17 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
-import { PathItemCreateDto, PathItemUpdateDto, PathLabelCreateDto, PublishedPathCreateDto, PublishedPathPatchDto, PublishedPathPutDto } from './dto/published-path.dto';
-import { presentLabel, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem } from './paths.presenter';
+import {
+  PathItemCreateDto,
+  PathItemUpdateDto,
+  PathLabelCreateDto,
+  PathTagCreateDto,
+  PathVisibilityCreateDto,
+  PublishedPathCreateDto,
+  PublishedPathPatchDto,
+  PublishedPathPutDto,
+} from './dto/published-path.dto';
+import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
 import { PathsService } from './paths.service';
 import { boolParam, strParam } from './v1-common';
 
@@ -88,6 +97,64 @@ export class PublishedPathsV1Controller {
   @Scopes('paths:write')
   async removeLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
     await this.paths.removeLabel(p, domain, id, labelId);
+  }
+
+  // tags (OpenAPI-only)
+
+  @Get(':published_path_id/tags')
+  @Scopes('paths:read')
+  async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.paths.listTags(p, domain, id, page);
+    return v1List(rows.map(presentTag), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_path_id/tags')
+  @Scopes('paths:write')
+  async addTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathTagCreateDto) {
+    return presentTag(await this.paths.addTag(p, domain, id, dto.tag.id));
+  }
+
+  @Get(':published_path_id/tags/:tag_id')
+  @Scopes('paths:read')
+  async tag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
+    return presentTag(await this.paths.readTag(p, domain, id, tagId));
+  }
+
+  @Delete(':published_path_id/tags/:tag_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async removeTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
+    await this.paths.removeTag(p, domain, id, tagId);
+  }
+
+  // student-group visibility overrides (OpenAPI-only)
+
+  @Get(':published_path_id/visibility-overrides')
+  @Scopes('paths:read')
+  async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.paths.listOverrides(p, domain, id, page);
+    return v1List(rows.map(presentOverride), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_path_id/visibility-overrides')
+  @Scopes('paths:write')
+  async setOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathVisibilityCreateDto) {
+    return presentOverride(await this.paths.setOverride(p, domain, id, dto.student_group.id, dto.is_visible));
+  }
+
+  @Get(':published_path_id/visibility-overrides/:student_group_id')
+  @Scopes('paths:read')
+  async override(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
+    return presentOverride(await this.paths.readOverride(p, domain, id, groupId));
+  }
+
+  @Delete(':published_path_id/visibility-overrides/:student_group_id')
+  @HttpCode(204)
+  @Scopes('paths:write')
+  async removeOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
+    await this.paths.removeOverride(p, domain, id, groupId);
   }
 
   // path items

@@ -59,6 +59,17 @@ export class PathLabelCreateDto {
   @V1Obj({ required: true }) @ValidateNested() @Type(() => IdRefDto) label: IdRefDto;
 }
 
+/** POST .../tags: `{tag: {id}}`. */
+export class PathTagCreateDto {
+  @V1Obj({ required: true }) @ValidateNested() @Type(() => IdRefDto) tag: IdRefDto;
+}
+
+/** POST .../visibility-overrides: `{student_group: {id}, is_visible}`, both required. */
+export class PathVisibilityCreateDto {
+  @V1Obj({ required: true }) @ValidateNested() @Type(() => IdRefDto) student_group: IdRefDto;
+  @V1Bool({ required: true }) is_visible: boolean;
+}
+
 /** POST .../path-items: `order` and `published_course {id}` required. */
 export class PathItemCreateDto {
   @V1Int({ required: true }) order: number;
