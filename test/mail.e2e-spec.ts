@@ -47,9 +47,10 @@ async function startWorker(t: TestApp, overrides: Partial<AppConfig>): Promise<I
 
 async function finished(queue: Queue, id: string): Promise<Job> {
   for (let i = 0; i < 200; i++) {
-    const job = await queue.getJob(id);
-    if (job && (await job.getState()) === 'completed') return job;
-    if (job && (await job.getState()) === 'failed') throw new Error(`job ${id} failed: ${job.failedReason}`);
+    const state = await queue.getJobState(id);
+    // read the job after its state: a job object fetched before completion has no returnvalue yet
+    if (state === 'completed') return (await queue.getJob(id))!;
+    if (state === 'failed') throw new Error(`job ${id} failed: ${(await queue.getJob(id))?.failedReason}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${id} did not finish`);
