@@ -1,7 +1,9 @@
 import { recordEvents, EVENT_TYPES } from '../src/core/events/outbox';
+import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
 import { orgUuid } from './support/fixtures';
+import { startReceiver } from './support/webhook-receiver';
 
 /**
  * /v1/webhooks configuration API with the SSRF policy ON (ALLOW_PRIVATE_URLS=false): list, create,
@@ -182,6 +184,23 @@ describe('/v1/webhooks', () => {
       expect((await t.patch(`/v1/webhooks/${ok.body.id}`, { target_url: url }, { basic: key() })).status).toBe(400);
       expect((await t.get(`/v1/webhooks/${ok.body.id}`, { basic: key() })).body.target_url).toBe('https://example.com/ssrf');
     });
+  });
+
+  it('ping obeys the SSRF policy: a webhook row aimed at loopback is never reached', async () => {
+    const r = await startReceiver();
+    try {
+      // rows written before the policy was on (or by hand): the API would refuse them now
+      const c = await create({ target_url: 'https://example.com/ping-ssrf' });
+      for (const url of [r.url, `http://localhost:${r.port}/hook`]) {
+        await t.ds.query(`UPDATE webhooks SET target_url = $1 WHERE id = $2`, [url, decodeId('webhook', c.body.id)]);
+        const res = await t.post(`/v1/webhooks/${c.body.id}/ping`, undefined, { basic: key() });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ succeeded: false, http_status_code: null, message: expect.stringMatching(/not allowed|disallowed/) });
+      }
+      expect(r.received).toHaveLength(0);
+    } finally {
+      await r.close();
+    }
   });
 
   describe('update, partial update, delete', () => {

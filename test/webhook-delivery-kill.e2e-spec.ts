@@ -91,3 +91,55 @@ describe('webhook delivery survives a killed worker', () => {
     }
   });
 });
+
+describe('webhook delivery across a graceful worker stop', () => {
+  let t: TestApp;
+  const workers: INestApplicationContext[] = [];
+  beforeAll(async () => {
+    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.close().catch(() => undefined);
+    await t.close();
+  });
+
+  it('closing the worker context while the receiver holds the request: the attempt times out and a new worker completes the delivery, same webhook-id', async () => {
+    const held: ServerResponse[] = [];
+    const r = await startReceiver((_req, res, n) => {
+      if (n === 1) held.push(res);
+      else res.writeHead(200).end('ok');
+    });
+    try {
+      const org = await t.newOrg();
+      const created = await t.post('/v1/webhooks', { target_url: r.url }, { basic: org.api_key });
+      const [eventUuid] = await t.ds.transaction((m) =>
+        recordEvents(m, [{ organizationId: orgUuid(org), type: 'QUIZ_COMPLETION', objects: { user: { id: 'stu_y', email: 'y@b.test', first_name: 'Y', last_name: 'Z' } } }]),
+      );
+      const config = loadConfig(process.env, { ...t.config, WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_RETRY_SCALE: 0.001, WEBHOOK_RELAY_INTERVAL_MS: 100 });
+      const first = await createWorker(config);
+      workers.push(first);
+      await first.init();
+      await r.waitFor(1);
+      await first.close(); // waits for the job in flight: it ends with the 1 s time limit
+      const [mid] = await t.ds.query(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]);
+      expect(mid).toEqual({ status: 'FAILED', attempt_count: 1 });
+      const second = await createWorker(config);
+      workers.push(second);
+      await second.init();
+      const got = await r.waitFor(2, 20_000);
+      expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
+      expect(verifyStandardWebhook(created.body.secret, got[1].headers, got[1].body)).toBe(true);
+      const end = Date.now() + 10_000;
+      let after: any;
+      do {
+        [after] = await t.ds.query(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]);
+        if (after.status === 'SUCCEEDED') break;
+        await new Promise((res) => setTimeout(res, 50));
+      } while (Date.now() < end);
+      expect(after).toEqual({ status: 'SUCCEEDED', attempt_count: 2 });
+    } finally {
+      for (const res of held) res.destroy();
+      await r.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ export interface Received {
   body: string;
 }
 
-export type Responder = (req: Received, res: ServerResponse, n: number) => void | Promise<void>;
+export type Responder = (req: Received, res: ServerResponse, n: number) => unknown;
 
 /** A local HTTP server on 127.0.0.1 that records every request and answers through `respond`. */
 export interface Receiver {
