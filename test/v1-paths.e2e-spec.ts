@@ -246,7 +246,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const pp = await createPP('items-path');
       const courses = await Promise.all([1, 2, 3].map((i) => insertCourse(t, org, { title: `C${i}` })));
       const pcs = await Promise.all(courses.map((c) => publishCourse(t, org, c.uuid)));
-      const mk = (order: number, pcId: string, opts = basic()) => t.post(`${base}/${pp.id}/path-items`, { order, published_course: { id: pcId } }, opts);
+      const mk = (order: number, pcId: string, opts: { basic?: string; token?: string } = basic()) => t.post(`${base}/${pp.id}/path-items`, { order, published_course: { id: pcId } }, opts);
       const r3 = await mk(30, pcs[0].id);
       expect(r3.status).toBe(201);
       expect(r3.body).toEqual({ id: expect.stringMatching(/^pit_/), order: 30, published_course: { id: pcs[0].id, course_id: courses[0].id, slug: expect.any(String) } });
