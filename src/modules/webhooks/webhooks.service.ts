@@ -239,6 +239,8 @@ export class WebhooksService {
       else if (typeof v !== 'string') message = 'Not a valid string.';
       else if (field === 'target_url' && !v.trim()) message = 'This field may not be blank.';
       else if (v.length > max) message = `Ensure this field has no more than ${max} characters.`;
+      else if (field === 'basic_auth_username' && v.includes(':')) message = 'May not contain a colon (HTTP Basic user names cannot).';
+      else if (field !== 'target_url' && /[\r\n\0]/.test(v)) message = 'May not contain line breaks or NUL characters.';
       if (message) problems.push({ field, pointer: `/${field}`, message });
     };
     check('target_url', 1024, urlRequired, false);
