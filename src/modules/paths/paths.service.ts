@@ -326,7 +326,7 @@ export class PathsService {
     return rows[0];
   }
 
-  async readLabel(p: Principal, domainName: string, id: string, labelId: string): Promise<{ id: string; name: string }> {
+  async readLabel(p: Principal, domainName: string, id: string, labelId: string): Promise<{ id: string; name: string; ppId: string }> {
     const domain = await this.domain(p, domainName);
     const pp = await this.publishedPath(this.ds.manager, p, domain, id);
     const uuid = decodeId('label', labelId);
@@ -338,14 +338,12 @@ export class PathsService {
         )
       : [];
     if (!rows.length) throw notFound();
-    return rows[0];
+    return { ...rows[0], ppId: pp.id };
   }
 
   async removeLabel(p: Principal, domainName: string, id: string, labelId: string): Promise<void> {
     const label = await this.readLabel(p, domainName, id, labelId);
-    const domain = await this.domain(p, domainName);
-    const pp = await this.publishedPath(this.ds.manager, p, domain, id);
-    await this.ds.getRepository(PathLabel).delete({ publishedPathId: pp.id, labelId: label.id, organizationId: p.organizationId });
+    await this.ds.getRepository(PathLabel).delete({ publishedPathId: label.ppId, labelId: label.id, organizationId: p.organizationId });
   }
 
   // ------------------------------------------------------------------ tags (OpenAPI-only)
