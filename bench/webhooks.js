@@ -93,23 +93,28 @@ async function main() {
       }
       if (Date.now() - t0 > 600_000) throw new Error('bench did not finish within 10 minutes');
     }
-    const elapsed = (Date.now() - t0) / 1000;
+    const endAt = Date.now();
+    const elapsed = (endAt - t0) / 1000;
     const received = await new Promise((res) => {
       rx.once('message', (m) => res(m.count));
       rx.send('count');
     });
     const failed = (await db.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE http_status IS DISTINCT FROM 200`)).rows[0].n;
     const lat = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS p FROM webhook_attempts`)).rows[0].p;
+    const load = require('node:os').loadavg().map((x) => x.toFixed(2)).join(' ');
     const result = {
       deliveries: total,
       received,
       failed_attempts: failed,
       seconds: Number(elapsed.toFixed(2)),
       deliveries_per_second: Math.round(total / elapsed),
+      // from the first delivery to the last (leaves out the worker's start-up)
+      steady_deliveries_per_second: Math.round(total / ((endAt - firstAt) / 1000)),
       first_delivery_after_ms: firstAt - t0,
       post_latency_ms_p50: lat[0],
       post_latency_ms_p99: lat[1],
       worker_concurrency: config.WORKER_CONCURRENCY,
+      load_average: load,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

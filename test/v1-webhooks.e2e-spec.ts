@@ -46,6 +46,10 @@ describe('/v1/webhooks', () => {
       expect((await t.post(`/v1/webhooks/${c.body.id}/ping`, undefined, { token: readOnly })).status).toBe(403);
       expect((await t.get(`/v1/webhooks/${c.body.id}`, { token: readOnly })).status).toBe(200);
       expect((await t.get(`/v1/webhooks/${c.body.id}`, { basic: 'not-a-key' })).status).toBe(401);
+      expect((await t.get(`/v1/webhooks/${c.body.id}/deliveries`)).status).toBe(401);
+      expect((await t.get(`/v1/webhooks/${c.body.id}/deliveries`, { token: wrong })).status).toBe(403);
+      expect((await t.get(`/v1/webhooks/${c.body.id}/deliveries`, { token: readOnly })).body).toMatchObject({ count: 0, results: [] });
+      expect((await t.get(`/v1/webhooks/${c.body.id}/deliveries?page=x`, { token: readOnly })).status).toBe(400);
     });
   });
 
