@@ -1,5 +1,5 @@
 import { startTestApp, TestApp } from './support/app';
-import { insertCourse, insertLesson } from './support/fixtures';
+import { insertAsset, insertCourse, insertLesson } from './support/fixtures';
 import { decodeId, encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
@@ -25,7 +25,7 @@ describe('/v1 lesson content items', () => {
     it(`create, read, list and update (PUT, PATCH) with the ${mode}; there is no delete`, async () => {
       const auth = mode === 'api key' ? { basic: org.api_key } : { token };
       const lesson = await modular();
-      const asset = encodeId('asset', newUuid());
+      const asset = (await insertAsset(t, org)).id;
       const created = await t.post(path(lesson.id), { header: 'Intro', order: 2, type: 'HTML', content_html: '<p>hi</p>' }, auth);
       expect(created.status).toBe(201);
       const item = created.body;
@@ -197,5 +197,14 @@ describe('/v1 lesson content items', () => {
     expect((await t.post(path(lesson.id), { header: 'x', order: 0, type: 'HTML' }, { token: readOnly })).status).toBe(403);
     const lessonsOnly = await t.tokenFor(org, ['lessons:read', 'lessons:write']);
     expect((await t.get(path(lesson.id), { token: lessonsOnly })).status).toBe(403);
+  });
+
+  it("refuses another organization's asset, or an asset that does not exist", async () => {
+    const lesson = await modular();
+    for (const asset of [(await insertAsset(t, other)).id, encodeId('asset', newUuid())]) {
+      const res = await t.post(path(lesson.id), { header: 'Video', order: 1, type: 'ASSET', content_asset_id: asset }, key());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ content_asset_id: [expect.any(String)] });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { startTestApp, TestApp } from './support/app';
-import { countQueries, insertCourse, insertLesson } from './support/fixtures';
+import { countQueries, insertAsset, insertCourse, insertLesson, insertWebPackage } from './support/fixtures';
 import { decodeId, encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
@@ -23,9 +23,9 @@ describe('/v1 lessons', () => {
   for (const mode of ['api key', 'bearer'] as const) {
     it(`create, read, list, update (PUT, PATCH) and delete with the ${mode}`, async () => {
       const auth = mode === 'api key' ? { basic: org.api_key } : { token };
-      const asset = encodeId('asset', newUuid());
+      const asset = (await insertAsset(t, org)).id;
       const quiz = encodeId('quiz', newUuid());
-      const pkg = encodeId('webPackage', newUuid());
+      const pkg = (await insertWebPackage(t, org)).id;
       const created = await t.post(
         '/v1/lessons',
         lessonBody({
@@ -238,5 +238,20 @@ describe('/v1 lessons', () => {
     expect((await t.post('/v1/lessons', lessonBody(), { token: readOnly })).status).toBe(403);
     const coursesOnly = await t.tokenFor(org, ['courses:read', 'courses:write']);
     expect((await t.get('/v1/lessons', { token: coursesOnly })).status).toBe(403);
+  });
+
+  it('refuses an asset or web package that is not one of the organization\'s (another org\'s, or none at all)', async () => {
+    const theirs = { asset: (await insertAsset(t, other)).id, pkg: (await insertWebPackage(t, other)).id };
+    const missing = { asset: encodeId('asset', newUuid()), pkg: encodeId('webPackage', newUuid()) };
+    for (const ref of [theirs, missing]) {
+      const res = await t.post('/v1/lessons', lessonBody({ content_asset_id: ref.asset, content_web_package_id: ref.pkg }), key());
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body).sort()).toEqual(['content_asset_id', 'content_web_package_id']);
+    }
+    const mine = await t.post('/v1/lessons', lessonBody({}), key());
+    const patched = await t.patch(`/v1/lessons/${mine.body.id}`, { content_web_package_id: theirs.pkg }, key());
+    expect(patched.status).toBe(400);
+    const row = await t.ds.query(`SELECT content_web_package_id FROM lessons WHERE id = $1`, [decodeId('lesson', mine.body.id)]);
+    expect(row[0].content_web_package_id).toBeNull();
   });
 });

@@ -201,3 +201,19 @@ export async function useAccessCode(t: TestApp, org: CreatedOrg, accessCodeUuid:
 export async function joinDomain(t: TestApp, org: CreatedOrg, domainUuid: string, userUuid: string) {
   await t.ds.query(`INSERT INTO domain_users (organization_id, domain_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [orgUuid(org), domainUuid, userUuid]);
 }
+
+/** A READY embed-link asset of the organization. */
+export async function insertAsset(t: TestApp, org: CreatedOrg, name = `asset-${rnd()}`) {
+  const row = await one(t, `INSERT INTO assets (organization_id, name, embed_link_url, state) VALUES ($1, $2, 'https://video.example/x', 'READY') RETURNING id`, [orgUuid(org), name]);
+  return { uuid: row.id as string, id: encodeId('asset', row.id) };
+}
+
+/** A READY web package of the organization. */
+export async function insertWebPackage(t: TestApp, org: CreatedOrg, title = `pkg-${rnd()}`) {
+  const row = await one(
+    t,
+    `INSERT INTO web_packages (organization_id, title, type, state, source_url, storage_prefix) VALUES ($1, $2, 'SCORM', 'READY', 'https://files.example/p.zip', 'x') RETURNING id`,
+    [orgUuid(org), title],
+  );
+  return { uuid: row.id as string, id: encodeId('webPackage', row.id) };
+}

@@ -7,7 +7,7 @@ import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { ContentItemUpdateRequest } from './dto/content-item.dto';
 import { StoredContentItem, V1Lesson } from './entities';
-import { V1LessonsService, invalidPk } from './lessons.v1.service';
+import { V1LessonsService, exists, invalidPk } from './lessons.v1.service';
 
 /** As the /v2 lesson rules: at most 15 blocks, at most one QUIZ and one RATING block per lesson. */
 export const MAX_CONTENT_ITEMS = 15;
@@ -74,7 +74,7 @@ export class V1ContentItemsService {
       if (dto.lesson_id !== undefined && decodeId('lesson', dto.lesson_id) !== lesson.id) {
         throw new ValidationFailed([{ field: 'lesson_id', message: 'Must be the lesson of the URL.' }], 400);
       }
-      const refs = this.refs(dto);
+      const refs = await this.refs(m, p, dto);
       const item: StoredContentItem = {
         id: newUuid(),
         type: dto.type!,
@@ -99,7 +99,7 @@ export class V1ContentItemsService {
     return this.ds.transaction(async (m) => {
       const lesson = await this.lessons.get(p, lessonId, m, true);
       const current = this.find(lesson, id);
-      const refs = this.refs(dto);
+      const refs = await this.refs(m, p, dto);
       let target = lesson;
       if (dto.lesson_id !== undefined && decodeId('lesson', dto.lesson_id) !== lesson.id) {
         try {
@@ -139,12 +139,12 @@ export class V1ContentItemsService {
     return item;
   }
 
-  private refs(dto: ContentItemUpdateRequest): { asset_id?: string; quiz_id?: string } {
+  private async refs(m: EntityManager, p: Principal, dto: ContentItemUpdateRequest): Promise<{ asset_id?: string; quiz_id?: string }> {
     const problems: FieldProblem[] = [];
     const out: { asset_id?: string; quiz_id?: string } = {};
     if (dto.content_asset_id !== undefined) {
       const uuid = decodeId('asset', dto.content_asset_id);
-      if (uuid) out.asset_id = uuid;
+      if (uuid && (await exists(m, 'assets', uuid, p.organizationId))) out.asset_id = uuid;
       else problems.push(invalidPk('content_asset_id', dto.content_asset_id));
     }
     if (dto.content_quiz_id !== undefined) {

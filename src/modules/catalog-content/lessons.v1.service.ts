@@ -152,6 +152,11 @@ export class V1LessonsService {
     out.assetId = ref('content_asset_id', 'asset');
     out.quizId = ref('content_quiz_id', 'quiz');
     out.webPackageId = ref('content_web_package_id', 'webPackage');
+    // A referenced asset or web package must be one of this organization's (quizzes have no table yet).
+    if (out.assetId && !(await exists(m, 'assets', out.assetId, p.organizationId))) problems.push(invalidPk('content_asset_id', dto.content_asset_id!));
+    if (out.webPackageId && !(await exists(m, 'web_packages', out.webPackageId, p.organizationId))) {
+      problems.push(invalidPk('content_web_package_id', dto.content_web_package_id!));
+    }
     if (problems.length) throw new ValidationFailed(problems, 400);
     return out;
   }
@@ -176,4 +181,10 @@ export function presentLesson(l: V1Lesson) {
     time_seconds: l.timeSeconds,
     tooltip_html: l.tooltipHtml,
   };
+}
+
+/** Whether a row of `table` (a fixed table name, never input) with this id belongs to the organization. */
+export async function exists(m: EntityManager, table: 'assets' | 'web_packages', id: string, organizationId: string): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+  return rows.length > 0;
 }
