@@ -172,6 +172,8 @@ describe('/v1 published courses', () => {
       expect(res.body.count).toBe(4);
       expect(res.body.results.map((r: any) => r.id)).toEqual([ids[byTitle.id], ids[byKeyword.id], ids[byDesc.id], ids[byShort.id]]);
     }
+    const past = await t.get(`/v1/domains/${d.name}/published-courses?search=kubernetes&page=2`, { token });
+    expect(past.status).toBe(404);
     // stemming and several words (AND)
     const multi = await t.get(`/v1/domains/${d.name}/published-courses?search=${encodeURIComponent('Kubernetes cluster')}`, { token });
     expect(multi.body.results.map((r: any) => r.id)).toEqual([ids[byDesc.id], ids[byShort.id]]);

@@ -79,12 +79,17 @@ export class PublishedCoursesService {
         ts_rank('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q) DESC, pc.created_at, pc.id`;
     }
     const whereSql = where.join(' AND ');
-    const [countRow] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`, params);
-    const rows = await this.ds.query(
-      `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      params,
-    );
-    return { rows, count: countRow.n };
+    const countQuery = async () => (await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`, params))[0].n as number;
+    if (search) {
+      // every match is ranked anyway: take the total from the same scan (window count)
+      const rows = await this.ds.query(
+        `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+        params,
+      );
+      return { rows, count: rows.length ? rows[0].total_count : page.offset ? await countQuery() : 0 };
+    }
+    const [count, rows] = [await countQuery(), await this.ds.query(`SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)];
+    return { rows, count };
   }
 
   /** One live published course of the domain, or 404 (undecodable, other org/domain, unpublished). */
