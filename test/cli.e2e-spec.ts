@@ -92,6 +92,11 @@ describe('CLI: create-org and create-domain', () => {
     const token = await t.tokenFor(out);
     const catalog = await t.get('/v2/scopes/', { token });
     expect(catalog.status).toBe(200);
+    // the pre-serialized catalog goes out with the same media type as every /v2 resource
+    const clientList = await t.get('/v2/clients', { token });
+    expect(clientList.status).toBe(200);
+    expect(catalog.headers.get('content-type')).toBe(clientList.headers.get('content-type'));
+    expect(catalog.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
     const all = catalog.body.data.map((s: { id: string }) => s.id);
     expect([...out.scopes].sort()).toEqual([...all].sort());
     const tokenRes = await t.post('/v2/auth/token', { client_id: out.client_id, client_secret: out.client_secret });

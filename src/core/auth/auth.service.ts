@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as jwt from 'jsonwebtoken';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, KeyObject, randomUUID } from 'node:crypto';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
@@ -98,10 +98,14 @@ export class AuthService {
     return this.config.AUTH_CACHE_SECONDS * 1000;
   }
 
+  /** The parsed current signing key: parsing the PEM on every token cost more than signing. */
+  private signer?: { pem: string; key: KeyObject };
+
   signAccessToken(claims: Omit<AccessClaims, 'iss' | 'iat' | 'exp' | 'jti'>): { token: string; expiresIn: number } {
     const { kid, privatePem } = this.keys.signingKey();
+    if (this.signer?.pem !== privatePem) this.signer = { pem: privatePem, key: createPrivateKey(privatePem) };
     const expiresIn = this.config.ACCESS_TOKEN_TTL;
-    const token = jwt.sign({ ...claims, jti: randomUUID() }, privatePem, {
+    const token = jwt.sign({ ...claims, jti: randomUUID() }, this.signer.key, {
       algorithm: 'ES256',
       keyid: kid,
       expiresIn,
@@ -145,6 +149,18 @@ export class AuthService {
     throw invalidToken('Unsupported or malformed Authorization header.');
   }
 
+  /** Scope strings parsed once (a token's scope is the same string on every request). */
+  private readonly scopeSets = new Map<string, ReadonlySet<string>>();
+  private scopeSet(scope: string): ReadonlySet<string> {
+    let set = this.scopeSets.get(scope);
+    if (!set) {
+      if (this.scopeSets.size >= 1000) this.scopeSets.clear();
+      set = new Set(scope.split(' ').filter(Boolean));
+      this.scopeSets.set(scope, set);
+    }
+    return set;
+  }
+
   private async fromToken(token: string): Promise<Principal> {
     const claims = await this.verifyAccessToken(token);
     const client = await this.clientState(claims.cid);
@@ -154,7 +170,7 @@ export class AuthService {
       organizationId: claims.org,
       clientId: claims.cid,
       subject: claims.sub,
-      scopes: new Set(claims.scope.split(' ').filter(Boolean)),
+      scopes: this.scopeSet(claims.scope),
       kind: 'token',
       familyId: claims.fid,
     };
