@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * HTTP throughput of the API against a bare Fastify hello-world, with autocannon. Plain Node,
+ * CommonJS; runs on the compiled code (`npm run bench` builds first and runs it as `http`).
+ *
+ * Every server runs in its own child process (the bare Fastify hello-world as well as the real API
+ * from dist/, with LOG_LEVEL=warn), so the load generator here never shares an event loop with it.
+ * The API runs on a throw-away database, `cp_bench`, dropped before and after.
+ *
+ *   npm run bench -- http                                   # every scenario, 10 s each, 50 connections
+ *   node bench/http.js --only scopes --duration 5           # scenarios whose name contains "scopes"
+ *   node bench/http.js --json                               # also print the results as JSON
+ *   BENCH_DURATION=5 BENCH_CONNECTIONS=100 npm run bench -- http
+ *
+ * To add a scenario, append an object to SCENARIOS below:
+ *   { name, target: 'hello' | 'api', setup?: async (ctx) => void, request: (ctx) => ({ method, path, headers?, body? }) }
+ * `ctx` holds `org` (create-org output: client_id, client_secret, api_key, organization_id,
+ * domain_name), `token(scopes?)` (an access token of the org's bootstrap client), `api(method,
+ * path, body?, headers?)` (a plain request to the API, for setup) and a `state` object for what
+ * setup prepares (ids of created rows, ...). Requests must answer 2xx; anything else is reported.
+ */
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const net = require('node:net');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = path.join(__dirname, '..');
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------------------------
+
+const json = { 'content-type': 'application/json' };
+
+const SCENARIOS = [
+  {
+    name: 'hello-world (bare Fastify)',
+    target: 'hello',
+    request: () => ({ method: 'GET', path: '/' }),
+  },
+  {
+    // the same bytes as GET /v2/scopes/ (17 KB): what the body alone costs, without the framework
+    name: 'hello-world, scope-catalog body (bare Fastify)',
+    target: 'hello',
+    request: () => ({ method: 'GET', path: '/catalog' }),
+  },
+  {
+    name: 'POST /v2/auth/token (client credentials)',
+    target: 'api',
+    request: (ctx) => ({
+      method: 'POST',
+      path: '/v2/auth/token',
+      headers: json,
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: ctx.org.client_id, client_secret: ctx.org.client_secret }),
+    }),
+  },
+  {
+    name: 'GET /v2/scopes/ (Bearer token)',
+    target: 'api',
+    setup: async (ctx) => {
+      ctx.state.token = await ctx.token();
+    },
+    request: (ctx) => ({ method: 'GET', path: '/v2/scopes/', headers: { authorization: `Bearer ${ctx.state.token}` } }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Machinery
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const opts = { duration: Number(process.env.BENCH_DURATION ?? 10), connections: Number(process.env.BENCH_CONNECTIONS ?? 50), only: null, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--duration') opts.duration = Number(argv[++i]);
+    else if (a === '--connections') opts.connections = Number(argv[++i]);
+    else if (a === '--only') opts.only = argv[++i];
+    else if (a === '--json') opts.json = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, what) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up at ${url}`);
+}
+
+/** `node bench/run.js --serve-hello PORT`: the baseline, a bare Fastify hello-world. */
+async function serveHello(port) {
+  const app = require('fastify')({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  const { SCOPE_CODENAMES, SCOPE_PRESETS, describeScope } = require(path.join(ROOT, 'dist/src/core/auth/scopes.js'));
+  const catalog = JSON.stringify({
+    data: SCOPE_CODENAMES.map((c) => ({ type: 'scopes', id: c, attributes: describeScope(c) })),
+    meta: { presets: SCOPE_PRESETS },
+  });
+  app.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));
+  await app.listen({ port, host: '127.0.0.1' });
+}
+
+function startChild(args, env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  return child;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function runAutocannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+async function dropBenchDb(adminUrl, name) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await c.end();
+  }
+}
+
+function fmt(n, digits = 0) {
+  return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const scenarios = SCENARIOS.filter((s) => !opts.only || s.name.includes(opts.only) || s.target === 'hello');
+  const needApi = scenarios.some((s) => s.target === 'api');
+
+  // compiled code (npm run bench builds first)
+  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
+  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
+  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
+
+  const base = loadConfig(process.env);
+  const dbUrl = new URL(base.DATABASE_URL);
+  dbUrl.pathname = '/cp_bench';
+  const adminUrl = new URL(base.DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+
+  const children = [];
+  const cleanup = async () => {
+    await Promise.all(children.map(stopChild));
+    if (needApi) await dropBenchDb(adminUrl.toString(), 'cp_bench').catch(() => undefined);
+  };
+  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
+
+  try {
+    const helloPort = await freePort();
+    const hello = startChild([__filename, '--serve-hello', String(helloPort)], process.env);
+    children.push(hello);
+    await waitFor(`http://127.0.0.1:${helloPort}/`, hello, 'hello-world');
+
+    const ctx = { org: null, state: {}, apiUrl: null, token: null, api: null };
+    let apiPort;
+    if (needApi) {
+      await dropBenchDb(adminUrl.toString(), 'cp_bench');
+      const env = {
+        ...process.env,
+        NODE_ENV: 'production',
+        APP_SECRET: randomBytes(32).toString('hex'),
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_PREFIX: `cpbench_${randomBytes(3).toString('hex')}`,
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+      };
+      const config = loadConfig(env);
+      await migrate(config);
+      // the CLI's own code path: an organization with an all-scope client and API key
+      ctx.org = await runCli(['create-org', '--name', 'Bench Org'], config);
+      apiPort = await freePort();
+      env.PORT = String(apiPort);
+      env.PUBLIC_URL = `http://127.0.0.1:${apiPort}`;
+      const api = startChild(['dist/src/main.js'], env);
+      children.push(api);
+      ctx.apiUrl = `http://127.0.0.1:${apiPort}`;
+      await waitFor(`${ctx.apiUrl}/health`, api, 'the API');
+      ctx.api = async (method, p, body, headers = {}) => {
+        const res = await fetch(ctx.apiUrl + p, {
+          method,
+          headers: body === undefined ? headers : { ...json, ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      };
+      ctx.token = async (scopes) => {
+        const res = await ctx.api('POST', '/v2/auth/token', { client_id: ctx.org.client_id, client_secret: ctx.org.client_secret, ...(scopes ? { scope: scopes.join(' ') } : {}) });
+        if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.access_token;
+      };
+    }
+
+    const results = [];
+    process.stdout.write(`\n${opts.connections} connections, ${opts.duration} s per scenario, Node ${process.version}\n\n`);
+    for (const s of scenarios) {
+      if (s.setup) await s.setup(ctx);
+      const req = s.request(ctx);
+      const url = (s.target === 'hello' ? `http://127.0.0.1:${helloPort}` : ctx.apiUrl) + req.path;
+      // a short warm-up (JIT, connection pools, caches), then the measured run
+      await runAutocannon({ url, method: req.method, headers: req.headers, body: req.body, connections: opts.connections, duration: 2 });
+      const r = await runAutocannon({ url, method: req.method, headers: req.headers, body: req.body, connections: opts.connections, duration: opts.duration });
+      const row = {
+        name: s.name,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        requests: r.requests.total,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+      };
+      results.push(row);
+      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
+    }
+
+    const base = results.find((r) => r.name === SCENARIOS[0].name);
+    process.stdout.write('\n| scenario | req/s | p50 ms | p99 ms | vs hello-world |\n|---|---:|---:|---:|---:|\n');
+    for (const r of results) {
+      const ratio = base ? `${(r.rps / base.rps).toFixed(2)}x` : '';
+      process.stdout.write(`| ${r.name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${ratio} |\n`);
+    }
+    if (opts.json) process.stdout.write(`\n${JSON.stringify(results, null, 2)}\n`);
+    const bad = results.filter((r) => r.non2xx || r.errors);
+    if (bad.length) {
+      process.stderr.write(`\nnon-2xx answers or errors in: ${bad.map((r) => r.name).join(', ')}\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+if (process.argv[2] === '--serve-hello') {
+  serveHello(Number(process.argv[3])).catch((e) => {
+    process.stderr.write(`${e.stack}\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((e) => {
+    process.stderr.write(`bench failed: ${e.stack ?? e}\n`);
+    process.exit(1);
+  });
+}
