@@ -5,7 +5,7 @@ import { loadConfig } from '../src/core/config/config';
 import { migrate } from '../src/core/database/database';
 import { MIGRATIONS } from '../migrations';
 import { startTestApp, TestApp } from './support/app';
-import { adminQuery, dbUrl, dropDatabase } from './support/db';
+import { adminQuery, dbUrl, dropDatabase, newDbName } from './support/db';
 
 // each run of the real command compiles the TypeScript sources on the fly (a second or two)
 jest.setTimeout(120_000);
@@ -151,7 +151,7 @@ describe('CLI: create-org and create-domain', () => {
 
 describe('database creation', () => {
   it('migrate() creates a database that does not exist and applies every migration, once', async () => {
-    const name = `cp_test_new_${randomBytes(4).toString('hex')}`;
+    const name = newDbName('new');
     const config = loadConfig(process.env, { DATABASE_URL: dbUrl(name) });
     try {
       expect((await adminQuery(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount).toBe(0);
@@ -176,7 +176,7 @@ describe('database creation', () => {
   });
 
   it('two migrate() runs at once on a fresh database (API and worker starting together) apply each migration once', async () => {
-    const name = `cp_test_new_${randomBytes(4).toString('hex')}`;
+    const name = newDbName('new');
     const config = loadConfig(process.env, { DATABASE_URL: dbUrl(name) });
     try {
       const [a, b] = await Promise.all([migrate(config), migrate(config)]);
