@@ -40,6 +40,8 @@ export interface PresentOptions {
   detail?: boolean;
   /** include_searchable_content: lessons of each course */
   searchable?: Map<string, SearchableLesson[]>;
+  /** include_searchable_content: tags of each published course */
+  tags?: Map<string, { id: string; name: string; slug: string }[]>;
 }
 
 /**
@@ -78,7 +80,7 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
   if (o.searchable) {
     const lessons = o.searchable.get(r.course_id) ?? [];
     out.lesson_list = lessons.map((l) => ({ id: encodeId('lesson', l.id), title: l.title, type: l.type, order: l.order }));
-    out.tags = [];
+    out.tags = (o.tags?.get(r.id) ?? []).map((t) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug }));
     out.short_description = r.course_short_description;
     out.long_description_html = r.course_long_description_html;
     out.search_keywords = lessons

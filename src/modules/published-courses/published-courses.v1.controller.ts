@@ -7,7 +7,8 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, strParam } from '../domains/v1-params';
-import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
+import { PublishedCourseCreateDto, PublishedCourseTagDto, PublishedCourseVisibilityDto, PublishedCourseWriteDto } from './dto/published-course.dto';
+import { PublishedCourseExtrasService, presentCourseOverride, presentCourseTag } from './published-course-extras.service';
 import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
 import { PublishedCoursesService } from './published-courses.service';
 
@@ -17,16 +18,18 @@ export class PublishedCoursesV1Controller {
   constructor(
     private readonly domains: DomainsService,
     private readonly published: PublishedCoursesService,
+    private readonly extras: PublishedCourseExtrasService,
     private readonly config: AppConfig,
   ) {}
 
   private async present(p: Principal, domain: Domain, rows: PublishedCourseRow[], opts: { detail?: boolean; searchable?: boolean }) {
     const courseIds = rows.map((r) => r.course_id);
-    const [stats, searchable] = await Promise.all([
+    const [stats, searchable, tags] = await Promise.all([
       this.published.lessonStats(p, courseIds),
       opts.searchable ? this.published.searchableLessons(p, courseIds) : Promise.resolve(undefined),
+      opts.searchable ? this.extras.tagsOf(p, rows.map((r) => r.id)) : Promise.resolve(undefined),
     ]);
-    return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable }));
+    return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable, tags }));
   }
 
   @Get()
@@ -78,5 +81,68 @@ export class PublishedCoursesV1Controller {
   async unpublish(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string): Promise<void> {
     const domain = await this.domains.requireByName(p, name);
     await this.published.unpublish(p, domain, id);
+  }
+
+  private async live(p: Principal, name: string, id: string) {
+    const domain = await this.domains.requireByName(p, name);
+    return this.published.get(p, domain, id);
+  }
+
+  // ---- tags (OpenAPI-only)
+
+  @Get(':published_course_id/tags')
+  @Scopes('published-courses:read')
+  async listTags(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.extras.listTags(p, await this.live(p, name, id), page);
+    return v1List(rows.map(presentCourseTag), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_course_id/tags')
+  @Scopes('published-courses:write')
+  async addTag(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseTagDto) {
+    return presentCourseTag(await this.extras.addTag(p, await this.live(p, name, id), dto.tag.id));
+  }
+
+  @Get(':published_course_id/tags/:tag_id')
+  @Scopes('published-courses:read')
+  async readTag(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('tag_id') tagId: string) {
+    return presentCourseTag(await this.extras.readTag(p, await this.live(p, name, id), tagId));
+  }
+
+  @Delete(':published_course_id/tags/:tag_id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async removeTag(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('tag_id') tagId: string): Promise<void> {
+    await this.extras.removeTag(p, await this.live(p, name, id), tagId);
+  }
+
+  // ---- student-group visibility overrides (OpenAPI-only)
+
+  @Get(':published_course_id/visibility-overrides')
+  @Scopes('published-courses:read')
+  async listOverrides(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.extras.listOverrides(p, await this.live(p, name, id), page);
+    return v1List(rows.map(presentCourseOverride), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_course_id/visibility-overrides')
+  @Scopes('published-courses:write')
+  async setOverride(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseVisibilityDto) {
+    return presentCourseOverride(await this.extras.setOverride(p, await this.live(p, name, id), dto.student_group.id, dto.is_visible));
+  }
+
+  @Get(':published_course_id/visibility-overrides/:student_group_id')
+  @Scopes('published-courses:read')
+  async readOverride(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('student_group_id') groupId: string) {
+    return presentCourseOverride(await this.extras.readOverride(p, await this.live(p, name, id), groupId));
+  }
+
+  @Delete(':published_course_id/visibility-overrides/:student_group_id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async removeOverride(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('student_group_id') groupId: string): Promise<void> {
+    await this.extras.removeOverride(p, await this.live(p, name, id), groupId);
   }
 }

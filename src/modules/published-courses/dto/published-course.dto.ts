@@ -1,4 +1,5 @@
-import { Allow, IsBoolean, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Allow, IsBoolean, IsDefined, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { Present } from '../../domains/v1-params';
 
 /**
@@ -22,4 +23,19 @@ export class PublishedCourseWriteDto {
 export class PublishedCourseCreateDto extends PublishedCourseWriteDto {
   /** `{"id": "<course id>"}`, required. */
   @Allow() course?: unknown;
+}
+
+export class IdRefDto {
+  @IsDefined({ message: 'This field is required.' }) @IsString() @MinLength(1) @MaxLength(64) id!: string;
+}
+
+/** PublishedCourseTagRequest: `{tag: {id}}`. */
+export class PublishedCourseTagDto {
+  @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => IdRefDto) tag!: IdRefDto;
+}
+
+/** PublishedCourseGroupVisibilityRequest: `{student_group: {id}, is_visible}`. */
+export class PublishedCourseVisibilityDto {
+  @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => IdRefDto) student_group!: IdRefDto;
+  @IsDefined({ message: 'This field is required.' }) @IsBoolean() is_visible!: boolean;
 }

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { PublishedCourseRow } from './published-courses.presenter';
+
+export interface TagRow {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export interface OverrideRow {
+  id: string;
+  name: string;
+  is_visible: boolean;
+}
+
+const invalidPk = (field: string, id: string) => new ValidationFailed([{ field, message: `Invalid pk "${id.slice(0, 64)}" - object does not exist.` }], 400);
+
+export const presentTagRef = (t: TagRow) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
+/** PublishedCourseTag: `{tag: {id, name, slug}}`. */
+export const presentCourseTag = (t: TagRow) => ({ tag: presentTagRef(t) });
+/** PublishedCourseGroupVisibility: `{student_group: {id, name}, is_visible}`. */
+export const presentCourseOverride = (o: OverrideRow) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
+
+/**
+ * OpenAPI-only sub-resources of a published course: its tags (table published_course_tags, tags of the
+ * content module) and its student-group visibility overrides (the shared visibility_overrides table
+ * of the groups module, written here with narrowly-scoped SQL). The caller resolves the published
+ * course first (live, of the domain and organization).
+ */
+@Injectable()
+export class PublishedCourseExtrasService {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  private tagsFrom = `FROM published_course_tags pt JOIN tags tg ON tg.id = pt.tag_id AND tg.organization_id = pt.organization_id
+                      WHERE pt.published_course_id = $1 AND pt.organization_id = $2`;
+
+  async listTags(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: TagRow[]; count: number }> {
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.tagsFrom}`, [pc.id, p.organizationId]);
+    const rows: TagRow[] = await this.ds.query(`SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} ORDER BY pt.created_at, pt.tag_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+      pc.id,
+      p.organizationId,
+    ]);
+    return { rows, count: n };
+  }
+
+  /** The tags of a page of published courses (include_searchable_content), one query. */
+  async tagsOf(p: Principal, pcIds: string[]): Promise<Map<string, TagRow[]>> {
+    const out = new Map<string, TagRow[]>();
+    if (!pcIds.length) return out;
+    const rows: (TagRow & { pc: string })[] = await this.ds.query(
+      `SELECT pt.published_course_id AS pc, tg.id, tg.name, tg.slug FROM published_course_tags pt JOIN tags tg ON tg.id = pt.tag_id
+       WHERE pt.published_course_id = ANY($1::uuid[]) AND pt.organization_id = $2 ORDER BY pt.created_at, pt.tag_id`,
+      [pcIds, p.organizationId],
+    );
+    for (const r of rows) out.set(r.pc, [...(out.get(r.pc) ?? []), { id: r.id, name: r.name, slug: r.slug }]);
+    return out;
+  }
+
+  /** Adding a tag already on the course is a no-op that answers the tag (idempotent). */
+  async addTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<TagRow> {
+    const uuid = decodeId('tag', tagId);
+    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT id, name, slug FROM tags WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw invalidPk('tag.id', tagId);
+    await this.ds.query(`INSERT INTO published_course_tags (published_course_id, tag_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [pc.id, rows[0].id, p.organizationId]);
+    return rows[0];
+  }
+
+  async readTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<TagRow> {
+    const uuid = decodeId('tag', tagId);
+    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} AND pt.tag_id = $3`, [pc.id, p.organizationId, uuid]) : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async removeTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<void> {
+    const tag = await this.readTag(p, pc, tagId);
+    await this.ds.query(`DELETE FROM published_course_tags WHERE published_course_id = $1 AND tag_id = $2 AND organization_id = $3`, [pc.id, tag.id, p.organizationId]);
+  }
+
+  private overridesFrom = `FROM visibility_overrides vo JOIN groups g ON g.id = vo.group_id AND g.organization_id = vo.organization_id
+                           WHERE vo.published_course_id = $1 AND vo.organization_id = $2`;
+
+  async listOverrides(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
+    const rows: OverrideRow[] = await this.ds.query(
+      `SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [pc.id, p.organizationId],
+    );
+    return { rows, count: n };
+  }
+
+  /**
+   * One override per group on /v1: creating one for a group replaces an opposite one (the /v2 model
+   * allows an allow and a block row for the same group; /v1 writes keep a single row).
+   */
+  async setOverride(p: Principal, pc: PublishedCourseRow, groupId: string, isVisible: boolean): Promise<OverrideRow> {
+    const uuid = decodeId('group', groupId);
+    const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw invalidPk('student_group.id', groupId);
+    await this.ds.transaction(async (m) => {
+      await m.query(`DELETE FROM visibility_overrides WHERE group_id = $1 AND published_course_id = $2 AND organization_id = $3 AND is_visible <> $4`, [
+        rows[0].id,
+        pc.id,
+        p.organizationId,
+        isVisible,
+      ]);
+      await m.query(
+        `INSERT INTO visibility_overrides (organization_id, group_id, published_course_id, is_visible) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (group_id, published_course_id, is_visible) DO UPDATE SET updated_at = date_trunc('milliseconds', now())`,
+        [p.organizationId, rows[0].id, pc.id, isVisible],
+      );
+    });
+    return { ...rows[0], is_visible: isVisible };
+  }
+
+  /** The group's override (the most recently written one if /v2 left both an allow and a block). */
+  async readOverride(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<OverrideRow> {
+    const uuid = decodeId('group', groupId);
+    const rows: OverrideRow[] = uuid
+      ? await this.ds.query(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} AND vo.group_id = $3 ORDER BY vo.updated_at DESC, vo.id LIMIT 1`, [pc.id, p.organizationId, uuid])
+      : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async removeOverride(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<void> {
+    const o = await this.readOverride(p, pc, groupId);
+    await this.ds.query(`DELETE FROM visibility_overrides WHERE published_course_id = $1 AND group_id = $2 AND organization_id = $3`, [pc.id, o.id, p.organizationId]);
+  }
+}
