@@ -101,6 +101,60 @@ describe('/v1 published-course tags and visibility overrides', () => {
     }
   });
 
+  it('published-course prerequisites: add (same domain, no self, no cycles, idempotent), list, delete', async () => {
+    const a = await published();
+    const b = await published();
+    const c = await published();
+    for (const [, auth] of modes()) {
+      const res = await t.post(`${a.base}/published-course-prerequisites`, { published_course: { id: b.id } }, auth);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ published_course: { id: b.id } });
+    }
+    await t.post(`${b.base}/published-course-prerequisites`, { published_course: { id: c.id } }, { token });
+    for (const [, auth] of modes()) {
+      const list = await t.get(`${a.base}/published-course-prerequisites`, auth);
+      expect(list.status).toBe(200);
+      expect(list.body).toMatchObject({ count: 1, results: [{ published_course: { id: b.id } }] });
+    }
+    const cycle = await t.post(`${c.base}/published-course-prerequisites`, { published_course: { id: a.id } }, { token });
+    expect(cycle.status).toBe(400);
+    expect(cycle.body['published_course.id']).toEqual(expect.any(Array));
+    const self = await t.post(`${a.base}/published-course-prerequisites`, { published_course: { id: a.id } }, { token });
+    expect(self.status).toBe(400);
+    const otherDomain = await t.ds.query(`INSERT INTO domains (organization_id, name) VALUES ($1, 'elsewhere-' || md5(random()::text) || '.test') RETURNING id`, [orgUuid(org)]);
+    const elsewhere = await publishCourse(t, org, (await insertCourse(t, org)).uuid, otherDomain[0].id);
+    for (const body of [{}, { published_course: {} }, { published_course: { id: 'pcs_nope' } }, { published_course: { id: elsewhere.id } }]) {
+      const res = await t.post(`${a.base}/published-course-prerequisites`, body, { token });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    // an unpublished prerequisite disappears from the list
+    await t.delete(`/v1/domains/${org.domain_name}/published-courses/${c.id}`, { token });
+    expect((await t.get(`${b.base}/published-course-prerequisites`, { token })).body.count).toBe(0);
+    expect((await t.delete(`${a.base}/published-course-prerequisites/${b.id}`, { basic: org.api_key })).status).toBe(204);
+    expect((await t.delete(`${a.base}/published-course-prerequisites/${b.id}`, { token })).status).toBe(404);
+    expect((await t.get(`${a.base}/published-course-prerequisites`, { token })).body.count).toBe(0);
+  });
+
+  it('student-group prerequisites: add (idempotent), list, read, delete', async () => {
+    const pc = await published();
+    const g = await group(org, 'Certified');
+    for (const [, auth] of modes()) {
+      const res = await t.post(`${pc.base}/student-group-prerequisites`, { student_group: { id: g.id } }, auth);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ student_group: { id: g.id, name: 'Certified' } });
+      const list = await t.get(`${pc.base}/student-group-prerequisites`, auth);
+      expect(list.body).toMatchObject({ count: 1, results: [{ student_group: { id: g.id, name: 'Certified' } }] });
+      const read = await t.get(`${pc.base}/student-group-prerequisites/${g.id}`, auth);
+      expect(read.status).toBe(200);
+    }
+    for (const body of [{}, { student_group: { id: 'grp_nope' } }, { student_group: 'x' }]) {
+      const res = await t.post(`${pc.base}/student-group-prerequisites`, body, { token });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    expect((await t.delete(`${pc.base}/student-group-prerequisites/${g.id}`, { token })).status).toBe(204);
+    expect((await t.get(`${pc.base}/student-group-prerequisites/${g.id}`, { token })).status).toBe(404);
+  });
+
   it('401, 403 without the published-courses scope', async () => {
     const pc = await published();
     const a = await tag(org);
@@ -114,6 +168,10 @@ describe('/v1 published-course tags and visibility overrides', () => {
     expect((await t.post(`${pc.base}/tags`, { tag: { id: a.id } }, { token: ro })).status).toBe(403);
     expect((await t.post(`${pc.base}/visibility-overrides`, { student_group: { id: g.id }, is_visible: true }, { token: ro })).status).toBe(403);
     expect((await t.delete(`${pc.base}/tags/${a.id}`, { token: ro })).status).toBe(403);
+    expect((await t.get(`${pc.base}/student-group-prerequisites`, { token: other })).status).toBe(403);
+    expect((await t.get(`${pc.base}/published-course-prerequisites`, { token: ro })).status).toBe(200);
+    expect((await t.post(`${pc.base}/student-group-prerequisites`, { student_group: { id: g.id } }, { token: ro })).status).toBe(403);
+    expect((await t.post(`${pc.base}/published-course-prerequisites`, { published_course: { id: pc.id } }, { token: ro })).status).toBe(403);
   });
 
   it('cross-organization: their published course is 404; their tag or group is 400; nothing changes', async () => {
@@ -132,6 +190,9 @@ describe('/v1 published-course tags and visibility overrides', () => {
     expect(r1.body['tag.id']).toEqual(expect.any(Array));
     const r2 = await t.post(`${mine.base}/visibility-overrides`, { student_group: { id: theirGroup.id }, is_visible: true }, { token });
     expect(r2.status).toBe(400);
+    expect((await t.post(`${mine.base}/student-group-prerequisites`, { student_group: { id: theirGroup.id } }, { token })).status).toBe(400);
+    expect((await t.post(`${mine.base}/published-course-prerequisites`, { published_course: { id: theirs.id } }, { token })).status).toBe(400);
+    expect((await t.get(`${theirs.base}/published-course-prerequisites`, { token })).status).toBe(404);
     expect((await t.get(`${theirs.base}/tags`, { basic: other.api_key })).body.count).toBe(1);
     const [c] = await t.ds.query(`SELECT count(*)::int AS n FROM visibility_overrides WHERE group_id = $1`, [theirGroup.uuid]);
     expect(c.n).toBe(0);

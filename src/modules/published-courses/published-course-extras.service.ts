@@ -133,4 +133,98 @@ export class PublishedCourseExtrasService {
     const o = await this.readOverride(p, pc, groupId);
     await this.ds.query(`DELETE FROM visibility_overrides WHERE published_course_id = $1 AND group_id = $2 AND organization_id = $3`, [pc.id, o.id, p.organizationId]);
   }
+
+  // ---- prerequisites (OpenAPI-only)
+
+  async listPrerequisites(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: { id: string }[]; count: number }> {
+    const from = `FROM published_course_prerequisites pr JOIN published_courses q ON q.id = pr.prerequisite_id AND q.unpublished_at IS NULL
+                  WHERE pr.published_course_id = $1 AND pr.organization_id = $2`;
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, [pc.id, p.organizationId]);
+    const rows = await this.ds.query(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+      pc.id,
+      p.organizationId,
+    ]);
+    return { rows, count: n };
+  }
+
+  /**
+   * Link a prerequisite: a live published course of the same domain, not the course itself, and not
+   * one that (directly or through others) already requires this course (no cycles). Idempotent.
+   */
+  async addPrerequisite(p: Principal, pc: PublishedCourseRow, prerequisiteId: string): Promise<{ id: string }> {
+    const uuid = decodeId('publishedCourse', prerequisiteId);
+    return this.ds.transaction(async (m) => {
+      // serialize prerequisite writes of the organization so the cycle check holds
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 8))`, [p.organizationId]);
+      const rows: { id: string }[] = uuid
+        ? await m.query(
+            `SELECT q.id FROM published_courses q JOIN published_courses me ON me.id = $3 AND me.domain_id = q.domain_id
+             WHERE q.id = $1 AND q.organization_id = $2 AND q.unpublished_at IS NULL`,
+            [uuid, p.organizationId, pc.id],
+          )
+        : [];
+      if (!rows.length) throw invalidPk('published_course.id', prerequisiteId);
+      if (rows[0].id === pc.id) throw new ValidationFailed([{ field: 'published_course.id', message: 'A published course cannot be its own prerequisite.' }], 400);
+      const [cycle] = await m.query(
+        `WITH RECURSIVE req(id) AS (
+           SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1
+           UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id)
+         SELECT 1 AS x FROM req WHERE id = $2 LIMIT 1`,
+        [rows[0].id, pc.id],
+      );
+      if (cycle) throw new ValidationFailed([{ field: 'published_course.id', message: 'This prerequisite would create a cycle.' }], 400);
+      await m.query(`INSERT INTO published_course_prerequisites (published_course_id, prerequisite_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+        pc.id,
+        rows[0].id,
+        p.organizationId,
+      ]);
+      return rows[0];
+    });
+  }
+
+  async removePrerequisite(p: Principal, pc: PublishedCourseRow, prerequisiteId: string): Promise<void> {
+    const uuid = decodeId('publishedCourse', prerequisiteId);
+    // (a DELETE through DataSource.query answers [rows, count]: count the deleted rows with a SELECT)
+    const [res] = uuid
+      ? await this.ds.query(
+          `WITH d AS (DELETE FROM published_course_prerequisites WHERE published_course_id = $1 AND prerequisite_id = $2 AND organization_id = $3 RETURNING 1)
+           SELECT count(*)::int AS n FROM d`,
+          [pc.id, uuid, p.organizationId],
+        )
+      : [{ n: 0 }];
+    if (!res.n) throw notFound();
+  }
+
+  private groupPrereqFrom = `FROM published_course_group_prerequisites gp JOIN groups g ON g.id = gp.group_id AND g.organization_id = gp.organization_id
+                             WHERE gp.published_course_id = $1 AND gp.organization_id = $2`;
+
+  async listGroupPrerequisites(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: { id: string; name: string }[]; count: number }> {
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.groupPrereqFrom}`, [pc.id, p.organizationId]);
+    const rows = await this.ds.query(`SELECT g.id, g.name ${this.groupPrereqFrom} ORDER BY gp.created_at, gp.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id, p.organizationId]);
+    return { rows, count: n };
+  }
+
+  async addGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ id: string; name: string }> {
+    const uuid = decodeId('group', groupId);
+    const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw invalidPk('student_group.id', groupId);
+    await this.ds.query(`INSERT INTO published_course_group_prerequisites (published_course_id, group_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+      pc.id,
+      rows[0].id,
+      p.organizationId,
+    ]);
+    return rows[0];
+  }
+
+  async readGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ id: string; name: string }> {
+    const uuid = decodeId('group', groupId);
+    const rows = uuid ? await this.ds.query(`SELECT g.id, g.name ${this.groupPrereqFrom} AND gp.group_id = $3`, [pc.id, p.organizationId, uuid]) : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async removeGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<void> {
+    const g = await this.readGroupPrerequisite(p, pc, groupId);
+    await this.ds.query(`DELETE FROM published_course_group_prerequisites WHERE published_course_id = $1 AND group_id = $2 AND organization_id = $3`, [pc.id, g.id, p.organizationId]);
+  }
 }

@@ -1,13 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
+import { encodeId } from '../../core/ids/ids';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, strParam } from '../domains/v1-params';
-import { PublishedCourseCreateDto, PublishedCourseTagDto, PublishedCourseVisibilityDto, PublishedCourseWriteDto } from './dto/published-course.dto';
+import {
+  PublishedCourseCreateDto,
+  PublishedCourseGroupPrerequisiteDto,
+  PublishedCoursePrerequisiteDto,
+  PublishedCourseTagDto,
+  PublishedCourseVisibilityDto,
+  PublishedCourseWriteDto,
+} from './dto/published-course.dto';
 import { PublishedCourseExtrasService, presentCourseOverride, presentCourseTag } from './published-course-extras.service';
 import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
 import { PublishedCoursesService } from './published-courses.service';
@@ -144,5 +152,58 @@ export class PublishedCoursesV1Controller {
   @Scopes('published-courses:write')
   async removeOverride(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('student_group_id') groupId: string): Promise<void> {
     await this.extras.removeOverride(p, await this.live(p, name, id), groupId);
+  }
+
+  // ---- prerequisites (OpenAPI-only)
+
+  @Get(':published_course_id/published-course-prerequisites')
+  @Scopes('published-courses:read')
+  async listPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.small);
+    const { rows, count } = await this.extras.listPrerequisites(p, await this.live(p, name, id), page);
+    return v1List(rows.map((r) => ({ published_course: { id: encodeId('publishedCourse', r.id) } })), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_course_id/published-course-prerequisites')
+  @Scopes('published-courses:write')
+  async addPrerequisite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCoursePrerequisiteDto) {
+    const r = await this.extras.addPrerequisite(p, await this.live(p, name, id), dto.published_course.id);
+    return { published_course: { id: encodeId('publishedCourse', r.id) } };
+  }
+
+  @Delete(':published_course_id/published-course-prerequisites/:prerequisite_published_course_id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async removePrerequisite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('prerequisite_published_course_id') prereq: string): Promise<void> {
+    await this.extras.removePrerequisite(p, await this.live(p, name, id), prereq);
+  }
+
+  @Get(':published_course_id/student-group-prerequisites')
+  @Scopes('published-courses:read')
+  async listGroupPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.extras.listGroupPrerequisites(p, await this.live(p, name, id), page);
+    return v1List(rows.map((g) => ({ student_group: { id: encodeId('group', g.id), name: g.name } })), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  @Post(':published_course_id/student-group-prerequisites')
+  @Scopes('published-courses:write')
+  async addGroupPrerequisite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseGroupPrerequisiteDto) {
+    const g = await this.extras.addGroupPrerequisite(p, await this.live(p, name, id), dto.student_group.id);
+    return { student_group: { id: encodeId('group', g.id), name: g.name } };
+  }
+
+  @Get(':published_course_id/student-group-prerequisites/:student_group_id')
+  @Scopes('published-courses:read')
+  async readGroupPrerequisite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('student_group_id') groupId: string) {
+    const g = await this.extras.readGroupPrerequisite(p, await this.live(p, name, id), groupId);
+    return { student_group: { id: encodeId('group', g.id), name: g.name } };
+  }
+
+  @Delete(':published_course_id/student-group-prerequisites/:student_group_id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async removeGroupPrerequisite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Param('student_group_id') groupId: string): Promise<void> {
+    await this.extras.removeGroupPrerequisite(p, await this.live(p, name, id), groupId);
   }
 }

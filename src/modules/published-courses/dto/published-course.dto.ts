@@ -39,3 +39,13 @@ export class PublishedCourseVisibilityDto {
   @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => IdRefDto) student_group!: IdRefDto;
   @IsDefined({ message: 'This field is required.' }) @IsBoolean() is_visible!: boolean;
 }
+
+/** PublishedCoursePrerequisiteRequest: `{published_course: {id}}`. */
+export class PublishedCoursePrerequisiteDto {
+  @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => IdRefDto) published_course!: IdRefDto;
+}
+
+/** PublishedCourseStudentGroupPrerequisiteRequest: `{student_group: {id}}`. */
+export class PublishedCourseGroupPrerequisiteDto {
+  @IsDefined({ message: 'This field is required.' }) @IsObject({ message: 'Must be an object.' }) @ValidateNested() @Type(() => IdRefDto) student_group!: IdRefDto;
+}
