@@ -10,6 +10,21 @@ import { Webhooks1763700008000 } from './1763700008000-webhooks';
 import { ContentFiles1763700009000 } from './1763700009000-content-files';
 import { PublishedCourseTags1763700006100 } from './1763700006100-published-course-tags';
 import { PublishedCoursePrerequisites1763700006200 } from './1763700006200-published-course-prerequisites';
+import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-lesson-search-statement-triggers';
 
-/** Every migration, in order. Add new ones at the end. */
-export const MIGRATIONS = [Foundation1763700000000, LearningModel1763700001000, CourseRatingScale1763700003000, V1Catalog1763700006000, V1Content1763700005000, PathsPlansCodes1763700007000, Webhooks1763700008000, ContentFiles1763700009000, PathLabelsFk1763700007001, PathTagsVisibility1763700007002, PublishedCourseTags1763700006100, PublishedCoursePrerequisites1763700006200];
+/** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  LearningModel1763700001000,
+  CourseRatingScale1763700003000,
+  V1Content1763700005000,
+  V1Catalog1763700006000,
+  PublishedCourseTags1763700006100,
+  PublishedCoursePrerequisites1763700006200,
+  PathsPlansCodes1763700007000,
+  PathLabelsFk1763700007001,
+  PathTagsVisibility1763700007002,
+  Webhooks1763700008000,
+  ContentFiles1763700009000,
+  LessonSearchStatementTriggers1763700010000,
+];
