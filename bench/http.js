@@ -11,7 +11,7 @@
  *   npm run bench -- http                                   # every scenario, 10 s each, 50 connections
  *   node bench/http.js --only scopes --duration 5           # scenarios whose name contains "scopes"
  *   node bench/http.js --json                               # also print the results as JSON
- *   BENCH_DURATION=5 BENCH_CONNECTIONS=100 npm run bench -- http
+ *   BENCH_DURATION=5 BENCH_CONNECTIONS=100 BENCH_LOG_LEVEL=info npm run bench -- http   # (default warn)
  *
  * To add a scenario, append an object to SCENARIOS below:
  *   { name, target: 'hello' | 'api', setup?: async (ctx) => void, request: (ctx) => ({ method, path, headers?, body? }) }
@@ -45,6 +45,12 @@ const SCENARIOS = [
     name: 'hello-world, scope-catalog body (bare Fastify)',
     target: 'hello',
     request: () => ({ method: 'GET', path: '/catalog' }),
+  },
+  {
+    // the framework alone (Fastify + Nest + logging middleware), no authentication, a 0.2 KB body
+    name: 'GET /.well-known/jwks.json (public)',
+    target: 'api',
+    request: () => ({ method: 'GET', path: '/.well-known/jwks.json' }),
   },
   {
     name: 'POST /v2/auth/token (client credentials)',
@@ -198,7 +204,7 @@ async function main() {
         APP_SECRET: randomBytes(32).toString('hex'),
         DATABASE_URL: dbUrl.toString(),
         REDIS_PREFIX: `cpbench_${randomBytes(3).toString('hex')}`,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         HOST: '127.0.0.1',
       };
       const config = loadConfig(env);
