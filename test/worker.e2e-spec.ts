@@ -1,6 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { INestApplicationContext } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../src/core/config/config';
@@ -208,6 +209,39 @@ describe('processors live in the worker process only', () => {
       expect(await queue.getJobSchedulers()).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the worker entry point (src/worker.ts)', () => {
+  it('starts as its own process and stops cleanly on SIGTERM', async () => {
+    const dbName = await cloneDatabase();
+    try {
+      const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], {
+        cwd: `${__dirname}/..`,
+        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('"msg":"worker started"')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`worker exited before starting: ${err}`)));
+      });
+      const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.find((l) => l.msg === 'cleanup scheduled')).toMatchObject({ service: 'worker', everySeconds: 300 });
+      child.kill('SIGTERM');
+      // Nest runs the shutdown hooks (workers, queues, Redis, database), then re-raises the signal
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(out).toContain('"msg":"worker stopping","signal":"SIGTERM"');
+      expect(err).toBe('');
+    } finally {
+      await dropDatabase(dbName);
     }
   });
 });
