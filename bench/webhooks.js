@@ -78,6 +78,7 @@ async function main() {
     process.stdout.write(`webhooks bench: ${EVENTS} events x ${URLS} URL(s) = ${total} deliveries, WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}\n`);
 
     const t0 = Date.now();
+    const cpu0 = process.cpuUsage();
     worker = await createWorker(config);
     await worker.init();
     let done = 0;
@@ -94,6 +95,7 @@ async function main() {
       if (Date.now() - t0 > 600_000) throw new Error('bench did not finish within 10 minutes');
     }
     const endAt = Date.now();
+    const cpu = process.cpuUsage(cpu0);
     const elapsed = (endAt - t0) / 1000;
     const received = await new Promise((res) => {
       rx.once('message', (m) => res(m.count));
@@ -114,6 +116,9 @@ async function main() {
       post_latency_ms_p50: lat[0],
       post_latency_ms_p99: lat[1],
       worker_concurrency: config.WORKER_CONCURRENCY,
+      // CPU time of the worker process (user + system) per delivery: the rate one free core allows
+      worker_cpu_ms_per_delivery: Number(((cpu.user + cpu.system) / 1000 / total).toFixed(3)),
+      worker_cpu_bound_deliveries_per_second: Math.round(total / ((cpu.user + cpu.system) / 1e6)),
       load_average: load,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
