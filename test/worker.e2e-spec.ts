@@ -165,6 +165,13 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     }
   });
 
+  it('a job of an unknown kind fails with a clear error', async () => {
+    const queue = worker.get<Queue>(getQueueToken(QUEUES.maintenance));
+    const job = await queue.add('cleanup', { kind: 'bogus' }, { attempts: 1 });
+    await expect(job.waitUntilFinished(events)).rejects.toThrow(/unknown maintenance job kind: bogus/);
+    expect(await queue.getJobState(job.id!)).toBe('failed');
+  });
+
   it('works through a backlog in bounded batches until nothing expired is left', async () => {
     const service = worker.get(CleanupService);
     const f = await family(ds, seed, 10);

@@ -1,4 +1,4 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
 import { AppConfig } from '../../core/config/config';
@@ -42,5 +42,10 @@ export class CleanupProcessor extends WorkerHost implements OnApplicationBootstr
       default:
         throw new Error(`unknown maintenance job kind: ${(job.data as { kind?: unknown }).kind}`);
     }
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job<CleanupJob> | undefined, err: Error) {
+    this.logger.error({ msg: 'cleanup failed', jobId: job?.id, err: err.message });
   }
 }
