@@ -226,7 +226,7 @@ describe('the worker entry point (src/worker.ts)', () => {
     try {
       const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], {
         cwd: `${__dirname}/..`,
-        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info' },
+        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info', CLEANUP_INTERVAL_SECONDS: '120' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -241,7 +241,7 @@ describe('the worker entry point (src/worker.ts)', () => {
         child.on('exit', () => reject(new Error(`worker exited before starting: ${err}`)));
       });
       const lines = out.trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines.find((l) => l.msg === 'cleanup scheduled')).toMatchObject({ service: 'worker', everySeconds: 300 });
+      expect(lines.find((l) => l.msg === 'cleanup scheduled')).toMatchObject({ service: 'worker', everySeconds: 120 });
       child.kill('SIGTERM');
       // Nest runs the shutdown hooks (workers, queues, Redis, database), then re-raises the signal
       expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
