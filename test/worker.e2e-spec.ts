@@ -3,6 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../src/core/config/config';
 import { CleanupJob, QUEUES } from '../src/core/queue/queues';
@@ -15,6 +16,21 @@ import { cloneDatabase, dbUrl, dropDatabase } from './support/db';
 import { trackSockets } from './support/handles';
 
 const DAY = 86400;
+
+/** Remove every Redis key of a test's prefix (queues, schedulers, job data). */
+async function dropRedisPrefix(prefix: string) {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
 
 /** An organization with an administrator and a client, in plain SQL (the worker has no HTTP). */
 async function seedOrg(ds: DataSource) {
@@ -117,6 +133,7 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     await worker?.close();
     if (sockets) expect(await sockets.openAfterClose()).toEqual([]);
     await dropDatabase(dbName);
+    await dropRedisPrefix(config.REDIS_PREFIX);
   });
 
   it('upserts one job scheduler every CLEANUP_INTERVAL_SECONDS, whose first run happens at start', async () => {
@@ -223,10 +240,11 @@ describe('processors live in the worker process only', () => {
 describe('the worker entry point (src/worker.ts)', () => {
   it('starts as its own process and stops cleanly on SIGTERM', async () => {
     const dbName = await cloneDatabase();
+    const prefix = `cpt_${randomBytes(4).toString('hex')}`;
     try {
       const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], {
         cwd: `${__dirname}/..`,
-        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info', CLEANUP_INTERVAL_SECONDS: '120' },
+        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: prefix, LOG_LEVEL: 'info', CLEANUP_INTERVAL_SECONDS: '120' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -249,6 +267,7 @@ describe('the worker entry point (src/worker.ts)', () => {
       expect(err).toBe('');
     } finally {
       await dropDatabase(dbName);
+      await dropRedisPrefix(prefix);
     }
   });
 });
