@@ -161,6 +161,22 @@ async function dropBenchDb(adminUrl, name) {
   }
 }
 
+/** Remove the keys the API wrote under its Redis prefix (rate limits, queues). */
+async function dropRedisPrefix(url, prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
 function fmt(n, digits = 0) {
   return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
@@ -182,9 +198,13 @@ async function main() {
   adminUrl.pathname = '/postgres';
 
   const children = [];
+  const redisPrefix = `cpbench_${randomBytes(3).toString('hex')}`;
   const cleanup = async () => {
     await Promise.all(children.map(stopChild));
-    if (needApi) await dropBenchDb(adminUrl.toString(), 'cp_bench').catch(() => undefined);
+    if (needApi) {
+      await dropBenchDb(adminUrl.toString(), 'cp_bench').catch(() => undefined);
+      await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch(() => undefined);
+    }
   };
   process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
 
@@ -203,7 +223,7 @@ async function main() {
         NODE_ENV: 'production',
         APP_SECRET: randomBytes(32).toString('hex'),
         DATABASE_URL: dbUrl.toString(),
-        REDIS_PREFIX: `cpbench_${randomBytes(3).toString('hex')}`,
+        REDIS_PREFIX: redisPrefix,
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         HOST: '127.0.0.1',
       };
