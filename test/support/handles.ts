@@ -27,7 +27,7 @@ export function trackSockets(): SocketTracker {
   return {
     open: () => [...live.values()],
     async openAfterClose() {
-      for (let i = 0; i < 100 && live.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 250 && live.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
       hook.disable();
       return [...live.values()];
     },
