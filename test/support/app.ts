@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
@@ -108,7 +109,23 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     async close() {
       await app.close();
       await dropDatabase(dbName);
+      await dropRedisKeys(config);
     },
   };
   return t;
+}
+
+/** Remove every Redis key of this test app's prefix (queues, rate limits). */
+async function dropRedisKeys(config: AppConfig) {
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.REDIS_PREFIX}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
