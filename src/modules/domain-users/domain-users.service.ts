@@ -10,7 +10,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { iso, parseTimestamp } from '../domains/v1-params';
+import { iso, parseTimestamp } from '../../core/http/v1-params';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);

@@ -1,7 +1,6 @@
-import { ValidateIf, ValidationOptions } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { notFound } from '../../core/http/api-error';
 import type { Domain } from '../domains/domain.entity';
 import type { DomainsService } from '../domains/domains.service';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -13,60 +12,8 @@ import { decodeId, encodeId } from '../../core/ids/ids';
  * set-wise (one query for a whole page) and filters on the organization.
  */
 
-/** The member may be absent; when present it is validated (null included, so null is rejected). */
-export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined, opts);
-
-/** The member may be absent or null (nullable columns). */
-export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
-
-export function fieldError(field: string, message: string): ValidationFailed {
-  return new ValidationFailed([{ field, message }], 400);
-}
-
-export function paramError(name: string, message: string): ValidationFailed {
-  return new ValidationFailed([{ parameter: name, field: name, message }], 400);
-}
-
-/** A single string query parameter (the last one when repeated), or undefined. */
-export function strParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
-  let v = query[name];
-  if (Array.isArray(v)) v = v[v.length - 1];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
-  if (v.includes('\u0000')) throw paramError(name, 'Null characters are not allowed.');
-  if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
-  return v;
-}
-
-/** Django REST framework's boolean parameter: true/false/1/0 (any case); anything else is a 400. */
-export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
-  const v = strParam(query, name);
-  if (v === undefined || v === '') return undefined;
-  const s = v.toLowerCase();
-  if (s === 'true' || s === '1' || s === 'yes' || s === 'on') return true;
-  if (s === 'false' || s === '0' || s === 'no' || s === 'off') return false;
-  throw paramError(name, 'Must be a valid boolean.');
-}
-
-export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
-
-const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** A strict ISO 8601 date-time (UTC when no zone is given); undefined stays undefined. */
-export function parseTimestamp(field: string, value: unknown, nullable: boolean): Date | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null) {
-    if (nullable) return null;
-    throw fieldError(field, 'This field may not be null.');
-  }
-  if (typeof value !== 'string' || !ISO_RE.test(value)) throw fieldError(field, 'Datetime has wrong format. Use ISO 8601.');
-  const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
-  const d = new Date(withZone);
-  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
-    throw fieldError(field, 'Datetime has wrong format. Use ISO 8601.');
-  }
-  return d;
-}
+export { Present, PresentNotNull, fieldError, paramError, strParam, boolParam, iso, parseTimestamp } from '../../core/http/v1-params';
+import { fieldError, iso, parseTimestamp } from '../../core/http/v1-params';
 
 /** The learner-facing base URL of a domain. */
 export const domainBase = (domainName: string) => `https://${domainName}`;
@@ -286,9 +233,6 @@ export { invalidPk };
  * The domain named in a /v1 path, within the caller's organization, or 404 (another organization's
  * name, an unknown one, or one that cannot be a domain name at all, e.g. with NUL characters).
  */
-export async function requireDomain(domains: DomainsService, p: Principal, name: string): Promise<Domain> {
-  if (typeof name !== 'string' || name.length > 253 || !/^[-:.0-9a-zA-Z]+$/.test(name)) throw notFound();
-  const d = await domains.findByName(p.organizationId, name);
-  if (!d) throw notFound();
-  return d;
+export function requireDomain(domains: DomainsService, p: Principal, name: string): Promise<Domain> {
+  return domains.requireByName(p, name);
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { NoNul, Present, PresentNotNull } from '../../domains/v1-params';
+import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-params';
 
 export class DomainUserUserDto {
   @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MaxLength(254) @IsEmail({}, { message: 'Enter a valid email address.' }) email!: string;

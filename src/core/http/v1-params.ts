@@ -1,10 +1,9 @@
 import { Matches, ValidateIf, ValidationOptions } from 'class-validator';
-import { ValidationFailed } from '../../core/http/api-error';
+import { ValidationFailed } from './api-error';
 
 /**
- * Small helpers shared by the /v1 catalog controllers (domains, published courses, their
- * enrollments, domain users): optional-but-not-null body members, query parameter parsing with
- * 400 field errors naming the parameter, and timestamps.
+ * Helpers shared by every /v1 module: optional-but-not-null body members, query parameter parsing
+ * with 400 field errors naming the parameter (Django REST framework's wording), and timestamps.
  */
 
 /** The member may be absent; when present it is validated (null included, so null is rejected). */
@@ -15,6 +14,10 @@ export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) =
 
 /** PostgreSQL text cannot hold NUL characters: reject them as bad input (400), never a 500. */
 export const NoNul = () => Matches(/^[^\u0000]*$/, { message: 'Null characters are not allowed.' });
+
+export function fieldError(field: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ field, message }], 400);
+}
 
 export function paramError(name: string, message: string): ValidationFailed {
   return new ValidationFailed([{ parameter: name, field: name, message }], 400);
