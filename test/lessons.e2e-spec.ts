@@ -1,7 +1,7 @@
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { countQueries, insertCourse, insertLesson } from './support/fixtures';
+import { countQueries, insertAsset, insertCourse, insertLesson } from './support/fixtures';
 
 describe('/v2/lessons', () => {
   let t: TestApp;
@@ -200,6 +200,25 @@ describe('/v2/lessons', () => {
       for (let i = 1; i < 5; i++) expect(res.body.data[i].error).toMatchObject({ code: 'not_found', source: { pointer: `/data/${i}/attributes/course_id` } });
       const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM lessons WHERE course_id = $1`, [theirs.uuid]);
       expect(n).toBe(0);
+    });
+
+    it("content items may name only the organization's own assets (create and update)", async () => {
+      const c = await insertCourse(t, org);
+      const mine = await insertAsset(t, org);
+      const theirs = await insertAsset(t, other);
+      const missing = encodeId('asset', newUuid());
+      const modular = (asset_id: string) => create({ course_id: c.id, title: 'M', type: 'MODULAR', content_items: [{ type: 'HTML', content_html: 'x' }, { type: 'VIDEO', asset_id }] });
+      const res = await t.post('/v2/lessons/', { data: [modular(mine.id), modular(theirs.id), modular(missing)] }, { token });
+      expect(res.status).toBe(207);
+      expect(res.body.data[0].status).toBe('succeeded');
+      expect(res.body.data[0].result.attributes.content_items[1]).toMatchObject({ type: 'VIDEO', asset_id: mine.id });
+      for (const i of [1, 2]) expect(res.body.data[i].error).toMatchObject({ code: 'validation_error', source: { pointer: `/data/${i}/attributes/content_items/1/asset_id` } });
+      const id = res.body.data[0].id;
+      const upd = await t.patch('/v2/lessons/', { data: [{ type: 'lessons', id, attributes: { content_items: [{ type: 'AUDIO', asset_id: theirs.id }] } }] }, { token });
+      expect(upd.status).toBe(207);
+      expect(upd.body.data[0].error.source.pointer).toBe('/data/0/attributes/content_items/0/asset_id');
+      const stored = await t.get(`/v2/lessons/${id}`, { token });
+      expect(stored.body.data.attributes.content_items[1].asset_id).toBe(mine.id);
     });
 
     it('per-type rules and bad input are validation_error with pointers, never a 500', async () => {

@@ -37,7 +37,7 @@ const present = (v: unknown) => v !== undefined && v !== null;
  * authoritative: an item with `id` keeps (and updates) that existing block, one without gets a
  * new id; blocks not named are dropped. Each item carries exactly the payload of its type.
  */
-function buildContentItems(items: ContentItemRequest[], raws: any[], existing: StoredContentItem[]): StoredContentItem[] | Problem {
+function buildContentItems(items: ContentItemRequest[], raws: any[], existing: StoredContentItem[], knownAssets: ReadonlySet<string>): StoredContentItem[] | Problem {
   const existingIds = new Set(existing.map((e) => e.id));
   const used = new Set<string>();
   let quizzes = 0;
@@ -69,6 +69,7 @@ function buildContentItems(items: ContentItemRequest[], raws: any[], existing: S
     if (it.type === 'VIDEO' || it.type === 'AUDIO') {
       stored.asset_id = decodeId('asset', it.asset_id);
       if (!stored.asset_id) return problem(at('asset_id'), 'asset_id is not a valid asset id.');
+      if (!knownAssets.has(stored.asset_id)) return problem(at('asset_id'), 'asset_id does not name an asset of this organization.');
     }
     if (it.type === 'QUIZ') {
       stored.quiz_id = decodeId('quiz', it.quiz_id);
@@ -124,8 +125,24 @@ export class LessonsService {
     return lesson;
   }
 
+  /** The organization's assets among those the items' content items name: one query for the batch. */
+  private async knownAssets(org: string, items: ValidItem<{ attributes?: unknown }>[]): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const v of items) {
+      const list = v.raw.attributes?.content_items;
+      if (!Array.isArray(list)) continue;
+      for (const it of list) {
+        const uuid = it && typeof it === 'object' ? decodeId('asset', (it as any).asset_id) : null;
+        if (uuid) ids.add(uuid);
+      }
+    }
+    if (!ids.size) return new Set();
+    const rows: { id: string }[] = await this.lessons.manager.query(`SELECT id FROM assets WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, [...ids]]);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Cross-member rules of a create item (the schema's per-type gate). */
-  private checkCreate(v: ValidItem<LessonCreateItem>): { contentItems: StoredContentItem[]; quizUuid: string | null } | Problem {
+  private checkCreate(v: ValidItem<LessonCreateItem>, knownAssets: ReadonlySet<string>): { contentItems: StoredContentItem[]; quizUuid: string | null } | Problem {
     const a = v.item.attributes;
     const raw = v.raw.attributes ?? {};
     if (!nonBlank(a.title)) return problem('/attributes/title', 'title must not be blank.');
@@ -141,7 +158,7 @@ export class LessonsService {
     }
     let contentItems: StoredContentItem[] = [];
     if (a.type === 'MODULAR' && a.content_items) {
-      const built = buildContentItems(a.content_items, raw.content_items, []);
+      const built = buildContentItems(a.content_items, raw.content_items, [], knownAssets);
       if (!Array.isArray(built)) return built;
       contentItems = built;
     }
@@ -152,8 +169,9 @@ export class LessonsService {
     const org = p.organizationId;
     const out = new Map<number, ItemOutcome<LessonDetailResource>>();
     const prepared: { index: number; courseUuid: string; item: LessonCreateItem; contentItems: StoredContentItem[]; quizUuid: string | null }[] = [];
+    const knownAssets = await this.knownAssets(org, items);
     for (const v of items) {
-      const checked = this.checkCreate(v);
+      const checked = this.checkCreate(v, knownAssets);
       if ('pointer' in checked) {
         out.set(v.index, { ok: false, code: 'validation_error', detail: checked.detail, pointer: checked.pointer });
         continue;
@@ -229,7 +247,7 @@ export class LessonsService {
   }
 
   /** Apply one update item to a working copy; returns the problem when the item is refused. */
-  private applyUpdate(cur: Lesson, v: ValidItem<LessonUpdateItem>): Lesson | Problem {
+  private applyUpdate(cur: Lesson, v: ValidItem<LessonUpdateItem>, knownAssets: ReadonlySet<string>): Lesson | Problem {
     const a = v.item.attributes;
     const raw = v.raw.attributes ?? {};
     const next = Object.assign(new Lesson(), cur);
@@ -246,7 +264,7 @@ export class LessonsService {
     if (a.order !== undefined) next.order = a.order;
     if (present(a.content_items)) {
       if (cur.type !== 'MODULAR') return problem('/attributes/content_items', `content_items is only valid on a MODULAR lesson; this one is ${cur.type}.`);
-      const built = buildContentItems(a.content_items!, raw.content_items, contentItemsOf(cur));
+      const built = buildContentItems(a.content_items!, raw.content_items, contentItemsOf(cur), knownAssets);
       if (!Array.isArray(built)) return built;
       next.contentItems = built;
     }
@@ -269,6 +287,7 @@ export class LessonsService {
       else wanted.push({ v, uuid });
     }
     if (!wanted.length) return out;
+    const knownAssets = await this.knownAssets(org, wanted.map((w) => w.v));
 
     await this.lessons.manager.transaction(async (m) => {
       const rows: any[] = await m.query(
@@ -286,7 +305,7 @@ export class LessonsService {
           out.set(v.index, { ok: false, code: 'not_found', detail: 'Lesson not found.', pointer: '/id' });
           continue;
         }
-        const next = this.applyUpdate(cur, v);
+        const next = this.applyUpdate(cur, v, knownAssets);
         if ('pointer' in next) {
           out.set(v.index, { ok: false, code: 'validation_error', detail: next.detail, pointer: next.pointer });
           continue;
