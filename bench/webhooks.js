@@ -126,10 +126,27 @@ async function main() {
     if (worker) await worker.close();
     await db.end().catch(() => undefined);
     rx.kill();
+    await dropRedisKeys(config).catch(() => undefined);
     const c = new Client({ connectionString: admin.toString() });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await c.end();
+  }
+}
+
+/** Remove this run's Redis keys (its own REDIS_PREFIX). */
+async function dropRedisKeys(config) {
+  const Redis = require('ioredis');
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.REDIS_PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 
