@@ -7,7 +7,7 @@ import { recordEvents } from '../src/core/events/outbox';
 import { createWorker } from '../src/worker';
 import { startTestApp, TestApp } from './support/app';
 import { orgUuid } from './support/fixtures';
-import { startReceiver, verifyStandardWebhook } from './support/webhook-receiver';
+import { dropRedisPrefix, startReceiver, verifyStandardWebhook } from './support/webhook-receiver';
 
 /**
  * At-least-once across a worker crash: the real worker process (npm run worker's entry point) is
@@ -29,6 +29,7 @@ describe('webhook delivery survives a killed worker', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     if (worker) await worker.close();
     await t.close();
+    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
   });
 
   it('the delivery completes after the worker is killed mid-request, with the same webhook-id', async () => {
@@ -101,6 +102,7 @@ describe('webhook delivery across a graceful worker stop', () => {
   afterAll(async () => {
     for (const w of workers) await w.close().catch(() => undefined);
     await t.close();
+    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
   });
 
   it('closing the worker context while the receiver holds the request: the attempt times out and a new worker completes the delivery, same webhook-id', async () => {

@@ -6,7 +6,7 @@ import type { CreatedOrg } from '../src/modules/organizations/organizations.serv
 import { createWorker } from '../src/worker';
 import { startTestApp, TestApp } from './support/app';
 import { orgUuid } from './support/fixtures';
-import { Receiver, startReceiver, verifyStandardWebhook } from './support/webhook-receiver';
+import { dropRedisPrefix, Receiver, startReceiver, verifyStandardWebhook } from './support/webhook-receiver';
 
 /**
  * Outbox -> relay -> signed delivery, against real Postgres and Redis, a real worker application
@@ -28,7 +28,10 @@ describe('webhook delivery', () => {
     worker = null;
     while (receivers.length) await receivers.pop()!.close();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
+  });
 
   async function startWorker(overrides: Partial<AppConfig> = {}) {
     const config = loadConfig(process.env, {

@@ -83,3 +83,19 @@ export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeade
     return version === 'v1' && value === expected;
   });
 }
+
+/** Remove every Redis key of a test's REDIS_PREFIX (the webhook jobs a test leaves behind). */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
