@@ -359,6 +359,30 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(2);
   });
 
+  it('a pending retry is dropped, not sent to the old URL, once the webhook\'s target_url changes', async () => {
+    const org = await t.newOrg();
+    const old = await receiver((_req, res) => res.writeHead(503).end());
+    const moved = await receiver();
+    const w = await hook(org, { target_url: old.url });
+    await emit(org);
+    await startWorker({ WEBHOOK_RETRY_SCALE: 0.4 }); // the retry comes 2 s later
+    await old.waitFor(1);
+    expect((await t.patch(`/v1/webhooks/${w.id}`, { target_url: moved.url }, { basic: org.api_key })).status).toBe(200);
+    const [d] = await until(async () => {
+      const l = await deliveriesOf(org, w.id);
+      return l[0]?.status === 'DEAD' && l;
+    });
+    expect(d).toMatchObject({ attempt_count: 1, last_error: expect.stringMatching(/target_url has changed/) });
+    expect(old.received).toHaveLength(1);
+    expect(moved.received).toHaveLength(0);
+    const retry = await t.post(`/v1/webhooks/${w.id}/deliveries/${d.id}/retry`, undefined, { basic: org.api_key });
+    expect(retry.status).toBe(400);
+    // new events go to the new URL
+    await emit(org);
+    await moved.waitFor(1);
+    expect((await t.get(`/v1/webhooks/${w.id}`, { basic: org.api_key })).body.active).toBe(true);
+  });
+
   it('events written while no worker runs (or Redis refuses the enqueue) stay in the outbox and are delivered later', async () => {
     const org = await t.newOrg();
     const r = await receiver();

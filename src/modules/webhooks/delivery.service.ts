@@ -24,6 +24,7 @@ interface LoadedDelivery {
   next_attempt_at: Date | null;
   target_url: string;
   webhook_id: string;
+  webhook_url: string;
   active: boolean;
   secret: string;
   basic_auth_username: string;
@@ -75,11 +76,13 @@ export class DeliveryService {
   async deliver(deliveryId: string): Promise<DeliverResult> {
     const row = await this.loader.add(deliveryId);
     if (!row || row.status === 'SUCCEEDED' || row.status === 'DEAD') return {};
-    if (!row.active) {
+    // never POST to a URL the webhook no longer has (it may belong to someone else by now)
+    const giveUp = !row.active ? 'the webhook is not active' : row.webhook_url !== row.target_url ? "the webhook's target_url has changed" : null;
+    if (giveUp) {
       await this.ds.query(
-        `UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, last_error = 'the webhook is not active', updated_at = now()
+        `UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, last_error = $2, updated_at = now()
           WHERE id = $1 AND status IN ('PENDING', 'FAILED')`,
-        [deliveryId],
+        [deliveryId, giveUp],
       );
       return { status: 'DEAD' };
     }
@@ -116,7 +119,7 @@ export class DeliveryService {
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
     const { rows } = await this.pool.query<LoadedDelivery>(
       `SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
-              w.active, w.secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
+              w.target_url AS webhook_url, w.active, w.secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
          JOIN outbox_events e ON e.id = d.event_id

@@ -187,6 +187,7 @@ export class WebhooksService {
   async retryDelivery(p: Principal, webhookPublicId: string, deliveryPublicId: string) {
     const { row, webhook } = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
     if (!webhook.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before retrying its deliveries.');
+    if (webhook.targetUrl !== row.target_url) throw fieldError('non_field_errors', "The webhook's target_url has changed since this delivery: it cannot be retried.");
     await this.ds.query(
       `UPDATE webhook_deliveries
           SET status = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN 'PENDING' ELSE status END,
