@@ -39,6 +39,8 @@ export interface RelayResult {
 export class RelayService {
   private readonly logger = new Logger(RelayService.name);
   private lastSweep = 0;
+  /** set on shutdown: a long relay run stops after its current batch (the rest stays pending) */
+  stopping = false;
 
   constructor(
     private readonly ds: DataSource,
@@ -53,9 +55,9 @@ export class RelayService {
       out.events += events;
       out.deliveries += deliveryIds.length;
       if (deliveryIds.length) await this.enqueue(deliveryIds);
-      if (events < RELAY_BATCH) break;
+      if (events < RELAY_BATCH || this.stopping) break;
     }
-    if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
+    if (!this.stopping && Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = Date.now();
       out.requeued = await this.sweep();
     }

@@ -70,6 +70,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Stop taking jobs and wait for the ones in flight (Nest calls this on shutdown). */
   async onModuleDestroy() {
+    this.relay.stopping = true;
     await Promise.all(this.workers.map((w) => w.close()));
     this.workers = [];
   }
