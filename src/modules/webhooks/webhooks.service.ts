@@ -89,24 +89,27 @@ export class WebhooksService {
     return { webhook, secret };
   }
 
-  /** PUT and PATCH (both partial). Re-activating clears deactivate_reason. */
+  /**
+   * PUT and PATCH (both partial). Re-activating clears deactivate_reason. Only the members sent are
+   * written (one UPDATE), so a deactivation the worker records meanwhile is never overwritten.
+   */
   async update(p: Principal, publicId: string, dto: WebhookDto | WebhookPatchDto, put: boolean): Promise<Webhook> {
     const w = await this.get(p, publicId);
     this.checkMembers(dto, put);
-    if (dto.target_url !== undefined) w.targetUrl = await this.checkTarget(dto.target_url);
+    const patch: Partial<Webhook> = {};
+    if (dto.target_url !== undefined) patch.targetUrl = await this.checkTarget(dto.target_url);
     const headers = this.checkHeaders(dto.additional_headers);
-    if (headers !== undefined) w.additionalHeaders = headers;
-    if (dto.event_type !== undefined) w.eventType = dto.event_type;
-    if (dto.basic_auth_username !== undefined) w.basicAuthUsername = dto.basic_auth_username ?? '';
+    if (headers !== undefined) patch.additionalHeaders = headers;
+    if (dto.event_type !== undefined) patch.eventType = dto.event_type;
+    if (dto.basic_auth_username !== undefined) patch.basicAuthUsername = dto.basic_auth_username ?? '';
     // the masked value read back from GET means "unchanged", so a read-modify-write keeps the password
     if (dto.basic_auth_password !== undefined && dto.basic_auth_password !== PASSWORD_MASK) {
-      w.basicAuthPassword = dto.basic_auth_password ? encrypt(this.config.APP_SECRET, dto.basic_auth_password) : null;
+      patch.basicAuthPassword = dto.basic_auth_password ? encrypt(this.config.APP_SECRET, dto.basic_auth_password) : null;
     }
-    if (dto.active !== undefined) {
-      if (dto.active && !w.active) w.deactivateReason = null;
-      w.active = dto.active;
-    }
-    return this.repo.save(w);
+    if (dto.active === true) Object.assign(patch, { active: true, deactivateReason: null });
+    else if (dto.active === false) patch.active = false;
+    if (Object.keys(patch).length) await this.repo.update({ id: w.id, organizationId: p.organizationId }, patch);
+    return this.get(p, publicId);
   }
 
   async remove(p: Principal, publicId: string): Promise<void> {
