@@ -145,6 +145,21 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(1);
   });
 
+  it('an event written by a real API operation (POST /v1/domains/{domain}/users: DOMAIN_ENROLLMENT) is delivered', async () => {
+    const org = await t.newOrg();
+    const r = await receiver();
+    const w = await hook(org, { target_url: r.url, event_type: 'DOMAIN_ENROLLMENT' });
+    const res = await t.post(`/v1/domains/${org.domain_name}/users`, { user: { email: 'hooked@example.com', first_name: 'Hoo', last_name: 'Ked' } }, { basic: org.api_key });
+    expect(res.status).toBe(201);
+    await startWorker();
+    const [got] = await r.waitFor(1);
+    const body = JSON.parse(got.body);
+    expect(body).toMatchObject({ event_type: 'DOMAIN_ENROLLMENT', user: { email: 'hooked@example.com' }, domain: { name: org.domain_name } });
+    expect(verifyStandardWebhook(w.secret, got.headers, got.body)).toBe(true);
+    const sample = await t.get('/v1/webhooks/sample-domain-enrollment', { basic: org.api_key });
+    expect(sample.body.results[0]).toEqual(body);
+  });
+
   it('one delivery per event and distinct URL; per-type and all-type subscriptions; inactive webhooks and other organizations get nothing', async () => {
     const org = await t.newOrg();
     const other = await t.newOrg();
