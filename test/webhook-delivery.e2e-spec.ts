@@ -160,6 +160,18 @@ describe('webhook delivery', () => {
     expect(sample.body.results[0]).toEqual(body);
   });
 
+  it('the relay takes pending events in the order they were written (one delivery at a time: received in that order)', async () => {
+    const org = await t.newOrg();
+    const r = await receiver();
+    await hook(org, { target_url: r.url });
+    const written: string[] = [];
+    for (let i = 0; i < 6; i++) written.push(...(await emit(org, i % 2 ? 'LESSON_COMPLETION' : 'COURSE_COMPLETION')));
+    const ids = await Promise.all(written.map(async (u) => (await payloadOf(u)).id));
+    await startWorker({ WORKER_CONCURRENCY: 1 });
+    const got = await r.waitFor(6);
+    expect(got.map((g) => g.headers['webhook-id'])).toEqual(ids);
+  });
+
   it('one delivery per event and distinct URL; per-type and all-type subscriptions; inactive webhooks and other organizations get nothing', async () => {
     const org = await t.newOrg();
     const other = await t.newOrg();
