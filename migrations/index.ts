@@ -11,6 +11,7 @@ import { ContentFiles1763700009000 } from './1763700009000-content-files';
 import { PublishedCourseTags1763700006100 } from './1763700006100-published-course-tags';
 import { PublishedCoursePrerequisites1763700006200 } from './1763700006200-published-course-prerequisites';
 import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-lesson-search-statement-triggers';
+import { V1Groups1763700011000 } from './1763700011000-v1-groups';
 
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Webhooks1763700008000,
   ContentFiles1763700009000,
   LessonSearchStatementTriggers1763700010000,
+  V1Groups1763700011000,
 ];

@@ -9,11 +9,24 @@ import { GroupsV2Controller } from './groups.v2.controller';
 import { VisibilityOverride } from './visibility-override.entity';
 import { VisibilityOverridesService } from './visibility-overrides.service';
 import { VisibilityOverridesV2Controller } from './visibility-overrides.v2.controller';
+import { GroupAccessCodePoolsV1Controller } from './group-access-code-pools.v1.controller';
+import { GroupCategoriesV1Controller } from './group-categories.v1.controller';
+import { GroupUsersV1Controller, UserGroupsV1Controller } from './group-users.v1.controller';
+import { GroupsV1Controller } from './groups.v1.controller';
+import { GroupsV1Service } from './groups.v1.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride]), PublishedCoursesModule],
-  controllers: [GroupsV2Controller, VisibilityOverridesV2Controller],
-  providers: [GroupsService, VisibilityOverridesService],
+  controllers: [
+    GroupsV2Controller,
+    VisibilityOverridesV2Controller,
+    GroupsV1Controller,
+    GroupUsersV1Controller,
+    UserGroupsV1Controller,
+    GroupAccessCodePoolsV1Controller,
+    GroupCategoriesV1Controller,
+  ],
+  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service],
   exports: [GroupsService],
 })
 export class GroupsModule {}

@@ -30,6 +30,24 @@ export function normalizeDomains(domains: string[] | null | undefined): string[]
   return [...new Set((domains ?? []).map((d) => d.trim().toLowerCase()))];
 }
 
+/** The unique index on (organization_id, name): group names are unique within an organization (case-sensitive). */
+export const GROUP_NAME_UNIQUE = 'groups_org_name_uq';
+
+/** A unique violation of groups_org_name_uq (raised by pg, wrapped or not by TypeORM). */
+export function isGroupNameConflict(e: unknown): boolean {
+  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = err?.code ?? err?.driverError?.code;
+  const constraint = err?.constraint ?? err?.driverError?.constraint;
+  return code === '23505' && constraint === GROUP_NAME_UNIQUE;
+}
+
+const NAME_TAKEN: ItemOutcome<GroupResource> = {
+  ok: false,
+  code: 'validation_error',
+  detail: 'name: a group with this name already exists in the organization.',
+  pointer: '/attributes/name',
+};
+
 /** `query()` answers [rows, count] for UPDATE/DELETE and rows otherwise. */
 function rowsOf(res: any): any[] {
   return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
@@ -139,14 +157,18 @@ export class GroupsService {
     const inserted = rowsOf(
       await this.groups.query(
         `INSERT INTO groups (id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email)
-         VALUES ${values.join(', ')} RETURNING ${GROUP_COLUMNS}`,
+         VALUES ${values.join(', ')}
+         ON CONFLICT (organization_id, name) DO NOTHING
+         RETURNING ${GROUP_COLUMNS}`,
         params,
       ),
     );
+    // Names are unique within the organization (groups_org_name_uq, case-sensitive): an item whose
+    // row was not inserted collided with an existing group's name.
     const byId = new Map(inserted.map((r: any) => [r.id as string, groupFromRow(r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
-      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'internal_error', detail: 'The group was not created.' });
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : NAME_TAKEN);
     }
     return out;
   }
@@ -183,8 +205,53 @@ export class GroupsService {
       pending.map((x) => x.v),
       out,
     );
+    await this.checkRenames(
+      p,
+      pending.filter((x) => !out.has(x.v.index) && x.sent.has('name')),
+      out,
+    );
     const rows = pending.filter((x) => !out.has(x.v.index));
     if (!rows.length) return out;
+    try {
+      await this.runUpdate(p, rows, categories, out);
+    } catch (e) {
+      if (!isGroupNameConflict(e)) throw e;
+      // A concurrent write took a name after the check: the renames fail, the other items are retried.
+      const rest = rows.filter((x) => !x.sent.has('name'));
+      for (const x of rows) if (x.sent.has('name')) out.set(x.v.index, NAME_TAKEN);
+      if (rest.length) await this.runUpdate(p, rest, categories, out);
+    }
+    return out;
+  }
+
+  /**
+   * Unique names: a rename to a name another group of the organization holds now, or that an
+   * earlier item of the batch claims, is `validation_error` at /attributes/name (one SELECT). A
+   * swap of two names inside one batch is therefore refused; it takes two requests.
+   */
+  private async checkRenames(p: Principal, renames: { v: ValidItem<GroupUpdateItem>; id: string }[], out: Map<number, ItemOutcome<GroupResource>>): Promise<void> {
+    if (!renames.length) return;
+    const names = [...new Set(renames.map((x) => x.v.item.attributes.name as string))];
+    const holders: { id: string; name: string }[] = await this.groups.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND name = ANY($2::text[])`, [
+      p.organizationId,
+      names,
+    ]);
+    const held = new Map<string, string[]>();
+    for (const h of holders) held.set(h.name, [...(held.get(h.name) ?? []), h.id]);
+    const claimed = new Set<string>();
+    for (const x of renames) {
+      const name = x.v.item.attributes.name as string;
+      if ((held.get(name) ?? []).some((id) => id !== x.id) || claimed.has(name)) out.set(x.v.index, NAME_TAKEN);
+      else claimed.add(name);
+    }
+  }
+
+  private async runUpdate(
+    p: Principal,
+    rows: { v: ValidItem<GroupUpdateItem>; id: string; sent: Set<string> }[],
+    categories: Map<number, string | null>,
+    out: Map<number, ItemOutcome<GroupResource>>,
+  ): Promise<void> {
 
     const params: unknown[] = [p.organizationId];
     const values = rows.map(({ v, id, sent }) => {
@@ -224,7 +291,6 @@ export class GroupsService {
       const g = byId.get(id);
       out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
     }
-    return out;
   }
 
   /** Batch hard delete: one `DELETE ... RETURNING id`; memberships and overrides cascade in the database. */

@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1GroupAccessCodePoolCreateDto } from './dto/v1-group.dto';
+import { presentGroupAccessCodePool } from './groups.v1.presenter';
+import { GroupsV1Service } from './groups.v1.service';
+
+/** /v1/groups/{group_id}/access-code-pools: access code pools assigned to a group (scopes student-groups:*). */
+@Controller('v1/groups/:group_id/access-code-pools')
+export class GroupAccessCodePoolsV1Controller {
+  constructor(
+    private readonly groups: GroupsV1Service,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('student-groups:read')
+  async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const { rows, count } = await this.groups.listPools(p, groupId, page);
+    return v1List(rows.map(presentGroupAccessCodePool), count, page, this.config.PUBLIC_URL, req.url);
+  }
+
+  /** 201 when assigned, 200 with the existing link when the pool was already assigned. */
+  @Post()
+  @Scopes('student-groups:write')
+  async create(@Auth() p: Principal, @Param('group_id') groupId: string, @Body() dto: V1GroupAccessCodePoolCreateDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { row, created } = await this.groups.addPool(p, groupId, dto);
+    reply.status(created ? 201 : 200);
+    return presentGroupAccessCodePool(row);
+  }
+
+  @Get(':access_code_pool_id')
+  @Scopes('student-groups:read')
+  async read(@Auth() p: Principal, @Param('group_id') groupId: string, @Param('access_code_pool_id') poolId: string) {
+    return presentGroupAccessCodePool(await this.groups.readPool(p, groupId, poolId));
+  }
+
+  @Delete(':access_code_pool_id')
+  @HttpCode(204)
+  @Scopes('student-groups:write')
+  async remove(@Auth() p: Principal, @Param('group_id') groupId: string, @Param('access_code_pool_id') poolId: string) {
+    await this.groups.removePool(p, groupId, poolId);
+  }
+}

@@ -1,0 +1,79 @@
+import { encodeId } from '../../core/ids/ids';
+import type { Group } from './group.entity';
+
+/** The stored rule (`groups.sign_up_field_rule` jsonb), as written by the /v1 service. */
+export interface SignUpFieldRule {
+  enforce: boolean;
+  require_match_all: boolean;
+  options: { id: string }[];
+}
+
+/** The v1 Group (and GroupUpdate) schema; `id` is the same opaque id /v2 uses. */
+export function presentV1Group(g: Group, userCount: number) {
+  return {
+    id: encodeId('group', g.id),
+    name: g.name,
+    user_count: userCount,
+    discount_percent: g.discountPercent ?? null,
+    group_category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
+    sign_up_field_rule: presentRule(g.signUpFieldRule),
+    rule_email_domains: g.ruleEmailDomains ?? [],
+  };
+}
+
+function presentRule(raw: unknown): SignUpFieldRule | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Partial<SignUpFieldRule>;
+  return {
+    enforce: r.enforce === true,
+    require_match_all: r.require_match_all === true,
+    options: Array.isArray(r.options) ? r.options.map((o) => ({ id: String(o.id) })) : [],
+  };
+}
+
+export interface GroupUserRow {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  created_at: Date;
+}
+
+/** GroupUser: `{user {id, email, first_name, last_name}, created_at}` (created_at = when the user joined the group). */
+export function presentGroupUser(r: GroupUserRow) {
+  return {
+    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name },
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+export interface GroupPoolRow {
+  access_code_pool_id: string;
+  name: string;
+  created_at: Date;
+}
+
+/** GroupAccessCodePool: `{access_code_pool {id, name}, created_at}`. */
+export function presentGroupAccessCodePool(r: GroupPoolRow) {
+  return {
+    access_code_pool: { id: encodeId('accessCodePool', r.access_code_pool_id), name: r.name },
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+export interface UserGroupRow {
+  group_id: string;
+  name: string;
+  created_at: Date;
+}
+
+/** GroupMembership of /v1/users/{id}/groups: `id` is the group's id (a membership has no id of its own). */
+export function presentUserGroup(r: UserGroupRow) {
+  const id = encodeId('group', r.group_id);
+  return { id, group: { id, name: r.name }, joined_at: new Date(r.created_at).toISOString() };
+}
+
+/** GroupCategory: `{id, name}`. */
+export function presentGroupCategory(r: { id: string; name: string }) {
+  return { id: encodeId('groupCategory', r.id), name: r.name };
+}
