@@ -16,6 +16,8 @@ export class AppConfig {
   @IsString() HOST = '0.0.0.0';
   @IsString() DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/course_platform';
   @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
+  /** Log every SQL statement to stdout (TypeORM simple-console logger, one `query: ...` entry per statement): for benchmarks and debugging only. */
+  @Transform(toBool) @IsBoolean() DATABASE_LOG_QUERIES = false;
   @IsString() REDIS_URL = 'redis://127.0.0.1:6379';
   /** Prefix for every Redis key (queues, rate limits) so several deployments can share a Redis. */
   @IsString() REDIS_PREFIX = 'cp';

@@ -13,7 +13,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: false,
+    logging: config.DATABASE_LOG_QUERIES ? ['query'] : false,
+    logger: 'simple-console',
     extra: { max: config.DATABASE_POOL_SIZE },
   };
 }

@@ -1,0 +1,546 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * /v2 students: the real API against a bare Fastify + pg server that runs the SAME SQL, with
+ * autocannon, for four operations: read one, list a keyset page of 100, batch-create 100, batch-
+ * update 100. Also counts the SQL statements the API sends per request of each kind. Plain Node,
+ * CommonJS; runs on the compiled code (`npm run bench` builds first and runs it as `v2-students`).
+ *
+ *   npm run bench -- v2-students
+ *   npm run build && node bench/v2-students.js [--duration 10] [--connections 50] [--students 10000] [--only list] [--json]
+ *   BENCH_DURATION=5 BENCH_CONNECTIONS=20 node bench/v2-students.js
+ *
+ * One run:
+ *  1. a throw-away database `cp_bench_students_<random>` (created, migrated, dropped at the end) and a
+ *     unique REDIS_PREFIX (keys removed at the end); an organization made by the CLI's code, a token
+ *     with students:read + students:write, `--students` students seeded through POST /v2/students/,
+ *     then VACUUM ANALYZE users (without statistics the planner takes the fresh table for nearly
+ *     empty: the list sorts all of the organization's rows and the update plans collapse under load);
+ *  2. SQL statements per request: a first API child with DATABASE_LOG_QUERIES=true (TypeORM logs
+ *     every statement to its stdout as `query: ...`); one request of each kind after a warm-up
+ *     request, the `query:` lines written meanwhile counted; then one read after AUTH_CACHE_SECONDS
+ *     idle (authentication cache expired). Also checks that each statement of the bare server below
+ *     appears verbatim in that log. That child is stopped before the throughput runs;
+ *  3. throughput: the API (dist/, NODE_ENV=production, LOG_LEVEL=warn, no query logging) and, in
+ *     another child process, a bare Fastify + pg Pool of the same size (DATABASE_POOL_SIZE) serving
+ *     the same statements (copied from students.service.ts / TypeORM's generated SQL; no auth, no
+ *     validation, no presentation; the organization id is fixed at start). For each operation, API
+ *     then bare: 2 s warm-up, then `--duration` s with `--connections` connections.
+ *     Batch create sends 100 fresh emails per request (autocannon setupRequest); batch update sends
+ *     100 existing students per request, rotating over disjoint slices of the seeded students so that
+ *     concurrent requests rarely wait for each other's row locks (with 10,000 students, 100 slices for
+ *     50 connections).
+ * Every answer must be 200 (a 207 means some batch item failed): anything else is reported and the
+ * exit code is 1.
+ */
+const { spawn } = require('node:child_process');
+const { createHash, randomBytes, randomUUID } = require('node:crypto');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..');
+
+// ---------------------------------------------------------------------------------------------
+// The SQL. Read and list are what TypeORM generates for StudentsService.get (repo.findOne) and
+// StudentsService.list (query builder + applyKeyset, first page); create and update are the raw
+// statements of createMany / updateMany. The bench checks read and list against the API's log.
+// ---------------------------------------------------------------------------------------------
+
+const STUDENT_COLUMNS =
+  'id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at';
+const NOW = `date_trunc('milliseconds', now())`;
+
+const SQL_READ =
+  'SELECT "Student"."id" AS "Student_id", "Student"."organization_id" AS "Student_organization_id", "Student"."email" AS "Student_email", "Student"."first_name" AS "Student_first_name", "Student"."last_name" AS "Student_last_name", "Student"."external_id" AS "Student_external_id", "Student"."is_inactive" AS "Student_is_inactive", "Student"."is_anonymized" AS "Student_is_anonymized", "Student"."sso_provider" AS "Student_sso_provider", "Student"."password_changed_at" AS "Student_password_changed_at", "Student"."deactivated_at" AS "Student_deactivated_at", "Student"."anonymized_at" AS "Student_anonymized_at", "Student"."created_at" AS "Student_created_at", "Student"."updated_at" AS "Student_updated_at" FROM "users" "Student" WHERE (("Student"."id" = $1) AND ("Student"."organization_id" = $2)) LIMIT 1';
+
+const SQL_LIST = (limit) =>
+  `SELECT "s"."id" AS "s_id", "s"."organization_id" AS "s_organization_id", "s"."email" AS "s_email", "s"."first_name" AS "s_first_name", "s"."last_name" AS "s_last_name", "s"."external_id" AS "s_external_id", "s"."is_inactive" AS "s_is_inactive", "s"."is_anonymized" AS "s_is_anonymized", "s"."sso_provider" AS "s_sso_provider", "s"."password_changed_at" AS "s_password_changed_at", "s"."deactivated_at" AS "s_deactivated_at", "s"."anonymized_at" AS "s_anonymized_at", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at" FROM "users" "s" WHERE "s"."organization_id" = $1 ORDER BY "s"."created_at" ASC, "s"."id" ASC LIMIT ${limit}`;
+
+const SQL_CREATE = `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
+         SELECT v.id, $1::uuid, v.email, v.first_name, v.last_name, v.external_id
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+         ON CONFLICT (organization_id, lower(email)) DO NOTHING
+         RETURNING ${STUDENT_COLUMNS}`;
+
+const SQL_UPDATE = `UPDATE users u SET
+            first_name = COALESCE(v.first_name, u.first_name),
+            last_name = COALESCE(v.last_name, u.last_name),
+            is_inactive = COALESCE(v.is_inactive, u.is_inactive),
+            deactivated_at = CASE WHEN v.is_inactive IS TRUE AND NOT u.is_inactive THEN ${NOW}
+                                  WHEN v.is_inactive IS FALSE THEN NULL
+                                  ELSE u.deactivated_at END,
+            updated_at = ${NOW}
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[]) AS v(id, first_name, last_name, is_inactive)
+          WHERE u.id = v.id AND u.organization_id = $1
+            AND NOT u.is_anonymized AND u.sso_provider IS NULL
+            AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
+        RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`;
+
+/** Copy of students.service.ts uuidV5 (the external_id of a created student). */
+const EXTERNAL_ID_NAMESPACE = '5b0e8c1e-3f5e-4d8a-9a57-6c1f2b7c9d10';
+function uuidV5(namespace, name) {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const h = createHash('sha1').update(ns).update(name, 'utf8').digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * `node bench/v2-students.js --serve-bare PORT` (env BARE_DATABASE_URL, BARE_POOL_SIZE, BARE_ORG):
+ * the baseline. Same statements, same pool size, same request bodies (JSON:API envelopes), rows
+ * answered as they come from pg.
+ */
+async function serveBare(port) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
+  const org = process.env.BARE_ORG;
+  const app = require('fastify')({ logger: false, bodyLimit: 1024 * 1024 });
+  app.get('/students/:id', async (req, reply) => {
+    const { rows } = await pool.query(SQL_READ, [req.params.id, org]);
+    if (!rows.length) return reply.code(404).send({ errors: [{ status: '404' }] });
+    return { data: rows[0] };
+  });
+  app.get('/students', async (req) => {
+    const size = Number(req.query.size ?? 25);
+    const { rows } = await pool.query(SQL_LIST(size + 1), [org]);
+    return { data: rows.slice(0, size), has_more: rows.length > size };
+  });
+  app.post('/students', async (req) => {
+    const items = req.body.data;
+    const ids = items.map(() => randomUUID());
+    const { rows } = await pool.query(SQL_CREATE, [
+      org,
+      ids,
+      items.map((i) => i.attributes.email.toLowerCase()),
+      items.map((i) => i.attributes.first_name ?? ''),
+      items.map((i) => i.attributes.last_name ?? ''),
+      ids.map((id) => uuidV5(EXTERNAL_ID_NAMESPACE, id)),
+    ]);
+    return { data: rows };
+  });
+  app.patch('/students', async (req) => {
+    const items = req.body.data;
+    const { rows } = await pool.query(SQL_UPDATE, [
+      org,
+      items.map((i) => i.id),
+      items.map((i) => i.attributes.first_name ?? null),
+      items.map((i) => i.attributes.last_name ?? null),
+      items.map((i) => i.attributes.is_inactive ?? null),
+    ]);
+    return { data: rows };
+  });
+  app.get('/', async () => ({ ok: true }));
+  await app.listen({ port, host: '127.0.0.1' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations: the request each target gets. `s` holds the seeded students ({ id, uuid }).
+// ---------------------------------------------------------------------------------------------
+
+const BATCH = 100;
+const json = { 'content-type': 'application/json' };
+
+function createBody(prefix, n) {
+  const data = [];
+  for (let i = 0; i < BATCH; i++) {
+    data.push({ type: 'students', attributes: { email: `${prefix}-${n}-${i}@bench.test`, first_name: `First${i}`, last_name: `Last${n}` } });
+  }
+  return JSON.stringify({ data });
+}
+
+function updateBody(students, slice, n, useUuid) {
+  const data = [];
+  const start = (slice * BATCH) % students.length;
+  for (let i = 0; i < BATCH; i++) {
+    const s = students[(start + i) % students.length];
+    data.push({ type: 'students', id: useUuid ? s.uuid : s.id, attributes: { first_name: `Upd${n}`, last_name: `L${i}` } });
+  }
+  return JSON.stringify({ data });
+}
+
+const OPERATIONS = [
+  {
+    name: 'GET /v2/students/{id}',
+    key: 'read',
+    // rotate over the seeded students
+    api: (st, n) => ({ method: 'GET', path: `/v2/students/${st.students[n % st.students.length].id}` }),
+    bare: (st, n) => ({ method: 'GET', path: `/students/${st.students[n % st.students.length].uuid}` }),
+  },
+  {
+    name: 'GET /v2/students/?page[size]=100',
+    key: 'list',
+    api: () => ({ method: 'GET', path: '/v2/students/?page[size]=100' }),
+    bare: () => ({ method: 'GET', path: '/students?size=100' }),
+  },
+  {
+    name: 'POST /v2/students/ (100 items)',
+    key: 'create',
+    api: (st, n) => ({ method: 'POST', path: '/v2/students/', headers: json, body: createBody(`a${st.run}`, n) }),
+    bare: (st, n) => ({ method: 'POST', path: '/students', headers: json, body: createBody(`b${st.run}`, n) }),
+  },
+  {
+    name: 'PATCH /v2/students/ (100 items)',
+    key: 'update',
+    api: (st, n) => ({ method: 'PATCH', path: '/v2/students/', headers: json, body: updateBody(st.students, n, n, false) }),
+    bare: (st, n) => ({ method: 'PATCH', path: '/students', headers: json, body: updateBody(st.students, n, n, true) }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Machinery (as bench/http.js)
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const opts = {
+    duration: Number(process.env.BENCH_DURATION ?? 10),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+    students: 10000,
+    only: null,
+    json: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--duration') opts.duration = Number(argv[++i]);
+    else if (a === '--connections') opts.connections = Number(argv[++i]);
+    else if (a === '--students') opts.students = Number(argv[++i]);
+    else if (a === '--only') opts.only = argv[++i];
+    else if (a === '--json') opts.json = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!(opts.students >= BATCH)) throw new Error(`--students must be at least ${BATCH}`);
+  return opts;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, what) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up at ${url}`);
+}
+
+function startChild(args, env, captureStdout = false) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', captureStdout ? 'pipe' : 'inherit', 'inherit'] });
+  if (captureStdout) {
+    child.output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => (child.output += d));
+  }
+  return child;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function runAutocannon(opts) {
+  const autocannon = require('autocannon');
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+async function dropBenchDb(adminUrl, name) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Remove the keys the API wrote under its Redis prefix (rate limits, queues). */
+async function dropRedisPrefix(url, prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
+function fmt(n, digits = 0) {
+  return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The statements in a chunk of the logging child's stdout: one `query: <sql> -- PARAMETERS: ...` entry each (SQL may span lines). */
+function loggedStatements(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('query failed: ')) out.push({ failed: true, sql: line.slice('query failed: '.length) });
+    else if (line.startsWith('query: ')) out.push({ failed: false, sql: line.slice('query: '.length) });
+    else if (out.length && !line.startsWith('{') && !line.startsWith('error:')) out[out.length - 1].sql += `\n${line}`;
+  }
+  return out.map((s) => ({ ...s, sql: s.sql.replace(/ -- PARAMETERS: [\s\S]*$/, '') }));
+}
+
+const norm = (sql) => sql.replace(/\s+/g, ' ').trim();
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const ops = OPERATIONS.filter((o) => !opts.only || o.key === opts.only || o.name.includes(opts.only));
+
+  // compiled code (npm run bench builds first)
+  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
+  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
+  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
+  const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
+
+  const base = loadConfig(process.env);
+  const run = randomBytes(4).toString('hex');
+  const dbName = `cp_bench_students_${run}`;
+  const dbUrl = new URL(base.DATABASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const adminUrl = new URL(base.DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const redisPrefix = `cpbench_${run}`;
+
+  const children = [];
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await Promise.all(children.map(stopChild));
+    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
+    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
+  };
+  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
+
+  const load0 = os.loadavg();
+  let failed = false;
+  try {
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_SECRET: randomBytes(32).toString('hex'),
+      DATABASE_URL: dbUrl.toString(),
+      DATABASE_LOG_QUERIES: 'false',
+      REDIS_PREFIX: redisPrefix,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      HOST: '127.0.0.1',
+    };
+    const config = loadConfig(env);
+    await migrate(config);
+    const org = await runCli(['create-org', '--name', 'Bench Students Org'], config);
+    const orgUuid = decodeId('organization', org.organization_id);
+
+    /** Start an API child; `logQueries` pipes its stdout to count statements. */
+    const startApi = async (logQueries) => {
+      const port = await freePort();
+      const child = startChild(
+        ['dist/src/main.js'],
+        { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) },
+        logQueries,
+      );
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(`${url}/health`, child, 'the API');
+      return { child, url };
+    };
+    const call = async (url, method, p, body, headers = {}) => {
+      const res = await fetch(url + p, {
+        method,
+        headers: body === undefined ? headers : { ...json, ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    };
+
+    // --- 1. SQL statements per request (API child with query logging) -------------------------
+    const counting = await startApi(true);
+    /** A token with students:read + students:write from that API child (its PUBLIC_URL is the issuer). */
+    const tokenFrom = async (url) => {
+      const res = await call(url, 'POST', '/v2/auth/token', { client_id: org.client_id, client_secret: org.client_secret, scope: 'students:read students:write' });
+      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { authorization: `Bearer ${res.body.access_token}` };
+    };
+    let auth = await tokenFrom(counting.url);
+
+    // seed through the API (100 per request); collect public ids and uuids
+    const st = { run, students: [] };
+    for (let n = 0; st.students.length < opts.students; n++) {
+      const r = await call(counting.url, 'POST', '/v2/students/', createBody(`seed${run}`, n), auth);
+      if (r.status !== 200) throw new Error(`seeding failed: ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
+      for (const d of r.body.data) st.students.push({ id: d.id, uuid: decodeId('student', d.id) });
+    }
+    // planner statistics for the seeded table, as a table in use has them (autovacuum would ANALYZE
+    // it within a minute or so; without them the first statements plan for an empty table)
+    {
+      const { Client } = require('pg');
+      const c = new Client({ connectionString: dbUrl.toString() });
+      await c.connect();
+      await c.query('VACUUM ANALYZE users').finally(() => c.end());
+    }
+    // wait for the seeding's log lines, then measure on a quiet process
+    await sleep(500);
+
+    const sqlCounts = {};
+    const sqlSeen = {};
+    const counted = async (req) => {
+      const before = counting.child.output.length;
+      const r = await call(counting.url, req.method, req.path, req.body, { ...(req.headers ?? {}), ...auth });
+      await sleep(300);
+      return { r, statements: loggedStatements(counting.child.output.slice(before)) };
+    };
+    process.stdout.write(`\nSQL statements per request (API with DATABASE_LOG_QUERIES=true; ${opts.students} students seeded):\n`);
+    let k = 1_000_000;
+    for (const op of ops) {
+      await counted(op.api(st, k++)); // warm-up: caches, prepared paths
+      const { r, statements } = await counted(op.api(st, k++));
+      if (r.status !== 200) {
+        failed = true;
+        process.stdout.write(`  !! ${op.name}: answered ${r.status} ${JSON.stringify(r.body).slice(0, 300)}\n`);
+      }
+      sqlCounts[op.key] = statements.length;
+      sqlSeen[op.key] = statements;
+      process.stdout.write(`  ${op.name}: ${statements.length}\n`);
+      for (const s of statements) process.stdout.write(`      ${s.failed ? 'FAILED ' : ''}${norm(s.sql).slice(0, 110)}${norm(s.sql).length > 110 ? ' ...' : ''}\n`);
+    }
+    // authentication cache miss: after AUTH_CACHE_SECONDS the client state is read again
+    if (ops[0]) {
+      await sleep(config.AUTH_CACHE_SECONDS * 1000 + 500);
+      const { statements } = await counted(ops[0].api(st, k++));
+      sqlCounts.authMiss = statements.length;
+      process.stdout.write(`  ${ops[0].name} after ${config.AUTH_CACHE_SECONDS} s idle (auth cache expired): ${statements.length}\n`);
+      for (const s of statements) process.stdout.write(`      ${norm(s.sql).slice(0, 110)}\n`);
+    }
+    // the bare server must run what the API runs
+    const expect = { read: SQL_READ, list: SQL_LIST(BATCH + 1), create: SQL_CREATE, update: SQL_UPDATE };
+    for (const op of ops) {
+      const same = sqlSeen[op.key].some((s) => norm(s.sql) === norm(expect[op.key]));
+      process.stdout.write(`  bare ${op.key} statement found verbatim in the API's log: ${same ? 'yes' : 'NO'}\n`);
+      if (!same) failed = true;
+    }
+    await stopChild(counting.child);
+
+    // --- 2. throughput: API (no query logging) and the bare server ------------------------------
+    const api = await startApi(false);
+    auth = await tokenFrom(api.url);
+    const barePort = await freePort();
+    const bare = startChild([__filename, '--serve-bare', String(barePort)], {
+      ...process.env,
+      BARE_DATABASE_URL: dbUrl.toString(),
+      BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE),
+      BARE_ORG: orgUuid,
+    });
+    children.push(bare);
+    await waitFor(`http://127.0.0.1:${barePort}/`, bare, 'the bare server');
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+
+    process.stdout.write(
+      `\n${opts.connections} connections, 2 s warm-up + ${opts.duration} s per run, Node ${process.version}, ` +
+        `pool ${config.DATABASE_POOL_SIZE} connections each, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`,
+    );
+    const results = [];
+    let n = 0;
+    for (const op of ops) {
+      const row = { name: op.name, key: op.key, sql: sqlCounts[op.key] };
+      for (const target of ['api', 'bare']) {
+        const url = target === 'api' ? api.url : bareUrl;
+        const make = target === 'api' ? op.api : op.bare;
+        const first = make(st, n);
+        const headers = target === 'api' ? { ...(first.headers ?? {}), ...auth } : first.headers;
+        const ac = (duration) => ({
+          url,
+          connections: opts.connections,
+          duration,
+          requests: [
+            {
+              method: first.method,
+              path: first.path,
+              headers,
+              // a fresh path/body per request (unique emails, rotating ids and slices)
+              setupRequest: (req) => {
+                const r = make(st, n++);
+                return { ...req, path: r.path, body: r.body };
+              },
+            },
+          ],
+        });
+        await runAutocannon(ac(2));
+        const r = await runAutocannon(ac(opts.duration));
+        const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, v]) => [c, v.count]));
+        const bad = Object.entries(statuses).filter(([c]) => c !== '200');
+        row[target] = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors + r.timeouts, statuses };
+        if (bad.length || r.errors || r.timeouts) failed = true;
+        process.stdout.write(
+          `  ${op.name} [${target}]: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +
+            `${bad.length || r.errors || r.timeouts ? `  (!! statuses ${JSON.stringify(statuses)}, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}\n`,
+        );
+      }
+      results.push(row);
+    }
+    const load1 = os.loadavg();
+
+    process.stdout.write(
+      `\nload average at the end ${load1.map((l) => l.toFixed(2)).join(' ')}\n\n` +
+        '| operation | API req/s | bare req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | SQL statements per request |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|\n',
+    );
+    for (const r of results) {
+      process.stdout.write(
+        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${r.sql} |\n`,
+      );
+    }
+    if (opts.json) process.stdout.write(`\n${JSON.stringify({ load: [load0, load1], sqlCounts, results }, null, 2)}\n`);
+    if (failed) {
+      process.stderr.write('\nnon-200 answers, errors or SQL mismatches above\n');
+      process.exitCode = 1;
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+if (process.argv[2] === '--serve-bare') {
+  serveBare(Number(process.argv[3])).catch((e) => {
+    process.stderr.write(`${e.stack}\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((e) => {
+    process.stderr.write(`bench failed: ${e.stack ?? e}\n`);
+    process.exit(1);
+  });
+}
