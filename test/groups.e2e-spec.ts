@@ -333,6 +333,59 @@ describe('/v2/groups', () => {
     });
   });
 
+  describe('unique names within the organization', () => {
+    it('create: a name another group of the organization holds is a per-item validation_error at /attributes/name; the others succeed', async () => {
+      await createGroups(token, [{ name: 'Taken Name' }]);
+      const res = await t.post('/v2/groups/', { data: [item({ name: 'Taken Name' }), item({ name: 'Fresh Name' }), item({ name: 'Fresh Name 2' }), item({ name: 'taken name x' })] }, { token });
+      expect(res.status).toBe(207); // mixed outcomes
+      expect(res.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'validation_error', detail: expect.any(String), source: { pointer: '/data/0/attributes/name' } } });
+      expect(res.body.data[1]).toMatchObject({ status: 'succeeded', result: { attributes: { name: 'Fresh Name' } } });
+      expect(res.body.data[2]).toMatchObject({ status: 'succeeded' });
+      expect(res.body.data[3]).toMatchObject({ status: 'succeeded' });
+      // names are trimmed before the comparison
+      const trimmed = await t.post('/v2/groups/', { data: [item({ name: ' Taken Name ' })] }, { token });
+      expect(trimmed.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'validation_error', source: { pointer: '/data/0/attributes/name' } } });
+      expect(await t.ds.query(`SELECT count(*)::int AS n FROM groups WHERE organization_id = $1 AND name = 'Taken Name'`, [orgUuid(org)])).toEqual([{ n: 1 }]);
+      // case-sensitive: another case is another name; another organization may use the same name
+      expect((await createGroups(token, [{ name: 'TAKEN NAME' }]))[0].attributes.name).toBe('TAKEN NAME');
+      expect((await createGroups(otherToken, [{ name: 'Taken Name' }]))[0].attributes.name).toBe('Taken Name');
+    });
+
+    it('update: renaming to a name held by another group (or claimed earlier in the batch) is validation_error; the rest of the batch applies', async () => {
+      const [a, b, c, d] = await createGroups(token, [{ name: 'Ren A' }, { name: 'Ren B' }, { name: 'Ren C' }, { name: 'Ren D' }]);
+      const res = await t.patch(
+        '/v2/groups/',
+        {
+          data: [
+            { type: 'groups', id: a.id, attributes: { name: 'Ren B' } },
+            { type: 'groups', id: c.id, attributes: { name: 'Ren New' } },
+            { type: 'groups', id: d.id, attributes: { name: 'Ren New' } },
+            { type: 'groups', id: b.id, attributes: { name: 'Ren B', rule_email_domains: ['b.example'] } },
+          ],
+        },
+        { token },
+      );
+      expect(res.status).toBe(207); // mixed outcomes
+      const [ra, rc, rd, rb] = res.body.data;
+      expect(ra).toMatchObject({ status: 'failed', error: { code: 'validation_error', source: { pointer: '/data/0/attributes/name' } } });
+      expect(rc).toMatchObject({ status: 'succeeded', result: { attributes: { name: 'Ren New' } } });
+      expect(rd).toMatchObject({ status: 'failed', error: { code: 'validation_error', source: { pointer: '/data/2/attributes/name' } } });
+      // keeping its own name is not a conflict
+      expect(rb).toMatchObject({ status: 'succeeded', result: { attributes: { name: 'Ren B', rule_email_domains: ['b.example'] } } });
+      expect((await row((await t.ds.query(`SELECT id FROM groups WHERE organization_id = $1 AND name = 'Ren A'`, [orgUuid(org)]))[0].id)).name).toBe('Ren A');
+      expect(await t.ds.query(`SELECT name FROM groups WHERE organization_id = $1 AND name LIKE 'Ren %' ORDER BY name`, [orgUuid(org)])).toEqual([
+        { name: 'Ren A' },
+        { name: 'Ren B' },
+        { name: 'Ren D' },
+        { name: 'Ren New' },
+      ]);
+      // a name held in another organization is free here
+      await createGroups(otherToken, [{ name: 'Ren Other Org' }]);
+      const free = await t.patch('/v2/groups/', { data: [{ type: 'groups', id: a.id, attributes: { name: 'Ren Other Org' } }] }, { token });
+      expect(free.body.data[0]).toMatchObject({ status: 'succeeded' });
+    });
+  });
+
   describe('update', () => {
     it('changes only the members sent; category_id null clears, omitted leaves unchanged', async () => {
       const cat = await insertGroupCategory(t, org);
