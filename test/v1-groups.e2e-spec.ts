@@ -1,7 +1,7 @@
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
-import { countQueries, insertGroupCategory, insertStudent, orgUuid } from './support/fixtures';
+import { countQueries, domainOf, insertGroupCategory, insertStudent, orgUuid } from './support/fixtures';
 
 describe('/v1 groups, email-domain rules and group categories', () => {
   let t: TestApp;
@@ -17,9 +17,22 @@ describe('/v1 groups, email-domain rules and group categories', () => {
     org = await t.newOrg();
     other = await t.newOrg();
     token = await t.tokenFor(org);
+    // signup-field options the rules name (no endpoint creates signup fields): one field of the
+    // org's domain, one organization-wide, one of the other organization
+    dn = (await domainOf(t, org)).name;
+    const field = `INSERT INTO signup_fields (organization_id, domain_id, label, type, options) VALUES ($1, $2, $3, 'PICKLIST', $4::jsonb)`;
+    await t.ds.query(field, [orgUuid(org), (await domainOf(t, org)).uuid, 'Region', JSON.stringify([{ id: 'opt1', value: 'EMEA' }, { id: 'opt2', value: 'APAC' }])]);
+    await t.ds.query(field, [orgUuid(org), null, 'Tier', JSON.stringify([{ id: 'a', value: 'Gold' }, { id: 'x', value: 'Silver' }, { id: 'z', value: 'Bronze' }])]);
+    await t.ds.query(field, [orgUuid(other), null, 'Theirs', JSON.stringify([{ id: 'theirs', value: 'T' }])]);
   });
   afterAll(() => t.close());
 
+  let dn: string;
+  const opt = (id: string) => {
+    const known: Record<string, [string, string | null]> = { opt1: ['EMEA', 'dn'], opt2: ['APAC', 'dn'], a: ['Gold', null], x: ['Silver', null], z: ['Bronze', null] };
+    const [value, domain] = known[id];
+    return { id, value, domain_name: domain ? dn : null };
+  };
   let seq = 0;
   const create = async (body: Record<string, unknown> = {}, o: CreatedOrg = org) => {
     const r = await t.post('/v1/groups', { name: `Group ${++seq}`, ...body }, { basic: o.api_key });
@@ -94,7 +107,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
           user_count: 0,
           discount_percent: 15,
           group_category_id: cat.id,
-          sign_up_field_rule: { enforce: true, require_match_all: false, options: [{ id: 'opt1' }, { id: 'opt2' }] },
+          sign_up_field_rule: { enforce: true, require_match_all: false, options: [opt('opt1'), opt('opt2')] },
           rule_email_domains: ['example.com', 'corp.example.org'],
         });
         const read = await t.get(`/v1/groups/${r.body.id}`, auth);
@@ -119,7 +132,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const d = await create({ sign_up_field_rule: { options: [] } });
       expect(d.sign_up_field_rule).toEqual({ enforce: false, require_match_all: false, options: [] });
       const alias = await create({ sign_up_field_rule: { enforced: true, options: [{ id: 'a' }] } });
-      expect(alias.sign_up_field_rule).toEqual({ enforce: true, require_match_all: false, options: [{ id: 'a' }] });
+      expect(alias.sign_up_field_rule).toEqual({ enforce: true, require_match_all: false, options: [opt('a')] });
     });
 
     it('400 field errors for required, type, range and shape; nothing is created; never a 500', async () => {
@@ -150,6 +163,8 @@ describe('/v1 groups, email-domain rules and group categories', () => {
         [{ name: 'ok', sign_up_field_rule: { options: ['a'] } }, 'sign_up_field_rule.options'],
         [{ name: 'ok', sign_up_field_rule: { enforce: 'yes', options: [] } }, 'sign_up_field_rule.enforce'],
         [{ name: 'ok', sign_up_field_rule: { require_match_all: 1, options: [] } }, 'sign_up_field_rule.require_match_all'],
+        [{ name: 'ok', sign_up_field_rule: { options: [{ id: 'opt1' }, { id: 'no-such-option' }] } }, 'sign_up_field_rule.options'],
+        [{ name: 'ok', sign_up_field_rule: { options: [{ id: 'theirs' }] } }, 'sign_up_field_rule.options'],
         [{ name: 'ok', rule_email_domains: 'example.com' }, 'rule_email_domains'],
         [{ name: 'ok', rule_email_domains: ['@example.com'] }, 'rule_email_domains'],
         [{ name: 'ok', rule_email_domains: [1] }, 'rule_email_domains'],
@@ -220,6 +235,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const exact = await t.get('/v1/groups?name=Alpha', { token: tok });
       expect(exact.body.results.map((g: any) => g.id)).toEqual([a.id]);
       expect((await t.get('/v1/groups?name=alp', { token: tok })).body).toEqual({ count: 0, next: null, previous: null, results: [] });
+      expect((await t.get('/v1/groups?name=', { token: tok })).body.count).toBe(3);
       expect((await t.get(`/v1/groups?name=${encodeURIComponent('Alpha Beta')}`, { token: tok })).body.results[0].user_count).toBe(1);
       // pagination: page_size and links, a page past the end is 404
       const p1 = await t.get('/v1/groups?page_size=2', { token: tok });
@@ -239,6 +255,25 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const counted2 = await countQueries(() => t.get('/v1/groups', { basic: o.api_key }));
       expect(counted2.result.body.count).toBe(8);
       expect(counted2.count).toBe(counted.count);
+    });
+
+    it('rule options are resolved for the whole page in one query; a vanished option keeps its id with null value', async () => {
+      const a = await create({ sign_up_field_rule: { options: [{ id: 'opt1' }] } });
+      const name = `rule-${seq}`;
+      const one = await countQueries(() => t.get(`/v1/groups?name=${encodeURIComponent(a.name)}`, basic()));
+      expect(one.result.body.results[0].sign_up_field_rule.options).toEqual([opt('opt1')]);
+      const b = await create({ name, sign_up_field_rule: { options: [{ id: 'x' }, { id: 'opt2' }] } });
+      const all = await countQueries(() => t.get('/v1/groups?page_size=1000', basic()));
+      const byId = new Map(all.result.body.results.map((g: any) => [g.id, g]));
+      expect((byId.get(b.id) as any).sign_up_field_rule.options).toEqual([opt('x'), opt('opt2')]);
+      expect(all.count).toBe(one.count);
+      // the signup field loses the option: the rule still names it
+      const o = await t.newOrg();
+      await t.ds.query(`INSERT INTO signup_fields (organization_id, label, options) VALUES ($1, 'Gone', '[{"id": "gone", "value": "G"}]')`, [orgUuid(o)]);
+      const g = (await t.post('/v1/groups', { name: 'With gone', sign_up_field_rule: { options: [{ id: 'gone' }] } }, { basic: o.api_key })).body;
+      expect(g.sign_up_field_rule.options).toEqual([{ id: 'gone', value: 'G', domain_name: null }]);
+      await t.ds.query(`UPDATE signup_fields SET options = '[]' WHERE organization_id = $1`, [orgUuid(o)]);
+      expect((await t.get(`/v1/groups/${g.id}`, { basic: o.api_key })).body.sign_up_field_rule.options).toEqual([{ id: 'gone', value: null, domain_name: null }]);
     });
 
     it('caps page_size at 1000', async () => {
@@ -267,7 +302,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       expect(patch.status).toBe(200);
       expect(patch.body).toEqual({ ...put.body, group_category_id: cat2.id, sign_up_field_rule: null, discount_percent: null });
       const patch2 = await t.patch(`/v1/groups/${g.id}`, { group_category_id: null, sign_up_field_rule: { require_match_all: true, options: [{ id: 'z' }] } }, basic());
-      expect(patch2.body).toMatchObject({ name: `${g.name} v2`, group_category_id: null, sign_up_field_rule: { enforce: false, require_match_all: true, options: [{ id: 'z' }] } });
+      expect(patch2.body).toMatchObject({ name: `${g.name} v2`, group_category_id: null, sign_up_field_rule: { enforce: false, require_match_all: true, options: [opt('z')] } });
       const empty = await t.patch(`/v1/groups/${g.id}`, {}, bearer());
       expect(empty.status).toBe(200);
       expect(empty.body).toEqual(patch2.body);

@@ -21,9 +21,10 @@ export class GroupsV1Controller {
   @Scopes('student-groups:read')
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, counts, count } = await this.groups.list(p, page, strParam(query, 'name'));
+    // `name` is an exact, case-sensitive match; an empty value is no filter (as django-filter does)
+    const { rows, counts, options, count } = await this.groups.list(p, page, strParam(query, 'name') || undefined);
     return v1List(
-      rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0)),
+      rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)),
       count,
       page,
       this.config.PUBLIC_URL,
@@ -34,29 +35,29 @@ export class GroupsV1Controller {
   @Post()
   @Scopes('student-groups:write')
   async create(@Auth() p: Principal, @Body() dto: V1GroupCreateDto) {
-    const { group, userCount } = await this.groups.create(p, dto);
-    return presentV1Group(group, userCount);
+    const { group, userCount, options } = await this.groups.create(p, dto);
+    return presentV1Group(group, userCount, options);
   }
 
   @Get(':group_id')
   @Scopes('student-groups:read')
   async read(@Auth() p: Principal, @Param('group_id') id: string) {
-    const { group, userCount } = await this.groups.get(p, id);
-    return presentV1Group(group, userCount);
+    const { group, userCount, options } = await this.groups.get(p, id);
+    return presentV1Group(group, userCount, options);
   }
 
   @Put(':group_id')
   @Scopes('student-groups:write')
   async update(@Auth() p: Principal, @Param('group_id') id: string, @Body() dto: V1GroupUpdateDto) {
-    const { group, userCount } = await this.groups.update(p, id, dto);
-    return presentV1Group(group, userCount);
+    const { group, userCount, options } = await this.groups.update(p, id, dto);
+    return presentV1Group(group, userCount, options);
   }
 
   @Patch(':group_id')
   @Scopes('student-groups:write')
   async partialUpdate(@Auth() p: Principal, @Param('group_id') id: string, @Body() dto: V1GroupPatchDto) {
-    const { group, userCount } = await this.groups.update(p, id, dto);
-    return presentV1Group(group, userCount);
+    const { group, userCount, options } = await this.groups.update(p, id, dto);
+    return presentV1Group(group, userCount, options);
   }
 
   @Delete(':group_id')

@@ -1,5 +1,6 @@
 import { encodeId } from '../../core/ids/ids';
 import type { Group } from './group.entity';
+import type { OptionInfo } from './groups.v1.service';
 
 /** The stored rule (`groups.sign_up_field_rule` jsonb), as written by the /v1 service. */
 export interface SignUpFieldRule {
@@ -9,25 +10,32 @@ export interface SignUpFieldRule {
 }
 
 /** The v1 Group (and GroupUpdate) schema; `id` is the same opaque id /v2 uses. */
-export function presentV1Group(g: Group, userCount: number) {
+export function presentV1Group(g: Group, userCount: number, options: OptionInfo = new Map()) {
   return {
     id: encodeId('group', g.id),
     name: g.name,
     user_count: userCount,
     discount_percent: g.discountPercent ?? null,
     group_category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
-    sign_up_field_rule: presentRule(g.signUpFieldRule),
+    sign_up_field_rule: presentRule(g.signUpFieldRule, options),
     rule_email_domains: g.ruleEmailDomains ?? [],
   };
 }
 
-function presentRule(raw: unknown): SignUpFieldRule | null {
+/** SignUpFieldRule: options as SignupFieldOptionLink `{id, value, domain_name}` (null when the option no longer exists). */
+function presentRule(raw: unknown, info: OptionInfo) {
   if (!raw || typeof raw !== 'object') return null;
   const r = raw as Partial<SignUpFieldRule>;
   return {
     enforce: r.enforce === true,
     require_match_all: r.require_match_all === true,
-    options: Array.isArray(r.options) ? r.options.map((o) => ({ id: String(o.id) })) : [],
+    options: Array.isArray(r.options)
+      ? r.options.map((o) => {
+          const id = String(o.id);
+          const known = info.get(id);
+          return { id, value: known?.value ?? null, domain_name: known?.domain_name ?? null };
+        })
+      : [],
   };
 }
 

@@ -22,6 +22,15 @@ function rowsOf(res: any): any[] {
   return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
 }
 
+/** option id -> its value and its signup field's domain name */
+export type OptionInfo = Map<string, { value: string | null; domain_name: string | null }>;
+
+export interface GroupView {
+  group: Group;
+  userCount: number;
+  options: OptionInfo;
+}
+
 const invalidPk = (field: string, value: unknown) => fieldError(field, `Invalid pk "${String(value).slice(0, 100)}" - object does not exist.`);
 
 /**
@@ -34,7 +43,7 @@ export class GroupsV1Service {
 
   // ---------------------------------------------------------------- groups
 
-  async list(p: Principal, page: V1PageRequest, name?: string): Promise<{ rows: Group[]; counts: Map<string, number>; count: number }> {
+  async list(p: Principal, page: V1PageRequest, name?: string): Promise<{ rows: Group[]; counts: Map<string, number>; options: OptionInfo; count: number }> {
     const params: unknown[] = [p.organizationId];
     let where = 'organization_id = $1';
     if (name !== undefined) {
@@ -45,7 +54,36 @@ export class GroupsV1Service {
     const rows: Group[] = (
       await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)
     ).map(groupFromRow);
-    return { rows, counts: await this.userCounts(rows.map((g) => g.id)), count: n };
+    return { rows, counts: await this.userCounts(rows.map((g) => g.id)), options: await this.optionInfo(p, rows), count: n };
+  }
+
+  /**
+   * The signup-field options the rules of `groups` name, in one query: an option is an element
+   * `{id, value}` of the `options` jsonb array of a signup field of the organization (the
+   * domain-users module's table, read narrowly here); `domain_name` is its field's domain, null
+   * for an organization-wide field.
+   */
+  private async optionInfo(p: Principal, groups: Group[]): Promise<OptionInfo> {
+    const ids = new Set<string>();
+    for (const g of groups) {
+      const opts = (g.signUpFieldRule as { options?: { id?: unknown }[] } | null)?.options;
+      if (Array.isArray(opts)) for (const o of opts) if (typeof o?.id === 'string') ids.add(o.id);
+    }
+    return this.lookupOptions(p, [...ids]);
+  }
+
+  private async lookupOptions(p: Principal, ids: string[]): Promise<OptionInfo> {
+    if (!ids.length) return new Map();
+    const rows: { id: string; value: string | null; domain_name: string | null }[] = await this.ds.query(
+      `SELECT DISTINCT ON (o->>'id') o->>'id' AS id, o->>'value' AS value, d.name AS domain_name
+         FROM signup_fields sf
+         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(sf.options) = 'array' THEN sf.options ELSE '[]'::jsonb END) o
+         LEFT JOIN domains d ON d.id = sf.domain_id AND d.organization_id = sf.organization_id
+        WHERE sf.organization_id = $1 AND o->>'id' = ANY($2::text[])
+        ORDER BY o->>'id', sf.created_at, sf.id`,
+      [p.organizationId, ids],
+    );
+    return new Map(rows.map((r) => [r.id, { value: r.value, domain_name: r.domain_name }]));
   }
 
   /** user_count of many groups in one query. */
@@ -72,9 +110,12 @@ export class GroupsV1Service {
     return (await this.findGroup(p, publicId)).id;
   }
 
-  async get(p: Principal, publicId: string): Promise<{ group: Group; userCount: number }> {
-    const group = await this.findGroup(p, publicId);
-    return { group, userCount: (await this.userCounts([group.id])).get(group.id) ?? 0 };
+  async get(p: Principal, publicId: string): Promise<GroupView> {
+    return this.view(p, await this.findGroup(p, publicId));
+  }
+
+  private async view(p: Principal, group: Group): Promise<GroupView> {
+    return { group, userCount: (await this.userCounts([group.id])).get(group.id) ?? 0, options: await this.optionInfo(p, [group]) };
   }
 
   /** `group_category_id` as sent: null clears, a category of the organization sets, anything else is 400. */
@@ -87,7 +128,7 @@ export class GroupsV1Service {
   }
 
   /** SignUpFieldRuleRequest: `{enforce?, require_match_all?, options: [{id}]}`; null clears it. */
-  private parseRule(sent: unknown): SignUpFieldRule | null | undefined {
+  private async parseRule(p: Principal, sent: unknown): Promise<SignUpFieldRule | null | undefined> {
     if (sent === undefined || sent === null) return sent as undefined | null;
     const problems: { field: string; message: string }[] = [];
     const f = 'sign_up_field_rule';
@@ -113,11 +154,18 @@ export class GroupsV1Service {
       }
     }
     if (problems.length) throw new ValidationFailed(problems, 400);
+    // every option must be an option of a signup field of the organization
+    const known = await this.lookupOptions(
+      p,
+      options.map((o) => o.id),
+    );
+    const unknown = options.find((o) => !known.has(o.id));
+    if (unknown) throw fieldError(`${f}.options`, `Invalid pk "${unknown.id}" - object does not exist.`);
     return { enforce: enforce === true, require_match_all: r.require_match_all === true, options };
   }
 
-  async create(p: Principal, dto: V1GroupCreateDto): Promise<{ group: Group; userCount: number }> {
-    const rule = this.parseRule(dto.sign_up_field_rule);
+  async create(p: Principal, dto: V1GroupCreateDto): Promise<GroupView> {
+    const rule = await this.parseRule(p, dto.sign_up_field_rule);
     const category = await this.resolveCategory(p, dto.group_category_id);
     try {
       const [row] = await this.ds.query(
@@ -125,7 +173,8 @@ export class GroupsV1Service {
          VALUES ($1, $2, $3, $4::text[], $5, $6::jsonb) RETURNING ${GROUP_COLUMNS}`,
         [p.organizationId, dto.name, category ?? null, normalizeDomains(dto.rule_email_domains), dto.discount_percent ?? null, rule ? JSON.stringify(rule) : null],
       );
-      return { group: groupFromRow(row), userCount: 0 };
+      const group = groupFromRow(row);
+      return { group, userCount: 0, options: await this.optionInfo(p, [group]) };
     } catch (e) {
       if (isGroupNameConflict(e)) throw fieldError('name', NAME_TAKEN);
       throw e;
@@ -133,9 +182,9 @@ export class GroupsV1Service {
   }
 
   /** PUT (name required by the DTO) and PATCH: only the members sent change. */
-  async update(p: Principal, publicId: string, dto: V1GroupPatchDto): Promise<{ group: Group; userCount: number }> {
+  async update(p: Principal, publicId: string, dto: V1GroupPatchDto): Promise<GroupView> {
     const id = (await this.findGroup(p, publicId)).id;
-    const rule = this.parseRule(dto.sign_up_field_rule);
+    const rule = await this.parseRule(p, dto.sign_up_field_rule);
     const category = await this.resolveCategory(p, dto.group_category_id);
     const sets: string[] = [];
     const params: unknown[] = [id, p.organizationId];
@@ -153,7 +202,7 @@ export class GroupsV1Service {
         await this.ds.query(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $2 RETURNING ${GROUP_COLUMNS}`, params),
       );
       if (!rows.length) throw notFound('Not found.'); // deleted meanwhile
-      return { group: groupFromRow(rows[0]), userCount: (await this.userCounts([id])).get(id) ?? 0 };
+      return this.view(p, groupFromRow(rows[0]));
     } catch (e) {
       if (isGroupNameConflict(e)) throw fieldError('name', NAME_TAKEN);
       throw e;
