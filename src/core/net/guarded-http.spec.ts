@@ -11,7 +11,7 @@ function serve(handler: http.RequestListener): Promise<{ url: string; close: () 
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }) });
     }),
   );
 }
@@ -71,7 +71,10 @@ describe('guarded outbound HTTP', () => {
   it('caps the size and the time', async () => {
     const s = await serve((q, r) => {
       if (q.url === '/big') r.end('x'.repeat(5000));
-      else setTimeout(() => r.end('late'), 1500);
+      else {
+        const timer = setTimeout(() => r.end('late'), 1500);
+        r.on('close', () => clearTimeout(timer));
+      }
     });
     await expect(outboundRequest(`${s.url}/big`, base)).rejects.toMatchObject({ reason: 'too_large' });
     await expect(outboundRequest(`${s.url}/slow`, { ...base, timeoutMs: 300 })).rejects.toMatchObject({ reason: 'timeout' });
@@ -81,5 +84,19 @@ describe('guarded outbound HTTP', () => {
     expect(ok.bytes).toBe(5000);
     expect(readFileSync(join(dir, 'g'), 'utf8')).toHaveLength(5000);
     await s.close();
+  });
+
+  it('reuses connections (keep-alive) and never holds the process open with idle ones', async () => {
+    let connections = 0;
+    const server = http.createServer((_q, r) => r.end('ok'));
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    for (let i = 0; i < 3; i++) expect((await outboundRequest(url, base)).body.toString()).toBe('ok');
+    expect(connections).toBe(1);
+    await new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
   });
 });

@@ -76,6 +76,31 @@ function guardedLookup(allowPrivate: boolean) {
   };
 }
 
+/**
+ * Keep-alive agents, one per scheme and policy. Every new socket resolves its host through the
+ * guarded lookup, so a reused connection is always one whose address passed the policy when it
+ * was opened (an idle socket is closed after a few seconds).
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, lookup: guardedLookup(allowPrivate) as any };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    // an idle pooled socket must not keep the process alive; a request using it refs it again
+    agent.on('free', (socket) => socket.unref());
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Close idle keep-alive sockets (process shutdown, tests). */
+export function closeOutboundAgents() {
+  for (const a of agents.values()) a.destroy();
+  agents.clear();
+}
+
 function once(url: URL, opts: OutboundOptions, deadline: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
@@ -85,13 +110,13 @@ function once(url: URL, opts: OutboundOptions, deadline: number): Promise<Incomi
       {
         method: opts.method ?? 'GET',
         headers: { 'user-agent': opts.userAgent ?? 'course-platform/1.0', ...(opts.headers ?? {}) },
-        lookup: guardedLookup(opts.allowPrivate) as any,
-        agent: false,
+        agent: agentFor(url.protocol, opts.allowPrivate),
         timeout: remaining,
       },
       (res) => resolve(res),
     );
     const timer = setTimeout(() => req.destroy(new OutboundError('timeout', `no response within ${opts.timeoutMs} ms`)), remaining);
+    req.on('socket', (socket) => socket.ref());
     req.on('response', () => clearTimeout(timer));
     req.on('timeout', () => req.destroy(new OutboundError('timeout', `no response within ${opts.timeoutMs} ms`)));
     req.on('error', (err) => {
