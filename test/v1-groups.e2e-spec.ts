@@ -428,6 +428,8 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const o = await t.newOrg();
       const a = await insertGroupCategory(t, o, 'Region');
       const b = await insertGroupCategory(t, o, 'Partner tier');
+      // two SQL inserts can share a millisecond: make the creation order explicit
+      await t.ds.query(`UPDATE group_categories SET created_at = created_at - interval '1 second' WHERE id = $1`, [a.uuid]);
       const theirs = await insertGroupCategory(t, other, 'Theirs');
       const tok = await t.tokenFor(o);
       for (const auth of [{ basic: o.api_key }, { token: tok }]) {
