@@ -1,3 +1,4 @@
+import { V1Groups1763700011000 } from '../migrations/1763700011000-v1-groups';
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
@@ -444,6 +445,27 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const p = await t.get('/v1/group-categories?page_size=1&page=2', { basic: o.api_key });
       expect(p.body.results).toEqual([{ id: b.id, name: 'Partner tier' }]);
       expect((await t.get('/v1/group-categories?page=abc', { basic: o.api_key })).status).toBe(400);
+    });
+  });
+  describe('migration 1763700011000', () => {
+    it('renames names that already repeat in an organization before building the unique index (runs last: it rebuilds the schema it tests)', async () => {
+      const o = await t.newOrg();
+      const migration = new V1Groups1763700011000();
+      const qr = t.ds.createQueryRunner();
+      try {
+        await migration.down(qr);
+        const [first] = await qr.query(`INSERT INTO groups (organization_id, name, created_at) VALUES ($1, 'Same', now() - interval '1 hour') RETURNING id`, [orgUuid(o)]);
+        const [second] = await qr.query(`INSERT INTO groups (organization_id, name) VALUES ($1, 'Same') RETURNING id`, [orgUuid(o)]);
+        await qr.query(`INSERT INTO groups (organization_id, name) VALUES ($1, 'Same')`, [orgUuid(other)]);
+        await migration.up(qr);
+        expect((await qr.query(`SELECT name FROM groups WHERE id = $1`, [first.id]))[0].name).toBe('Same');
+        expect((await qr.query(`SELECT name FROM groups WHERE id = $1`, [second.id]))[0].name).toBe(`Same (${second.id.slice(0, 8)})`);
+        expect(await qr.query(`SELECT count(*)::int AS n FROM groups WHERE organization_id = $1 AND name = 'Same'`, [orgUuid(other)])).toEqual([{ n: 1 }]);
+        expect(await qr.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'groups_org_name_uq'`)).toHaveLength(1);
+      } finally {
+        await qr.release();
+      }
+      expect((await t.post('/v1/groups', { name: 'Same' }, { basic: o.api_key })).status).toBe(400);
     });
   });
 });
