@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ApiError } from '../http/api-error';
+import { ApiError, isBadInputDbError } from '../http/api-error';
 import { toProblems } from '../http/validation.pipe';
 
 /**
@@ -124,8 +124,12 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
           const out = one.get(v.index);
           if (out) results.set(v.index, out);
         } catch (e) {
-          logger.error({ err: e }, 'batch item failed');
-          results.set(v.index, { ok: false, code: 'internal_error', detail: 'An unexpected error occurred while processing this item.' });
+          if (isBadInputDbError(e)) {
+            results.set(v.index, { ok: false, code: 'validation_error', detail: 'The item contains a value that cannot be stored (for example a NUL character or an out-of-range number).' });
+          } else {
+            logger.error({ err: e }, 'batch item failed');
+            results.set(v.index, { ok: false, code: 'internal_error', detail: 'An unexpected error occurred while processing this item.' });
+          }
         }
       }
     }

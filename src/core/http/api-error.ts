@@ -95,3 +95,13 @@ export class ValidationFailed extends ApiError {
     });
   }
 }
+
+/**
+ * PostgreSQL "data exception" errors (SQLSTATE class 22: a NUL character in text, a value out of
+ * range, an unparsable date or uuid...) are caused by the input, not by the server. Services validate
+ * first; this is the safety net that keeps such input a 4xx should a check be missing.
+ */
+export function isBadInputDbError(err: unknown): boolean {
+  const code = (err as any)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) && (err as any)?.name === 'QueryFailedError';
+}

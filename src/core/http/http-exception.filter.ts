@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, TITLES, V2_CODES } from './api-error';
+import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
 import { interfaceOf } from './interfaces';
 
 const OAUTH_DEFAULTS: Record<number, string> = {
@@ -36,6 +36,10 @@ export function toApiError(exception: unknown, logger: Logger, requestId: string
     return new ApiError(400, fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty.' : 'Malformed request body.');
   }
   if (exception instanceof SyntaxError) return new ApiError(400, 'Malformed JSON body.');
+  if (isBadInputDbError(exception)) {
+    logger.warn({ requestId, code: (exception as any).code }, 'bad input reached the database');
+    return new ApiError(400, 'The request contains a value that cannot be stored (for example a NUL character or an out-of-range number).');
+  }
   logger.error({ err: exception, requestId }, 'unhandled error');
   return new ApiError(500, 'An unexpected error occurred.');
 }
