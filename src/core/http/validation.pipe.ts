@@ -2,6 +2,8 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { badRequest, FieldProblem, ValidationFailed } from './api-error';
+// class-validator's per-call metadata resolution memoized (for this pipe and for runBatch, which validates through here too)
+import './validation-metadata-cache';
 
 /** Flatten class-validator's error tree into problems with JSON pointers. */
 export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
