@@ -8,6 +8,7 @@
  *
  *   npm run bench -- v2-students
  *   npm run build && node bench/v2-students.js [--duration 10] [--connections 50] [--students 10000] [--only list] [--json]
+ *     [--cpu-prof DIR]   (CPU profile of the API child of the throughput runs, written to DIR when it stops)
  *   BENCH_DURATION=5 BENCH_CONNECTIONS=20 node bench/v2-students.js
  *
  * One run:
@@ -42,20 +43,18 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..');
 
 // ---------------------------------------------------------------------------------------------
-// The SQL. Read and list are what TypeORM generates for StudentsService.get (repo.findOne) and
-// StudentsService.list (query builder + applyKeyset, first page); create and update are the raw
-// statements of createMany / updateMany. The bench checks read and list against the API's log.
+// The SQL. Read and list are the fixed statements of StudentsService.get and StudentsService.list
+// (first page, no filter); create and update are the raw statements of createMany / updateMany. The
+// bench checks each against the API's log.
 // ---------------------------------------------------------------------------------------------
 
 const STUDENT_COLUMNS =
   'id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at';
 const NOW = `date_trunc('milliseconds', now())`;
 
-const SQL_READ =
-  'SELECT "Student"."id" AS "Student_id", "Student"."organization_id" AS "Student_organization_id", "Student"."email" AS "Student_email", "Student"."first_name" AS "Student_first_name", "Student"."last_name" AS "Student_last_name", "Student"."external_id" AS "Student_external_id", "Student"."is_inactive" AS "Student_is_inactive", "Student"."is_anonymized" AS "Student_is_anonymized", "Student"."sso_provider" AS "Student_sso_provider", "Student"."password_changed_at" AS "Student_password_changed_at", "Student"."deactivated_at" AS "Student_deactivated_at", "Student"."anonymized_at" AS "Student_anonymized_at", "Student"."created_at" AS "Student_created_at", "Student"."updated_at" AS "Student_updated_at" FROM "users" "Student" WHERE (("Student"."id" = $1) AND ("Student"."organization_id" = $2)) LIMIT 1';
+const SQL_READ = `SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organization_id = $2`;
 
-const SQL_LIST = (limit) =>
-  `SELECT "s"."id" AS "s_id", "s"."organization_id" AS "s_organization_id", "s"."email" AS "s_email", "s"."first_name" AS "s_first_name", "s"."last_name" AS "s_last_name", "s"."external_id" AS "s_external_id", "s"."is_inactive" AS "s_is_inactive", "s"."is_anonymized" AS "s_is_anonymized", "s"."sso_provider" AS "s_sso_provider", "s"."password_changed_at" AS "s_password_changed_at", "s"."deactivated_at" AS "s_deactivated_at", "s"."anonymized_at" AS "s_anonymized_at", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at" FROM "users" "s" WHERE "s"."organization_id" = $1 ORDER BY "s"."created_at" ASC, "s"."id" ASC LIMIT ${limit}`;
+const SQL_LIST = (limit) => `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY created_at ASC, id ASC LIMIT ${limit}`;
 
 const SQL_CREATE = `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
          SELECT v.id, $1::uuid, v.email, v.first_name, v.last_name, v.external_id
@@ -193,6 +192,9 @@ const OPERATIONS = [
 // Machinery (as bench/http.js)
 // ---------------------------------------------------------------------------------------------
 
+/** Node options of a profiled API child: the profile is written at exit, so SIGTERM exits at once (0). */
+const PROFILE_ARGS = (dir) => ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'data:text/javascript,process.prependListener("SIGTERM",()=>process.exit(0))'];
+
 function parseArgs(argv) {
   const opts = {
     duration: Number(process.env.BENCH_DURATION ?? 10),
@@ -200,6 +202,7 @@ function parseArgs(argv) {
     students: 10000,
     only: null,
     json: false,
+    cpuProf: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -208,6 +211,7 @@ function parseArgs(argv) {
     else if (a === '--students') opts.students = Number(argv[++i]);
     else if (a === '--only') opts.only = argv[++i];
     else if (a === '--json') opts.json = true;
+    else if (a === '--cpu-prof') opts.cpuProf = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!(opts.students >= BATCH)) throw new Error(`--students must be at least ${BATCH}`);
@@ -368,7 +372,7 @@ async function main() {
     const startApi = async (logQueries) => {
       const port = await freePort();
       const child = startChild(
-        ['dist/src/main.js'],
+        [...(opts.cpuProf && !logQueries ? PROFILE_ARGS(opts.cpuProf) : []), 'dist/src/main.js'],
         { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) },
         logQueries,
       );

@@ -10,7 +10,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import type { PageRequest } from '../../core/pagination/cursor-page';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { DomainsService } from '../domains/domains.service';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
@@ -63,21 +63,28 @@ export class StudentsService {
     @InjectQueue(QUEUES.mail) private readonly mail: Queue<MailJob>,
   ) {}
 
+  /**
+   * A keyset page: fixed SQL (no query builder, no entity hydration), served by the index on
+   * (organization_id, created_at, id); filters on lower(email) use the (organization_id,
+   * lower(email)) unique index. LIMIT is size + 1 (parsePage bounds size to 1..100).
+   */
   async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<Student[]> {
-    const qb = this.repo.createQueryBuilder('s').where('s.organization_id = :org', { org: p.organizationId });
-    // lower(email) is served by the unique index (organization_id, lower(email))
-    if (q['filter[email]'] !== undefined) qb.andWhere('lower(s.email) = lower(:email)', { email: q['filter[email]'] });
-    if (q['filter[first_name]'] !== undefined) qb.andWhere('s.first_name = :fn', { fn: q['filter[first_name]'] });
-    if (q['filter[last_name]'] !== undefined) qb.andWhere('s.last_name = :ln', { ln: q['filter[last_name]'] });
-    if (q['filter[is_inactive]'] !== undefined) qb.andWhere('s.is_inactive = :ina', { ina: q['filter[is_inactive]'] === 'true' });
-    return applyKeyset(qb, 's', page).getMany();
+    const params: unknown[] = [p.organizationId];
+    let where = 'organization_id = $1';
+    if (q['filter[email]'] !== undefined) where += ` AND lower(email) = lower($${params.push(q['filter[email]'])})`;
+    if (q['filter[first_name]'] !== undefined) where += ` AND first_name = $${params.push(q['filter[first_name]'])}`;
+    if (q['filter[last_name]'] !== undefined) where += ` AND last_name = $${params.push(q['filter[last_name]'])}`;
+    if (q['filter[is_inactive]'] !== undefined) where += ` AND is_inactive = $${params.push(q['filter[is_inactive]'] === 'true')}`;
+    if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
+    const rows: any[] = await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
+    return rows.map(studentFromRow);
   }
 
   async get(p: Principal, publicId: string): Promise<Student> {
     const id = decodeId('student', publicId);
-    const s = id ? await this.repo.findOne({ where: { id, organizationId: p.organizationId } }) : null;
-    if (!s) throw notFound('Student not found.');
-    return s;
+    const rows: any[] = id ? await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    if (!rows.length) throw notFound('Student not found.');
+    return studentFromRow(rows[0]);
   }
 
   /**
@@ -156,12 +163,16 @@ export class StudentsService {
 
     const uuids = [...new Set(pending.filter((q) => q.uuid).map((q) => q.uuid!))];
     const emails = [...new Set(pending.filter((q) => !q.uuid).map((q) => q.email!.toLowerCase()))];
+    // the usual batch names every student by id: then the lookup is by primary key alone (the email
+    // branch made PostgreSQL scan the organization's rows)
     const found = (
-      await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
-        p.organizationId,
-        uuids,
-        emails,
-      ])
+      emails.length
+        ? await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
+            p.organizationId,
+            uuids,
+            emails,
+          ])
+        : await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids])
     ).map(studentFromRow) as Student[];
     const byId = new Map(found.map((s) => [s.id, s]));
     const byEmail = new Map(found.map((s) => [s.email.toLowerCase(), s]));
