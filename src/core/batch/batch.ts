@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import { ApiError, isBadInputDbError } from '../http/api-error';
+import { validateWhitelisted } from '../http/fast-validate';
 import { toProblems } from '../http/validation.pipe';
 
 /**
@@ -102,7 +102,7 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
       seen.set(key, index);
     }
     const item = plainToInstance(spec.itemClass, r, { exposeDefaultValues: true });
-    const errors = validateSync(item as object, { whitelist: true, forbidUnknownValues: false });
+    const errors = validateWhitelisted(item as object);
     if (errors.length) {
       const [p] = toProblems(errors, 'custom', base);
       outcomes.set(index, { ok: false, code: 'validation_error', detail: `${p.field}: ${p.message}`, pointer: p.pointer });

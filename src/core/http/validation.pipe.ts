@@ -1,9 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { ValidationError } from 'class-validator';
 import { badRequest, FieldProblem, ValidationFailed } from './api-error';
-// class-validator's per-call metadata resolution memoized (for this pipe and for runBatch, which validates through here too)
-import './validation-metadata-cache';
+import { validateWhitelisted } from './fast-validate';
 
 /** Flatten class-validator's error tree into problems with JSON pointers. */
 export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
@@ -38,7 +37,7 @@ export class AppValidationPipe implements PipeTransform {
       throw badRequest('The request body must be a JSON object.');
     }
     const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
-    const errors = validateSync(instance as object, { whitelist: true, forbidUnknownValues: false });
+    const errors = validateWhitelisted(instance as object);
     if (errors.length) throw new ValidationFailed(toProblems(errors, metadata.type));
     return instance;
   }
