@@ -163,17 +163,18 @@ export class StudentsService {
 
     const uuids = [...new Set(pending.filter((q) => q.uuid).map((q) => q.uuid!))];
     const emails = [...new Set(pending.filter((q) => !q.uuid).map((q) => q.email!.toLowerCase()))];
-    // the usual batch names every student by id: then the lookup is by primary key alone (the email
-    // branch made PostgreSQL scan the organization's rows)
-    const found = (
+    // only what the rules below read; the usual batch names every student by id, and then the lookup
+    // is by primary key alone (the email branch made PostgreSQL scan the organization's rows)
+    const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
+    const found: { id: string; email: string; isInactive: boolean; isAnonymized: boolean; ssoProvider: string | null }[] = (
       emails.length
-        ? await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
+        ? await this.ds.query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
             p.organizationId,
             uuids,
             emails,
           ])
-        : await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids])
-    ).map(studentFromRow) as Student[];
+        : await this.ds.query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids])
+    ).map((r: any) => ({ id: r.id, email: r.email, isInactive: r.is_inactive, isAnonymized: r.is_anonymized, ssoProvider: r.sso_provider }));
     const byId = new Map(found.map((s) => [s.id, s]));
     const byEmail = new Map(found.map((s) => [s.email.toLowerCase(), s]));
 
