@@ -28,15 +28,17 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
     (fastify as any).getDefaultJsonParser('error', 'error'),
   );
-  fastify.addHook('onRequest', async (req, reply) => {
+  // callback-style hooks: no promise (and no async-context bookkeeping) per request
+  fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
-  fastify.addHook('onSend', async (req, reply, payload) => {
+  fastify.addHook('onSend', (req, reply, payload, done) => {
     const ct = reply.getHeader('content-type');
     if (req.url.startsWith('/v2/') && !req.url.startsWith('/v2/auth/') && !req.url.startsWith('/v2/oauth/') && typeof ct === 'string' && ct.startsWith('application/json')) {
       reply.header('Content-Type', 'application/vnd.api+json');
     }
-    return payload;
+    done(null, payload);
   });
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());

@@ -18,13 +18,32 @@ export class GlobalAuthGuard implements CanActivate {
     private readonly auth: AuthService,
   ) {}
 
+  /** @Public() and @Scopes() per handler and controller class, read once (route metadata is fixed after bootstrap). */
+  private readonly routes = new WeakMap<object, WeakMap<object, { isPublic: boolean; needed: string[] | undefined }>>();
+
+  private routeOf(ctx: ExecutionContext) {
+    const handler = ctx.getHandler();
+    const cls = ctx.getClass();
+    let perClass = this.routes.get(handler);
+    if (!perClass) this.routes.set(handler, (perClass = new WeakMap()));
+    let route = perClass.get(cls);
+    if (!route) {
+      const targets = [handler, cls];
+      route = {
+        isPublic: !!this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets),
+        needed: this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets),
+      };
+      perClass.set(cls, route);
+    }
+    return route;
+  }
+
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const targets = [ctx.getHandler(), ctx.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const { isPublic, needed } = this.routeOf(ctx);
+    if (isPublic) return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: unknown }>();
     const principal = await this.auth.authenticate(req.headers.authorization, interfaceOf(req.url) === 'v1');
     req.principal = principal;
-    const needed = this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets);
     if (needed?.length && !needed.some((s) => principal.scopes.has(s))) {
       throw forbidden(`This operation needs one of the scopes: ${needed.join(', ')}.`);
     }
