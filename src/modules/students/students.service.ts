@@ -157,7 +157,7 @@ export class StudentsService {
           continue;
         }
       }
-      pending.push({ index: v.index, uuid, email, ...change });
+      pending.push({ index: v.index, uuid, email, firstName: change.firstName, lastName: change.lastName, isInactive: change.isInactive });
     }
     if (!pending.length) return out;
 
@@ -176,7 +176,8 @@ export class StudentsService {
         : await this.ds.query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids])
     ).map((r: any) => ({ id: r.id, email: r.email, isInactive: r.is_inactive, isAnonymized: r.is_anonymized, ssoProvider: r.sso_provider }));
     const byId = new Map(found.map((s) => [s.id, s]));
-    const byEmail = new Map(found.map((s) => [s.email.toLowerCase(), s]));
+    // needed only for items named by email
+    const byEmail = new Map(emails.length ? found.map((s) => [s.email.toLowerCase(), s]) : []);
 
     const claimed = new Set<string>();
     const changes: (Pending & { id: string })[] = [];
@@ -212,7 +213,7 @@ export class StudentsService {
         );
         continue;
       }
-      changes.push({ ...q, id: s.id });
+      changes.push({ index: q.index, uuid: q.uuid, email: q.email, firstName: q.firstName, lastName: q.lastName, isInactive: q.isInactive, id: s.id });
     }
     if (!changes.length) return out;
 
