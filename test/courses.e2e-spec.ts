@@ -258,30 +258,42 @@ describe('/v2/courses', () => {
     it('repeated ids apply in order; bad attributes are validation_error; an unhandled error fails only its item (internal_error)', async () => {
       const c = await insertCourse(t, org, { title: 'R0' });
       const d = await insertCourse(t, org, { title: 'D0' });
-      const res = await t.patch(
-        '/v2/courses/',
-        {
-          data: [
-            { type: 'courses', id: c.id, attributes: { title: 'R1' } },
-            { type: 'courses', id: c.id, attributes: { short_description: 'S' } },
-            { type: 'courses', id: c.id, attributes: { title: 5 } },
-            { type: 'courses', attributes: { title: 'no id' } },
-            { type: 'courses', id: ['x'], attributes: {} },
-            { type: 'courses', id: d.id, attributes: { title: 'nul \u0000 byte' } },
-            { type: 'courses', id: c.id, attributes: 'nope' },
-          ],
-        },
-        { token },
-      );
-      expect(res.status).toBe(207);
-      expect(res.body.data.map((x: any) => x.status)).toEqual(['succeeded', 'succeeded', 'failed', 'failed', 'failed', 'failed', 'failed']);
-      expect(res.body.data[1].result.attributes).toMatchObject({ title: 'R1', short_description: 'S' });
-      expect(res.body.data[2].error).toMatchObject({ code: 'validation_error', source: { pointer: '/data/2/attributes/title' } });
-      expect(res.body.data[3].error).toMatchObject({ code: 'validation_error', source: { pointer: '/data/3/id' } });
-      expect(res.body.data[5].error.code).toBe('internal_error');
-      expect(res.body.data[6].error.code).toBe('validation_error');
-      const [row] = await t.ds.query(`SELECT title FROM courses WHERE id = $1`, [d.uuid]);
-      expect(row.title).toBe('D0');
+      const e = await insertCourse(t, org, { title: 'E0' });
+      // an unexpected server-side failure for one row: a trigger that raises for one title
+      await t.ds.query(`CREATE FUNCTION explode_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.title = 'explode' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$`);
+      await t.ds.query(`CREATE TRIGGER explode BEFORE UPDATE ON courses FOR EACH ROW EXECUTE FUNCTION explode_trg()`);
+      try {
+        const res = await t.patch(
+          '/v2/courses/',
+          {
+            data: [
+              { type: 'courses', id: c.id, attributes: { title: 'R1' } },
+              { type: 'courses', id: c.id, attributes: { short_description: 'S' } },
+              { type: 'courses', id: c.id, attributes: { title: 5 } },
+              { type: 'courses', attributes: { title: 'no id' } },
+              { type: 'courses', id: ['x'], attributes: {} },
+              { type: 'courses', id: d.id, attributes: { title: 'nul \u0000 byte' } },
+              { type: 'courses', id: c.id, attributes: 'nope' },
+              { type: 'courses', id: e.id, attributes: { title: 'explode' } },
+            ],
+          },
+          { token },
+        );
+        expect(res.status).toBe(207);
+        expect(res.body.data.map((x: any) => x.status)).toEqual(['succeeded', 'succeeded', 'failed', 'failed', 'failed', 'failed', 'failed', 'failed']);
+        expect(res.body.data[1].result.attributes).toMatchObject({ title: 'R1', short_description: 'S' });
+        expect(res.body.data[2].error).toMatchObject({ code: 'validation_error', source: { pointer: '/data/2/attributes/title' } });
+        expect(res.body.data[3].error).toMatchObject({ code: 'validation_error', source: { pointer: '/data/3/id' } });
+        expect(res.body.data[5].error.code).toBe('validation_error'); // a NUL character cannot be stored: bad input
+        expect(res.body.data[6].error.code).toBe('validation_error');
+        expect(res.body.data[7].error.code).toBe('internal_error');
+        const rows = await t.ds.query(`SELECT id, title FROM courses WHERE id = ANY($1) ORDER BY title`, [[d.uuid, e.uuid]]);
+        expect(rows.map((r: any) => r.title)).toEqual(['D0', 'E0']);
+      } finally {
+        await t.ds.query(`DROP TRIGGER explode ON courses`);
+        await t.ds.query(`DROP FUNCTION explode_trg()`);
+      }
     });
   });
 
