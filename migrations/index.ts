@@ -12,6 +12,7 @@ import { PublishedCourseTags1763700006100 } from './1763700006100-published-cour
 import { PublishedCoursePrerequisites1763700006200 } from './1763700006200-published-course-prerequisites';
 import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-lesson-search-statement-triggers';
 import { V1Groups1763700011000 } from './1763700011000-v1-groups';
+import { OutboxSequence1763700012000 } from './1763700012000-outbox-sequence';
 
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ContentFiles1763700009000,
   LessonSearchStatementTriggers1763700010000,
   V1Groups1763700011000,
+  OutboxSequence1763700012000,
 ];

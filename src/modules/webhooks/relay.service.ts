@@ -69,28 +69,28 @@ export class RelayService {
     return this.ds.transaction(async (m) => {
       const [row] = await m.query(
         `WITH ev AS (
-           SELECT id, organization_id, event_type, created_at FROM outbox_events
+           SELECT id, organization_id, event_type, seq FROM outbox_events
             WHERE relayed_at IS NULL
-            ORDER BY created_at, id
+            ORDER BY seq
             LIMIT $1
             FOR UPDATE SKIP LOCKED
          ), ins AS (
            INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, next_attempt_at)
            SELECT organization_id, webhook_id, event_id, target_url, now() FROM (
-             SELECT DISTINCT ON (ev.id, w.target_url) ev.organization_id, w.id AS webhook_id, ev.id AS event_id, w.target_url, ev.created_at
+             SELECT DISTINCT ON (ev.id, w.target_url) ev.organization_id, w.id AS webhook_id, ev.id AS event_id, w.target_url, ev.seq
                FROM ev
                JOIN webhooks w ON w.organization_id = ev.organization_id AND w.active
                               AND (w.event_type IS NULL OR w.event_type = ev.event_type)
               ORDER BY ev.id, w.target_url, w.created_at, w.id
            ) x
-           ORDER BY x.created_at, x.event_id
+           ORDER BY x.seq
            ON CONFLICT (event_id, target_url) DO NOTHING
            RETURNING id, event_id
          ), upd AS (
            UPDATE outbox_events o SET relayed_at = now() FROM ev WHERE o.id = ev.id
          )
          SELECT (SELECT count(*)::int FROM ev) AS events,
-                (SELECT coalesce(json_agg(ins.id ORDER BY ev.created_at, ev.id), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
+                (SELECT coalesce(json_agg(ins.id ORDER BY ev.seq), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
         [limit],
       );
       return { events: row.events, deliveryIds: row.ids };
