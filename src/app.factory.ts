@@ -3,6 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { Store, storage } from 'nestjs-pino/storage';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
+import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
@@ -10,8 +13,22 @@ import { genRequestId } from './core/http/request-id';
 import { AppValidationPipe } from './core/http/validation.pipe';
 
 
-/** Build the API application (used by main.ts and by the tests). */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+/** A request's log context: nestjs-pino reads `logger` from it; the child is built on first use. */
+function requestStore(root: PinoLogger, requestId: string): Store {
+  let child: PinoLogger | undefined;
+  return {
+    get logger() {
+      return (child ??= root.child({ request_id: requestId }));
+    },
+  } as Store;
+}
+
+/** Request lines are written at info: below that level (warn, error...) no per-request line is built. */
+const REQUEST_LINES_AT = new Set(['info', 'debug', 'trace']);
+
+/** Build the API application (used by main.ts and by the tests; tests may capture the log lines). */
+export async function createApp(config: AppConfig, opts: { logDestination?: DestinationStream } = {}): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(config, 'api', opts.logDestination);
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: genRequestId as any,
@@ -19,7 +36,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   } as any);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   // JSON:API media type is JSON too.
@@ -29,10 +46,25 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     (fastify as any).getDefaultJsonParser('error', 'error'),
   );
   // callback-style hooks: no promise (and no async-context bookkeeping) per request
+  const requestLines = REQUEST_LINES_AT.has(config.LOG_LEVEL);
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    // every line logged while serving this request (Nest's Logger included) carries its request_id;
+    // the child logger is made only when something is logged
+    storage.enterWith(requestStore(logger, String(req.id)));
     done();
   });
+  if (requestLines) {
+    fastify.addHook('onResponse', (req, reply, done) => {
+      if (!req.url.startsWith('/health')) {
+        logger.info(
+          { request_id: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+          'request completed',
+        );
+      }
+      done();
+    });
+  }
   fastify.addHook('onSend', (req, reply, payload, done) => {
     const ct = reply.getHeader('content-type');
     if (req.url.startsWith('/v2/') && !req.url.startsWith('/v2/auth/') && !req.url.startsWith('/v2/oauth/') && typeof ct === 'string' && ct.startsWith('application/json')) {

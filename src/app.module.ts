@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { CatalogContentModule } from './modules/catalog-content/catalog-content.module';
@@ -23,11 +24,11 @@ import { FilesModule } from './modules/files/files.module';
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logger?: Logger): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config, { http: true }),
+        CoreModule.forRoot(config, { http: true, logger }),
         HealthModule,
         ContentFilesModule,
         FilesModule,

@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
@@ -45,7 +46,7 @@ export interface TestApp {
  * Start the real API on 127.0.0.1 (random port) over its own database cloned from the migrated
  * template and its own Redis key prefix, so test files run in parallel without sharing state.
  */
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const dbName = await cloneDatabase();
   const config = loadConfig(process.env, {
     NODE_ENV: 'test',
@@ -56,7 +57,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     PUBLIC_URL: 'http://127.0.0.1:3000',
     ...overrides,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, { logDestination: opts.logDestination });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as import("node:net").AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -146,6 +146,7 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
     return { status: 'failed', id: null, error: { code: o.code, detail: o.detail, source: { pointer: o.pointer ?? `/data/${index}` } } };
   });
   const failed = data.filter((d) => d.status === 'failed').length;
+  logger.debug({ total: data.length, failed }, 'batch processed');
   return {
     status: failed ? 207 : 200,
     body: { data, summary: { total: data.length, succeeded: data.length - failed, failed } },
