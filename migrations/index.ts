@@ -13,6 +13,7 @@ import { PublishedCoursePrerequisites1763700006200 } from './1763700006200-publi
 import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-lesson-search-statement-triggers';
 import { V1Groups1763700011000 } from './1763700011000-v1-groups';
 import { OutboxSequence1763700012000 } from './1763700012000-outbox-sequence';
+import { OutboxRetention1763700013000 } from './1763700013000-outbox-retention';
 
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   LessonSearchStatementTriggers1763700010000,
   V1Groups1763700011000,
   OutboxSequence1763700012000,
+  OutboxRetention1763700013000,
 ];

@@ -61,6 +61,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;
   @Transform(toInt) @IsInt() @Min(1) @Max(100) WORKER_CONCURRENCY = 10;
   @Transform(toInt) @IsInt() @Min(1) CLEANUP_INTERVAL_SECONDS = 300;
+  /** Relayed outbox events whose deliveries are all finished are deleted after this many days (with their deliveries and attempts). */
+  @Transform(toInt) @IsInt() @Min(1) OUTBOX_RETENTION_DAYS = 30;
   /** Multiplies every delay of the webhook retry schedule (5 s, 5 min, ... 10 h); tests use a tiny scale. */
   @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value))) @IsNumber() @Min(0) WEBHOOK_RETRY_SCALE = 1;
   /** How often the worker relays pending outbox events to webhook deliveries. */

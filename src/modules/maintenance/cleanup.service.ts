@@ -6,6 +6,7 @@ export interface CleanupResult {
   refreshTokens: number;
   tokenFamilies: number;
   authCodes: number;
+  outboxEvents: number;
 }
 
 export interface CleanupOptions {
@@ -21,7 +22,10 @@ export interface CleanupOptions {
  * in flight are skipped and picked up next time):
  * - refresh tokens past their expiry (rotated-out ones too: reuse detection ends with expiry);
  * - token families older than REFRESH_TOKEN_TTL that hold no live refresh token;
- * - authorization codes past their expiry (used or not).
+ * - authorization codes past their expiry (used or not);
+ * - outbox events relayed more than OUTBOX_RETENTION_DAYS ago whose deliveries are all finished
+ *   (SUCCEEDED or DEAD): their deliveries and attempts go with them (ON DELETE CASCADE). An event
+ *   with a delivery still pending or due for a retry is kept whatever its age.
  *
  * When ACCESS_TOKEN_TTL is longer than REFRESH_TOKEN_TTL, an access token can outlive the last
  * refresh token of its family; expired refresh tokens (and so their family, which access tokens
@@ -68,8 +72,18 @@ export class CleanupService {
       batch,
       maxBatches,
     );
-    const result = { refreshTokens, tokenFamilies, authCodes };
-    if (refreshTokens || tokenFamilies || authCodes) this.logger.log({ msg: 'expired OAuth rows deleted', ...result });
+    const outboxEvents = await this.inBatches(
+      `DELETE FROM outbox_events WHERE id IN (
+         SELECT e.id FROM outbox_events e
+          WHERE e.relayed_at < now() - make_interval(days => $2)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('PENDING', 'FAILED'))
+          LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [batch, this.config.OUTBOX_RETENTION_DAYS],
+      batch,
+      maxBatches,
+    );
+    const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents };
+    if (refreshTokens || tokenFamilies || authCodes || outboxEvents) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
   }
 
