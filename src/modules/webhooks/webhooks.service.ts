@@ -199,6 +199,8 @@ export class WebhooksService {
         WHERE id = $1 AND organization_id = $2`,
       [row.id, p.organizationId],
     );
+    // the answer (202) shows the delivery as queued: read before the job can run and change it
+    const queued = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
     try {
       const job = await this.deliveries.getJob(row.id);
       const state = job ? await job.getState() : 'unknown';
@@ -213,7 +215,7 @@ export class WebhooksService {
       // the row says "due now": the worker's sweep enqueues it once Redis answers
       this.logger.error({ msg: 'could not enqueue a webhook retry', deliveryId: row.id, err: (err as Error).message });
     }
-    return this.getDelivery(p, webhookPublicId, deliveryPublicId);
+    return queued;
   }
 
   private async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
