@@ -34,13 +34,11 @@
  * Every answer must be 200 (a 207 means some batch item failed): anything else is reported and the
  * exit code is 1.
  */
-const { spawn } = require('node:child_process');
 const { createHash, randomBytes, randomUUID } = require('node:crypto');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.join(__dirname, '..');
+const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt } = require('./lib');
 
 // ---------------------------------------------------------------------------------------------
 // The SQL. Read and list are the fixed statements of StudentsService.get and StudentsService.list
@@ -218,90 +216,13 @@ function parseArgs(argv) {
   return opts;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitFor(url, child, what) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not come up at ${url}`);
-}
 
-function startChild(args, env, captureStdout = false) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', captureStdout ? 'pipe' : 'inherit', 'inherit'] });
-  if (captureStdout) {
-    child.output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => (child.output += d));
-  }
-  return child;
-}
 
-function stopChild(child) {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
-function runAutocannon(opts) {
-  const autocannon = require('autocannon');
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
 
-async function dropBenchDb(adminUrl, name) {
-  const { Client } = require('pg');
-  const c = new Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await c.end();
-  }
-}
 
-/** Remove the keys the API wrote under its Redis prefix (rate limits, queues). */
-async function dropRedisPrefix(url, prefix) {
-  const Redis = require('ioredis');
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
 
-function fmt(n, digits = 0) {
-  return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
