@@ -42,14 +42,8 @@ function installed() {
 }
 
 if (!installed()) {
-  // `npm ci` installs exactly the lock file. Some registries lack other platforms' optional builds
-  // (darwin/win32 binaries), which makes `npm ci` refuse the lock: `npm install` then installs the
-  // same locked versions for this platform (as .ci/run does).
-  const ci = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env: process.env });
-  if (ci.status !== 0) {
-    process.stderr.write('up: npm ci refused the lock file; installing the locked versions with npm install\n');
-    run(npm, ['install', '--no-audit', '--no-fund']);
-  }
+  // `npm ci` installs exactly the lock file (complete for every platform; see package.json overrides)
+  run(npm, ['ci', '--no-audit', '--no-fund']);
 }
 run(npm, ['run', 'build']);
 run(process.execPath, ['dist/src/core/database/migrate.js']);
