@@ -46,6 +46,17 @@ if (!installed()) {
   run(npm, ['ci', '--no-audit', '--no-fund']);
 }
 run(npm, ['run', 'build']);
+
+// In a terminal, human-readable log lines (one per request) unless LOG_FORMAT is chosen in the
+// environment or in .env; under a supervisor or piped to a file, the production JSON lines.
+function chosenInDotEnv(name) {
+  try {
+    return fs.readFileSync(path.join(root, '.env'), 'utf8').split(/\r?\n/).some((l) => l.trim().startsWith(`${name}=`));
+  } catch {
+    return false;
+  }
+}
+if (process.stdout.isTTY && !process.env.LOG_FORMAT && !chosenInDotEnv('LOG_FORMAT')) process.env.LOG_FORMAT = 'pretty';
 run(process.execPath, ['dist/src/core/database/migrate.js']);
 
 const children = new Map();
