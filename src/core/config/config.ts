@@ -18,6 +18,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
   /** Log every SQL statement to stdout (TypeORM simple-console logger, one `query: ...` entry per statement): for benchmarks and debugging only. */
   @Transform(toBool) @IsBoolean() DATABASE_LOG_QUERIES = false;
+  /** How long a request waits for a database connection (new or from the pool) before it fails with 503. */
+  @Transform(toInt) @IsInt() @Min(100) DATABASE_CONNECT_TIMEOUT_MS = 5000;
   @IsString() REDIS_URL = 'redis://127.0.0.1:6379';
   /** Prefix for every Redis key (queues, rate limits) so several deployments can share a Redis. */
   @IsString() REDIS_PREFIX = 'cp';
@@ -63,6 +65,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) PASSWORD_RESET_TTL = 3600;
   @Transform(toInt) @IsInt() @Min(1) @Max(100) WORKER_CONCURRENCY = 10;
   @Transform(toInt) @IsInt() @Min(1) CLEANUP_INTERVAL_SECONDS = 300;
+  /** How often the worker checks that its job schedulers (relay, cleanup, sweeps) still exist in Redis, and restores them (also on every Redis reconnect). */
+  @Transform(toInt) @IsInt() @Min(1) SCHEDULER_CHECK_SECONDS = 30;
+  /** How long the API waits for Redis to take a job (asset and web-package imports, mails) before answering anyway; the sweeper queues it later. */
+  @Transform(toInt) @IsInt() @Min(50) ENQUEUE_TIMEOUT_MS = 2000;
+  /** How often the worker's sweeper re-queues work whose job never reached the queue. */
+  @Transform(toInt) @IsInt() @Min(1) REQUEUE_SWEEP_SECONDS = 30;
+  /** The sweeper re-queues pending imports and unsent mails at least this old. */
+  @Transform(toInt) @IsInt() @Min(0) REQUEUE_AFTER_SECONDS = 60;
   /** Relayed outbox events whose deliveries are all finished are deleted after this many days (with their deliveries and attempts). */
   @Transform(toInt) @IsInt() @Min(1) OUTBOX_RETENTION_DAYS = 30;
   /** Multiplies every delay of the webhook retry schedule (5 s, 5 min, ... 10 h); tests use a tiny scale. */

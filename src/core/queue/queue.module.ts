@@ -2,11 +2,15 @@ import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { redisOptions } from '../redis/redis.module';
+import { JobSchedulers } from './job-schedulers';
 import { QUEUES } from './queues';
 
 const queues = Object.values(QUEUES).map((name) => BullModule.registerQueue({ name }));
 
-/** BullMQ connection and every queue, as producers. Processors live in the worker process only. */
+/**
+ * BullMQ connection and every queue, as producers. Processors live in the worker process only;
+ * JobSchedulers keeps the worker's repeatable jobs alive across Redis restarts.
+ */
 @Global()
 @Module({
   imports: [
@@ -20,6 +24,7 @@ const queues = Object.values(QUEUES).map((name) => BullModule.registerQueue({ na
     }),
     ...queues,
   ],
-  exports: queues,
+  providers: [JobSchedulers],
+  exports: [...queues, JobSchedulers],
 })
 export class QueueModule {}

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import { AppConfig } from '../../core/config/config';
+import { JobSchedulers } from '../../core/queue/job-schedulers';
 import { QUEUES, WebhookDeliveryJob, WebhookRelayJob } from '../../core/queue/queues';
 import { redisOptions } from '../../core/redis/redis.module';
 import { DeliveryService } from './delivery.service';
@@ -29,6 +30,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly relay: RelayService,
     private readonly delivery: DeliveryService,
     @InjectQueue(QUEUES.webhookRelay) private readonly relayQueue: Queue<WebhookRelayJob>,
+    private readonly schedulers: JobSchedulers,
   ) {}
 
   async onApplicationBootstrap() {
@@ -61,11 +63,15 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       });
     }
     this.workers = [deliveryWorker, relayWorker];
-    await this.relayQueue.upsertJobScheduler(
-      RELAY_SCHEDULER_ID,
-      { every: this.config.WEBHOOK_RELAY_INTERVAL_MS },
-      { name: 'relay', data: { kind: 'relay' }, opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 } },
-    );
+    // kept alive by JobSchedulers: restored within seconds if Redis loses it (restart, flush)
+    await this.schedulers.register({
+      queue: this.relayQueue,
+      id: RELAY_SCHEDULER_ID,
+      every: this.config.WEBHOOK_RELAY_INTERVAL_MS,
+      name: 'relay',
+      data: { kind: 'relay' },
+      opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
+    });
   }
 
   /** Stop taking jobs and wait for the ones in flight (Nest calls this on shutdown). */
