@@ -14,6 +14,8 @@ import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-less
 import { V1Groups1763700011000 } from './1763700011000-v1-groups';
 import { OutboxSequence1763700012000 } from './1763700012000-outbox-sequence';
 import { OutboxRetention1763700013000 } from './1763700013000-outbox-retention';
+import { WebhookSecretRotation1763700014200 } from './1763700014200-webhook-secret-rotation';
+import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-webhook-delivery-awaiting-enqueue';
 
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
@@ -33,4 +35,6 @@ export const MIGRATIONS = [
   V1Groups1763700011000,
   OutboxSequence1763700012000,
   OutboxRetention1763700013000,
+  WebhookSecretRotation1763700014200,
+  WebhookDeliveryAwaitingEnqueue1763700014210,
 ];

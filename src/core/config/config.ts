@@ -81,8 +81,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RELAY_INTERVAL_MS = 1000;
   /** Time limit of one webhook POST (connect to last byte). */
   @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 15000;
-  /** BullMQ lock of a delivery job: a worker that dies mid-delivery has its job taken over after this. */
-  @Transform(toInt) @IsInt() @Min(500) WEBHOOK_LOCK_MS = 30000;
+  /** BullMQ lock of a delivery job: a worker that dies mid-delivery has its job taken over within this plus a stalled-check interval (a fifth of it). */
+  @Transform(toInt) @IsInt() @Min(500) WEBHOOK_LOCK_MS = 5000;
+  /** After a secret rotation, deliveries are signed with the old secret too for this long. */
+  @Transform(toInt) @IsInt() @Min(0) WEBHOOK_SECRET_OVERLAP_SECONDS = 86400;
   @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
 }
 

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { newUuid, encodeId } from '../ids/ids';
+import { decodeId, newUuid, encodeId } from '../ids/ids';
 
 /**
  * Domain events go to the transactional outbox: written with the SAME EntityManager (transaction)
@@ -22,10 +22,61 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * The objects an event concerns, named as the platform's samples name them (CONVENTIONS.md
- * section 6): user {id, email, first_name, last_name}, course {id, published_course_id, title, url},
- * domain {id, name}, path {...}, purchase {...}, lesson {...}, quiz {...}.
+ * sections 6 and 10, ../shared/reference/webhook-event-samples.md): user {id, email, first_name,
+ * last_name}, course {id, published_course_id, title, url}, domain {id, name}, path {...},
+ * purchase {...}, lesson {...}, quiz {...}. recordEvents adds what every event carries about the
+ * user on the domain (`domain_access_code`, `signup_fields`) and `purchase` on the event types
+ * that can come from one, unless the caller sets them.
  */
-export type EventObjects = Record<string, Record<string, unknown> | null>;
+export type EventObjects = Record<string, unknown>;
+
+/** Event types whose registration may come from a purchase: they carry `purchase` (null when none). */
+export const PURCHASE_EVENT_TYPES: ReadonlySet<EventType> = new Set(['COURSE_ENROLLMENT', 'PATH_ENROLLMENT', 'DOMAIN_ENROLLMENT', 'PURCHASE_FULFILLMENT']);
+
+interface Membership {
+  access_code: string | null;
+  fields: { id: string; label: string; value: string }[];
+}
+
+/**
+ * What the user's membership of the event's domain says, for every event that names both (one
+ * query for the whole batch, in the caller's transaction so a membership written with the event
+ * is seen): the access code the user joined the domain with, and their signup-field values for the
+ * fields that apply to the domain (the organization's own and the domain's), in field order.
+ */
+async function memberships(manager: EntityManager, events: PendingEvent[]): Promise<(Membership | null)[]> {
+  const idOf = (o: unknown) => (o && typeof o === 'object' ? (o as { id?: unknown }).id : undefined);
+  const keys = events.map((e) => {
+    const user = decodeId('student', idOf(e.objects.user));
+    const domain = decodeId('domain', idOf(e.objects.domain));
+    return user && domain ? { user, domain, org: e.organizationId } : null;
+  });
+  const wanted = keys.filter((k): k is NonNullable<typeof k> => k !== null);
+  if (!wanted.length) return keys.map(() => null);
+  const rows: (Membership & { user_id: string; domain_id: string })[] = await manager.query(
+    `SELECT x.user_id, x.domain_id,
+            (SELECT ac.code FROM domain_users du JOIN access_codes ac ON ac.id = du.access_code_id
+              WHERE du.user_id = x.user_id AND du.domain_id = x.domain_id AND du.organization_id = x.org_id) AS access_code,
+            (SELECT coalesce(json_agg(json_build_object('id', sf.id, 'label', sf.label, 'value', v.value) ORDER BY sf."order", sf.created_at, sf.id), '[]'::json)
+               FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
+              WHERE v.user_id = x.user_id AND v.organization_id = x.org_id AND sf.organization_id = x.org_id
+                AND (sf.domain_id IS NULL OR sf.domain_id = x.domain_id)) AS fields
+       FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS t(user_id, domain_id, org_id)) x`,
+    [wanted.map((k) => k.user), wanted.map((k) => k.domain), wanted.map((k) => k.org)],
+  );
+  const byKey = new Map(rows.map((r) => [`${r.user_id}/${r.domain_id}`, r]));
+  return keys.map((k) => (k ? (byKey.get(`${k.user}/${k.domain}`) ?? null) : null));
+}
+
+/** `signup_fields` as the platform sends it: keyed by signup-field id, `{value, signup_field {id, label}}`. */
+function signupFieldsMember(m: Membership | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of m?.fields ?? []) {
+    const id = encodeId('signupField', f.id);
+    out[id] = { value: f.value, signup_field: { id, label: f.label } };
+  }
+  return out;
+}
 
 export interface PendingEvent {
   organizationId: string;
@@ -40,10 +91,15 @@ export async function recordEvents(manager: EntityManager, events: PendingEvent[
   const values: unknown[] = [];
   const rows: string[] = [];
   const ids: string[] = [];
+  const member = await memberships(manager, events);
   events.forEach((e, i) => {
     const id = newUuid();
     ids.push(id);
-    const payload = { id: encodeId('event', id), event_type: e.type, timestamp: now.toISOString(), ...e.objects };
+    const common: Record<string, unknown> = {};
+    if (PURCHASE_EVENT_TYPES.has(e.type)) common.purchase = null;
+    common.domain_access_code = member[i]?.access_code ?? null;
+    common.signup_fields = signupFieldsMember(member[i]);
+    const payload = { id: encodeId('event', id), event_type: e.type, timestamp: now.toISOString(), ...common, ...e.objects };
     values.push(id, e.organizationId, e.type, JSON.stringify(payload));
     rows.push(`($${i * 4 + 1}::uuid, $${i * 4 + 2}::uuid, $${i * 4 + 3}, $${i * 4 + 4}::jsonb)`);
   });

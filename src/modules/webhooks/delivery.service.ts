@@ -27,6 +27,8 @@ interface LoadedDelivery {
   webhook_url: string;
   active: boolean;
   secret: string;
+  /** the secret a rotation replaced, only while its overlap lasts */
+  previous_secret: string | null;
   basic_auth_username: string;
   basic_auth_password: string | null;
   additional_headers: Record<string, string> | null;
@@ -95,6 +97,7 @@ export class DeliveryService {
       {
         targetUrl: row.target_url,
         secret: this.open(row.secret),
+        previousSecret: row.previous_secret ? this.open(row.previous_secret) : null,
         basicAuthUsername: row.basic_auth_username,
         basicAuthPassword: row.basic_auth_password ? this.open(row.basic_auth_password) : null,
         additionalHeaders: row.additional_headers ?? {},
@@ -119,7 +122,8 @@ export class DeliveryService {
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
     const { rows } = await this.pool.query<LoadedDelivery>(
       `SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
-              w.target_url AS webhook_url, w.active, w.secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
+              w.target_url AS webhook_url, w.active, w.secret,
+              CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
          JOIN outbox_events e ON e.id = d.event_id
@@ -138,7 +142,8 @@ export class DeliveryService {
     let retryAt: Date | null = null;
     let deactivate: string | null = null;
     if (r.outcome === 'success') status = 'SUCCEEDED';
-    else if (r.outcome === 'client_error') {
+    else if (r.outcome === 'gone') {
+      // only 410 Gone deactivates at once; any other 4xx is retried like any failure
       status = 'DEAD';
       deactivate = 'HTTP_4XX_RESPONSE';
     } else if (r.outcome === 'redirect') {
@@ -151,7 +156,8 @@ export class DeliveryService {
         deactivate = 'RETRY_COUNT';
       } else {
         status = 'FAILED';
-        retryAt = new Date(Date.now() + delay);
+        // a 429/503 Retry-After postpones the next attempt at least that long (capped at 24 h)
+        retryAt = new Date(Date.now() + Math.max(delay, r.retryAfterMs ?? 0));
       }
     }
     const recorded = await this.recorder.add({ deliveryId: row.id, webhookId: row.webhook_id, attemptNo, status, retryAt, deactivate, result: r });

@@ -10,6 +10,15 @@ export const RELAY_BATCH = 500;
 const MAX_BATCHES = 200;
 const SWEEP_EVERY_MS = 30_000;
 const SWEEP_LIMIT = 200;
+/**
+ * The quick sweep: deliveries still marked `awaiting_enqueue` this long after they were written
+ * (a relay or retry request killed between its commit and its enqueue, or Redis refused the
+ * enqueue) are queued by the next relay run after QUICK_SWEEP_EVERY_MS.
+ */
+export const QUICK_SWEEP_AFTER_MS = 2_000;
+const QUICK_SWEEP_EVERY_MS = 1_000;
+const QUICK_SWEEP_LIMIT = 500;
+const LIVE_STATES = new Set(['waiting', 'active', 'prioritized', 'waiting-children']);
 
 export const deliveryJobOptions = (deliveryId: string) => ({
   jobId: deliveryId,
@@ -25,6 +34,8 @@ export interface RelayResult {
   events: number;
   deliveries: number;
   requeued: number;
+  /** deliveries the quick sweep queued (committed earlier, never known to be queued) */
+  unqueued: number;
 }
 
 /**
@@ -39,6 +50,7 @@ export interface RelayResult {
 export class RelayService {
   private readonly logger = new Logger(RelayService.name);
   private lastSweep = 0;
+  private lastQuickSweep = 0;
   /** set on shutdown: a long relay run stops after its current batch (the rest stays pending) */
   stopping = false;
 
@@ -49,13 +61,17 @@ export class RelayService {
   ) {}
 
   async run(): Promise<RelayResult> {
-    const out: RelayResult = { events: 0, deliveries: 0, requeued: 0 };
+    const out: RelayResult = { events: 0, deliveries: 0, requeued: 0, unqueued: 0 };
     for (let i = 0; i < MAX_BATCHES; i++) {
       const { events, deliveryIds } = await this.relayBatch(RELAY_BATCH);
       out.events += events;
       out.deliveries += deliveryIds.length;
       if (deliveryIds.length) await this.enqueue(deliveryIds);
       if (events < RELAY_BATCH || this.stopping) break;
+    }
+    if (!this.stopping && Date.now() - this.lastQuickSweep > QUICK_SWEEP_EVERY_MS) {
+      this.lastQuickSweep = Date.now();
+      out.unqueued = await this.quickSweep();
     }
     if (!this.stopping && Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = Date.now();
@@ -75,8 +91,8 @@ export class RelayService {
             LIMIT $1
             FOR UPDATE SKIP LOCKED
          ), ins AS (
-           INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, next_attempt_at)
-           SELECT organization_id, webhook_id, event_id, target_url, now() FROM (
+           INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, next_attempt_at, awaiting_enqueue)
+           SELECT organization_id, webhook_id, event_id, target_url, now(), true FROM (
              SELECT DISTINCT ON (ev.id, w.target_url) ev.organization_id, w.id AS webhook_id, ev.id AS event_id, w.target_url, ev.seq
                FROM ev
                JOIN webhooks w ON w.organization_id = ev.organization_id AND w.active
@@ -97,13 +113,59 @@ export class RelayService {
     });
   }
 
+  /**
+   * Queue committed deliveries (job id = delivery id, so adding one twice is a no-op), then clear
+   * their `awaiting_enqueue` mark. A process that dies in between leaves the mark: the quick sweep
+   * queues them a couple of seconds later.
+   */
   async enqueue(deliveryIds: string[]): Promise<void> {
     try {
       await this.deliveries.addBulk(deliveryIds.map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: deliveryJobOptions(id) })));
     } catch (err) {
-      // the deliveries are committed: the sweep enqueues them once Redis answers again
+      // the deliveries are committed and still marked: the quick sweep enqueues them once Redis answers
       this.logger.error({ msg: 'could not enqueue webhook deliveries; the sweep will retry', count: deliveryIds.length, err: (err as Error).message });
+      return;
     }
+    await markQueued(this.ds, deliveryIds);
+  }
+
+  /**
+   * Deliveries committed more than QUICK_SWEEP_AFTER_MS ago and still marked awaiting_enqueue: a
+   * relay (or a retry request) died between its commit and its enqueue, or Redis refused the
+   * enqueue. Each gets its job (a delayed one that is due is promoted), and the mark is cleared.
+   * The mark is rare, so the partial index makes this a cheap query when there is nothing to do.
+   */
+  async quickSweep(afterMs = QUICK_SWEEP_AFTER_MS): Promise<number> {
+    const rows: { id: string; status: string; due: boolean }[] = await this.ds.query(
+      `SELECT id, status, next_attempt_at <= now() AS due FROM webhook_deliveries
+        WHERE awaiting_enqueue AND updated_at < now() - make_interval(secs => $1)
+        ORDER BY updated_at LIMIT $2`,
+      [afterMs / 1000, QUICK_SWEEP_LIMIT],
+    );
+    if (!rows.length) return 0;
+    let n = 0;
+    const done: string[] = [];
+    try {
+      for (const row of rows) {
+        if (row.status === 'PENDING' || row.status === 'FAILED') {
+          const job = await this.deliveries.getJob(row.id);
+          const state = job ? await job.getState() : 'unknown';
+          if (job && state === 'delayed') {
+            if (row.due) await job.promote();
+          } else if (!LIVE_STATES.has(state)) {
+            if (job) await job.remove();
+            await this.deliveries.add('deliver', { deliveryId: row.id }, deliveryJobOptions(row.id));
+            n++;
+          }
+        }
+        done.push(row.id);
+      }
+    } catch (err) {
+      this.logger.error({ msg: 'quick sweep: could not enqueue webhook deliveries', err: (err as Error).message });
+    }
+    await markQueued(this.ds, done);
+    if (n) this.logger.warn({ msg: 'queued webhook deliveries left unqueued by a relay or retry that stopped after its commit', count: n });
+    return n;
   }
 
   /**
@@ -128,4 +190,10 @@ export class RelayService {
     if (n) this.logger.warn({ msg: 're-enqueued overdue webhook deliveries', count: n });
     return n;
   }
+}
+
+/** Clear the awaiting_enqueue mark of deliveries whose jobs are queued. */
+export async function markQueued(ds: DataSource, deliveryIds: string[]): Promise<void> {
+  if (!deliveryIds.length) return;
+  await ds.query(`UPDATE webhook_deliveries SET awaiting_enqueue = false WHERE id = ANY($1::uuid[]) AND awaiting_enqueue`, [deliveryIds]);
 }

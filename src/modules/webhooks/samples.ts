@@ -1,4 +1,5 @@
 import type { EventType } from '../../core/events/outbox';
+import { ID_PREFIXES, IdType } from '../../core/ids/ids';
 
 /** The ten sample-* paths and the event type each one shows. */
 export const SAMPLE_PATHS: Record<string, EventType> = {
@@ -14,32 +15,68 @@ export const SAMPLE_PATHS: Record<string, EventType> = {
   'sample-vilt-registration': 'VILT_EVENT_REGISTRATION',
 };
 
+/** A recognisable id of the type that decodes to nothing (its 25 digits pass 2^128). */
+const sampleId = (type: IdType) => `${ID_PREFIXES[type]}samplesamplesample0000000`;
+
 /**
  * Generated sample events, used when the organization has no real event of the type yet. Same
- * shape as the real ones (CONVENTIONS.md section 6): id, event_type, timestamp, then the objects.
- * Ids are fixed, recognisable sample ids (they resolve to nothing).
+ * members as the real ones (CONVENTIONS.md sections 6 and 10, webhook-event-samples.md): id,
+ * event_type, timestamp, user, domain, domain_access_code, signup_fields (keyed by field id), the
+ * object the event concerns, `purchase` on the types that can come from one (null here: an
+ * enrollment made without a purchase, as ours are until commerce exists; the purchase fulfilment
+ * sample shows the published Purchase members), `success_status` and `score` on completions.
+ * Ids are recognisable sample ids of the right type that resolve to nothing.
  */
 export function sampleEvent(type: EventType, now = new Date()): Record<string, unknown> {
-  const domain = { id: 'dom_sampleSampleSample000', name: 'example.courses.test' };
-  const user = { id: 'stu_sampleSampleSample000', email: 'learner@example.com', first_name: 'Sample', last_name: 'Learner' };
-  const course = { id: 'crs_sampleSampleSample000', published_course_id: 'pcs_sampleSampleSample000', title: 'Sample Course', url: 'https://example.courses.test/sample-course' };
-  const path = { id: 'pth_sampleSampleSample000', published_path_id: 'ppth_sampleSampleSample000', title: 'Sample Path', url: 'https://example.courses.test/path/sample-path' };
-  const at = now.toISOString();
-  const objects: Record<EventType, Record<string, unknown>> = {
-    COURSE_COMPLETION: { user, course, domain, completed_at: at },
-    COURSE_ENROLLMENT: { user, course, domain },
-    DASHBOARD_TASK_CREATED: { task: { id: 'task_sampleSampleSample00', title: 'Review a submission', created_at: at }, user, course, domain },
-    DOMAIN_ENROLLMENT: { user, domain },
-    LESSON_COMPLETION: { user, course, domain, lesson: { id: 'les_sampleSampleSample000', title: 'Sample Lesson' }, completed_at: at },
-    PATH_COMPLETION: { user, path, domain, completed_at: at },
-    PATH_ENROLLMENT: { user, path, domain },
-    PURCHASE_FULFILLMENT: {
-      user,
-      domain,
-      purchase: { id: 'pur_sampleSampleSample000', state: 'SUCCESS', total: { amount: '49.00', currency_code: 'USD' }, items: [{ course }] },
-    },
-    QUIZ_COMPLETION: { user, course, domain, quiz: { id: 'quiz_sampleSampleSample00', title: 'Sample Quiz', score: 90, passed: true }, completed_at: at },
-    VILT_EVENT_REGISTRATION: { user, course, domain, vilt_session: { id: 'vse_sampleSampleSample000', title: 'Sample Session', starts_at: at } },
+  const domain = { id: sampleId('domain'), name: 'example.courses.test' };
+  const user = { id: sampleId('student'), email: 'learner@example.com', first_name: 'Sample', last_name: 'Learner' };
+  const course = { id: sampleId('course'), published_course_id: sampleId('publishedCourse'), title: 'Sample Course', url: 'https://example.courses.test/sample-course' };
+  const path = { id: sampleId('path'), published_path_id: sampleId('publishedPath'), title: 'Sample Path', url: 'https://example.courses.test/path/sample-path' };
+  const field = sampleId('signupField');
+  const member = {
+    domain_access_code: 'SAMPLE-CODE',
+    signup_fields: { [field]: { value: 'true', signup_field: { id: field, label: 'employee' } } },
   };
-  return { id: 'evt_sampleSampleSample000', event_type: type, timestamp: at, ...objects[type] };
+  const at = now.toISOString();
+  const completion = { success_status: 'PASSED', score: 90 };
+  const purchase = {
+    id: 'pursamplesamplesample0000000',
+    purchase_price: '49.00',
+    order_id: 'SAMPLE01',
+    original_price: '49.00',
+    offer_sku: 'ofrsamplesamplesample0000000',
+    price_cents: 4900,
+    currency_code: 'USD',
+    state: 'SUCCESS',
+    quantity: 1,
+    purchased_at: at,
+    payment_processor: 'NONE',
+    payment_processor_order_id: '',
+    promo_code_id: null,
+    promo_code: null,
+    promo_code_price_cents: null,
+    promo_code_percent_off: null,
+    promo_code_quantity: 0,
+  };
+  const objects: Record<EventType, Record<string, unknown>> = {
+    COURSE_COMPLETION: { user, course, domain, ...member, ...completion, completed_at: at },
+    COURSE_ENROLLMENT: { user, course, purchase: null, domain, ...member },
+    DASHBOARD_TASK_CREATED: { task: { id: 'tsksamplesamplesample0000000', title: 'Review a submission', created_at: at }, user, course, domain, ...member },
+    DOMAIN_ENROLLMENT: { user, purchase: null, domain, ...member },
+    LESSON_COMPLETION: { user, course, domain, ...member, lesson: { id: sampleId('lesson'), title: 'Sample Lesson' }, ...completion, completed_at: at },
+    PATH_COMPLETION: { user, path, domain, ...member, ...completion, completed_at: at },
+    PATH_ENROLLMENT: { user, path, purchase: null, domain, ...member },
+    PURCHASE_FULFILLMENT: { user, course, purchase, domain, ...member },
+    QUIZ_COMPLETION: {
+      user,
+      course,
+      domain,
+      ...member,
+      quiz: { id: sampleId('quiz'), title: 'Sample Quiz', score: 90, passed: true },
+      ...completion,
+      completed_at: at,
+    },
+    VILT_EVENT_REGISTRATION: { user, course, domain, ...member, vilt_session: { id: 'vsesamplesamplesample0000000', title: 'Sample Session', starts_at: at } },
+  };
+  return { id: sampleId('event'), event_type: type, timestamp: at, ...objects[type] };
 }

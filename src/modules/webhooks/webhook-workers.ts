@@ -11,6 +11,18 @@ import { RelayService } from './relay.service';
 export const RELAY_SCHEDULER_ID = 'webhook-relay';
 
 /**
+ * Lock and stalled-check options of the delivery consumer. A live worker renews its jobs' locks
+ * every lock/2. BullMQ's stalled check (one per interval across all workers) first marks the active
+ * jobs, and the next check moves a marked job whose lock has expired back to the wait list; so a
+ * killed worker's jobs run again at most lock + interval after the kill (about lock/2 + interval
+ * at best). With the interval a fifth of the lock: 1.2 x WEBHOOK_LOCK_MS at worst, 6 s by default.
+ * Jobs never fail for stalling (maxStalledCount 1000): the delivery row guards every attempt.
+ */
+export function deliveryLockOptions(lockMs: number) {
+  return { lockDuration: lockMs, stalledInterval: Math.max(100, Math.round(lockMs / 5)), maxStalledCount: 1000 };
+}
+
+/**
  * The two BullMQ consumers of the worker process. They are built here rather than with
  * @Processor so that their options come from the configuration: delivery concurrency is
  * WORKER_CONCURRENCY, and the job lock (after which a dead worker's job is taken over by another
@@ -48,7 +60,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         }
         return r.status ?? null;
       },
-      { connection, prefix, concurrency: this.config.WORKER_CONCURRENCY, lockDuration: lock, stalledInterval: lock, maxStalledCount: 1000 },
+      { connection, prefix, concurrency: this.config.WORKER_CONCURRENCY, ...deliveryLockOptions(lock) },
     );
     const relayWorker = new Worker<WebhookRelayJob>(QUEUES.webhookRelay, async () => this.relay.run(), {
       connection,

@@ -3,7 +3,7 @@ import type { EventType } from '../../core/events/outbox';
 
 export type DeactivateReason = 'HTTP_4XX_RESPONSE' | 'RETRY_COUNT' | 'TOO_MANY_REDIRECTS' | 'ORG_DISABLED';
 
-/** A webhook of an organization. `secret` and `basicAuthPassword` are AES-GCM sealed (core/crypto). */
+/** A webhook of an organization. `secret`, `previousSecret` and `basicAuthPassword` are AES-GCM sealed (core/crypto). */
 @Entity('webhooks')
 export class Webhook {
   @PrimaryGeneratedColumn('uuid') id: string;
@@ -16,6 +16,9 @@ export class Webhook {
   @Column('text', { nullable: true }) basicAuthPassword: string | null;
   @Column('jsonb') additionalHeaders: Record<string, string>;
   @Column('text') secret: string;
+  /** the secret the last rotation replaced (sealed), still signed with until previousSecretExpiresAt */
+  @Column('text', { nullable: true }) previousSecret: string | null;
+  @Column('timestamptz', { nullable: true }) previousSecretExpiresAt: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -17,7 +17,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { eventBody } from './event-body';
-import { deliveryJobOptions } from './relay.service';
+import { deliveryJobOptions, markQueued } from './relay.service';
 import { sampleEvent } from './samples';
 import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
@@ -117,6 +117,32 @@ export class WebhooksService {
     await this.repo.delete({ id: w.id, organizationId: p.organizationId });
   }
 
+  /**
+   * A new whsec_ secret, answered once. The replaced one is kept (sealed) and deliveries are signed
+   * with both until WEBHOOK_SECRET_OVERLAP_SECONDS have passed. A second rotation within the window
+   * replaces the kept one: at most two secrets sign at a time. One UPDATE, so a concurrent rotation
+   * cannot lose a secret that already signed deliveries.
+   */
+  async rotateSecret(p: Principal, publicId: string): Promise<{ webhook: Webhook; secret: string; previousSecretExpiresAt: Date }> {
+    const w = await this.get(p, publicId);
+    const secret = newSigningSecret();
+    const [row] = await this.ds.query(
+      `UPDATE webhooks SET previous_secret = secret, secret = $3,
+              previous_secret_expires_at = now() + make_interval(secs => $4), updated_at = now()
+        WHERE id = $1 AND organization_id = $2
+        RETURNING previous_secret_expires_at`,
+      [w.id, p.organizationId, encrypt(this.config.APP_SECRET, secret), this.config.WEBHOOK_SECRET_OVERLAP_SECONDS],
+    );
+    if (!row) throw notFound();
+    return { webhook: await this.get(p, publicId), secret, previousSecretExpiresAt: new Date(row.previous_secret_expires_at) };
+  }
+
+  /** The replaced secret while its overlap lasts (opened), else null. */
+  private previousSecretOf(w: Webhook): string | null {
+    if (!w.previousSecret || !w.previousSecretExpiresAt || new Date(w.previousSecretExpiresAt).getTime() <= Date.now()) return null;
+    return decrypt(this.config.APP_SECRET, w.previousSecret);
+  }
+
   /** One signed test POST of a PING event, at once; no retry, no deactivation, nothing recorded. */
   async ping(p: Principal, publicId: string): Promise<PingResult> {
     const w = await this.get(p, publicId);
@@ -125,6 +151,7 @@ export class WebhooksService {
       {
         targetUrl: w.targetUrl,
         secret: decrypt(this.config.APP_SECRET, w.secret),
+        previousSecret: this.previousSecretOf(w),
         basicAuthUsername: w.basicAuthUsername,
         basicAuthPassword: w.basicAuthPassword ? decrypt(this.config.APP_SECRET, w.basicAuthPassword) : null,
         additionalHeaders: w.additionalHeaders ?? {},
@@ -195,7 +222,7 @@ export class WebhooksService {
       `UPDATE webhook_deliveries
           SET status = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN 'PENDING' ELSE status END,
               retry_base = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN attempt_count ELSE retry_base END,
-              next_attempt_at = now(), updated_at = now()
+              next_attempt_at = now(), awaiting_enqueue = true, updated_at = now()
         WHERE id = $1 AND organization_id = $2`,
       [row.id, p.organizationId],
     );
@@ -211,8 +238,10 @@ export class WebhooksService {
         if (job) await job.remove();
         await this.deliveries.add('deliver', { deliveryId: row.id }, deliveryJobOptions(row.id));
       }
+      await markQueued(this.ds, [row.id]);
     } catch (err) {
-      // the row says "due now": the worker's sweep enqueues it once Redis answers
+      // the row says "due now" and stays marked awaiting_enqueue: the worker's quick sweep enqueues
+      // it once Redis answers (or if this process dies before the enqueue)
       this.logger.error({ msg: 'could not enqueue a webhook retry', deliveryId: row.id, err: (err as Error).message });
     }
     return queued;

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
@@ -22,7 +23,7 @@ export class WebhooksV1Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.webhooks.list(p, page);
-    return v1List(rows.map(presentWebhook), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentWebhook), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -64,6 +65,18 @@ export class WebhooksV1Controller {
     await this.webhooks.remove(p, id);
   }
 
+  /**
+   * A new signing secret, shown this once (with the webhook). Deliveries carry signatures with the
+   * new and the old secret until `previous_secret_expires_at` (24 h by default), then the new only.
+   */
+  @Post(':webhook_id/rotate-secret')
+  @HttpCode(200)
+  @Scopes('webhooks:write')
+  async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string) {
+    const { webhook, secret, previousSecretExpiresAt } = await this.webhooks.rotateSecret(p, id);
+    return { ...presentWebhook(webhook), secret, previous_secret_expires_at: previousSecretExpiresAt.toISOString() };
+  }
+
   @Post(':webhook_id/ping')
   @HttpCode(200)
   @Scopes('webhooks:write')
@@ -76,7 +89,7 @@ export class WebhooksV1Controller {
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
-    return v1List(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':webhook_id/deliveries/:delivery_id')
