@@ -17,6 +17,7 @@ import { OutboxRetention1763700013000 } from './1763700013000-outbox-retention';
 import { WebhookSecretRotation1763700014200 } from './1763700014200-webhook-secret-rotation';
 import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-webhook-delivery-awaiting-enqueue';
 
+import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   OutboxRetention1763700013000,
   WebhookSecretRotation1763700014200,
   WebhookDeliveryAwaitingEnqueue1763700014210,
+  IdempotencyKeys1763700014500,
 ];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
+import { IdempotencyModule } from './core/idempotency/idempotency.module';
 import { CatalogContentModule } from './modules/catalog-content/catalog-content.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
@@ -29,6 +30,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, { http: true, logger }),
+        IdempotencyModule,
         HealthModule,
         ContentFilesModule,
         FilesModule,

@@ -75,6 +75,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) REQUEUE_AFTER_SECONDS = 60;
   /** Relayed outbox events whose deliveries are all finished are deleted after this many days (with their deliveries and attempts). */
   @Transform(toInt) @IsInt() @Min(1) OUTBOX_RETENTION_DAYS = 30;
+  /** How long an Idempotency-Key's answer is kept and replayed (CONVENTIONS §14: 24 h); the maintenance clean-up deletes expired keys. */
+  @Transform(toInt) @IsInt() @Min(1) IDEMPOTENCY_KEY_TTL_SECONDS = 86400;
   /** Multiplies every delay of the webhook retry schedule (5 s, 5 min, ... 10 h); tests use a tiny scale. */
   @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value))) @IsNumber() @Min(0) WEBHOOK_RETRY_SCALE = 1;
   /** How often the worker relays pending outbox events to webhook deliveries. */

@@ -6,6 +6,8 @@
 export interface ErrorSource {
   pointer?: string;
   parameter?: string;
+  /** a request header (JSON:API 1.1), e.g. `Idempotency-Key` */
+  header?: string;
 }
 
 export interface FieldProblem {

@@ -7,6 +7,7 @@ export interface CleanupResult {
   tokenFamilies: number;
   authCodes: number;
   outboxEvents: number;
+  idempotencyKeys: number;
 }
 
 export interface CleanupOptions {
@@ -25,7 +26,8 @@ export interface CleanupOptions {
  * - authorization codes past their expiry (used or not);
  * - outbox events relayed more than OUTBOX_RETENTION_DAYS ago whose deliveries are all finished
  *   (SUCCEEDED or DEAD): their deliveries and attempts go with them (ON DELETE CASCADE). An event
- *   with a delivery still pending or due for a retry is kept whatever its age.
+ *   with a delivery still pending or due for a retry is kept whatever its age;
+ * - Idempotency-Key records past their expiry (IDEMPOTENCY_KEY_TTL_SECONDS, src/core/idempotency).
  *
  * When ACCESS_TOKEN_TTL is longer than REFRESH_TOKEN_TTL, an access token can outlive the last
  * refresh token of its family; expired refresh tokens (and so their family, which access tokens
@@ -82,8 +84,15 @@ export class CleanupService {
       batch,
       maxBatches,
     );
-    const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents };
-    if (refreshTokens || tokenFamilies || authCodes || outboxEvents) this.logger.log({ msg: 'expired rows deleted', ...result });
+    const idempotencyKeys = await this.inBatches(
+      `DELETE FROM idempotency_keys WHERE (organization_id, lookup) IN (
+         SELECT organization_id, lookup FROM idempotency_keys WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [batch],
+      batch,
+      maxBatches,
+    );
+    const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys };
+    if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
   }
 

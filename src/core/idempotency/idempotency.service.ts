@@ -1,0 +1,116 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { AppConfig } from '../config/config';
+
+/**
+ * A claim that is still NULL after this long is taken as abandoned (the process died, or the
+ * database went away between the work and the store): the next request with the key runs again.
+ * Far longer than any write of this API takes.
+ */
+export const IN_FLIGHT_ABANDONED_AFTER_SECONDS = 300;
+
+/** The one row a request owns once its claim succeeded. */
+export interface IdempotencyClaim {
+  organizationId: string;
+  lookup: Buffer;
+  claimId: string;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; claim: IdempotencyClaim }
+  /** the first request with this key has not answered yet */
+  | { kind: 'in_flight' }
+  /** the key was first used with another body or query string */
+  | { kind: 'mismatch' }
+  | { kind: 'replay'; status: number; headers: Record<string, string>; body: Buffer };
+
+/** Response headers stored with the answer and sent again on a replay. */
+export const STORED_HEADERS = ['content-type', 'location'] as const;
+
+/**
+ * Idempotency-Key records (CONVENTIONS §14), kept in PostgreSQL per organization. One row per
+ * (organization, SHA-256 of caller + method + path + key). Statements per write with the header:
+ * the claim (which also reads the stored answer of a repeat, in the same statement) and the store
+ * (or, after a 5xx, the release). Without the header: none.
+ */
+@Injectable()
+export class IdempotencyService {
+  private readonly logger = new Logger(IdempotencyService.name);
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The caller a key belongs to: the OAuth client and token subject, or the organization's API key. */
+  static callerOf(p: Principal): string {
+    return p.kind === 'api_key' ? 'api-key' : `client:${p.clientId ?? ''}:${p.subject}`;
+  }
+
+  static lookupOf(caller: string, method: string, path: string, key: string): Buffer {
+    return createHash('sha256').update(caller).update('\0').update(method).update('\0').update(path).update('\0').update(key).digest();
+  }
+
+  /**
+   * One statement: insert the claim, or take over an expired or abandoned row, or else read the row
+   * that holds the key. The unique primary key decides between concurrent requests: exactly one
+   * inserts; the others see its row (or, when it committed after their snapshot, no row at all:
+   * it is then in flight by construction).
+   */
+  async claim(p: Principal, method: string, path: string, key: string, fingerprint: Buffer): Promise<ClaimOutcome> {
+    const lookup = IdempotencyService.lookupOf(IdempotencyService.callerOf(p), method, path, key);
+    const claimId = randomUUID();
+    const rows: Array<{ claimed: boolean; fingerprint: Buffer | null; status: number | null; headers: Record<string, string> | null; body: Buffer | null }> =
+      await this.ds.query(
+        `WITH claim AS (
+           INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
+           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+           ON CONFLICT (organization_id, lookup) DO UPDATE
+              SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL,
+                  created_at = now(), expires_at = EXCLUDED.expires_at
+            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $6))
+           RETURNING 1
+         )
+         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body FROM claim
+         UNION ALL
+         SELECT false, k.fingerprint, k.status, k.headers, k.body FROM idempotency_keys k
+          WHERE k.organization_id = $1 AND k.lookup = $2 AND NOT EXISTS (SELECT 1 FROM claim)`,
+        [p.organizationId, lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS],
+      );
+    const row = rows[0];
+    if (!row) return { kind: 'in_flight' };
+    if (row.claimed) return { kind: 'claimed', claim: { organizationId: p.organizationId, lookup, claimId } };
+    if (!row.fingerprint!.equals(fingerprint)) return { kind: 'mismatch' };
+    if (row.status === null) return { kind: 'in_flight' };
+    return { kind: 'replay', status: row.status, headers: row.headers ?? {}, body: row.body ?? Buffer.alloc(0) };
+  }
+
+  /** Store the answer of a claimed request (the exact bytes sent). */
+  async complete(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
+    await this.ds.query(
+      `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6 WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`,
+      [c.organizationId, c.lookup, c.claimId, status, JSON.stringify(headers), body],
+    );
+  }
+
+  /** Give the key back (after a 5xx): a retry with it runs again. */
+  async release(c: IdempotencyClaim): Promise<void> {
+    await this.ds.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`, [
+      c.organizationId,
+      c.lookup,
+      c.claimId,
+    ]);
+  }
+
+  /** Store or release, never throwing: the answer goes out either way (an unstored claim is abandoned after IN_FLIGHT_ABANDONED_AFTER_SECONDS). */
+  async finish(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer | null): Promise<void> {
+    try {
+      if (status >= 500 || body === null) await this.release(c);
+      else await this.complete(c, status, headers, body);
+    } catch (err) {
+      this.logger.error({ err, status }, 'could not store the answer of an Idempotency-Key request');
+    }
+  }
+}
