@@ -8,10 +8,9 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
+import { checkBody } from './core/http/body-guard';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { genRequestId } from './core/http/request-id';
-import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
-import { IdempotencyService } from './core/idempotency/idempotency.service';
 import { AppValidationPipe } from './core/http/validation.pipe';
 
 
@@ -47,6 +46,11 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
     (fastify as any).getDefaultJsonParser('error', 'error'),
   );
+  // every parsed body, whatever its content type: nesting capped, no lone surrogates (body-guard.ts)
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    const problem = req.body === undefined ? null : checkBody(req.body, req.url);
+    done(problem ?? undefined);
+  });
   // callback-style hooks: no promise (and no async-context bookkeeping) per request
   const requestLines = REQUEST_LINES_AT.has(config.LOG_LEVEL);
   fastify.addHook('onRequest', (req, reply, done) => {
@@ -74,8 +78,6 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     }
     done(null, payload);
   });
-  // Idempotency-Key (src/core/idempotency): stores the answer of a claimed write as sent; after the hooks that set the final headers
-  fastify.addHook('onSend', idempotencyOnSend(app.get(IdempotencyService)));
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();

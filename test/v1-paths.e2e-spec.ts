@@ -112,7 +112,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       await bad({ slug: 'a', path: { title: 'x'.repeat(501) } }, 'path.title');
       await bad({ slug: 'a', path: { title: 'x', short_description: 'y'.repeat(301) } }, 'path.short_description');
       await bad({ slug: 'a', path: { title: 'x', course_name_singular: '' } }, 'path.course_name_singular');
-      expect((await t.post(base, { slug: 'a', path: 'nope' }, basic())).body.path).toContain('Must be an object.');
+      expect((await t.post(base, { slug: 'a', path: 'nope' }, basic())).body.path).toContain('Invalid data. Expected a dictionary, but got str.');
       await bad({ slug: 'not a slug!', path: { title: 'x' } }, 'slug');
       await bad({ slug: 's'.repeat(101), path: { title: 'x' } }, 'slug');
       await bad({ slug: 5, path: { title: 'x' } }, 'slug');

@@ -17,6 +17,11 @@ export interface FieldProblem {
   /** The member name, used for /v1 field-error bodies. */
   field: string;
   message: string;
+  /**
+   * How /v1 shows this problem: Django REST framework's messages (drf-messages.ts) under the member
+   * name (with the refused element's index for list members). Absent: `field` and `message`.
+   */
+  v1?: { field: string; messages: string[] };
 }
 
 export const V2_CODES: Record<number, string> = {

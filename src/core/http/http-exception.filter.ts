@@ -62,7 +62,10 @@ export function renderError(err: ApiError, url: string, requestId: string): { st
     case 'v1': {
       if ((status === 400 || status === 422) && err.problems.length) {
         const body: Record<string, string[]> = {};
-        for (const p of err.problems) (body[p.field] ??= []).push(p.message);
+        for (const p of err.problems) {
+          const field = p.v1?.field ?? p.field;
+          for (const m of p.v1?.messages ?? [p.message]) if (!(body[field] ??= []).includes(m)) body[field].push(m);
+        }
         return { status: 400, contentType: 'application/json', body };
       }
       return { status: status === 422 ? 400 : status, contentType: 'application/json', body: { detail: err.detail } };

@@ -1,5 +1,6 @@
 import { Matches, ValidateIf, ValidationOptions } from 'class-validator';
 import { ValidationFailed } from './api-error';
+import { DRF } from './drf-messages';
 
 /**
  * Helpers shared by every /v1 module: optional-but-not-null body members, query parameter parsing
@@ -13,7 +14,7 @@ export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !==
 export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
 
 /** PostgreSQL text cannot hold NUL characters: reject them as bad input (400), never a 500. */
-export const NoNul = () => Matches(/^[^\u0000]*$/, { message: 'Null characters are not allowed.' });
+export const NoNul = () => Matches(/^[^\u0000]*$/, { message: DRF.nul });
 
 export function fieldError(field: string, message: string): ValidationFailed {
   return new ValidationFailed([{ field, message }], 400);
@@ -28,9 +29,9 @@ export function strParam(query: Record<string, unknown>, name: string, maxLength
   let v = query[name];
   if (Array.isArray(v)) v = v[v.length - 1];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw paramError(name, 'Must be a string.');
-  if (v.length > maxLength) throw paramError(name, `Ensure this value has at most ${maxLength} characters.`);
-  if (v.includes('\u0000')) throw paramError(name, 'Null characters are not allowed.');
+  if (typeof v !== 'string') throw paramError(name, DRF.string);
+  if (v.length > maxLength) throw paramError(name, DRF.maxLength(maxLength));
+  if (v.includes('\u0000')) throw paramError(name, DRF.nul);
   return v;
 }
 
@@ -41,7 +42,7 @@ export function boolParam(query: Record<string, unknown>, name: string): boolean
   const s = v.toLowerCase();
   if (s === 'true' || s === '1' || s === 'yes' || s === 'on') return true;
   if (s === 'false' || s === '0' || s === 'no' || s === 'off') return false;
-  throw paramError(name, 'Must be a valid boolean.');
+  throw paramError(name, DRF.boolean);
 }
 
 export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
@@ -52,15 +53,15 @@ export function parseTimestamp(field: string, value: unknown, nullable: boolean)
   if (value === undefined) return undefined;
   if (value === null) {
     if (nullable) return null;
-    throw new ValidationFailed([{ field, message: 'This field may not be null.' }], 400);
+    throw new ValidationFailed([{ field, message: DRF.null }], 400);
   }
   if (typeof value !== 'string' || !ISO_RE.test(value)) {
-    throw new ValidationFailed([{ field, message: 'Datetime has wrong format. Use ISO 8601.' }], 400);
+    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
   }
   const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
   const d = new Date(withZone);
   if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
-    throw new ValidationFailed([{ field, message: 'Datetime has wrong format. Use ISO 8601.' }], 400);
+    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
   }
   return d;
 }

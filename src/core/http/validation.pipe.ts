@@ -2,6 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError } from 'class-validator';
 import { badRequest, FieldProblem, ValidationFailed } from './api-error';
+import { drfMessages, failedConstraints } from './drf-messages';
 import { validateWhitelisted } from './fast-validate';
 
 /** Flatten class-validator's error tree into problems with JSON pointers. */
@@ -10,9 +11,16 @@ export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | '
   const walk = (errs: ValidationError[], path: string[]) => {
     for (const e of errs) {
       const here = [...path, e.property];
+      // /v1 shows Django REST framework's messages, computed once per member from the value sent
+      let v1: FieldProblem['v1'] | undefined;
+      if (e.constraints && Object.keys(e.constraints).length) {
+        const drf = drfMessages(e.value, failedConstraints(e));
+        v1 = { field: drf.index === undefined ? here.join('.') : [...here, drf.index].join('.'), messages: drf.messages };
+      }
       for (const message of Object.values(e.constraints ?? {})) {
         const field = here.join('.');
-        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${here.join('/')}`, field, message } : { parameter: field, field, message });
+        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${here.join('/')}`, field, message, v1 } : { parameter: field, field, message, v1 });
+        if (v1) v1 = { field: v1.field, messages: [] };
       }
       if (e.children?.length) walk(e.children, here);
     }

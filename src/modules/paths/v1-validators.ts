@@ -1,4 +1,5 @@
 import { registerDecorator } from 'class-validator';
+import { DRF } from '../../core/http/drf-messages';
 
 /**
  * Field validators with Django REST framework's messages and exactly one message per problem:
@@ -70,7 +71,7 @@ export function V1Obj(o: Common = {}): PropertyDecorator {
   return field('v1Obj', (v) => {
     const p = presence(v, o);
     if (p) return p === 'ok' ? null : p;
-    return typeof v === 'object' && !Array.isArray(v) ? null : 'Must be an object.';
+    return typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v);
   });
 }
 
@@ -89,6 +90,6 @@ export function V1DateTime(o: Common = {}): PropertyDecorator {
     if (p) return p === 'ok' ? null : p;
     return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v.length === 10 ? v : v))
       ? null
-      : 'Datetime has wrong format. Use ISO 8601.';
+      : DRF.datetime;
   });
 }

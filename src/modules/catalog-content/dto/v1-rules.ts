@@ -1,4 +1,6 @@
-import { Allow, getMetadataStorage, ValidateBy, ValidationArguments } from 'class-validator';
+import { Allow, ArrayMaxSize, getMetadataStorage, ValidateBy, ValidationArguments } from 'class-validator';
+import { DRF } from '../../../core/http/drf-messages';
+import { MAX_ARRAY_ITEMS } from '../../../core/http/array-rules';
 
 /**
  * Field rules with the messages the published /v1 API (Django REST framework) answers, so that
@@ -14,7 +16,7 @@ export const MSG = {
   nul: 'Null characters are not allowed.',
   boolean: 'Must be a valid boolean.',
   integer: 'A valid integer is required.',
-  list: 'Expected a list of items but got type "{type}".',
+  list: DRF.list,
   maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
   min: (n: number) => `Ensure this value is greater than or equal to ${n}.`,
   max: (n: number) => `Ensure this value is less than or equal to ${n}.`,
@@ -64,9 +66,15 @@ export const Int = (min = -2147483648, max = 2147483647, o: Nullable = {}) =>
   });
 export const Choice = (values: readonly string[], o: Nullable = {}) =>
   rule('v1Choice', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(typeof v === 'object' ? JSON.stringify(v) : v)));
-export const StrList = (maxItemLength: number) =>
+/** A list of strings, at most `maxItems` of them (MAX_ARRAY_ITEMS unless a published limit says otherwise). */
+export const StrList = (maxItemLength: number, maxItems = MAX_ARRAY_ITEMS): PropertyDecorator => (target, key) => {
+  // only arrays are counted (absent passes, anything else gets the list message below)
+  ArrayMaxSize(maxItems, { validateIf: (_o, v) => Array.isArray(v) })(target, key as string);
+  strList(maxItemLength)(target, key as string);
+};
+const strList = (maxItemLength: number) =>
   rule('v1StringList', {}, (v) => {
-    if (!Array.isArray(v)) return MSG.list.replace('{type}', typeof v);
+    if (!Array.isArray(v)) return MSG.list(v);
     for (const item of v) {
       const p = item === null ? MSG.null : strProblem(item, { min: 1, max: maxItemLength });
       if (p) return p;
@@ -75,7 +83,7 @@ export const StrList = (maxItemLength: number) =>
   });
 
 export const Obj = () =>
-  rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : `Invalid data. Expected a dictionary, but got ${Array.isArray(v) ? 'list' : typeof v}.`));
+  rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
 
 /** page / page_size pass the whitelist; parseV1Page checks them. */
 export const PageParam = () => Allow();

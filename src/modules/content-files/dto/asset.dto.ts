@@ -1,29 +1,30 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Present } from '../../../core/http/v1-params';
 
 export const ASPECT_RATIOS = ['16:9', '4:3'] as const;
 
 /** AssetMetadataRequest: the `asset` object of a create request. */
 export class AssetMetadataRequest {
-  @IsOptional() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' }) @MaxLength(255, { message: 'Ensure this field has no more than 255 characters.' })
+  @Present() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' }) @MaxLength(255, { message: 'Ensure this field has no more than 255 characters.' })
   name?: string;
 
-  @IsOptional() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' }) @MaxLength(2048, { message: 'Ensure this field has no more than 2048 characters.' })
+  @Present() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' }) @MaxLength(2048, { message: 'Ensure this field has no more than 2048 characters.' })
   embed_link_url?: string;
 
-  @IsOptional() @IsIn(ASPECT_RATIOS, { message: 'Must be a valid choice: "16:9" or "4:3".' })
+  @Present() @IsIn(ASPECT_RATIOS, { message: 'Must be a valid choice: "16:9" or "4:3".' })
   aspect_ratio?: (typeof ASPECT_RATIOS)[number];
 
-  @IsOptional() @IsBoolean({ message: 'Must be a valid boolean.' })
+  @Present() @IsBoolean({ message: 'Must be a valid boolean.' })
   sync_completion?: boolean;
 }
 
-/** AssetRequest: `content_url` (re-hosted by the worker) and/or `asset` metadata. */
+/** AssetRequest: `content_url` (re-hosted by the worker) and/or `asset` metadata. No member is nullable (published schema): null is refused. */
 export class AssetRequest {
-  @IsOptional() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' })
+  @Present() @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' })
   content_url?: string;
 
-  @IsOptional()
+  @Present()
   @IsObject({ message: 'Expected a dictionary of items.' })
   @ValidateNested()
   @Type(() => AssetMetadataRequest)

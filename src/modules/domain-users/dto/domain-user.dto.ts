@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Allow, ArrayMinSize, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ObjectList } from '../../../core/http/array-rules';
 import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-params';
 
 export class DomainUserUserDto {
@@ -45,10 +46,7 @@ export class BulkSignupFieldValueDto {
 /** BulkUserSignupInfoRequest: signup_fields [{id, value}] */
 export class BulkSignupFieldsDto {
   @IsDefined({ message: 'This field is required.' })
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => BulkSignupFieldValueDto)
+  @ObjectList(() => BulkSignupFieldValueDto)
   signup_fields!: BulkSignupFieldValueDto[];
 }
 
@@ -64,10 +62,7 @@ export class BulkUserDto {
 /** BulkDomainUserCreateRequest (OpenAPI-only operation): users [1..1000]. */
 export class BulkDomainUsersDto {
   @IsDefined({ message: 'This field is required.' })
-  @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => BulkUserDto)
+  @ObjectList(() => BulkUserDto, 1000)
   users!: BulkUserDto[];
 }
