@@ -18,6 +18,7 @@ import { WebhookSecretRotation1763700014200 } from './1763700014200-webhook-secr
 import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-webhook-delivery-awaiting-enqueue';
 
 import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
+import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-tokens';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   WebhookSecretRotation1763700014200,
   WebhookDeliveryAwaitingEnqueue1763700014210,
   IdempotencyKeys1763700014500,
+  HashInviteTokens1763700014300,
 ];

@@ -11,6 +11,8 @@ import { AppConfig } from './core/config/config';
 import { checkBody } from './core/http/body-guard';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { genRequestId } from './core/http/request-id';
+import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
+import { IdempotencyService } from './core/idempotency/idempotency.service';
 import { AppValidationPipe } from './core/http/validation.pipe';
 
 
@@ -78,6 +80,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     }
     done(null, payload);
   });
+  // Idempotency-Key (src/core/idempotency): stores the answer of a claimed write as sent; after the hooks that set the final headers
+  fastify.addHook('onSend', idempotencyOnSend(app.get(IdempotencyService)));
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();

@@ -3,7 +3,7 @@ import * as jwt from 'jsonwebtoken';
 import { createPrivateKey, KeyObject, randomUUID } from 'node:crypto';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
-import { AppConfig, issuerUrl } from '../config/config';
+import { AppConfig } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
 import { unauthorized } from '../http/api-error';
 import { KeysService } from './keys.service';
@@ -87,7 +87,7 @@ export class AuthService {
           this.keys.publicKey(header.kid).then((k) => done(null, k ?? undefined), done);
         },
         algorithms: ['ES256'],
-        issuer: issuerUrl(this.config),
+        issuer: this.config.PUBLIC_URL,
         jsonWebTokenOptions: { clockTolerance: 0 },
       },
       (payload: AccessClaims, done: (err: unknown, user?: unknown) => void) => done(null, payload),
@@ -109,7 +109,7 @@ export class AuthService {
       algorithm: 'ES256',
       keyid: kid,
       expiresIn,
-      issuer: issuerUrl(this.config),
+      issuer: this.config.PUBLIC_URL,
     });
     return { token, expiresIn };
   }

@@ -37,6 +37,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) REGISTER_RATE_WINDOW_SECONDS = 60;
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_LIMIT = 30;
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_WINDOW_SECONDS = 60;
+  /** Deactivate/anonymize calls per window per organization, whichever of its clients makes them (each client also has DESTRUCTIVE_RATE_LIMIT). */
+  @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_ORG_RATE_LIMIT = 60;
   @Transform(toInt) @IsInt() @Min(1) BODY_LIMIT_BYTES = 1024 * 1024;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   /** `json` (one JSON object per line, for production and log shippers) or `pretty` (human-readable, one line per request; `npm run up` picks it in a terminal). */

@@ -4,11 +4,12 @@ import { DomainsModule } from '../domains/domains.module';
 import { Student } from './student.entity';
 import { StudentsService } from './students.service';
 import { StudentsV2Controller } from './students.v2.controller';
+import { UsersV1Controller } from './users.v1.controller';
 
 /** /v2 students; /v1 users build on the same entity and service. */
 @Module({
   imports: [TypeOrmModule.forFeature([Student]), DomainsModule],
-  controllers: [StudentsV2Controller],
+  controllers: [StudentsV2Controller, UsersV1Controller],
   providers: [StudentsService],
   exports: [StudentsService],
 })

@@ -9,13 +9,15 @@ import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
-import { decodeId, newUuid } from '../../core/ids/ids';
+import { iso } from '../../core/http/v1-params';
+import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { DomainsService } from '../domains/domains.service';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import type { StudentListQuery } from './dto/student-query.dto';
+import { erasePersonalData } from './erase-personal-data';
 import { resetUrl, signResetToken, verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
 import { presentStudent, StudentResource } from './students.presenter';
@@ -269,29 +271,64 @@ export class StudentsService {
   /**
    * Erase the student's personal data for good: email becomes a unique placeholder, names and
    * external id are emptied, password and single sign-on are cleared, the student is inactive,
-   * and the free-text feedback of their course ratings is removed. Idempotent on an anonymized
-   * student. One transaction.
+   * the free-text feedback of their course ratings is removed, and everything erasePersonalData
+   * names (signup-field values, unused invites, stored event bodies, ...) is erased too.
+   * Idempotent on an anonymized student (the id-based erasure runs again). One transaction.
+   * Answers the anonymized student.
    */
-  async anonymize(p: Principal, publicId: string): Promise<void> {
+  async anonymize(p: Principal, publicId: string): Promise<Student> {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
     await this.ds.transaction(async (m) => {
-      const rows = rowsOf(
+      const [before] = await m.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [
+        id,
+        p.organizationId,
+      ]);
+      if (!before) throw notFound('Student not found.');
+      const placeholderEmail = before.is_anonymized ? before.email : `anonymized-${newUuid()}@anonymized.invalid`;
+      if (!before.is_anonymized) {
         await m.query(
           `UPDATE users SET email = $3, first_name = '', last_name = '', external_id = '',
                   password_hash = NULL, sso_provider = NULL, password_changed_at = ${NOW},
                   is_anonymized = true, anonymized_at = ${NOW},
                   is_inactive = true, deactivated_at = COALESCE(deactivated_at, ${NOW}), updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 AND NOT is_anonymized RETURNING id`,
-          [id, p.organizationId, `anonymized-${newUuid()}@anonymized.invalid`],
-        ),
-      );
-      if (!rows.length) {
-        const [s] = await m.query(`SELECT 1 FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
-        if (!s) throw notFound('Student not found.');
+            WHERE id = $1 AND organization_id = $2`,
+          [id, p.organizationId, placeholderEmail],
+        );
       }
       await m.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $2 AND feedback IS NOT NULL`, [id, p.organizationId]);
+      await erasePersonalData(m, {
+        organizationId: p.organizationId,
+        userId: id,
+        publicId: encodeId('student', id),
+        ...(before.is_anonymized ? {} : { email: before.email, firstName: before.first_name, lastName: before.last_name }),
+        placeholderEmail,
+      });
     });
+    return this.get(p, publicId);
+  }
+
+  /**
+   * The published /v1 `UserOverview` of a student: the user, how many course enrollments they have
+   * and how many of those are complete, when they signed up, their latest course activity (the
+   * latest start or completion of an enrollment, null when none) and when they became inactive.
+   */
+  async overview(p: Principal, publicId: string) {
+    const s = await this.get(p, publicId);
+    const [c] = await this.ds.query(
+      `SELECT count(*)::int AS registrations, count(completed_at)::int AS completions,
+              max(GREATEST(started_at, completed_at)) AS latest
+         FROM enrollments WHERE user_id = $1 AND organization_id = $2`,
+      [s.id, p.organizationId],
+    );
+    return {
+      user: { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName },
+      registration_count: c.registrations,
+      completion_count: c.completions,
+      signed_up_at: iso(s.createdAt),
+      latest_activity: iso(c.latest),
+      inactive_at: s.isInactive ? iso(s.deactivatedAt) : null,
+    };
   }
 
   private assertCanHavePassword(s: { ssoProvider: string | null; isAnonymized: boolean; isInactive: boolean }) {

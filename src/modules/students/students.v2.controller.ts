@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { Throttle } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { fromConfig, RateLimitGuard } from '../../core/auth/rate-limit';
+import { RateLimit } from '../../core/auth/rate-limit';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
@@ -15,9 +14,13 @@ import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
 import { presentStudent } from './students.presenter';
 import { StudentsService } from './students.service';
 
-/** Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS per client, in Redis. */
-const DestructiveRateLimit = () =>
-  Throttle({ default: { limit: fromConfig('DESTRUCTIVE_RATE_LIMIT'), ttl: fromConfig('DESTRUCTIVE_RATE_WINDOW_SECONDS', 1000) } });
+/**
+ * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
+ * per client and DESTRUCTIVE_ORG_RATE_LIMIT per organization, in Redis; each operation has its own
+ * budget, shared by /v1 and /v2 anonymize.
+ */
+export const DestructiveRateLimit = (operation: 'deactivate' | 'anonymize') =>
+  RateLimit({ operation: `students:${operation}`, limit: 'DESTRUCTIVE_RATE_LIMIT', window: 'DESTRUCTIVE_RATE_WINDOW_SECONDS', organizationLimit: 'DESTRUCTIVE_ORG_RATE_LIMIT' });
 
 @ApiTags('students')
 @ApiBearerAuth('JWTAuth')
@@ -84,8 +87,7 @@ export class StudentsV2Controller {
   @Delete(':id')
   @HttpCode(204)
   @Scopes('students:deactivate')
-  @UseGuards(RateLimitGuard)
-  @DestructiveRateLimit()
+  @DestructiveRateLimit('deactivate')
   async deactivate(@Auth() p: Principal, @Param('id') id: string) {
     await this.students.deactivate(p, id);
   }
@@ -93,8 +95,7 @@ export class StudentsV2Controller {
   @Post(':id/anonymize')
   @HttpCode(204)
   @Scopes('students:anonymize')
-  @UseGuards(RateLimitGuard)
-  @DestructiveRateLimit()
+  @DestructiveRateLimit('anonymize')
   @ApiHeader({ name: 'X-Confirm-Destructive', required: true, description: 'must be "true"' })
   async anonymize(@Auth() p: Principal, @Param('id') id: string, @Headers('x-confirm-destructive') confirm: unknown) {
     // checked before anything is looked up or changed
