@@ -56,7 +56,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+$/.test(v)) ms = Number(v) * 1000;
   else {
     const at = Date.parse(v);
-    if (Number.isNaN(at) || !/[a-z]/i.test(v)) return null;
+    // an HTTP-date (IMF-fixdate, RFC 850 or asctime form) always has a day name and a hh:mm:ss time
+    if (Number.isNaN(at) || !/^[A-Za-z]{3}/.test(v) || !/\d{2}:\d{2}:\d{2}/.test(v)) return null;
     ms = at - now;
   }
   return Math.min(Math.max(0, ms), RETRY_AFTER_CAP_MS);

@@ -126,7 +126,8 @@ export class WebhooksService {
   async rotateSecret(p: Principal, publicId: string): Promise<{ webhook: Webhook; secret: string; previousSecretExpiresAt: Date }> {
     const w = await this.get(p, publicId);
     const secret = newSigningSecret();
-    const [row] = await this.ds.query(
+    // TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, affected]
+    const [[row]] = await this.ds.query(
       `UPDATE webhooks SET previous_secret = secret, secret = $3,
               previous_secret_expires_at = now() + make_interval(secs => $4), updated_at = now()
         WHERE id = $1 AND organization_id = $2
