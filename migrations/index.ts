@@ -19,6 +19,7 @@ import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-web
 
 import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
 import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-tokens';
+import { PasswordResetMails1763700014400 } from './1763700014400-password-reset-mails';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   WebhookDeliveryAwaitingEnqueue1763700014210,
   IdempotencyKeys1763700014500,
   HashInviteTokens1763700014300,
+  PasswordResetMails1763700014400,
 ];

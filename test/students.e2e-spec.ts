@@ -732,7 +732,9 @@ describe('/v2/students', () => {
       expect(jobs).toHaveLength(1);
       const job = jobs[0];
       expect(job.name).toBe('password-reset');
-      expect(job.data).toEqual({ kind: 'password-reset', organizationId: orgUuid(org), studentId: uuid, domainName: domain.name, resetUrl: expect.any(String) });
+      expect(job.data).toEqual({ kind: 'password-reset', organizationId: orgUuid(org), studentId: uuid, domainName: domain.name, resetUrl: expect.any(String), requestId: expect.any(String) });
+      // the mail is recorded first (queued again by the worker's sweeper if Redis did not take the job)
+      expect(job.id).toBe(`password-reset-${job.data.requestId}`);
       const link = new URL(job.data.resetUrl);
       expect(`${link.protocol}//${link.host}${link.pathname}`).toBe(`https://${domain.name}/auth/reset-password`);
       const tokenParam = link.searchParams.get('token')!;

@@ -3,6 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { redisOptions } from '../redis/redis.module';
 import { JobSchedulers } from './job-schedulers';
+import { QueueErrorLogger } from './queue-errors';
 import { QUEUES } from './queues';
 
 const queues = Object.values(QUEUES).map((name) => BullModule.registerQueue({ name }));
@@ -24,7 +25,7 @@ const queues = Object.values(QUEUES).map((name) => BullModule.registerQueue({ na
     }),
     ...queues,
   ],
-  providers: [JobSchedulers],
+  providers: [JobSchedulers, QueueErrorLogger],
   exports: [...queues, JobSchedulers],
 })
 export class QueueModule {}

@@ -20,9 +20,19 @@ export interface PasswordResetMailJob {
   domainName: string;
   /** the signed reset link; the mail is built by the worker */
   resetUrl: string;
+  /**
+   * the durable record (password_reset_mails), marked done by the worker; the job id is
+   * `password-reset-${requestId}`. Absent in jobs queued before the record existed.
+   */
+  requestId?: string;
 }
 
-export type MailJob = PasswordResetMailJob;
+/** The mail sweeper (a job scheduler): queues the mails whose job never reached Redis. */
+export interface MailRequeueJob {
+  kind: 'requeue-unsent';
+}
+
+export type MailJob = PasswordResetMailJob | MailRequeueJob;
 
 export interface WebhookRelayJob {
   kind: 'relay';
@@ -46,4 +56,9 @@ export interface WebPackageImportJob {
   webPackageId: string;
 }
 
-export type ContentFileJob = AssetImportJob | WebPackageImportJob;
+/** The import sweeper (a job scheduler): queues the imports whose job never reached Redis. */
+export interface ImportRequeueJob {
+  kind: 'requeue-pending';
+}
+
+export type ContentFileJob = AssetImportJob | WebPackageImportJob | ImportRequeueJob;

@@ -1,21 +1,16 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { ApiError, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { AssetImportJob, ContentFileJob, QUEUES } from '../../core/queue/queues';
 import { FileStorage } from '../../core/storage/storage';
 import { AssetRequest } from './dto/asset.dto';
 import { Asset } from './entities';
+import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
-
-/** Import jobs retry transient download failures (connection, timeout) a few times. */
-export const IMPORT_JOB_OPTIONS = { attempts: 3, backoff: { type: 'exponential', delay: 2000 } } as const;
 
 @Injectable()
 export class AssetsService {
@@ -24,7 +19,7 @@ export class AssetsService {
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly storage: FileStorage,
-    @InjectQueue(QUEUES.contentFiles) private readonly queue: Queue<ContentFileJob>,
+    private readonly imports: ImportJobs,
   ) {}
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
@@ -77,15 +72,9 @@ export class AssetsService {
         sizeBytes: null,
       }),
     );
-    if (source) {
-      const job: AssetImportJob = { kind: 'asset-import', organizationId: p.organizationId, assetId: asset.id };
-      try {
-        await this.queue.add('asset-import', job, { ...IMPORT_JOB_OPTIONS, jobId: `asset-${asset.id}` });
-      } catch (err) {
-        await this.repo.update({ id: asset.id }, { state: 'FAILED', failureReason: 'The import could not be queued.' });
-        throw err;
-      }
-    }
+    // the row is the truth: when Redis does not take the job in time (outage), the answer is the
+    // same PROCESSING asset and the worker's sweeper queues the import later
+    if (source) await this.imports.enqueue(assetImportJob(p.organizationId, asset.id));
     return asset;
   }
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssetsService } from './assets.service';
 import { AssetsV1Controller } from './assets.v1.controller';
 import { Asset, WebPackage } from './entities';
+import { ImportJobs } from './import-jobs';
 import { fileStorageProvider } from './storage.provider';
 import { WebPackagesService } from './web-packages.service';
 import { WebPackagesV1Controller } from './web-packages.v1.controller';
@@ -11,6 +12,6 @@ import { WebPackagesV1Controller } from './web-packages.v1.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([Asset, WebPackage])],
   controllers: [AssetsV1Controller, WebPackagesV1Controller],
-  providers: [AssetsService, WebPackagesService, fileStorageProvider],
+  providers: [AssetsService, WebPackagesService, ImportJobs, fileStorageProvider],
 })
 export class ContentFilesModule {}

@@ -1,18 +1,15 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { ApiError, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { ContentFileJob, QUEUES, WebPackageImportJob } from '../../core/queue/queues';
 import { FileStorage } from '../../core/storage/storage';
-import { IMPORT_JOB_OPTIONS } from './assets.service';
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
 import { WebPackage } from './entities';
+import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
 
 export const webPackagePrefix = (orgId: string, id: string) => `org/${orgId}/web-packages/${id}`;
@@ -24,7 +21,7 @@ export class WebPackagesService {
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly storage: FileStorage,
-    @InjectQueue(QUEUES.contentFiles) private readonly queue: Queue<ContentFileJob>,
+    private readonly imports: ImportJobs,
   ) {}
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: WebPackage[]; count: number }> {
@@ -68,13 +65,9 @@ export class WebPackagesService {
         fileCount: null,
       }),
     );
-    const job: WebPackageImportJob = { kind: 'web-package-import', organizationId: p.organizationId, webPackageId: pkg.id };
-    try {
-      await this.queue.add('web-package-import', job, { ...IMPORT_JOB_OPTIONS, jobId: `web-package-${pkg.id}` });
-    } catch (err) {
-      await this.repo.update({ id: pkg.id }, { state: 'FAILED', failureReason: 'The import could not be queued.' });
-      throw err;
-    }
+    // the row is the truth: when Redis does not take the job in time (outage), the answer is the
+    // same PROCESSING package and the worker's sweeper queues the import later
+    await this.imports.enqueue(webPackageImportJob(p.organizationId, pkg.id));
     return pkg;
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
+import { PasswordResetMailsModule } from '../mail/password-reset-mails';
 import { Student } from './student.entity';
 import { StudentsService } from './students.service';
 import { StudentsV2Controller } from './students.v2.controller';
@@ -8,7 +9,7 @@ import { UsersV1Controller } from './users.v1.controller';
 
 /** /v2 students; /v1 users build on the same entity and service. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Student]), DomainsModule],
+  imports: [TypeOrmModule.forFeature([Student]), DomainsModule, PasswordResetMailsModule],
   controllers: [StudentsV2Controller, UsersV1Controller],
   providers: [StudentsService],
   exports: [StudentsService],

@@ -1,8 +1,6 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import type { Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
@@ -12,13 +10,14 @@ import { conflict, notFound, ValidationFailed } from '../../core/http/api-error'
 import { iso } from '../../core/http/v1-params';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
+import type { PasswordResetMailJob } from '../../core/queue/queues';
 import { DomainsService } from '../domains/domains.service';
+import { PasswordResetMails } from '../mail/password-reset-mails';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import type { StudentListQuery } from './dto/student-query.dto';
 import { erasePersonalData } from './erase-personal-data';
-import { resetUrl, signResetToken, verifyResetToken } from './password-reset-token';
+import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
 import { presentStudent, StudentResource } from './students.presenter';
 
@@ -62,7 +61,7 @@ export class StudentsService {
     private readonly ds: DataSource,
     private readonly domains: DomainsService,
     private readonly config: AppConfig,
-    @InjectQueue(QUEUES.mail) private readonly mail: Queue<MailJob>,
+    private readonly resetMails: PasswordResetMails,
   ) {}
 
   /**
@@ -339,27 +338,22 @@ export class StudentsService {
 
   /**
    * Queue a password-reset mail (the mail worker sends it). The link points to the given domain of
-   * the organization and carries a signed token {sid, exp, pca}; see password-reset-token.ts.
+   * the organization and carries a signed token {sid, exp, pca}; see password-reset-token.ts. The
+   * mail is recorded first (PasswordResetMails), so a Redis outage delays it instead of losing it
+   * or holding the request.
    */
   async sendPasswordReset(p: Principal, publicId: string, domainName: string): Promise<PasswordResetMailJob> {
     const s = await this.get(p, publicId);
     const domain = await this.domains.findByName(p.organizationId, domainName);
     if (!domain) throw new ValidationFailed([{ parameter: 'domain', field: 'domain', message: 'is not a domain of this organization' }]);
     this.assertCanHavePassword(s);
-    const token = signResetToken(this.config.APP_SECRET, {
-      sid: s.id,
-      exp: Math.floor(Date.now() / 1000) + this.config.PASSWORD_RESET_TTL,
-      pca: s.passwordChangedAt ? s.passwordChangedAt.toISOString() : null,
-    });
-    const job: PasswordResetMailJob = {
-      kind: 'password-reset',
+    return this.resetMails.request({
       organizationId: p.organizationId,
       studentId: s.id,
       domainName: domain.name,
-      resetUrl: resetUrl(domain.name, token),
-    };
-    await this.mail.add('password-reset', job);
-    return job;
+      exp: Math.floor(Date.now() / 1000) + this.config.PASSWORD_RESET_TTL,
+      pca: s.passwordChangedAt ? s.passwordChangedAt.toISOString() : null,
+    });
   }
 
   /**
