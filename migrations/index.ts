@@ -20,6 +20,7 @@ import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-web
 import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
 import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-tokens';
 import { PasswordResetMails1763700014400 } from './1763700014400-password-reset-mails';
+import { RefreshGrace1763700014857 } from './1763700014857-refresh-grace';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1763700014500,
   HashInviteTokens1763700014300,
   PasswordResetMails1763700014400,
+  RefreshGrace1763700014857,
 ];

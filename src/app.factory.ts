@@ -13,6 +13,7 @@ import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { genRequestId } from './core/http/request-id';
 import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './core/idempotency/idempotency.service';
+import { securityHeaders } from './core/http/security-headers';
 import { AppValidationPipe } from './core/http/validation.pipe';
 
 
@@ -73,7 +74,9 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
       done();
     });
   }
+  const addSecurityHeaders = securityHeaders(config.PUBLIC_URL);
   fastify.addHook('onSend', (req, reply, payload, done) => {
+    addSecurityHeaders(req, reply);
     const ct = reply.getHeader('content-type');
     if (req.url.startsWith('/v2/') && !req.url.startsWith('/v2/auth/') && !req.url.startsWith('/v2/oauth/') && typeof ct === 'string' && ct.startsWith('application/json')) {
       reply.header('Content-Type', 'application/vnd.api+json');

@@ -167,14 +167,18 @@ describe('OAuth authorization code flow with PKCE', () => {
     expect(r2).not.toBe(r1);
     expect((await t.get('/v2/scopes/', { token: second.body.access_token })).status).toBe(200);
 
+    // r2 is used, so r1 is no longer "just rotated": presenting it again is reuse, grace window or not
+    const third = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: r2 });
+    expect(third.status).toBe(200);
+    const r3 = third.body.refresh_token;
     const reuse = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: r1 });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
     // the newest refresh token and the family's access tokens stop working
-    const newest = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: r2 });
+    const newest = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: r3 });
     expect(newest.status).toBe(400);
     expect(newest.body.error).toBe('invalid_grant');
-    for (const token of [first.body.access_token, second.body.access_token]) {
+    for (const token of [first.body.access_token, second.body.access_token, third.body.access_token]) {
       const res = await t.get('/v2/scopes/', { token });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toContain('invalid_token');
@@ -250,13 +254,13 @@ describe('OAuth authorization code flow with PKCE', () => {
   });
 
   it('revoke (RFC 7009): 200 for unknown tokens; a revoked refresh token is refused afterwards', async () => {
-    const unknown = await t.post('/v2/auth/revoke', { token: 'not-a-token' });
-    expect(unknown.status).toBe(200);
     const reg = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
+    const unknown = await t.post('/v2/auth/revoke', { token: 'not-a-token', client_id: reg.client_id });
+    expect(unknown.status).toBe(200);
     const { verifier, challenge } = pkce();
     const code = await authorizeCode(t, { clientId: reg.client_id, challenge, ...adminA });
     const tok = await exchange(reg.client_id, code, verifier);
-    const revoked = await t.request('POST', '/v2/auth/revoke', { form: { token: tok.body.refresh_token, token_type_hint: 'refresh_token' } });
+    const revoked = await t.request('POST', '/v2/auth/revoke', { form: { token: tok.body.refresh_token, token_type_hint: 'refresh_token', client_id: reg.client_id } });
     expect(revoked.status).toBe(200);
     const refresh = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: tok.body.refresh_token });
     expect(refresh.status).toBe(400);

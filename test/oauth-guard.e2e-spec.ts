@@ -39,8 +39,14 @@ describe('the global guard: Bearer JWTs on every /v2 route, API keys on /v1 only
     expect((await t.get('/v2/scopes/', { token: forge({ jti: randomUUID() }) })).status).toBe(200);
   });
 
-  it('a missing token or a malformed Authorization header is 401 invalid_token', async () => {
-    expect401(await t.get('/v2/scopes/'));
+  it('a missing token is 401 with a bare Bearer challenge (RFC 6750 3.1); a malformed Authorization header is 401 invalid_token', async () => {
+    const missing = await t.get('/v2/scopes/');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(missing.body.errors[0].code).toBe('unauthorized');
+    const missingV1 = await t.get('/v1/courses');
+    expect(missingV1.status).toBe(401);
+    expect(missingV1.headers.get('www-authenticate')).toMatch(/^Bearer/);
     for (const authorization of ['Bearer', 'Bearer ', 'Token abc', 'bearer-only', `Bearer ${token.slice(0, -4)}`, 'Bearer not.a.jwt']) {
       expect401(await t.get('/v2/scopes/', { headers: { authorization } }));
     }

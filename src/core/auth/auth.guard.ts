@@ -45,7 +45,10 @@ export class GlobalAuthGuard implements CanActivate {
     const principal = await this.auth.authenticate(req.headers.authorization, interfaceOf(req.url) === 'v1');
     req.principal = principal;
     if (needed?.length && !needed.some((s) => principal.scopes.has(s))) {
-      throw forbidden(`This operation needs one of the scopes: ${needed.join(', ')}.`);
+      // RFC 6750 section 3.1; `scope` lists the operation's scopes, any one of which is enough
+      throw forbidden(`This operation needs one of the scopes: ${needed.join(', ')}.`, {
+        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"` },
+      });
     }
     return true;
   }

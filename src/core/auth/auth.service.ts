@@ -54,6 +54,8 @@ export interface AccessClaims {
   cid: string;
   /** refresh-token family, when the token came from the code flow or a refresh */
   fid?: string;
+  /** the audience: the API's base URL (see `audience()`); absent only in tokens issued before aud existed */
+  aud?: string | string[];
 }
 
 const invalidToken = (detail: string) =>
@@ -94,6 +96,18 @@ export class AuthService {
     );
   }
 
+  /** Tokens without `aud` are accepted only when issued before this process started (older versions issued them). */
+  private readonly bootedAt = Date.now();
+
+  /**
+   * The audience of every access token: the API's base URL, the same value as the issuer. One
+   * resource server covers /v1, /v2 and (later) /mcp, which all live under that URL, so one token
+   * serves all of them; a token whose `aud` names anything else is refused.
+   */
+  audience(): string {
+    return this.config.PUBLIC_URL;
+  }
+
   private get cacheMs() {
     return this.config.AUTH_CACHE_SECONDS * 1000;
   }
@@ -101,7 +115,7 @@ export class AuthService {
   /** The parsed current signing key: parsing the PEM on every token cost more than signing. */
   private signer?: { pem: string; key: KeyObject };
 
-  signAccessToken(claims: Omit<AccessClaims, 'iss' | 'iat' | 'exp' | 'jti'>): { token: string; expiresIn: number } {
+  signAccessToken(claims: Omit<AccessClaims, 'iss' | 'iat' | 'exp' | 'jti' | 'aud'>): { token: string; expiresIn: number } {
     const { kid, privatePem } = this.keys.signingKey();
     if (this.signer?.pem !== privatePem) this.signer = { pem: privatePem, key: createPrivateKey(privatePem) };
     const expiresIn = this.config.ACCESS_TOKEN_TTL;
@@ -110,6 +124,7 @@ export class AuthService {
       keyid: kid,
       expiresIn,
       issuer: this.config.PUBLIC_URL,
+      audience: this.audience(),
     });
     return { token, expiresIn };
   }
@@ -130,6 +145,7 @@ export class AuthService {
     if (!claims) {
       claims = await this.verifyWithStrategy(token);
       if (!claims.org || !claims.cid || typeof claims.scope !== 'string') throw invalidToken('The access token is invalid.');
+      if (!this.audienceOk(claims)) throw invalidToken('The access token is not meant for this API (aud).');
       const ttl = Math.min(claims.exp * 1000 - Date.now(), 60_000);
       if (ttl > 0) this.tokens.set(token, claims, ttl);
     } else if (claims.exp * 1000 <= Date.now()) {
@@ -139,8 +155,17 @@ export class AuthService {
     return claims;
   }
 
+  /** `aud` must name this API (a string, or an array containing it); see `bootedAt` for tokens without one. */
+  private audienceOk(claims: AccessClaims): boolean {
+    const aud = claims.aud;
+    if (aud === undefined) return typeof claims.iat === 'number' && claims.iat * 1000 < this.bootedAt;
+    const expected = this.audience();
+    return typeof aud === 'string' ? aud === expected : Array.isArray(aud) && aud.includes(expected);
+  }
+
   async authenticate(authorization: string | undefined, allowApiKey: boolean): Promise<Principal> {
-    if (!authorization) throw invalidToken('Authentication credentials were not provided.');
+    // RFC 6750 section 3.1: a request without credentials gets the challenge without an error code
+    if (!authorization) throw unauthorized('Authentication credentials were not provided.', { headers: { 'WWW-Authenticate': 'Bearer' } });
     const space = authorization.indexOf(' ');
     const scheme = space > 0 ? authorization.slice(0, space).toLowerCase() : '';
     const value = space > 0 ? authorization.slice(space + 1).trim() : '';

@@ -30,6 +30,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(60) @Max(86400) ACCESS_TOKEN_TTL = 3600;
   @Transform(toInt) @IsInt() @Min(60) REFRESH_TOKEN_TTL = 30 * 24 * 3600;
   @Transform(toInt) @IsInt() @Min(10) @Max(600) AUTH_CODE_TTL = 600;
+  /** Seconds after a refresh in which a repeat of the rotated-out refresh token returns the same new pair instead of revoking the family (retries, concurrent refreshes); 0 turns it off. */
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value))) @IsNumber() @Min(0) @Max(60) REFRESH_TOKEN_GRACE_SECONDS = 10;
   /** How long a verified token, client state or API key stays cached in one API process. */
   @Transform(toInt) @IsInt() @Min(0) @Max(60) AUTH_CACHE_SECONDS = 5;
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) BATCH_MAX_ITEMS = 100;

@@ -84,6 +84,7 @@ export class CleanupService {
       batch,
       maxBatches,
     );
+    await this.eraseRefreshSuccessors();
     const idempotencyKeys = await this.inBatches(
       `DELETE FROM idempotency_keys WHERE (organization_id, lookup) IN (
          SELECT organization_id, lookup FROM idempotency_keys WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
@@ -94,6 +95,21 @@ export class CleanupService {
     const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys };
     if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
+  }
+
+  /**
+   * Erase the encrypted successors that rotated-out refresh tokens keep for the grace window
+   * (REFRESH_TOKEN_GRACE_SECONDS, see TokenService.refresh) once the window is over; the API erases
+   * them itself a second after the window, this catches those a stopped API process left behind.
+   */
+  async eraseRefreshSuccessors(): Promise<number> {
+    const [, affected] = (await this.ds.query(
+      `UPDATE refresh_tokens SET successor_enc = NULL
+        WHERE successor_enc IS NOT NULL AND rotated_at < clock_timestamp() - make_interval(secs => $1)`,
+      [this.config.REFRESH_TOKEN_GRACE_SECONDS],
+    )) as [unknown[], number];
+    if (affected) this.logger.log({ msg: 'refresh-token successors erased after the grace window', count: affected });
+    return affected;
   }
 
   /** Repeat one batched DELETE until a batch comes back short or the cap is reached. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { BlockList, isIP } from 'node:net';
-import { IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import type { Principal } from '../../core/auth/principal';
 import { ALL_SCOPES, SCOPE_PRESETS } from '../../core/auth/scopes';
@@ -67,7 +67,11 @@ export class ClientsService {
     const unknown = [...wanted].filter((s) => !ALL_SCOPES.has(s));
     if (unknown.length) throw new ValidationFailed([{ pointer: '/scope_codenames', field: 'scope_codenames', message: `unknown scopes: ${unknown.join(', ')}` }]);
     const lacking = [...wanted].filter((s) => !principal.scopes.has(s));
-    if (lacking.length) throw forbidden(`A client cannot be given scopes the caller lacks: ${lacking.join(', ')}.`);
+    if (lacking.length) {
+      throw forbidden(`A client cannot be given scopes the caller lacks: ${lacking.join(', ')}.`, {
+        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${lacking.join(' ')}"` },
+      });
+    }
     return [...wanted].sort();
   }
 
@@ -116,38 +120,70 @@ export class ClientsService {
     return { client, secret };
   }
 
+  /**
+   * The rule of create and update, applied to every operation on an existing client: the calling
+   * token must hold every scope of the target client. Otherwise a token with `clients:write` alone
+   * could rotate the secret of (or re-point the allowlist of) a stronger client and mint its tokens.
+   */
+  private checkTarget(principal: Principal, client: OAuthClient) {
+    const lacking = client.scopes.filter((s) => !principal.scopes.has(s));
+    if (lacking.length) {
+      throw forbidden(`This client holds scopes the calling token lacks (${lacking.join(', ')}); only a token holding all of a client's scopes may change it.`, {
+        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${lacking.join(' ')}"` },
+      });
+    }
+  }
+
+  /**
+   * Run a change on one client of the caller's organization, inside a transaction holding its row
+   * lock, after the 404 and scope checks: a concurrent change of its scopes cannot slip between the
+   * check and the write.
+   */
+  private changeTarget<T>(principal: Principal, publicId: string, change: (m: EntityManager, client: OAuthClient) => Promise<T>): Promise<T> {
+    const id = decodeId('client', publicId);
+    if (!id) throw notFound('Client not found.');
+    return this.clients.manager.transaction(async (m) => {
+      const client = await m.findOne(OAuthClient, { where: { id, organizationId: principal.organizationId }, lock: { mode: 'pessimistic_write' } });
+      if (!client) throw notFound('Client not found.');
+      this.checkTarget(principal, client);
+      return change(m, client);
+    });
+  }
+
   async update(principal: Principal, publicId: string, dto: ClientUpdateRequest): Promise<OAuthClient> {
-    const client = await this.get(principal, publicId);
-    if (!client.isActive) throw notFound('Client not found.');
-    const scopes = this.resolveScopes(principal, dto.scope_codenames, dto.scope_preset);
-    this.checkAllowlist(dto.ip_allowlist);
-    if (dto.name !== undefined && dto.name !== null) client.name = dto.name;
-    if (dto.description !== undefined) client.description = dto.description;
-    if (scopes) client.scopes = scopes;
-    if (dto.ip_allowlist !== undefined && dto.ip_allowlist !== null) client.ipAllowlist = dto.ip_allowlist;
-    return this.clients.save(client);
+    return this.changeTarget(principal, publicId, async (m, client) => {
+      if (!client.isActive) throw notFound('Client not found.');
+      const scopes = this.resolveScopes(principal, dto.scope_codenames, dto.scope_preset);
+      this.checkAllowlist(dto.ip_allowlist);
+      if (dto.name !== undefined && dto.name !== null) client.name = dto.name;
+      if (dto.description !== undefined) client.description = dto.description;
+      if (scopes) client.scopes = scopes;
+      if (dto.ip_allowlist !== undefined && dto.ip_allowlist !== null) client.ipAllowlist = dto.ip_allowlist;
+      return m.save(client);
+    });
   }
 
   /** Deactivate: its tokens are refused from then on (at once here, within seconds elsewhere). */
   async deactivate(principal: Principal, publicId: string): Promise<void> {
-    const client = await this.get(principal, publicId);
-    if (client.isActive) {
-      await this.clients.manager.transaction(async (m) => {
+    const client = await this.changeTarget(principal, publicId, async (m, client) => {
+      if (client.isActive) {
         await m.update(OAuthClient, { id: client.id }, { isActive: false, deactivatedAt: new Date() });
         await m.update(TokenFamily, { clientId: client.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-      });
-    }
+      }
+      return client;
+    });
     this.auth.forgetClient(client.id);
   }
 
   async rotateSecret(principal: Principal, publicId: string): Promise<{ client: OAuthClient; secret: string }> {
-    const client = await this.get(principal, publicId);
-    if (!client.isActive) throw notFound('Client not found.');
-    if (client.tokenEndpointAuthMethod === 'none') throw new ApiError(409, 'A public client has no secret to rotate.');
-    const secret = newClientSecret();
-    client.secretHash = sha256(secret);
-    await this.clients.save(client);
-    return { client, secret };
+    return this.changeTarget(principal, publicId, async (m, client) => {
+      if (!client.isActive) throw notFound('Client not found.');
+      if (client.tokenEndpointAuthMethod === 'none') throw new ApiError(409, 'A public client has no secret to rotate.');
+      const secret = newClientSecret();
+      client.secretHash = sha256(secret);
+      await m.save(client);
+      return { client, secret };
+    });
   }
 
   /** Find an active client by its client_id and check its secret in constant time. */

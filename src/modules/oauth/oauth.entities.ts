@@ -42,6 +42,8 @@ export class RefreshToken {
   @Column('text') scope: string;
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) rotatedAt: Date | null;
+  /** the token that replaced this one, encrypted with APP_SECRET, kept only for REFRESH_TOKEN_GRACE_SECONDS after rotation */
+  @Column('text', { nullable: true, select: false }) successorEnc: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
 

@@ -2,6 +2,7 @@ import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
+import { ApiError } from '../../core/http/api-error';
 import { ClientCredentials, oauthError, TokenService } from './token.service';
 
 function str(v: unknown): string | undefined {
@@ -31,6 +32,18 @@ export function clientCredentials(authorization: string | undefined, body: Recor
   return { clientId: bodyId, clientSecret: bodySecret };
 }
 
+/** RFC 6749 section 5.2: a client that tried HTTP Basic and failed gets a 401 with the Basic challenge. */
+async function basicChallenge<T>(authorization: string | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && authorization && /^basic /i.test(authorization)) {
+      err.headers['WWW-Authenticate'] = 'Basic realm="oauth", charset="UTF-8"';
+    }
+    throw err;
+  }
+}
+
 function asObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw oauthError(400, 'invalid_request', 'The request body must be a JSON object or a form.');
@@ -48,6 +61,10 @@ export class TokenController {
   @ApiOperation({ summary: 'Exchange credentials for an access token (client_credentials, refresh_token, authorization_code)' })
   async token(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+    return basicChallenge(authorization, () => this.grant(rawBody, authorization, req.ip));
+  }
+
+  private async grant(rawBody: unknown, authorization: string | undefined, ip: string) {
     const body = asObject(rawBody);
     for (const [k, v] of Object.entries(body)) {
       if (v !== undefined && v !== null && typeof v !== 'string') throw oauthError(400, 'invalid_request', `${k} must be a string.`);
@@ -57,11 +74,11 @@ export class TokenController {
     const scope = str(body.scope);
     switch (grantType) {
       case 'client_credentials':
-        return this.tokens.clientCredentials(creds, scope, req.ip);
+        return this.tokens.clientCredentials(creds, scope, ip);
       case 'refresh_token':
-        return this.tokens.refresh(creds, str(body.refresh_token), scope, req.ip);
+        return this.tokens.refresh(creds, str(body.refresh_token), scope, ip);
       case 'authorization_code':
-        return this.tokens.authorizationCode(creds, { code: str(body.code), codeVerifier: str(body.code_verifier), redirectUri: str(body.redirect_uri) }, req.ip);
+        return this.tokens.authorizationCode(creds, { code: str(body.code), codeVerifier: str(body.code_verifier), redirectUri: str(body.redirect_uri) }, ip);
       default:
         throw oauthError(400, 'unsupported_grant_type', `The grant type "${grantType}" is not supported.`);
     }
@@ -70,16 +87,22 @@ export class TokenController {
   @Public()
   @Post('revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a refresh token (RFC 7009); 200 even for unknown tokens' })
-  async revoke(@Body() rawBody: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOperation({ summary: "Revoke a refresh token (RFC 7009). The client authenticates as at the token endpoint (body or Basic; a public client sends client_id); 200 even for unknown tokens or another client's" })
+  async revoke(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store');
-    const body = asObject(rawBody);
-    const token = body.token;
-    if (typeof token !== 'string' || token.length === 0) throw oauthError(400, 'invalid_request', 'token is required.');
-    if (body.token_type_hint !== undefined && body.token_type_hint !== null && typeof body.token_type_hint !== 'string') {
-      throw oauthError(400, 'invalid_request', 'token_type_hint must be a string.');
-    }
-    await this.tokens.revoke(token);
-    return {};
+    return basicChallenge(authorization, async () => {
+      const body = asObject(rawBody);
+      for (const k of ['client_id', 'client_secret']) {
+        if (body[k] !== undefined && body[k] !== null && typeof body[k] !== 'string') throw oauthError(400, 'invalid_request', `${k} must be a string.`);
+      }
+      const creds = clientCredentials(authorization, body);
+      const token = body.token;
+      if (typeof token !== 'string' || token.length === 0) throw oauthError(400, 'invalid_request', 'token is required.');
+      if (body.token_type_hint !== undefined && body.token_type_hint !== null && typeof body.token_type_hint !== 'string') {
+        throw oauthError(400, 'invalid_request', 'token_type_hint must be a string.');
+      }
+      await this.tokens.revoke(creds, token);
+      return {};
+    });
   }
 }

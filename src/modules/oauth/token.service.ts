@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import { AppConfig } from '../../core/config/config';
-import { randomToken, sha256, constantTimeEqual } from '../../core/crypto/crypto';
+import { constantTimeEqual, decrypt, encrypt, randomToken, sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { ClientsService, ipAllowed } from './clients.service';
@@ -86,26 +86,42 @@ export class TokenService {
     return token;
   }
 
+  /**
+   * Refresh-token rotation. The family row lock serializes every refresh of one family (across API
+   * processes): the statements lock the family first, then its refresh token, always in that order.
+   * A rotated-out token presented again within REFRESH_TOKEN_GRACE_SECONDS of its rotation (a retry,
+   * or a concurrent refresh that lost the race) gets the same new refresh token again, provided that
+   * one is still current; any other reuse revokes the whole family.
+   */
   async refresh(creds: ClientCredentials, refreshToken: string | undefined, requestedScope: string | undefined, ip: string): Promise<TokenResponse> {
     if (!refreshToken) throw oauthError(400, 'invalid_request', 'refresh_token is required.');
     const hash = sha256(refreshToken);
+    const grace = this.config.REFRESH_TOKEN_GRACE_SECONDS;
     const result = await this.ds.transaction(async (m) => {
+      const found: { family_id: string }[] = await m.query(`SELECT family_id FROM refresh_tokens WHERE token_hash = $1`, [hash]);
+      if (!found.length) throw invalidGrant('The refresh token is invalid.');
+      const [family] = await m.query(`SELECT id, revoked_at, client_id, organization_id, subject FROM token_families WHERE id = $1 FOR UPDATE`, [found[0].family_id]);
       const rows: any[] = await m.query(
-        `SELECT r.id, r.family_id, r.scope, r.expires_at, r.rotated_at, r.token_hash, f.revoked_at, f.client_id, f.organization_id, f.subject
-           FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id
-          WHERE r.token_hash = $1 FOR UPDATE OF r, f`,
-        [hash],
+        `SELECT id, family_id, scope, expires_at, rotated_at, token_hash, successor_enc,
+                (rotated_at IS NOT NULL AND rotated_at > clock_timestamp() - make_interval(secs => $2)) AS in_grace
+           FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
+        [hash, grace],
       );
       const row = rows[0];
-      if (!row || !constantTimeEqual(row.token_hash, hash)) throw invalidGrant('The refresh token is invalid.');
+      if (!family || !row || row.family_id !== family.id || !constantTimeEqual(row.token_hash, hash)) throw invalidGrant('The refresh token is invalid.');
+      let successor: { token: string; scope: string } | null = null;
       if (row.rotated_at) {
-        // Reuse of a rotated-out token: someone holds a copy. Revoke the whole family.
-        await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [row.family_id]);
-        return { reuse: true as const, familyId: row.family_id as string };
+        successor = row.in_grace && !family.revoked_at ? await this.currentSuccessor(m, row) : null;
+        if (!successor) {
+          // Reuse of a rotated-out token: someone holds a copy. Revoke the whole family.
+          await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [family.id]);
+          if (row.successor_enc) await m.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1`, [row.id]);
+          return { reuse: true as const, familyId: family.id as string };
+        }
       }
-      if (row.revoked_at) throw invalidGrant('The refresh token has been revoked.');
-      if (new Date(row.expires_at).getTime() <= Date.now()) throw invalidGrant('The refresh token has expired.');
-      const client = await m.findOne(OAuthClient, { where: { id: row.client_id } });
+      if (family.revoked_at) throw invalidGrant('The refresh token has been revoked.');
+      if (!successor && new Date(row.expires_at).getTime() <= Date.now()) throw invalidGrant('The refresh token has expired.');
+      const client = await m.findOne(OAuthClient, { where: { id: family.client_id } });
       if (!client || !client.isActive) throw invalidGrant('The client of this refresh token is deactivated.');
       if (creds.clientId && creds.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
       // RFC 6749 section 6: a confidential client authenticates to refresh, so a leaked refresh token alone is useless.
@@ -115,17 +131,56 @@ export class TokenService {
       }
       if (!client.grantTypes.includes('refresh_token')) throw oauthError(400, 'unauthorized_client', 'This client may not use the refresh_token grant.');
       if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
+      const base = { reuse: false as const, client, organizationId: family.organization_id as string, subject: family.subject as string, familyId: family.id as string };
+      if (successor) {
+        // the repeat within the grace window: the same new refresh token, a fresh access token
+        return { ...base, scope: this.narrowScope(requestedScope, successor.scope.split(' ').filter(Boolean)), next: successor.token, rotatedId: null };
+      }
       const scope = this.narrowScope(requestedScope, row.scope.split(' ').filter(Boolean));
-      await m.query(`UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, [row.id]);
-      const next = await this.issueRefresh(m, row.family_id, scope);
-      return { reuse: false as const, client, organizationId: row.organization_id as string, subject: row.subject as string, scope, familyId: row.family_id as string, next };
+      const next = await this.issueRefresh(m, family.id, scope);
+      // the successor is kept for the grace window only, encrypted (it is a bearer secret); erased after it
+      await m.query(`UPDATE refresh_tokens SET rotated_at = clock_timestamp(), successor_enc = $2 WHERE id = $1`, [
+        row.id,
+        grace > 0 ? encrypt(this.config.APP_SECRET, next) : null,
+      ]);
+      return { ...base, scope, next, rotatedId: grace > 0 ? (row.id as string) : null };
     });
     if (result.reuse) {
       this.auth.forgetFamily(result.familyId);
       throw invalidGrant('The refresh token has already been used; its family has been revoked.');
     }
+    if (result.rotatedId) this.eraseSuccessorLater(result.rotatedId, grace);
     const { token, expiresIn } = this.accessToken(result.client, result.organizationId, result.subject, result.scope, result.familyId);
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: result.scope, refresh_token: result.next };
+  }
+
+  /** The successor of a rotated-out token, when it is kept (within the window) and not itself rotated out yet. */
+  private async currentSuccessor(m: EntityManager, row: { family_id: string; successor_enc: string | null }): Promise<{ token: string; scope: string } | null> {
+    if (!row.successor_enc) return null;
+    let token: string;
+    try {
+      token = decrypt(this.config.APP_SECRET, row.successor_enc);
+    } catch {
+      return null; // sealed with another APP_SECRET: treat as no successor
+    }
+    const rows: { scope: string; rotated_at: Date | null }[] = await m.query(
+      `SELECT scope, rotated_at FROM refresh_tokens WHERE token_hash = $1 AND family_id = $2 FOR UPDATE`,
+      [sha256(token), row.family_id],
+    );
+    if (!rows.length || rows[0].rotated_at) return null;
+    return { token, scope: rows[0].scope };
+  }
+
+  /**
+   * Erase a kept successor once the window is over (a second after it, so a repeat at the very end
+   * still finds it). Best effort in this process; the clean-up sweep erases whatever a stopped
+   * process left, and a repeat after the window erases it too.
+   */
+  private eraseSuccessorLater(refreshTokenId: string, graceSeconds: number) {
+    const timer = setTimeout(() => {
+      this.ds.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1 AND successor_enc IS NOT NULL`, [refreshTokenId]).catch(() => undefined);
+    }, graceSeconds * 1000 + 1000);
+    timer.unref();
   }
 
   async authorizationCode(
@@ -172,15 +227,27 @@ export class TokenService {
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: result.scope, ...(result.refresh ? { refresh_token: result.refresh } : {}) };
   }
 
-  /** RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family. Unknown tokens are fine. */
-  async revoke(token: string): Promise<void> {
+  /**
+   * RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family. The
+   * client authenticates as at the token endpoint (a public client names itself with client_id);
+   * failed authentication is 401 invalid_client. A token that is unknown, or was issued to another
+   * client, is left alone and the answer is still 200 (section 2.2: nothing to tell the caller).
+   */
+  async revoke(creds: ClientCredentials, token: string): Promise<void> {
+    if (!creds.clientId) throw oauthError(401, 'invalid_client', 'Client authentication is required: client_id (and client_secret for a confidential client).');
+    const client = await this.clients.authenticate(creds.clientId, creds.clientSecret);
+    if (!client) throw invalidClient();
     let familyId: string | undefined;
-    const row = await this.refreshTokens.findOne({ where: { tokenHash: sha256(token) } });
-    if (row) familyId = row.familyId;
-    else {
+    const rows: { family_id: string; client_id: string }[] = await this.ds.query(
+      `SELECT r.family_id, f.client_id FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1`,
+      [sha256(token)],
+    );
+    if (rows.length) {
+      if (rows[0].client_id === client.id) familyId = rows[0].family_id;
+    } else {
       try {
         const claims = await this.auth.verifyAccessToken(token);
-        familyId = claims.fid;
+        if (claims.cid === client.id) familyId = claims.fid;
       } catch {
         familyId = undefined;
       }
