@@ -129,6 +129,8 @@ export const DRF_TABLE: Record<string, Entry> = {
   arrayNotEmpty: { stage: 'validator', message: () => DRF.emptyList },
 };
 
+const ORDER = Object.keys(DRF_TABLE);
+
 /**
  * Rules that already answer DRF's messages themselves (the /v1 rule helpers: Str, Bool, Int,
  * Choice, StrList, Obj, Required, V1Str, ...): their message is kept as it is.
@@ -171,7 +173,8 @@ export function drfMessages(value: unknown, failed: FailedConstraint[]): DrfOutc
   const choices = own.filter((f) => entry(f).stage === 'choice');
   if (choices.length) return { messages: [messageOf(choices[0], value)] };
 
-  const messages = own.map((f) => messageOf(f, value));
+  // DRF's validator order: max_length, min_length, null characters, then the field's own validators
+  const messages = [...own].sort((a, b) => ORDER.indexOf(a.name) - ORDER.indexOf(b.name)).map((f) => messageOf(f, value));
   if (messages.length) return { messages: unique(messages) };
 
   // only element rules failed: DRF's ListField reports the first element it refuses
