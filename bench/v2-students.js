@@ -2,8 +2,8 @@
 'use strict';
 /**
  * /v2 students: the real API against a bare Fastify + pg server that runs the SAME SQL, with
- * autocannon, for four operations: read one, list a keyset page of 100, batch-create 100, batch-
- * update 100. Also counts the SQL statements the API sends per request of each kind. Plain Node,
+ * autocannon, for five operations: read one, list a keyset page of 100, batch-create 100 (without
+ * and with a fresh Idempotency-Key per request), batch-update 100. Also counts the SQL statements the API sends per request of each kind. Plain Node,
  * CommonJS; runs on the compiled code (`npm run bench` builds first and runs it as `v2-students`).
  *
  *   npm run bench -- v2-students
@@ -177,6 +177,13 @@ const OPERATIONS = [
     key: 'create',
     api: (st, n) => ({ method: 'POST', path: '/v2/students/', headers: json, body: createBody(`a${st.run}`, n) }),
     bare: (st, n) => ({ method: 'POST', path: '/students', headers: json, body: createBody(`b${st.run}`, n) }),
+  },
+  {
+    // the same batch create with a fresh Idempotency-Key per request (the bare server ignores it)
+    name: 'POST /v2/students/ (100 items, Idempotency-Key)',
+    key: 'create-idem',
+    api: (st, n) => ({ method: 'POST', path: '/v2/students/', headers: { ...json, 'idempotency-key': `bench-${st.run}-${n}` }, body: createBody(`k${st.run}`, n) }),
+    bare: (st, n) => ({ method: 'POST', path: '/students', headers: json, body: createBody(`c${st.run}`, n) }),
   },
   {
     name: 'PATCH /v2/students/ (100 items)',
@@ -371,7 +378,7 @@ async function main() {
       for (const s of statements) process.stdout.write(`      ${norm(s.sql).slice(0, 110)}\n`);
     }
     // the bare server must run what the API runs
-    const expect = { read: SQL_READ, list: SQL_LIST(BATCH + 1), create: SQL_CREATE, update: SQL_UPDATE };
+    const expect = { read: SQL_READ, list: SQL_LIST(BATCH + 1), create: SQL_CREATE, 'create-idem': SQL_CREATE, update: SQL_UPDATE };
     for (const op of ops) {
       const same = sqlSeen[op.key].some((s) => norm(s.sql) === norm(expect[op.key]));
       process.stdout.write(`  bare ${op.key} statement found verbatim in the API's log: ${same ? 'yes' : 'NO'}\n`);
@@ -418,7 +425,7 @@ async function main() {
               // a fresh path/body per request (unique emails, rotating ids and slices)
               setupRequest: (req) => {
                 const r = make(st, n++);
-                return { ...req, path: r.path, body: r.body };
+                return { ...req, path: r.path, body: r.body, headers: r.headers ? { ...req.headers, ...r.headers } : req.headers };
               },
             },
           ],
