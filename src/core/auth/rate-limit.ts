@@ -164,7 +164,9 @@ export class RateLimitGuard extends ThrottlerGuard {
     counters.push({ policy: tracker.startsWith('ip:') ? 'ip' : 'client', limit, record: own });
 
     const orgId: string | undefined = req.principal?.organizationId;
-    if (settings && orgId) {
+    // a call refused by the caller's own limit does not spend the organization's budget (one client
+    // retrying too fast must not lock its organization's other clients out)
+    if (settings && orgId && !own.isBlocked) {
       const orgLimit = this.config[settings.organizationLimit] as number;
       const rec = await this.storageService.increment(keyOf(`org:${orgId}`), ttl, orgLimit, blockDuration, name);
       counters.push({ policy: 'organization', limit: orgLimit, record: rec });
