@@ -5,6 +5,7 @@ import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
+import { isDatabaseUnavailable } from '../database/unavailable';
 import { unauthorized } from '../http/api-error';
 import { KeysService } from './keys.service';
 import type { Principal } from './principal';
@@ -134,7 +135,9 @@ export class AuthService {
     return new Promise((resolve, reject) => {
       const s: any = Object.create(this.strategy);
       s.success = (user: AccessClaims) => resolve(user);
-      s.fail = (info: any) => reject(invalidToken(info?.message === 'jwt expired' ? 'The access token has expired.' : 'The access token is invalid.'));
+      // passport-jwt reports a key lookup that failed (database down) as a failure: that is a 503, not a 401
+      s.fail = (info: any) =>
+        reject(isDatabaseUnavailable(info) ? info : invalidToken(info?.message === 'jwt expired' ? 'The access token has expired.' : 'The access token is invalid.'));
       s.error = (err: unknown) => reject(err);
       s.authenticate({ headers: { authorization: `Bearer ${token}` } }, {});
     });

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError } from '../http/api-error';
 import { validateWhitelisted } from '../http/fast-validate';
 import { toProblems } from '../http/validation.pipe';
@@ -116,6 +117,7 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
     try {
       results = await handler(valid);
     } catch (err) {
+      if (isDatabaseUnavailable(err)) throw err; // the whole request answers 503
       logger.warn({ err: (err as Error).message }, 'set-wise batch failed; retrying items one by one');
       results = new Map();
       for (const v of valid) {
@@ -124,6 +126,7 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
           const out = one.get(v.index);
           if (out) results.set(v.index, out);
         } catch (e) {
+          if (isDatabaseUnavailable(e)) throw e;
           if (isBadInputDbError(e)) {
             results.set(v.index, { ok: false, code: 'validation_error', detail: 'The item contains a value that cannot be stored (for example a NUL character or an out-of-range number).' });
           } else {

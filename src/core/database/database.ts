@@ -15,7 +15,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     synchronize: false,
     logging: config.DATABASE_LOG_QUERIES ? ['query'] : false,
     logger: 'simple-console',
-    extra: { max: config.DATABASE_POOL_SIZE },
+    // a request waits at most DATABASE_CONNECT_TIMEOUT_MS for a connection (new or pooled), then 503
+    extra: { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS },
   };
 }
 

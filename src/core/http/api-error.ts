@@ -36,6 +36,7 @@ export const V2_CODES: Record<number, string> = {
   422: 'validation_error',
   429: 'rate_limited',
   500: 'internal_error',
+  503: 'service_unavailable',
 };
 
 export const TITLES: Record<number, string> = {
@@ -50,6 +51,7 @@ export const TITLES: Record<number, string> = {
   422: 'Validation error',
   429: 'Too many requests',
   500: 'Internal error',
+  503: 'Service unavailable',
 };
 
 export interface ApiErrorOptions {

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
 import { interfaceOf } from './interfaces';
 
@@ -14,7 +15,11 @@ const OAUTH_DEFAULTS: Record<number, string> = {
   422: 'invalid_request',
   429: 'slow_down',
   500: 'server_error',
+  503: 'temporarily_unavailable',
 };
+
+/** Seconds a client is asked to wait when the database cannot be reached (503). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Normalise anything thrown into an ApiError. Unknown errors become a logged 500. */
 export function toApiError(exception: unknown, logger: Logger, requestId: string): ApiError {
@@ -36,6 +41,14 @@ export function toApiError(exception: unknown, logger: Logger, requestId: string
     return new ApiError(400, fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty.' : 'Malformed request body.');
   }
   if (exception instanceof SyntaxError) return new ApiError(400, 'Malformed JSON body.');
+  if (isDatabaseUnavailable(exception)) {
+    // an outage, not a bug: 503 + Retry-After in each interface's envelope (docs/decisions/faults.md)
+    logger.warn({ requestId, err: (exception as Error).message }, 'database unavailable');
+    return new ApiError(503, 'The service is temporarily unavailable; retry shortly.', {
+      oauthError: 'temporarily_unavailable',
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
+  }
   if (isBadInputDbError(exception)) {
     logger.warn({ requestId, code: (exception as any).code }, 'bad input reached the database');
     return new ApiError(400, 'The request contains a value that cannot be stored (for example a NUL character or an out-of-range number).');
