@@ -15,7 +15,8 @@ import type { EntityManager } from 'typeorm';
  *   personal member whose value is the user's email or name is emptied; the email is replaced
  *   wherever it appears inside a string;
  * - webhook attempts and deliveries of those events: a response excerpt or error text that
- *   mentions the email or a name is cleared (a receiver may echo the body).
+ *   mentions the email or a name is cleared (a receiver may echo the body);
+ * - finished Idempotency-Key records whose stored answer shows the email or a name: deleted.
  */
 export interface PersonToErase {
   organizationId: string;
@@ -139,6 +140,18 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
       payloads,
       org,
     ]);
+  }
+
+  // Idempotency-Key records keep the exact answer of a write for replays (24 h): drop the finished
+  // ones whose stored answer shows the person (a retry of such a write runs again instead of replaying)
+  const exact = [p.email, p.firstName, p.lastName].filter((v): v is string => !!v && v.trim().length >= 2);
+  if (exact.length) {
+    await m.query(
+      `DELETE FROM idempotency_keys
+        WHERE organization_id = $1 AND status IS NOT NULL AND body IS NOT NULL
+          AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS n(s) WHERE position(convert_to(n.s, 'UTF8') IN body) > 0)`,
+      [org, exact],
+    );
   }
 
   const needles = [email, ...names].filter(Boolean);
