@@ -167,8 +167,8 @@ describe('/v1 groups, email-domain rules and group categories', () => {
         [{ name: 'ok', sign_up_field_rule: { options: [{ id: 'opt1' }, { id: 'no-such-option' }] } }, 'sign_up_field_rule.options'],
         [{ name: 'ok', sign_up_field_rule: { options: [{ id: 'theirs' }] } }, 'sign_up_field_rule.options'],
         [{ name: 'ok', rule_email_domains: 'example.com' }, 'rule_email_domains'],
-        [{ name: 'ok', rule_email_domains: ['@example.com'] }, 'rule_email_domains'],
-        [{ name: 'ok', rule_email_domains: [1] }, 'rule_email_domains'],
+        [{ name: 'ok', rule_email_domains: ['@example.com'] }, 'rule_email_domains.0'], // a list element is named by its index (DRF: {"rule_email_domains": {"0": [...]}})
+        [{ name: 'ok', rule_email_domains: [1] }, 'rule_email_domains.0'],
       ];
       for (const [body, field] of cases) {
         const r = await t.post('/v1/groups', body, basic());

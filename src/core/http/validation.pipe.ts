@@ -19,7 +19,9 @@ export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | '
       }
       for (const message of Object.values(e.constraints ?? {})) {
         const field = here.join('.');
-        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${here.join('/')}`, field, message, v1 } : { parameter: field, field, message, v1 });
+        // an element rule names the element it refused (`/content_items/0`)
+        const at = v1 && v1.field !== field ? [...here, v1.field.slice(field.length + 1)] : here;
+        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${at.join('/')}`, field, message, v1 } : { parameter: field, field, message, v1 });
         if (v1) v1 = { field: v1.field, messages: [] };
       }
       if (e.children?.length) walk(e.children, here);

@@ -1,3 +1,4 @@
+import { DRF } from '../../core/http/drf-messages';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -80,8 +81,8 @@ export class EnrollmentsV1Service {
    */
   async create(p: Principal, domain: Domain, pc: PublishedCourseRow, dto: EnrollmentCreateDto): Promise<{ row: EnrollmentRow; created: boolean }> {
     const ref = dto.user;
-    if (ref === undefined || ref === null) throw fieldError('user', 'This field is required.');
-    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('user', 'Must be an object with an id.');
+    if (ref === undefined || ref === null) throw fieldError('user', ref === null ? DRF.null : DRF.required);
+    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('user', DRF.dict(ref));
     const rawId = (ref as Record<string, unknown>).id;
     if (typeof rawId !== 'string' || !rawId) throw fieldError('user', 'The user id is required.');
     const enrolledAt = parseTimestamp('enrolled_at', dto.enrolled_at, false);

@@ -1,3 +1,4 @@
+import { DRF } from '../../core/http/drf-messages';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -132,7 +133,7 @@ export class GroupsV1Service {
     if (sent === undefined || sent === null) return sent as undefined | null;
     const problems: { field: string; message: string }[] = [];
     const f = 'sign_up_field_rule';
-    if (typeof sent !== 'object' || Array.isArray(sent)) throw fieldError(f, 'Invalid data. Expected a dictionary.');
+    if (typeof sent !== 'object' || Array.isArray(sent)) throw fieldError(f, DRF.dict(sent));
     const r = sent as Record<string, unknown>;
     // The published property list names the flag `enforced`; the rule object and the examples use
     // `enforce`. `enforce` is the member; `enforced` is accepted as an alias when `enforce` is absent.
@@ -141,7 +142,7 @@ export class GroupsV1Service {
     if (r.require_match_all !== undefined && typeof r.require_match_all !== 'boolean') problems.push({ field: `${f}.require_match_all`, message: 'Must be a valid boolean.' });
     const options: { id: string }[] = [];
     if (r.options === undefined || r.options === null) problems.push({ field: `${f}.options`, message: 'This field is required.' });
-    else if (!Array.isArray(r.options)) problems.push({ field: `${f}.options`, message: 'Expected a list of items.' });
+    else if (!Array.isArray(r.options)) problems.push({ field: `${f}.options`, message: DRF.list(r.options) });
     else if (r.options.length > MAX_RULE_OPTIONS) problems.push({ field: `${f}.options`, message: `Ensure this field has no more than ${MAX_RULE_OPTIONS} elements.` });
     else {
       for (const o of r.options) {
@@ -414,7 +415,7 @@ function linkedId(body: unknown, member: string): string {
   const b = (body ?? {}) as Record<string, unknown>;
   const v = b[member];
   if (v === undefined || v === null) throw new ValidationFailed([{ field: member, message: v === null ? 'This field may not be null.' : 'This field is required.' }], 400);
-  if (typeof v !== 'object' || Array.isArray(v)) throw fieldError(member, 'Invalid data. Expected a dictionary.');
+  if (typeof v !== 'object' || Array.isArray(v)) throw fieldError(member, DRF.dict(v));
   const id = (v as Record<string, unknown>).id;
   if (id === undefined || id === null) throw fieldError(`${member}.id`, 'This field is required.');
   if (typeof id !== 'string' || !id.length) throw fieldError(`${member}.id`, 'Not a valid string.');

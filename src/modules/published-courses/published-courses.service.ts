@@ -1,3 +1,4 @@
+import { DRF } from '../../core/http/drf-messages';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, Repository } from 'typeorm';
@@ -140,8 +141,8 @@ export class PublishedCoursesService {
   /** POST: publish a course of the organization to the domain. */
   async create(p: Principal, domain: Domain, dto: PublishedCourseCreateDto): Promise<PublishedCourseRow> {
     const ref = dto.course;
-    if (ref === undefined || ref === null) throw fieldError('course', 'This field is required.');
-    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('course', 'Must be an object with an id.');
+    if (ref === undefined || ref === null) throw fieldError('course', ref === null ? DRF.null : DRF.required);
+    if (typeof ref !== 'object' || Array.isArray(ref)) throw fieldError('course', DRF.dict(ref));
     const rawId = (ref as Record<string, unknown>).id;
     if (typeof rawId !== 'string' || !rawId) throw fieldError('course', 'The course id is required.');
     const courseId = decodeId('course', rawId);
