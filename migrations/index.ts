@@ -21,6 +21,7 @@ import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
 import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-tokens';
 import { PasswordResetMails1763700014400 } from './1763700014400-password-reset-mails';
 import { RefreshGrace1763700014857 } from './1763700014857-refresh-grace';
+import { IdempotencyBodyLz41763700014501 } from './1763700014501-idempotency-body-lz4';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   HashInviteTokens1763700014300,
   PasswordResetMails1763700014400,
   RefreshGrace1763700014857,
+  IdempotencyBodyLz41763700014501,
 ];
