@@ -163,7 +163,7 @@ describe('/v2/lessons', () => {
       expect(m.attributes.order).toBe(70);
       expect(m.attributes.content_items).toHaveLength(3);
       expect(m.attributes.content_items[0]).toMatchObject({ type: 'HTML', header: 'Intro', content_html: '<p>a</p>' });
-      expect(m.attributes.content_items[0].id).toMatch(/^cit_/);
+      expect(m.attributes.content_items[0].id).toMatch(/^[0-9a-z]+$/);
       expect(m.attributes.content_items[1]).toEqual({ id: expect.any(String), type: 'QUIZ', header: '', quiz_id: q });
       expect(m.attributes.content_items[2].rating).toMatchObject({ rating_question: 'How?', rating_scale: 10 });
       expect(qz.attributes).toMatchObject({ type: 'QUIZ', quiz_id: q, order: 5, content_html: null });

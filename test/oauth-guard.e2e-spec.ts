@@ -7,6 +7,7 @@ import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { dropDatabase } from './support/db';
 import { startTestApp, TestApp } from './support/app';
+import { issuerUrl } from '../src/core/config/config';
 import { decodeJwt } from './oauth-helpers';
 
 describe('the global guard: Bearer JWTs on every /v2 route, API keys on /v1 only', () => {
@@ -119,9 +120,9 @@ describe('the global guard: Bearer JWTs on every /v2 route, API keys on /v1 only
   it('serves RFC 8414 metadata and the JWKS (public halves only)', async () => {
     const meta = await t.get('/.well-known/oauth-authorization-server');
     expect(meta.status).toBe(200);
-    const base = t.config.PUBLIC_URL;
+    const base = t.baseUrl;
     expect(meta.body).toMatchObject({
-      issuer: base,
+      issuer: issuerUrl(t.config),
       authorization_endpoint: `${base}/v2/oauth/authorize`,
       token_endpoint: `${base}/v2/auth/token`,
       registration_endpoint: `${base}/v2/oauth/register`,

@@ -46,7 +46,7 @@ describe('/v1 access code pools and access codes', () => {
       const r = await t.post(pools, { name: 'Spring cohort' }, basic());
       expect(r.status).toBe(201);
       expect(r.body).toEqual({
-        id: expect.stringMatching(/^acp_/),
+        id: expect.stringMatching(/^[0-9a-z]+$/),
         name: 'Spring cohort',
         active: true,
         start_date: null,
@@ -158,7 +158,7 @@ describe('/v1 access code pools and access codes', () => {
       const url = `${pools}/${p.id}/access-codes`;
       const c1 = await t.post(url, { code: 'WELCOME2026', max_uses: 50, duration: 6, duration_unit: 'MONTHS' }, basic());
       expect(c1.status).toBe(201);
-      expect(c1.body).toEqual({ id: expect.stringMatching(/^acc_/), code: 'WELCOME2026', active: true, max_uses: 50, use_count: 0, duration: 6, duration_unit: 'MONTHS', users: [] });
+      expect(c1.body).toEqual({ id: expect.stringMatching(/^[0-9a-z]+$/), code: 'WELCOME2026', active: true, max_uses: 50, use_count: 0, duration: 6, duration_unit: 'MONTHS', users: [] });
       const c2 = await t.post(url, {}, bearer());
       expect(c2.status).toBe(201);
       expect(c2.body).toMatchObject({ code: expect.stringMatching(/^[A-Z0-9]{10}$/), active: true, max_uses: 1, duration: null, duration_unit: 'MONTHS' });

@@ -37,7 +37,7 @@ async function settled(t: TestApp, id: string, basic: string) {
   throw new Error(`asset ${id} still PROCESSING`);
 }
 
-/** The signed download URL points at PUBLIC_URL; fetch it from the test server instead. */
+/** The path and query of a signed download URL (which points at the test server itself). */
 function local(t: TestApp, url: string) {
   const u = new URL(url);
   return `${u.pathname}${u.search}`;
@@ -87,7 +87,7 @@ describe('/v1/assets', () => {
     const created = await t.post('/v1/assets', { content_url: `${files.url}/media/intro%20video.mp4` }, { basic: org.api_key });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.stringMatching(/^ast_/),
+      id: expect.stringMatching(/^[0-9a-z]+$/),
       name: 'intro video.mp4',
       embed_link_url: null,
       aspect_ratio: '16:9',
@@ -97,12 +97,13 @@ describe('/v1/assets', () => {
     });
     const read = await settled(t, created.body.id, org.api_key);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: created.body.id, type: 'VIDEO_BOTR', state: 'READY', download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/files\//) });
+    expect(read.body).toMatchObject({ id: created.body.id, type: 'VIDEO_BOTR', state: 'READY', download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/files\//) });
+    expect(read.body.download_url.startsWith(`${t.baseUrl}/files/`)).toBe(true);
     const expires = Number(new URL(read.body.download_url).searchParams.get('expires'));
     expect(expires - Date.now() / 1000).toBeGreaterThan(3500);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(3600);
 
-    const res = await fetch(t.baseUrl + local(t, read.body.download_url));
+    const res = await fetch(read.body.download_url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -145,7 +146,7 @@ describe('/v1/assets', () => {
     // expired: a URL signed an hour and a bit ago
     const { signedFileUrl } = await import('../src/core/storage/storage');
     const key = decodeURIComponent(good.pathname.replace(/^\/files\//, ''));
-    const old = signedFileUrl(t.config, key, Date.now() - 3601 * 1000);
+    const old = signedFileUrl(t.config, key, t.baseUrl, Date.now() - 3601 * 1000);
     const r2 = await t.get(local(t, old));
     expect(r2.status).toBe(403);
     expect(r2.body).toEqual({ detail: expect.any(String) });
@@ -156,7 +157,7 @@ describe('/v1/assets', () => {
     const created = await t.post('/v1/assets', { content_url: `${files.url}/page.html` }, { basic: org.api_key });
     const read = await settled(t, created.body.id, org.api_key);
     expect(read.body.type).toBe('HTML');
-    const res = await fetch(t.baseUrl + local(t, read.body.download_url));
+    const res = await fetch(read.body.download_url);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
   });

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from './support/app';
 import { countQueries, insertCourse, insertLesson, insertStudent, orgUuid, rate } from './support/fixtures';
-import { decodeId } from '../src/core/ids/ids';
+import { decodeId, encodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
 const base = { title: 'Intro', short_description: 'Short', enforce_sequential_navigation: true };
@@ -30,7 +30,7 @@ describe('/v1 courses', () => {
       expect(created.status).toBe(201);
       const c = created.body;
       expect(c).toEqual({
-        id: expect.stringMatching(/^crs_/),
+        id: expect.stringMatching(/^[0-9a-z]+$/),
         title: `Course ${mode}`,
         short_description: 'Short',
         long_description_html: '<p>Long</p>',
@@ -209,7 +209,7 @@ describe('/v1 courses', () => {
   it('drafts, soft-deleted and undecodable ids are not found and never listed; draft_origin_id is a course id', async () => {
     const draft = await insertCourse(t, org, { is_draft: true });
     const deleted = await insertCourse(t, org, { deleted: true });
-    for (const id of [draft.id, deleted.id, 'crs_nope', 'nonsense', draft.id.replace('crs_', 'les_')]) {
+    for (const id of [draft.id, deleted.id, 'crs_nope', 'nonsense', encodeId('lesson', decodeId('course', draft.id)!)]) {
       expect((await t.get(`/v1/courses/${id}`, key())).status).toBe(404);
       expect((await t.patch(`/v1/courses/${id}`, { title: 'x' }, key())).status).toBe(404);
       expect((await t.delete(`/v1/courses/${id}`, key())).status).toBe(404);
@@ -230,10 +230,10 @@ describe('/v1 courses', () => {
     expect(p1.body.count).toBe(5);
     expect(p1.body.results.map((r: any) => r.title)).toEqual(['P0', 'P1']);
     expect(p1.body.previous).toBeNull();
-    expect(p1.body.next).toBe('http://127.0.0.1:3000/v1/courses?page_size=2&page=2');
+    expect(p1.body.next).toBe(`${t.baseUrl}/v1/courses?page_size=2&page=2`);
     const p2 = await t.get('/v1/courses?page_size=2&page=2', auth);
     expect(p2.body.results.map((r: any) => r.title)).toEqual(['P2', 'P3']);
-    expect(p2.body.previous).toBe('http://127.0.0.1:3000/v1/courses?page_size=2');
+    expect(p2.body.previous).toBe(`${t.baseUrl}/v1/courses?page_size=2`);
     const p3 = await t.get('/v1/courses?page_size=2&page=3', auth);
     expect(p3.body.next).toBeNull();
     expect((await t.get('/v1/courses?page_size=2&page=4', auth)).status).toBe(404);
@@ -287,7 +287,7 @@ describe('/v1 courses', () => {
         const empty = await t.get(`/v1/courses/${c.id}/labels`, auth);
         expect(empty.status).toBe(200);
         expect(empty.body.count).toBe(1);
-        expect(empty.body.results[0]).toEqual({ label: { id: expect.stringMatching(/^lbl_/), name: `first-${mode}` } });
+        expect(empty.body.results[0]).toEqual({ label: { id: expect.stringMatching(/^[0-9a-z]+$/), name: `first-${mode}` } });
 
         const added = await t.post(`/v1/courses/${c.id}/labels`, { label: { id: label.id } }, auth);
         expect(added.status).toBe(201);

@@ -49,7 +49,7 @@ describe('/v1 domain users', () => {
       const res = await t.post(users(), { user: { email, first_name: 'Grace', last_name: 'Hopper' }, marketing_optin: true }, auth);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        user: { id: expect.stringMatching(/^stu_/), email: email.toLowerCase(), first_name: 'Grace', last_name: 'Hopper' },
+        user: { id: expect.stringMatching(/^[0-9a-z]+$/), email: email.toLowerCase(), first_name: 'Grace', last_name: 'Hopper' },
         active: true,
         marketing_optin: true,
         enrolled_at: expect.stringMatching(/^\d{4}-/),
@@ -65,7 +65,7 @@ describe('/v1 domain users', () => {
       expect(verifyPayload(t.config.APP_SECRET, LOGIN_TOKEN_PURPOSE, res.body.login_token + 'x')).toBeNull();
       const ev = await events('DOMAIN_ENROLLMENT');
       expect(ev.length).toBe(before + 1);
-      expect(ev[ev.length - 1].payload).toMatchObject({ user: res.body.user, domain: { name: org.domain_name, id: expect.stringMatching(/^dom_/) } });
+      expect(ev[ev.length - 1].payload).toMatchObject({ user: res.body.user, domain: { name: org.domain_name, id: expect.stringMatching(/^[0-9a-z]+$/) } });
     }
   });
 
@@ -217,7 +217,7 @@ describe('/v1 domain users', () => {
     for (const [, auth] of modes()) {
       const res = await t.post(`${users()}/${uid}/invites`, {}, auth);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^dui_/), token: expect.any(String), sent_at: null, used_at: null, invite_url: `https://${org.domain_name}/auth/invite/${res.body.token}` });
+      expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-z]+$/), token: expect.any(String), sent_at: null, used_at: null, invite_url: `https://${org.domain_name}/auth/invite/${res.body.token}` });
       const read = await t.get(`${users()}/${uid}/invites/${res.body.id}`, auth);
       // the token is kept only as a hash: shown on create, empty on reads
       expect(read.body).toEqual({ ...res.body, token: '', invite_url: '' });
@@ -288,7 +288,7 @@ describe('/v1 domain users', () => {
     }
     const bulk = await t.post(`${users(org, d.name)}/${u}/signup-fields-bulk`, { signup_fields: [{ id: f1.id, value: 'Acme Corp' }, { id: f2.id, value: 'L' }, { id: f4.id, value: 'Dev' }] }, { token });
     expect(bulk.status).toBe(201);
-    expect(bulk.headers.get('location')).toBe(`${t.config.PUBLIC_URL}/v1/domains/${d.name}/users/${u}/signup-fields`);
+    expect(bulk.headers.get('location')).toBe(`${t.baseUrl}/v1/domains/${d.name}/users/${u}/signup-fields`);
     expect(bulk.body.signup_fields).toEqual(
       expect.arrayContaining([
         { signup_field: { id: f2.id, label: 'Size' }, value: 'L' },

@@ -103,7 +103,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
         );
         expect(r.status).toBe(201);
         expect(r.body).toEqual({
-          id: expect.stringMatching(/^grp_/),
+          id: expect.stringMatching(/^[0-9a-z]+$/),
           name,
           user_count: 0,
           discount_percent: 15,

@@ -120,11 +120,11 @@ describe('/v1 labels and tags', () => {
         expect(p1.body.count).toBe(5);
         expect(p1.body.results.map((r: any) => r.name)).toEqual(['p0', 'p1']);
         expect(p1.body.previous).toBeNull();
-        expect(p1.body.next).toBe(`http://127.0.0.1:3000/v1/${family}?page_size=2&page=2`);
+        expect(p1.body.next).toBe(`${t.baseUrl}/v1/${family}?page_size=2&page=2`);
         const p3 = await t.get(`/v1/${family}?page_size=2&page=3`, auth);
         expect(p3.body.results.map((r: any) => r.name)).toEqual(['p4']);
         expect(p3.body.next).toBeNull();
-        expect(p3.body.previous).toBe(`http://127.0.0.1:3000/v1/${family}?page_size=2&page=2`);
+        expect(p3.body.previous).toBe(`${t.baseUrl}/v1/${family}?page_size=2&page=2`);
         expect((await t.get(`/v1/${family}?page=4&page_size=2`, auth)).status).toBe(404);
         expect((await t.get(`/v1/${family}?page=abc`, auth)).status).toBe(400);
         const all = await t.get(`/v1/${family}?page_size=5000`, auth);

@@ -61,10 +61,10 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const res = await t.post(base, { slug: 'intro-path', path: { title: 'Intro Path' } }, basic());
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^ppth_/),
+        id: expect.stringMatching(/^[0-9a-z]+$/),
         slug: 'intro-path',
         path: {
-          id: expect.stringMatching(/^pth_/),
+          id: expect.stringMatching(/^[0-9a-z]+$/),
           title: 'Intro Path',
           promo_image_url: '',
           short_description: '',
@@ -77,7 +77,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         path_url: `https://${dn}/path/intro-path`,
         hidden: false,
         strict_enforce_group_visibility: false,
-        offer: { id: expect.stringMatching(/^ofr_/), registration_open: true, registration_url: expect.stringContaining(dn), price: null },
+        offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.stringContaining(dn), price: null },
         unique_progress_per_enrollment: false,
         created_at: expect.stringMatching(/Z$/),
         modified_at: expect.any(String),
@@ -249,7 +249,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const mk = (order: number, pcId: string, opts: { basic?: string; token?: string } = basic()) => t.post(`${base}/${pp.id}/path-items`, { order, published_course: { id: pcId } }, opts);
       const r3 = await mk(30, pcs[0].id);
       expect(r3.status).toBe(201);
-      expect(r3.body).toEqual({ id: expect.stringMatching(/^pit_/), order: 30, published_course: { id: pcs[0].id, course_id: courses[0].id, slug: expect.any(String) } });
+      expect(r3.body).toEqual({ id: expect.stringMatching(/^[0-9a-z]+$/), order: 30, published_course: { id: pcs[0].id, course_id: courses[0].id, slug: expect.any(String) } });
       expect((await mk(10, pcs[1].id, bearer())).status).toBe(201);
       expect((await mk(20, pcs[2].id)).status).toBe(201);
 
@@ -435,7 +435,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const res = await t.post(url, { user: { id: stu.id } }, basic());
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^ppen_/),
+        id: expect.stringMatching(/^[0-9a-z]+$/),
         user: { id: stu.id, email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace' },
         enrolled_at: expect.stringMatching(/Z$/),
         expires_at: null,
@@ -449,7 +449,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         event_type: 'PATH_ENROLLMENT',
         user: { id: stu.id, email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace' },
         path: { id: pp.path.id, published_path_id: pp.id, title: 'Enroll Path', url: pp.path_url },
-        domain: { id: expect.stringMatching(/^dom_/), name: d.name },
+        domain: { id: expect.stringMatching(/^[0-9a-z]+$/), name: d.name },
       });
 
       // without enrolled_at, the active unexpired enrollment is returned (200, no new event)

@@ -171,7 +171,7 @@ describe('/v1/web-packages', () => {
     const created = await create(org.api_key, url, 'Given title', { redirect_on_completion: false, sync_on_completion: true });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.stringMatching(/^wpk_/),
+      id: expect.stringMatching(/^[0-9a-z]+$/),
       title: 'Given title',
       state: 'PROCESSING',
       redirect_on_completion: false,

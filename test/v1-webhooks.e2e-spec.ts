@@ -64,7 +64,7 @@ describe('/v1/webhooks', () => {
       );
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^whk_/),
+        id: expect.stringMatching(/^[0-9a-z]+$/),
         target_url: 'https://example.com/hooks/a',
         active: true,
         deactivate_reason: null,

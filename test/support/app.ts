@@ -54,7 +54,6 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     DATABASE_POOL_SIZE: 5,
     REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL as any) ?? 'silent',
-    PUBLIC_URL: 'http://127.0.0.1:3000',
     ...overrides,
   });
   const app = await createApp(config, { logDestination: opts.logDestination });

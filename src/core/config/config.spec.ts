@@ -1,4 +1,4 @@
-import { AppConfig, ConfigError, loadConfig } from './config';
+import { AppConfig, ConfigError, issuerUrl, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('gives every setting its documented default from an empty environment', () => {
@@ -9,6 +9,15 @@ describe('loadConfig', () => {
     expect(c.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(c.CLEANUP_INTERVAL_SECONDS).toBe(300);
     expect(c.ALLOW_PRIVATE_URLS).toBe(false);
+  });
+
+  it('PUBLIC_URL is optional; the issuer is PUBLIC_URL or http://localhost:${PORT}', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBeUndefined();
+    expect(issuerUrl(loadConfig({}))).toBe('http://localhost:3000');
+    expect(issuerUrl(loadConfig({ PORT: '8080' }))).toBe('http://localhost:8080');
+    expect(issuerUrl(loadConfig({ PORT: '8080', PUBLIC_URL: '' }))).toBe('http://localhost:8080');
+    expect(issuerUrl(loadConfig({ PORT: '8080', PUBLIC_URL: 'https://api.example.com' }))).toBe('https://api.example.com');
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://api.example.com' })).toThrow(/PUBLIC_URL/);
   });
 
   it('converts numbers and booleans from their string form', () => {

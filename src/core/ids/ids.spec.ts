@@ -1,27 +1,64 @@
-import { decodeId, encodeId, newUuid } from './ids';
+import { decodeId, encodeId, ID_PREFIXES, IdType, newUuid } from './ids';
+
+const TYPES = Object.keys(ID_PREFIXES) as IdType[];
 
 describe('ids', () => {
-  it('round-trips a uuid through its public form', () => {
+  it('round-trips a uuid through its public form, lowercase letters and digits only (^[0-9a-z]+$)', () => {
+    for (const type of TYPES) {
+      for (const uuid of [newUuid(), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff']) {
+        const id = encodeId(type, uuid);
+        expect(id).toMatch(/^[0-9a-z]+$/);
+        expect(id.length).toBeLessThanOrEqual(64);
+        expect(id.length).toBe(ID_PREFIXES[type].length + 25);
+        expect(decodeId(type, id)).toBe(uuid);
+      }
+    }
+  });
+
+  it('prefixes are distinct and lowercase letters only', () => {
+    const prefixes = Object.values(ID_PREFIXES);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const p of prefixes) expect(p).toMatch(/^[a-z]+$/);
+  });
+
+  it('no id of any type decodes as any other type (also where one prefix starts another: pln/plne, pth/ppth)', () => {
+    // uuids whose body starts with the letters that extend a shorter prefix into a longer one
+    const uuids = [newUuid(), newUuid(), newUuid(), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'];
+    for (let i = 0; i < 200; i++) uuids.push(newUuid());
+    for (const from of TYPES) {
+      for (const uuid of uuids) {
+        const id = encodeId(from, uuid);
+        for (const to of TYPES) if (to !== from) expect(decodeId(to, id)).toBeNull();
+      }
+    }
+    // crafted: a plan-enrollment-shaped string is never a plan id and vice versa
+    const body = encodeId('plan', newUuid()).slice(3);
+    expect(decodeId('planEnrollment', 'plne' + body)).not.toBeNull();
+    expect(decodeId('plan', 'plne' + body)).toBeNull();
+    expect(decodeId('planEnrollment', 'pln' + body)).toBeNull();
+    expect(decodeId('path', 'ppth' + body)).toBeNull();
+  });
+
+  it('rejects garbage, non-strings, over-long, upper-case, old-format and non-canonical ids', () => {
     const uuid = newUuid();
     const id = encodeId('student', uuid);
-    expect(id).toMatch(/^stu_[A-Za-z0-9_-]{22}$/);
-    expect(decodeId('student', id)).toBe(uuid);
-  });
-
-  it('never decodes one type as another', () => {
-    const id = encodeId('student', newUuid());
-    expect(decodeId('course', id)).toBeNull();
-  });
-
-  it('rejects garbage, non-strings, over-long and non-canonical ids', () => {
-    expect(decodeId('student', 'stu_')).toBeNull();
+    expect(decodeId('student', 'stu')).toBeNull();
     expect(decodeId('student', 42)).toBeNull();
-    expect(decodeId('student', 'stu_' + 'A'.repeat(70))).toBeNull();
-    expect(decodeId('student', "stu_'; drop table x;--aaaaaa")).toBeNull();
-    const id = encodeId('student', newUuid());
+    expect(decodeId('student', null)).toBeNull();
+    expect(decodeId('student', 'stu' + 'a'.repeat(70))).toBeNull();
+    expect(decodeId('student', id + '0')).toBeNull();
+    expect(decodeId('student', id.slice(0, -1))).toBeNull();
+    expect(decodeId('student', id.toUpperCase())).toBeNull();
+    expect(decodeId('student', 'stu' + id.slice(3).replace(/[a-z]/, 'A'))).toBe(id.slice(3).match(/[a-z]/) ? null : uuid);
+    expect(decodeId('student', "stu'; drop table x;--aaaaaaa")).toBeNull();
+    expect(decodeId('student', 'stu_' + Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url'))).toBeNull();
+    // 25 base-36 digits go past 2^128: values at or above it are not canonical
+    expect(decodeId('student', 'stu' + 'z'.repeat(25))).toBeNull();
+    expect(decodeId('student', 'stu' + (1n << 128n).toString(36).padStart(25, '0'))).toBeNull();
+    expect(decodeId('student', 'stu' + ((1n << 128n) - 1n).toString(36).padStart(25, '0'))).toBe('ffffffff-ffff-ffff-ffff-ffffffffffff');
+    // a tweaked last character is another uuid or rejected, never the same one
     const last = id[id.length - 1];
-    const tweaked = id.slice(0, -1) + (last === 'A' ? 'B' : 'A');
-    // a tweaked last character is either another valid id or rejected, never the same uuid
-    expect(decodeId('student', tweaked)).not.toBe(decodeId('student', id));
+    const tweaked = id.slice(0, -1) + (last === 'a' ? 'b' : 'a');
+    expect(decodeId('student', tweaked)).not.toBe(uuid);
   });
 });

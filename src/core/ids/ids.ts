@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Public ids are opaque: a type prefix and the base64url form of a random UUID (v4), e.g.
- * `stu_9aE3...`. They are not sequential, not guessable from a neighbour, and a student's id never
- * decodes as a course's because the prefix is checked. The database keeps the UUID.
+ * Public ids are opaque: a type prefix and the 128 bits of a random UUID (v4) written in base 36
+ * with exactly 25 digits, e.g. `stu0k3x...` — lowercase letters and digits only, so they match the
+ * published `^[0-9a-z]+$` (CONVENTIONS §9). They are not sequential, not guessable from a
+ * neighbour, and a student's id never decodes as a course's: the prefix is checked and the body
+ * has a fixed length, so a prefix that is the start of another (`pln`/`plne`, `pth`/`ppth`) still
+ * cannot match (the two ids differ in length). Only the canonical form decodes (25 digits, value
+ * below 2^128). The database keeps the UUID.
  */
 export const ID_PREFIXES = {
   organization: 'org',
@@ -40,6 +44,7 @@ export const ID_PREFIXES = {
   publishedPathEnrollment: 'ppen',
   domainUserInvite: 'dui',
   quiz: 'quiz',
+  visibilityOverride: 'vov',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 
@@ -49,23 +54,29 @@ export function newUuid(): string {
   return randomUUID();
 }
 
+/** Length of the base-36 body: 36^25 > 2^128, so every 128-bit value fits. */
+export const ID_BODY_LENGTH = 25;
+const BODY_RE = /^[0-9a-z]{25}$/;
+const MAX = 1n << 128n;
+const CHUNK = 36n ** 5n;
+
 export function encodeId(type: IdType, uuid: string): string {
-  return `${ID_PREFIXES[type]}_${Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url')}`;
+  return ID_PREFIXES[type] + BigInt('0x' + uuid.replace(/-/g, '')).toString(36).padStart(ID_BODY_LENGTH, '0');
 }
 
 /** The UUID behind a public id of the given type, or null when it is not one. Never throws. */
 export function decodeId(type: IdType, id: unknown): string | null {
   if (typeof id !== 'string' || id.length > 64) return null;
-  const prefix = `${ID_PREFIXES[type]}_`;
-  if (!id.startsWith(prefix)) return null;
+  const prefix = ID_PREFIXES[type];
+  if (id.length !== prefix.length + ID_BODY_LENGTH || !id.startsWith(prefix)) return null;
   const body = id.slice(prefix.length);
-  if (!/^[A-Za-z0-9_-]{22}$/.test(body)) return null;
-  const hex = Buffer.from(body, 'base64url').toString('hex');
-  if (hex.length !== 32) return null;
+  if (!BODY_RE.test(body)) return null;
+  let value = 0n;
+  for (let i = 0; i < ID_BODY_LENGTH; i += 5) value = value * CHUNK + BigInt(parseInt(body.slice(i, i + 5), 36));
+  if (value >= MAX) return null; // 25 base-36 digits reach past 2^128: only the canonical form decodes
+  const hex = value.toString(16).padStart(32, '0');
   const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  // base64url of 16 bytes has 2 spare bits in the last character: reject non-canonical forms.
-  if (Buffer.from(hex, 'hex').toString('base64url') !== body || !UUID_RE.test(uuid)) return null;
-  return uuid;
+  return UUID_RE.test(uuid) ? uuid : null;
 }
 
 /** Decode many ids at once; undecodable ones are left out. */

@@ -1,6 +1,7 @@
 import { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { ApiError, ValidationFailed } from '../http/api-error';
 import { signPayload, verifyPayload } from '../crypto/crypto';
+import { absoluteUrl } from '../http/base-url';
 
 /**
  * /v2 cursor pagination. `page[size]` 1..100 (default 25, out of range 422); `page[cursor]` is an
@@ -69,7 +70,10 @@ export interface ListDocument<R> {
   next_cursor: string | null;
 }
 
-/** Build the list document from size + 1 fetched rows. `url` is the request URL (path + query). */
+/**
+ * Build the list document from size + 1 fetched rows. `url` is the request URL (path + query),
+ * `baseUrl` the request's base (core/http/base-url.ts `requestBaseUrl`).
+ */
 export function pageDocument<E extends Keyed, R>(
   rows: E[],
   page: PageRequest,
@@ -82,7 +86,7 @@ export function pageDocument<E extends Keyed, R>(
   const shown = hasMore ? rows.slice(0, page.size) : rows;
   const last = shown[shown.length - 1];
   const nextCursor = hasMore && last ? signPayload(secret, 'cursor', { t: last.createdAt.toISOString(), id: last.id, s: page.scope }) : null;
-  const self = new URL(url, baseUrl);
+  const self = new URL(absoluteUrl(baseUrl, url));
   let next: string | null = null;
   if (nextCursor) {
     const n = new URL(self.toString());

@@ -1,4 +1,5 @@
 import { ApiError, ValidationFailed } from '../http/api-error';
+import { absoluteUrl } from '../http/base-url';
 
 /**
  * /v1 page-number pagination, as the published API does it: `page` (1-based) and `page_size`
@@ -42,12 +43,12 @@ export interface V1List<R> {
   results: R[];
 }
 
-/** Build the list body. `url` is the request URL (path + query), `baseUrl` the public base URL. */
+/** Build the list body. `url` is the request URL (path + query), `baseUrl` the request's base (core/http/base-url.ts `requestBaseUrl`). */
 export function v1List<R>(results: R[], count: number, page: V1PageRequest, baseUrl: string, url: string): V1List<R> {
   if (page.page > 1 && page.offset >= count) throw new ApiError(404, 'Invalid page.');
   const link = (n: number | null) => {
     if (n === null) return null;
-    const u = new URL(url, baseUrl);
+    const u = new URL(absoluteUrl(baseUrl, url));
     if (n === 1) u.searchParams.delete('page');
     else u.searchParams.set('page', String(n));
     return u.toString();

@@ -29,9 +29,10 @@ describe('disk storage', () => {
 });
 
 describe('signed file URLs', () => {
-  const config = loadConfig({}, { PUBLIC_URL: 'http://h', SIGNED_URL_TTL: 3600 });
+  const config = loadConfig({}, { SIGNED_URL_TTL: 3600 });
   it('verify for 3600 s and refuse edits and expiry', () => {
-    const url = new URL(signedFileUrl(config, 'org/x/a.bin', 1_000_000));
+    const url = new URL(signedFileUrl(config, 'org/x/a.bin', 'http://h:8080/', 1_000_000));
+    expect(url.origin + url.pathname).toBe('http://h:8080/files/org/x/a.bin');
     const e = url.searchParams.get('expires')!;
     const s = url.searchParams.get('signature')!;
     expect(Number(e)).toBe(1000 + 3600);

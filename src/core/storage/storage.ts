@@ -131,14 +131,15 @@ export function createStorage(config: AppConfig): FileStorage {
 }
 
 /**
- * Signed download URLs: `${PUBLIC_URL}/files/<key>?expires=<unix s>&signature=<hmac>`, valid for
- * SIGNED_URL_TTL seconds. The file route refuses expired or altered ones with 403.
+ * Signed download URLs: `<base>/files/<key>?expires=<unix s>&signature=<hmac>`, valid for
+ * SIGNED_URL_TTL seconds, `base` being the request's base URL (core/http/base-url.ts). The
+ * signature covers the key and expiry, not the host. The file route refuses expired or altered ones with 403.
  */
-export function signedFileUrl(config: AppConfig, key: string, now = Date.now()): string {
+export function signedFileUrl(config: AppConfig, key: string, baseUrl: string, now = Date.now()): string {
   const expires = Math.floor(now / 1000) + config.SIGNED_URL_TTL;
   const signature = hmac(config.APP_SECRET, `file:${key}:${expires}`);
   const path = key.split('/').map(encodeURIComponent).join('/');
-  return `${config.PUBLIC_URL.replace(/\/$/, '')}/files/${path}?expires=${expires}&signature=${signature}`;
+  return `${baseUrl.replace(/\/+$/, '')}/files/${path}?expires=${expires}&signature=${signature}`;
 }
 
 export function verifyFileSignature(config: AppConfig, key: string, expires: unknown, signature: unknown, now = Date.now()): boolean {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { strParam } from '../paths/v1-common';
 import { presentCode, presentPool } from './access-codes.presenter';
@@ -22,7 +23,7 @@ export class AccessCodesV1Controller {
   async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name', 255));
-    return v1List(rows.map(presentPool), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPool), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -61,7 +62,7 @@ export class AccessCodesV1Controller {
   async listCodes(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.codes.listCodes(p, domain, id, page);
-    return v1List(rows.map(presentCode), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentCode), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':access_code_pool_id/access-codes')

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { listParam, stringParam } from '../courses/query-params';
@@ -40,6 +41,6 @@ export class AnalyticsController {
     // unknown or malformed student ids match nothing: an empty page
     const studentUuid = student === undefined ? undefined : decodeId('student', student);
     const rows = studentUuid === null ? [] : await this.analytics.listRatings(p, courseUuid, page, studentUuid);
-    return pageDocument(rows, page, (r) => this.analytics.presentRating(r), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, (r) => this.analytics.presentRating(r), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 }

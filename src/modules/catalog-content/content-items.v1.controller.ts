@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { V1ContentItemsService, presentContentItem } from './content-items.v1.service';
 import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.dto';
@@ -26,7 +27,7 @@ export class ContentItemsV1Controller {
   async list(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
     const [rows, count] = await this.items.list(p, lessonId, page);
-    return v1List(rows.map(presentContentItem), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentContentItem), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()

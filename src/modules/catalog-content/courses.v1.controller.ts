@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { V1CoursesService } from './courses.v1.service';
 import { CourseLabelRequest, CourseListQuery, CourseRequest, PageQuery, PatchedCourseRequest } from './dto/course.dto';
@@ -27,7 +28,7 @@ export class CoursesV1Controller {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.courses.list(p, page, query.label__name || undefined);
-    return v1List(await this.courses.present(p, rows), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(await this.courses.present(p, rows), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -66,7 +67,7 @@ export class CoursesV1Controller {
   async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.large);
     const [rows, count] = await this.courses.listLabels(p, id, page);
-    return v1List(rows.map((l) => ({ label: presentLabel(l) })), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((l) => ({ label: presentLabel(l) })), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':course_id/labels')

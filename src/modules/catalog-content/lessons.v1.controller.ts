@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.dto';
 import { V1LessonsService, presentLesson } from './lessons.v1.service';
@@ -23,7 +24,7 @@ export class LessonsV1Controller {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined);
-    return v1List(rows.map(presentLesson), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentLesson), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()

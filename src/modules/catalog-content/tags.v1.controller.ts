@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { PageQuery } from './dto/course.dto';
 import { NameRequest, PatchedNameRequest } from './dto/label-tag.dto';
@@ -23,7 +24,7 @@ export class TagsV1Controller {
   async list(@Auth() p: Principal, @Query() query: PageQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.large);
     const [rows, count] = await this.tags.list(p, page);
-    return v1List(rows.map(presentTag), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentTag), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
@@ -55,12 +56,12 @@ export class CertificatesController {
             courseUuid,
           });
     const now = new Date();
-    return pageDocument(rows, page, (c) => presentCertificate(c, this.config.PUBLIC_URL, now), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, (c) => presentCertificate(c, requestBaseUrl(this.config, req), now), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Get(':id')
   @Scopes('certificates:read')
-  async get(@Auth() p: Principal, @Param('id') id: string) {
-    return { data: presentCertificate(await this.certificates.get(p, id), this.config.PUBLIC_URL) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentCertificate(await this.certificates.get(p, id), requestBaseUrl(this.config, req)) };
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { AssetsService } from './assets.service';
 import { AssetRequest } from './dto/asset.dto';
@@ -25,7 +26,7 @@ export class AssetsV1Controller {
       rows.map((a) => presentAsset(a, this.config, { withDownload: false })),
       count,
       page,
-      this.config.PUBLIC_URL,
+      requestBaseUrl(this.config, req),
       req.url,
     );
   }
@@ -38,8 +39,8 @@ export class AssetsV1Controller {
 
   @Get(':asset_id')
   @Scopes('assets:read')
-  async read(@Auth() p: Principal, @Param('asset_id') id: string) {
-    return presentAsset(await this.assets.get(p, id), this.config, { withDownload: true });
+  async read(@Auth() p: Principal, @Param('asset_id') id: string, @Req() req: FastifyRequest) {
+    return presentAsset(await this.assets.get(p, id), this.config, { withDownload: true, baseUrl: requestBaseUrl(this.config, req) });
   }
 
   @Delete(':asset_id')

@@ -8,7 +8,7 @@ import { Asset, packageZipKey, WebPackage } from './entities';
  * `download_url` (signed, SIGNED_URL_TTL) only on read and only once the file is stored. `state`
  * and `failure_reason` are additions so a caller can see an import that failed.
  */
-export function presentAsset(a: Asset, config: AppConfig, opts: { withDownload: boolean }) {
+export function presentAsset(a: Asset, config: AppConfig, opts: { withDownload: false } | { withDownload: true; baseUrl: string }) {
   return {
     id: encodeId('asset', a.id),
     name: a.name,
@@ -18,7 +18,7 @@ export function presentAsset(a: Asset, config: AppConfig, opts: { withDownload: 
     sync_completion: a.syncCompletion,
     state: a.state,
     failure_reason: a.state === 'FAILED' ? a.failureReason : null,
-    ...(opts.withDownload && a.state === 'READY' && a.storageKey ? { download_url: signedFileUrl(config, a.storageKey) } : {}),
+    ...(opts.withDownload && a.state === 'READY' && a.storageKey ? { download_url: signedFileUrl(config, a.storageKey, opts.baseUrl) } : {}),
   };
 }
 
@@ -27,7 +27,7 @@ export function presentAsset(a: Asset, config: AppConfig, opts: { withDownload: 
  * are left out; READY adds them (download_url on read only: the signed URL of the original zip).
  * `standard_version` ("1.2", "2004 4th Edition", ...) tells SCORM 1.2 from SCORM 2004.
  */
-export function presentWebPackage(w: WebPackage, config: AppConfig, opts: { withDownload: boolean }) {
+export function presentWebPackage(w: WebPackage, config: AppConfig, opts: { withDownload: false } | { withDownload: true; baseUrl: string }) {
   const ready = w.state === 'READY';
   return {
     id: encodeId('webPackage', w.id),
@@ -37,6 +37,6 @@ export function presentWebPackage(w: WebPackage, config: AppConfig, opts: { with
     redirect_on_completion: w.redirectOnCompletion,
     sync_completion: w.syncCompletion,
     failure_reason: w.state === 'FAILED' ? w.failureReason : null,
-    ...(opts.withDownload && ready ? { download_url: signedFileUrl(config, packageZipKey(w.storagePrefix)) } : {}),
+    ...(opts.withDownload && ready ? { download_url: signedFileUrl(config, packageZipKey(w.storagePrefix), opts.baseUrl) } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
 import { presentWebPackage } from './presenters';
@@ -25,7 +26,7 @@ export class WebPackagesV1Controller {
       rows.map((w) => presentWebPackage(w, this.config, { withDownload: false })),
       count,
       page,
-      this.config.PUBLIC_URL,
+      requestBaseUrl(this.config, req),
       req.url,
     );
   }
@@ -38,8 +39,8 @@ export class WebPackagesV1Controller {
 
   @Get(':web_package_id')
   @Scopes('web-packages:read')
-  async read(@Auth() p: Principal, @Param('web_package_id') id: string) {
-    return presentWebPackage(await this.packages.get(p, id), this.config, { withDownload: true });
+  async read(@Auth() p: Principal, @Param('web_package_id') id: string, @Req() req: FastifyRequest) {
+    return presentWebPackage(await this.packages.get(p, id), this.config, { withDownload: true, baseUrl: requestBaseUrl(this.config, req) });
   }
 
   @Delete(':web_package_id')

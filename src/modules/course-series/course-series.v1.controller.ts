@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { presentCourseSeries, presentSeriesCourse } from './course-series.presenter';
 import { CourseSeriesService } from './course-series.service';
@@ -20,7 +21,7 @@ export class CourseSeriesV1Controller {
   async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.series.list(p, domain, page);
-    return v1List(rows.map(presentCourseSeries), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentCourseSeries), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':course_series_id')
@@ -34,6 +35,6 @@ export class CourseSeriesV1Controller {
   async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count, domainName } = await this.series.publishedCourses(p, domain, id, page);
-    return v1List(rows.map((r) => presentSeriesCourse(r, domainName)), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((r) => presentSeriesCourse(r, domainName)), count, page, requestBaseUrl(this.config, req), req.url);
   }
 }

@@ -5,6 +5,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { presentCourse } from './courses.presenter';
 import { CoursesService } from './courses.service';
@@ -32,8 +33,8 @@ export class CoursesController {
     return pageDocument(
       rows.map((v) => Object.assign(v, { id: v.course.id, createdAt: v.course.createdAt })),
       page,
-      (v) => presentCourse(v, this.config.PUBLIC_URL),
-      this.config.PUBLIC_URL,
+      (v) => presentCourse(v, requestBaseUrl(this.config, req)),
+      requestBaseUrl(this.config, req),
       req.url,
       this.config.APP_SECRET,
     );
@@ -42,9 +43,9 @@ export class CoursesController {
   @Post()
   @Scopes('courses:write')
   @ApiBody({ description: 'Batch of course items (no within-batch dedupe)', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseCreateData' } } } })
-  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: CourseCreateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.courses.createMany(p, items, this.config.PUBLIC_URL),
+      this.courses.createMany(p, items, requestBaseUrl(this.config, req)),
     );
     reply.status(result.status);
     return result.body;
@@ -53,9 +54,9 @@ export class CoursesController {
   @Patch()
   @Scopes('courses:write')
   @ApiBody({ description: 'Batch of course update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseUpdateData' } } } })
-  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: CourseUpdateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.courses.updateMany(p, items, this.config.PUBLIC_URL),
+      this.courses.updateMany(p, items, requestBaseUrl(this.config, req)),
     );
     reply.status(result.status);
     return result.body;
@@ -63,7 +64,7 @@ export class CoursesController {
 
   @Get(':id')
   @Scopes('courses:read')
-  async get(@Auth() p: Principal, @Param('id') id: string) {
-    return { data: presentCourse(await this.courses.get(p, id), this.config.PUBLIC_URL) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentCourse(await this.courses.get(p, id), requestBaseUrl(this.config, req)) };
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -53,7 +54,7 @@ export class DomainUsersV1Controller {
     const withSignup = boolParam(query, 'include_signup_field_data') ?? false;
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.users.list(p, domain, page, filters);
-    return v1List(await this.present(p, domain, rows, withSignup), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(await this.present(p, domain, rows, withSignup), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -101,7 +102,7 @@ export class DomainUsersV1Controller {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.users.listInvites(p, domain, userId, page);
-    return v1List(rows, count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows, count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':user_id/invites')

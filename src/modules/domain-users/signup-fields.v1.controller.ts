@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { absoluteUrl, requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
 import { presentSignupValue } from './domain-users.service';
@@ -24,7 +25,7 @@ export class SignupFieldsV1Controller {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.fields.listFields(p, domain, page);
-    return v1List(rows, count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows, count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get('users/:user_id/signup-fields')
@@ -33,7 +34,7 @@ export class SignupFieldsV1Controller {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.fields.listValues(p, domain, userId, page);
-    return v1List(rows.map(presentSignupValue), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentSignupValue), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post('users/:user_id/signup-fields')
@@ -52,10 +53,10 @@ export class SignupFieldsV1Controller {
 
   @Post('users/:user_id/signup-fields-bulk')
   @Scopes('signup-fields:write')
-  async bulk(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: BulkSignupFieldsDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async bulk(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: BulkSignupFieldsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const domain = await this.domains.requireByName(p, name);
     const changed = await this.fields.bulk(p, domain, userId, dto.signup_fields);
-    const location = new URL(`/v1/domains/${encodeURIComponent(domain.name)}/users/${encodeURIComponent(userId)}/signup-fields`, this.config.PUBLIC_URL).toString();
+    const location = absoluteUrl(requestBaseUrl(this.config, req), `/v1/domains/${encodeURIComponent(domain.name)}/users/${encodeURIComponent(userId)}/signup-fields`);
     reply.status(201).header('Location', location);
     return { signup_fields: changed.map(presentSignupValue) };
   }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { DomainsService } from './domains.service';
 import { presentDomainV1 } from './domains.presenter';
@@ -21,7 +22,7 @@ export class DomainsV1Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.domains.listV1(p, page);
-    return v1List(rows.map(presentDomainV1), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentDomainV1), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':domain_name')

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
@@ -31,7 +32,7 @@ export class EnrollmentsV1Controller {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { pc } = await this.scope(p, name, pcId);
     const { rows, count } = await this.enrollments.list(p, pc, page);
-    return v1List(rows.map(presentEnrollment), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1GroupAccessCodePoolCreateDto } from './dto/v1-group.dto';
 import { presentGroupAccessCodePool } from './groups.v1.presenter';
@@ -21,7 +22,7 @@ export class GroupAccessCodePoolsV1Controller {
   async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.groups.listPools(p, groupId, page);
-    return v1List(rows.map(presentGroupAccessCodePool), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentGroupAccessCodePool), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   /** 201 when assigned, 200 with the existing link when the pool was already assigned. */

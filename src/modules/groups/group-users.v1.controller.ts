@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';
 import { presentGroupUser, presentUserGroup } from './groups.v1.presenter';
@@ -21,7 +22,7 @@ export class GroupUsersV1Controller {
   async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.groups.listUsers(p, groupId, page);
-    return v1List(rows.map(presentGroupUser), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentGroupUser), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   /** 201 when the user joins, 200 with the existing membership when already a member. */
@@ -60,6 +61,6 @@ export class UserGroupsV1Controller {
   async list(@Auth() p: Principal, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.groups.listUserGroups(p, userId, page);
-    return v1List(rows.map(presentUserGroup), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentUserGroup), count, page, requestBaseUrl(this.config, req), req.url);
   }
 }

@@ -31,12 +31,11 @@ export function presentGroup(g: Group): GroupResource {
 }
 
 /**
- * The public id of a visibility override: `vov_` + the base64url form of the row's UUID, in the
- * same opaque shape as core/ids (which has no prefix for overrides yet). No endpoint takes it as
- * input: overrides are addressed by their (published_course_id, is_visible) tuple.
+ * The public id of a visibility override (core/ids, type `visibilityOverride`). No endpoint takes
+ * it as input: overrides are addressed by their (published_course_id, is_visible) tuple.
  */
 export function overrideId(uuid: string): string {
-  return `vov_${Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url')}`;
+  return encodeId('visibilityOverride', uuid);
 }
 
 export interface VisibilityOverrideResource {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { strParam } from '../../core/http/v1-params';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto, V1GroupUpdateDto } from './dto/v1-group.dto';
@@ -27,7 +28,7 @@ export class GroupsV1Controller {
       rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)),
       count,
       page,
-      this.config.PUBLIC_URL,
+      requestBaseUrl(this.config, req),
       req.url,
     );
   }

@@ -5,6 +5,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupListQuery } from './dto/list.dto';
@@ -33,7 +34,7 @@ export class GroupsV2Controller {
   async list(@Auth() p: Principal, @Query() q: GroupListQuery, @Req() req: FastifyRequest) {
     const page = parsePage(req.query as Record<string, unknown>, this.config.APP_SECRET, 'groups');
     const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'] });
-    return pageDocument(rows, page, (g) => this.groups.present(g), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, (g) => this.groups.present(g), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Get(':id')

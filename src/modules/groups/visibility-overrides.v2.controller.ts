@@ -5,6 +5,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { VisibilityOverrideListQuery } from './dto/list.dto';
 import { overrideTupleKey, VisibilityOverrideItem } from './dto/visibility-override.dto';
@@ -36,7 +37,7 @@ export class VisibilityOverridesV2Controller {
       publishedCourseId: q['filter[published_course_id]'],
       isVisible: visible === undefined ? undefined : visible === 'true',
     });
-    return pageDocument(rows, page, presentOverride, this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, presentOverride, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Post()

@@ -5,6 +5,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { dateTimeParam, invalid, stringParam } from '../courses/query-params';
@@ -45,15 +46,15 @@ export class LessonsController {
     // an undecodable course id matches nothing: an empty page, never an error
     const courseUuid = courseId === undefined ? undefined : decodeId('course', courseId);
     const rows = courseUuid === null ? [] : await this.lessons.list(p, page, { ...filters, courseUuid });
-    return pageDocument(rows, page, (l) => presentLesson(l, this.config.PUBLIC_URL), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, (l) => presentLesson(l, requestBaseUrl(this.config, req)), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Post()
   @Scopes('lessons:write')
   @ApiBody({ description: 'Batch of lesson items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonCreateData' } } } })
-  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: LessonCreateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.lessons.createMany(p, items, this.config.PUBLIC_URL),
+      this.lessons.createMany(p, items, requestBaseUrl(this.config, req)),
     );
     reply.status(result.status);
     return result.body;
@@ -62,9 +63,9 @@ export class LessonsController {
   @Patch()
   @Scopes('lessons:write')
   @ApiBody({ description: 'Batch of lesson update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonBatchUpdateData' } } } })
-  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(body, { itemClass: LessonUpdateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.lessons.updateMany(p, items, this.config.PUBLIC_URL),
+      this.lessons.updateMany(p, items, requestBaseUrl(this.config, req)),
     );
     reply.status(result.status);
     return result.body;
@@ -72,7 +73,7 @@ export class LessonsController {
 
   @Get(':id')
   @Scopes('lessons:read')
-  async get(@Auth() p: Principal, @Param('id') id: string) {
-    return { data: presentLessonDetail(await this.lessons.get(p, id), this.config.PUBLIC_URL) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentLessonDetail(await this.lessons.get(p, id), requestBaseUrl(this.config, req)) };
   }
 }

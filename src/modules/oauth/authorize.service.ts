@@ -3,7 +3,7 @@ import * as argon2 from 'argon2';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
-import { AppConfig } from '../../core/config/config';
+import { AppConfig, issuerUrl } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
 import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
@@ -109,7 +109,7 @@ export class AuthorizeService {
       const code = await this.issueCode(req, admin);
       return {
         kind: 'redirect',
-        location: this.redirectUrl(req.redirectUri, { code, state: req.state, iss: this.config.PUBLIC_URL }),
+        location: this.redirectUrl(req.redirectUri, { code, state: req.state, iss: issuerUrl(this.config) }),
         setCookie: this.cookie('', 0),
       };
     } catch (e) {
@@ -184,7 +184,7 @@ export class AuthorizeService {
   private redirectError(req: Pick<ValidRequest, 'redirectUri' | 'state'>, error: string, description: string, clearCookie = false): AuthorizeOutcome {
     return {
       kind: 'redirect',
-      location: this.redirectUrl(req.redirectUri, { error, error_description: description, state: req.state, iss: this.config.PUBLIC_URL }),
+      location: this.redirectUrl(req.redirectUri, { error, error_description: description, state: req.state, iss: issuerUrl(this.config) }),
       ...(clearCookie ? { setCookie: this.cookie('', 0) } : {}),
     };
   }
@@ -196,7 +196,7 @@ export class AuthorizeService {
   }
 
   private cookie(value: string, maxAge: number): string {
-    const secure = this.config.PUBLIC_URL.startsWith('https:') ? '; Secure' : '';
+    const secure = issuerUrl(this.config).startsWith('https:') ? '; Secure' : '';
     return `${CSRF_COOKIE}=${value}; Path=/v2/oauth/authorize; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
   }
 

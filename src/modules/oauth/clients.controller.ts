@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { ClientsService } from './clients.service';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
@@ -22,7 +23,7 @@ export class ClientsController {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'clients');
     const rows = await this.clients.list(p, page);
-    return pageDocument(rows, page, (c) => this.clients.present(c), this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, (c) => this.clients.present(c), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Post()

@@ -1,9 +1,11 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../core/auth/decorators';
 import { KeysService } from '../../core/auth/keys.service';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
-import { AppConfig } from '../../core/config/config';
+import { AppConfig, issuerUrl } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 
 @ApiTags('oauth')
 @Controller('.well-known')
@@ -13,14 +15,18 @@ export class DiscoveryController {
     private readonly config: AppConfig,
   ) {}
 
-  /** RFC 8414 authorization server metadata. */
+  /**
+   * RFC 8414 authorization server metadata: `issuer` is the token issuer (PUBLIC_URL, or
+   * http://localhost:${PORT}); the endpoints are on this request's base so that they reach the
+   * server that answered (CONVENTIONS §9).
+   */
   @Public()
   @Get('oauth-authorization-server')
   @Header('Cache-Control', 'public, max-age=300')
-  metadata() {
-    const base = this.config.PUBLIC_URL.replace(/\/$/, '');
+  metadata(@Req() req: FastifyRequest) {
+    const base = requestBaseUrl(this.config, req);
     return {
-      issuer: this.config.PUBLIC_URL,
+      issuer: issuerUrl(this.config),
       authorization_endpoint: `${base}/v2/oauth/authorize`,
       token_endpoint: `${base}/v2/auth/token`,
       registration_endpoint: `${base}/v2/oauth/register`,

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { PathFieldsDto } from './dto/published-path.dto';
 import { presentPath, presentPathItem } from './paths.presenter';
@@ -21,7 +22,7 @@ export class PathsV1Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.paths.listPaths(p, page);
-    return v1List(rows.map((r) => presentPath(r.path, r.itemCount)), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((r) => presentPath(r.path, r.itemCount)), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':path_id')
@@ -57,7 +58,7 @@ export class PathsV1Controller {
   async items(@Auth() p: Principal, @Param('path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.paths.listPathItems(p, id, page);
-    return v1List(rows.map(presentPathItem), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPathItem), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':path_id/path-items/:path_item_id')

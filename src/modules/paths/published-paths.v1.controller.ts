@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
 import {
@@ -36,7 +37,7 @@ export class PublishedPathsV1Controller {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
     const { rows, count } = await this.paths.listPublished(p, domain, page, q);
-    return v1List(rows.map(presentPublishedPath), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPublishedPath), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -77,7 +78,7 @@ export class PublishedPathsV1Controller {
   async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.paths.listLabels(p, domain, id, page);
-    return v1List(rows.map(presentLabel), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentLabel), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/labels')
@@ -106,7 +107,7 @@ export class PublishedPathsV1Controller {
   async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.paths.listTags(p, domain, id, page);
-    return v1List(rows.map(presentTag), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentTag), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/tags')
@@ -135,7 +136,7 @@ export class PublishedPathsV1Controller {
   async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.paths.listOverrides(p, domain, id, page);
-    return v1List(rows.map(presentOverride), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentOverride), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/visibility-overrides')
@@ -164,7 +165,7 @@ export class PublishedPathsV1Controller {
   async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.paths.listItems(p, domain, id, page);
-    return v1List(rows.map(presentPublishedPathItem), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPublishedPathItem), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/path-items')
@@ -217,7 +218,7 @@ export class PublishedPathsV1Controller {
   async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.paths.listEnrollments(p, domain, id, page);
-    return v1List(rows.map(presentPathEnrollment), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPathEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/published-path-enrollments')

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
 import { presentPlan, presentPlanEnrollment } from './plans.presenter';
@@ -21,7 +22,7 @@ export class PlansV1Controller {
   async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.plans.list(p, domain, page);
-    return v1List(rows.map(presentPlan), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPlan), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':plan_id')
@@ -35,7 +36,7 @@ export class PlansV1Controller {
   async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.plans.listEnrollments(p, domain, id, page);
-    return v1List(rows.map(presentPlanEnrollment), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentPlanEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':plan_id/plan-enrollments')

@@ -4,6 +4,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import { encodeId } from '../../core/ids/ids';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -49,7 +50,7 @@ export class PublishedCoursesV1Controller {
     const courseId = strParam(query, 'course__id', 64);
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.published.list(p, domain, page, { search, courseId });
-    return v1List(await this.present(p, domain, rows, { searchable }), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(await this.present(p, domain, rows, { searchable }), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
@@ -103,7 +104,7 @@ export class PublishedCoursesV1Controller {
   async listTags(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.extras.listTags(p, await this.live(p, name, id), page);
-    return v1List(rows.map(presentCourseTag), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentCourseTag), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_course_id/tags')
@@ -132,7 +133,7 @@ export class PublishedCoursesV1Controller {
   async listOverrides(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.extras.listOverrides(p, await this.live(p, name, id), page);
-    return v1List(rows.map(presentCourseOverride), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map(presentCourseOverride), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_course_id/visibility-overrides')
@@ -161,7 +162,7 @@ export class PublishedCoursesV1Controller {
   async listPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const { rows, count } = await this.extras.listPrerequisites(p, await this.live(p, name, id), page);
-    return v1List(rows.map((r) => ({ published_course: { id: encodeId('publishedCourse', r.id) } })), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((r) => ({ published_course: { id: encodeId('publishedCourse', r.id) } })), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_course_id/published-course-prerequisites')
@@ -183,7 +184,7 @@ export class PublishedCoursesV1Controller {
   async listGroupPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const { rows, count } = await this.extras.listGroupPrerequisites(p, await this.live(p, name, id), page);
-    return v1List(rows.map((g) => ({ student_group: { id: encodeId('group', g.id), name: g.name } })), count, page, this.config.PUBLIC_URL, req.url);
+    return v1List(rows.map((g) => ({ student_group: { id: encodeId('group', g.id), name: g.name } })), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_course_id/student-group-prerequisites')

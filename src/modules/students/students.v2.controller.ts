@@ -6,6 +6,7 @@ import type { Principal } from '../../core/auth/principal';
 import { RateLimit } from '../../core/auth/rate-limit';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
 import { ValidationFailed } from '../../core/http/api-error';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
@@ -36,7 +37,7 @@ export class StudentsV2Controller {
   async list(@Auth() p: Principal, @Query() query: StudentListQuery, @Req() req: FastifyRequest) {
     const page = parsePage(query as Record<string, unknown>, this.config.APP_SECRET, 'students');
     const rows = await this.students.list(p, query, page);
-    return pageDocument(rows, page, presentStudent, this.config.PUBLIC_URL, req.url, this.config.APP_SECRET);
+    return pageDocument(rows, page, presentStudent, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 
   @Post()
