@@ -14,6 +14,8 @@ import { LessonSearchStatementTriggers1763700010000 } from './1763700010000-less
 import { V1Groups1763700011000 } from './1763700011000-v1-groups';
 import { OutboxSequence1763700012000 } from './1763700012000-outbox-sequence';
 import { OutboxRetention1763700013000 } from './1763700013000-outbox-retention';
+import { LowercasePublicIds1763700014000 } from './1763700014000-lowercase-public-ids';
+import { UsersExternalId1763700014001 } from './1763700014001-users-external-id';
 import { WebhookSecretRotation1763700014200 } from './1763700014200-webhook-secret-rotation';
 import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-webhook-delivery-awaiting-enqueue';
 
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   PasswordResetMails1763700014400,
   RefreshGrace1763700014857,
   IdempotencyBodyLz41763700014501,
+  LowercasePublicIds1763700014000,
+  UsersExternalId1763700014001,
 ];

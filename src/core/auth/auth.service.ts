@@ -3,7 +3,7 @@ import * as jwt from 'jsonwebtoken';
 import { createPrivateKey, KeyObject, randomUUID } from 'node:crypto';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/config';
+import { AppConfig, issuerUrl } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { unauthorized } from '../http/api-error';
@@ -90,7 +90,7 @@ export class AuthService {
           this.keys.publicKey(header.kid).then((k) => done(null, k ?? undefined), done);
         },
         algorithms: ['ES256'],
-        issuer: this.config.PUBLIC_URL,
+        issuer: issuerUrl(this.config),
         jsonWebTokenOptions: { clockTolerance: 0 },
       },
       (payload: AccessClaims, done: (err: unknown, user?: unknown) => void) => done(null, payload),
@@ -106,7 +106,7 @@ export class AuthService {
    * serves all of them; a token whose `aud` names anything else is refused.
    */
   audience(): string {
-    return this.config.PUBLIC_URL;
+    return issuerUrl(this.config);
   }
 
   private get cacheMs() {
@@ -124,7 +124,7 @@ export class AuthService {
       algorithm: 'ES256',
       keyid: kid,
       expiresIn,
-      issuer: this.config.PUBLIC_URL,
+      issuer: issuerUrl(this.config),
       audience: this.audience(),
     });
     return { token, expiresIn };

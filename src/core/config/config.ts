@@ -23,8 +23,13 @@ export class AppConfig {
   @IsString() REDIS_URL = 'redis://127.0.0.1:6379';
   /** Prefix for every Redis key (queues, rate limits) so several deployments can share a Redis. */
   @IsString() REDIS_PREFIX = 'cp';
-  /** Public base URL of the API, used as the token issuer and in absolute links. */
-  @IsUrl({ require_tld: false, require_protocol: true }) PUBLIC_URL = 'http://localhost:3000';
+  /**
+   * Public base URL of the API. When set: the token issuer and the base of every absolute link.
+   * When not set, links use the request's own scheme and host (core/http/base-url.ts) and the
+   * issuer is `http://localhost:${PORT}` (issuerUrl below). Set it when several processes serve
+   * one deployment or a proxy rewrites the host.
+   */
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) PUBLIC_URL?: string;
   /** Secret for HMACs (cursors, signed URLs, reset links) and for encrypting signing keys at rest. */
   @IsString() @MinLength(16) APP_SECRET = 'dev-only-secret-change-me-please';
   @Transform(toInt) @IsInt() @Min(60) @Max(86400) ACCESS_TOKEN_TTL = 3600;
@@ -96,11 +101,20 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * The token issuer (`iss`, RFC 8414 `issuer`, the `iss` of authorization responses): PUBLIC_URL,
+ * or `http://localhost:${PORT}` when it is not set. Also the base of the links made outside any
+ * request (mails sent by the worker, webhook bodies).
+ */
+export function issuerUrl(config: Pick<AppConfig, 'PUBLIC_URL' | 'PORT'>): string {
+  return config.PUBLIC_URL || `http://localhost:${config.PORT}`;
+}
+
 /** Build and validate the configuration from an environment map (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const known = Object.keys(new AppConfig());
   const picked: Record<string, unknown> = {};
-  for (const key of [...known, 'SMTP_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
+  for (const key of [...known, 'PUBLIC_URL', 'SMTP_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   const config = plainToInstance(AppConfig, { ...picked }, { exposeDefaultValues: true });
   Object.assign(config, overrides);
   const errors = validateSync(config, { skipMissingProperties: false });
