@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { IdempotencyModule } from './core/idempotency/idempotency.module';
+import { applyIdempotencyToWrites } from './core/idempotency/wire';
 import { CatalogContentModule } from './modules/catalog-content/catalog-content.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
@@ -26,7 +27,7 @@ import { FilesModule } from './modules/files/files.module';
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, logger?: Logger): DynamicModule {
-    return {
+    return applyIdempotencyToWrites({
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, { http: true, logger }),
@@ -50,6 +51,6 @@ export class AppModule {
         WebhooksModule,
         CatalogContentModule,
       ],
-    };
+    });
   }
 }

@@ -4,6 +4,10 @@ import { countQueries, orgUuid } from './support/fixtures';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { requestFingerprint } from '../src/core/idempotency/fingerprint';
 import { IdempotencyService } from '../src/core/idempotency/idempotency.service';
+import { IdempotencyInterceptor } from '../src/core/idempotency/idempotency.interceptor';
+import { RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import { CleanupService } from '../src/modules/maintenance/cleanup.service';
 
 /** Idempotency-Key on the writes of /v1 and /v2 (CONVENTIONS §14; docs/decisions/idempotency.md). */
@@ -278,6 +282,26 @@ describe('Idempotency-Key', () => {
       const longest = await t.post('/v2/students/', students(1), { token: tk, headers: idem('k'.repeat(255)) });
       expect(longest.status).toBe(200);
     });
+  });
+
+  it('is on every write handler of every controller, and on no read', () => {
+    const writes = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
+    let checked = 0;
+    for (const mod of t.app.get(ModulesContainer).values()) {
+      for (const wrapper of mod.controllers.values()) {
+        const proto = (wrapper.metatype as any)?.prototype;
+        if (!proto) continue;
+        for (const name of Object.getOwnPropertyNames(proto)) {
+          const handler = name === 'constructor' ? undefined : proto[name];
+          const method = typeof handler === 'function' ? Reflect.getMetadata(METHOD_METADATA, handler) : undefined;
+          if (method === undefined || method === RequestMethod.ALL) continue;
+          const has = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []).includes(IdempotencyInterceptor);
+          expect({ handler: `${(wrapper.metatype as any).name}.${name}`, has }).toEqual({ handler: `${(wrapper.metatype as any).name}.${name}`, has: writes.has(method) });
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 
   describe('what the header does not apply to', () => {

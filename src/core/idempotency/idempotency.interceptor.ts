@@ -29,9 +29,10 @@ function queryOf(url: string): string {
 }
 
 /**
- * Idempotency-Key on the authenticated writes of /v1 and /v2 (CONVENTIONS §14). Global, so it runs
- * after the global auth guard (the caller is known) and before pipes and the handler. Requests
- * without the header, reads and public routes (the OAuth endpoints) pass straight through.
+ * Idempotency-Key on the authenticated writes of /v1 and /v2 (CONVENTIONS §14). Put on every
+ * POST, PUT, PATCH and DELETE handler by applyIdempotencyToWrites (wire.ts); like every interceptor
+ * it runs after the global auth guard (the caller is known) and before pipes and the handler.
+ * Requests without the header and public routes (the OAuth endpoints) pass straight through.
  *
  * With the header: claim the key (one statement). Claimed: run the handler; the onSend hook of
  * app.factory.ts stores the final answer (or releases the key after a 5xx). A repeat with the same

@@ -1,11 +1,15 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
-/** Idempotency-Key on the writes of /v1 and /v2 (API process only): a global interceptor plus the onSend hook of app.factory.ts. */
+/**
+ * Idempotency-Key on the writes of /v1 and /v2 (API process only). The interceptor is put on every
+ * write handler by applyIdempotencyToWrites (wire.ts, called by AppModule.forRoot) and instantiated
+ * in each controller's module, hence global; the onSend hook of app.factory.ts stores the answers.
+ */
+@Global()
 @Module({
-  providers: [IdempotencyService, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
-  exports: [IdempotencyService],
+  providers: [IdempotencyService, IdempotencyInterceptor],
+  exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}
