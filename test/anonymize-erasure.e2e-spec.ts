@@ -112,7 +112,7 @@ describe('anonymization erases personal data everywhere', () => {
     const v1 = await t.post(`/v1/users/${viaV1.id}/anonymize`, undefined, { token });
     expect(v1.status).toBe(200);
     expect(v1.body).toEqual({
-      user: { id: viaV1.id, email: expect.stringMatching(/@anonymized\.invalid$/), first_name: '', last_name: '' },
+      user: { id: viaV1.id, email: expect.stringMatching(/@anonymized\.invalid$/), first_name: '', last_name: '', full_name: '' },
       registration_count: 1,
       completion_count: 0,
       signed_up_at: expect.any(String),

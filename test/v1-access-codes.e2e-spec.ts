@@ -174,8 +174,8 @@ describe('/v1 access code pools and access codes', () => {
       expect(read.status).toBe(200);
       expect(read.body).toMatchObject({ use_count: 2 });
       expect(read.body.users).toEqual([
-        { id: s1.id, email: 'code-user-1@example.test', first_name: 'A', last_name: 'One' },
-        { id: s2.id, email: 'code-user-2@example.test', first_name: 'B', last_name: 'Two' },
+        { id: s1.id, email: 'code-user-1@example.test', first_name: 'A', last_name: 'One', full_name: 'A One' },
+        { id: s2.id, email: 'code-user-2@example.test', first_name: 'B', last_name: 'Two', full_name: 'B Two' },
       ]);
 
       const list = await t.get(url, basic());

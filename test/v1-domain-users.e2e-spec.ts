@@ -49,7 +49,7 @@ describe('/v1 domain users', () => {
       const res = await t.post(users(), { user: { email, first_name: 'Grace', last_name: 'Hopper' }, marketing_optin: true }, auth);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        user: { id: expect.stringMatching(/^[0-9a-z]+$/), email: email.toLowerCase(), first_name: 'Grace', last_name: 'Hopper' },
+        user: { id: expect.stringMatching(/^[0-9a-z]+$/), email: email.toLowerCase(), first_name: 'Grace', last_name: 'Hopper', full_name: 'Grace Hopper' },
         active: true,
         marketing_optin: true,
         enrolled_at: expect.stringMatching(/^\d{4}-/),
@@ -65,7 +65,10 @@ describe('/v1 domain users', () => {
       expect(verifyPayload(t.config.APP_SECRET, LOGIN_TOKEN_PURPOSE, res.body.login_token + 'x')).toBeNull();
       const ev = await events('DOMAIN_ENROLLMENT');
       expect(ev.length).toBe(before + 1);
-      expect(ev[ev.length - 1].payload).toMatchObject({ user: res.body.user, domain: { name: org.domain_name, id: expect.stringMatching(/^[0-9a-z]+$/) } });
+      // event bodies carry the §6 user members; full_name is an API read member only
+      const { full_name: _fullName, ...eventUser } = res.body.user;
+      expect(ev[ev.length - 1].payload.user).toEqual(eventUser);
+      expect(ev[ev.length - 1].payload).toMatchObject({ user: eventUser, domain: { name: org.domain_name, id: expect.stringMatching(/^[0-9a-z]+$/) } });
     }
   });
 
@@ -74,7 +77,7 @@ describe('/v1 domain users', () => {
     const before = (await events('DOMAIN_ENROLLMENT')).length;
     const res = await t.post(users(), { user: { email: 'EXISTING@example.test', first_name: 'New', last_name: 'Other' } }, { token });
     expect(res.status).toBe(201);
-    expect(res.body.user).toEqual({ id: s.id, email: 'existing@example.test', first_name: 'Old', last_name: 'Name' });
+    expect(res.body.user).toEqual({ id: s.id, email: 'existing@example.test', first_name: 'Old', last_name: 'Name', full_name: 'Old Name' });
     const again = await t.post(users(), { user: { email: 'existing@EXAMPLE.test' }, active: false }, { basic: org.api_key });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ user: { id: s.id }, active: true, login_token: expect.any(String) });

@@ -42,7 +42,7 @@ describe('/v1 published-course enrollments', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(/^[0-9a-z]+$/),
-        user: { id: s.id, email: `enr-${label.replace(' ', '')}@example.test`, first_name: 'Ada', last_name: 'L' },
+        user: { id: s.id, email: `enr-${label.replace(' ', '')}@example.test`, first_name: 'Ada', last_name: 'L', full_name: 'Ada L' },
         enrolled_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         expires_at: '2030-01-01T00:00:00.000Z',
         active: true,

@@ -72,7 +72,7 @@ describe('/v1 group users, group access code pools and /v1/users/{user_id}/group
         const s = await insertStudent(t, org, { email: `m${++seq}@example.test`, first_name: 'Ada', last_name: 'Lovelace' });
         const r = await t.post(`/v1/groups/${g.id}/users`, { user: { id: s.id, email: 'ignored@example.test' } }, auth);
         expect(r.status).toBe(201);
-        expect(r.body).toEqual({ user: { id: s.id, email: `m${seq}@example.test`, first_name: 'Ada', last_name: 'Lovelace' }, created_at: expect.any(String) });
+        expect(r.body).toEqual({ user: { id: s.id, email: `m${seq}@example.test`, first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }, created_at: expect.any(String) });
         const again = await t.post(`/v1/groups/${g.id}/users`, { user: { id: s.id } }, auth);
         expect(again.status).toBe(200);
         expect(again.body).toEqual(r.body);

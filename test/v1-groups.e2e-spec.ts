@@ -1,3 +1,4 @@
+import { decodeId } from '../src/core/ids/ids';
 import { V1Groups1763700011000 } from '../migrations/1763700011000-v1-groups';
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
@@ -41,10 +42,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
     return r.body;
   };
   const row = async (publicId: string) => (await t.ds.query(`SELECT * FROM groups WHERE id = $1`, [decode(publicId)]))[0];
-  const decode = (id: string) => {
-    const b = Buffer.from(id.slice(4), 'base64url').toString('hex');
-    return `${b.slice(0, 8)}-${b.slice(8, 12)}-${b.slice(12, 16)}-${b.slice(16, 20)}-${b.slice(20)}`;
-  };
+  const decode = (id: string) => decodeId('group', id);
   const member = async (groupId: string, o: CreatedOrg = org) => {
     const s = await insertStudent(t, o);
     await t.ds.query(`INSERT INTO group_memberships (group_id, user_id, organization_id) VALUES ($1, $2, $3)`, [decode(groupId), s.uuid, orgUuid(o)]);

@@ -1,3 +1,4 @@
+import { decodeId } from '../src/core/ids/ids';
 import { startTestApp, TestApp } from './support/app';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
@@ -18,14 +19,14 @@ describe('/v1 labels and tags', () => {
 
   for (const family of ['labels', 'tags'] as const) {
     describe(`/v1/${family}`, () => {
-      const idPrefix = family === 'labels' ? 'lbl_' : 'tag_';
       for (const mode of ['api key', 'bearer'] as const) {
         it(`create, read, list, update (PUT, PATCH) and delete with the ${mode}`, async () => {
           const auth: Auth = mode === 'api key' ? { basic: org.api_key } : { token };
           const name = `${family}-${mode}-Alpha`;
           const created = await t.post(`/v1/${family}`, { name }, auth);
           expect(created.status).toBe(201);
-          expect(created.body.id).toMatch(new RegExp(`^${idPrefix}`));
+          expect(created.body.id).toMatch(/^[0-9a-z]+$/);
+          expect(decodeId(family === 'labels' ? 'label' : 'tag', created.body.id)).not.toBeNull();
           expect(created.body.name).toBe(name);
           if (family === 'tags') expect(created.body.slug).toBe(`tags-${mode.replace(' ', '-')}-alpha`);
           else expect(Object.keys(created.body).sort()).toEqual(['id', 'name']);

@@ -436,7 +436,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(/^[0-9a-z]+$/),
-        user: { id: stu.id, email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace' },
+        user: { id: stu.id, email: 'pp-learner@example.test', first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' },
         enrolled_at: expect.stringMatching(/Z$/),
         expires_at: null,
         active: true,

@@ -98,7 +98,7 @@ describe('/v1 plans and plan enrollments', () => {
     expect(r1.status).toBe(201);
     expect(r1.body).toEqual({
       id: expect.stringMatching(/^[0-9a-z]+$/),
-      user: { id: stu.id, email: 'plan-learner@example.test', first_name: 'Grace', last_name: 'Hopper' },
+      user: { id: stu.id, email: 'plan-learner@example.test', first_name: 'Grace', last_name: 'Hopper', full_name: 'Grace Hopper' },
       enrolled_at: expect.stringMatching(/Z$/),
       expires_at: null,
       active: true,

@@ -8,6 +8,8 @@ import { constantTimeEqual, randomToken, sha256, signPayload } from '../../core/
 import { recordEvents } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { fullName } from '../students/students.presenter';
+import { insertMissingUsers } from '../students/students.service';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../../core/http/v1-params';
@@ -66,6 +68,7 @@ const FROM = `domain_users du JOIN users u ON u.id = du.user_id`;
 /** Signup fields that apply to a domain: the organization's own (domain_id null) and the domain's. */
 export const FIELD_APPLIES = (f: string, domainParam: string) => `(${f}.domain_id IS NULL OR ${f}.domain_id = ${domainParam})`;
 
+/** The user of an event body (CONVENTIONS §6: id, email, first_name, last_name); API reads add `full_name`. */
 export function presentUser(r: { user_id: string; email: string; first_name: string; last_name: string }) {
   return { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name };
 }
@@ -77,7 +80,7 @@ export function presentSignupValue(v: SignupValue) {
 export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>) {
   const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
   const out: Record<string, unknown> = {
-    user: presentUser(r),
+    user: { ...presentUser(r), full_name: fullName(r.first_name, r.last_name) },
     active: r.active,
     marketing_optin: r.marketing_optin,
     enrolled_at: iso(r.enrolled_at),
@@ -215,11 +218,7 @@ export class DomainUsersService {
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
     const email = dto.user.email.trim();
     const result = await this.ds.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO users (organization_id, email, first_name, last_name) VALUES ($1, lower($2), $3, $4)
-         ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
-        [p.organizationId, email, dto.user.first_name ?? '', dto.user.last_name ?? ''],
-      );
+      await insertMissingUsers(m, p.organizationId, [{ email, first_name: dto.user.first_name, last_name: dto.user.last_name }]);
       const [user] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`, [p.organizationId, email]);
       const inserted = await m.query(
         `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -260,12 +259,7 @@ export class DomainUsersService {
     });
     return this.ds.transaction(async (m) => {
       const emails = items.map((it) => it.email.trim().toLowerCase());
-      await m.query(
-        `INSERT INTO users (organization_id, email, first_name, last_name)
-         SELECT $1, v.email, v.first_name, v.last_name FROM unnest($2::text[], $3::text[], $4::text[]) AS v(email, first_name, last_name)
-         ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
-        [p.organizationId, emails, items.map((it) => it.first_name ?? ''), items.map((it) => it.last_name ?? '')],
-      );
+      await insertMissingUsers(m, p.organizationId, emails.map((email, i) => ({ email, first_name: items[i].first_name, last_name: items[i].last_name })));
       const users: { id: string; email: string; first_name: string; last_name: string; k: string }[] = await m.query(
         `SELECT id, email, first_name, last_name, lower(email) AS k FROM users WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
         [p.organizationId, emails],

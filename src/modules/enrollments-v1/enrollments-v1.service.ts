@@ -6,6 +6,7 @@ import type { Principal } from '../../core/auth/principal';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { fullName } from '../students/students.presenter';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../../core/http/v1-params';
@@ -37,7 +38,7 @@ export interface EnrollmentRow {
 export function presentEnrollment(r: EnrollmentRow) {
   return {
     id: encodeId('enrollment', r.id),
-    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name },
+    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
     enrolled_at: iso(r.enrolled_at),
     expires_at: iso(r.expires_at),
     active: r.active,

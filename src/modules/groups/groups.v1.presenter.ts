@@ -1,4 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
+import { fullName } from '../students/students.presenter';
 import type { Group } from './group.entity';
 import type { OptionInfo } from './groups.v1.service';
 
@@ -50,7 +51,7 @@ export interface GroupUserRow {
 /** GroupUser: `{user {id, email, first_name, last_name}, created_at}` (created_at = when the user joined the group). */
 export function presentGroupUser(r: GroupUserRow) {
   return {
-    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name },
+    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
     created_at: new Date(r.created_at).toISOString(),
   };
 }

@@ -4,6 +4,7 @@ import { notFound } from '../../core/http/api-error';
 import type { Domain } from '../domains/domain.entity';
 import type { DomainsService } from '../domains/domains.service';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { fullName } from '../students/students.presenter';
 
 /**
  * Helpers shared by this area's /v1 controllers and services (access codes, course series, plans,
@@ -82,7 +83,7 @@ export async function loadUsers(m: EntityManager, organizationId: string, ids: s
 }
 
 export function presentUser(u: UserRow | undefined, uuid: string) {
-  return { id: encodeId('student', uuid), email: u?.email ?? null, first_name: u?.first_name ?? null, last_name: u?.last_name ?? null };
+  return { id: encodeId('student', uuid), email: u?.email ?? null, first_name: u?.first_name ?? null, last_name: u?.last_name ?? null, full_name: u ? fullName(u.first_name, u.last_name) : null };
 }
 
 /** What an enrollment stores about the purchase it came from (create body `purchase`). */

@@ -18,3 +18,11 @@ export function presentStudent(s: Student) {
 }
 
 export type StudentResource = ReturnType<typeof presentStudent>;
+
+/**
+ * The read-only `full_name` of the published v1 `User` schema, as Django's `get_full_name()`
+ * builds it: first and last name joined by a space, trimmed (`""` when both are empty).
+ */
+export function fullName(firstName: string | null | undefined, lastName: string | null | undefined): string {
+  return `${firstName ?? ''} ${lastName ?? ''}`.trim();
+}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import { createHash } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
@@ -19,7 +19,7 @@ import type { StudentListQuery } from './dto/student-query.dto';
 import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
-import { presentStudent, StudentResource } from './students.presenter';
+import { fullName, presentStudent, StudentResource } from './students.presenter';
 
 /** Timestamps in the same precision as the column defaults (cursors compare at ms precision). */
 const NOW = `date_trunc('milliseconds', now())`;
@@ -34,6 +34,29 @@ export function uuidV5(namespace: string, name: string): string {
   h[8] = (h[8] & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A student's external_id: UUID v5 of its uuid (the same on whichever interface created it). */
+export function studentExternalId(uuid: string): string {
+  return uuidV5(EXTERNAL_ID_NAMESPACE, uuid);
+}
+
+/**
+ * Create, in the caller's transaction, the users among `users` whose email the organization does
+ * not have yet, exactly as /v2 creates students (new uuid, lower-cased email, external_id); existing
+ * emails are left unchanged. The /v1 paths that create users by email (domain users, bulk-create)
+ * go through here so that a /v1 user is the same row a /v2 create would make. One statement.
+ */
+export async function insertMissingUsers(m: EntityManager, organizationId: string, users: { email: string; first_name?: string | null; last_name?: string | null }[]): Promise<void> {
+  if (!users.length) return;
+  const ids = users.map(() => newUuid());
+  await m.query(
+    `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
+     SELECT v.id, $1::uuid, lower(v.email), v.first_name, v.last_name, v.external_id
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+     ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
+    [organizationId, ids, users.map((u) => u.email), users.map((u) => u.first_name ?? ''), users.map((u) => u.last_name ?? ''), ids.map(studentExternalId)],
+  );
 }
 
 /** TypeORM answers an UPDATE/DELETE raw query with [rows, count] and other statements with rows. */
@@ -108,7 +131,7 @@ export class StudentsService {
           items.map((v) => v.item.attributes.email.toLowerCase()),
           items.map((v) => v.item.attributes.first_name ?? ''),
           items.map((v) => v.item.attributes.last_name ?? ''),
-          ids.map((id) => uuidV5(EXTERNAL_ID_NAMESPACE, id)),
+          ids.map(studentExternalId),
         ],
       ),
     );
@@ -321,7 +344,7 @@ export class StudentsService {
       [s.id, p.organizationId],
     );
     return {
-      user: { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName },
+      user: { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName, full_name: fullName(s.firstName, s.lastName) },
       registration_count: c.registrations,
       completion_count: c.completions,
       signed_up_at: iso(s.createdAt),

@@ -11,7 +11,8 @@ export class PatchedCourseRequest {
   @Str({ max: 1_000_000 }) long_description_html?: string;
   @StrList(255) labels?: string[];
   @Bool() display_course_and_lesson_time?: boolean;
-  @Str({ min: 1, max: 15 }) manual_course_time?: string;
+  /** May be blank (a read gives "" when unset; a read written back must be accepted, CONVENTIONS §9). */
+  @Str({ max: 15 }) manual_course_time?: string;
   @Bool() display_manual_course_time?: boolean;
   @Choice(TIME_FORMATS) course_and_lesson_time_format?: TimeFormat;
 }

@@ -27,6 +27,7 @@ export class CourseUpdateAttributes {
 /** _CourseUpdateData */
 export class CourseUpdateItem {
   @IsIn(['courses']) type: string;
-  @IsString() @MaxLength(64) id: string;
+  /** Any string: an id that cannot be decoded (too long included) is that item's not_found (v2-api.md rule 4), not a validation_error. */
+  @IsString() id: string;
   @IsDefined() @IsObject() @ValidateNested() @Type(() => CourseUpdateAttributes) attributes: CourseUpdateAttributes;
 }

@@ -89,8 +89,8 @@ export class GroupUpdateAttributes {
 
 /** _GroupUpdateData */
 export class GroupUpdateItem {
+  /** Any string: an id that cannot be decoded (too long included) is that item's not_found (v2-api.md rule 4), not a validation_error. */
   @IsString()
-  @MaxLength(64)
   id: string;
 
   @IsDefined()
@@ -102,8 +102,8 @@ export class GroupUpdateItem {
 
 /** _GroupDeleteData */
 export class GroupDeleteItem {
+  /** Any string: an id that cannot be decoded (too long included) is that item's not_found (v2-api.md rule 4), not a validation_error. */
   @IsString()
-  @MaxLength(64)
   id: string;
 }
 

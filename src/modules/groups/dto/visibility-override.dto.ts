@@ -3,8 +3,8 @@ import { IsBoolean, IsDefined, IsObject, IsString, MaxLength, ValidateNested } f
 
 /** VisibilityOverrideAddRequest / VisibilityOverrideRemoveRequest (the same members). */
 export class VisibilityOverrideAttributesIn {
+  /** Any string: one that cannot be decoded (too long included) is that item's not_found, not a validation_error. */
   @IsString()
-  @MaxLength(64)
   published_course_id: string;
 
   /** defaults to true (allowlist) when omitted; null is not a boolean */

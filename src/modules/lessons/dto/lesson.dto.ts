@@ -82,6 +82,7 @@ export class LessonUpdateAttributes {
 /** _LessonBatchUpdateData */
 export class LessonUpdateItem {
   @IsIn(['lessons']) type: string;
-  @IsString() @MaxLength(64) id: string;
+  /** Any string: an id that cannot be decoded (too long included) is that item's not_found (v2-api.md rule 4), not a validation_error. */
+  @IsString() id: string;
   @IsDefined() @IsObject() @ValidateNested() @Type(() => LessonUpdateAttributes) attributes: LessonUpdateAttributes;
 }
