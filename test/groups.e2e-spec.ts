@@ -179,7 +179,10 @@ describe('/v2/groups', () => {
       expect(e(2)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/2/attributes/name' } });
       expect(e(3)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/3/attributes/name' } });
       expect(e(4)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/4/attributes/name' } });
-      for (const i of [5, 6, 7, 8]) expect(e(i)).toMatchObject({ code: 'validation_error', source: { pointer: `/data/${i}/attributes/rule_email_domains` } });
+      // the pointer names the offending element when one element is wrong
+      expect(e(5)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/5/attributes/rule_email_domains' } });
+      expect(e(6)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/6/attributes/rule_email_domains/1' } });
+      for (const i of [7, 8]) expect(e(i)).toMatchObject({ code: 'validation_error', source: { pointer: `/data/${i}/attributes/rule_email_domains/0` } });
       expect(e(9)).toMatchObject({ code: 'validation_error', source: { pointer: '/data/9/attributes/send_course_enrollment_email' } });
       expect(e(10)).toMatchObject({ code: 'not_found', source: { pointer: '/data/10/attributes/category_id' } });
       expect(e(11)).toMatchObject({ code: 'not_found', source: { pointer: '/data/11/attributes/category_id' } });
@@ -496,7 +499,7 @@ describe('/v2/groups', () => {
         [{ name: null }, 'validation_error', '/attributes/name'],
         [{ name: '' }, 'validation_error', '/attributes/name'],
         [{ rule_email_domains: 'e.example' }, 'validation_error', '/attributes/rule_email_domains'],
-        [{ rule_email_domains: ['http://e.example/'] }, 'validation_error', '/attributes/rule_email_domains'],
+        [{ rule_email_domains: ['http://e.example/'] }, 'validation_error', '/attributes/rule_email_domains/0'],
         [{ rule_email_domains: { a: 1 } }, 'validation_error', '/attributes/rule_email_domains'],
         [{ send_course_enrollment_email: 'true' }, 'validation_error', '/attributes/send_course_enrollment_email'],
         [{ category_id: otherCat.id }, 'not_found', '/attributes/category_id'],
