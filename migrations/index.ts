@@ -24,6 +24,7 @@ import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-token
 import { PasswordResetMails1763700014400 } from './1763700014400-password-reset-mails';
 import { RefreshGrace1763700014857 } from './1763700014857-refresh-grace';
 import { IdempotencyBodyLz41763700014501 } from './1763700014501-idempotency-body-lz4';
+import { IdempotencySealedAnswers1763700014600 } from './1763700014600-idempotency-sealed-answers';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   IdempotencyBodyLz41763700014501,
   LowercasePublicIds1763700014000,
   UsersExternalId1763700014001,
+  IdempotencySealedAnswers1763700014600,
 ];

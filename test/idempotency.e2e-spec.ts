@@ -208,6 +208,65 @@ describe('Idempotency-Key', () => {
     });
   });
 
+  describe('answers holding a secret are stored encrypted, never in plain text', () => {
+    const stored = async (o: CreatedOrg) =>
+      (await t.ds.query(`SELECT sealed, body FROM idempotency_keys WHERE organization_id = $1 AND body IS NOT NULL`, [orgUuid(o)])) as Array<{ sealed: boolean; body: Buffer }>;
+
+    it('a client create: the row does not hold the secret; the replay gives the same working secret', async () => {
+      const o = await t.newOrg();
+      const admin = await t.tokenFor(o);
+      const key = newKey();
+      const first = await t.post('/v2/clients/', { name: 'Replayed', scope_preset: 'read-only' }, { token: admin, headers: idem(key) });
+      expect(first.status).toBe(201);
+      const secret: string = first.body.data.attributes.client_secret;
+      expect(secret).toBeTruthy();
+      const rows = await stored(o);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].sealed).toBe(true);
+      expect(rows[0].body.includes(Buffer.from(secret))).toBe(false);
+      expect(rows[0].body.includes(Buffer.from('Replayed'))).toBe(false);
+      const again = await t.post('/v2/clients/', { name: 'Replayed', scope_preset: 'read-only' }, { token: admin, headers: idem(key) });
+      expect(again.status).toBe(201);
+      expect(again.text).toBe(first.text);
+      const tok = await t.post('/v2/auth/token', { client_id: first.body.data.attributes.client_id, client_secret: secret });
+      expect(tok.status).toBe(200);
+    });
+
+    it('a webhook create and an invite are sealed too; an answer without a secret is stored as sent', async () => {
+      const o = await t.newOrg();
+      const hook = await t.post('/v1/webhooks', { target_url: 'https://hooks.example.test/in', events: ['COURSE_ENROLLMENT'] }, { basic: o.api_key, headers: idem(newKey()) });
+      expect(hook.status).toBe(201);
+      const label = await t.post('/v1/labels', { name: `plain-${newKey()}` }, { basic: o.api_key, headers: idem(newKey()) });
+      expect(label.status).toBe(201);
+      const rows = await stored(o);
+      expect(rows.filter((r) => r.sealed)).toHaveLength(1);
+      expect(rows.find((r) => r.sealed)!.body.includes(Buffer.from(String(hook.body.secret)))).toBe(false);
+      expect(rows.find((r) => !r.sealed)!.body.toString()).toBe(label.text);
+    });
+
+    it('anonymization forgets a sealed answer that shows the person, and keeps the others', async () => {
+      const o = await t.newOrg();
+      const tk = await t.tokenFor(o);
+      const email = `sealed-${randomBytes(4).toString('hex')}@example.test`;
+      const member = await t.post(`/v1/domains/${o.domain_name}/users`, { user: { email } }, { basic: o.api_key });
+      expect(member.status).toBe(201);
+      const uid: string = member.body.user.id;
+      // a client described with the person's email: its answer holds a secret (sealed) and shows the person
+      const mentionKey = newKey();
+      const mention = { name: 'Personal export', description: `export for ${email}`, scope_preset: 'read-only' };
+      expect((await t.post('/v2/clients/', mention, { token: tk, headers: idem(mentionKey) })).status).toBe(201);
+      expect((await t.post('/v2/clients/', { name: 'Unrelated', scope_preset: 'read-only' }, { token: tk, headers: idem(newKey()) })).status).toBe(201);
+      expect((await stored(o)).filter((r) => r.sealed)).toHaveLength(2);
+      const anon = await t.post(`/v2/students/${uid}/anonymize`, undefined, { token: tk, headers: { 'X-Confirm-Destructive': 'true' } });
+      expect(anon.status).toBe(204);
+      // the answer showing the person is gone (a retry runs again); the unrelated one stays
+      expect((await stored(o)).filter((r) => r.sealed)).toHaveLength(1);
+      const retry = await t.post('/v2/clients/', mention, { token: tk, headers: idem(mentionKey) });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    });
+  });
+
   it('a repeat while the first is in flight is a 409 (v1 {"detail"}, v2 conflict)', async () => {
     const key = newKey();
     const body = { name: `Flight ${key}` };

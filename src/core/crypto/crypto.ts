@@ -61,6 +61,20 @@ export function encrypt(secret: string, plaintext: string): string {
   return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
 }
 
+/** AES-256-GCM over bytes: `iv (12) | tag (16) | ciphertext`, for binary values kept at rest. */
+export function encryptBytes(secret: string, plaintext: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFrom(secret), iv);
+  const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), data]);
+}
+
+export function decryptBytes(secret: string, sealed: Buffer): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', keyFrom(secret), sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+}
+
 export function decrypt(secret: string, sealed: string): string {
   const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
   const decipher = createDecipheriv('aes-256-gcm', keyFrom(secret), iv);

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
+import { decryptBytes, encryptBytes } from '../crypto/crypto';
 
 /**
  * A claim that is still NULL after this long is taken as abandoned (the process died, or the
@@ -28,6 +29,21 @@ export type ClaimOutcome =
 
 /** Response headers stored with the answer and sent again on a replay. */
 export const STORED_HEADERS = ['content-type', 'location'] as const;
+
+/**
+ * JSON members whose value is a secret shown once (a client's secret, a webhook's signing secret, an
+ * invite's token and link, an API key, OAuth tokens). An answer naming one is stored encrypted
+ * (`sealed`), never in plain text; other answers are stored as sent, so that anonymization can find
+ * the ones that show a person with one statement.
+ */
+const SECRET_MEMBERS = ['"client_secret"', '"secret"', '"token"', '"invite_url"', '"api_key"', '"access_token"', '"refresh_token"', '"password"'].map((m) =>
+  Buffer.from(m),
+);
+
+/** True when a stored answer would hold a secret (a member named like one appears in it). */
+export function holdsSecret(body: Buffer): boolean {
+  return SECRET_MEMBERS.some((m) => body.includes(m));
+}
 
 /**
  * Idempotency-Key records (CONVENTIONS §14), kept in PostgreSQL per organization. One row per
@@ -62,20 +78,20 @@ export class IdempotencyService {
   async claim(p: Principal, method: string, path: string, key: string, fingerprint: Buffer): Promise<ClaimOutcome> {
     const lookup = IdempotencyService.lookupOf(IdempotencyService.callerOf(p), method, path, key);
     const claimId = randomUUID();
-    const rows: Array<{ claimed: boolean; fingerprint: Buffer | null; status: number | null; headers: Record<string, string> | null; body: Buffer | null }> =
+    const rows: Array<{ claimed: boolean; fingerprint: Buffer | null; status: number | null; headers: Record<string, string> | null; body: Buffer | null; sealed: boolean | null }> =
       await this.ds.query(
         `WITH claim AS (
            INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
            VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
            ON CONFLICT (organization_id, lookup) DO UPDATE
-              SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL,
+              SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL, sealed = false,
                   created_at = now(), expires_at = EXCLUDED.expires_at
             WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $6))
            RETURNING 1
          )
-         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body FROM claim
+         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed FROM claim
          UNION ALL
-         SELECT false, k.fingerprint, k.status, k.headers, k.body FROM idempotency_keys k
+         SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed FROM idempotency_keys k
           WHERE k.organization_id = $1 AND k.lookup = $2 AND NOT EXISTS (SELECT 1 FROM claim)`,
         [p.organizationId, lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS],
       );
@@ -84,15 +100,44 @@ export class IdempotencyService {
     if (row.claimed) return { kind: 'claimed', claim: { organizationId: p.organizationId, lookup, claimId } };
     if (!row.fingerprint!.equals(fingerprint)) return { kind: 'mismatch' };
     if (row.status === null) return { kind: 'in_flight' };
-    return { kind: 'replay', status: row.status, headers: row.headers ?? {}, body: row.body ?? Buffer.alloc(0) };
+    const body = row.body ?? Buffer.alloc(0);
+    return { kind: 'replay', status: row.status, headers: row.headers ?? {}, body: row.sealed ? decryptBytes(this.config.APP_SECRET, body) : body };
   }
 
-  /** Store the answer of a claimed request (the exact bytes sent). */
+  /** Store the answer of a claimed request (the exact bytes sent; encrypted when it holds a secret). */
   async complete(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
+    const sealed = holdsSecret(body);
     await this.ds.query(
-      `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6 WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`,
-      [c.organizationId, c.lookup, c.claimId, status, JSON.stringify(headers), body],
+      `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6, sealed = $7 WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`,
+      [c.organizationId, c.lookup, c.claimId, status, JSON.stringify(headers), sealed ? encryptBytes(this.config.APP_SECRET, body) : body, sealed],
     );
+  }
+
+  /**
+   * Forget the finished answers of an organization that show any of `needles` (a person's email and
+   * names, on anonymization): a retry of such a write runs again instead of replaying personal data.
+   * Plain answers are searched by the database; sealed ones (few: only answers holding a secret) are
+   * decrypted here.
+   */
+  static async forgetAnswersShowing(m: EntityManager, appSecret: string, organizationId: string, needles: string[]): Promise<void> {
+    if (!needles.length) return;
+    await m.query(
+      `DELETE FROM idempotency_keys
+        WHERE organization_id = $1 AND status IS NOT NULL AND body IS NOT NULL AND NOT sealed
+          AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS n(s) WHERE position(convert_to(n.s, 'UTF8') IN body) > 0)`,
+      [organizationId, needles],
+    );
+    const sealed: Array<{ lookup: Buffer; body: Buffer }> = await m.query(
+      `SELECT lookup, body FROM idempotency_keys WHERE organization_id = $1 AND sealed AND body IS NOT NULL`,
+      [organizationId],
+    );
+    const showing = sealed.filter((r) => {
+      const plain = decryptBytes(appSecret, r.body);
+      return needles.some((n) => plain.includes(Buffer.from(n)));
+    });
+    if (showing.length) {
+      await m.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND lookup = ANY($2::bytea[])`, [organizationId, showing.map((r) => r.lookup)]);
+    }
   }
 
   /** Give the key back (after a 5xx): a retry with it runs again. */

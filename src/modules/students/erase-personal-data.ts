@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 
 /**
  * Erasure of a user's personal data outside the `users` row (CONVENTIONS §10, last rule), run in
@@ -29,6 +30,8 @@ export interface PersonToErase {
   lastName?: string;
   /** what the email becomes */
   placeholderEmail: string;
+  /** APP_SECRET: sealed (encrypted) Idempotency-Key answers are searched after decryption */
+  appSecret: string;
 }
 
 /** Member names that hold personal data of a person object inside an event. */
@@ -145,14 +148,7 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
   // Idempotency-Key records keep the exact answer of a write for replays (24 h): drop the finished
   // ones whose stored answer shows the person (a retry of such a write runs again instead of replaying)
   const exact = [p.email, p.firstName, p.lastName].filter((v): v is string => !!v && v.trim().length >= 2);
-  if (exact.length) {
-    await m.query(
-      `DELETE FROM idempotency_keys
-        WHERE organization_id = $1 AND status IS NOT NULL AND body IS NOT NULL
-          AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS n(s) WHERE position(convert_to(n.s, 'UTF8') IN body) > 0)`,
-      [org, exact],
-    );
-  }
+  await IdempotencyService.forgetAnswersShowing(m, p.appSecret, org, exact);
 
   const needles = [email, ...names].filter(Boolean);
   if (touched.length && needles.length) {

@@ -325,6 +325,7 @@ export class StudentsService {
         publicId: encodeId('student', id),
         ...(before.is_anonymized ? {} : { email: before.email, firstName: before.first_name, lastName: before.last_name }),
         placeholderEmail,
+        appSecret: this.config.APP_SECRET,
       });
     });
     return this.get(p, publicId);
