@@ -4,7 +4,6 @@ import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { IdempotencyModule } from './core/idempotency/idempotency.module';
 import { applyIdempotencyToWrites } from './core/idempotency/wire';
-import { CatalogContentModule } from './modules/catalog-content/catalog-content.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
@@ -49,7 +48,6 @@ export class AppModule {
         DomainUsersModule,
         EnrollmentsV1Module,
         WebhooksModule,
-        CatalogContentModule,
       ],
     });
   }

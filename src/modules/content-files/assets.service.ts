@@ -82,7 +82,7 @@ export class AssetsService {
   async delete(p: Principal, publicId: string): Promise<void> {
     const asset = await this.get(p, publicId);
     const [used] = await this.ds.query(
-      // lessons belong to the catalog-content module; a narrow read of who points at this asset
+      // lessons belong to the lessons module; a narrow read of who points at this asset
       `SELECT EXISTS (
          SELECT 1 FROM lessons
           WHERE organization_id = $1 AND deleted_at IS NULL

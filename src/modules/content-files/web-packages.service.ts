@@ -75,7 +75,7 @@ export class WebPackagesService {
   async delete(p: Principal, publicId: string): Promise<void> {
     const pkg = await this.get(p, publicId);
     const [used] = await this.ds.query(
-      // lessons belong to the catalog-content module; a narrow read of who points at this package
+      // lessons belong to the lessons module; a narrow read of who points at this package
       `SELECT EXISTS (SELECT 1 FROM lessons WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL) AS used`,
       [p.organizationId, pkg.id],
     );
@@ -100,7 +100,7 @@ export class WebPackagesService {
       throw new ValidationFailed([{ field: 'web_package_id', pointer: '/web_package_id', message: 'This web package failed to process and cannot be used in lessons.' }], 400);
     }
     if (to.id === from.id) return 0;
-    // lessons belong to the catalog-content module: one set-wise, organization-scoped UPDATE
+    // lessons belong to the lessons module: one set-wise, organization-scoped UPDATE
     const [, affected] = (await this.ds.query(
       `UPDATE lessons SET content_web_package_id = $3, updated_at = date_trunc('milliseconds', now())
         WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL`,

@@ -1,4 +1,4 @@
-import { Bool, Choice, Int, PageParam, Str, requireMembers } from './v1-rules';
+import { Bool, Choice, Int, PageParam, Str, requireMembers } from '../../../core/http/v1-rules';
 
 /** Type8b7Enum of the published v1 document. */
 export const LESSON_TYPES = ['ASSET', 'HTML', 'WEB_PACKAGE', 'QUIZ', 'VILT', 'MODULAR', 'SECTION'] as const;

@@ -1,4 +1,4 @@
-import { Str, requireMembers } from './v1-rules';
+import { Str, requireMembers } from '../../../core/http/v1-rules';
 
 /** PatchedLabelRequest / PatchedTagRequest. */
 export class PatchedNameRequest {

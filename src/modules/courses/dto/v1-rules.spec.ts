@@ -1,8 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { toProblems } from '../../../core/http/validation.pipe';
-import { CourseRequest, PatchedCourseRequest } from './course.dto';
-import { LessonUpdateRequest } from './lesson.dto';
+import { CourseRequest, PatchedCourseRequest } from './course.v1.dto';
+import { LessonUpdateRequest } from '../../lessons/dto/lesson.v1.dto';
 
 const problems = (cls: new () => object, body: object) => {
   const errs = validateSync(plainToInstance(cls, body) as object, { whitelist: true, forbidUnknownValues: false });

@@ -6,8 +6,9 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
-import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.dto';
-import { V1LessonsService, presentLesson } from './lessons.v1.service';
+import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
+import { presentLesson } from './lessons.v1.presenter';
+import { V1LessonsService } from './lessons.v1.service';
 
 /** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. */
 @ApiTags('v1 lessons')

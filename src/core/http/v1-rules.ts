@@ -1,6 +1,6 @@
 import { Allow, ArrayMaxSize, getMetadataStorage, ValidateBy, ValidationArguments } from 'class-validator';
-import { DRF } from '../../../core/http/drf-messages';
-import { MAX_ARRAY_ITEMS } from '../../../core/http/array-rules';
+import { DRF } from './drf-messages';
+import { MAX_ARRAY_ITEMS } from './array-rules';
 
 /**
  * Field rules with the messages the published /v1 API (Django REST framework) answers, so that
@@ -103,4 +103,10 @@ export function requireMembers<T extends object>(cls: new () => T, members: (key
     }
     Required()(cls.prototype, m);
   }
+}
+
+/** The `page` and `page_size` query parameters of a /v1 list. */
+export class PageQuery {
+  @PageParam() page?: unknown;
+  @PageParam() page_size?: unknown;
 }

@@ -6,9 +6,10 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
-import { V1ContentItemsService, presentContentItem } from './content-items.v1.service';
-import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.dto';
-import { PageQuery } from './dto/course.dto';
+import { presentContentItem } from './content-items.v1.presenter';
+import { V1ContentItemsService } from './content-items.v1.service';
+import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.v1.dto';
+import { PageQuery } from '../../core/http/v1-rules';
 
 /**
  * /v1/lessons/{lesson_id}/content-items (content-items:read / content-items:write). The published

@@ -1,4 +1,4 @@
-import type { TimeFormat } from './dto/course.dto';
+import type { TimeFormat } from './dto/course.v1.dto';
 
 /**
  * The course time shown on the course tile: the manual text when `display_manual_course_time`,

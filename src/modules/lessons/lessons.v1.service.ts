@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
-import { IdType, decodeId, encodeId } from '../../core/ids/ids';
+import { IdType, decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import type { LessonUpdateRequest } from './dto/lesson.dto';
-import { V1Lesson } from './entities';
+import type { LessonUpdateRequest } from './dto/lesson.v1.dto';
+import { Lesson, LessonType } from './lesson.entity';
 
 /** A lesson is live when it and its course are neither drafts nor soft-deleted. */
 const LIVE = `l.organization_id = :org AND l.deleted_at IS NULL AND NOT l.is_draft
@@ -23,12 +23,12 @@ export const invalidPk = (field: string, value: unknown) =>
 export class V1LessonsService {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  private live(m: EntityManager, org: string): SelectQueryBuilder<V1Lesson> {
-    return m.getRepository(V1Lesson).createQueryBuilder('l').where(LIVE, { org });
+  private live(m: EntityManager, org: string): SelectQueryBuilder<Lesson> {
+    return m.getRepository(Lesson).createQueryBuilder('l').where(LIVE, { org });
   }
 
   /** `course_id` filter: an unknown, undecodable or other organization's course gives an empty page. */
-  async list(p: Principal, page: V1PageRequest, courseId?: string): Promise<[V1Lesson[], number]> {
+  async list(p: Principal, page: V1PageRequest, courseId?: string): Promise<[Lesson[], number]> {
     const qb = this.live(this.ds.manager, p.organizationId);
     if (courseId !== undefined) {
       const uuid = decodeId('course', courseId);
@@ -40,7 +40,7 @@ export class V1LessonsService {
     return qb.skip(page.offset).take(page.pageSize).getManyAndCount();
   }
 
-  async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<V1Lesson> {
+  async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<Lesson> {
     const uuid = decodeId('lesson', id);
     if (!uuid) throw notFound();
     const qb = this.live(m, p.organizationId).andWhere('l.id = :id', { id: uuid });
@@ -50,16 +50,16 @@ export class V1LessonsService {
     return row;
   }
 
-  async create(p: Principal, dto: LessonUpdateRequest): Promise<V1Lesson> {
+  async create(p: Principal, dto: LessonUpdateRequest): Promise<Lesson> {
     return this.ds.transaction(async (m) => {
       const refs = await this.resolveRefs(m, p, dto);
-      const repo = m.getRepository(V1Lesson);
+      const repo = m.getRepository(Lesson);
       return repo.save(
         repo.create({
           organizationId: p.organizationId,
           courseId: refs.courseId!,
           title: dto.title!,
-          type: dto.type!,
+          type: dto.type as LessonType,
           order: dto.order!,
           descriptionHtml: dto.description_html ?? '',
           contentHtml: dto.content_html ?? null,
@@ -83,12 +83,12 @@ export class V1LessonsService {
    * PUT and PATCH change only the members sent. `?course_id=` scopes the lookup (a lesson of another
    * course is 404); `course_id` in the body moves the lesson to another course of the organization.
    */
-  async update(p: Principal, id: string, dto: LessonUpdateRequest, scopeCourseId?: string): Promise<V1Lesson> {
+  async update(p: Principal, id: string, dto: LessonUpdateRequest, scopeCourseId?: string): Promise<Lesson> {
     return this.ds.transaction(async (m) => {
       const row = await this.get(p, id, m, true);
       if (scopeCourseId !== undefined && decodeId('course', scopeCourseId) !== row.courseId) throw notFound();
       const refs = await this.resolveRefs(m, p, dto);
-      const set: Partial<Record<keyof V1Lesson, unknown>> = {};
+      const set: Partial<Record<keyof Lesson, unknown>> = {};
       if (refs.courseId !== undefined) set.courseId = refs.courseId;
       if (dto.title !== undefined) set.title = dto.title;
       if (dto.type !== undefined) set.type = dto.type;
@@ -104,20 +104,20 @@ export class V1LessonsService {
       if (dto.time_seconds !== undefined) set.timeSeconds = dto.time_seconds;
       if (dto.tooltip_html !== undefined) set.tooltipHtml = dto.tooltip_html;
       await m
-        .getRepository(V1Lesson)
+        .getRepository(Lesson)
         .createQueryBuilder()
         .update()
         .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
         .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
         .execute();
-      return m.getRepository(V1Lesson).findOneByOrFail({ id: row.id });
+      return m.getRepository(Lesson).findOneByOrFail({ id: row.id });
     });
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     const row = await this.get(p, id);
     await this.ds
-      .getRepository(V1Lesson)
+      .getRepository(Lesson)
       .createQueryBuilder()
       .update()
       .set({ deletedAt: () => 'now()', updatedAt: () => "date_trunc('milliseconds', now())" })
@@ -160,27 +160,6 @@ export class V1LessonsService {
     if (problems.length) throw new ValidationFailed(problems, 400);
     return out;
   }
-}
-
-/** V1Lesson -> the v1 Lesson (and LessonUpdate) object. Pure. */
-export function presentLesson(l: V1Lesson) {
-  return {
-    id: encodeId('lesson', l.id),
-    course_id: encodeId('course', l.courseId),
-    title: l.title,
-    type: l.type,
-    order: l.order,
-    content_asset_id: l.contentAssetId ? encodeId('asset', l.contentAssetId) : null,
-    content_html: l.contentHtml ?? '',
-    content_quiz_id: l.quizId ? encodeId('quiz', l.quizId) : null,
-    content_web_package_id: l.contentWebPackageId ? encodeId('webPackage', l.contentWebPackageId) : null,
-    description_html: l.descriptionHtml,
-    display_fullscreen: l.displayFullscreen,
-    optional: l.optional,
-    search_keywords: l.searchKeywords,
-    time_seconds: l.timeSeconds,
-    tooltip_html: l.tooltipHtml,
-  };
 }
 
 /** Whether a row of `table` (a fixed table name, never input) with this id belongs to the organization. */

@@ -5,8 +5,8 @@ import type { Principal } from '../../core/auth/principal';
 import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import type { ContentItemUpdateRequest } from './dto/content-item.dto';
-import { StoredContentItem, V1Lesson } from './entities';
+import type { ContentItemUpdateRequest } from './dto/content-item.v1.dto';
+import { Lesson, StoredContentItem } from './lesson.entity';
 import { V1LessonsService, exists, invalidPk } from './lessons.v1.service';
 
 /** As the /v2 lesson rules: at most 15 blocks, at most one QUIZ and one RATING block per lesson. */
@@ -36,7 +36,7 @@ function normalize(raw: Record<string, unknown>, index: number): StoredContentIt
 }
 
 /** A lesson's blocks in display order (by `order`, then by position). */
-export function itemsOf(l: V1Lesson): StoredContentItem[] {
+export function itemsOf(l: Lesson): StoredContentItem[] {
   const list = Array.isArray(l.contentItems) ? l.contentItems : [];
   return list
     .map((raw, i) => ({ item: normalize(raw as unknown as Record<string, unknown>, i), i }))
@@ -117,7 +117,7 @@ export class V1ContentItemsService {
         ...(refs.asset_id !== undefined && { asset_id: refs.asset_id }),
         ...(refs.quiz_id !== undefined && { quiz_id: refs.quiz_id }),
       };
-      const others = (l: V1Lesson) => itemsOf(l).filter((x) => x.id !== current.id);
+      const others = (l: Lesson) => itemsOf(l).filter((x) => x.id !== current.id);
       if (target.id === lesson.id) {
         const items = [...others(lesson), item];
         this.check(lesson, items);
@@ -132,7 +132,7 @@ export class V1ContentItemsService {
     });
   }
 
-  private find(lesson: V1Lesson, id: string): StoredContentItem {
+  private find(lesson: Lesson, id: string): StoredContentItem {
     const uuid = decodeId('contentItem', id);
     const item = uuid ? itemsOf(lesson).find((x) => x.id === uuid) : undefined;
     if (!item) throw notFound();
@@ -157,7 +157,7 @@ export class V1ContentItemsService {
   }
 
   /** Blocks belong to MODULAR lessons; at most 15, one QUIZ and one RATING. */
-  private check(lesson: V1Lesson, items: StoredContentItem[]) {
+  private check(lesson: Lesson, items: StoredContentItem[]) {
     if (lesson.type !== 'MODULAR') {
       throw new ValidationFailed([{ field: 'lesson_id', message: 'Content items can only be added to MODULAR lessons.' }], 400);
     }
@@ -178,21 +178,4 @@ export class V1ContentItemsService {
       JSON.stringify(sorted),
     ]);
   }
-}
-
-/** A stored block -> the v1 LessonContentItem object. Pure. */
-export function presentContentItem(v: ContentItemView) {
-  const x = v.item;
-  return {
-    id: encodeId('contentItem', x.id),
-    lesson_id: encodeId('lesson', v.lessonId),
-    type: x.type,
-    header: x.header,
-    order: x.order,
-    content_html: x.content_html ?? '',
-    content_asset_id: x.asset_id ? encodeId('asset', x.asset_id) : null,
-    content_quiz_id: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
-    // Rating content blocks are not built yet: a RATING block has no rating block id.
-    ...(x.type === 'RATING' && { content_rating_id: null }),
-  };
 }

@@ -6,7 +6,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
-import { PageQuery } from './dto/course.dto';
+import { PageQuery } from '../../core/http/v1-rules';
 import { NameRequest, PatchedNameRequest } from './dto/label-tag.dto';
 import { LabelsService, presentLabel } from './labels.service';
 

@@ -1,4 +1,4 @@
-import { Choice, Int, Str, requireMembers } from './v1-rules';
+import { Choice, Int, Str, requireMembers } from '../../../core/http/v1-rules';
 
 /** Type1d9Enum of the published v1 document. */
 export const CONTENT_ITEM_TYPES = ['ASSET', 'HTML', 'QUIZ', 'RATING'] as const;

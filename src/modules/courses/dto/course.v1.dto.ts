@@ -1,4 +1,4 @@
-import { Bool, Choice, Obj, PageParam, Required, Str, StrList, requireMembers } from './v1-rules';
+import { Bool, Choice, Obj, PageParam, Required, Str, StrList, requireMembers } from '../../../core/http/v1-rules';
 
 export const TIME_FORMATS = ['HOURS_MINUTES_SECONDS', 'HOURS_MINUTES', 'HOURS_MINUTES_VERBOSE', 'MINUTES_VERBOSE'] as const;
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -30,9 +30,4 @@ export class CourseListQuery {
 /** NestedLabelAssociationRequest: `{"label": {"id": "..."}}`. The id is checked by the service. */
 export class CourseLabelRequest {
   @Required() @Obj() label: { id?: unknown };
-}
-
-export class PageQuery {
-  @PageParam() page?: unknown;
-  @PageParam() page_size?: unknown;
 }

@@ -6,9 +6,13 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { PageQuery } from '../../core/http/v1-rules';
+import { presentLabel } from '../labels-tags/labels.service';
+import { CourseLabelsService } from './course-labels.service';
+import { Course } from './course.entity';
+import { presentCourse } from './courses.v1.presenter';
 import { V1CoursesService } from './courses.v1.service';
-import { CourseLabelRequest, CourseListQuery, CourseRequest, PageQuery, PatchedCourseRequest } from './dto/course.dto';
-import { presentLabel } from './labels.service';
+import { CourseLabelRequest, CourseListQuery, CourseRequest, PatchedCourseRequest } from './dto/course.v1.dto';
 
 /**
  * /v1/courses and /v1/courses/{course_id}/labels (courses:read / courses:write). Course pages are
@@ -19,6 +23,7 @@ import { presentLabel } from './labels.service';
 export class CoursesV1Controller {
   constructor(
     private readonly courses: V1CoursesService,
+    private readonly labels: CourseLabelsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -28,31 +33,31 @@ export class CoursesV1Controller {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.courses.list(p, page, query.label__name || undefined);
-    return v1List(await this.courses.present(p, rows), count, page, requestBaseUrl(this.config, req), req.url);
+    return v1List(await this.present(p, rows), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
   @Scopes('courses:write')
   async create(@Auth() p: Principal, @Body() dto: CourseRequest) {
-    return this.courses.presentOne(p, await this.courses.create(p, dto));
+    return this.presentOne(p, await this.courses.create(p, dto));
   }
 
   @Get(':course_id')
   @Scopes('courses:read')
   async read(@Auth() p: Principal, @Param('course_id') id: string) {
-    return this.courses.presentOne(p, await this.courses.get(p, id));
+    return this.presentOne(p, await this.courses.get(p, id));
   }
 
   @Put(':course_id')
   @Scopes('courses:write')
   async update(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseRequest) {
-    return this.courses.presentOne(p, await this.courses.update(p, id, dto));
+    return this.presentOne(p, await this.courses.update(p, id, dto));
   }
 
   @Patch(':course_id')
   @Scopes('courses:write')
   async partialUpdate(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: PatchedCourseRequest) {
-    return this.courses.presentOne(p, await this.courses.update(p, id, dto));
+    return this.presentOne(p, await this.courses.update(p, id, dto));
   }
 
   @Delete(':course_id')
@@ -66,26 +71,39 @@ export class CoursesV1Controller {
   @Scopes('courses:read')
   async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
     const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.large);
-    const [rows, count] = await this.courses.listLabels(p, id, page);
+    const course = await this.courses.get(p, id);
+    const [rows, count] = await this.labels.list(p, course.id, page);
     return v1List(rows.map((l) => ({ label: presentLabel(l) })), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':course_id/labels')
   @Scopes('courses:write')
   async addLabel(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseLabelRequest) {
-    return { label: presentLabel(await this.courses.addLabel(p, id, dto.label)) };
+    const course = await this.courses.get(p, id);
+    return { label: presentLabel(await this.labels.add(p, course.id, dto.label)) };
   }
 
   @Get(':course_id/labels/:label_id')
   @Scopes('courses:read')
   async readLabel(@Auth() p: Principal, @Param('course_id') id: string, @Param('label_id') labelId: string) {
-    return { label: presentLabel(await this.courses.getLabel(p, id, labelId)) };
+    const course = await this.courses.get(p, id);
+    return { label: presentLabel(await this.labels.get(p, course.id, labelId)) };
   }
 
   @Delete(':course_id/labels/:label_id')
   @HttpCode(204)
   @Scopes('courses:write')
   async removeLabel(@Auth() p: Principal, @Param('course_id') id: string, @Param('label_id') labelId: string) {
-    await this.courses.removeLabel(p, id, labelId);
+    const course = await this.courses.get(p, id);
+    await this.labels.remove(p, course.id, labelId);
+  }
+
+  private async present(p: Principal, courses: Course[]) {
+    const x = await this.courses.extras(p, courses);
+    return courses.map((c) => presentCourse(c, x));
+  }
+
+  private async presentOne(p: Principal, course: Course) {
+    return (await this.present(p, [course]))[0];
   }
 }

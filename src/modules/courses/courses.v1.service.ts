@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { Course } from './course.entity';
+import { CourseLabelsService } from './course-labels.service';
+import type { PatchedCourseRequest } from './dto/course.v1.dto';
+
+/** The facts a v1 Course needs beyond its row, loaded for a whole page at once. */
+export interface CourseExtras {
+  labels: Map<string, string[]>;
+  seconds: Map<string, number>;
+  ratings: Map<string, number>;
+}
+
+const LIVE = 'c.organization_id = :org AND c.deleted_at IS NULL AND NOT c.is_draft';
+
+/**
+ * /v1 courses over the shared courses table: the same rows and ids (encodeId('course')) as /v2.
+ * Drafts and soft-deleted courses behave as missing; delete is a soft delete.
+ */
+@Injectable()
+export class V1CoursesService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly labels: CourseLabelsService,
+  ) {}
+
+  async list(p: Principal, page: V1PageRequest, labelName?: string): Promise<[Course[], number]> {
+    const qb = this.ds.getRepository(Course).createQueryBuilder('c').where(LIVE, { org: p.organizationId });
+    if (labelName !== undefined) {
+      qb.andWhere(
+        `EXISTS (SELECT 1 FROM course_labels cl JOIN labels l ON l.id = cl.label_id
+                 WHERE cl.course_id = c.id AND l.organization_id = :org AND l.name = :labelName)`,
+        { labelName },
+      );
+    }
+    return qb.orderBy('c.created_at', 'ASC').addOrderBy('c.id', 'ASC').skip(page.offset).take(page.pageSize).getManyAndCount();
+  }
+
+  /** A live course of the organization by public id, or 404. */
+  async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<Course> {
+    const uuid = decodeId('course', id);
+    if (!uuid) throw notFound();
+    const qb = m.getRepository(Course).createQueryBuilder('c').where(`c.id = :id AND ${LIVE}`, { id: uuid, org: p.organizationId });
+    if (lock) qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(p: Principal, dto: PatchedCourseRequest): Promise<Course> {
+    return this.ds.transaction(async (m) => {
+      const row = m.getRepository(Course).create({
+        organizationId: p.organizationId,
+        title: dto.title!,
+        shortDescription: dto.short_description!,
+        enforceSequentialNavigation: dto.enforce_sequential_navigation!,
+        longDescriptionHtml: dto.long_description_html ?? '',
+        promoImageUrl: '',
+        displayCourseAndLessonTime: dto.display_course_and_lesson_time ?? false,
+        manualCourseTime: dto.manual_course_time ?? '',
+        displayManualCourseTime: dto.display_manual_course_time ?? false,
+        courseAndLessonTimeFormat: dto.course_and_lesson_time_format ?? 'HOURS_MINUTES',
+        isDraft: false,
+        draftOriginId: null,
+        deletedAt: null,
+      });
+      const saved = await m.getRepository(Course).save(row);
+      if (dto.labels?.length) await this.labels.set(m, p, saved.id, dto.labels);
+      return saved;
+    });
+  }
+
+  /** PUT and PATCH: both change only the members sent (PUT has required its three members). */
+  async update(p: Principal, id: string, dto: PatchedCourseRequest): Promise<Course> {
+    return this.ds.transaction(async (m) => {
+      const row = await this.get(p, id, m, true);
+      const set: Partial<Record<keyof Course, unknown>> = {};
+      if (dto.title !== undefined) set.title = dto.title;
+      if (dto.short_description !== undefined) set.shortDescription = dto.short_description;
+      if (dto.enforce_sequential_navigation !== undefined) set.enforceSequentialNavigation = dto.enforce_sequential_navigation;
+      if (dto.long_description_html !== undefined) set.longDescriptionHtml = dto.long_description_html;
+      if (dto.display_course_and_lesson_time !== undefined) set.displayCourseAndLessonTime = dto.display_course_and_lesson_time;
+      if (dto.manual_course_time !== undefined) set.manualCourseTime = dto.manual_course_time;
+      if (dto.display_manual_course_time !== undefined) set.displayManualCourseTime = dto.display_manual_course_time;
+      if (dto.course_and_lesson_time_format !== undefined) set.courseAndLessonTimeFormat = dto.course_and_lesson_time_format;
+      // modified_at moves on every update, also when only the labels change.
+      await m
+        .getRepository(Course)
+        .createQueryBuilder()
+        .update()
+        .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
+        .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
+        .execute();
+      if (dto.labels !== undefined) await this.labels.set(m, p, row.id, dto.labels);
+      return m.getRepository(Course).findOneByOrFail({ id: row.id });
+    });
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const row = await this.get(p, id);
+    await this.ds
+      .getRepository(Course)
+      .createQueryBuilder()
+      .update()
+      .set({ deletedAt: () => 'now()', updatedAt: () => 'now()' })
+      .where('id = :id AND organization_id = :org AND deleted_at IS NULL', { id: row.id, org: p.organizationId })
+      .execute();
+  }
+
+  // ---- presentation ----
+
+  /** Everything the presenter needs for these courses, in three queries whatever the page size. */
+  async extras(p: Principal, courses: Course[]): Promise<CourseExtras> {
+    const ids = courses.map((c) => c.id);
+    const out: CourseExtras = { labels: new Map(), seconds: new Map(), ratings: new Map() };
+    if (!ids.length) return out;
+    const [labels, seconds, ratings] = await Promise.all([
+      this.ds.query(
+        `SELECT cl.course_id, l.name FROM course_labels cl JOIN labels l ON l.id = cl.label_id
+         WHERE cl.course_id = ANY($1::uuid[]) AND cl.organization_id = $2 ORDER BY cl.created_at, l.name`,
+        [ids, p.organizationId],
+      ),
+      this.ds.query(
+        `SELECT course_id, COALESCE(sum(time_seconds), 0)::bigint AS s FROM lessons
+         WHERE course_id = ANY($1::uuid[]) AND organization_id = $2 AND deleted_at IS NULL AND NOT is_draft
+         GROUP BY course_id`,
+        [ids, p.organizationId],
+      ),
+      // Only ratings on the organization's active scale count (as /v2 average_rating).
+      this.ds.query(
+        `SELECT r.course_id, avg(r.rating)::float8 AS a FROM course_ratings r JOIN organizations o ON o.id = r.organization_id
+         WHERE r.course_id = ANY($1::uuid[]) AND r.organization_id = $2 AND r.scale_max = o.rating_scale
+         GROUP BY r.course_id`,
+        [ids, p.organizationId],
+      ),
+    ]);
+    for (const r of labels as { course_id: string; name: string }[]) {
+      const list = out.labels.get(r.course_id) ?? [];
+      list.push(r.name);
+      out.labels.set(r.course_id, list);
+    }
+    for (const r of seconds as { course_id: string; s: string }[]) out.seconds.set(r.course_id, Number(r.s));
+    for (const r of ratings as { course_id: string; a: number }[]) out.ratings.set(r.course_id, Math.round(r.a * 100) / 100);
+    return out;
+  }
+}
