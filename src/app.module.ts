@@ -7,7 +7,6 @@ import { applyIdempotencyToWrites } from './core/idempotency/wire';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
-import { EnrollmentsV1Module } from './modules/enrollments-v1/enrollments-v1.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
@@ -46,7 +45,6 @@ export class AppModule {
         GroupsModule,
         CoursesApiModule,
         DomainUsersModule,
-        EnrollmentsV1Module,
         WebhooksModule,
       ],
     });

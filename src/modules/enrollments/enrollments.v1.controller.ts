@@ -7,8 +7,9 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
-import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
-import { EnrollmentsV1Service, presentEnrollment } from './enrollments-v1.service';
+import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
+import { presentEnrollment } from './enrollments.v1.presenter';
+import { EnrollmentsV1Service } from './enrollments.v1.service';
 
 /** /v1/domains/{domain_name}/published-courses/{published_course_id}/enrollments */
 @Controller('v1/domains/:domain_name/published-courses/:published_course_id/enrollments')

@@ -6,12 +6,11 @@ import type { Principal } from '../../core/auth/principal';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
-import { fullName } from '../students/students.presenter';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { iso, parseTimestamp } from '../../core/http/v1-params';
+import { parseTimestamp } from '../../core/http/v1-params';
 import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
-import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
+import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -34,23 +33,9 @@ export interface EnrollmentRow {
   feedback: string | null;
 }
 
-/** The v1 Enrollment of a published course. `purchase` is null: commerce is out of scope. */
-export function presentEnrollment(r: EnrollmentRow) {
-  return {
-    id: encodeId('enrollment', r.id),
-    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
-    enrolled_at: iso(r.enrolled_at),
-    expires_at: iso(r.expires_at),
-    active: r.active,
-    purchase: null,
-    rating: r.rating ?? null,
-    feedback: r.feedback ?? null,
-  };
-}
-
 /**
- * Enrollments of a published course (/v1). Rows live in the shared `enrollments` table (the /v2
- * enrollments module owns its entity; this module reads and writes the table with its own SQL).
+ * Enrollments of a published course (/v1), in the `enrollments` table this module owns (the /v2
+ * EnrollmentsService serves the course analytics aggregate over the same rows).
  * Creating one records COURSE_ENROLLMENT in the outbox in the same transaction.
  */
 @Injectable()
