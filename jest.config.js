@@ -9,6 +9,8 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // the organization-scoping audit: every statement on an organization-owned table names organization_id or says unscoped('reason')
+  setupFilesAfterEnv: ['<rootDir>/test/support/org-audit.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

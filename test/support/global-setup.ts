@@ -1,5 +1,7 @@
 import { loadConfig } from '../../src/core/config/config';
 import { migrate } from '../../src/core/database/database';
+import { organizationOwnedTables } from '../../src/core/database/scoped';
+import { Client } from 'pg';
 import { dbUrl, dropStaleDatabases, newDbName } from './db';
 
 /** Migrate one template database for this run; each test file clones it (CREATE DATABASE ... TEMPLATE). */
@@ -8,4 +10,12 @@ export default async function globalSetup() {
   const template = newDbName('tpl');
   await migrate(loadConfig(process.env, { DATABASE_URL: dbUrl(template) }));
   process.env.CP_TEST_TEMPLATE = template; // inherited by the test workers
+  // the organization-owned tables, for the scoping audit (test/support/org-audit.ts)
+  const c = new Client({ connectionString: dbUrl(template) });
+  await c.connect();
+  try {
+    process.env.CP_TEST_ORG_TABLES = (await organizationOwnedTables(c)).join(',');
+  } finally {
+    await c.end();
+  }
 }

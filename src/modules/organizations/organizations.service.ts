@@ -10,6 +10,7 @@ import { DomainsService } from '../domains/domains.service';
 import { newClientId, newClientSecret } from '../oauth/clients.service';
 import { OAuthClient } from '../oauth/oauth.entities';
 import { Admin, ApiKey, Organization } from './organization.entity';
+import { unscoped } from '../../core/database/scoped';
 
 export interface CreateOrgInput {
   name: string;
@@ -110,7 +111,7 @@ export class OrganizationsService {
   }
 
   private async domainTaken(name: string): Promise<boolean> {
-    const rows = await this.ds.query(`SELECT 1 FROM domains WHERE lower(name) = lower($1)`, [name]);
+    const rows = await unscoped(this.ds, 'domain names are unique across organizations').query(`SELECT 1 FROM domains WHERE lower(name) = lower($1)`, [name]);
     return rows.length > 0;
   }
 }

@@ -16,6 +16,7 @@ import { PasswordResetMails } from '../mail/password-reset-mails';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import type { StudentListQuery } from './dto/student-query.dto';
+import { scoped } from '../../core/database/scoped';
 import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
@@ -50,12 +51,12 @@ export function studentExternalId(uuid: string): string {
 export async function insertMissingUsers(m: EntityManager, organizationId: string, users: { email: string; first_name?: string | null; last_name?: string | null }[]): Promise<void> {
   if (!users.length) return;
   const ids = users.map(() => newUuid());
-  await m.query(
+  await scoped(m, organizationId).query(
     `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
-     SELECT v.id, $1::uuid, lower(v.email), v.first_name, v.last_name, v.external_id
-       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+     SELECT v.id, $org::uuid, lower(v.email), v.first_name, v.last_name, v.external_id
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, email, first_name, last_name, external_id)
      ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
-    [organizationId, ids, users.map((u) => u.email), users.map((u) => u.first_name ?? ''), users.map((u) => u.last_name ?? ''), ids.map(studentExternalId)],
+    [ids, users.map((u) => u.email), users.map((u) => u.first_name ?? ''), users.map((u) => u.last_name ?? ''), ids.map(studentExternalId)],
   );
 }
 
@@ -93,20 +94,20 @@ export class StudentsService {
    * lower(email)) unique index. LIMIT is size + 1 (parsePage bounds size to 1..100).
    */
   async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<Student[]> {
-    const params: unknown[] = [p.organizationId];
-    let where = 'organization_id = $1';
+    const params: unknown[] = [];
+    let where = 'organization_id = $org';
     if (q['filter[email]'] !== undefined) where += ` AND lower(email) = lower($${params.push(q['filter[email]'])})`;
     if (q['filter[first_name]'] !== undefined) where += ` AND first_name = $${params.push(q['filter[first_name]'])}`;
     if (q['filter[last_name]'] !== undefined) where += ` AND last_name = $${params.push(q['filter[last_name]'])}`;
     if (q['filter[is_inactive]'] !== undefined) where += ` AND is_inactive = $${params.push(q['filter[is_inactive]'] === 'true')}`;
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
-    const rows: any[] = await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
+    const rows: any[] = await scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
     return rows.map(studentFromRow);
   }
 
   async get(p: Principal, publicId: string): Promise<Student> {
     const id = decodeId('student', publicId);
-    const rows: any[] = id ? await this.ds.query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const rows: any[] = id ? await scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!rows.length) throw notFound('Student not found.');
     return studentFromRow(rows[0]);
   }
@@ -119,14 +120,13 @@ export class StudentsService {
   async createMany(p: Principal, items: ValidItem<StudentCreateItem>[]): Promise<Map<number, Outcome>> {
     const ids = items.map(() => newUuid());
     const rows = rowsOf(
-      await this.ds.query(
+      await scoped(this.ds, p.organizationId).query(
         `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
-         SELECT v.id, $1::uuid, v.email, v.first_name, v.last_name, v.external_id
-           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+         SELECT v.id, $org::uuid, v.email, v.first_name, v.last_name, v.external_id
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, email, first_name, last_name, external_id)
          ON CONFLICT (organization_id, lower(email)) DO NOTHING
          RETURNING ${STUDENT_COLUMNS}`,
         [
-          p.organizationId,
           ids,
           items.map((v) => v.item.attributes.email.toLowerCase()),
           items.map((v) => v.item.attributes.first_name ?? ''),
@@ -192,12 +192,11 @@ export class StudentsService {
     const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
     const found: { id: string; email: string; isInactive: boolean; isAnonymized: boolean; ssoProvider: string | null }[] = (
       emails.length
-        ? await this.ds.query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $1 AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`, [
-            p.organizationId,
+        ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
             uuids,
             emails,
           ])
-        : await this.ds.query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids])
+        : await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids])
     ).map((r: any) => ({ id: r.id, email: r.email, isInactive: r.is_inactive, isAnonymized: r.is_anonymized, ssoProvider: r.sso_provider }));
     const byId = new Map(found.map((s) => [s.id, s]));
     // needed only for items named by email
@@ -242,7 +241,7 @@ export class StudentsService {
     if (!changes.length) return out;
 
     const updated = rowsOf(
-      await this.ds.query(
+      await scoped(this.ds, p.organizationId).query(
         `UPDATE users u SET
             first_name = COALESCE(v.first_name, u.first_name),
             last_name = COALESCE(v.last_name, u.last_name),
@@ -251,13 +250,12 @@ export class StudentsService {
                                   WHEN v.is_inactive IS FALSE THEN NULL
                                   ELSE u.deactivated_at END,
             updated_at = ${NOW}
-           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[]) AS v(id, first_name, last_name, is_inactive)
-          WHERE u.id = v.id AND u.organization_id = $1
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS v(id, first_name, last_name, is_inactive)
+          WHERE u.id = v.id AND u.organization_id = $org
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
         RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`,
         [
-          p.organizationId,
           changes.map((c) => c.id),
           changes.map((c) => c.firstName ?? null),
           changes.map((c) => c.lastName ?? null),
@@ -278,14 +276,14 @@ export class StudentsService {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
     const rows = rowsOf(
-      await this.ds.query(
+      await scoped(this.ds, p.organizationId).query(
         `UPDATE users SET is_inactive = true, deactivated_at = ${NOW}, updated_at = ${NOW}
-          WHERE id = $1 AND organization_id = $2 AND NOT is_inactive AND NOT is_anonymized RETURNING id`,
-        [id, p.organizationId],
+          WHERE id = $1 AND organization_id = $org AND NOT is_inactive AND NOT is_anonymized RETURNING id`,
+        [id],
       ),
     );
     if (rows.length) return;
-    const [s] = await this.ds.query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
+    const [s] = await scoped(this.ds, p.organizationId).query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]);
     if (!s) throw notFound('Student not found.');
     throw conflict(s.is_anonymized ? 'The student is anonymized.' : 'The student is already inactive.');
   }
@@ -301,24 +299,21 @@ export class StudentsService {
   async anonymize(p: Principal, publicId: string): Promise<Student> {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
-    await this.ds.transaction(async (m) => {
-      const [before] = await m.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [
-        id,
-        p.organizationId,
-      ]);
+    await scoped(this.ds, p.organizationId).transaction(async (tx, m) => {
+      const [before] = await tx.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org FOR UPDATE`, [id]);
       if (!before) throw notFound('Student not found.');
       const placeholderEmail = before.is_anonymized ? before.email : `anonymized-${newUuid()}@anonymized.invalid`;
       if (!before.is_anonymized) {
-        await m.query(
-          `UPDATE users SET email = $3, first_name = '', last_name = '', external_id = '',
+        await tx.query(
+          `UPDATE users SET email = $2, first_name = '', last_name = '', external_id = '',
                   password_hash = NULL, sso_provider = NULL, password_changed_at = ${NOW},
                   is_anonymized = true, anonymized_at = ${NOW},
                   is_inactive = true, deactivated_at = COALESCE(deactivated_at, ${NOW}), updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2`,
-          [id, p.organizationId, placeholderEmail],
+            WHERE id = $1 AND organization_id = $org`,
+          [id, placeholderEmail],
         );
       }
-      await m.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $2 AND feedback IS NOT NULL`, [id, p.organizationId]);
+      await tx.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $org AND feedback IS NOT NULL`, [id]);
       await erasePersonalData(m, {
         organizationId: p.organizationId,
         userId: id,
@@ -338,11 +333,11 @@ export class StudentsService {
    */
   async overview(p: Principal, publicId: string) {
     const s = await this.get(p, publicId);
-    const [c] = await this.ds.query(
+    const [c] = await scoped(this.ds, p.organizationId).query(
       `SELECT count(*)::int AS registrations, count(completed_at)::int AS completions,
               max(GREATEST(started_at, completed_at)) AS latest
-         FROM enrollments WHERE user_id = $1 AND organization_id = $2`,
-      [s.id, p.organizationId],
+         FROM enrollments WHERE user_id = $1 AND organization_id = $org`,
+      [s.id],
     );
     return {
       user: { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName, full_name: fullName(s.firstName, s.lastName) },
@@ -398,11 +393,11 @@ export class StudentsService {
   async setPassword(p: Principal, publicId: string, password: string): Promise<void> {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
-    const [row] = await this.ds.query(
+    const [row] = await scoped(this.ds, p.organizationId).query(
       `SELECT u.is_inactive, u.is_anonymized, u.sso_provider, o.password_min_length
          FROM users u JOIN organizations o ON o.id = u.organization_id
-        WHERE u.id = $1 AND u.organization_id = $2`,
-      [id, p.organizationId],
+        WHERE u.id = $1 AND u.organization_id = $org`,
+      [id],
     );
     if (!row) throw notFound('Student not found.');
     this.assertCanHavePassword({ ssoProvider: row.sso_provider, isAnonymized: row.is_anonymized, isInactive: row.is_inactive });
@@ -415,10 +410,10 @@ export class StudentsService {
     }
     const hash = await argon2.hash(password, ARGON2_OPTIONS);
     const rows = rowsOf(
-      await this.ds.query(
-        `UPDATE users SET password_hash = $3, password_changed_at = $4, updated_at = ${NOW}
-          WHERE id = $1 AND organization_id = $2 AND NOT is_inactive AND NOT is_anonymized AND sso_provider IS NULL RETURNING id`,
-        [id, p.organizationId, hash, new Date()],
+      await scoped(this.ds, p.organizationId).query(
+        `UPDATE users SET password_hash = $2, password_changed_at = $3, updated_at = ${NOW}
+          WHERE id = $1 AND organization_id = $org AND NOT is_inactive AND NOT is_anonymized AND sso_provider IS NULL RETURNING id`,
+        [id, hash, new Date()],
       ),
     );
     if (!rows.length) throw conflict('The student changed state meanwhile and cannot have a password.');

@@ -1,0 +1,128 @@
+/**
+ * Test-time organization-scoping audit (docs/architecture.md, "Organization scoping").
+ *
+ * Registered in jest.config.js (setupFilesAfterEnv), so it runs in every test file: it wraps
+ * pg's Client.prototype.query in the test process, so every statement the in-process API, worker
+ * or CLI module sends is seen. A statement that touches an organization-owned table (one with an
+ * organization_id column: the list is read from the migrated template by the global setup) and
+ * neither mentions organization_id nor carries the `/* unscoped: reason *\/` marker of
+ * unscoped(...) is an offender when it was sent from application code (a frame under src/).
+ * Statements sent by the tests themselves (checks and set-up written in test files) and by
+ * migrations are not application code and are not audited.
+ *
+ * ORG_AUDIT=fail (default): offenders fail the test during which they ran (afterEach), or the file
+ * (afterAll) for those sent in hooks. ORG_AUDIT=report: offenders are appended as JSON lines to
+ * ORG_AUDIT_REPORT (default /tmp/org-audit-<template>.jsonl) and nothing fails. ORG_AUDIT=off.
+ */
+import { appendFileSync, existsSync } from 'node:fs';
+import { Client } from 'pg';
+
+const MODE = (process.env.ORG_AUDIT ?? 'report') as 'fail' | 'report' | 'off';
+const ORG_TABLES = new Set((process.env.CP_TEST_ORG_TABLES ?? '').split(',').filter(Boolean));
+const REPORT = process.env.ORG_AUDIT_REPORT ?? `/tmp/org-audit-${process.env.CP_TEST_TEMPLATE ?? 'run'}.jsonl`;
+const ROOT = `${process.cwd()}/`;
+
+export interface Offence {
+  sql: string;
+  tables: string[];
+  site: string;
+}
+
+const TABLE_REF = /\b(?:from|join|update|into)\s+(?:only\s+)?(?:"?public"?\s*\.\s*)?"?([a-z_][a-z0-9_]*)"?/gi;
+
+/** The organization-owned tables a statement names after FROM, JOIN, UPDATE, INTO (strings and comments removed). */
+export function orgTablesOf(sql: string, orgTables: ReadonlySet<string>): string[] {
+  const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const found = new Set<string>();
+  for (const m of text.matchAll(TABLE_REF)) {
+    const t = m[1].toLowerCase();
+    if (orgTables.has(t)) found.add(t);
+  }
+  return [...found];
+}
+
+/** Why a statement is acceptable, or null when it is an offender (exported for the audit's own test). */
+export function isScoped(sql: string): boolean {
+  return /\/\*\s*unscoped:\s*[^*\s][^*]*\*\//.test(sql) || /organization_id/i.test(sql);
+}
+
+/** The first frame of ours: an application site under src/ (not the scoped helper), 'test' for test or migration code, null when none. */
+function siteOf(stack: string): string | 'test' | null {
+  for (const line of stack.split('\n').slice(1)) {
+    const at = line.indexOf(ROOT);
+    if (at < 0) continue;
+    const rest = line.slice(at + ROOT.length);
+    if (rest.startsWith('node_modules/') || rest.startsWith('test/support/org-audit')) continue;
+    if (rest.startsWith('src/core/database/scoped.ts')) continue;
+    if (rest.startsWith('src/')) {
+      const site = rest.replace(/\)$/, '');
+      // a library's own sources through its source map (typeorm's src/driver/...) are not ours
+      if (isOurs(site.replace(/:\d+:\d+$/, ''))) return site;
+      continue;
+    }
+    return 'test'; // a test file, a test helper or a migration sent it
+  }
+  return null;
+}
+
+const ours = new Map<string, boolean>();
+function isOurs(file: string): boolean {
+  let yes = ours.get(file);
+  if (yes === undefined) ours.set(file, (yes = existsSync(ROOT + file)));
+  return yes;
+}
+
+const pending: Offence[] = [];
+
+/** The offence a statement sent from `stack` makes, or null (exported for the audit's own test). */
+export function offenceOf(sql: string, stack: string, orgTables: ReadonlySet<string> = ORG_TABLES): Offence | null {
+  if (!orgTables.size || isScoped(sql)) return null;
+  const tables = orgTablesOf(sql, orgTables);
+  if (!tables.length) return null;
+  const site = siteOf(stack);
+  if (site === 'test') return null;
+  // no frame of ours at all (an async chain that lost its caller): kept, rather than let it pass unseen
+  return { sql, tables, site: site ?? `(no application frame) ${stack.split('\n').slice(1, 8).map((l) => l.trim()).join(' | ')}` };
+}
+
+function check(sql: string) {
+  if (!ORG_TABLES.size || isScoped(sql) || !orgTablesOf(sql, ORG_TABLES).length) return;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 80;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const o = offenceOf(sql, stack);
+  if (o) pending.push(o);
+}
+
+const PATCHED = Symbol.for('cp.orgAudit.patched');
+if (MODE !== 'off' && !(Client.prototype as any)[PATCHED]) {
+  const original = Client.prototype.query;
+  (Client.prototype as any).query = function (this: Client, config: any, ...rest: any[]) {
+    const sql = typeof config === 'string' ? config : config?.text;
+    if (typeof sql === 'string') check(sql);
+    return (original as any).call(this, config, ...rest);
+  };
+  (Client.prototype as any)[PATCHED] = true;
+}
+
+function drain(when: string) {
+  if (!pending.length) return;
+  const found = pending.splice(0);
+  if (MODE === 'report') {
+    const file = expect.getState().testPath ?? '';
+    appendFileSync(REPORT, found.map((o) => JSON.stringify({ ...o, file: file.replace(ROOT, ''), when })).join('\n') + '\n');
+    return;
+  }
+  const sites = new Map<string, Offence>();
+  for (const o of found) sites.set(o.site, o);
+  throw new Error(
+    `Organization-scoping audit: ${found.length} statement(s) touched organization-owned tables without organization_id and without unscoped('reason') (${when}):\n` +
+      [...sites.values()].map((o) => `  at ${o.site}\n    tables: ${o.tables.join(', ')}\n    ${o.sql.replace(/\s+/g, ' ').slice(0, 300)}`).join('\n'),
+  );
+}
+
+if (MODE !== 'off') {
+  afterEach(() => drain('during the test'));
+  afterAll(() => drain('in a hook'));
+}
