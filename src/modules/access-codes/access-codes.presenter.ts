@@ -1,5 +1,6 @@
 import { encodeId } from '../../core/ids/ids';
-import { iso, presentUser } from '../paths/v1-common';
+import { iso } from '../../core/http/v1-params';
+import { presentUser } from '../students/user-refs.presenter';
 import type { CodeView, PoolView } from './access-codes.service';
 
 /** DomainAccessCodePoolDetail (lists drop nothing but keep code_count too: it is computed set-wise). */

@@ -7,7 +7,8 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { fieldError, parseTimestamp, UserRow, requireDomain } from '../paths/v1-common';
+import { fieldError, parseTimestamp } from '../../core/http/v1-params';
+import type { UserRow } from '../students/user-refs';
 import { AccessCode, AccessCodePool } from './access-code.entity';
 import type { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
 
@@ -41,7 +42,7 @@ export class AccessCodesService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    return requireDomain(this.domains, p, name);
+    return this.domains.requireByName(p, name);
   }
 
   private async pool(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<AccessCodePool> {

@@ -1,5 +1,7 @@
 import { encodeId } from '../../core/ids/ids';
-import { domainBase, iso, presentOffer } from '../paths/v1-common';
+import { iso } from '../../core/http/v1-params';
+import { presentOffer } from '../commerce/offers.presenter';
+import { domainBase } from '../domains/domain-url';
 import type { CourseSeriesView, SeriesCourseRow } from './course-series.service';
 
 /** CourseSeries: id, title, visible_on_catalog, series_url, published_course_count, offer. */

@@ -6,7 +6,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { loadOffers, OfferRow, requireDomain } from '../paths/v1-common';
+import { loadOffers, OfferRow } from '../commerce/offers';
 import { CourseSeries } from './course-series.entity';
 
 export interface CourseSeriesView {
@@ -45,7 +45,7 @@ export class CourseSeriesService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    return requireDomain(this.domains, p, name);
+    return this.domains.requireByName(p, name);
   }
 
   private async counts(m: EntityManager, ids: string[]): Promise<Map<string, number>> {

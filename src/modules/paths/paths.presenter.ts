@@ -2,7 +2,8 @@ import { encodeId } from '../../core/ids/ids';
 import type { LearningPath } from './path.entity';
 import type { EnrollmentView, OverrideRow, PathItemView, PublishedPathView, TagRow } from './paths.service';
 import { pathUrl } from './paths.service';
-import { presentEnrollment, presentOffer } from './v1-common';
+import { presentOffer } from '../commerce/offers.presenter';
+import { presentEnrollment } from '../enrollments/program-enrollments.presenter';
 
 /** Path (/v1/paths and the `path` member of a published path). */
 export function presentPath(path: LearningPath, itemCount: number) {

@@ -11,19 +11,11 @@ import type { PathFieldsDto, PathItemCreateDto, PathItemUpdateDto, PublishedPath
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
 import { LearningPath } from './path.entity';
 import { PathItem, PathLabel, PublishedPath, PublishedPathEnrollment } from './published-path.entity';
-import {
-  domainBase,
-  fieldError,
-  invalidPk,
-  loadOffers,
-  loadUsers,
-  OfferRow,
-  parseEnrollmentCreate,
-  parseEnrollmentUpdate,
-  requireDomain,
-  insertEnrollment,
-  UserRow,
-} from './v1-common';
+import { fieldError } from '../../core/http/v1-params';
+import { loadOffers, OfferRow } from '../commerce/offers';
+import { domainBase } from '../domains/domain-url';
+import { insertEnrollment, invalidPk, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
+import { loadUsers, UserRow } from '../students/user-refs';
 
 export interface PublishedPathView {
   pp: PublishedPath;
@@ -87,7 +79,7 @@ export class PathsService {
   // ------------------------------------------------------------------ domains and lookups
 
   async domain(p: Principal, name: string): Promise<Domain> {
-    return requireDomain(this.domains, p, name);
+    return this.domains.requireByName(p, name);
   }
 
   private async publishedPath(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<PublishedPath> {

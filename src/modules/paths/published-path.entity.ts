@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { StoredPurchase } from './v1-common';
+import type { StoredPurchase } from '../commerce/purchases';
 
 /** A path published to a domain, with its slug and catalog flags. */
 @Entity('published_paths')

@@ -18,7 +18,7 @@ import {
 } from './dto/published-path.dto';
 import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
 import { PathsService } from './paths.service';
-import { boolParam, strParam } from './v1-common';
+import { boolParam, strParam } from '../../core/http/v1-params';
 
 /**
  * /v1/domains/{domain_name}/published-paths with its labels, path items and enrollments.

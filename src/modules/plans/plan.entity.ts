@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { StoredPurchase } from '../paths/v1-common';
+import type { StoredPurchase } from '../commerce/purchases';
 
 /** A plan (subscription bundle) offered on a domain. No /v1 operation creates plans. */
 @Entity('plans')

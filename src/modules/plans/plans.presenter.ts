@@ -1,5 +1,7 @@
 import { encodeId } from '../../core/ids/ids';
-import { domainBase, presentEnrollment, presentOffer } from '../paths/v1-common';
+import { presentOffer } from '../commerce/offers.presenter';
+import { domainBase } from '../domains/domain-url';
+import { presentEnrollment } from '../enrollments/program-enrollments.presenter';
 import type { PlanEnrollmentView, PlanView } from './plans.service';
 
 /**

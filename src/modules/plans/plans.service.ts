@@ -7,7 +7,9 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
-import { insertEnrollment, loadOffers, loadUsers, OfferRow, parseEnrollmentCreate, parseEnrollmentUpdate, requireDomain, UserRow } from '../paths/v1-common';
+import { loadOffers, OfferRow } from '../commerce/offers';
+import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
+import { loadUsers, UserRow } from '../students/user-refs';
 import { Plan, PlanEnrollment } from './plan.entity';
 
 export interface PlanView {
@@ -34,7 +36,7 @@ export class PlansService {
   ) {}
 
   private async domain(p: Principal, name: string): Promise<Domain> {
-    return requireDomain(this.domains, p, name);
+    return this.domains.requireByName(p, name);
   }
 
   private async plan(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<Plan> {

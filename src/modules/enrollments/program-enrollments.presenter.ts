@@ -1,0 +1,19 @@
+import { iso } from '../../core/http/v1-params';
+import { encodeId } from '../../core/ids/ids';
+import type { OfferRow } from '../commerce/offers';
+import { presentPurchase } from '../commerce/purchases.presenter';
+import type { UserRow } from '../students/user-refs';
+import { presentUser } from '../students/user-refs.presenter';
+import type { EnrollmentLike } from './program-enrollments';
+
+/** A v1 plan or published-path Enrollment. */
+export function presentEnrollment(type: 'planEnrollment' | 'publishedPathEnrollment', e: EnrollmentLike, users: Map<string, UserRow>, offer: OfferRow | undefined) {
+  return {
+    id: encodeId(type, e.id),
+    user: presentUser(users.get(e.userId), e.userId),
+    enrolled_at: iso(e.enrolledAt),
+    expires_at: iso(e.expiresAt),
+    active: e.active,
+    purchase: presentPurchase(e.purchase, offer),
+  };
+}

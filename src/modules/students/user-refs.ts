@@ -1,0 +1,30 @@
+import { EntityManager } from 'typeorm';
+
+/**
+ * Set-wise reads of the organization's users (learners) for the objects that point at them
+ * (enrollments, access codes): the `users` table belongs to this module, which alone writes it.
+ */
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** Users of the organization by uuid. One query. */
+export async function loadUsers(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, UserRow>> {
+  const out = new Map<string, UserRow>();
+  if (!ids.length) return out;
+  const rows: UserRow[] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+    organizationId,
+    [...new Set(ids)],
+  ]);
+  for (const r of rows) out.set(r.id, r);
+  return out;
+}
+
+/** Whether this uuid is a user of the organization. */
+export async function userExists(m: EntityManager, organizationId: string, uuid: string): Promise<boolean> {
+  const found: unknown[] = await m.query(`SELECT 1 FROM users WHERE organization_id = $1 AND id = $2`, [organizationId, uuid]);
+  return found.length > 0;
+}
