@@ -313,8 +313,10 @@ describe('/v1/web-packages', () => {
     const lb = await insertLesson(t, b, courseB.uuid, { type: 'WEB_PACKAGE' });
     await t.ds.query(`UPDATE lessons SET content_web_package_id = $1 WHERE id = ANY($2)`, [u(p1), [l1.uuid, l2.uuid]]);
     await t.ds.query(`UPDATE lessons SET content_web_package_id = $1 WHERE id = $2`, [u(p3), l3.uuid]);
-    // a foreign row pointing at org A's package (it must not be touched by org A's replacement)
-    await t.ds.query(`UPDATE lessons SET content_web_package_id = $1 WHERE id = $2`, [u(p1), lb.uuid]);
+    // a foreign row cannot point at org A's package: the database refuses it (composite foreign key,
+    // docs/decisions/organization-scoping.md); it points at its own package, which org A's replacement must not touch
+    await expect(t.ds.query(`UPDATE lessons SET content_web_package_id = $1 WHERE id = $2`, [u(p1), lb.uuid])).rejects.toMatchObject({ code: '23503' });
+    await t.ds.query(`UPDATE lessons SET content_web_package_id = $1 WHERE id = $2`, [u(bPkg), lb.uuid]);
     const items = [{ id: '00000000-0000-4000-8000-000000000001', type: 'WEB_PACKAGE', header: 'h', order: 0, content_html: null, asset_id: null, quiz_id: null, web_package_id: u(p1) }];
     await t.ds.query(`UPDATE lessons SET content_items = $1 WHERE id = $2`, [JSON.stringify(items), l3.uuid]);
 
@@ -326,7 +328,7 @@ describe('/v1/web-packages', () => {
     expect(foreign.body).toEqual({ web_package_id: [expect.any(String)] });
     expect((await t.request('PUT', `/v1/web-packages/${p1}/lessons`, { basic: b.api_key, body: { web_package_id: bPkg } })).status).toBe(404);
     expect((await pkgOf(l1.uuid)).content_web_package_id).toBe(u(p1));
-    expect((await pkgOf(lb.uuid)).content_web_package_id).toBe(u(p1));
+    expect((await pkgOf(lb.uuid)).content_web_package_id).toBe(u(bPkg));
 
     const token = await t.tokenFor(a);
     const res = await t.request('PUT', `/v1/web-packages/${p1}/lessons`, { token, body: { web_package_id: p2 } });
@@ -336,7 +338,7 @@ describe('/v1/web-packages', () => {
     expect((await pkgOf(l2.uuid)).content_web_package_id).toBe(u(p2));
     expect((await pkgOf(l3.uuid)).content_web_package_id).toBe(u(p3));
     expect((await pkgOf(l3.uuid)).content_items[0].web_package_id).toBe(u(p1));
-    expect((await pkgOf(lb.uuid)).content_web_package_id).toBe(u(p1));
+    expect((await pkgOf(lb.uuid)).content_web_package_id).toBe(u(bPkg));
     // API key works too
     expect((await t.request('PUT', `/v1/web-packages/${p3}/lessons`, { basic: a.api_key, body: { web_package_id: p2 } })).status).toBe(200);
     expect((await pkgOf(l3.uuid)).content_web_package_id).toBe(u(p2));
