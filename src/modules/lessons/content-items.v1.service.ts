@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
-import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
+import { decodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { ContentItemUpdateRequest } from './dto/content-item.v1.dto';
 import { Lesson, StoredContentItem } from './lesson.entity';

@@ -2,16 +2,21 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
 import { LearningPath } from './path.entity';
+import { PathEnrollmentsService } from './path-enrollments.service';
+import { PathItemsService } from './path-items.service';
+import { PathLookups } from './path-lookups.service';
 import { PathsService } from './paths.service';
+import { PublishedPathLinksService } from './published-path-links.service';
+import { PublishedPathsService } from './published-paths.service';
 import { PathsV1Controller } from './paths.v1.controller';
 import { PathItem, PathLabel, PublishedPath, PublishedPathEnrollment } from './published-path.entity';
 import { PublishedPathsV1Controller } from './published-paths.v1.controller';
 
-/** Paths, published paths (items, labels, enrollments) and the /v1/paths read side. */
+/** Paths, published paths and their sub-resources (one service each: published paths, labels/tags/overrides, items, enrollments) and /v1/paths. */
 @Module({
   imports: [TypeOrmModule.forFeature([LearningPath, PublishedPath, PathItem, PathLabel, PublishedPathEnrollment]), DomainsModule],
   controllers: [PublishedPathsV1Controller, PathsV1Controller],
-  providers: [PathsService],
-  exports: [PathsService],
+  providers: [PathLookups, PublishedPathsService, PublishedPathLinksService, PathItemsService, PathEnrollmentsService, PathsService],
+  exports: [PathsService, PublishedPathsService],
 })
 export class PathsModule {}

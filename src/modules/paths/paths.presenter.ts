@@ -1,7 +1,10 @@
 import { encodeId } from '../../core/ids/ids';
 import type { LearningPath } from './path.entity';
-import type { EnrollmentView, OverrideRow, PathItemView, PublishedPathView, TagRow } from './paths.service';
-import { pathUrl } from './paths.service';
+import type { EnrollmentView } from './path-enrollments.service';
+import type { PathItemView } from './path-items.service';
+import { pathUrl } from './path-lookups.service';
+import type { OverrideRow } from './published-path-links.service';
+import type { PublishedPathView, TagRow } from './published-paths.service';
 import { presentOffer } from '../commerce/offers.presenter';
 import { presentEnrollment } from '../enrollments/program-enrollments.presenter';
 

@@ -7,6 +7,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { PathFieldsDto } from './dto/published-path.dto';
 import { presentPath, presentPathItem } from './paths.presenter';
+import { PathItemsService } from './path-items.service';
 import { PathsService } from './paths.service';
 
 /** /v1/paths: the organization's paths (created by publishing one) and their items. */
@@ -14,6 +15,7 @@ import { PathsService } from './paths.service';
 export class PathsV1Controller {
   constructor(
     private readonly paths: PathsService,
+    private readonly itemsService: PathItemsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -57,13 +59,13 @@ export class PathsV1Controller {
   @Scopes('paths:read')
   async items(@Auth() p: Principal, @Param('path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
-    const { rows, count } = await this.paths.listPathItems(p, id, page);
+    const { rows, count } = await this.itemsService.listPathItems(p, id, page);
     return v1List(rows.map(presentPathItem), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Get(':path_id/path-items/:path_item_id')
   @Scopes('paths:read')
   async item(@Auth() p: Principal, @Param('path_id') id: string, @Param('path_item_id') itemId: string) {
-    return presentPathItem(await this.paths.readPathItem(p, id, itemId));
+    return presentPathItem(await this.itemsService.readPathItem(p, id, itemId));
   }
 }

@@ -17,7 +17,10 @@ import {
   PublishedPathPutDto,
 } from './dto/published-path.dto';
 import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
-import { PathsService } from './paths.service';
+import { PathEnrollmentsService } from './path-enrollments.service';
+import { PathItemsService } from './path-items.service';
+import { PublishedPathLinksService } from './published-path-links.service';
+import { PublishedPathsService } from './published-paths.service';
 import { boolParam, strParam } from '../../core/http/v1-params';
 
 /**
@@ -27,7 +30,10 @@ import { boolParam, strParam } from '../../core/http/v1-params';
 @Controller('v1/domains/:domain_name/published-paths')
 export class PublishedPathsV1Controller {
   constructor(
-    private readonly paths: PathsService,
+    private readonly published: PublishedPathsService,
+    private readonly links: PublishedPathLinksService,
+    private readonly itemsService: PathItemsService,
+    private readonly enrollmentsService: PathEnrollmentsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -36,39 +42,39 @@ export class PublishedPathsV1Controller {
   async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
     const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
-    const { rows, count } = await this.paths.listPublished(p, domain, page, q);
+    const { rows, count } = await this.published.listPublished(p, domain, page, q);
     return v1List(rows.map(presentPublishedPath), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post()
   @Scopes('paths:write')
   async create(@Auth() p: Principal, @Param('domain_name') domain: string, @Body() dto: PublishedPathCreateDto) {
-    return presentPublishedPath(await this.paths.createPublished(p, domain, dto));
+    return presentPublishedPath(await this.published.createPublished(p, domain, dto));
   }
 
   @Get(':published_path_id')
   @Scopes('paths:read')
   async read(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
-    return presentPublishedPath(await this.paths.readPublished(p, domain, id));
+    return presentPublishedPath(await this.published.readPublished(p, domain, id));
   }
 
   @Put(':published_path_id')
   @Scopes('paths:write')
   async update(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPutDto) {
-    return presentPublishedPath(await this.paths.updatePublished(p, domain, id, dto));
+    return presentPublishedPath(await this.published.updatePublished(p, domain, id, dto));
   }
 
   @Patch(':published_path_id')
   @Scopes('paths:write')
   async partialUpdate(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPatchDto) {
-    return presentPublishedPath(await this.paths.updatePublished(p, domain, id, dto));
+    return presentPublishedPath(await this.published.updatePublished(p, domain, id, dto));
   }
 
   @Delete(':published_path_id')
   @HttpCode(204)
   @Scopes('paths:write')
   async remove(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
-    await this.paths.deletePublished(p, domain, id);
+    await this.published.deletePublished(p, domain, id);
   }
 
   // labels
@@ -77,27 +83,27 @@ export class PublishedPathsV1Controller {
   @Scopes('paths:read')
   async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.paths.listLabels(p, domain, id, page);
+    const { rows, count } = await this.links.listLabels(p, domain, id, page);
     return v1List(rows.map(presentLabel), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/labels')
   @Scopes('paths:write')
   async addLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathLabelCreateDto) {
-    return presentLabel(await this.paths.addLabel(p, domain, id, dto.label.id));
+    return presentLabel(await this.links.addLabel(p, domain, id, dto.label.id));
   }
 
   @Get(':published_path_id/labels/:label_id')
   @Scopes('paths:read')
   async label(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
-    return presentLabel(await this.paths.readLabel(p, domain, id, labelId));
+    return presentLabel(await this.links.readLabel(p, domain, id, labelId));
   }
 
   @Delete(':published_path_id/labels/:label_id')
   @HttpCode(204)
   @Scopes('paths:write')
   async removeLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
-    await this.paths.removeLabel(p, domain, id, labelId);
+    await this.links.removeLabel(p, domain, id, labelId);
   }
 
   // tags (OpenAPI-only)
@@ -106,27 +112,27 @@ export class PublishedPathsV1Controller {
   @Scopes('paths:read')
   async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.paths.listTags(p, domain, id, page);
+    const { rows, count } = await this.links.listTags(p, domain, id, page);
     return v1List(rows.map(presentTag), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/tags')
   @Scopes('paths:write')
   async addTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathTagCreateDto) {
-    return presentTag(await this.paths.addTag(p, domain, id, dto.tag.id));
+    return presentTag(await this.links.addTag(p, domain, id, dto.tag.id));
   }
 
   @Get(':published_path_id/tags/:tag_id')
   @Scopes('paths:read')
   async tag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
-    return presentTag(await this.paths.readTag(p, domain, id, tagId));
+    return presentTag(await this.links.readTag(p, domain, id, tagId));
   }
 
   @Delete(':published_path_id/tags/:tag_id')
   @HttpCode(204)
   @Scopes('paths:write')
   async removeTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
-    await this.paths.removeTag(p, domain, id, tagId);
+    await this.links.removeTag(p, domain, id, tagId);
   }
 
   // student-group visibility overrides (OpenAPI-only)
@@ -135,27 +141,27 @@ export class PublishedPathsV1Controller {
   @Scopes('paths:read')
   async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.paths.listOverrides(p, domain, id, page);
+    const { rows, count } = await this.links.listOverrides(p, domain, id, page);
     return v1List(rows.map(presentOverride), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/visibility-overrides')
   @Scopes('paths:write')
   async setOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathVisibilityCreateDto) {
-    return presentOverride(await this.paths.setOverride(p, domain, id, dto.student_group.id, dto.is_visible));
+    return presentOverride(await this.links.setOverride(p, domain, id, dto.student_group.id, dto.is_visible));
   }
 
   @Get(':published_path_id/visibility-overrides/:student_group_id')
   @Scopes('paths:read')
   async override(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
-    return presentOverride(await this.paths.readOverride(p, domain, id, groupId));
+    return presentOverride(await this.links.readOverride(p, domain, id, groupId));
   }
 
   @Delete(':published_path_id/visibility-overrides/:student_group_id')
   @HttpCode(204)
   @Scopes('paths:write')
   async removeOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
-    await this.paths.removeOverride(p, domain, id, groupId);
+    await this.links.removeOverride(p, domain, id, groupId);
   }
 
   // path items
@@ -164,20 +170,20 @@ export class PublishedPathsV1Controller {
   @Scopes('paths:read')
   async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.small);
-    const { rows, count } = await this.paths.listItems(p, domain, id, page);
+    const { rows, count } = await this.itemsService.listItems(p, domain, id, page);
     return v1List(rows.map(presentPublishedPathItem), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
   @Post(':published_path_id/path-items')
   @Scopes('paths:write')
   async createItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathItemCreateDto) {
-    return presentPublishedPathItem(await this.paths.createItem(p, domain, id, dto));
+    return presentPublishedPathItem(await this.itemsService.createItem(p, domain, id, dto));
   }
 
   @Get(':published_path_id/path-items/:path_item_id')
   @Scopes('paths:read')
   async item(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
-    return presentPublishedPathItem(await this.paths.readItem(p, domain, id, itemId));
+    return presentPublishedPathItem(await this.itemsService.readItem(p, domain, id, itemId));
   }
 
   @Put(':published_path_id/path-items/:path_item_id')
@@ -189,7 +195,7 @@ export class PublishedPathsV1Controller {
     @Param('path_item_id') itemId: string,
     @Body() dto: PathItemUpdateDto,
   ) {
-    return presentPublishedPathItem(await this.paths.updateItem(p, domain, id, itemId, dto));
+    return presentPublishedPathItem(await this.itemsService.updateItem(p, domain, id, itemId, dto));
   }
 
   @Patch(':published_path_id/path-items/:path_item_id')
@@ -201,14 +207,14 @@ export class PublishedPathsV1Controller {
     @Param('path_item_id') itemId: string,
     @Body() dto: PathItemUpdateDto,
   ) {
-    return presentPublishedPathItem(await this.paths.updateItem(p, domain, id, itemId, dto));
+    return presentPublishedPathItem(await this.itemsService.updateItem(p, domain, id, itemId, dto));
   }
 
   @Delete(':published_path_id/path-items/:path_item_id')
   @HttpCode(204)
   @Scopes('paths:write')
   async deleteItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
-    await this.paths.deleteItem(p, domain, id, itemId);
+    await this.itemsService.deleteItem(p, domain, id, itemId);
   }
 
   // enrollments
@@ -217,7 +223,7 @@ export class PublishedPathsV1Controller {
   @Scopes('enrollments:read')
   async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.paths.listEnrollments(p, domain, id, page);
+    const { rows, count } = await this.enrollmentsService.listEnrollments(p, domain, id, page);
     return v1List(rows.map(presentPathEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
@@ -230,7 +236,7 @@ export class PublishedPathsV1Controller {
     @Body() dto: EnrollmentCreateDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { view, created } = await this.paths.enroll(p, domain, id, dto);
+    const { view, created } = await this.enrollmentsService.enroll(p, domain, id, dto);
     reply.status(created ? 201 : 200);
     return presentPathEnrollment(view);
   }
@@ -238,7 +244,7 @@ export class PublishedPathsV1Controller {
   @Get(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
   @Scopes('enrollments:read')
   async enrollment(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('published_path_enrollment_id') eid: string) {
-    return presentPathEnrollment(await this.paths.readEnrollment(p, domain, id, eid));
+    return presentPathEnrollment(await this.enrollmentsService.readEnrollment(p, domain, id, eid));
   }
 
   @Put(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
@@ -250,7 +256,7 @@ export class PublishedPathsV1Controller {
     @Param('published_path_enrollment_id') eid: string,
     @Body() dto: EnrollmentUpdateDto,
   ) {
-    return presentPathEnrollment(await this.paths.updateEnrollment(p, domain, id, eid, dto));
+    return presentPathEnrollment(await this.enrollmentsService.updateEnrollment(p, domain, id, eid, dto));
   }
 
   @Patch(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
@@ -262,6 +268,6 @@ export class PublishedPathsV1Controller {
     @Param('published_path_enrollment_id') eid: string,
     @Body() dto: EnrollmentUpdateDto,
   ) {
-    return presentPathEnrollment(await this.paths.updateEnrollment(p, domain, id, eid, dto));
+    return presentPathEnrollment(await this.enrollmentsService.updateEnrollment(p, domain, id, eid, dto));
   }
 }
