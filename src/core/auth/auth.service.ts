@@ -10,6 +10,7 @@ import { unauthorized } from '../http/api-error';
 import { KeysService } from './keys.service';
 import type { Principal } from './principal';
 import { ALL_SCOPES } from './scopes';
+import { unscoped } from '../database/scoped';
 
 interface Cached<T> {
   value: T;
@@ -217,7 +218,7 @@ export class AuthService {
     const cacheKey = hash.toString('base64');
     let orgId = this.apiKeys.get(cacheKey);
     if (orgId === undefined) {
-      const rows = await this.ds.query(`SELECT organization_id, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hash]);
+      const rows = await unscoped(this.ds, 'an API key is looked up by its hash').query(`SELECT organization_id, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hash]);
       orgId = rows.length && constantTimeEqual(rows[0].key_hash, hash) ? (rows[0].organization_id as string) : null;
       this.apiKeys.set(cacheKey, orgId, this.cacheMs);
     }
@@ -228,7 +229,7 @@ export class AuthService {
   async clientState(clientUuid: string): Promise<{ active: boolean; organizationId: string | null }> {
     let state = this.clientActive.get(clientUuid);
     if (!state) {
-      const rows = await this.ds.query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [clientUuid]);
+      const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [clientUuid]);
       state = rows.length ? { active: rows[0].is_active as boolean, organizationId: rows[0].organization_id as string | null } : { active: false, organizationId: null };
       this.clientActive.set(clientUuid, state, this.cacheMs);
     }
@@ -238,7 +239,7 @@ export class AuthService {
   async isFamilyRevoked(familyId: string): Promise<boolean> {
     let revoked = this.familyRevoked.get(familyId);
     if (revoked === undefined) {
-      const rows = await this.ds.query(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
+      const rows = await unscoped(this.ds, 'the family of a verified token, by its id').query(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
       revoked = !rows.length || rows[0].revoked_at !== null;
       this.familyRevoked.set(familyId, revoked, this.cacheMs);
     }

@@ -52,16 +52,19 @@ export class AccessCodesService {
     return pool;
   }
 
-  private async codeCounts(m: EntityManager, poolIds: string[]): Promise<Map<string, number>> {
+  private async codeCounts(m: EntityManager, organizationId: string, poolIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!poolIds.length) return out;
-    const rows: { pool_id: string; n: number }[] = await m.query(`SELECT pool_id, count(*)::int AS n FROM access_codes WHERE pool_id = ANY($1::uuid[]) GROUP BY pool_id`, [poolIds]);
+    const rows: { pool_id: string; n: number }[] = await m.query(
+      `SELECT pool_id, count(*)::int AS n FROM access_codes WHERE organization_id = $2 AND pool_id = ANY($1::uuid[]) GROUP BY pool_id`,
+      [poolIds, organizationId],
+    );
     for (const r of rows) out.set(r.pool_id, r.n);
     return out;
   }
 
   private async poolViews(m: EntityManager, pools: AccessCodePool[]): Promise<PoolView[]> {
-    const counts = await this.codeCounts(m, pools.map((x) => x.id));
+    const counts = pools.length ? await this.codeCounts(m, pools[0].organizationId, pools.map((x) => x.id)) : new Map<string, number>();
     return pools.map((pool) => ({ pool, codeCount: counts.get(pool.id) ?? 0 }));
   }
 
@@ -218,7 +221,7 @@ export class AccessCodesService {
   }
 
   private async assertCodeFree(m: EntityManager, domain: Domain, code: string, exceptId?: string) {
-    const taken = await m.getRepository(AccessCode).find({ select: { id: true }, where: { domainId: domain.id, code: In([code]) } });
+    const taken = await m.getRepository(AccessCode).find({ select: { id: true }, where: { organizationId: domain.organizationId, domainId: domain.id, code: In([code]) } });
     if (taken.some((r) => r.id !== exceptId)) throw fieldError('code', CODE_TAKEN);
   }
 

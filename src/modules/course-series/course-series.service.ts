@@ -48,14 +48,14 @@ export class CourseSeriesService {
     return this.domains.requireByName(p, name);
   }
 
-  private async counts(m: EntityManager, ids: string[]): Promise<Map<string, number>> {
+  private async counts(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!ids.length) return out;
     const rows: { id: string; n: number }[] = await m.query(
       `SELECT csi.course_series_id AS id, count(*)::int AS n FROM course_series_items csi
-         JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL
-        WHERE csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
-      [ids],
+         JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.organization_id = $2 AND pc.unpublished_at IS NULL
+        WHERE csi.organization_id = $2 AND csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
+      [ids, organizationId],
     );
     for (const r of rows) out.set(r.id, r.n);
     return out;
@@ -63,7 +63,7 @@ export class CourseSeriesService {
 
   private async views(m: EntityManager, p: Principal, domain: Domain, series: CourseSeries[]): Promise<CourseSeriesView[]> {
     const ids = series.map((s) => s.id);
-    const [counts, offers] = await Promise.all([this.counts(m, ids), loadOffers(m, p.organizationId, 'course_series_id', ids)]);
+    const [counts, offers] = await Promise.all([this.counts(m, p.organizationId, ids), loadOffers(m, p.organizationId, 'course_series_id', ids)]);
     return series.map((s) => ({ series: s, domainName: domain.name, courseCount: counts.get(s.id) ?? 0, offer: offers.get(s.id) }));
   }
 

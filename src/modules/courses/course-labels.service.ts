@@ -24,7 +24,7 @@ export class CourseLabelsService {
   /** Replace the course's labels by the named ones (missing labels are created). */
   async set(m: EntityManager, p: Principal, courseId: string, names: string[]) {
     const ids = await this.labels.resolveNames(m, p.organizationId, names);
-    await m.query(`DELETE FROM course_labels WHERE course_id = $1 AND NOT (label_id = ANY($2::uuid[]))`, [courseId, ids]);
+    await m.query(`DELETE FROM course_labels WHERE course_id = $1 AND organization_id = $3 AND NOT (label_id = ANY($2::uuid[]))`, [courseId, ids, p.organizationId]);
     if (ids.length) {
       await m.query(
         `INSERT INTO course_labels (course_id, label_id, organization_id)

@@ -79,14 +79,19 @@ export class EnrollmentsV1Service {
 
     return this.ds.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${pc.id}:${user.id}`]);
-      const [member] = await m.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2`, [domain.id, user.id]);
+      const [member] = await m.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, user.id, p.organizationId]);
       if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
       const [existing] = enrolledAt
-        ? await m.query(`SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.enrolled_at = $3 ORDER BY e.created_at LIMIT 1`, [pc.id, user.id, enrolledAt])
+        ? await m.query(`SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.enrolled_at = $3 AND e.organization_id = $4 ORDER BY e.created_at LIMIT 1`, [
+            pc.id,
+            user.id,
+            enrolledAt,
+            p.organizationId,
+          ])
         : await m.query(
-            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())
+            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.organization_id = $3 AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())
              ORDER BY e.enrolled_at DESC, e.id LIMIT 1`,
-            [pc.id, user.id],
+            [pc.id, user.id, p.organizationId],
           );
       if (existing) return { row: await this.get(p, pc, encodeId('enrollment', existing.id), m), created: false };
       const [row] = await m.query(

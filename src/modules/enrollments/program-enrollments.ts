@@ -80,11 +80,16 @@ export async function insertEnrollment(
   if (!member.length) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
   await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${o.table}:${o.owner.id}:${input.userUuid}`]);
   const [existing] = input.enrolledAt
-    ? await m.query(`SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND enrolled_at = $3 LIMIT 1`, [o.owner.id, input.userUuid, input.enrolledAt])
+    ? await m.query(`SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND enrolled_at = $3 AND organization_id = $4 LIMIT 1`, [
+        o.owner.id,
+        input.userUuid,
+        input.enrolledAt,
+        o.organizationId,
+      ])
     : await m.query(
-        `SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND active AND (expires_at IS NULL OR expires_at > now())
+        `SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND organization_id = $3 AND active AND (expires_at IS NULL OR expires_at > now())
           ORDER BY enrolled_at DESC, id LIMIT 1`,
-        [o.owner.id, input.userUuid],
+        [o.owner.id, input.userUuid, o.organizationId],
       );
   if (existing) return { id: existing.id, created: false };
   const cols = ['organization_id', o.owner.column, 'user_id', 'enrolled_at', 'expires_at', 'active', 'purchase', ...(o.extra ? [o.extra.column] : [])];

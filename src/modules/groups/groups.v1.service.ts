@@ -55,7 +55,7 @@ export class GroupsV1Service {
     const rows: Group[] = (
       await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)
     ).map(groupFromRow);
-    return { rows, counts: await this.userCounts(rows.map((g) => g.id)), options: await this.optionInfo(p, rows), count: n };
+    return { rows, counts: await this.userCounts(p, rows.map((g) => g.id)), options: await this.optionInfo(p, rows), count: n };
   }
 
   /**
@@ -88,11 +88,11 @@ export class GroupsV1Service {
   }
 
   /** user_count of many groups in one query. */
-  private async userCounts(ids: string[], m: EntityManager = this.ds.manager): Promise<Map<string, number>> {
+  private async userCounts(p: Principal, ids: string[], m: EntityManager = this.ds.manager): Promise<Map<string, number>> {
     if (!ids.length) return new Map();
     const rows: { group_id: string; n: number }[] = await m.query(
-      `SELECT group_id, count(*)::int AS n FROM group_memberships WHERE group_id = ANY($1::uuid[]) GROUP BY group_id`,
-      [ids],
+      `SELECT group_id, count(*)::int AS n FROM group_memberships WHERE organization_id = $2 AND group_id = ANY($1::uuid[]) GROUP BY group_id`,
+      [ids, p.organizationId],
     );
     return new Map(rows.map((r) => [r.group_id, r.n]));
   }
@@ -116,7 +116,7 @@ export class GroupsV1Service {
   }
 
   private async view(p: Principal, group: Group): Promise<GroupView> {
-    return { group, userCount: (await this.userCounts([group.id])).get(group.id) ?? 0, options: await this.optionInfo(p, [group]) };
+    return { group, userCount: (await this.userCounts(p, [group.id])).get(group.id) ?? 0, options: await this.optionInfo(p, [group]) };
   }
 
   /** `group_category_id` as sent: null clears, a category of the organization sets, anything else is 400. */

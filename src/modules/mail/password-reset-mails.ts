@@ -6,6 +6,7 @@ import { AppConfig } from '../../core/config/config';
 import { addWithin } from '../../core/queue/enqueue';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { resetUrl, signResetToken } from '../students/password-reset-token';
+import { unscoped } from '../../core/database/scoped';
 
 /** Id of the job scheduler of the mail sweeper (mail queue). */
 export const MAIL_SWEEP_SCHEDULER_ID = 'mail-requeue';
@@ -63,7 +64,7 @@ export class PasswordResetMails {
 
   /** The sweep: queue every pending, unexpired mail whose job is not in the queue; drop records expired a day ago. */
   async requeuePending(): Promise<{ mails: number }> {
-    const rows: Row[] = await this.ds.query(
+    const rows: Row[] = await unscoped(this.ds, 'the mail sweeper, across organizations').query(
       `SELECT id, organization_id, user_id, domain_name, expires_at, password_changed_at FROM password_reset_mails
         WHERE done_at IS NULL AND created_at <= now() - make_interval(secs => $1) AND expires_at > now()
         ORDER BY created_at LIMIT 500`,
@@ -77,7 +78,7 @@ export class PasswordResetMails {
       await this.queue.add('password-reset', this.jobOf(row), { jobId });
       mails++;
     }
-    await this.ds.query(
+    await unscoped(this.ds, 'the mail sweeper, across organizations').query(
       `DELETE FROM password_reset_mails WHERE id IN (SELECT id FROM password_reset_mails WHERE expires_at < now() - interval '1 day' LIMIT 1000)`,
     );
     if (mails) this.logger.warn({ msg: 'password-reset mails re-queued by the sweeper', mails });

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
+import { unscoped } from '../../core/database/scoped';
 
 export interface CleanupResult {
   refreshTokens: number;
@@ -103,7 +104,7 @@ export class CleanupService {
    * them itself a second after the window, this catches those a stopped API process left behind.
    */
   async eraseRefreshSuccessors(): Promise<number> {
-    const [, affected] = (await this.ds.query(
+    const [, affected] = (await unscoped(this.ds, 'clean-up across organizations').query(
       `UPDATE refresh_tokens SET successor_enc = NULL
         WHERE successor_enc IS NOT NULL AND rotated_at < clock_timestamp() - make_interval(secs => $1)`,
       [this.config.REFRESH_TOKEN_GRACE_SECONDS],
@@ -117,7 +118,7 @@ export class CleanupService {
     let total = 0;
     for (let i = 0; i < maxBatches; i++) {
       // pg answers a DELETE through TypeORM's query() as [rows, affected count]
-      const [, affected] = (await this.ds.query(sql, params)) as [unknown[], number];
+      const [, affected] = (await unscoped(this.ds, 'clean-up across organizations').query(sql, params)) as [unknown[], number];
       total += affected;
       if (affected < batch) break;
     }

@@ -159,7 +159,7 @@ export class ClientsService {
       if (dto.description !== undefined) client.description = dto.description;
       if (scopes) client.scopes = scopes;
       if (dto.ip_allowlist !== undefined && dto.ip_allowlist !== null) client.ipAllowlist = dto.ip_allowlist;
-      return m.save(client);
+      return this.saveInOrg(m, client, { name: client.name, description: client.description, scopes: client.scopes, ipAllowlist: client.ipAllowlist });
     });
   }
 
@@ -167,8 +167,8 @@ export class ClientsService {
   async deactivate(principal: Principal, publicId: string): Promise<void> {
     const client = await this.changeTarget(principal, publicId, async (m, client) => {
       if (client.isActive) {
-        await m.update(OAuthClient, { id: client.id }, { isActive: false, deactivatedAt: new Date() });
-        await m.update(TokenFamily, { clientId: client.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+        await m.update(OAuthClient, { id: client.id, organizationId: principal.organizationId }, { isActive: false, deactivatedAt: new Date() });
+        await m.update(TokenFamily, { clientId: client.id, organizationId: principal.organizationId, revokedAt: IsNull() }, { revokedAt: new Date() });
       }
       return client;
     });
@@ -181,9 +181,22 @@ export class ClientsService {
       if (client.tokenEndpointAuthMethod === 'none') throw new ApiError(409, 'A public client has no secret to rotate.');
       const secret = newClientSecret();
       client.secretHash = sha256(secret);
-      await m.save(client);
+      await this.saveInOrg(m, client, { secretHash: client.secretHash });
       return { client, secret };
     });
+  }
+
+  /** Write `changes` to a client of the caller's organization (id AND organization_id), refreshing its updated_at. */
+  private async saveInOrg(m: EntityManager, client: OAuthClient, changes: Partial<OAuthClient>): Promise<OAuthClient> {
+    const r = await m
+      .createQueryBuilder()
+      .update(OAuthClient)
+      .set(changes)
+      .where({ id: client.id, organizationId: client.organizationId })
+      .returning(['updated_at'])
+      .execute();
+    if (r.raw?.[0]?.updated_at) client.updatedAt = r.raw[0].updated_at;
+    return client;
   }
 
   /** Find an active client by its client_id and check its secret in constant time. */

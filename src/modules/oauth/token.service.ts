@@ -9,6 +9,7 @@ import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { ClientsService, ipAllowed } from './clients.service';
 import { AuthCode, OAuthClient, RefreshToken, TokenFamily } from './oauth.entities';
+import { unscoped } from '../../core/database/scoped';
 
 export interface TokenResponse {
   access_token: string;
@@ -206,7 +207,7 @@ export class TokenService {
       if (!row || row.clientId !== client.id) throw invalidGrant('The authorization code is invalid.');
       if (row.usedAt) {
         // A second use of a code: revoke everything the first use issued.
-        if (row.familyId) await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [row.familyId]);
+        if (row.familyId) await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`, [row.familyId, row.organizationId]);
         return { reuse: true as const, familyId: row.familyId };
       }
       if (row.expiresAt.getTime() <= Date.now()) throw invalidGrant('The authorization code has expired.');
@@ -214,7 +215,7 @@ export class TokenService {
       const challenge = createHash('sha256').update(codeVerifier).digest('base64url');
       if (!constantTimeEqual(challenge, row.codeChallenge)) throw invalidGrant('The code_verifier does not match the code_challenge.');
       const family = await m.save(TokenFamily, m.create(TokenFamily, { clientId: client.id, organizationId: row.organizationId, subject: encodeId('admin', row.adminId), revokedAt: null }));
-      await m.update(AuthCode, { id: row.id }, { usedAt: new Date(), familyId: family.id });
+      await m.update(AuthCode, { id: row.id, organizationId: row.organizationId }, { usedAt: new Date(), familyId: family.id });
       // The family exists either way: a second use of the code revokes the access tokens it carries.
       const refresh = client.grantTypes.includes('refresh_token') ? await this.issueRefresh(m, family.id, row.scope) : undefined;
       return { reuse: false as const, family, scope: row.scope, refresh, organizationId: row.organizationId };
@@ -238,7 +239,7 @@ export class TokenService {
     const client = await this.clients.authenticate(creds.clientId, creds.clientSecret);
     if (!client) throw invalidClient();
     let familyId: string | undefined;
-    const rows: { family_id: string; client_id: string }[] = await this.ds.query(
+    const rows: { family_id: string; client_id: string }[] = await unscoped(this.ds, 'a refresh token is looked up by its hash').query(
       `SELECT r.family_id, f.client_id FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1`,
       [sha256(token)],
     );
@@ -253,7 +254,7 @@ export class TokenService {
       }
     }
     if (!familyId) return;
-    await this.ds.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
+    await unscoped(this.ds, "revocation: a family of the authenticated client's token").query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
     this.auth.forgetFamily(familyId);
   }
 }

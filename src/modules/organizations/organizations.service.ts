@@ -79,7 +79,7 @@ export class OrganizationsService {
       });
       let adminId: string | undefined;
       if (input.adminEmail && passwordHash) {
-        const exists = await m.createQueryBuilder(Admin, 'a').where('lower(a.email) = lower(:e)', { e: input.adminEmail }).getCount();
+        const exists = await m.createQueryBuilder(Admin, 'a').comment('unscoped: administrator emails are unique across organizations').where('lower(a.email) = lower(:e)', { e: input.adminEmail }).getCount();
         if (exists) throw new ApiError(409, 'An administrator with this email already exists.');
         const admin = await m.save(Admin, m.create(Admin, { organizationId: org.id, email: input.adminEmail.toLowerCase(), passwordHash }));
         adminId = admin.id;

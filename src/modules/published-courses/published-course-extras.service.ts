@@ -167,10 +167,10 @@ export class PublishedCourseExtrasService {
       if (rows[0].id === pc.id) throw new ValidationFailed([{ field: 'published_course.id', message: 'A published course cannot be its own prerequisite.' }], 400);
       const [cycle] = await m.query(
         `WITH RECURSIVE req(id) AS (
-           SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1
-           UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id)
+           SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1 AND organization_id = $3
+           UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id WHERE pr.organization_id = $3)
          SELECT 1 AS x FROM req WHERE id = $2 LIMIT 1`,
-        [rows[0].id, pc.id],
+        [rows[0].id, pc.id, p.organizationId],
       );
       if (cycle) throw new ValidationFailed([{ field: 'published_course.id', message: 'This prerequisite would create a cycle.' }], 400);
       await m.query(`INSERT INTO published_course_prerequisites (published_course_id, prerequisite_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [

@@ -156,16 +156,16 @@ export class PublishedCoursesService {
       // serialize publications on this domain so the slug checks below hold
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [domain.id]);
       const [already] = await m.query(
-        `SELECT 1 FROM published_courses WHERE domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`,
-        [domain.id, course.id],
+        `SELECT 1 FROM published_courses WHERE domain_id = $1 AND course_id = $2 AND organization_id = $3 AND unpublished_at IS NULL`,
+        [domain.id, course.id, p.organizationId],
       );
       if (already) throw fieldError('course', 'This course is already published on this domain.');
       let slug: string;
       if (dto.slug !== undefined) {
         slug = this.checkSlug(dto.slug);
-        if (await this.slugTaken(m, domain.id, slug)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
+        if (await this.slugTaken(m, domain, slug)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
       } else {
-        slug = await this.freeSlug(m, domain.id, slugify(course.title));
+        slug = await this.freeSlug(m, domain, slugify(course.title));
       }
       const cols = ['organization_id', 'course_id', 'domain_id', 'slug', ...Object.keys(values)];
       const vals = [p.organizationId, course.id, domain.id, slug, ...Object.values(values)];
@@ -174,8 +174,8 @@ export class PublishedCoursesService {
         vals,
       );
       const [out] = await m.query(
-        `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id WHERE pc.id = $1`,
-        [row.id],
+        `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id WHERE pc.id = $1 AND pc.organization_id = $2`,
+        [row.id, p.organizationId],
       );
       return out;
     });
@@ -190,7 +190,7 @@ export class PublishedCoursesService {
         const slug = this.checkSlug(dto.slug);
         if (slug !== current.slug) {
           await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [domain.id]);
-          if (await this.slugTaken(m, domain.id, slug, current.id)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
+          if (await this.slugTaken(m, domain, slug, current.id)) throw fieldError('slug', 'A published course with this slug already exists on this domain.');
         }
         values.slug = slug;
       }
@@ -223,19 +223,19 @@ export class PublishedCoursesService {
     return slug;
   }
 
-  private async slugTaken(m: { query: DataSource['query'] }, domainId: string, slug: string, exceptId?: string): Promise<boolean> {
+  private async slugTaken(m: { query: DataSource['query'] }, domain: { id: string; organizationId: string }, slug: string, exceptId?: string): Promise<boolean> {
     const rows = await m.query(
-      `SELECT 1 FROM published_courses WHERE domain_id = $1 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
-      [domainId, slug, exceptId ?? '00000000-0000-0000-0000-000000000000'],
+      `SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
+      [domain.id, slug, exceptId ?? '00000000-0000-0000-0000-000000000000', domain.organizationId],
     );
     return rows.length > 0;
   }
 
   /** `base`, or base-2, base-3, ... : the first slug free on the domain. */
-  private async freeSlug(m: { query: DataSource['query'] }, domainId: string, base: string): Promise<string> {
+  private async freeSlug(m: { query: DataSource['query'] }, domain: { id: string; organizationId: string }, base: string): Promise<string> {
     const rows: { slug: string }[] = await m.query(
-      `SELECT lower(slug) AS slug FROM published_courses WHERE domain_id = $1 AND unpublished_at IS NULL AND (lower(slug) = $2 OR lower(slug) LIKE $3)`,
-      [domainId, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`],
+      `SELECT lower(slug) AS slug FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND unpublished_at IS NULL AND (lower(slug) = $2 OR lower(slug) LIKE $3)`,
+      [domain.id, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, domain.organizationId],
     );
     const taken = new Set(rows.map((r) => r.slug));
     if (!taken.has(base)) return base;

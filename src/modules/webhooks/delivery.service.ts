@@ -7,6 +7,10 @@ import { eventBody } from './event-body';
 import { GroupCommit } from './group-commit';
 import { nextDelayMs } from './schedule';
 import { AttemptResult, sendOnce } from './sender';
+import { unscopedMarker } from '../../core/database/scoped';
+
+/** A delivery job carries the delivery id only: its statements address deliveries by id, in any organization. */
+const BY_DELIVERY_ID = unscopedMarker('a delivery job addresses its delivery by id');
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'DEAD';
 
@@ -82,7 +86,7 @@ export class DeliveryService {
     const giveUp = !row.active ? 'the webhook is not active' : row.webhook_url !== row.target_url ? "the webhook's target_url has changed" : null;
     if (giveUp) {
       await this.ds.query(
-        `UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, last_error = $2, updated_at = now()
+        `${BY_DELIVERY_ID}UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, last_error = $2, updated_at = now()
           WHERE id = $1 AND status IN ('PENDING', 'FAILED')`,
         [deliveryId, giveUp],
       );
@@ -121,7 +125,7 @@ export class DeliveryService {
 
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
     const { rows } = await this.pool.query<LoadedDelivery>(
-      `SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
+      `${BY_DELIVERY_ID}SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
               w.target_url AS webhook_url, w.active, w.secret,
               CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
          FROM webhook_deliveries d
@@ -174,7 +178,7 @@ export class DeliveryService {
   private async recordMany(recs: AttemptRecord[]): Promise<boolean[]> {
     const col = <T>(f: (r: AttemptRecord) => T) => recs.map(f);
     const { rows } = await this.pool.query<{ id: string }>(
-      `WITH i AS (
+      `${BY_DELIVERY_ID}WITH i AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::uuid[])
            AS t(delivery_id, attempt_no, status, next_at, http_status, error, started_at, latency_ms, excerpt, deactivate, webhook_id)
        ), d AS (

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
+import { unscoped } from '../../core/database/scoped';
 
 export const RELAY_BATCH = 500;
 /** Batches per relay run; what is left waits for the next run. */
@@ -136,7 +137,7 @@ export class RelayService {
    * The mark is rare, so the partial index makes this a cheap query when there is nothing to do.
    */
   async quickSweep(afterMs = QUICK_SWEEP_AFTER_MS): Promise<number> {
-    const rows: { id: string; status: string; due: boolean }[] = await this.ds.query(
+    const rows: { id: string; status: string; due: boolean }[] = await unscoped(this.ds, 'the relay sweeps deliveries of every organization').query(
       `SELECT id, status, next_attempt_at <= now() AS due FROM webhook_deliveries
         WHERE awaiting_enqueue AND updated_at < now() - make_interval(secs => $1)
         ORDER BY updated_at LIMIT $2`,
@@ -173,7 +174,7 @@ export class RelayService {
    * failed after the relay committed, or the job failed for good on a database outage).
    */
   async sweep(graceMs = this.config.WEBHOOK_LOCK_MS * 2 + 60_000): Promise<number> {
-    const rows: { id: string }[] = await this.ds.query(
+    const rows: { id: string }[] = await unscoped(this.ds, 'the relay sweeps deliveries of every organization').query(
       `SELECT id FROM webhook_deliveries
         WHERE status IN ('PENDING', 'FAILED') AND next_attempt_at < now() - make_interval(secs => $1)
         ORDER BY next_attempt_at LIMIT $2`,
@@ -195,5 +196,5 @@ export class RelayService {
 /** Clear the awaiting_enqueue mark of deliveries whose jobs are queued. */
 export async function markQueued(ds: DataSource, deliveryIds: string[]): Promise<void> {
   if (!deliveryIds.length) return;
-  await ds.query(`UPDATE webhook_deliveries SET awaiting_enqueue = false WHERE id = ANY($1::uuid[]) AND awaiting_enqueue`, [deliveryIds]);
+  await unscoped(ds, 'deliveries by id, once queued').query(`UPDATE webhook_deliveries SET awaiting_enqueue = false WHERE id = ANY($1::uuid[]) AND awaiting_enqueue`, [deliveryIds]);
 }
