@@ -8,6 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { fieldError, parseTimestamp } from '../../core/http/v1-params';
+import { detachAccessCodes } from '../domain-users/membership-writes';
 import type { UserRow } from '../students/user-refs';
 import { AccessCode, AccessCodePool } from './access-code.entity';
 import type { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
@@ -143,11 +144,7 @@ export class AccessCodesService {
     const domain = await this.domain(p, domainName);
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, domain, id);
-      await m.query(
-        `UPDATE domain_users SET access_code_id = NULL, updated_at = now()
-          WHERE domain_id = $1 AND organization_id = $2 AND access_code_id IN (SELECT id FROM access_codes WHERE pool_id = $3)`,
-        [domain.id, p.organizationId, pool.id],
-      );
+      await detachAccessCodes(m, p.organizationId, domain.id, { poolId: pool.id });
       await m.getRepository(AccessCodePool).delete({ id: pool.id, organizationId: p.organizationId });
     });
   }
@@ -289,11 +286,7 @@ export class AccessCodesService {
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, domain, poolId);
       const code = await this.code(m, p, pool, id);
-      await m.query(`UPDATE domain_users SET access_code_id = NULL, updated_at = now() WHERE domain_id = $1 AND organization_id = $2 AND access_code_id = $3`, [
-        domain.id,
-        p.organizationId,
-        code.id,
-      ]);
+      await detachAccessCodes(m, p.organizationId, domain.id, { codeId: code.id });
       await m.getRepository(AccessCode).delete({ id: code.id, organizationId: p.organizationId });
     });
   }

@@ -2,7 +2,8 @@ import { EntityManager } from 'typeorm';
 
 /**
  * Offers: the price and registration state of a sellable object (published path, plan, course
- * series, published course). Commerce owns the `offers` table; for now it is read here only.
+ * series, published course). Commerce owns the `offers` table: other modules create and read
+ * offers through these functions, inside their own transaction.
  */
 export type OfferOwner = 'published_path_id' | 'plan_id' | 'course_series_id' | 'published_course_id';
 
@@ -26,4 +27,13 @@ export async function loadOffers(m: EntityManager, organizationId: string, owner
   );
   for (const r of rows) out.set(r.owner_id, r);
   return out;
+}
+
+/** A free, open default offer for a newly published object (its description: the object's title, at most 500 characters). */
+export async function insertDefaultOffer(m: EntityManager, organizationId: string, owner: OfferOwner, ownerId: string, description: string): Promise<void> {
+  await m.query(`INSERT INTO offers (organization_id, ${owner}, registration_open, price_cents, description) VALUES ($1, $2, true, NULL, $3)`, [
+    organizationId,
+    ownerId,
+    description.slice(0, 500),
+  ]);
 }

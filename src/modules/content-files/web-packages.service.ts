@@ -8,6 +8,7 @@ import { decodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { FileStorage } from '../../core/storage/storage';
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
+import { repointWebPackage } from '../lessons/lesson-refs';
 import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
@@ -100,12 +101,7 @@ export class WebPackagesService {
       throw new ValidationFailed([{ field: 'web_package_id', pointer: '/web_package_id', message: 'This web package failed to process and cannot be used in lessons.' }], 400);
     }
     if (to.id === from.id) return 0;
-    // lessons belong to the lessons module: one set-wise, organization-scoped UPDATE
-    const [, affected] = (await this.ds.query(
-      `UPDATE lessons SET content_web_package_id = $3, updated_at = date_trunc('milliseconds', now())
-        WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL`,
-      [p.organizationId, from.id, to.id],
-    )) as [unknown, number];
-    return affected;
+    // lessons belong to the lessons module: one set-wise, organization-scoped UPDATE there
+    return repointWebPackage(this.ds.manager, p.organizationId, from.id, to.id);
   }
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { DomainsService } from '../domains/domains.service';
 import { newClientId, newClientSecret } from '../oauth/clients.service';
-import { OAuthClient } from '../oauth/oauth.entities';
+import { insertBootstrapClient } from '../oauth/bootstrap-client';
 import { Admin, ApiKey, Organization } from './organization.entity';
 import { unscoped } from '../../core/database/scoped';
 
@@ -60,23 +60,7 @@ export class OrganizationsService {
     const org = await this.ds.transaction(async (m) => {
       const org = await m.save(Organization, m.create(Organization, { name, passwordMinLength: 8 }));
       await m.insert(ApiKey, { organizationId: org.id, keyHash: sha256(apiKey), revokedAt: null });
-      await m.insert(OAuthClient, {
-        organizationId: org.id,
-        clientId,
-        secretHash: sha256(clientSecret),
-        name: `${name} bootstrap client`,
-        description: 'Created by create-org; holds every scope.',
-        scopes,
-        isActive: true,
-        ipAllowlist: [],
-        redirectUris: [],
-        tokenEndpointAuthMethod: 'client_secret_post',
-        grantTypes: ['client_credentials'],
-        responseTypes: [],
-        isDynamic: false,
-        isBootstrap: true,
-        deactivatedAt: null,
-      });
+      await insertBootstrapClient(m, { organizationId: org.id, clientId, secretHash: sha256(clientSecret), name: `${name} bootstrap client`, scopes });
       let adminId: string | undefined;
       if (input.adminEmail && passwordHash) {
         const exists = await m.createQueryBuilder(Admin, 'a').comment('unscoped: administrator emails are unique across organizations').where('lower(a.email) = lower(:e)', { e: input.adminEmail }).getCount();

@@ -4,7 +4,7 @@ import type { Principal } from '../../core/auth/principal';
 import { fieldError } from '../../core/http/v1-params';
 import { encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { loadOffers, OfferRow } from '../commerce/offers';
+import { insertDefaultOffer, loadOffers, OfferRow } from '../commerce/offers';
 import type { Domain } from '../domains/domain.entity';
 import type { PublishedPathCreateDto, PublishedPathPatchDto } from './dto/published-path.dto';
 import { isUniqueViolation, PathLookups } from './path-lookups.service';
@@ -180,11 +180,7 @@ export class PublishedPathsService {
             unpublishedAt: null,
           }),
         );
-        await m.query(`INSERT INTO offers (organization_id, published_path_id, registration_open, price_cents, description) VALUES ($1, $2, true, NULL, $3)`, [
-          p.organizationId,
-          pp.id,
-          path.title.slice(0, 500),
-        ]);
+        await insertDefaultOffer(m, p.organizationId, 'published_path_id', pp.id, path.title);
         return (await this.views(m, p, domain, [pp], new Map([[path.id, path]])))[0];
       });
     } catch (e) {

@@ -5,6 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
 import type { PublishedCourseRow } from './published-courses.presenter';
 
 export interface TagRow {
@@ -103,19 +104,7 @@ export class PublishedCourseExtrasService {
     const uuid = decodeId('group', groupId);
     const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
     if (!rows.length) throw invalidPk('student_group.id', groupId);
-    await this.ds.transaction(async (m) => {
-      await m.query(`DELETE FROM visibility_overrides WHERE group_id = $1 AND published_course_id = $2 AND organization_id = $3 AND is_visible <> $4`, [
-        rows[0].id,
-        pc.id,
-        p.organizationId,
-        isVisible,
-      ]);
-      await m.query(
-        `INSERT INTO visibility_overrides (organization_id, group_id, published_course_id, is_visible) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (group_id, published_course_id, is_visible) DO UPDATE SET updated_at = date_trunc('milliseconds', now())`,
-        [p.organizationId, rows[0].id, pc.id, isVisible],
-      );
-    });
+    await this.ds.transaction((m) => setSingleOverride(m, p.organizationId, rows[0].id, pc.id, isVisible));
     return { ...rows[0], is_visible: isVisible };
   }
 
@@ -131,7 +120,7 @@ export class PublishedCourseExtrasService {
 
   async removeOverride(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<void> {
     const o = await this.readOverride(p, pc, groupId);
-    await this.ds.query(`DELETE FROM visibility_overrides WHERE published_course_id = $1 AND group_id = $2 AND organization_id = $3`, [pc.id, o.id, p.organizationId]);
+    await deleteOverrides(this.ds.manager, p.organizationId, o.id, pc.id);
   }
 
   // ---- prerequisites (OpenAPI-only)
