@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
-import { unscoped } from '../../core/database/scoped';
+import { deleteRelayedEvents } from '../../core/events/retention';
+import { deleteExpiredIdempotencyKeys } from '../../core/idempotency/retention';
+import { deleteExpiredAuthCodes, deleteExpiredRefreshTokens, deleteStaleTokenFamilies, eraseRefreshSuccessors } from '../oauth/retention';
 
 export interface CleanupResult {
   refreshTokens: number;
@@ -19,7 +21,8 @@ export interface CleanupOptions {
 }
 
 /**
- * Deletes what the OAuth server no longer needs, set-wise and in bounded batches (each batch is
+ * Schedules the retention rules of the tables' owners (oauth/retention.ts, core/events/retention.ts,
+ * core/idempotency/retention.ts) and repeats each batch. Deletes what the OAuth server no longer needs, set-wise and in bounded batches (each batch is
  * one short statement, so a large backlog never holds long locks; rows locked by a token request
  * in flight are skipped and picked up next time):
  * - refresh tokens past their expiry (rotated-out ones too: reuse detection ends with expiry);
@@ -48,51 +51,13 @@ export class CleanupService {
     const maxBatches = opts.maxBatches ?? 100;
     const graceSeconds = Math.max(0, this.config.ACCESS_TOKEN_TTL - this.config.REFRESH_TOKEN_TTL);
 
-    const refreshTokens = await this.inBatches(
-      `DELETE FROM refresh_tokens WHERE id IN (
-         SELECT id FROM refresh_tokens
-          WHERE expires_at < now() - make_interval(secs => $2)
-          LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch, graceSeconds],
-      batch,
-      maxBatches,
-    );
-    const tokenFamilies = await this.inBatches(
-      `DELETE FROM token_families WHERE id IN (
-         SELECT f.id FROM token_families f
-          WHERE f.created_at < now() - make_interval(secs => $2)
-            AND NOT EXISTS (SELECT 1 FROM refresh_tokens r
-                             WHERE r.family_id = f.id AND r.expires_at >= now() - make_interval(secs => $3))
-          LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch, this.config.REFRESH_TOKEN_TTL, graceSeconds],
-      batch,
-      maxBatches,
-    );
-    const authCodes = await this.inBatches(
-      `DELETE FROM auth_codes WHERE id IN (
-         SELECT id FROM auth_codes WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch],
-      batch,
-      maxBatches,
-    );
-    const outboxEvents = await this.inBatches(
-      `DELETE FROM outbox_events WHERE id IN (
-         SELECT e.id FROM outbox_events e
-          WHERE e.relayed_at < now() - make_interval(days => $2)
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('PENDING', 'FAILED'))
-          LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch, this.config.OUTBOX_RETENTION_DAYS],
-      batch,
-      maxBatches,
-    );
+    const ttl = this.config.REFRESH_TOKEN_TTL;
+    const refreshTokens = await this.inBatches(() => deleteExpiredRefreshTokens(this.ds, batch, graceSeconds), batch, maxBatches);
+    const tokenFamilies = await this.inBatches(() => deleteStaleTokenFamilies(this.ds, batch, ttl, graceSeconds), batch, maxBatches);
+    const authCodes = await this.inBatches(() => deleteExpiredAuthCodes(this.ds, batch), batch, maxBatches);
+    const outboxEvents = await this.inBatches(() => deleteRelayedEvents(this.ds, batch, this.config.OUTBOX_RETENTION_DAYS), batch, maxBatches);
     await this.eraseRefreshSuccessors();
-    const idempotencyKeys = await this.inBatches(
-      `DELETE FROM idempotency_keys WHERE (organization_id, lookup) IN (
-         SELECT organization_id, lookup FROM idempotency_keys WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch],
-      batch,
-      maxBatches,
-    );
+    const idempotencyKeys = await this.inBatches(() => deleteExpiredIdempotencyKeys(this.ds, batch), batch, maxBatches);
     const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys };
     if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
@@ -104,21 +69,16 @@ export class CleanupService {
    * them itself a second after the window, this catches those a stopped API process left behind.
    */
   async eraseRefreshSuccessors(): Promise<number> {
-    const [, affected] = (await unscoped(this.ds, 'clean-up across organizations').query(
-      `UPDATE refresh_tokens SET successor_enc = NULL
-        WHERE successor_enc IS NOT NULL AND rotated_at < clock_timestamp() - make_interval(secs => $1)`,
-      [this.config.REFRESH_TOKEN_GRACE_SECONDS],
-    )) as [unknown[], number];
+    const affected = await eraseRefreshSuccessors(this.ds, this.config.REFRESH_TOKEN_GRACE_SECONDS);
     if (affected) this.logger.log({ msg: 'refresh-token successors erased after the grace window', count: affected });
     return affected;
   }
 
-  /** Repeat one batched DELETE until a batch comes back short or the cap is reached. */
-  private async inBatches(sql: string, params: unknown[], batch: number, maxBatches: number): Promise<number> {
+  /** Repeat one batch (a function of the table's owner) until a batch comes back short or the cap is reached. */
+  private async inBatches(oneBatch: () => Promise<number>, batch: number, maxBatches: number): Promise<number> {
     let total = 0;
     for (let i = 0; i < maxBatches; i++) {
-      // pg answers a DELETE through TypeORM's query() as [rows, affected count]
-      const [, affected] = (await unscoped(this.ds, 'clean-up across organizations').query(sql, params)) as [unknown[], number];
+      const affected = await oneBatch();
       total += affected;
       if (affected < batch) break;
     }
