@@ -55,8 +55,8 @@ const SQL_READ = `SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organiz
 const SQL_LIST = (limit) => `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY created_at ASC, id ASC LIMIT ${limit}`;
 
 const SQL_CREATE = `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
-         SELECT v.id, $1::uuid, v.email, v.first_name, v.last_name, v.external_id
-           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, email, first_name, last_name, external_id)
+         SELECT v.id, $6::uuid, v.email, v.first_name, v.last_name, v.external_id
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, email, first_name, last_name, external_id)
          ON CONFLICT (organization_id, lower(email)) DO NOTHING
          RETURNING ${STUDENT_COLUMNS}`;
 
@@ -68,8 +68,8 @@ const SQL_UPDATE = `UPDATE users u SET
                                   WHEN v.is_inactive IS FALSE THEN NULL
                                   ELSE u.deactivated_at END,
             updated_at = ${NOW}
-           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[]) AS v(id, first_name, last_name, is_inactive)
-          WHERE u.id = v.id AND u.organization_id = $1
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS v(id, first_name, last_name, is_inactive)
+          WHERE u.id = v.id AND u.organization_id = $5
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
         RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`;
@@ -108,24 +108,25 @@ async function serveBare(port) {
   app.post('/students', async (req) => {
     const items = req.body.data;
     const ids = items.map(() => randomUUID());
+    // the organization comes last: scoped(ds, org) binds it after the caller's parameters
     const { rows } = await pool.query(SQL_CREATE, [
-      org,
       ids,
       items.map((i) => i.attributes.email.toLowerCase()),
       items.map((i) => i.attributes.first_name ?? ''),
       items.map((i) => i.attributes.last_name ?? ''),
       ids.map((id) => uuidV5(EXTERNAL_ID_NAMESPACE, id)),
+      org,
     ]);
     return { data: rows };
   });
   app.patch('/students', async (req) => {
     const items = req.body.data;
     const { rows } = await pool.query(SQL_UPDATE, [
-      org,
       items.map((i) => i.id),
       items.map((i) => i.attributes.first_name ?? null),
       items.map((i) => i.attributes.last_name ?? null),
       items.map((i) => i.attributes.is_inactive ?? null),
+      org,
     ]);
     return { data: rows };
   });

@@ -17,7 +17,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { Client } from 'pg';
 
-const MODE = (process.env.ORG_AUDIT ?? 'report') as 'fail' | 'report' | 'off';
+const MODE = (process.env.ORG_AUDIT ?? 'fail') as 'fail' | 'report' | 'off';
 const ORG_TABLES = new Set((process.env.CP_TEST_ORG_TABLES ?? '').split(',').filter(Boolean));
 const REPORT = process.env.ORG_AUDIT_REPORT ?? `/tmp/org-audit-${process.env.CP_TEST_TEMPLATE ?? 'run'}.jsonl`;
 const ROOT = `${process.cwd()}/`;

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { decryptBytes, encryptBytes } from '../crypto/crypto';
+import { scoped } from '../database/scoped';
 
 /**
  * A claim that is still NULL after this long is taken as abandoned (the process died, or the
@@ -79,21 +80,21 @@ export class IdempotencyService {
     const lookup = IdempotencyService.lookupOf(IdempotencyService.callerOf(p), method, path, key);
     const claimId = randomUUID();
     const rows: Array<{ claimed: boolean; fingerprint: Buffer | null; status: number | null; headers: Record<string, string> | null; body: Buffer | null; sealed: boolean | null }> =
-      await this.ds.query(
+      await scoped(this.ds, p.organizationId).query(
         `WITH claim AS (
            INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
-           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+           VALUES ($org, $1, $2, $3, now() + make_interval(secs => $4))
            ON CONFLICT (organization_id, lookup) DO UPDATE
               SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL, sealed = false,
                   created_at = now(), expires_at = EXCLUDED.expires_at
-            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $6))
+            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $5))
            RETURNING 1
          )
          SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed FROM claim
          UNION ALL
          SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed FROM idempotency_keys k
-          WHERE k.organization_id = $1 AND k.lookup = $2 AND NOT EXISTS (SELECT 1 FROM claim)`,
-        [p.organizationId, lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS],
+          WHERE k.organization_id = $org AND k.lookup = $1 AND NOT EXISTS (SELECT 1 FROM claim)`,
+        [lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS],
       );
     const row = rows[0];
     if (!row) return { kind: 'in_flight' };
@@ -107,9 +108,9 @@ export class IdempotencyService {
   /** Store the answer of a claimed request (the exact bytes sent; encrypted when it holds a secret). */
   async complete(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
     const sealed = holdsSecret(body);
-    await this.ds.query(
-      `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6, sealed = $7 WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`,
-      [c.organizationId, c.lookup, c.claimId, status, JSON.stringify(headers), sealed ? encryptBytes(this.config.APP_SECRET, body) : body, sealed],
+    await scoped(this.ds, c.organizationId).query(
+      `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5, sealed = $6 WHERE organization_id = $org AND lookup = $1 AND claim_id = $2`,
+      [c.lookup, c.claimId, status, JSON.stringify(headers), sealed ? encryptBytes(this.config.APP_SECRET, body) : body, sealed],
     );
   }
 
@@ -121,32 +122,26 @@ export class IdempotencyService {
    */
   static async forgetAnswersShowing(m: EntityManager, appSecret: string, organizationId: string, needles: string[]): Promise<void> {
     if (!needles.length) return;
-    await m.query(
+    const db = scoped(m, organizationId);
+    await db.query(
       `DELETE FROM idempotency_keys
-        WHERE organization_id = $1 AND status IS NOT NULL AND body IS NOT NULL AND NOT sealed
-          AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS n(s) WHERE position(convert_to(n.s, 'UTF8') IN body) > 0)`,
-      [organizationId, needles],
+        WHERE organization_id = $org AND status IS NOT NULL AND body IS NOT NULL AND NOT sealed
+          AND EXISTS (SELECT 1 FROM unnest($1::text[]) AS n(s) WHERE position(convert_to(n.s, 'UTF8') IN body) > 0)`,
+      [needles],
     );
-    const sealed: Array<{ lookup: Buffer; body: Buffer }> = await m.query(
-      `SELECT lookup, body FROM idempotency_keys WHERE organization_id = $1 AND sealed AND body IS NOT NULL`,
-      [organizationId],
-    );
+    const sealed: Array<{ lookup: Buffer; body: Buffer }> = await db.query(`SELECT lookup, body FROM idempotency_keys WHERE organization_id = $org AND sealed AND body IS NOT NULL`);
     const showing = sealed.filter((r) => {
       const plain = decryptBytes(appSecret, r.body);
       return needles.some((n) => plain.includes(Buffer.from(n)));
     });
     if (showing.length) {
-      await m.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND lookup = ANY($2::bytea[])`, [organizationId, showing.map((r) => r.lookup)]);
+      await db.query(`DELETE FROM idempotency_keys WHERE organization_id = $org AND lookup = ANY($1::bytea[])`, [showing.map((r) => r.lookup)]);
     }
   }
 
   /** Give the key back (after a 5xx): a retry with it runs again. */
   async release(c: IdempotencyClaim): Promise<void> {
-    await this.ds.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND lookup = $2 AND claim_id = $3`, [
-      c.organizationId,
-      c.lookup,
-      c.claimId,
-    ]);
+    await scoped(this.ds, c.organizationId).query(`DELETE FROM idempotency_keys WHERE organization_id = $org AND lookup = $1 AND claim_id = $2`, [c.lookup, c.claimId]);
   }
 
   /** Store or release, never throwing: the answer goes out either way (an unstored claim is abandoned after IN_FLIGHT_ABANDONED_AFTER_SECONDS). */

@@ -11,6 +11,7 @@ import { CourseView, presentCourse } from './courses.presenter';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';
+import { scoped } from '../../core/database/scoped';
 
 export interface CourseStats {
   lessonCount: number;
@@ -87,9 +88,9 @@ export class CoursesService {
     const ids = [...new Set(uuids)];
     if (!ids.length) return new Set();
     const m = opts.manager ?? this.courses.manager;
-    const rows: { id: string }[] = await m.query(
-      `SELECT id FROM courses WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
-      [organizationId, ids],
+    const rows: { id: string }[] = await scoped(m, organizationId).query(
+      `SELECT id FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
+      [ids],
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -102,23 +103,23 @@ export class CoursesService {
   async withStats(organizationId: string, courses: Course[]): Promise<CourseView[]> {
     if (!courses.length) return [];
     const ids = courses.map((c) => c.id);
-    const rows: any[] = await this.courses.query(
+    const rows: any[] = await scoped(this.courses, organizationId).query(
       `WITH l AS (
          SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
-           FROM lessons WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL GROUP BY course_id),
+           FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL GROUP BY course_id),
        r AS (
          SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
            FROM course_ratings
-          WHERE organization_id = $1 AND course_id = ANY($2::uuid[])
-            AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $1)
+          WHERE organization_id = $org AND course_id = ANY($1::uuid[])
+            AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $org)
           GROUP BY course_id),
        p AS (
          SELECT DISTINCT course_id FROM published_courses
-          WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND unpublished_at IS NULL)
+          WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND unpublished_at IS NULL)
        SELECT ids.id, COALESCE(l.n, 0) AS lesson_count, l.m AS lessons_updated_at, r.avg AS average_rating, (p.course_id IS NOT NULL) AS is_published
-         FROM unnest($2::uuid[]) AS ids(id)
+         FROM unnest($1::uuid[]) AS ids(id)
          LEFT JOIN l ON l.course_id = ids.id LEFT JOIN r ON r.course_id = ids.id LEFT JOIN p ON p.course_id = ids.id`,
-      [organizationId, ids],
+      [ids],
     );
     const byId = new Map<string, CourseStats>(
       rows.map((r) => [
@@ -140,12 +141,12 @@ export class CoursesService {
     const emails = [...new Set(items.map((v) => v.item.attributes.created_by_email).filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
     const known = new Map<string, string>();
     if (emails.length) {
-      const rows: { key: string; email: string }[] = await this.courses.query(
+      const rows: { key: string; email: string }[] = await scoped(this.courses, org).query(
         `SELECT lower(email) AS key, email FROM users
-          WHERE organization_id = $1 AND lower(email) = ANY($2::text[]) AND NOT is_inactive AND NOT is_anonymized
+          WHERE organization_id = $org AND lower(email) = ANY($1::text[]) AND NOT is_inactive AND NOT is_anonymized
          UNION ALL
-         SELECT lower(email) AS key, email FROM admins WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
-        [org, emails],
+         SELECT lower(email) AS key, email FROM admins WHERE organization_id = $org AND lower(email) = ANY($1::text[])`,
+        [emails],
       );
       for (const r of rows) if (!known.has(r.key)) known.set(r.key, r.email);
     }

@@ -362,7 +362,7 @@ export class DomainUsersService {
     const [user] = await this.ds.query(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]);
     if (!user) throw notFound();
     if (user.is_anonymized) throw fieldError('user', 'The user is anonymized and cannot be invited.');
-    const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2`, [domain.id, uuid]);
+    const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, uuid, p.organizationId]);
     if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
     const token = randomToken(24);
     const [row] = await this.ds.query(

@@ -10,6 +10,7 @@ import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } fr
 import { GroupCategory } from './group-category.entity';
 import { Group, groupFromRow } from './group.entity';
 import { GroupResource, presentGroup } from './groups.presenter';
+import { scoped } from '../../core/database/scoped';
 
 export interface GroupListFilters {
   name?: string;
@@ -101,10 +102,7 @@ export class GroupsService {
   private async existingCategories(organizationId: string, ids: string[]): Promise<Set<string>> {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Set();
-    const rows: { id: string }[] = await this.categories.query(`SELECT id FROM group_categories WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
-      organizationId,
-      unique,
-    ]);
+    const rows: { id: string }[] = await scoped(this.categories, organizationId).query(`SELECT id FROM group_categories WHERE organization_id = $org AND id = ANY($1::uuid[])`, [unique]);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -232,10 +230,7 @@ export class GroupsService {
   private async checkRenames(p: Principal, renames: { v: ValidItem<GroupUpdateItem>; id: string }[], out: Map<number, ItemOutcome<GroupResource>>): Promise<void> {
     if (!renames.length) return;
     const names = [...new Set(renames.map((x) => x.v.item.attributes.name as string))];
-    const holders: { id: string; name: string }[] = await this.groups.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND name = ANY($2::text[])`, [
-      p.organizationId,
-      names,
-    ]);
+    const holders: { id: string; name: string }[] = await scoped(this.groups, p.organizationId).query(`SELECT id, name FROM groups WHERE organization_id = $org AND name = ANY($1::text[])`, [names]);
     const held = new Map<string, string[]>();
     for (const h of holders) held.set(h.name, [...(held.get(h.name) ?? []), h.id]);
     const claimed = new Set<string>();
@@ -304,10 +299,7 @@ export class GroupsService {
     }
     if (!rows.length) return out;
     const deleted = rowsOf(
-      await this.groups.query(`DELETE FROM groups WHERE organization_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, [
-        p.organizationId,
-        rows.map((r) => r.id),
-      ]),
+      await scoped(this.groups, p.organizationId).query(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]),
     );
     const gone = new Set(deleted.map((r: any) => r.id as string));
     for (const { v, id } of rows) {

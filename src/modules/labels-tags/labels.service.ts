@@ -49,7 +49,10 @@ export class LabelsService {
     await this.assertFree(p, name, row.id);
     row.name = name;
     try {
-      return await this.repo.save(row);
+      // by id AND organization (the organization-scoping audit): TypeORM's save() would update by id alone
+      const r = await this.repo.createQueryBuilder().update().set({ name }).where({ id: row.id, organizationId: p.organizationId }).returning(['updated_at']).execute();
+      if (r.raw?.[0]?.updated_at) row.updatedAt = r.raw[0].updated_at;
+      return row;
     } catch (err) {
       if (isUniqueViolation(err, 'labels_org_name_uq')) throw duplicate();
       throw err;

@@ -73,7 +73,17 @@ export class TagsService {
       if (await nameTaken.getExists()) throw duplicate();
       row.slug = await this.freeSlug(p.organizationId, slugify(row.name), row.id);
       try {
-        return await this.repo.save(row);
+        if (!row.id) return await this.repo.save(row);
+        // by id AND organization (the organization-scoping audit): TypeORM's save() would update by id alone
+        const r = await this.repo
+          .createQueryBuilder()
+          .update()
+          .set({ name: row.name, slug: row.slug })
+          .where({ id: row.id, organizationId: p.organizationId })
+          .returning(['updated_at'])
+          .execute();
+        if (r.raw?.[0]?.updated_at) row.updatedAt = r.raw[0].updated_at;
+        return row;
       } catch (err) {
         if (isUniqueViolation(err, 'tags_org_name_uq')) throw duplicate();
         if (isUniqueViolation(err, 'tags_org_slug_uq') && attempt < 3) continue;

@@ -8,6 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { ContentItemUpdateRequest } from './dto/content-item.v1.dto';
 import { Lesson, StoredContentItem } from './lesson.entity';
 import { V1LessonsService, exists, invalidPk } from './lessons.v1.service';
+import { scoped } from '../../core/database/scoped';
 
 /** As the /v2 lesson rules: at most 15 blocks, at most one QUIZ and one RATING block per lesson. */
 export const MAX_CONTENT_ITEMS = 15;
@@ -86,7 +87,7 @@ export class V1ContentItemsService {
       };
       const items = [...itemsOf(lesson), item];
       this.check(lesson, items);
-      await this.save(m, lesson.id, items);
+      await this.save(m, lesson, items);
       return { lessonId: lesson.id, item };
     });
   }
@@ -121,12 +122,12 @@ export class V1ContentItemsService {
       if (target.id === lesson.id) {
         const items = [...others(lesson), item];
         this.check(lesson, items);
-        await this.save(m, lesson.id, items);
+        await this.save(m, lesson, items);
       } else {
         const items = [...itemsOf(target), item];
         this.check(target, items);
-        await this.save(m, lesson.id, others(lesson));
-        await this.save(m, target.id, items);
+        await this.save(m, lesson, others(lesson));
+        await this.save(m, target, items);
       }
       return { lessonId: target.id, item };
     });
@@ -171,10 +172,10 @@ export class V1ContentItemsService {
     }
   }
 
-  private async save(m: EntityManager, lessonUuid: string, items: StoredContentItem[]) {
+  private async save(m: EntityManager, lesson: { id: string; organizationId: string }, items: StoredContentItem[]) {
     const sorted = items.map((x, i) => ({ x, i })).sort((a, b) => a.x.order - b.x.order || a.i - b.i).map((e) => e.x);
-    await m.query(`UPDATE lessons SET content_items = $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1`, [
-      lessonUuid,
+    await scoped(m, lesson.organizationId).query(`UPDATE lessons SET content_items = $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
+      lesson.id,
       JSON.stringify(sorted),
     ]);
   }

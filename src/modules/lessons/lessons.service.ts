@@ -11,6 +11,7 @@ import { externalIdOf } from '../courses/external-id';
 import { ContentItemRequest, LessonCreateItem, LessonUpdateItem, RATING_CONFIG_KEYS } from './dto/lesson.dto';
 import { contentItemsOf, Lesson, lessonFromRow, LessonType, StoredContentItem } from './lesson.entity';
 import { LessonDetailResource, presentLessonDetail } from './lessons.presenter';
+import { scoped } from '../../core/database/scoped';
 
 const MAX_INT = 2147483647;
 /** Default order step: a lesson created without `order` goes after the course's last lesson (max + 10). */
@@ -137,7 +138,7 @@ export class LessonsService {
       }
     }
     if (!ids.size) return new Set();
-    const rows: { id: string }[] = await this.lessons.manager.query(`SELECT id FROM assets WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, [...ids]]);
+    const rows: { id: string }[] = await scoped(this.lessons.manager, org).query(`SELECT id FROM assets WHERE organization_id = $org AND id = ANY($1::uuid[])`, [[...ids]]);
     return new Set(rows.map((r) => r.id));
   }
 

@@ -115,7 +115,7 @@ export class TokenService {
         successor = row.in_grace && !family.revoked_at ? await this.currentSuccessor(m, row) : null;
         if (!successor) {
           // Reuse of a rotated-out token: someone holds a copy. Revoke the whole family.
-          await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [family.id]);
+          await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`, [family.id, family.organization_id]);
           if (row.successor_enc) await m.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1`, [row.id]);
           return { reuse: true as const, familyId: family.id as string };
         }

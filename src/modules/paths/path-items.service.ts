@@ -91,8 +91,13 @@ export class PathItemsService {
     return this.itemView(this.ds.manager, p.organizationId, pp.pathId, itemId);
   }
 
-  private async assertOrderFree(m: EntityManager, pathId: string, order: number, exceptId?: string) {
-    const rows = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND "order" = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [pathId, order, exceptId ?? null]);
+  private async assertOrderFree(m: EntityManager, organizationId: string, pathId: string, order: number, exceptId?: string) {
+    const rows = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND organization_id = $4 AND "order" = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [
+      pathId,
+      order,
+      exceptId ?? null,
+      organizationId,
+    ]);
     if (rows.length) throw fieldError('order', 'A path item with this order already exists in this path.');
   }
 
@@ -117,8 +122,8 @@ export class PathItemsService {
             ])
           : [];
         if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
-        await this.assertOrderFree(m, pp.pathId, dto.order);
-        const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2`, [pp.pathId, pcUuid]);
+        await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
+        const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
         if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
         const item = await m.getRepository(PathItem).save(
           m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }),
@@ -138,7 +143,7 @@ export class PathItemsService {
         const pp = await this.lookups.publishedPath(m, p, domain, id);
         const view = await this.itemView(m, p.organizationId, pp.pathId, itemId);
         if (dto.order !== undefined && dto.order !== view.item.order) {
-          await this.assertOrderFree(m, pp.pathId, dto.order, view.item.id);
+          await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order, view.item.id);
           await m.getRepository(PathItem).update({ id: view.item.id, organizationId: p.organizationId }, { order: dto.order });
           return this.itemView(m, p.organizationId, pp.pathId, itemId);
         }

@@ -142,8 +142,8 @@ export class PublishedPathsService {
 
   private async assertSlugFree(m: EntityManager, domain: Domain, slug: string, exceptId?: string) {
     const rows = await m.query(
-      `SELECT 1 FROM published_paths WHERE domain_id = $1 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)`,
-      [domain.id, slug, exceptId ?? null],
+      `SELECT 1 FROM published_paths WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+      [domain.id, slug, exceptId ?? null, domain.organizationId],
     );
     if (rows.length) throw fieldError('slug', 'A published path with this slug already exists on this domain.');
   }
