@@ -24,3 +24,16 @@ export async function detachAccessCodes(m: EntityManager, organizationId: string
     ]);
   }
 }
+
+/**
+ * Anonymization of a person: their signup field values go, their marketing opt-in is forgotten on
+ * every domain, and their unused invitations are deleted (memberships stay). In the caller's transaction.
+ */
+export async function erasePersonFromDomains(m: EntityManager, organizationId: string, userId: string): Promise<void> {
+  await m.query(`DELETE FROM signup_field_values WHERE user_id = $1 AND organization_id = $2`, [userId, organizationId]);
+  await m.query(`UPDATE domain_users SET marketing_optin = NULL, updated_at = date_trunc('milliseconds', now()) WHERE user_id = $1 AND organization_id = $2 AND marketing_optin IS NOT NULL`, [
+    userId,
+    organizationId,
+  ]);
+  await m.query(`DELETE FROM domain_user_invites WHERE user_id = $1 AND organization_id = $2 AND used_at IS NULL`, [userId, organizationId]);
+}

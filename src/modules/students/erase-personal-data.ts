@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { replaceEventPayloads } from '../../core/events/rewrite';
+import { erasePersonFromDomains } from '../domain-users/membership-writes';
+import { clearDiagnosticsMentioning } from '../webhooks/erasure';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 
 /**
@@ -110,12 +113,8 @@ export function erasePersonFromPayload(payload: Record<string, unknown>, p: Pers
 /** Run every erasure step in the caller's transaction. */
 export async function erasePersonalData(m: EntityManager, p: PersonToErase): Promise<void> {
   const org = p.organizationId;
-  await m.query(`DELETE FROM signup_field_values WHERE user_id = $1 AND organization_id = $2`, [p.userId, org]);
-  await m.query(`UPDATE domain_users SET marketing_optin = NULL, updated_at = date_trunc('milliseconds', now()) WHERE user_id = $1 AND organization_id = $2 AND marketing_optin IS NOT NULL`, [
-    p.userId,
-    org,
-  ]);
-  await m.query(`DELETE FROM domain_user_invites WHERE user_id = $1 AND organization_id = $2 AND used_at IS NULL`, [p.userId, org]);
+  // the tables are their owners': each step is the owner's function, in this transaction
+  await erasePersonFromDomains(m, org, p.userId);
 
   const { email, names } = needlesOf(p);
   // Events about the user: named by id in a `user` object, or mentioning the email anywhere.
@@ -137,13 +136,7 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
     ids.push(e.id);
     payloads.push(JSON.stringify(payload));
   }
-  if (ids.length) {
-    await m.query(`UPDATE outbox_events e SET payload = v.payload FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, payload) WHERE e.id = v.id AND e.organization_id = $3`, [
-      ids,
-      payloads,
-      org,
-    ]);
-  }
+  await replaceEventPayloads(m, org, ids, payloads);
 
   // Idempotency-Key records keep the exact answer of a write for replays (24 h): drop the finished
   // ones whose stored answer shows the person (a retry of such a write runs again instead of replaying)
@@ -151,25 +144,6 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
   await IdempotencyService.forgetAnswersShowing(m, p.appSecret, org, exact);
 
   const needles = [email, ...names].filter(Boolean);
-  if (touched.length && needles.length) {
-    // a receiver may echo the body: clear diagnostics that mention the person
-    const mentions = (col: string) => `EXISTS (SELECT 1 FROM unnest($2::text[]) AS n(s) WHERE strpos(lower(${col}), n.s) > 0)`;
-    await m.query(
-      `UPDATE webhook_attempts a SET response_excerpt = NULL
-        FROM webhook_deliveries d
-       WHERE a.delivery_id = d.id AND d.event_id = ANY($1::uuid[]) AND d.organization_id = $3 AND a.response_excerpt IS NOT NULL AND ${mentions('a.response_excerpt')}`,
-      [touched, needles, org],
-    );
-    await m.query(
-      `UPDATE webhook_attempts a SET error = NULL
-        FROM webhook_deliveries d
-       WHERE a.delivery_id = d.id AND d.event_id = ANY($1::uuid[]) AND d.organization_id = $3 AND a.error IS NOT NULL AND ${mentions('a.error')}`,
-      [touched, needles, org],
-    );
-    await m.query(
-      `UPDATE webhook_deliveries d SET last_error = NULL
-        WHERE d.event_id = ANY($1::uuid[]) AND d.organization_id = $3 AND d.last_error IS NOT NULL AND ${mentions('d.last_error')}`,
-      [touched, needles, org],
-    );
-  }
+  // a receiver may echo the body: clear diagnostics that mention the person
+  await clearDiagnosticsMentioning(m, org, touched, needles);
 }

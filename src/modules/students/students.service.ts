@@ -20,6 +20,7 @@ import { scoped } from '../../core/database/scoped';
 import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
+import { eraseRatingFeedback } from '../analytics/rating-writes';
 import { fullName, presentStudent, StudentResource } from './students.presenter';
 
 /** Timestamps in the same precision as the column defaults (cursors compare at ms precision). */
@@ -313,7 +314,7 @@ export class StudentsService {
           [id, placeholderEmail],
         );
       }
-      await tx.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $org AND feedback IS NOT NULL`, [id]);
+      await eraseRatingFeedback(m, p.organizationId, id);
       await erasePersonalData(m, {
         organizationId: p.organizationId,
         userId: id,
