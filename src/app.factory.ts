@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { checkBody } from './core/http/body-guard';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
+import { apiOf } from './core/http/interfaces';
 import { genRequestId } from './core/http/request-id';
 import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './core/idempotency/idempotency.service';
@@ -51,7 +52,7 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   );
   // every parsed body, whatever its content type: nesting capped, no lone surrogates (body-guard.ts)
   fastify.addHook('preValidation', (req, _reply, done) => {
-    const problem = req.body === undefined ? null : checkBody(req.body, req.url);
+    const problem = req.body === undefined ? null : checkBody(req.body, apiOf(req));
     done(problem ?? undefined);
   });
   // callback-style hooks: no promise (and no async-context bookkeeping) per request
@@ -76,9 +77,11 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   }
   const addSecurityHeaders = securityHeaders(config.PUBLIC_URL);
   fastify.addHook('onSend', (req, reply, payload, done) => {
-    addSecurityHeaders(req, reply);
+    // the route's declared interface (@V1()/@V2()/@OAuthApi()..., core/http/interfaces.ts), read once
+    const api = apiOf(req);
+    addSecurityHeaders(req, reply, api);
     const ct = reply.getHeader('content-type');
-    if (req.url.startsWith('/v2/') && !req.url.startsWith('/v2/auth/') && !req.url.startsWith('/v2/oauth/') && typeof ct === 'string' && ct.startsWith('application/json')) {
+    if (api === 'v2' && typeof ct === 'string' && ct.startsWith('application/json')) {
       reply.header('Content-Type', 'application/vnd.api+json');
     }
     done(null, payload);

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../http/api-error';
-import { interfaceOf } from '../http/interfaces';
+import { apiOf } from '../http/interfaces';
 import { AuthService } from './auth.service';
 import { PUBLIC_KEY, SCOPES_KEY } from './decorators';
 
@@ -42,7 +42,7 @@ export class GlobalAuthGuard implements CanActivate {
     const { isPublic, needed } = this.routeOf(ctx);
     if (isPublic) return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: unknown }>();
-    const principal = await this.auth.authenticate(req.headers.authorization, interfaceOf(req.url) === 'v1');
+    const principal = await this.auth.authenticate(req.headers.authorization, apiOf(req) === 'v1');
     req.principal = principal;
     if (needed?.length && !needed.some((s) => principal.scopes.has(s))) {
       // RFC 6750 section 3.1; `scope` lists the operation's scopes, any one of which is enough

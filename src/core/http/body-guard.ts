@@ -1,6 +1,6 @@
 import { ApiError, badRequest, ValidationFailed } from './api-error';
 import { DRF } from './drf-messages';
-import { interfaceOf } from './interfaces';
+import type { ApiInterface } from './interfaces';
 
 /**
  * Checks every parsed request body (whatever parser made it: JSON, JSON:API, merge-patch, forms)
@@ -78,7 +78,7 @@ function walk(v: unknown, depth: number): Found | typeof TOO_DEEP | null {
 }
 
 /** The error for a body, or null when it is fine. */
-export function checkBody(body: unknown, url: string): ApiError | null {
+export function checkBody(body: unknown, api: ApiInterface): ApiError | null {
   if (body === null || (typeof body !== 'object' && typeof body !== 'string')) return null;
   const found = walk(body, 0);
   if (found === null) return null;
@@ -86,7 +86,6 @@ export function checkBody(body: unknown, url: string): ApiError | null {
   found.path.reverse();
   const field = found.path.length ? found.path.join('.') : 'non_field_errors';
   const message = DRF.surrogate(found.codePoint);
-  const iface = interfaceOf(url);
   const pointer = found.path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-  return new ValidationFailed([{ field, pointer, message }], iface === 'v2' ? 422 : 400);
+  return new ValidationFailed([{ field, pointer, message }], api === 'v2' || api === 'authorize' ? 422 : 400);
 }

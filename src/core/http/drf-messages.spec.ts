@@ -56,8 +56,8 @@ function answer(body: Record<string, unknown>) {
   const err = new ValidationFailed(toProblems(errors, 'body'));
   if (!errors.length) return { v1: {}, v2: [] };
   return {
-    v1: renderError(err, '/v1/things', 'r').body as Record<string, string[]>,
-    v2: (renderError(err, '/v2/things/', 'r').body as any).errors.map((e: any) => e.detail) as string[],
+    v1: renderError(err, 'v1', 'r').body as Record<string, string[]>,
+    v2: (renderError(err, 'v2', 'r').body as any).errors.map((e: any) => e.detail) as string[],
   };
 }
 const v1 = (body: Record<string, unknown>) => answer({ title: 'ok', ...body }).v1;

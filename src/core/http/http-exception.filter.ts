@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
-import { interfaceOf } from './interfaces';
+import { ApiInterface, apiOf } from './interfaces';
 
 const OAUTH_DEFAULTS: Record<number, string> = {
   400: 'invalid_request',
@@ -57,9 +57,9 @@ export function toApiError(exception: unknown, logger: Logger, requestId: string
   return new ApiError(500, 'An unexpected error occurred.');
 }
 
-export function renderError(err: ApiError, url: string, requestId: string): { status: number; body: unknown; contentType: string } {
+export function renderError(err: ApiError, api: ApiInterface, requestId: string): { status: number; body: unknown; contentType: string } {
   const status = err.status;
-  switch (interfaceOf(url)) {
+  switch (api) {
     case 'oauth':
       return {
         status,
@@ -108,12 +108,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
     const err = toApiError(exception, this.logger, String(request.id));
-    const { status, body, contentType } = renderError(err, request.url, String(request.id));
-    if (err.status === 401 && interfaceOf(request.url) !== 'oauth' && !err.headers['WWW-Authenticate']) {
+    const api = apiOf(request);
+    const { status, body, contentType } = renderError(err, api, String(request.id));
+    if (err.status === 401 && api !== 'oauth' && !err.headers['WWW-Authenticate']) {
       reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
     }
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-    if (interfaceOf(request.url) === 'oauth') reply.header('Cache-Control', 'no-store');
+    if (api === 'oauth') reply.header('Cache-Control', 'no-store');
     reply.status(status).header('Content-Type', contentType).send(body);
   }
 }

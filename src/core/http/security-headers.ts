@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiInterface, isOAuthInterface } from './interfaces';
 
 /**
  * The usual security headers, set on every response from one onSend hook (app.factory.ts):
@@ -10,7 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  *   UI) gets the allowances it needs (its own scripts and styles, inline styles, data: images);
  * - `Strict-Transport-Security` when the request came over https (X-Forwarded-Proto counts only
  *   with TRUST_PROXY) or PUBLIC_URL is https;
- * - `Cache-Control: no-store` on the OAuth endpoints (/v2/auth/*, /v2/oauth/*) unless set.
+ * - `Cache-Control: no-store` on the OAuth endpoints (token, register, authorize: their declared
+ *   interface, core/http/interfaces.ts) unless set.
  * A hook rather than @fastify/helmet: five headers, per-path policies and no new dependency.
  */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -18,9 +20,9 @@ export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 export const HSTS = 'max-age=31536000';
 
-export function securityHeaders(publicUrl: string | undefined): (req: FastifyRequest, reply: FastifyReply) => void {
+export function securityHeaders(publicUrl: string | undefined): (req: FastifyRequest, reply: FastifyReply, api: ApiInterface) => void {
   const alwaysHttps = /^https:/i.test(publicUrl ?? '');
-  return (req, reply) => {
+  return (req, reply, api) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('X-Frame-Options', 'DENY');
@@ -29,6 +31,6 @@ export function securityHeaders(publicUrl: string | undefined): (req: FastifyReq
       reply.header('Content-Security-Policy', url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?') ? DOCS_CSP : API_CSP);
     }
     if (alwaysHttps || req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
-    if ((url.startsWith('/v2/auth/') || url.startsWith('/v2/oauth/')) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    if (isOAuthInterface(api) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import type { Principal } from '../auth/principal';
 import { ApiError, conflict } from '../http/api-error';
-import { interfaceOf } from '../http/interfaces';
+import { apiOf } from '../http/interfaces';
 import { requestFingerprint } from './fingerprint';
 import { IdempotencyClaim, IdempotencyService, STORED_HEADERS } from './idempotency.service';
 
@@ -47,7 +47,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = ctx.switchToHttp().getRequest<Req>();
     const raw = req.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined || !req.principal || !WRITES.has(req.method)) return next.handle();
-    const api = interfaceOf(req.url);
+    const api = apiOf(req);
     if (api !== 'v1' && api !== 'v2') return next.handle();
     const key = Array.isArray(raw) ? raw.join(', ') : raw;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {

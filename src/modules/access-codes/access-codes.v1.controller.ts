@@ -9,8 +9,10 @@ import { strParam } from '../../core/http/v1-params';
 import { presentCode, presentPool } from './access-codes.presenter';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/access-code-pools and their access-codes (the `access-codes` family). */
+@V1()
 @Controller('v1/domains/:domain_name/access-code-pools')
 export class AccessCodesV1Controller {
   constructor(

@@ -9,9 +9,11 @@ import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { listParam, stringParam } from '../courses/query-params';
 import { AnalyticsService } from './analytics.service';
+import { V2 } from '../../core/http/interfaces';
 
 @ApiTags('analytics')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/analytics/courses')
 export class AnalyticsController {
   constructor(

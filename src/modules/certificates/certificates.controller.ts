@@ -10,11 +10,13 @@ import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
 import { presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
+import { V2 } from '../../core/http/interfaces';
 
 const STATUSES: CertificateStatus[] = ['active', 'expired', 'all'];
 
 @ApiTags('certificates')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/certificates')
 export class CertificatesController {
   constructor(

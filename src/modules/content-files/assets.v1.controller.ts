@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { AssetsService } from './assets.service';
 import { AssetRequest } from './dto/asset.dto';
 import { presentAsset } from './presenters';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/assets: list (caller-set page_size, capped at 100), create, read, delete. */
+@V1()
 @Controller('v1/assets')
 export class AssetsV1Controller {
   constructor(

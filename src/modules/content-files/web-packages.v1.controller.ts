@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
 import { presentWebPackage } from './presenters';
 import { WebPackagesService } from './web-packages.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/web-packages: list (caller-set page_size, capped at 100), create, read, delete, lessons replacement. */
+@V1()
 @Controller('v1/web-packages')
 export class WebPackagesV1Controller {
   constructor(

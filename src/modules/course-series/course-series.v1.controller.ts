@@ -7,8 +7,10 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { presentCourseSeries, presentSeriesCourse } from './course-series.presenter';
 import { CourseSeriesService } from './course-series.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/course-series (the `course-families` scope family). */
+@V1()
 @Controller('v1/domains/:domain_name/course-series')
 export class CourseSeriesV1Controller {
   constructor(

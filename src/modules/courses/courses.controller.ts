@@ -11,9 +11,11 @@ import { presentCourse } from './courses.presenter';
 import { CoursesService } from './courses.service';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { stringParam } from './query-params';
+import { V2 } from '../../core/http/interfaces';
 
 @ApiTags('courses')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/courses')
 export class CoursesController {
   constructor(

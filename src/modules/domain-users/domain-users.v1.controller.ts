@@ -10,8 +10,10 @@ import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../../core/http/v1-params';
 import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/users and their invites (scopes students:*). */
+@V1()
 @Controller('v1/domains/:domain_name/users')
 export class DomainUsersV1Controller {
   constructor(

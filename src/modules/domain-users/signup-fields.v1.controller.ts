@@ -9,8 +9,10 @@ import { DomainsService } from '../domains/domains.service';
 import { presentSignupValue } from './domain-users.service';
 import { BulkSignupFieldsDto, SignupFieldValueCreateDto } from './dto/domain-user.dto';
 import { SignupFieldsService } from './signup-fields.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/signup-fields and users/{user_id}/signup-fields[-bulk] (scopes signup-fields:*). */
+@V1()
 @Controller('v1/domains/:domain_name')
 export class SignupFieldsV1Controller {
   constructor(

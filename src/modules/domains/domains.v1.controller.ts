@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { DomainsService } from './domains.service';
 import { presentDomainV1 } from './domains.presenter';
 import { DomainUpdateDto } from './dto/domain-update.dto';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains: list, read, update. Domains are created by the CLI only. */
+@V1()
 @Controller('v1/domains')
 export class DomainsV1Controller {
   constructor(

@@ -4,6 +4,7 @@ import { Public } from '../../core/auth/decorators';
 import { AppConfig } from '../../core/config/config';
 import { assertKey, FileStorage, verifyFileSignature } from '../../core/storage/storage';
 import { contentTypeOf } from './mime';
+import { NeutralApi } from '../../core/http/interfaces';
 
 /** Content types a browser would render as active content from our origin: served as attachments. */
 const ACTIVE = /^(text\/html|image\/svg\+xml|application\/xml|text\/xml|application\/xhtml\+xml|text\/javascript)/;
@@ -14,6 +15,7 @@ const ACTIVE = /^(text\/html|image\/svg\+xml|application\/xml|text\/xml|applicat
  * {"detail"}; a key with no file is 404. The file is streamed from storage with a content type
  * from its extension, `nosniff`, a sandboxing CSP, and as an attachment when a browser would run it.
  */
+@NeutralApi()
 @Controller('files')
 export class FilesController {
   constructor(

@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { V1GroupAccessCodePoolCreateDto } from './dto/v1-group.dto';
 import { presentGroupAccessCodePool } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/groups/{group_id}/access-code-pools: access code pools assigned to a group (scopes student-groups:*). */
+@V1()
 @Controller('v1/groups/:group_id/access-code-pools')
 export class GroupAccessCodePoolsV1Controller {
   constructor(

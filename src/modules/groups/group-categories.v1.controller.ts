@@ -7,8 +7,10 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { presentGroupCategory } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/group-categories: read-only (categories have no create operation on either interface). */
+@V1()
 @Controller('v1/group-categories')
 export class GroupCategoriesV1Controller {
   constructor(

@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';
 import { presentGroupUser, presentUserGroup } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/groups/{group_id}/users: the members of a group (scopes student-groups:*). */
+@V1()
 @Controller('v1/groups/:group_id/users')
 export class GroupUsersV1Controller {
   constructor(
@@ -49,6 +51,7 @@ export class GroupUsersV1Controller {
 }
 
 /** /v1/users/{user_id}/groups: the groups of a user (student-groups:read or students:read). */
+@V1()
 @Controller('v1/users/:user_id/groups')
 export class UserGroupsV1Controller {
   constructor(

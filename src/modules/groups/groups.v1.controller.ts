@@ -9,8 +9,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto, V1GroupUpdateDto } from './dto/v1-group.dto';
 import { presentV1Group } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/groups and /v1/groups/{group_id}/email-domain-rules (scopes student-groups:*). */
+@V1()
 @Controller('v1/groups')
 export class GroupsV1Controller {
   constructor(

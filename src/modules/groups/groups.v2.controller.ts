@@ -10,6 +10,7 @@ import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupListQuery } from './dto/list.dto';
 import { GroupsService } from './groups.service';
+import { V2 } from '../../core/http/interfaces';
 
 /** Case-insensitive, trimmed: "Sales" and " sales" are the same name inside one create batch. */
 export function groupNameKey(raw: Record<string, any>): string | undefined {
@@ -22,6 +23,7 @@ const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.i
 
 @ApiTags('groups')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/groups')
 export class GroupsV2Controller {
   constructor(

@@ -12,6 +12,7 @@ import { overrideTupleKey, VisibilityOverrideItem } from './dto/visibility-overr
 import { presentOverride } from './groups.presenter';
 import { GroupsService } from './groups.service';
 import { VisibilityOverridesService } from './visibility-overrides.service';
+import { V2 } from '../../core/http/interfaces';
 
 /**
  * /v2/groups/{id}/relationships/published-course-visibility/. Rule 9: the group is resolved in the
@@ -19,6 +20,7 @@ import { VisibilityOverridesService } from './visibility-overrides.service';
  */
 @ApiTags('groups')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/groups/:id/relationships/published-course-visibility')
 export class VisibilityOverridesV2Controller {
   constructor(

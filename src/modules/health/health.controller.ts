@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Public } from '../../core/auth/decorators';
 import { REDIS } from '../../core/redis/redis.module';
+import { NeutralApi } from '../../core/http/interfaces';
 
 async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
   let timer: NodeJS.Timeout | undefined;
@@ -19,6 +20,7 @@ async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
 }
 
 @ApiTags('health')
+@NeutralApi()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { V1 } from '../../core/http/interfaces';
 
 /**
  * `GET /v1/ping` (published `ping_retrieve`, CONVENTIONS §9): 200 with no body for any valid /v1
@@ -7,6 +8,7 @@ import { ApiTags } from '@nestjs/swagger';
  * name); 401 `{"detail"}` without one. No @Scopes: the global guard only authenticates.
  */
 @ApiTags('ping')
+@V1()
 @Controller('v1/ping')
 export class PingV1Controller {
   @Get()

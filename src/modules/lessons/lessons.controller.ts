@@ -13,9 +13,11 @@ import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { LESSON_TYPES, LessonType } from './lesson.entity';
 import { presentLesson, presentLessonDetail } from './lessons.presenter';
 import { LessonFilters, LessonsService } from './lessons.service';
+import { V2 } from '../../core/http/interfaces';
 
 @ApiTags('lessons')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/lessons')
 export class LessonsController {
   constructor(

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { contentSecurityPolicy } from './authorize.page';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
+import { OAuthApi } from '../../core/http/interfaces';
 
 /**
  * `GET /v2/oauth/authorize` shows the sign-in and consent page; `POST` signs the administrator in
@@ -11,6 +12,7 @@ import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
  * the JSON envelopes; never cached, never framed.
  */
 @ApiExcludeController()
+@OAuthApi('authorize')
 @Controller('v2/oauth/authorize')
 export class AuthorizeController {
   constructor(private readonly authorize: AuthorizeService) {}

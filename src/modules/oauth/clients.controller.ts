@@ -8,9 +8,11 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { ClientsService } from './clients.service';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
+import { V2 } from '../../core/http/interfaces';
 
 @ApiTags('clients')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/clients')
 export class ClientsController {
   constructor(

@@ -6,8 +6,10 @@ import { KeysService } from '../../core/auth/keys.service';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
+import { NeutralApi } from '../../core/http/interfaces';
 
 @ApiTags('oauth')
+@NeutralApi()
 @Controller('.well-known')
 export class DiscoveryController {
   constructor(

@@ -6,12 +6,14 @@ import { Public } from '../../core/auth/decorators';
 import { fromConfig, RateLimitGuard } from '../../core/auth/rate-limit';
 import { ApiError } from '../../core/http/api-error';
 import { RegisterService, RegistrationResponse } from './register.service';
+import { OAuthApi } from '../../core/http/interfaces';
 
 const methodNotAllowed = () =>
   new ApiError(405, 'Method not allowed; register a client with POST.', { headers: { Allow: 'POST' }, oauthError: 'invalid_request' });
 
 /** RFC 7591 dynamic client registration: open, rate-limited per IP, errors as `{error, error_description}`. */
 @ApiTags('oauth')
+@OAuthApi('register')
 @Controller('v2/oauth/register')
 export class RegisterController {
   constructor(private readonly registrations: RegisterService) {}

@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Scopes } from '../../core/auth/decorators';
 import { describeScope, SCOPE_CODENAMES, SCOPE_PRESETS } from '../../core/auth/scopes';
+import { V2 } from '../../core/http/interfaces';
 
 const CATALOG = {
   data: SCOPE_CODENAMES.map((c) => ({ type: 'scopes', id: c, attributes: describeScope(c) })),
@@ -12,6 +13,7 @@ const CATALOG_JSON = JSON.stringify(CATALOG);
 
 @ApiTags('scopes')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/scopes')
 export class ScopesController {
   /** The catalog is constant: built and serialized once (the /v2 media type is set on send). */

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { ApiError } from '../../core/http/api-error';
 import { ClientCredentials, oauthError, TokenService } from './token.service';
+import { OAuthApi } from '../../core/http/interfaces';
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
@@ -51,6 +52,7 @@ function asObject(body: unknown): Record<string, unknown> {
 }
 
 @ApiTags('oauth')
+@OAuthApi()
 @Controller('v2/auth')
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}

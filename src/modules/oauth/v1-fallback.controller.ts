@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../core/auth/decorators';
 import { AuthService } from '../../core/auth/auth.service';
 import { notFound } from '../../core/http/api-error';
+import { V1 } from '../../core/http/interfaces';
 
 /**
  * Unknown /v1 paths. Credentials that come with the request are checked first (Bearer token or
@@ -11,6 +12,7 @@ import { notFound } from '../../core/http/api-error';
  * static or parametric route, so this never shadows a real one.
  */
 @ApiExcludeController()
+@V1()
 @Controller('v1')
 export class V1FallbackController {
   constructor(private readonly auth: AuthService) {}

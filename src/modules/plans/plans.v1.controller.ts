@@ -8,8 +8,10 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
 import { presentPlan, presentPlanEnrollment } from './plans.presenter';
 import { PlansService } from './plans.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/plan (singular, as published): plans (`plans`) and their enrollments (`enrollments`). */
+@V1()
 @Controller('v1/domains/:domain_name/plan')
 export class PlansV1Controller {
   constructor(

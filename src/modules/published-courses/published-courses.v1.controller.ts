@@ -20,8 +20,10 @@ import {
 import { PublishedCourseExtrasService, presentCourseOverride, presentCourseTag } from './published-course-extras.service';
 import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
 import { PublishedCoursesService } from './published-courses.service';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/domains/{domain_name}/published-courses */
+@V1()
 @Controller('v1/domains/:domain_name/published-courses')
 export class PublishedCoursesV1Controller {
   constructor(

@@ -14,6 +14,7 @@ import { StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, Stu
 import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
 import { presentStudent } from './students.presenter';
 import { StudentsService } from './students.service';
+import { V2 } from '../../core/http/interfaces';
 
 /**
  * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
@@ -25,6 +26,7 @@ export const DestructiveRateLimit = (operation: 'deactivate' | 'anonymize') =>
 
 @ApiTags('students')
 @ApiBearerAuth('JWTAuth')
+@V2()
 @Controller('v2/students')
 export class StudentsV2Controller {
   constructor(

@@ -3,6 +3,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { DestructiveRateLimit } from './students.v2.controller';
 import { StudentsService } from './students.service';
+import { V1 } from '../../core/http/interfaces';
 
 /**
  * /v1/users operations that act on the student itself (a /v1 user is a /v2 student, CONVENTIONS
@@ -11,6 +12,7 @@ import { StudentsService } from './students.service';
  * budget, and 200 with the published `UserOverview` of the anonymized user. The published v1 has no
  * confirmation header, so none is required here (existing clients would not send one).
  */
+@V1()
 @Controller('v1/users')
 export class UsersV1Controller {
   constructor(private readonly students: StudentsService) {}

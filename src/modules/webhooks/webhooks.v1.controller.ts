@@ -9,8 +9,10 @@ import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
 import { presentDelivery, presentWebhook } from './webhooks.presenter';
+import { V1 } from '../../core/http/interfaces';
 
 /** /v1/webhooks: configuration, ping, the ten sample-* events, deliveries with their attempts. */
+@V1()
 @Controller('v1/webhooks')
 export class WebhooksV1Controller {
   constructor(
