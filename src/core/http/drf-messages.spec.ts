@@ -28,7 +28,7 @@ import { DRF, DRF_TABLE, drfMessages, pyType } from './drf-messages';
 import { renderError } from './http-exception.filter';
 import { validateWhitelisted } from './fast-validate';
 import { toProblems } from './validation.pipe';
-import { NoNul, Present } from './v1-params';
+import { NoNul, Present } from './v1-rules';
 import { getMetadataStorage } from 'class-validator';
 import '../../app.module'; // every DTO class, for the table's coverage check
 

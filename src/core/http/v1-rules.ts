@@ -1,8 +1,12 @@
-import { Allow, ArrayMaxSize, getMetadataStorage, ValidateBy, ValidationArguments } from 'class-validator';
+import { Allow, ArrayMaxSize, getMetadataStorage, Matches, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ValidationFailed } from './api-error';
 import { DRF } from './drf-messages';
 import { MAX_ARRAY_ITEMS } from './array-rules';
 
 /**
+ * The one /v1 validation vocabulary (issue 9): body member rules (this section), the V1* rules with
+ * a `required` option, optional-member helpers, query parameter parsing and timestamps (below).
+ *
  * Field rules with the messages the published /v1 API (Django REST framework) answers, so that
  * 400 bodies read `{"title": ["This field is required."]}` as existing clients expect. Each rule
  * is ONE validator giving at most one message per field; an absent member always passes (only
@@ -27,10 +31,15 @@ interface Nullable {
   nullable?: boolean;
 }
 
+/** `required`: an absent member is "This field is required." (and only that). */
+interface Presence extends Nullable {
+  required?: boolean;
+}
+
 /** One rule: `check` returns the problem message or null. */
-function rule(name: string, opts: Nullable, check: (v: unknown) => string | null) {
+function rule(name: string, opts: Presence, check: (v: unknown) => string | null) {
   const problem = (v: unknown): string | null => {
-    if (v === undefined) return null;
+    if (v === undefined) return opts.required ? MSG.required : null;
     if (v === null) return opts.nullable ? null : MSG.null;
     return check(v);
   };
@@ -109,4 +118,107 @@ export function requireMembers<T extends object>(cls: new () => T, members: (key
 export class PageQuery {
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
+}
+
+/*
+ * The V1* rules: one message per problem, `required` and `nullable` as options (the published-path,
+ * path enrollment and access-code bodies). Unlike Str, V1Str counts blank strings as characters.
+ */
+
+export function V1Str(o: Presence & { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): PropertyDecorator {
+  return rule('v1Str', o, (v) => {
+    if (typeof v !== 'string') return MSG.string;
+    if (v.includes('\u0000')) return MSG.nul;
+    if (o.min && v.length < o.min) return o.min === 1 ? MSG.blank : `Ensure this field has at least ${o.min} characters.`;
+    if (o.max !== undefined && v.length > o.max) return MSG.maxLength(o.max);
+    if (o.pattern && !o.pattern.test(v)) return o.patternMessage ?? 'Enter a valid value.';
+    return null;
+  });
+}
+
+export const V1Bool = (o: Presence = {}): PropertyDecorator => rule('v1Bool', o, (v) => (typeof v === 'boolean' ? null : MSG.boolean));
+
+export function V1Int(o: Presence & { min?: number; max?: number } = {}): PropertyDecorator {
+  const min = o.min ?? -2147483648;
+  const max = o.max ?? 2147483647;
+  return rule('v1Int', o, (v) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
+    if (v < min) return MSG.min(min);
+    if (v > max) return MSG.max(max);
+    return null;
+  });
+}
+
+/** A nested object member; pair with @ValidateNested() @Type(() => Dto). */
+export const V1Obj = (o: Presence = {}): PropertyDecorator => rule('v1Obj', o, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
+
+export const V1Enum = (values: readonly string[], o: Presence = {}): PropertyDecorator =>
+  rule('v1Enum', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(v)));
+
+/** A strict ISO 8601 date-time (with a time zone, or UTC when none is given). */
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 date-time string (parsed later by the service, parseTimestamp); only the shape is checked here. */
+export const V1DateTime = (o: Presence = {}): PropertyDecorator =>
+  rule('v1DateTime', o, (v) => (typeof v === 'string' && ISO_RE.test(v) && !Number.isNaN(Date.parse(v)) ? null : DRF.datetime));
+
+/*
+ * Optional members, field and query parameter errors, timestamps (every /v1 module).
+ */
+
+/** The member may be absent; when present it is validated (null included, so null is rejected). */
+export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined, opts);
+
+/** The member may be absent or null (nullable columns). */
+export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
+
+/** PostgreSQL text cannot hold NUL characters: reject them as bad input (400), never a 500. */
+export const NoNul = () => Matches(/^[^\u0000]*$/, { message: DRF.nul });
+
+export function fieldError(field: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ field, message }], 400);
+}
+
+export function paramError(name: string, message: string): ValidationFailed {
+  return new ValidationFailed([{ parameter: name, field: name, message }], 400);
+}
+
+/** A single string query parameter (the last one when repeated), or undefined. */
+export function strParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
+  let v = query[name];
+  if (Array.isArray(v)) v = v[v.length - 1];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw paramError(name, DRF.string);
+  if (v.length > maxLength) throw paramError(name, DRF.maxLength(maxLength));
+  if (v.includes('\u0000')) throw paramError(name, DRF.nul);
+  return v;
+}
+
+/** Django REST framework's boolean filter: true/false/1/0 (any case); anything else is a 400. */
+export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = strParam(query, name);
+  if (v === undefined || v === '') return undefined;
+  const s = v.toLowerCase();
+  if (s === 'true' || s === '1' || s === 'yes' || s === 'on') return true;
+  if (s === 'false' || s === '0' || s === 'no' || s === 'off') return false;
+  throw paramError(name, DRF.boolean);
+}
+
+export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+export function parseTimestamp(field: string, value: unknown, nullable: boolean): Date | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) {
+    if (nullable) return null;
+    throw new ValidationFailed([{ field, message: DRF.null }], 400);
+  }
+  if (typeof value !== 'string' || !ISO_RE.test(value)) {
+    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
+  }
+  const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
+  const d = new Date(withZone);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
+    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
+  }
+  return d;
 }

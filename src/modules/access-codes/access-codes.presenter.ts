@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 import { presentUser } from '../students/user-refs.presenter';
 import type { CodeView, PoolView } from './access-codes.service';
 

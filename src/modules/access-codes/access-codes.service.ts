@@ -7,7 +7,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { fieldError, parseTimestamp } from '../../core/http/v1-params';
+import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { detachAccessCodes } from '../domain-users/membership-writes';
 import type { UserRow } from '../students/user-refs';
 import { AccessCode, AccessCodePool } from './access-code.entity';

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
-import { strParam } from '../../core/http/v1-params';
+import { strParam } from '../../core/http/v1-rules';
 import { presentCode, presentPool } from './access-codes.presenter';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';

@@ -1,4 +1,4 @@
-import { iso, parseTimestamp } from '../../core/http/v1-params';
+import { iso, parseTimestamp } from '../../core/http/v1-rules';
 
 /**
  * Purchases. For now a purchase is what a /v1 plan or published-path enrollment stores about the

@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 import { presentOffer } from '../commerce/offers.presenter';
 import { domainBase } from '../domains/domain-url';
 import type { CourseSeriesView, SeriesCourseRow } from './course-series.service';

@@ -12,7 +12,7 @@ import { fullName } from '../students/students.presenter';
 import { insertMissingUsers } from '../students/students.service';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { iso, parseTimestamp } from '../../core/http/v1-params';
+import { iso, parseTimestamp } from '../../core/http/v1-rules';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);

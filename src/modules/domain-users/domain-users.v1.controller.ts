@@ -7,7 +7,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { boolParam, paramError, strParam } from '../../core/http/v1-params';
+import { boolParam, paramError, strParam } from '../../core/http/v1-rules';
 import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';

@@ -1,4 +1,4 @@
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { EnrollmentRow } from './enrollments.v1.service';

@@ -8,7 +8,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { parseTimestamp } from '../../core/http/v1-params';
+import { parseTimestamp } from '../../core/http/v1-rules';
 import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 

@@ -1,4 +1,4 @@
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import type { OfferRow } from '../commerce/offers';
 import { presentPurchase } from '../commerce/purchases.presenter';

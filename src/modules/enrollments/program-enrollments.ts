@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { fieldError, parseTimestamp } from '../../core/http/v1-params';
+import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import { parsePurchase, PurchaseBody, StoredPurchase } from '../commerce/purchases';
 import { userExists } from '../students/user-refs';

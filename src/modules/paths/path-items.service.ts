@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
-import { fieldError } from '../../core/http/v1-params';
+import { fieldError } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { invalidPk } from '../enrollments/program-enrollments';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { fieldError } from '../../core/http/v1-params';
+import { fieldError } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { insertDefaultOffer, loadOffers, OfferRow } from '../commerce/offers';

@@ -21,7 +21,7 @@ import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
 import { PublishedPathLinksService } from './published-path-links.service';
 import { PublishedPathsService } from './published-paths.service';
-import { boolParam, strParam } from '../../core/http/v1-params';
+import { boolParam, strParam } from '../../core/http/v1-rules';
 
 /**
  * /v1/domains/{domain_name}/published-paths with its labels, path items and enrollments.

@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 
 /** One row of the published-course queries: published_courses.* plus the course's columns. */
 export interface PublishedCourseRow {

@@ -7,7 +7,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { parseTimestamp } from '../../core/http/v1-params';
+import { parseTimestamp } from '../../core/http/v1-rules';
 import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
 import { PublishedCourse } from './published-course.entity';
 import { LessonStats, PublishedCourseRow, SearchableLesson } from './published-courses.presenter';

@@ -8,7 +8,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import { boolParam, strParam } from '../../core/http/v1-params';
+import { boolParam, strParam } from '../../core/http/v1-rules';
 import {
   PublishedCourseCreateDto,
   PublishedCourseGroupPrerequisiteDto,

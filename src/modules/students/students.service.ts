@@ -7,7 +7,7 @@ import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
-import { iso } from '../../core/http/v1-params';
+import { iso } from '../../core/http/v1-rules';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { PasswordResetMailJob } from '../../core/queue/queues';

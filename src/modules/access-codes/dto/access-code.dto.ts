@@ -1,4 +1,4 @@
-import { V1Bool, V1DateTime, V1Enum, V1Int, V1Str } from '../../paths/v1-validators';
+import { V1Bool, V1DateTime, V1Enum, V1Int, V1Str } from '../../../core/http/v1-rules';
 
 /** POST .../access-code-pools: `name` required. */
 export class PoolCreateDto {

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { Present } from '../../../core/http/v1-params';
+import { Present } from '../../../core/http/v1-rules';
 
 export const ASPECT_RATIOS = ['16:9', '4:3'] as const;
 

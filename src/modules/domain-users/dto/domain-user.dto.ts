@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { Allow, ArrayMinSize, IsBoolean, IsDefined, IsEmail, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
-import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-params';
+import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-rules';
 
 export class DomainUserUserDto {
   @IsDefined({ message: 'This field is required.' }) @IsString() @NoNul() @MaxLength(254) @IsEmail({}, { message: 'Enter a valid email address.' }) email!: string;

@@ -1,5 +1,5 @@
 import { IsIn, IsString, MaxLength } from 'class-validator';
-import { NoNul, Present } from '../../../core/http/v1-params';
+import { NoNul, Present } from '../../../core/http/v1-rules';
 
 /**
  * PUT and PATCH /v1/domains/{domain_name}: both partial (resource-reference-api.md section 4).

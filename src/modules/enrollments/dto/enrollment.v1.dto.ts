@@ -1,5 +1,5 @@
 import { Allow, IsBoolean } from 'class-validator';
-import { PresentNotNull } from '../../../core/http/v1-params';
+import { PresentNotNull } from '../../../core/http/v1-rules';
 
 /** CreateEnrollmentRequest: `user {id}` required; timestamps are parsed by the service. */
 export class EnrollmentCreateDto {

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsArray, IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-params';
+import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-rules';
 import { DOMAIN_RE, MAX_RULE_DOMAINS } from './group.dto';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

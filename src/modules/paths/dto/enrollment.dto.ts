@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ValidateIf, ValidateNested } from 'class-validator';
-import { V1Bool, V1DateTime, V1Enum, V1Int, V1Obj, V1Str } from '../v1-validators';
+import { V1Bool, V1DateTime, V1Enum, V1Int, V1Obj, V1Str } from '../../../core/http/v1-rules';
 
 export const PURCHASE_STATES = ['CREATED', 'SUCCESS', 'FAILED', 'REFUNDED', 'CANCELLED', 'FLAGGED', 'PENDING'] as const;
 

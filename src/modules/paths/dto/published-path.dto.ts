@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
-import { V1Bool, V1Int, V1Obj, V1Str } from '../v1-validators';
+import { V1Bool, V1Int, V1Obj, V1Str } from '../../../core/http/v1-rules';
 
 /** Django's SlugField: letters, numbers, underscores or hyphens. */
 const SLUG = { pattern: /^[-a-zA-Z0-9_]+$/, patternMessage: 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.' };

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { Present } from '../../../core/http/v1-params';
+import { Present } from '../../../core/http/v1-rules';
 
 /**
  * Request members of PublishedCourseCreateRequest / PublishedCourseRequest (v1 OpenAPI).
