@@ -12,6 +12,7 @@ import { detachAccessCodes } from '../domain-users/membership-writes';
 import type { UserRow } from '../students/user-refs';
 import { AccessCode, AccessCodePool } from './access-code.entity';
 import type { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
+import { isUniqueViolation } from '../../core/database/sql';
 
 export interface PoolView {
   pool: AccessCodePool;
@@ -28,7 +29,7 @@ export interface CodeView {
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const generateCode = () => Array.from({ length: 10 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
-const isCodeConflict = (e: unknown) => (e as { code?: string; constraint?: string })?.code === '23505' && (e as { constraint?: string }).constraint === 'access_codes_domain_code_uq';
+const isCodeConflict = (e: unknown) => isUniqueViolation(e, 'access_codes_domain_code_uq');
 const CODE_TAKEN = 'An access code with this code already exists on this domain.';
 
 /**

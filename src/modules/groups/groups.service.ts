@@ -11,6 +11,7 @@ import { GroupCategory } from './group-category.entity';
 import { Group, groupFromRow } from './group.entity';
 import { GroupResource, presentGroup } from './groups.presenter';
 import { scoped } from '../../core/database/scoped';
+import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 
 export interface GroupListFilters {
   name?: string;
@@ -36,10 +37,7 @@ export const GROUP_NAME_UNIQUE = 'groups_org_name_uq';
 
 /** A unique violation of groups_org_name_uq (raised by pg, wrapped or not by TypeORM). */
 export function isGroupNameConflict(e: unknown): boolean {
-  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const code = err?.code ?? err?.driverError?.code;
-  const constraint = err?.constraint ?? err?.driverError?.constraint;
-  return code === '23505' && constraint === GROUP_NAME_UNIQUE;
+  return isUniqueViolation(e, GROUP_NAME_UNIQUE);
 }
 
 const NAME_TAKEN: ItemOutcome<GroupResource> = {
@@ -48,11 +46,6 @@ const NAME_TAKEN: ItemOutcome<GroupResource> = {
   detail: 'name: a group with this name already exists in the organization.',
   pointer: '/attributes/name',
 };
-
-/** `query()` answers [rows, count] for UPDATE/DELETE and rows otherwise. */
-function rowsOf(res: any): any[] {
-  return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
-}
 
 /**
  * Groups of an organization. Every query filters on the caller's organization; batch writes are

@@ -12,16 +12,12 @@ import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto } from './
 import { Group, groupFromRow } from './group.entity';
 import { isGroupNameConflict, normalizeDomains } from './groups.service';
 import type { GroupPoolRow, GroupUserRow, SignUpFieldRule, UserGroupRow } from './groups.v1.presenter';
+import { rowsOf } from '../../core/database/sql';
 
 const NOW = `date_trunc('milliseconds', now())`;
 const GROUP_COLUMNS = 'id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email, discount_percent, sign_up_field_rule, created_at, updated_at';
 const NAME_TAKEN = 'group with this name already exists.';
 const MAX_RULE_OPTIONS = 100;
-
-/** `query()` answers [rows, count] for UPDATE/DELETE and rows otherwise. */
-function rowsOf(res: any): any[] {
-  return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
-}
 
 /** option id -> its value and its signup field's domain name */
 export type OptionInfo = Map<string, { value: string | null; domain_name: string | null }>;

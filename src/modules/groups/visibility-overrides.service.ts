@@ -9,6 +9,7 @@ import { PublishedCoursesService } from '../published-courses/published-courses.
 import { VisibilityOverrideItem } from './dto/visibility-override.dto';
 import { presentOverride, VisibilityOverrideResource } from './groups.presenter';
 import { overrideFromRow, VisibilityOverride } from './visibility-override.entity';
+import { rowsOf } from '../../core/database/sql';
 
 export interface OverrideListFilters {
   /** public published-course id as sent (at most 64 characters) */
@@ -18,10 +19,6 @@ export interface OverrideListFilters {
 
 const COLUMNS = 'id, organization_id, group_id, published_course_id, is_visible, created_at, updated_at';
 const notFoundCourse = { ok: false as const, code: 'not_found' as const, detail: 'Published course not found.', pointer: '/attributes/published_course_id' };
-
-function rowsOf(res: any): any[] {
-  return Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number' ? res[0] : res;
-}
 
 /**
  * Visibility overrides of one group. Callers first resolve the group with

@@ -6,7 +6,7 @@ import { ValidationFailed, notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Label } from './entities';
-import { isUniqueViolation } from './pg-errors';
+import { isUniqueViolation } from '../../core/database/sql';
 
 export const presentLabel = (l: Label) => ({ id: encodeId('label', l.id), name: l.name });
 

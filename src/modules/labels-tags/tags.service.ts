@@ -6,7 +6,7 @@ import { ValidationFailed, notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Tag } from './entities';
-import { isUniqueViolation } from './pg-errors';
+import { isUniqueViolation } from '../../core/database/sql';
 
 export const presentTag = (t: Tag) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
 

@@ -7,7 +7,8 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { invalidPk } from '../enrollments/program-enrollments';
 import type { PathItemCreateDto, PathItemUpdateDto } from './dto/published-path.dto';
-import { isUniqueViolation, PathLookups } from './path-lookups.service';
+import { isUniqueViolation } from '../../core/database/sql';
+import { PathLookups } from './path-lookups.service';
 import { LearningPath } from './path.entity';
 import { PathItem } from './published-path.entity';
 

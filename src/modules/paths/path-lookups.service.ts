@@ -9,7 +9,6 @@ import { domainBase } from '../domains/domain-url';
 import { LearningPath } from './path.entity';
 import { PublishedPath } from './published-path.entity';
 
-export const isUniqueViolation = (e: unknown, constraint: string) => (e as { code?: string; constraint?: string })?.code === '23505' && (e as { constraint?: string }).constraint === constraint;
 
 /** The learner-facing URL of a published path. */
 export const pathUrl = (domainName: string, slug: string) => `${domainBase(domainName)}/path/${slug}`;

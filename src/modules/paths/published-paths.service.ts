@@ -7,7 +7,8 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { insertDefaultOffer, loadOffers, OfferRow } from '../commerce/offers';
 import type { Domain } from '../domains/domain.entity';
 import type { PublishedPathCreateDto, PublishedPathPatchDto } from './dto/published-path.dto';
-import { isUniqueViolation, PathLookups } from './path-lookups.service';
+import { isUniqueViolation } from '../../core/database/sql';
+import { PathLookups } from './path-lookups.service';
 import { LearningPath } from './path.entity';
 import { PublishedPath } from './published-path.entity';
 

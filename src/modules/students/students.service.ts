@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { rowsOf } from '../../core/database/sql';
+import { uuidV5 } from '../../core/ids/uuid-v5';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
@@ -29,15 +30,6 @@ export const PASSWORD_MAX_LENGTH = 128;
 /** Namespace of the students' external_id (UUID v5 of the student's uuid): stable, derived, not personal. */
 const EXTERNAL_ID_NAMESPACE = '5b0e8c1e-3f5e-4d8a-9a57-6c1f2b7c9d10';
 
-export function uuidV5(namespace: string, name: string): string {
-  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
-  const h = createHash('sha1').update(ns).update(name, 'utf8').digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /** A student's external_id: UUID v5 of its uuid (the same on whichever interface created it). */
 export function studentExternalId(uuid: string): string {
   return uuidV5(EXTERNAL_ID_NAMESPACE, uuid);
@@ -59,12 +51,6 @@ export async function insertMissingUsers(m: EntityManager, organizationId: strin
      ON CONFLICT (organization_id, lower(email)) DO NOTHING`,
     [ids, users.map((u) => u.email), users.map((u) => u.first_name ?? ''), users.map((u) => u.last_name ?? ''), ids.map(studentExternalId)],
   );
-}
-
-/** TypeORM answers an UPDATE/DELETE raw query with [rows, count] and other statements with rows. */
-function rowsOf(result: any): any[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0];
-  return result as any[];
 }
 
 type Outcome = ItemOutcome<StudentResource>;
