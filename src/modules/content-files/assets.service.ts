@@ -3,14 +3,14 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { ApiError, notFound, ValidationFailed } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
+import { ApiError, ValidationFailed } from '../../core/http/api-error';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { FileStorage } from '../../core/storage/storage';
 import { AssetRequest } from './dto/asset.dto';
 import { Asset } from './entities';
 import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
+import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
 
 @Injectable()
 export class AssetsService {
@@ -22,21 +22,12 @@ export class AssetsService {
     private readonly imports: ImportJobs,
   ) {}
 
-  async list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
-    const [rows, count] = await this.repo.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.pageSize,
-    });
-    return { rows, count };
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
   }
 
-  async get(p: Principal, publicId: string): Promise<Asset> {
-    const id = decodeId('asset', publicId);
-    const row = id ? await this.repo.findOne({ where: { id, organizationId: p.organizationId } }) : null;
-    if (!row) throw notFound();
-    return row;
+  get(p: Principal, publicId: string): Promise<Asset> {
+    return orgRowOr404(this.repo, 'asset', publicId, p.organizationId);
   }
 
   /**

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { ApiError, notFound, ValidationFailed } from '../../core/http/api-error';
+import { ApiError, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { FileStorage } from '../../core/storage/storage';
@@ -12,6 +12,7 @@ import { repointWebPackage } from '../lessons/lesson-refs';
 import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
+import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
 
 export const webPackagePrefix = (orgId: string, id: string) => `org/${orgId}/web-packages/${id}`;
 
@@ -25,21 +26,12 @@ export class WebPackagesService {
     private readonly imports: ImportJobs,
   ) {}
 
-  async list(p: Principal, page: V1PageRequest): Promise<{ rows: WebPackage[]; count: number }> {
-    const [rows, count] = await this.repo.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.pageSize,
-    });
-    return { rows, count };
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: WebPackage[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
   }
 
-  async get(p: Principal, publicId: string): Promise<WebPackage> {
-    const id = decodeId('webPackage', publicId);
-    const row = id ? await this.repo.findOne({ where: { id, organizationId: p.organizationId } }) : null;
-    if (!row) throw notFound();
-    return row;
+  get(p: Principal, publicId: string): Promise<WebPackage> {
+    return orgRowOr404(this.repo, 'webPackage', publicId, p.organizationId);
   }
 
   /** Answers at once with state PROCESSING; the worker fetches, checks and unpacks the zip. */

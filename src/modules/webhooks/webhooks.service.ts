@@ -23,6 +23,7 @@ import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
 import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
+import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, pointer: `/${field}`, message }], 400);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
@@ -48,21 +49,12 @@ export class WebhooksService {
     @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<WebhookDeliveryJob>,
   ) {}
 
-  async list(p: Principal, page: V1PageRequest): Promise<{ rows: Webhook[]; count: number }> {
-    const [rows, count] = await this.repo.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.pageSize,
-    });
-    return { rows, count };
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: Webhook[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
   }
 
-  async get(p: Principal, publicId: string): Promise<Webhook> {
-    const id = decodeId('webhook', publicId);
-    const row = id ? await this.repo.findOneBy({ id, organizationId: p.organizationId }) : null;
-    if (!row) throw notFound();
-    return row;
+  get(p: Principal, publicId: string): Promise<Webhook> {
+    return orgRowOr404(this.repo, 'webhook', publicId, p.organizationId);
   }
 
   /** Create: answers the webhook and its whsec_ signing secret (shown this once only). */
