@@ -1,7 +1,8 @@
 'use strict';
 // Row-level security cost, measured at the database: the students read statement, 50 concurrent
-// node bench/rls-probe.js  (not part of npm run bench; figures in docs/performance.md, 'Organization scoping')
-// loops over a pool of 10, 5 s per variant, variants alternated twice. Scratch database, dropped.
+// loops over a pool of 10, four rounds of 4 s per variant in rotating order. Scratch database and
+// role, dropped at the end. `node bench/rls-probe.js` (not part of npm run bench; figures in
+// docs/performance.md, 'Organization scoping').
 const { Pool, Client } = require('pg');
 const { randomUUID, randomBytes } = require('node:crypto');
 const BASE = process.env.BENCH_PG_BASE ?? 'postgres://postgres@127.0.0.1:5432/'; // a superuser: creates a scratch database and role
