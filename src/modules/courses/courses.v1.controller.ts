@@ -12,12 +12,14 @@ import { CourseLabelsService } from './course-labels.service';
 import { Course } from './course.entity';
 import { presentCourse } from './courses.v1.presenter';
 import { V1CoursesService } from './courses.v1.service';
+import { V1 } from '../../core/http/interfaces';
 import { CourseLabelRequest, CourseListQuery, CourseRequest, PatchedCourseRequest } from './dto/course.v1.dto';
 
 /**
  * /v1/courses and /v1/courses/{course_id}/labels (courses:read / courses:write). Course pages are
  * caller-set up to 100; course-label pages up to 1000 like labels.
  */
+@V1()
 @ApiTags('v1 courses')
 @Controller('v1/courses')
 export class CoursesV1Controller {

@@ -9,9 +9,11 @@ import { DomainsService } from '../domains/domains.service';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 import { presentEnrollment } from './enrollments.v1.presenter';
+import { V1 } from '../../core/http/interfaces';
 import { EnrollmentsV1Service } from './enrollments.v1.service';
 
 /** /v1/domains/{domain_name}/published-courses/{published_course_id}/enrollments */
+@V1()
 @Controller('v1/domains/:domain_name/published-courses/:published_course_id/enrollments')
 export class EnrollmentsV1Controller {
   constructor(

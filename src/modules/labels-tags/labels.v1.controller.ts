@@ -8,9 +8,11 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { PageQuery } from '../../core/http/v1-rules';
 import { NameRequest, PatchedNameRequest } from './dto/label-tag.dto';
+import { V1 } from '../../core/http/interfaces';
 import { LabelsService, presentLabel } from './labels.service';
 
 /** /v1/labels (labels:read / labels:write); pages of up to 1000 (section 8). */
+@V1()
 @ApiTags('v1 labels')
 @Controller('v1/labels')
 export class LabelsV1Controller {

@@ -9,12 +9,14 @@ import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page'
 import { presentContentItem } from './content-items.v1.presenter';
 import { V1ContentItemsService } from './content-items.v1.service';
 import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.v1.dto';
+import { V1 } from '../../core/http/interfaces';
 import { PageQuery } from '../../core/http/v1-rules';
 
 /**
  * /v1/lessons/{lesson_id}/content-items (content-items:read / content-items:write). The published
  * document has no delete for content items. Pages caller-set up to 100.
  */
+@V1()
 @ApiTags('v1 content items')
 @Controller('v1/lessons/:lesson_id/content-items')
 export class ContentItemsV1Controller {

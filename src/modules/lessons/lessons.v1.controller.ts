@@ -8,9 +8,11 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { presentLesson } from './lessons.v1.presenter';
+import { V1 } from '../../core/http/interfaces';
 import { V1LessonsService } from './lessons.v1.service';
 
 /** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. */
+@V1()
 @ApiTags('v1 lessons')
 @Controller('v1/lessons')
 export class LessonsV1Controller {

@@ -8,9 +8,11 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import { PathFieldsDto } from './dto/published-path.dto';
 import { presentPath, presentPathItem } from './paths.presenter';
 import { PathItemsService } from './path-items.service';
+import { V1 } from '../../core/http/interfaces';
 import { PathsService } from './paths.service';
 
 /** /v1/paths: the organization's paths (created by publishing one) and their items. */
+@V1()
 @Controller('v1/paths')
 export class PathsV1Controller {
   constructor(

@@ -21,12 +21,14 @@ import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
 import { PublishedPathLinksService } from './published-path-links.service';
 import { PublishedPathsService } from './published-paths.service';
+import { V1 } from '../../core/http/interfaces';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 
 /**
  * /v1/domains/{domain_name}/published-paths with its labels, path items and enrollments.
  * Published paths, labels and items are the `paths` family; enrollments the `enrollments` family.
  */
+@V1()
 @Controller('v1/domains/:domain_name/published-paths')
 export class PublishedPathsV1Controller {
   constructor(
