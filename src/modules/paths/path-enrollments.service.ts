@@ -8,7 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';
-import type { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.dto';
+import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { PathLookups, pathUrl } from './path-lookups.service';
 import { PublishedPath, PublishedPathEnrollment } from './published-path.entity';
 

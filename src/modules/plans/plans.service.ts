@@ -6,7 +6,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
+import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
-import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../paths/dto/enrollment.dto';
+import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { presentPlan, presentPlanEnrollment } from './plans.presenter';
 import { PlansService } from './plans.service';
 import { V1 } from '../../core/http/interfaces';
