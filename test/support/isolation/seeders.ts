@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../../src/core/config/config';
+import { decodeId, encodeId } from '../../../src/core/ids/ids';
+import { RelayService } from '../../../src/modules/webhooks/relay.service';
+import { createWorker } from '../../../src/worker';
+import { insertCourseSeries, insertGroupCategory, insertPlan, issueCertificate, orgUuid } from '../fixtures';
+import { named, randomName, registerSeeder, registerUnscopedParam } from './registry';
+
+/**
+ * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
+ * created through the API; the few kinds no route or service creates (plans, course series, group
+ * categories, certificates, signup fields) come from the shared test fixtures, marked below.
+ */
+const rnd = () => randomBytes(4).toString('hex');
+/** The public id in a create answer: /v1 `{id}`, /v1 domain users `{user: {id}}`, /v2 `{data: [{id}]}` or `{data: {id}}`. */
+const idOf = (body: any): string => {
+  const id = body?.id ?? body?.user?.id ?? (Array.isArray(body?.data) ? body.data[0]?.id : body?.data?.id);
+  if (typeof id !== 'string') throw new Error(`no id in ${JSON.stringify(body).slice(0, 300)}`);
+  return id;
+};
+
+registerUnscopedParam('files.path', 'GET /files/{path} serves signed local storage files: access is the signature, not an organization');
+
+registerSeeder('domains', async (w) => ({
+  domain_name: named(w.org.domain_name, () => `${randomName('nodomain')}.example.test`),
+}));
+
+registerSeeder('oauth-clients', async (w) => ({
+  'clients.id': idOf(await w.v2('POST', '/v2/clients/', { name: `iso ${rnd()}`, scope_preset: 'read-only' })),
+}));
+
+registerSeeder('students', async (w) => {
+  const student = idOf(await w.v2('POST', '/v2/students/', { data: [{ type: 'students', attributes: { email: `iso-${rnd()}@example.test`, first_name: 'Iso', last_name: 'Lated' } }] }));
+  return { 'students.id': student };
+});
+
+registerSeeder('domain-users', async (w) => {
+  const user = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users`, { user: { email: `du-${rnd()}@example.test`, first_name: 'Dom', last_name: 'User' } }));
+  const invite = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users/${user}/invites`, {}));
+  // signup fields: no route or service creates them (domain settings); the row comes from SQL, as in the domain-users tests
+  const domain = (await w.t.ds.query(`SELECT id FROM domains WHERE organization_id = $1 AND name = $2`, [orgUuid(w.org), w.ids.domain_name]))[0];
+  const field = (await w.t.ds.query(`INSERT INTO signup_fields (organization_id, domain_id, label, type, options, "order") VALUES ($1, $2, 'Team', 'TEXT', '[]', 0) RETURNING id`, [orgUuid(w.org), domain.id]))[0];
+  const fieldId = encodeId('signupField', field.id);
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users/${user}/signup-fields`, { signup_field: { id: fieldId }, value: 'Sales' });
+  return { user_id: user, invite_id: invite, signup_field_id: fieldId };
+});
+
+registerSeeder('courses', async (w) => {
+  const v1 = idOf(await w.v1('POST', '/v1/courses', { title: `Course ${rnd()}`, short_description: 'S', enforce_sequential_navigation: false }));
+  return { course_id: v1, 'courses.id': v1 };
+});
+
+registerSeeder('lessons', async (w) => {
+  const lesson = idOf(await w.v1('POST', '/v1/lessons', { course_id: w.ids.course_id, order: 1, title: `Lesson ${rnd()}`, type: 'HTML', content_html: '<p>x</p>' }));
+  const modular = idOf(await w.v1('POST', '/v1/lessons', { course_id: w.ids.course_id, order: 2, title: `Modular ${rnd()}`, type: 'MODULAR' }));
+  const item = idOf(await w.v1('POST', `/v1/lessons/${modular}/content-items`, { header: 'Intro', order: 2, type: 'HTML', content_html: '<p>y</p>' }));
+  return { lesson_id: modular, 'lessons.id': lesson, lesson_content_item_id: item };
+});
+
+registerSeeder('labels-tags', async (w) => {
+  const label = idOf(await w.v1('POST', '/v1/labels', { name: `Label ${rnd()}` }));
+  const tag = idOf(await w.v1('POST', '/v1/tags', { name: `Tag ${rnd()}` }));
+  await w.v1('POST', `/v1/courses/${w.ids.course_id}/labels`, { label: { id: label } });
+  return { label_id: label, tag_id: tag };
+});
+
+registerSeeder('groups', async (w) => {
+  const category = await insertGroupCategory(w.t, w.org); // no route creates group categories
+  const group = idOf(await w.v1('POST', '/v1/groups', { name: `Group ${rnd()}`, category_id: category.id }));
+  await w.v1('POST', `/v1/groups/${group}/users`, { user: { id: w.ids.user_id } });
+  return { group_id: group, student_group_id: group, 'groups.id': group, group_category_id: category.id };
+});
+
+registerSeeder('published-courses', async (w) => {
+  const d = w.ids.domain_name;
+  const pc = idOf(await w.v1('POST', `/v1/domains/${d}/published-courses`, { course: { id: w.ids.course_id } }));
+  const course2 = idOf(await w.v1('POST', '/v1/courses', { title: `Prereq ${rnd()}`, short_description: 'S', enforce_sequential_navigation: false }));
+  const pre = idOf(await w.v1('POST', `/v1/domains/${d}/published-courses`, { course: { id: course2 } }));
+  await w.v1('POST', `/v1/domains/${d}/published-courses/${pc}/tags`, { tag: { id: w.ids.tag_id } });
+  await w.v1('POST', `/v1/domains/${d}/published-courses/${pc}/visibility-overrides`, { student_group: { id: w.ids.group_id }, is_visible: true });
+  await w.v1('POST', `/v1/domains/${d}/published-courses/${pc}/published-course-prerequisites`, { published_course: { id: pre } });
+  await w.v1('POST', `/v1/domains/${d}/published-courses/${pc}/student-group-prerequisites`, { student_group: { id: w.ids.group_id } });
+  return { published_course_id: pc, prerequisite_published_course_id: pre };
+});
+
+registerSeeder('enrollments', async (w) => {
+  const e = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}/enrollments`, { user: { id: w.ids.user_id } }));
+  return { enrollment_id: e };
+});
+
+registerSeeder('certificates', async (w) => {
+  // no route or service issues certificates yet (course completion will): the shared fixture writes the row
+  const cert = await issueCertificate(w.t, w.org, decodeId('student', w.ids.user_id)!, decodeId('course', w.ids.course_id)!);
+  return { 'certificates.id': cert.id };
+});
+
+registerSeeder('access-codes', async (w) => {
+  const base = `/v1/domains/${w.ids.domain_name}/access-code-pools`;
+  const pool = idOf(await w.v1('POST', base, { name: `Pool ${rnd()}`, max_uses: 5 }));
+  const code = idOf(await w.v1('POST', `${base}/${pool}/access-codes`, { code: `C${rnd()}` }));
+  await w.v1('POST', `/v1/groups/${w.ids.group_id}/access-code-pools`, { access_code_pool: { id: pool } });
+  return { access_code_pool_id: pool, access_code_id: code };
+});
+
+registerSeeder('plans', async (w) => {
+  // no route or service creates plans or course series (domain settings): the shared fixtures write the rows
+  const domain = (await w.t.ds.query(`SELECT id FROM domains WHERE organization_id = $1 AND name = $2`, [orgUuid(w.org), w.ids.domain_name]))[0];
+  const plan = await insertPlan(w.t, w.org, domain.id);
+  const series = await insertCourseSeries(w.t, w.org, domain.id, [decodeId('publishedCourse', w.ids.published_course_id)!]);
+  const pe = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/plan/${plan.id}/plan-enrollments`, { user: { id: w.ids.user_id } }));
+  return { plan_id: plan.id, plan_enrollment_id: pe, course_series_id: series.id };
+});
+
+registerSeeder('paths', async (w) => {
+  const base = `/v1/domains/${w.ids.domain_name}/published-paths`;
+  const pp = await w.v1('POST', base, { slug: `path-${rnd()}`, path: { title: `Path ${rnd()}` } });
+  const ppId = idOf(pp);
+  const pathId: string = pp.path?.id;
+  if (typeof pathId !== 'string') throw new Error(`no path id in ${JSON.stringify(pp).slice(0, 300)}`);
+  const item = idOf(await w.v1('POST', `${base}/${ppId}/path-items`, { order: 1, published_course: { id: w.ids.published_course_id } }));
+  const enr = idOf(await w.v1('POST', `${base}/${ppId}/published-path-enrollments`, { user: { id: w.ids.user_id } }));
+  await w.v1('POST', `${base}/${ppId}/labels`, { label: { id: w.ids.label_id } });
+  await w.v1('POST', `${base}/${ppId}/tags`, { tag: { id: w.ids.tag_id } });
+  await w.v1('POST', `${base}/${ppId}/visibility-overrides`, { student_group: { id: w.ids.group_id }, is_visible: true });
+  return { published_path_id: ppId, path_id: pathId, path_item_id: item, published_path_enrollment_id: enr };
+});
+
+registerSeeder('webhooks', async (w) => {
+  const hook = idOf(await w.v1('POST', '/v1/webhooks', { target_url: 'http://127.0.0.1:9/hook' }));
+  // the events the earlier seeders' operations wrote (domain enrollment...) become deliveries when the
+  // worker's relay runs: run one relay batch of a real worker context (nothing is sent: no job is queued)
+  const worker = await createWorker(loadConfig(process.env, { ...w.t.config }));
+  try {
+    await worker.get(RelayService).relayBatch(1000);
+  } finally {
+    await worker.close();
+  }
+  const deliveries = await w.v1('GET', `/v1/webhooks/${hook}/deliveries`);
+  return { webhook_id: hook, delivery_id: idOf(deliveries?.results?.[0] ?? deliveries?.[0]) };
+});
+
+registerSeeder('content-files', async (w) => {
+  // created in PROCESSING (no worker runs here): the id exists, which is all the sweep needs
+  const asset = idOf(await w.v1('POST', '/v1/assets', { content_url: 'http://127.0.0.1:9/file.pdf', asset: { name: `Asset ${rnd()}` } }));
+  const pkg = idOf(await w.v1('POST', '/v1/web-packages', { content_url: 'http://127.0.0.1:9/pkg.zip', web_package: { title: `Pkg ${rnd()}` } }));
+  return { asset_id: asset, web_package_id: pkg };
+});
