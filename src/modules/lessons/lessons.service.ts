@@ -196,10 +196,10 @@ export class LessonsService {
       if (!ok.length) return;
       const maxOrder = new Map<string, number>();
       if (ok.some((x) => x.item.attributes.order === undefined || x.item.attributes.order === null)) {
-        const rows: { course_id: string; max: number }[] = await m.query(
+        const rows: { course_id: string; max: number }[] = await scoped(m, org).query(
           `SELECT course_id, max("order") AS max FROM lessons
-            WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL GROUP BY course_id`,
-          [org, [...new Set(ok.map((x) => x.courseUuid))]],
+            WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL GROUP BY course_id`,
+          [[...new Set(ok.map((x) => x.courseUuid))]],
         );
         for (const r of rows) maxOrder.set(r.course_id, Number(r.max));
       }
@@ -215,7 +215,6 @@ export class LessonsService {
         ids.push({ index: x.index, id });
         const values = [
           id,
-          org,
           x.courseUuid,
           a.title,
           a.type,
@@ -228,9 +227,10 @@ export class LessonsService {
         ];
         const b = params.length;
         params.push(...values);
-        tuples.push(`($${b + 1}::uuid, $${b + 2}::uuid, $${b + 3}::uuid, $${b + 4}, $${b + 5}, $${b + 6}::int, $${b + 7}, $${b + 8}, $${b + 9}::jsonb, $${b + 10}::uuid, $${b + 11})`);
+        // the organization is $org in every row: bound once by scoped()
+        tuples.push(`($${b + 1}::uuid, $org::uuid, $${b + 2}::uuid, $${b + 3}, $${b + 4}, $${b + 5}::int, $${b + 6}, $${b + 7}, $${b + 8}::jsonb, $${b + 9}::uuid, $${b + 10})`);
       }
-      const rows: any[] = await m.query(
+      const rows: any[] = await scoped(m, org).query(
         `INSERT INTO lessons (id, organization_id, course_id, title, type, "order", description_html, content_html, content_items, quiz_id, external_id)
          VALUES ${tuples.join(', ')} RETURNING *`,
         params,
