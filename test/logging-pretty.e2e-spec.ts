@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { eventually } from './support/eventually';
 import { startTestApp, TestApp } from './support/app';
 
 /** LOG_FORMAT=pretty (what `npm run up` picks in a terminal): one human-readable line per request, no JSON. */
@@ -21,9 +22,11 @@ describe('pretty request logging', () => {
     const token = await t.tokenFor(org);
     await t.get('/v2/scopes/', { token, headers: { 'x-request-id': 'pretty-1' } });
     await t.get('/v2/no-such-route/', { token, headers: { 'x-request-id': 'pretty-2' } });
-    await new Promise((r) => setTimeout(r, 50));
-    const lines = out.split('\n').filter((l) => l.includes('[pretty-'));
-    expect(lines).toHaveLength(2);
+    const lines = await eventually(() => {
+      const found = out.split('\n').filter((l) => l.includes('[pretty-'));
+      expect(found).toHaveLength(2);
+      return found;
+    });
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \(api\) GET \/v2\/scopes\/ 200 \d+ms \[pretty-1\]$/);
     expect(lines[1]).toMatch(/ GET \/v2\/no-such-route\/ 404 \d+ms \[pretty-2\]$/);
     for (const l of out.split('\n').filter(Boolean)) expect(() => JSON.parse(l)).toThrow();

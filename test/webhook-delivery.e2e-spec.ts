@@ -1,3 +1,4 @@
+import { waitFor } from './support/eventually';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppConfig, loadConfig } from '../src/core/config/config';
 import { EventType, recordEvents } from '../src/core/events/outbox';
@@ -68,15 +69,7 @@ describe('webhook delivery', () => {
     return row.payload;
   }
 
-  async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15000, what = 'condition'): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const until = <T,>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
 
   async function hook(org: CreatedOrg, body: Record<string, unknown>) {
     const res = await t.post('/v1/webhooks', body, { basic: org.api_key });

@@ -1,3 +1,4 @@
+import { waitFor } from './support/eventually';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppConfig, loadConfig } from '../src/core/config/config';
 import { EventType, recordEvents } from '../src/core/events/outbox';
@@ -59,15 +60,7 @@ describe('webhook deliveries as receivers expect them', () => {
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   }
-  async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20000, what = 'condition'): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const until = <T,>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
   const deliveryOf = async (org: CreatedOrg, webhookId: string, status: string) =>
     until(async () => {
       const l = await t.get(`/v1/webhooks/${webhookId}/deliveries`, { basic: org.api_key });

@@ -1,3 +1,4 @@
+import { waitFor } from './support/eventually';
 import { INestApplicationContext } from '@nestjs/common';
 import { ChildProcess, spawn } from 'node:child_process';
 import { ServerResponse } from 'node:http';
@@ -50,6 +51,12 @@ describe('webhook recovery after a worker dies', () => {
     t.ds.transaction((m) => recordEvents(m, [{ organizationId: orgId, type, objects: { user: { id: 'u', email: 'a@b.test', first_name: 'A', last_name: 'B' } } }]));
   const deliveryRow = async (eventUuid: string) =>
     (await t.ds.query(`SELECT status, attempt_count, awaiting_enqueue FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]))[0];
+  /** The delivery row once it has SUCCEEDED (polled for up to 10 s). */
+  const succeeded = (eventUuid: string) =>
+    waitFor(async () => {
+      const row = await deliveryRow(eventUuid);
+      return row?.status === 'SUCCEEDED' && row;
+    }, { timeoutMs: 10_000, intervalMs: 50, what: 'the delivery to succeed' });
 
   it('(a) deliveries saved by a relay that died before queueing them are sent within seconds', async () => {
     const r = await startReceiver();
@@ -74,12 +81,7 @@ describe('webhook recovery after a worker dies', () => {
       // quick sweep: rows marked for more than 2 s, checked every relay run (1 s) -> about 3 s
       expect(took).toBeLessThan(8000);
       expect(verifyStandardWebhook(w.body.secret, got.headers, got.body)).toBe(true);
-      const end = Date.now() + 10_000;
-      let row = await deliveryRow(eventUuid);
-      while (row.status !== 'SUCCEEDED' && Date.now() < end) {
-        await new Promise((res) => setTimeout(res, 50));
-        row = await deliveryRow(eventUuid);
-      }
+      const row = await succeeded(eventUuid);
       expect(row).toEqual({ status: 'SUCCEEDED', attempt_count: 1, awaiting_enqueue: false });
 
       // the normal path clears the mark itself: a relayed delivery is never left marked
@@ -135,12 +137,7 @@ describe('webhook recovery after a worker dies', () => {
       expect(took).toBeLessThan(9000);
       expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
       expect(got[1].body).toBe(got[0].body);
-      const end = Date.now() + 10_000;
-      let row = await deliveryRow(eventUuid);
-      while (row.status !== 'SUCCEEDED' && Date.now() < end) {
-        await new Promise((res) => setTimeout(res, 50));
-        row = await deliveryRow(eventUuid);
-      }
+      const row = await succeeded(eventUuid);
       expect(row).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1 });
     } finally {
       for (const res of held) res.destroy();
