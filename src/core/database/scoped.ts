@@ -27,6 +27,7 @@ const ORG_TOKEN = /\$org\b/g;
 
 /** sql text -> (number of caller parameters -> rewritten sql). Bounded by the code's SQL texts. */
 const rewritten = new Map<string, string[]>();
+const MEMO_LIMIT = 10_000;
 
 /** The statement with every `$org` replaced by `$<n>` where n = callerParams + 1 (exported for tests). */
 export function bindOrg(sql: string, callerParams: number): string {
@@ -38,6 +39,8 @@ export function bindOrg(sql: string, callerParams: number): string {
     }
     ORG_TOKEN.lastIndex = 0;
     forSql = [];
+    // texts are the code's own (placeholders, never values), so this stays small; a cap all the same
+    if (rewritten.size >= MEMO_LIMIT) rewritten.clear();
     rewritten.set(sql, forSql);
   }
   let out = forSql[callerParams];

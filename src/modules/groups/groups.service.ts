@@ -138,15 +138,15 @@ export class GroupsService {
     const ids = pendingItems.map(() => newUuid()).sort();
     const rows = pendingItems.map((v, i) => ({ v, id: ids[i] }));
     if (!rows.length) return out;
-    const params: unknown[] = [p.organizationId];
+    const params: unknown[] = [];
     const values = rows.map(({ v, id }) => {
       const a = v.item.attributes;
       params.push(id, a.name, categories.get(v.index) ?? null, normalizeDomains(a.rule_email_domains), a.send_course_enrollment_email ?? null);
       const n = params.length;
-      return `($${n - 4}::uuid, $1::uuid, $${n - 3}::text, $${n - 2}::uuid, $${n - 1}::text[], $${n}::boolean)`;
+      return `($${n - 4}::uuid, $org::uuid, $${n - 3}::text, $${n - 2}::uuid, $${n - 1}::text[], $${n}::boolean)`;
     });
     const inserted = rowsOf(
-      await this.groups.query(
+      await scoped(this.groups, p.organizationId).query(
         `INSERT INTO groups (id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email)
          VALUES ${values.join(', ')}
          ON CONFLICT (organization_id, name) DO NOTHING
@@ -241,7 +241,7 @@ export class GroupsService {
     out: Map<number, ItemOutcome<GroupResource>>,
   ): Promise<void> {
 
-    const params: unknown[] = [p.organizationId];
+    const params: unknown[] = [];
     const values = rows.map(({ v, id, sent }) => {
       const a = v.item.attributes;
       params.push(
@@ -259,7 +259,7 @@ export class GroupsService {
       return `($${n + 1}::uuid, $${n + 2}::boolean, $${n + 3}::text, $${n + 4}::boolean, $${n + 5}::text[], $${n + 6}::boolean, $${n + 7}::boolean, $${n + 8}::boolean, $${n + 9}::uuid)`;
     });
     const updated = rowsOf(
-      await this.groups.query(
+      await scoped(this.groups, p.organizationId).query(
         `UPDATE groups g SET
            name = CASE WHEN v.set_name THEN v.name ELSE g.name END,
            rule_email_domains = CASE WHEN v.set_domains THEN v.domains ELSE g.rule_email_domains END,
@@ -267,7 +267,7 @@ export class GroupsService {
            category_id = CASE WHEN v.set_category THEN v.category ELSE g.category_id END,
            updated_at = ${NOW}
          FROM (VALUES ${values.join(', ')}) AS v(id, set_name, name, set_domains, domains, set_send, send, set_category, category)
-         WHERE g.id = v.id AND g.organization_id = $1
+         WHERE g.id = v.id AND g.organization_id = $org
          RETURNING ${GROUP_COLUMNS.split(', ')
            .map((c) => `g.${c}`)
            .join(', ')}`,
