@@ -221,14 +221,14 @@ export class CoursesService {
       merged.set(uuid, m);
     }
     if (!merged.size) return out;
-    const params: unknown[] = [p.organizationId];
+    const params: unknown[] = [];
     const tuples: string[] = [];
     for (const [id, m] of merged) {
       const b = params.length;
       params.push(id, m.title, m.short, m.long, m.seq);
       tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::boolean)`);
     }
-    const [rows]: [any[], number] = await this.courses.query(
+    const [rows]: [any[], number] = await scoped(this.courses, p.organizationId).query(
       `UPDATE courses AS c SET
           title = COALESCE(v.title, c.title),
           short_description = COALESCE(v.short_description, c.short_description),
@@ -236,7 +236,7 @@ export class CoursesService {
           enforce_sequential_navigation = COALESCE(v.seq, c.enforce_sequential_navigation),
           updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq)
-        WHERE c.id = v.id AND c.organization_id = $1 AND c.deleted_at IS NULL AND NOT c.is_draft
+        WHERE c.id = v.id AND c.organization_id = $org AND c.deleted_at IS NULL AND NOT c.is_draft
         RETURNING c.*`,
       params,
     );
