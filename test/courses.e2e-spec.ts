@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { countQueries, enroll, insertCourse, insertLesson, insertStudent, orgUuid, publishCourse, rate } from './support/fixtures';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
@@ -12,10 +13,7 @@ describe('/v2/courses', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org, ['courses:read', 'courses:write']);
-    otherToken = await t.tokenFor(other, ['courses:read', 'courses:write']);
+    ({ a: org, b: other, tokenA: token, tokenB: otherToken } = await twoOrgs(t, { scopes: ['courses:read', 'courses:write'] }));
   });
   afterAll(() => t.close());
 

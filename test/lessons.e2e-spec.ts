@@ -1,6 +1,7 @@
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { countQueries, insertAsset, insertCourse, insertLesson } from './support/fixtures';
 
 describe('/v2/lessons', () => {
@@ -14,10 +15,7 @@ describe('/v2/lessons', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org, ['lessons:read', 'lessons:write']);
-    otherToken = await t.tokenFor(other, ['lessons:read', 'lessons:write']);
+    ({ a: org, b: other, tokenA: token, tokenB: otherToken } = await twoOrgs(t, { scopes: ['lessons:read', 'lessons:write'] }));
   });
   afterAll(() => t.close());
 

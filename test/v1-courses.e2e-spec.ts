@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { countQueries, insertCourse, insertLesson, insertStudent, orgUuid, rate } from './support/fixtures';
 import { decodeId, encodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
@@ -12,9 +13,7 @@ describe('/v1 courses', () => {
   let token: string;
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org);
+    ({ a: org, b: other, tokenA: token } = await twoOrgs(t));
   });
   afterAll(() => t.close());
   const key = () => ({ basic: org.api_key });

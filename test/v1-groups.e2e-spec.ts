@@ -3,6 +3,7 @@ import { V1Groups1763700011000 } from '../migrations/1763700011000-v1-groups';
 import { encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { countQueries, domainOf, insertGroupCategory, insertStudent, orgUuid } from './support/fixtures';
 
 describe('/v1 groups, email-domain rules and group categories', () => {
@@ -16,9 +17,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org);
+    ({ a: org, b: other, tokenA: token } = await twoOrgs(t));
     // signup-field options the rules name (no endpoint creates signup fields): one field of the
     // org's domain, one organization-wide, one of the other organization
     dn = (await domainOf(t, org)).name;

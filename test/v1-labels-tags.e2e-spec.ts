@@ -1,5 +1,6 @@
 import { decodeId } from '../src/core/ids/ids';
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 
 type Auth = { basic?: string; token?: string };
@@ -11,9 +12,7 @@ describe('/v1 labels and tags', () => {
   let token: string;
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org);
+    ({ a: org, b: other, tokenA: token } = await twoOrgs(t));
   });
   afterAll(() => t.close());
 

@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { countQueries, insertAsset, insertCourse, insertLesson, insertWebPackage } from './support/fixtures';
 import { decodeId, encodeId, newUuid } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
@@ -11,9 +12,7 @@ describe('/v1 lessons', () => {
   let course: { uuid: string; id: string };
   beforeAll(async () => {
     t = await startTestApp();
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org);
+    ({ a: org, b: other, tokenA: token } = await twoOrgs(t));
     course = await insertCourse(t, org, { title: 'Lesson home' });
   });
   afterAll(() => t.close());

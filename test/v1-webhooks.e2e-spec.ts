@@ -2,6 +2,7 @@ import { recordEvents, EVENT_TYPES } from '../src/core/events/outbox';
 import { decodeId } from '../src/core/ids/ids';
 import type { CreatedOrg } from '../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from './support/app';
+import { twoOrgs } from './support/two-orgs';
 import { orgUuid } from './support/fixtures';
 import { startReceiver } from './support/webhook-receiver';
 
@@ -20,9 +21,7 @@ describe('/v1/webhooks', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ ALLOW_PRIVATE_URLS: false });
-    org = await t.newOrg();
-    other = await t.newOrg();
-    token = await t.tokenFor(org);
+    ({ a: org, b: other, tokenA: token } = await twoOrgs(t));
   });
   afterAll(() => t.close());
 
