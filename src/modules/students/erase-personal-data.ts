@@ -3,6 +3,7 @@ import { replaceEventPayloads } from '../../core/events/rewrite';
 import { erasePersonFromDomains } from '../domain-users/membership-writes';
 import { clearDiagnosticsMentioning } from '../webhooks/erasure';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Erasure of a user's personal data outside the `users` row (CONVENTIONS §10, last rule), run in
@@ -118,13 +119,13 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
 
   const { email, names } = needlesOf(p);
   // Events about the user: named by id in a `user` object, or mentioning the email anywhere.
-  const events: { id: string; payload: Record<string, unknown> }[] = await m.query(
+  const events: { id: string; payload: Record<string, unknown> }[] = await scoped(m, org).query(
     `SELECT id, payload FROM outbox_events
-      WHERE organization_id = $1
-        AND (payload @> jsonb_build_object('user', jsonb_build_object('id', $2::text))
-             OR ($3 <> '' AND strpos(lower(payload::text), $3) > 0))
+      WHERE organization_id = $org
+        AND (payload @> jsonb_build_object('user', jsonb_build_object('id', $1::text))
+             OR ($2 <> '' AND strpos(lower(payload::text), $2) > 0))
       FOR UPDATE`,
-    [org, p.publicId, email],
+    [p.publicId, email],
   );
   const touched: string[] = [];
   const ids: string[] = [];

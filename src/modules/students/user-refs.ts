@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Set-wise reads of the organization's users (learners) for the objects that point at them
@@ -15,8 +16,7 @@ export interface UserRow {
 export async function loadUsers(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, UserRow>> {
   const out = new Map<string, UserRow>();
   if (!ids.length) return out;
-  const rows: UserRow[] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
-    organizationId,
+  const rows: UserRow[] = await scoped(m, organizationId).query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [
     [...new Set(ids)],
   ]);
   for (const r of rows) out.set(r.id, r);
@@ -25,6 +25,6 @@ export async function loadUsers(m: EntityManager, organizationId: string, ids: s
 
 /** Whether this uuid is a user of the organization. */
 export async function userExists(m: EntityManager, organizationId: string, uuid: string): Promise<boolean> {
-  const found: unknown[] = await m.query(`SELECT 1 FROM users WHERE organization_id = $1 AND id = $2`, [organizationId, uuid]);
+  const found: unknown[] = await scoped(m, organizationId).query(`SELECT 1 FROM users WHERE organization_id = $org AND id = $1`, [uuid]);
   return found.length > 0;
 }
