@@ -49,6 +49,18 @@ export function registerUnscopedParam(key: string, reason: string): void {
   unscopedParams.set(key, reason);
 }
 
+/**
+ * A write body for one operation that passes its validation, so the sweep's call gets as far as the
+ * path ids (the served schema's required members are not always enough for /v1). `own` holds the
+ * caller's own seeded ids: the body links the caller's objects, the path names the other org's.
+ */
+export type BodyFor = (own: Record<string, string>) => unknown;
+const bodies = new Map<string, BodyFor>();
+export function registerBody(method: string, pathTemplate: string, body: BodyFor): void {
+  bodies.set(`${method.toUpperCase()} ${pathTemplate}`, body);
+}
+export const bodyFor = (method: string, pathTemplate: string) => bodies.get(`${method} ${pathTemplate}`);
+
 export const registeredSeeders = () => [...seeders];
 export const unscoped = () => new Map(unscopedParams);
 

@@ -4,7 +4,7 @@ import { decodeId, encodeId } from '../../../src/core/ids/ids';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
 import { insertCourseSeries, insertGroupCategory, insertPlan, issueCertificate, orgUuid } from '../fixtures';
-import { named, randomName, registerSeeder, registerUnscopedParam } from './registry';
+import { named, randomName, registerBody, registerSeeder, registerUnscopedParam } from './registry';
 
 /**
  * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
@@ -145,3 +145,33 @@ registerSeeder('content-files', async (w) => {
   const pkg = idOf(await w.v1('POST', '/v1/web-packages', { content_url: 'http://127.0.0.1:9/pkg.zip', web_package: { title: `Pkg ${rnd()}` } }));
   return { asset_id: asset, web_package_id: pkg };
 });
+
+// Write bodies that pass validation (the served schema alone gives 400s on these /v1 operations)
+const D = '/v1/domains/{domain_name}';
+const PC = `${D}/published-courses/{published_course_id}`;
+const PP = `${D}/published-paths/{published_path_id}`;
+const groupRef = (o: Record<string, string>) => ({ student_group: { id: o.group_id }, is_visible: true });
+registerBody('POST', `${PC}/tags`, (o) => ({ tag: { id: o.tag_id } }));
+registerBody('POST', `${PC}/visibility-overrides`, groupRef);
+registerBody('POST', `${PC}/published-course-prerequisites`, (o) => ({ published_course: { id: o.prerequisite_published_course_id } }));
+registerBody('POST', `${PC}/student-group-prerequisites`, (o) => ({ student_group: { id: o.group_id } }));
+registerBody('POST', `${D}/access-code-pools`, () => ({ name: `Pool ${rnd()}`, max_uses: 5 }));
+registerBody('POST', `${D}/plan/{plan_id}/plan-enrollments`, (o) => ({ user: { id: o.user_id } }));
+registerBody('POST', `${D}/published-paths`, () => ({ slug: `path-${rnd()}`, path: { title: 'Path' } }));
+registerBody('POST', `${PP}/labels`, (o) => ({ label: { id: o.label_id } }));
+registerBody('POST', `${PP}/tags`, (o) => ({ tag: { id: o.tag_id } }));
+registerBody('POST', `${PP}/visibility-overrides`, groupRef);
+registerBody('POST', `${PP}/path-items`, (o) => ({ order: 1, published_course: { id: o.published_course_id } }));
+registerBody('POST', `${PP}/published-path-enrollments`, (o) => ({ user: { id: o.user_id } }));
+registerBody('PUT', '/v1/groups/{group_id}', () => ({ name: `Group ${rnd()}` }));
+registerBody('POST', `${D}/users`, () => ({ user: { email: `du-${rnd()}@example.test`, first_name: 'Dom', last_name: 'User' } }));
+registerBody('POST', `${D}/users/{user_id}/signup-fields`, (o) => ({ signup_field: { id: o.signup_field_id }, value: 'Sales' }));
+registerBody('PUT', '/v1/courses/{course_id}', () => ({ title: 'Course', short_description: 'S', enforce_sequential_navigation: false }));
+registerBody('POST', '/v1/courses/{course_id}/labels', (o) => ({ label: { id: o.label_id } }));
+registerBody('PUT', '/v1/labels/{label_id}', () => ({ name: `Label ${rnd()}` }));
+registerBody('PUT', '/v1/tags/{tag_id}', () => ({ name: `Tag ${rnd()}` }));
+registerBody('POST', '/v1/lessons/{lesson_id}/content-items', () => ({ header: 'Intro', order: 3, type: 'HTML', content_html: '<p>z</p>' }));
+registerBody('PUT', PP, () => ({ slug: `path-${rnd()}`, hidden: false }));
+registerBody('POST', `${D}/users/bulk-create`, () => ({ users: [{ email: `bulk-${rnd()}@example.test`, first_name: 'Bulk', last_name: 'User' }] }));
+registerBody('POST', `${D}/users/{user_id}/signup-fields-bulk`, (o) => ({ signup_fields: [{ id: o.signup_field_id, value: 'Sales' }] }));
+registerBody('PUT', '/v1/web-packages/{web_package_id}/lessons', (o) => ({ web_package_id: o.web_package_id }));
