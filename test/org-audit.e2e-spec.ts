@@ -42,3 +42,17 @@ describe('organization-scoping audit', () => {
     expect(offenceOf('/* unscoped: */ SELECT * FROM users WHERE id = $1', fromApp, tables)).not.toBeNull();
   });
 });
+
+describe('organization-scoping audit, the stricter reading (ORG_AUDIT_STRICT)', () => {
+  it('wants organization_id compared or inserted, not merely selected', async () => {
+    const { hasOrgPredicate } = await import('./support/org-audit');
+    // TypeORM's find({ where: { id } }) selects organization_id but does not filter on it
+    expect(hasOrgPredicate(`SELECT "S"."id" AS "S_id", "S"."organization_id" AS "S_organization_id" FROM "users" "S" WHERE (("S"."id" = $1)) LIMIT 1`)).toBe(false);
+    expect(hasOrgPredicate(`SELECT "S"."id" FROM "users" "S" WHERE (("S"."id" = $1) AND ("S"."organization_id" = $2))`)).toBe(true);
+    expect(hasOrgPredicate(`UPDATE users SET x = 1 WHERE id = $1 AND organization_id = $2`)).toBe(true);
+    expect(hasOrgPredicate(`INSERT INTO users (id, organization_id, email) VALUES ($1, $2, $3)`)).toBe(true);
+    expect(hasOrgPredicate(`SELECT 1 FROM users WHERE (organization_id, id) IN (($1, $2))`)).toBe(true);
+    expect(hasOrgPredicate(`/* unscoped: token lookup */ SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(true);
+    expect(hasOrgPredicate(`SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(false);
+  });
+});

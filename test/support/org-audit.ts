@@ -18,6 +18,8 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { Client } from 'pg';
 
 const MODE = (process.env.ORG_AUDIT ?? 'fail') as 'fail' | 'report' | 'off';
+/** The stricter tier (organization_id compared, not just selected): reported, not failing, until the suite is clean of it. */
+const STRICT = (process.env.ORG_AUDIT_STRICT ?? 'report') as 'fail' | 'report' | 'off';
 const ORG_TABLES = new Set((process.env.CP_TEST_ORG_TABLES ?? '').split(',').filter(Boolean));
 const REPORT = process.env.ORG_AUDIT_REPORT ?? `/tmp/org-audit-${process.env.CP_TEST_TEMPLATE ?? 'run'}.jsonl`;
 const ROOT = `${process.cwd()}/`;
@@ -44,6 +46,27 @@ export function orgTablesOf(sql: string, orgTables: ReadonlySet<string>): string
 /** Why a statement is acceptable, or null when it is an offender (exported for the audit's own test). */
 export function isScoped(sql: string): boolean {
   return /\/\*\s*unscoped:\s*[^*\s][^*]*\*\//.test(sql) || /organization_id/i.test(sql);
+}
+
+const COL = String.raw`(?:"?\w+"?\s*\.\s*)?"?organization_id"?`;
+const PREDICATE = [
+  // organization_id compared in a WHERE / ON / AND / OR / USING clause: `AND "t"."organization_id" = $2`
+  new RegExp(String.raw`\b(?:where|on|and|or|using)\s*\(*\s*${COL}\s*(?:=|<>|\bin\b|\bis\b)`, 'i'),
+  // compared the other way round, or as part of a row: `= u.organization_id`, `(organization_id, id) IN`
+  new RegExp(String.raw`=\s*${COL}\b`, 'i'),
+  new RegExp(String.raw`\(\s*${COL}\s*,`, 'i'),
+  // an INSERT that names the column
+  new RegExp(String.raw`\binsert\s+into\s+[\w".]+(?:\s+as\s+\w+)?\s*\([^)]*\borganization_id\b`, 'i'),
+];
+
+/**
+ * The stricter reading: organization_id used as a predicate (or inserted), not merely selected
+ * (TypeORM's find() selects every column, organization_id included, whatever its where).
+ */
+export function hasOrgPredicate(sql: string): boolean {
+  if (/\/\*\s*unscoped:\s*[^*\s][^*]*\*\//.test(sql)) return true;
+  const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  return PREDICATE.some((re) => re.test(text));
 }
 
 /** The first frame of ours: an application site under src/ (not the scoped helper), 'test' for test or migration code, null when none. */
@@ -73,6 +96,7 @@ function isOurs(file: string): boolean {
 }
 
 const pending: Offence[] = [];
+const strictPending: Offence[] = [];
 
 /** The offence a statement sent from `stack` makes, or null (exported for the audit's own test). */
 export function offenceOf(sql: string, stack: string, orgTables: ReadonlySet<string> = ORG_TABLES): Offence | null {
@@ -86,13 +110,22 @@ export function offenceOf(sql: string, stack: string, orgTables: ReadonlySet<str
 }
 
 function check(sql: string) {
-  if (!ORG_TABLES.size || isScoped(sql) || !orgTablesOf(sql, ORG_TABLES).length) return;
+  if (!ORG_TABLES.size) return;
+  const lenient = isScoped(sql);
+  if (lenient && (STRICT === 'off' || hasOrgPredicate(sql))) return;
+  if (!orgTablesOf(sql, ORG_TABLES).length) return;
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 80;
   const stack = new Error().stack ?? '';
   Error.stackTraceLimit = limit;
-  const o = offenceOf(sql, stack);
-  if (o) pending.push(o);
+  if (!lenient) {
+    const o = offenceOf(sql, stack);
+    if (o) pending.push(o);
+    return;
+  }
+  // organization_id is only selected, not compared: the stricter tier (ORG_AUDIT_STRICT)
+  const o = offenceOf(sql.replace(/organization_id/gi, 'org_column_selected_only'), stack);
+  if (o) strictPending.push({ ...o, sql });
 }
 
 const PATCHED = Symbol.for('cp.orgAudit.patched');
@@ -107,6 +140,14 @@ if (MODE !== 'off' && !(Client.prototype as any)[PATCHED]) {
 }
 
 function drain(when: string) {
+  if (strictPending.length) {
+    const strict = strictPending.splice(0);
+    if (STRICT === 'fail') pending.push(...strict);
+    else {
+      const file = expect.getState().testPath ?? '';
+      appendFileSync(REPORT.replace(/(\.jsonl)?$/, '-strict.jsonl'), strict.map((o) => JSON.stringify({ ...o, file: file.replace(ROOT, ''), when })).join('\n') + '\n');
+    }
+  }
   if (!pending.length) return;
   const found = pending.splice(0);
   if (MODE === 'report') {
