@@ -51,6 +51,7 @@ describe('organization-scoping audit, the stricter reading (ORG_AUDIT_STRICT)', 
     expect(hasOrgPredicate(`SELECT "S"."id" FROM "users" "S" WHERE (("S"."id" = $1) AND ("S"."organization_id" = $2))`)).toBe(true);
     expect(hasOrgPredicate(`UPDATE users SET x = 1 WHERE id = $1 AND organization_id = $2`)).toBe(true);
     expect(hasOrgPredicate(`INSERT INTO users (id, organization_id, email) VALUES ($1, $2, $3)`)).toBe(true);
+    expect(hasOrgPredicate(`INSERT INTO "course_labels" AS "CourseLabel"("course_id", "label_id", "organization_id") VALUES ($1, $2, $3)`)).toBe(true);
     expect(hasOrgPredicate(`SELECT 1 FROM users WHERE (organization_id, id) IN (($1, $2))`)).toBe(true);
     expect(hasOrgPredicate(`/* unscoped: token lookup */ SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(true);
     expect(hasOrgPredicate(`SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(false);

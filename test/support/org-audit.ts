@@ -56,7 +56,7 @@ const PREDICATE = [
   new RegExp(String.raw`=\s*${COL}\b`, 'i'),
   new RegExp(String.raw`\(\s*${COL}\s*,`, 'i'),
   // an INSERT that names the column
-  new RegExp(String.raw`\binsert\s+into\s+[\w".]+(?:\s+as\s+\w+)?\s*\([^)]*\borganization_id\b`, 'i'),
+  new RegExp(String.raw`\binsert\s+into\s+[\w".]+(?:\s+as\s+"?\w+"?)?\s*\([^)]*\borganization_id\b`, 'i'),
 ];
 
 /**
