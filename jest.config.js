@@ -1,4 +1,4 @@
-// Unit tests sit beside the code (src/, *.spec.ts); e2e tests live in test/ (*.e2e-spec.ts).
+// Unit tests sit beside the code (src/, *.spec.ts); e2e tests live in test/<module>/ mirroring src/modules/<module>/, cross-cutting ones in test/platform/ (*.e2e-spec.ts).
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',

@@ -2,7 +2,7 @@
  * The schema audit of the database wall (docs/decisions/organization-scoping.md, "The database
  * wall"): read from pg_constraint / information_schema of a migrated database, it lists every
  * reference between organization-owned tables (tables with an organization_id column) that the
- * database would let cross organizations. Used by test/schema-org-fks.e2e-spec.ts.
+ * database would let cross organizations. Used by test/platform/schema-org-fks.e2e-spec.ts.
  */
 import type { Client } from 'pg';
 

@@ -4,7 +4,7 @@ import type { CreatedOrg } from '../../../src/modules/organizations/organization
 import type { HttpResponse, TestApp } from '../app';
 
 /**
- * The registry of the cross-organization isolation sweep (test/isolation.e2e-spec.ts). Each module
+ * The registry of the cross-organization isolation sweep (test/platform/isolation.e2e-spec.ts). Each module
  * registers a seeder that creates one object of each kind it owns in an organization, through the
  * API (or its services), and returns their ids keyed by the path parameter names of the served
  * OpenAPI document. The sweep fills every path template from these values; a path parameter no

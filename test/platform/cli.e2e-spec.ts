@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { loadConfig } from '../../src/core/config/config';
+import { migrate } from '../../src/core/database/database';
+import { MIGRATIONS } from '../../migrations';
+import { startTestApp, TestApp } from '../support/app';
+import { adminQuery, dbUrl, dropDatabase, newDbName } from '../support/db';
+
+// each run of the real command compiles the TypeScript sources on the fly (a second or two)
+jest.setTimeout(120_000);
+
+const ROOT = `${__dirname}/../..`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  /** stderr without npm's own warnings about the machine's npm configuration */
+  stderr: string;
+}
+
+/** Runs the real command: `npm run --silent cli -- ...args` against `databaseUrl`. */
+function cli(databaseUrl: string, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('npm warn'))
+          .join('\n'),
+      }),
+    );
+  });
+}
+
+/** The one line a successful command prints, parsed. */
+function oneJsonLine(run: Run): any {
+  expect(run.code).toBe(0);
+  expect(run.stdout.endsWith('\n')).toBe(true);
+  const lines = run.stdout.slice(0, -1).split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+/** A failed command: non-zero exit, nothing on stdout, a JSON error on stderr. */
+function jsonError(run: Run): string {
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toBe('');
+  const body = JSON.parse(run.stderr.trim());
+  expect(typeof body.error).toBe('string');
+  expect(body.error.length).toBeGreaterThan(0);
+  return body.error;
+}
+
+describe('CLI: create-org and create-domain', () => {
+  let t: TestApp;
+  let db: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.config.DATABASE_URL;
+  });
+  afterAll(() => t.close());
+
+  it('create-org prints ONE line of JSON whose credentials work against the API', async () => {
+    const email = `a-${randomBytes(3).toString('hex')}@b.test`;
+    const out = oneJsonLine(await cli(db, ['create-org', '--name', 'Acme Learning', '--admin-email', email, '--admin-password', 'long-password']));
+    expect(out).toEqual(
+      expect.objectContaining({
+        organization_id: expect.any(String),
+        client_id: expect.any(String),
+        client_secret: expect.any(String),
+        api_key: expect.any(String),
+        domain_name: expect.stringMatching(/^acme-learning(-[0-9a-f]{6})?\.localhost$/),
+        scopes: expect.any(Array),
+      }),
+    );
+    expect(out.organization_id.length).toBeLessThanOrEqual(64);
+
+    // every scope of the catalog, for the client and the API key
+    const token = await t.tokenFor(out);
+    const catalog = await t.get('/v2/scopes/', { token });
+    expect(catalog.status).toBe(200);
+    // the pre-serialized catalog goes out with the same media type as every /v2 resource
+    const clientList = await t.get('/v2/clients', { token });
+    expect(clientList.status).toBe(200);
+    expect(catalog.headers.get('content-type')).toBe(clientList.headers.get('content-type'));
+    expect(catalog.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
+    const all = catalog.body.data.map((s: { id: string }) => s.id);
+    expect([...out.scopes].sort()).toEqual([...all].sort());
+    const tokenRes = await t.post('/v2/auth/token', { client_id: out.client_id, client_secret: out.client_secret });
+    expect(tokenRes.body.scope.split(' ').sort()).toEqual([...all].sort());
+
+    // the administrator exists, with an argon2id hash of the password (never the password itself)
+    const admins = await t.ds.query(`SELECT email, password_hash FROM admins WHERE lower(email) = lower($1)`, [email]);
+    expect(admins).toHaveLength(1);
+    expect(admins[0].password_hash).toMatch(/^\$argon2id\$/);
+    // the secrets are stored as hashes only
+    const clients = await t.ds.query(`SELECT secret_hash FROM oauth_clients WHERE client_id = $1`, [out.client_id]);
+    expect(Buffer.from(clients[0].secret_hash).toString('utf8')).not.toContain(out.client_secret);
+  });
+
+  it('honours --domain, and create-domain adds public and private domains', async () => {
+    const domain = `learn-${randomBytes(3).toString('hex')}.acme.test`;
+    const org = oneJsonLine(await cli(db, ['create-org', '--name', 'Acme Two', '--domain', domain]));
+    expect(org.domain_name).toBe(domain);
+
+    const extra = `extra-${randomBytes(3).toString('hex')}.acme.test`;
+    const pub = oneJsonLine(await cli(db, ['create-domain', '--org', org.organization_id, '--name', extra]));
+    expect(pub).toEqual(expect.objectContaining({ organization_id: org.organization_id, domain_name: extra, access: 'PUBLIC' }));
+    const hidden = `hidden-${randomBytes(3).toString('hex')}.acme.test`;
+    const priv = oneJsonLine(await cli(db, ['create-domain', '--org', org.organization_id, '--name', hidden, '--private']));
+    expect(priv).toEqual(expect.objectContaining({ domain_name: hidden, access: 'PRIVATE' }));
+
+    const rows = await t.ds.query(`SELECT name, access FROM domains WHERE name = ANY($1) ORDER BY name`, [[domain, extra, hidden]]);
+    expect(rows).toEqual(
+      [
+        { name: domain, access: 'PUBLIC' },
+        { name: extra, access: 'PUBLIC' },
+        { name: hidden, access: 'PRIVATE' },
+      ].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+
+    // a taken domain is refused
+    expect(jsonError(await cli(db, ['create-domain', '--org', org.organization_id, '--name', extra]))).toMatch(/already exists/);
+  });
+
+  it('bad input exits non-zero with a JSON error on stderr and nothing on stdout', async () => {
+    const before = (await t.ds.query(`SELECT count(*)::int AS n FROM organizations`))[0].n;
+    expect(jsonError(await cli(db, ['create-org']))).toMatch(/--name/);
+    expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--admin-email', 'a@b.test']))).toMatch(/--admin-password/);
+    expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--admin-email', 'a@b.test', '--admin-password', 'short']))).toMatch(/8 characters/);
+    expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--bogus', 'y']))).toMatch(/bogus/);
+    expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--domain', 'not a domain!']))).toMatch(/not a valid domain/);
+    expect(jsonError(await cli(db, ['delete-everything']))).toMatch(/usage/);
+    expect(jsonError(await cli(db, ['create-domain', '--org', 'nonsense', '--name', 'x.test']))).toMatch(/--org/);
+    expect((await t.ds.query(`SELECT count(*)::int AS n FROM organizations`))[0].n).toBe(before);
+  });
+});
+
+describe('database creation', () => {
+  it('migrate() creates a database that does not exist and applies every migration, once', async () => {
+    const name = newDbName('new');
+    const config = loadConfig(process.env, { DATABASE_URL: dbUrl(name) });
+    try {
+      expect((await adminQuery(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount).toBe(0);
+      const ran = await migrate(config);
+      expect([...ran].sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
+      expect((await adminQuery(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount).toBe(1);
+      const c = new Client({ connectionString: config.DATABASE_URL });
+      await c.connect();
+      try {
+        const tables = await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
+        expect(tables.rows.map((r) => r.table_name)).toEqual(
+          expect.arrayContaining(['organizations', 'oauth_clients', 'refresh_tokens', 'auth_codes', 'schema_migrations']),
+        );
+      } finally {
+        await c.end();
+      }
+      // a second run finds nothing to do
+      expect(await migrate(config)).toEqual([]);
+    } finally {
+      await dropDatabase(name);
+    }
+  });
+
+  it('two migrate() runs at once on a fresh database (API and worker starting together) apply each migration once', async () => {
+    const name = newDbName('new');
+    const config = loadConfig(process.env, { DATABASE_URL: dbUrl(name) });
+    try {
+      const [a, b] = await Promise.all([migrate(config), migrate(config)]);
+      expect([...a, ...b].sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
+    } finally {
+      await dropDatabase(name);
+    }
+  });
+});
