@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
 import { PasswordResetMailsModule } from '../mail/password-reset-mails';
 import { Student } from './student.entity';
+import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { StudentsV2Controller } from './students.v2.controller';
 import { UsersV1Controller } from './users.v1.controller';
@@ -11,7 +12,7 @@ import { UsersV1Controller } from './users.v1.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([Student]), DomainsModule, PasswordResetMailsModule],
   controllers: [StudentsV2Controller, UsersV1Controller],
-  providers: [StudentsService],
+  providers: [StudentsService, StudentsBatchService],
   exports: [StudentsService],
 })
 export class StudentsModule {}

@@ -13,6 +13,7 @@ import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
 import { StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
 import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
 import { presentStudent } from './students.presenter';
+import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
 
@@ -31,6 +32,7 @@ export const DestructiveRateLimit = (operation: 'deactivate' | 'anonymize') =>
 export class StudentsV2Controller {
   constructor(
     private readonly students: StudentsService,
+    private readonly batch: StudentsBatchService,
     private readonly config: AppConfig,
   ) {}
 
@@ -55,7 +57,7 @@ export class StudentsV2Controller {
         dedupeKey: (raw) => (typeof raw.attributes?.email === 'string' ? raw.attributes.email.toLowerCase() : undefined),
         dedupePointer: '/attributes/email',
       },
-      (items) => this.students.createMany(p, items),
+      (items) => this.batch.createMany(p, items),
     );
     reply.status(result.status);
     return result.body;
@@ -75,7 +77,7 @@ export class StudentsV2Controller {
         dedupeKey: (raw) => (typeof raw.id === 'string' ? `id:${raw.id}` : undefined),
         dedupePointer: '/id',
       },
-      (items) => this.students.updateMany(p, items),
+      (items) => this.batch.updateMany(p, items),
     );
     reply.status(result.status);
     return result.body;

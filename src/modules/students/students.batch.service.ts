@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { rowsOf } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
+import { decodeId, newUuid } from '../../core/ids/ids';
+import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
+import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
+import { presentStudent, StudentResource } from './students.presenter';
+import { NOW, studentExternalId } from './students.service';
+
+type Outcome = ItemOutcome<StudentResource>;
+const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
+const ok = (s: Student): Outcome => {
+  const r = presentStudent(s);
+  return { ok: true, id: r.id, result: r };
+};
+
+/**
+ * The /v2 students batch writes (POST and PATCH /v2/students). Set-wise: create is one INSERT,
+ * update one SELECT plus one UPDATE, whatever the batch size; every statement filters on the
+ * caller's organization.
+ */
+@Injectable()
+export class StudentsBatchService {
+  constructor(private readonly ds: DataSource) {}
+
+  /**
+   * Batch create: one INSERT ... ON CONFLICT DO NOTHING on the (organization_id, lower(email))
+   * index. A row that conflicts (the email exists in the organization, or a concurrent request
+   * just created it) is not returned and fails as validation_error on /attributes/email.
+   */
+  async createMany(p: Principal, items: ValidItem<StudentCreateItem>[]): Promise<Map<number, Outcome>> {
+    const ids = items.map(() => newUuid());
+    const rows = rowsOf(
+      await scoped(this.ds, p.organizationId).query(
+        `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
+         SELECT v.id, $org::uuid, v.email, v.first_name, v.last_name, v.external_id
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, email, first_name, last_name, external_id)
+         ON CONFLICT (organization_id, lower(email)) DO NOTHING
+         RETURNING ${STUDENT_COLUMNS}`,
+        [
+          ids,
+          items.map((v) => v.item.attributes.email.toLowerCase()),
+          items.map((v) => v.item.attributes.first_name ?? ''),
+          items.map((v) => v.item.attributes.last_name ?? ''),
+          ids.map(studentExternalId),
+        ],
+      ),
+    );
+    const created = new Map(rows.map((r) => [r.id as string, studentFromRow(r)]));
+    const out = new Map<number, Outcome>();
+    items.forEach((v, i) => {
+      const s = created.get(ids[i]);
+      out.set(v.index, s ? ok(s) : fail('validation_error', 'A student with this email already exists in the organization.', '/attributes/email'));
+    });
+    return out;
+  }
+
+  /**
+   * Batch update: one SELECT resolves every id and email of the batch, the rules run in memory,
+   * one UPDATE ... FROM unnest(...) applies every change. The UPDATE repeats the state guards, so
+   * a student anonymized or deactivated meanwhile is never changed (that item fails).
+   */
+  async updateMany(p: Principal, items: ValidItem<StudentUpdateItem>[]): Promise<Map<number, Outcome>> {
+    const out = new Map<number, Outcome>();
+    interface Pending {
+      index: number;
+      uuid?: string;
+      email?: string;
+      firstName?: string;
+      lastName?: string;
+      isInactive?: boolean;
+    }
+    const pending: Pending[] = [];
+    for (const v of items) {
+      const a = v.item.attributes;
+      const hasId = v.item.id !== undefined && v.item.id !== null;
+      const email = a.email ?? undefined;
+      const change = { firstName: a.first_name ?? undefined, lastName: a.last_name ?? undefined, isInactive: a.is_inactive ?? undefined };
+      if (!hasId && email === undefined) {
+        out.set(v.index, fail('validation_error', 'Identify the student with id or, failing that, attributes.email.', '/id'));
+        continue;
+      }
+      if (change.firstName === undefined && change.lastName === undefined && change.isInactive === undefined) {
+        out.set(v.index, fail('validation_error', 'Nothing to update: give at least one of first_name, last_name, is_inactive.', '/attributes'));
+        continue;
+      }
+      let uuid: string | undefined;
+      if (hasId) {
+        uuid = decodeId('student', v.item.id) ?? undefined;
+        if (!uuid) {
+          out.set(v.index, fail('not_found', 'Student not found.', '/id'));
+          continue;
+        }
+      }
+      pending.push({ index: v.index, uuid, email, firstName: change.firstName, lastName: change.lastName, isInactive: change.isInactive });
+    }
+    if (!pending.length) return out;
+
+    const uuids = [...new Set(pending.filter((q) => q.uuid).map((q) => q.uuid!))];
+    const emails = [...new Set(pending.filter((q) => !q.uuid).map((q) => q.email!.toLowerCase()))];
+    // only what the rules below read; the usual batch names every student by id, and then the lookup
+    // is by primary key alone (the email branch made PostgreSQL scan the organization's rows)
+    const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
+    const found: { id: string; email: string; isInactive: boolean; isAnonymized: boolean; ssoProvider: string | null }[] = (
+      emails.length
+        ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
+            uuids,
+            emails,
+          ])
+        : await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids])
+    ).map((r: any) => ({ id: r.id, email: r.email, isInactive: r.is_inactive, isAnonymized: r.is_anonymized, ssoProvider: r.sso_provider }));
+    const byId = new Map(found.map((s) => [s.id, s]));
+    // needed only for items named by email
+    const byEmail = new Map(emails.length ? found.map((s) => [s.email.toLowerCase(), s]) : []);
+
+    const claimed = new Set<string>();
+    const changes: (Pending & { id: string })[] = [];
+    for (const q of pending) {
+      const ptr = q.uuid ? '/id' : '/attributes/email';
+      const s = q.uuid ? byId.get(q.uuid) : byEmail.get(q.email!.toLowerCase());
+      if (!s) {
+        out.set(q.index, fail('not_found', 'Student not found.', ptr));
+        continue;
+      }
+      if (q.uuid && q.email !== undefined && q.email.toLowerCase() !== s.email.toLowerCase()) {
+        out.set(q.index, fail('validation_error', "attributes.email does not match the student's current email; email cannot be changed.", '/attributes/email'));
+        continue;
+      }
+      if (claimed.has(s.id)) {
+        out.set(q.index, fail('duplicate_in_batch', 'An earlier item of this batch already updates this student; only the first is processed.', ptr));
+        continue;
+      }
+      claimed.add(s.id);
+      if (s.isAnonymized) {
+        out.set(q.index, fail('validation_error', 'An anonymized student cannot be updated.', ptr));
+        continue;
+      }
+      if (s.ssoProvider !== null) {
+        out.set(q.index, fail('validation_error', 'A single-sign-on student cannot be updated.', ptr));
+        continue;
+      }
+      const reactivation = q.isInactive === false && q.firstName === undefined && q.lastName === undefined;
+      if (s.isInactive && !reactivation) {
+        out.set(
+          q.index,
+          fail('validation_error', 'An inactive student cannot be updated; reactivate first with an item carrying only is_inactive: false.', ptr),
+        );
+        continue;
+      }
+      changes.push({ index: q.index, uuid: q.uuid, email: q.email, firstName: q.firstName, lastName: q.lastName, isInactive: q.isInactive, id: s.id });
+    }
+    if (!changes.length) return out;
+
+    const updated = rowsOf(
+      await scoped(this.ds, p.organizationId).query(
+        `UPDATE users u SET
+            first_name = COALESCE(v.first_name, u.first_name),
+            last_name = COALESCE(v.last_name, u.last_name),
+            is_inactive = COALESCE(v.is_inactive, u.is_inactive),
+            deactivated_at = CASE WHEN v.is_inactive IS TRUE AND NOT u.is_inactive THEN ${NOW}
+                                  WHEN v.is_inactive IS FALSE THEN NULL
+                                  ELSE u.deactivated_at END,
+            updated_at = ${NOW}
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS v(id, first_name, last_name, is_inactive)
+          WHERE u.id = v.id AND u.organization_id = $org
+            AND NOT u.is_anonymized AND u.sso_provider IS NULL
+            AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
+        RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`,
+        [
+          changes.map((c) => c.id),
+          changes.map((c) => c.firstName ?? null),
+          changes.map((c) => c.lastName ?? null),
+          changes.map((c) => c.isInactive ?? null),
+        ],
+      ),
+    );
+    const after = new Map(updated.map((r) => [r.id as string, studentFromRow(r)]));
+    for (const c of changes) {
+      const s = after.get(c.id);
+      out.set(c.index, s ? ok(s) : fail('validation_error', 'The student changed state meanwhile (deactivated, anonymized or single-sign-on) and was not updated.', c.uuid ? '/id' : '/attributes/email'));
+    }
+    return out;
+  }
+}
