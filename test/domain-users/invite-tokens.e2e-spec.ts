@@ -1,7 +1,7 @@
 import { HashInviteTokens1763700014300 } from '../../migrations/1763700014300-hash-invite-tokens';
 import { sha256 } from '../../src/core/crypto/crypto';
 import { decodeId } from '../../src/core/ids/ids';
-import { DomainUsersService } from '../../src/modules/domain-users/domain-users.service';
+import { DomainUserInvitesService } from '../../src/modules/domain-users/domain-user-invites.service';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 
@@ -10,14 +10,14 @@ describe('domain-user invite tokens are stored hashed', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  let invites: DomainUsersService;
+  let invites: DomainUserInvitesService;
   const users = () => `/v1/domains/${org.domain_name}/users`;
 
   beforeAll(async () => {
     t = await startTestApp();
     org = await t.newOrg();
     token = await t.tokenFor(org);
-    invites = t.app.get(DomainUsersService);
+    invites = t.app.get(DomainUserInvitesService);
   });
   afterAll(() => t.close());
 

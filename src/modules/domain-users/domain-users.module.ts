@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module';
+import { DomainUserInvitesService } from './domain-user-invites.service';
 import { DomainUsersService } from './domain-users.service';
 import { DomainUsersV1Controller } from './domain-users.v1.controller';
 import { SignupFieldsService } from './signup-fields.service';
@@ -9,7 +10,7 @@ import { SignupFieldsV1Controller } from './signup-fields.v1.controller';
 @Module({
   imports: [DomainsModule],
   controllers: [DomainUsersV1Controller, SignupFieldsV1Controller],
-  providers: [DomainUsersService, SignupFieldsService],
-  exports: [DomainUsersService],
+  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService],
+  exports: [DomainUsersService, DomainUserInvitesService],
 })
 export class DomainUsersModule {}

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { constantTimeEqual, randomToken, sha256, signPayload } from '../../core/crypto/crypto';
+import { signPayload } from '../../core/crypto/crypto';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -15,7 +15,7 @@ import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../../core/http/v1-rules';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
-const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
+export const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
 /** Login tokens returned by a domain-user create are valid this long (seconds). */
 export const LOGIN_TOKEN_TTL = 15 * 60;
@@ -96,7 +96,7 @@ export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCod
 /**
  * Domain users: membership of the organization's users in a domain (table domain_users), with
  * the list filters of resource-reference-api.md section 4. Joining a domain records
- * DOMAIN_ENROLLMENT in the outbox in the same transaction.
+ * DOMAIN_ENROLLMENT in the outbox in the same transaction. Invites are DomainUserInvitesService.
  *
  * Access codes live in another module's tables (access_codes, access_code_pools, per domain);
  * this service reads them with its own narrowly-scoped SQL when they exist, and treats them as
@@ -327,84 +327,5 @@ export class DomainUsersService {
     }
     if (sets.length) await this.ds.query(`UPDATE domain_users SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
     return this.get(p, domain, userPublicId);
-  }
-
-  // ---- invites ----
-
-  async listInvites(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest) {
-    const du = await this.get(p, domain, userPublicId);
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, du.user_id, p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [domain.id, du.user_id, p.organizationId],
-    );
-    return { rows: rows.map((r: any) => this.presentInvite(domain, r)), count: c.n };
-  }
-
-  async getInvite(p: Principal, domain: Domain, userPublicId: string, inviteId: string) {
-    const du = await this.get(p, domain, userPublicId);
-    const uuid = decodeId('domainUserInvite', inviteId);
-    if (!uuid) throw notFound();
-    const [row] = await this.ds.query(`SELECT id, sent_at, used_at FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $4`, [uuid, domain.id, du.user_id, p.organizationId]);
-    if (!row) throw notFound();
-    return this.presentInvite(domain, row);
-  }
-
-  /**
-   * POST invites: the user must already be on the domain (an organization's user who is not is
-   * a 400; an unknown id a 404) and not anonymized (400: an anonymized user can never be invited
-   * again). The row is recorded here; the mail is the worker's job (sent_at stays null until it is
-   * sent). The token is a secret: only its SHA-256 is stored, and it is shown in this answer only.
-   */
-  async createInvite(p: Principal, domain: Domain, userPublicId: string, sendEmail: boolean) {
-    const uuid = decodeId('student', userPublicId);
-    if (!uuid) throw notFound();
-    const [user] = await this.ds.query(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]);
-    if (!user) throw notFound();
-    if (user.is_anonymized) throw fieldError('user', 'The user is anonymized and cannot be invited.');
-    const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, uuid, p.organizationId]);
-    if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
-    const token = randomToken(24);
-    const [row] = await this.ds.query(
-      `INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token_hash, send_email) VALUES ($1, $2, $3, $4, $5) RETURNING id, sent_at, used_at`,
-      [p.organizationId, domain.id, uuid, sha256(token), sendEmail],
-    );
-    return this.presentInvite(domain, row, token);
-  }
-
-  /**
-   * Use an invite (the learner app's invite page; the token is the credential there): marks it
-   * used and answers the organization, domain and user it is for, or null when the token is
-   * unknown, already used, or its user has been anonymized or deactivated meanwhile. Looked up by
-   * the token's SHA-256, as refresh tokens are.
-   */
-  async acceptInvite(token: unknown): Promise<{ organizationId: string; domainId: string; userId: string } | null> {
-    if (typeof token !== 'string' || !token || token.length > 512) return null;
-    const hash = sha256(token);
-    const rows: { organization_id: string; domain_id: string; user_id: string; token_hash: Buffer }[] = await this.ds.query(
-      `UPDATE domain_user_invites i SET used_at = date_trunc('milliseconds', now())
-         FROM users u
-        WHERE i.token_hash = $1 AND i.used_at IS NULL AND u.id = i.user_id AND u.organization_id = i.organization_id
-          AND NOT u.is_anonymized AND NOT u.is_inactive
-        RETURNING i.organization_id, i.domain_id, i.user_id, i.token_hash`,
-      [hash],
-    ).then((r: any) => (Array.isArray(r[0]) ? r[0] : r));
-    const row = rows[0];
-    if (!row || !constantTimeEqual(row.token_hash, hash)) return null;
-    return { organizationId: row.organization_id, domainId: row.domain_id, userId: row.user_id };
-  }
-
-  /**
-   * The published DomainUserInvite. `token` and `invite_url` carry the secret, which is kept only
-   * as a hash: they are filled in the create answer and are empty strings on reads.
-   */
-  private presentInvite(domain: Domain, r: any, token?: string) {
-    return {
-      id: encodeId('domainUserInvite', r.id),
-      token: token ?? '',
-      sent_at: iso(r.sent_at),
-      used_at: iso(r.used_at),
-      invite_url: token ? `https://${domain.name}/auth/invite/${token}` : '',
-    };
   }
 }

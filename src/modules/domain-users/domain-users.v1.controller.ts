@@ -8,6 +8,7 @@ import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page'
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../../core/http/v1-rules';
+import { DomainUserInvitesService } from './domain-user-invites.service';
 import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
@@ -19,6 +20,7 @@ export class DomainUsersV1Controller {
   constructor(
     private readonly domains: DomainsService,
     private readonly users: DomainUsersService,
+    private readonly invites: DomainUserInvitesService,
     private readonly config: AppConfig,
   ) {}
 
@@ -103,7 +105,7 @@ export class DomainUsersV1Controller {
   async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
     const domain = await this.domains.requireByName(p, name);
-    const { rows, count } = await this.users.listInvites(p, domain, userId, page);
+    const { rows, count } = await this.invites.listInvites(p, domain, userId, page);
     return v1List(rows, count, page, requestBaseUrl(this.config, req), req.url);
   }
 
@@ -111,13 +113,13 @@ export class DomainUsersV1Controller {
   @Scopes('students:write')
   async createInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: InviteCreateDto) {
     const domain = await this.domains.requireByName(p, name);
-    return this.users.createInvite(p, domain, userId, dto.send_email ?? true);
+    return this.invites.createInvite(p, domain, userId, dto.send_email ?? true);
   }
 
   @Get(':user_id/invites/:invite_id')
   @Scopes('students:read')
   async readInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Param('invite_id') inviteId: string) {
     const domain = await this.domains.requireByName(p, name);
-    return this.users.getInvite(p, domain, userId, inviteId);
+    return this.invites.getInvite(p, domain, userId, inviteId);
   }
 }
