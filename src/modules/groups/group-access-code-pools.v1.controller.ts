@@ -7,7 +7,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1GroupAccessCodePoolCreateDto } from './dto/v1-group.dto';
 import { presentGroupAccessCodePool } from './groups.v1.presenter';
-import { GroupsV1Service } from './groups.v1.service';
+import { GroupLinksV1Service } from './group-links.v1.service';
 import { V1 } from '../../core/http/interfaces';
 
 /** /v1/groups/{group_id}/access-code-pools: access code pools assigned to a group (scopes student-groups:*). */
@@ -15,7 +15,7 @@ import { V1 } from '../../core/http/interfaces';
 @Controller('v1/groups/:group_id/access-code-pools')
 export class GroupAccessCodePoolsV1Controller {
   constructor(
-    private readonly groups: GroupsV1Service,
+    private readonly groups: GroupLinksV1Service,
     private readonly config: AppConfig,
   ) {}
 

@@ -7,7 +7,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';
 import { presentGroupUser, presentUserGroup } from './groups.v1.presenter';
-import { GroupsV1Service } from './groups.v1.service';
+import { GroupLinksV1Service } from './group-links.v1.service';
 import { V1 } from '../../core/http/interfaces';
 
 /** /v1/groups/{group_id}/users: the members of a group (scopes student-groups:*). */
@@ -15,7 +15,7 @@ import { V1 } from '../../core/http/interfaces';
 @Controller('v1/groups/:group_id/users')
 export class GroupUsersV1Controller {
   constructor(
-    private readonly groups: GroupsV1Service,
+    private readonly groups: GroupLinksV1Service,
     private readonly config: AppConfig,
   ) {}
 
@@ -55,7 +55,7 @@ export class GroupUsersV1Controller {
 @Controller('v1/users/:user_id/groups')
 export class UserGroupsV1Controller {
   constructor(
-    private readonly groups: GroupsV1Service,
+    private readonly groups: GroupLinksV1Service,
     private readonly config: AppConfig,
   ) {}
 

@@ -14,6 +14,7 @@ import { GroupCategoriesV1Controller } from './group-categories.v1.controller';
 import { GroupUsersV1Controller, UserGroupsV1Controller } from './group-users.v1.controller';
 import { GroupsV1Controller } from './groups.v1.controller';
 import { GroupsV1Service } from './groups.v1.service';
+import { GroupLinksV1Service } from './group-links.v1.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride]), PublishedCoursesModule],
@@ -26,7 +27,7 @@ import { GroupsV1Service } from './groups.v1.service';
     GroupAccessCodePoolsV1Controller,
     GroupCategoriesV1Controller,
   ],
-  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service],
+  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service],
   exports: [GroupsService],
 })
 export class GroupsModule {}

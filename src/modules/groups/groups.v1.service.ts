@@ -11,7 +11,7 @@ import { MAX_RULE_DOMAINS } from './dto/group.dto';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto } from './dto/v1-group.dto';
 import { Group, groupFromRow } from './group.entity';
 import { isGroupNameConflict, normalizeDomains } from './groups.service';
-import type { GroupPoolRow, GroupUserRow, SignUpFieldRule, UserGroupRow } from './groups.v1.presenter';
+import type { SignUpFieldRule } from './groups.v1.presenter';
 import { rowsOf } from '../../core/database/sql';
 
 const NOW = `date_trunc('milliseconds', now())`;
@@ -28,11 +28,11 @@ export interface GroupView {
   options: OptionInfo;
 }
 
-const invalidPk = (field: string, value: unknown) => fieldError(field, `Invalid pk "${String(value).slice(0, 100)}" - object does not exist.`);
+export const invalidPk = (field: string, value: unknown) => fieldError(field, `Invalid pk "${String(value).slice(0, 100)}" - object does not exist.`);
 
 /**
- * /v1 groups, their users, access code pools, email-domain rules and the group categories. Same
- * rows as /v2 (GroupsService). Every statement filters on the caller's organization.
+ * /v1 groups, their email-domain rules and the group categories (group users and access code
+ * pools: GroupLinksV1Service). Same rows as /v2 (GroupsService). Every statement filters on the caller's organization.
  */
 @Injectable()
 export class GroupsV1Service {
@@ -239,151 +239,6 @@ export class GroupsV1Service {
     });
   }
 
-  // ---------------------------------------------------------------- group users
-
-  async listUsers(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupUserRow[]; count: number }> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_memberships WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
-    // users is the students module's table: a narrow join for the four member fields
-    const rows: GroupUserRow[] = await this.ds.query(
-      `SELECT gm.user_id, u.email, u.first_name, u.last_name, gm.created_at
-         FROM group_memberships gm JOIN users u ON u.id = gm.user_id AND u.organization_id = gm.organization_id
-        WHERE gm.group_id = $1 AND gm.organization_id = $2
-        ORDER BY gm.created_at, gm.user_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [groupId, p.organizationId],
-    );
-    return { rows, count: n };
-  }
-
-  private async membership(p: Principal, groupId: string, userId: string, m: EntityManager = this.ds.manager): Promise<GroupUserRow | null> {
-    const rows: GroupUserRow[] = await m.query(
-      `SELECT gm.user_id, u.email, u.first_name, u.last_name, gm.created_at
-         FROM group_memberships gm JOIN users u ON u.id = gm.user_id AND u.organization_id = gm.organization_id
-        WHERE gm.group_id = $1 AND gm.user_id = $2 AND gm.organization_id = $3`,
-      [groupId, userId, p.organizationId],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** `{user: {id}}`: a user of the organization (else 400). Idempotent: an existing membership is answered as is. */
-  async addUser(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupUserRow; created: boolean }> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const sent = linkedId(body, 'user');
-    const userId = decodeId('student', sent);
-    const users = userId ? await this.ds.query(`SELECT id FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
-    if (!users.length) throw invalidPk('user', sent);
-    const inserted = await this.ds.query(
-      `INSERT INTO group_memberships (group_id, user_id, organization_id) SELECT $1, $2, $3
-        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
-       ON CONFLICT (group_id, user_id) DO NOTHING RETURNING user_id`,
-      [groupId, userId, p.organizationId],
-    );
-    const row = await this.membership(p, groupId, userId!);
-    if (!row) throw notFound('Not found.'); // the group was deleted meanwhile
-    return { row, created: inserted.length > 0 };
-  }
-
-  async readUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<GroupUserRow> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const userId = decodeId('student', userPublicId);
-    const row = userId ? await this.membership(p, groupId, userId) : null;
-    if (!row) throw notFound('Not found.');
-    return row;
-  }
-
-  async removeUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<void> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const userId = decodeId('student', userPublicId);
-    const rows = userId
-      ? rowsOf(await this.ds.query(`DELETE FROM group_memberships WHERE group_id = $1 AND user_id = $2 AND organization_id = $3 RETURNING user_id`, [groupId, userId, p.organizationId]))
-      : [];
-    if (!rows.length) throw notFound('Not found.');
-  }
-
-  /** /v1/users/{user_id}/groups: the groups of a user of the organization (404 for any other id). */
-  async listUserGroups(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserGroupRow[]; count: number }> {
-    const userId = decodeId('student', userPublicId);
-    const users = userId ? await this.ds.query(`SELECT id FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
-    if (!users.length) throw notFound('Not found.');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_memberships WHERE user_id = $1 AND organization_id = $2`, [userId, p.organizationId]);
-    const rows: UserGroupRow[] = await this.ds.query(
-      `SELECT gm.group_id, g.name, gm.created_at
-         FROM group_memberships gm JOIN groups g ON g.id = gm.group_id AND g.organization_id = gm.organization_id
-        WHERE gm.user_id = $1 AND gm.organization_id = $2
-        ORDER BY gm.created_at, gm.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [userId, p.organizationId],
-    );
-    return { rows, count: n };
-  }
-
-  // ---------------------------------------------------------------- group access code pools
-  // access_code_pools is the access-codes module's table; its service resolves pools per domain
-  // only, so pools are read here with narrow organization-filtered queries (id, name).
-
-  async listPools(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupPoolRow[]; count: number }> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_access_code_pools WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
-    const rows: GroupPoolRow[] = await this.ds.query(
-      `SELECT l.access_code_pool_id, acp.name, l.created_at
-         FROM group_access_code_pools l JOIN access_code_pools acp ON acp.id = l.access_code_pool_id AND acp.organization_id = l.organization_id
-        WHERE l.group_id = $1 AND l.organization_id = $2
-        ORDER BY l.created_at, l.access_code_pool_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [groupId, p.organizationId],
-    );
-    return { rows, count: n };
-  }
-
-  private async poolLink(p: Principal, groupId: string, poolId: string): Promise<GroupPoolRow | null> {
-    const rows: GroupPoolRow[] = await this.ds.query(
-      `SELECT l.access_code_pool_id, acp.name, l.created_at
-         FROM group_access_code_pools l JOIN access_code_pools acp ON acp.id = l.access_code_pool_id AND acp.organization_id = l.organization_id
-        WHERE l.group_id = $1 AND l.access_code_pool_id = $2 AND l.organization_id = $3`,
-      [groupId, poolId, p.organizationId],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** `{access_code_pool: {id}}`: a pool of the organization (else 400). Idempotent. */
-  async addPool(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupPoolRow; created: boolean }> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const sent = linkedId(body, 'access_code_pool');
-    const poolId = decodeId('accessCodePool', sent);
-    const pools = poolId ? await this.ds.query(`SELECT id FROM access_code_pools WHERE id = $1 AND organization_id = $2`, [poolId, p.organizationId]) : [];
-    if (!pools.length) throw invalidPk('access_code_pool', sent);
-    const inserted = await this.ds.query(
-      `INSERT INTO group_access_code_pools (group_id, access_code_pool_id, organization_id) SELECT $1, $2, $3
-        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
-       ON CONFLICT (group_id, access_code_pool_id) DO NOTHING RETURNING group_id`,
-      [groupId, poolId, p.organizationId],
-    );
-    const row = await this.poolLink(p, groupId, poolId!);
-    if (!row) throw notFound('Not found.');
-    return { row, created: inserted.length > 0 };
-  }
-
-  async readPool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<GroupPoolRow> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const poolId = decodeId('accessCodePool', poolPublicId);
-    const row = poolId ? await this.poolLink(p, groupId, poolId) : null;
-    if (!row) throw notFound('Not found.');
-    return row;
-  }
-
-  async removePool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<void> {
-    const groupId = await this.requireGroupId(p, groupPublicId);
-    const poolId = decodeId('accessCodePool', poolPublicId);
-    const rows = poolId
-      ? rowsOf(
-          await this.ds.query(`DELETE FROM group_access_code_pools WHERE group_id = $1 AND access_code_pool_id = $2 AND organization_id = $3 RETURNING group_id`, [
-            groupId,
-            poolId,
-            p.organizationId,
-          ]),
-        )
-      : [];
-    if (!rows.length) throw notFound('Not found.');
-  }
-
   // ---------------------------------------------------------------- group categories
 
   async listCategories(p: Principal, page: V1PageRequest): Promise<{ rows: { id: string; name: string }[]; count: number }> {
@@ -401,19 +256,4 @@ export class GroupsV1Service {
     if (!rows.length) throw notFound('Not found.');
     return rows[0];
   }
-}
-
-/**
- * The id of a linked object sent as `{<member>: {id}}`. A missing member is "This field is
- * required."; any other shape is one 400 on the member.
- */
-function linkedId(body: unknown, member: string): string {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const v = b[member];
-  if (v === undefined || v === null) throw new ValidationFailed([{ field: member, message: v === null ? 'This field may not be null.' : 'This field is required.' }], 400);
-  if (typeof v !== 'object' || Array.isArray(v)) throw fieldError(member, DRF.dict(v));
-  const id = (v as Record<string, unknown>).id;
-  if (id === undefined || id === null) throw fieldError(`${member}.id`, 'This field is required.');
-  if (typeof id !== 'string' || !id.length) throw fieldError(`${member}.id`, 'Not a valid string.');
-  return id;
 }

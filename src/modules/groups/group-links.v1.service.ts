@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { rowsOf } from '../../core/database/sql';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { DRF } from '../../core/http/drf-messages';
+import { fieldError } from '../../core/http/v1-rules';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { GroupPoolRow, GroupUserRow, UserGroupRow } from './groups.v1.presenter';
+import { GroupsV1Service, invalidPk } from './groups.v1.service';
+
+/**
+ * A link table between a group and another object of the organization: group_memberships (users)
+ * and group_access_code_pools (access code pools). Both are (group_id, <column>, organization_id)
+ * with a unique (group_id, <column>); they differ only in the names below, so one set of
+ * functions serves both.
+ */
+interface GroupLink {
+  /** the link table and its alias in `from` */
+  table: string;
+  alias: string;
+  /** the linked object's column in the link table, and its own table (checked on add) */
+  column: string;
+  target: string;
+  /** the body member that names the linked object (`{<member>: {id}}`) and its public id kind */
+  member: string;
+  kind: 'student' | 'accessCodePool';
+  /** what an INSERT or DELETE of a link returns (only its presence is read) */
+  returning: string;
+  /** the columns of an answered row and the join that provides them */
+  select: string;
+  from: string;
+}
+
+// users is the students module's table: a narrow join for the four member fields
+const MEMBERSHIPS: GroupLink = {
+  table: 'group_memberships',
+  alias: 'gm',
+  column: 'user_id',
+  target: 'users',
+  member: 'user',
+  kind: 'student',
+  returning: 'user_id',
+  select: 'gm.user_id, u.email, u.first_name, u.last_name, gm.created_at',
+  from: 'group_memberships gm JOIN users u ON u.id = gm.user_id AND u.organization_id = gm.organization_id',
+};
+
+// access_code_pools is the access-codes module's table; its service resolves pools per domain
+// only, so pools are read here with narrow organization-filtered queries (id, name).
+const POOLS: GroupLink = {
+  table: 'group_access_code_pools',
+  alias: 'l',
+  column: 'access_code_pool_id',
+  target: 'access_code_pools',
+  member: 'access_code_pool',
+  kind: 'accessCodePool',
+  returning: 'group_id',
+  select: 'l.access_code_pool_id, acp.name, l.created_at',
+  from: 'group_access_code_pools l JOIN access_code_pools acp ON acp.id = l.access_code_pool_id AND acp.organization_id = l.organization_id',
+};
+
+/**
+ * /v1 group users and group access code pools (and a user's groups). The group is resolved by
+ * GroupsV1Service (404 outside the caller's organization); every statement filters on the
+ * caller's organization.
+ */
+@Injectable()
+export class GroupLinksV1Service {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly groups: GroupsV1Service,
+  ) {}
+
+  listUsers(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupUserRow[]; count: number }> {
+    return this.list(MEMBERSHIPS, p, groupPublicId, page);
+  }
+
+  /** `{user: {id}}`: a user of the organization (else 400). Idempotent: an existing membership is answered as is. */
+  addUser(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupUserRow; created: boolean }> {
+    return this.add(MEMBERSHIPS, p, groupPublicId, body);
+  }
+
+  readUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<GroupUserRow> {
+    return this.read(MEMBERSHIPS, p, groupPublicId, userPublicId);
+  }
+
+  removeUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<void> {
+    return this.remove(MEMBERSHIPS, p, groupPublicId, userPublicId);
+  }
+
+  listPools(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupPoolRow[]; count: number }> {
+    return this.list(POOLS, p, groupPublicId, page);
+  }
+
+  /** `{access_code_pool: {id}}`: a pool of the organization (else 400). Idempotent. */
+  addPool(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupPoolRow; created: boolean }> {
+    return this.add(POOLS, p, groupPublicId, body);
+  }
+
+  readPool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<GroupPoolRow> {
+    return this.read(POOLS, p, groupPublicId, poolPublicId);
+  }
+
+  removePool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<void> {
+    return this.remove(POOLS, p, groupPublicId, poolPublicId);
+  }
+
+  /** /v1/users/{user_id}/groups: the groups of a user of the organization (404 for any other id). */
+  async listUserGroups(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserGroupRow[]; count: number }> {
+    const userId = decodeId('student', userPublicId);
+    const users = userId ? await this.ds.query(`SELECT id FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
+    if (!users.length) throw notFound('Not found.');
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_memberships WHERE user_id = $1 AND organization_id = $2`, [userId, p.organizationId]);
+    const rows: UserGroupRow[] = await this.ds.query(
+      `SELECT gm.group_id, g.name, gm.created_at
+         FROM group_memberships gm JOIN groups g ON g.id = gm.group_id AND g.organization_id = gm.organization_id
+        WHERE gm.user_id = $1 AND gm.organization_id = $2
+        ORDER BY gm.created_at, gm.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [userId, p.organizationId],
+    );
+    return { rows, count: n };
+  }
+
+  private async list<R>(k: GroupLink, p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: R[]; count: number }> {
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${k.table} WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
+    const rows: R[] = await this.ds.query(
+      `SELECT ${k.select}
+         FROM ${k.from}
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $2
+        ORDER BY ${k.alias}.created_at, ${k.alias}.${k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [groupId, p.organizationId],
+    );
+    return { rows, count: n };
+  }
+
+  private async link<R>(k: GroupLink, p: Principal, groupId: string, linkedId: string): Promise<R | null> {
+    const rows: R[] = await this.ds.query(
+      `SELECT ${k.select}
+         FROM ${k.from}
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.${k.column} = $2 AND ${k.alias}.organization_id = $3`,
+      [groupId, linkedId, p.organizationId],
+    );
+    return rows[0] ?? null;
+  }
+
+  private async add<R>(k: GroupLink, p: Principal, groupPublicId: string, body: unknown): Promise<{ row: R; created: boolean }> {
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const sent = linkedIdOf(body, k.member);
+    const id = decodeId(k.kind, sent);
+    const found = id ? await this.ds.query(`SELECT id FROM ${k.target} WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    if (!found.length) throw invalidPk(k.member, sent);
+    const inserted = await this.ds.query(
+      `INSERT INTO ${k.table} (group_id, ${k.column}, organization_id) SELECT $1, $2, $3
+        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
+       ON CONFLICT (group_id, ${k.column}) DO NOTHING RETURNING ${k.returning}`,
+      [groupId, id, p.organizationId],
+    );
+    const row = await this.link<R>(k, p, groupId, id!);
+    if (!row) throw notFound('Not found.'); // the group was deleted meanwhile
+    return { row, created: inserted.length > 0 };
+  }
+
+  private async read<R>(k: GroupLink, p: Principal, groupPublicId: string, linkedPublicId: string): Promise<R> {
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const id = decodeId(k.kind, linkedPublicId);
+    const row = id ? await this.link<R>(k, p, groupId, id) : null;
+    if (!row) throw notFound('Not found.');
+    return row;
+  }
+
+  private async remove(k: GroupLink, p: Principal, groupPublicId: string, linkedPublicId: string): Promise<void> {
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const id = decodeId(k.kind, linkedPublicId);
+    const rows = id
+      ? rowsOf(await this.ds.query(`DELETE FROM ${k.table} WHERE group_id = $1 AND ${k.column} = $2 AND organization_id = $3 RETURNING ${k.returning}`, [groupId, id, p.organizationId]))
+      : [];
+    if (!rows.length) throw notFound('Not found.');
+  }
+}
+
+/**
+ * The id of a linked object sent as `{<member>: {id}}`. A missing member is "This field is
+ * required."; any other shape is one 400 on the member.
+ */
+function linkedIdOf(body: unknown, member: string): string {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const v = b[member];
+  if (v === undefined || v === null) throw new ValidationFailed([{ field: member, message: v === null ? 'This field may not be null.' : 'This field is required.' }], 400);
+  if (typeof v !== 'object' || Array.isArray(v)) throw fieldError(member, DRF.dict(v));
+  const id = (v as Record<string, unknown>).id;
+  if (id === undefined || id === null) throw fieldError(`${member}.id`, 'This field is required.');
+  if (typeof id !== 'string' || !id.length) throw fieldError(`${member}.id`, 'Not a valid string.');
+  return id;
+}
