@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { iso } from '../../core/http/v1-rules';
+import { presentPublishedCourseSettings } from '../published-courses/published-courses.presenter';
 import { presentOffer } from '../commerce/offers.presenter';
 import { domainBase } from '../domains/domain-url';
 import type { CourseSeriesView, SeriesCourseRow } from './course-series.service';
@@ -23,16 +23,7 @@ export function presentSeriesCourse(r: SeriesCourseRow, domainName: string) {
     course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_count },
     slug: r.slug,
     course_url: `${domainBase(domainName)}/${r.slug}`,
-    hidden: r.is_hidden,
-    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
-    registration_required: r.registration_required,
-    registration_starts_at: iso(r.registration_starts_at),
-    registration_ends_at: iso(r.registration_ends_at),
-    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
-    allow_self_service_reenroll: r.allow_self_service_reenroll,
-    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
-    require_all_prerequisites: r.require_all_prerequisites,
-    timezone: null,
+    ...presentPublishedCourseSettings(r),
     offer: presentOffer(r.offer, domainName),
   };
 }

@@ -8,6 +8,7 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { CourseSeries } from './course-series.entity';
+import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.presenter';
 
 export interface CourseSeriesView {
   series: CourseSeries;
@@ -17,20 +18,11 @@ export interface CourseSeriesView {
 }
 
 /** A published course of a series, with its course stats (one query per page). */
-export interface SeriesCourseRow {
+export interface SeriesCourseRow extends PublishedCourseSettingsRow {
   id: string;
   course_id: string;
   title: string;
   slug: string;
-  is_hidden: boolean;
-  strict_enforce_group_visibility: boolean;
-  registration_required: boolean;
-  registration_starts_at: Date | null;
-  registration_ends_at: Date | null;
-  restrict_access_start_end_dates: boolean;
-  allow_self_service_reenroll: boolean;
-  unique_progress_per_enrollment: boolean;
-  require_all_prerequisites: boolean;
   lesson_count: number;
   required_count: number;
   offer?: OfferRow;

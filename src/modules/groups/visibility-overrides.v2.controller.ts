@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { runBatch } from '../../core/batch/batch';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
@@ -45,25 +46,23 @@ export class VisibilityOverridesV2Controller {
   @Post()
   @Scopes('student-groups:write')
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const groupId = await this.groups.requireGroupId(p, id);
-    const result = await runBatch(
-      body,
-      {
-        itemClass: VisibilityOverrideItem,
-        type: 'visibility-overrides',
-        dedupeKey: overrideTupleKey,
-        dedupePointer: '/attributes/published_course_id',
-        maxItems: this.config.BATCH_MAX_ITEMS,
-      },
-      (items) => this.overrides.add(p, groupId, items),
-    );
-    reply.status(result.status);
-    return result.body;
+    return this.batch(p, id, body, reply, (groupId, items) => this.overrides.add(p, groupId, items));
   }
 
   @Delete()
   @Scopes('student-groups:write')
   async remove(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.batch(p, id, body, reply, (groupId, items) => this.overrides.remove(p, groupId, items));
+  }
+
+  /** The group first (404 outside the organization), then the batch of (published course, visibility) items. */
+  private async batch<R>(
+    p: Principal,
+    id: string,
+    body: unknown,
+    reply: FastifyReply,
+    apply: (groupId: string, items: ValidItem<VisibilityOverrideItem>[]) => Promise<Map<number, ItemOutcome<R>>>,
+  ) {
     const groupId = await this.groups.requireGroupId(p, id);
     const result = await runBatch(
       body,
@@ -74,7 +73,7 @@ export class VisibilityOverridesV2Controller {
         dedupePointer: '/attributes/published_course_id',
         maxItems: this.config.BATCH_MAX_ITEMS,
       },
-      (items) => this.overrides.remove(p, groupId, items),
+      (items) => apply(groupId, items),
     );
     reply.status(result.status);
     return result.body;

@@ -1,11 +1,8 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 
-/** One row of the published-course queries: published_courses.* plus the course's columns. */
-export interface PublishedCourseRow {
-  id: string;
-  course_id: string;
-  slug: string;
+/** The settings columns of a published course (published_courses), wherever a query reads them. */
+export interface PublishedCourseSettingsRow {
   is_hidden: boolean;
   strict_enforce_group_visibility: boolean;
   registration_required: boolean;
@@ -15,6 +12,29 @@ export interface PublishedCourseRow {
   allow_self_service_reenroll: boolean;
   unique_progress_per_enrollment: boolean;
   require_all_prerequisites: boolean;
+}
+
+/** The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null. */
+export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
+  return {
+    hidden: r.is_hidden,
+    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
+    registration_required: r.registration_required,
+    registration_starts_at: iso(r.registration_starts_at),
+    registration_ends_at: iso(r.registration_ends_at),
+    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
+    allow_self_service_reenroll: r.allow_self_service_reenroll,
+    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
+    require_all_prerequisites: r.require_all_prerequisites,
+    timezone: null,
+  };
+}
+
+/** One row of the published-course queries: published_courses.* plus the course's columns. */
+export interface PublishedCourseRow extends PublishedCourseSettingsRow {
+  id: string;
+  course_id: string;
+  slug: string;
   course_title: string;
   course_short_description: string;
   course_long_description_html: string;
@@ -65,16 +85,7 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
     course,
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,
-    hidden: r.is_hidden,
-    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
-    registration_required: r.registration_required,
-    registration_starts_at: iso(r.registration_starts_at),
-    registration_ends_at: iso(r.registration_ends_at),
-    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
-    allow_self_service_reenroll: r.allow_self_service_reenroll,
-    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
-    require_all_prerequisites: r.require_all_prerequisites,
-    timezone: null,
+    ...presentPublishedCourseSettings(r),
     offer: null,
   };
   if (o.searchable) {
