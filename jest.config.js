@@ -9,7 +9,7 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  // the organization-scoping audit: every statement on an organization-owned table names organization_id or says unscoped('reason')
+  // the organization-scoping audit: every statement on an organization-owned table compares organization_id (WHERE/ON, row, INSERT column) or says unscoped('reason'); ORG_AUDIT / ORG_AUDIT_STRICT=report|off to turn it down
   setupFilesAfterEnv: ['<rootDir>/test/support/org-audit.ts'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -56,4 +56,11 @@ describe('organization-scoping audit, the stricter reading (ORG_AUDIT_STRICT)', 
     expect(hasOrgPredicate(`/* unscoped: token lookup */ SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(true);
     expect(hasOrgPredicate(`SELECT organization_id FROM api_keys WHERE key_hash = $1`)).toBe(false);
   });
+
+  it('fails by default in npm test; ORG_AUDIT_STRICT=report or off turns it down', async () => {
+    const { strictMode } = await import('../support/org-audit');
+    expect(strictMode({})).toBe('fail');
+    expect(strictMode({ ORG_AUDIT_STRICT: 'report' })).toBe('report');
+    expect(strictMode({ ORG_AUDIT_STRICT: 'off' })).toBe('off');
+  });
 });

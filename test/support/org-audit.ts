@@ -13,13 +13,22 @@
  * ORG_AUDIT=fail (default): offenders fail the test during which they ran (afterEach), or the file
  * (afterAll) for those sent in hooks. ORG_AUDIT=report: offenders are appended as JSON lines to
  * ORG_AUDIT_REPORT (default /tmp/org-audit-<template>.jsonl) and nothing fails. ORG_AUDIT=off.
+ *
+ * The stricter tier (ORG_AUDIT_STRICT=fail, the default) also wants organization_id compared in a
+ * WHERE / ON clause, a row comparison or an INSERT column list, not merely selected (TypeORM's
+ * find({ where: { id } }) selects it): see hasOrgPredicate. ORG_AUDIT_STRICT=report|off.
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { Client } from 'pg';
 
 const MODE = (process.env.ORG_AUDIT ?? 'fail') as 'fail' | 'report' | 'off';
-/** The stricter tier (organization_id compared, not just selected): reported, not failing, until the suite is clean of it. */
-const STRICT = (process.env.ORG_AUDIT_STRICT ?? 'report') as 'fail' | 'report' | 'off';
+/**
+ * The stricter tier (organization_id compared, not just selected): fails by default since the whole
+ * suite ran clean of it; ORG_AUDIT_STRICT=report lists its offenders in <report>-strict.jsonl
+ * instead, ORG_AUDIT_STRICT=off keeps only the lenient tier.
+ */
+export const strictMode = (env: NodeJS.ProcessEnv = process.env) => (env.ORG_AUDIT_STRICT ?? 'fail') as 'fail' | 'report' | 'off';
+const STRICT = strictMode();
 const ORG_TABLES = new Set((process.env.CP_TEST_ORG_TABLES ?? '').split(',').filter(Boolean));
 const REPORT = process.env.ORG_AUDIT_REPORT ?? `/tmp/org-audit-${process.env.CP_TEST_TEMPLATE ?? 'run'}.jsonl`;
 const ROOT = `${process.cwd()}/`;
@@ -158,7 +167,7 @@ function drain(when: string) {
   const sites = new Map<string, Offence>();
   for (const o of found) sites.set(o.site, o);
   throw new Error(
-    `Organization-scoping audit: ${found.length} statement(s) touched organization-owned tables without organization_id and without unscoped('reason') (${when}):\n` +
+    `Organization-scoping audit: ${found.length} statement(s) touched organization-owned tables without an organization_id predicate and without unscoped('reason') (${when}):\n` +
       [...sites.values()].map((o) => `  at ${o.site}\n    tables: ${o.tables.join(', ')}\n    ${o.sql.replace(/\s+/g, ' ').slice(0, 300)}`).join('\n'),
   );
 }

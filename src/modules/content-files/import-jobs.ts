@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { unscoped } from '../../core/database/scoped';
 import { AppConfig } from '../../core/config/config';
 import { addWithin } from '../../core/queue/enqueue';
 import { AssetImportJob, ContentFileJob, QUEUES, WebPackageImportJob } from '../../core/queue/queues';
@@ -54,13 +55,13 @@ export class ImportJobs {
   async requeuePending(): Promise<{ assets: number; webPackages: number }> {
     const after = this.config.REQUEUE_AFTER_SECONDS;
     // oldest first, a bounded batch per sweep (partial indexes on state = 'PROCESSING')
-    const assets: { id: string; organization_id: string }[] = await this.ds.query(
+    const assets: { id: string; organization_id: string }[] = await unscoped(this.ds, 'the import sweeper, across organizations').query(
       `SELECT id, organization_id FROM assets
         WHERE state = 'PROCESSING' AND source_url IS NOT NULL AND created_at <= now() - make_interval(secs => $1)
         ORDER BY created_at LIMIT 500`,
       [after],
     );
-    const packages: { id: string; organization_id: string }[] = await this.ds.query(
+    const packages: { id: string; organization_id: string }[] = await unscoped(this.ds, 'the import sweeper, across organizations').query(
       `SELECT id, organization_id FROM web_packages
         WHERE state = 'PROCESSING' AND created_at <= now() - make_interval(secs => $1)
         ORDER BY created_at LIMIT 500`,

@@ -39,25 +39,25 @@ export class WebPackagesService {
     const source = await vetContentUrl('content_url', dto.content_url, this.config.ALLOW_PRIVATE_URLS);
     const id = newUuid();
     const meta = dto.web_package;
-    const pkg = await this.repo.save(
-      this.repo.create({
-        id,
-        organizationId: p.organizationId,
-        title: meta.title,
-        type: null,
-        standardVersion: null,
-        redirectOnCompletion: meta.redirect_on_completion ?? true,
-        syncCompletion: meta.sync_on_completion ?? meta.sync_completion ?? false,
-        state: 'PROCESSING',
-        failureReason: null,
-        sourceUrl: source,
-        storagePrefix: webPackagePrefix(p.organizationId, id),
-        launchPath: null,
-        sizeBytes: null,
-        expandedBytes: null,
-        fileCount: null,
-      }),
-    );
+    // insert, not save: save() with the id set first looks the id up (in every organization)
+    const pkg = this.repo.create({
+      id,
+      organizationId: p.organizationId,
+      title: meta.title,
+      type: null,
+      standardVersion: null,
+      redirectOnCompletion: meta.redirect_on_completion ?? true,
+      syncCompletion: meta.sync_on_completion ?? meta.sync_completion ?? false,
+      state: 'PROCESSING',
+      failureReason: null,
+      sourceUrl: source,
+      storagePrefix: webPackagePrefix(p.organizationId, id),
+      launchPath: null,
+      sizeBytes: null,
+      expandedBytes: null,
+      fileCount: null,
+    });
+    await this.repo.insert(pkg);
     // the row is the truth: when Redis does not take the job in time (outage), the answer is the
     // same PROCESSING package and the worker's sweeper queues the import later
     await this.imports.enqueue(webPackageImportJob(p.organizationId, pkg.id));

@@ -97,7 +97,7 @@ export class V1CoursesService {
         .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
         .execute();
       if (dto.labels !== undefined) await this.labels.set(m, p, row.id, dto.labels);
-      return m.getRepository(Course).findOneByOrFail({ id: row.id });
+      return m.getRepository(Course).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });
   }
 

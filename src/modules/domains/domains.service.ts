@@ -17,7 +17,7 @@ export class DomainsService {
   async create(organizationId: string, name: string, opts: { private?: boolean } = {}): Promise<Domain> {
     const normalized = name.trim().toLowerCase();
     if (!DOMAIN_NAME.test(normalized)) throw new ApiError(400, `"${name}" is not a valid domain name.`);
-    const existing = await this.domains.createQueryBuilder('d').where('lower(d.name) = :n', { n: normalized }).getOne();
+    const existing = await this.domains.createQueryBuilder('d').comment('unscoped: domain names are unique across organizations').where('lower(d.name) = :n', { n: normalized }).getOne();
     if (existing) throw new ApiError(409, `The domain "${normalized}" already exists.`);
     return this.domains.save(
       this.domains.create({

@@ -110,7 +110,7 @@ export class V1LessonsService {
         .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
         .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
         .execute();
-      return m.getRepository(Lesson).findOneByOrFail({ id: row.id });
+      return m.getRepository(Lesson).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { unscoped } from '../../core/database/scoped';
 import { AuthService } from '../../core/auth/auth.service';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
@@ -261,7 +262,7 @@ export class AuthorizeService {
   /** argon2id check; an unknown email still costs one verification so timing does not reveal it. */
   private async checkPassword(email: string, password: string): Promise<{ id: string; organizationId: string } | null> {
     if (email.length > 320 || password.length > 1024) return null;
-    const rows: { id: string; organization_id: string; password_hash: string }[] = await this.ds.query(
+    const rows: { id: string; organization_id: string; password_hash: string }[] = await unscoped(this.ds, 'an administrator is found by e-mail at sign-in, before the organization is known').query(
       `SELECT id, organization_id, password_hash FROM admins WHERE lower(email) = lower($1)`,
       [email],
     );
@@ -283,7 +284,7 @@ export class AuthorizeService {
         `UPDATE oauth_clients SET organization_id = $1, updated_at = date_trunc('milliseconds', now()) WHERE id = $2 AND organization_id IS NULL`,
         [admin.organizationId, req.client.id],
       );
-      const [row]: { organization_id: string | null; is_active: boolean }[] = await m.query(
+      const [row]: { organization_id: string | null; is_active: boolean }[] = await unscoped(m, "the client's organization is what this checks").query(
         `SELECT organization_id, is_active FROM oauth_clients WHERE id = $1 FOR SHARE`,
         [req.client.id],
       );

@@ -47,6 +47,9 @@ export function ipAllowed(allowlist: string[], ip: string): boolean {
   return list.check(mapped, family);
 }
 
+
+/** A client_id is global (it names the client before its organization is known, and a registered client has none until approved). */
+const CLIENT_BY_CLIENT_ID = 'unscoped: an OAuth client is found by its client_id';
 @Injectable()
 export class ClientsService {
   constructor(
@@ -201,7 +204,7 @@ export class ClientsService {
 
   /** Find an active client by its client_id and check its secret in constant time. */
   async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
-    const client = await this.clients.findOne({ where: { clientId } });
+    const client = await this.clients.findOne({ where: { clientId }, comment: CLIENT_BY_CLIENT_ID });
     if (!client || !client.isActive) {
       constantTimeEqual(sha256(secret ?? ''), sha256('')); // same work either way
       return null;
@@ -212,7 +215,7 @@ export class ClientsService {
   }
 
   findByClientId(clientId: string): Promise<OAuthClient | null> {
-    return this.clients.findOne({ where: { clientId } });
+    return this.clients.findOne({ where: { clientId }, comment: CLIENT_BY_CLIENT_ID });
   }
 
   present(client: OAuthClient, secret?: string) {

@@ -101,7 +101,10 @@ export class TokenService {
     const result = await this.ds.transaction(async (m) => {
       const found: { family_id: string }[] = await m.query(`SELECT family_id FROM refresh_tokens WHERE token_hash = $1`, [hash]);
       if (!found.length) throw invalidGrant('The refresh token is invalid.');
-      const [family] = await m.query(`SELECT id, revoked_at, client_id, organization_id, subject FROM token_families WHERE id = $1 FOR UPDATE`, [found[0].family_id]);
+      const [family] = await unscoped(m, 'the family of a refresh token found by its hash').query(
+        `SELECT id, revoked_at, client_id, organization_id, subject FROM token_families WHERE id = $1 FOR UPDATE`,
+        [found[0].family_id],
+      );
       const rows: any[] = await m.query(
         `SELECT id, family_id, scope, expires_at, rotated_at, token_hash, successor_enc,
                 (rotated_at IS NOT NULL AND rotated_at > clock_timestamp() - make_interval(secs => $2)) AS in_grace
@@ -122,7 +125,7 @@ export class TokenService {
       }
       if (family.revoked_at) throw invalidGrant('The refresh token has been revoked.');
       if (!successor && new Date(row.expires_at).getTime() <= Date.now()) throw invalidGrant('The refresh token has expired.');
-      const client = await m.findOne(OAuthClient, { where: { id: family.client_id } });
+      const client = await m.findOne(OAuthClient, { where: { id: family.client_id, organizationId: family.organization_id } });
       if (!client || !client.isActive) throw invalidGrant('The client of this refresh token is deactivated.');
       if (creds.clientId && creds.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
       // RFC 6749 section 6: a confidential client authenticates to refresh, so a leaked refresh token alone is useless.
@@ -203,7 +206,7 @@ export class TokenService {
     if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
     const hash = sha256(code);
     const result = await this.ds.transaction(async (m) => {
-      const row = await m.findOne(AuthCode, { where: { codeHash: hash }, lock: { mode: 'pessimistic_write' } });
+      const row = await m.findOne(AuthCode, { where: { codeHash: hash }, lock: { mode: 'pessimistic_write' }, comment: 'unscoped: an authorization code is looked up by its hash' });
       if (!row || row.clientId !== client.id) throw invalidGrant('The authorization code is invalid.');
       if (row.usedAt) {
         // A second use of a code: revoke everything the first use issued.

@@ -75,7 +75,7 @@ export class PathEnrollmentsService {
         extra: { column: 'path_id', value: pp.pathId },
         input,
       });
-      const e = await m.getRepository(PublishedPathEnrollment).findOneByOrFail({ id: enrollmentId });
+      const e = await m.getRepository(PublishedPathEnrollment).findOneByOrFail({ id: enrollmentId, organizationId: p.organizationId });
       const [view] = await this.enrollmentViews(m, p, pp, [e]);
       if (created) {
         const path = await this.lookups.path(m, p, pp.pathId);

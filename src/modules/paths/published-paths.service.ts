@@ -128,10 +128,10 @@ export class PublishedPathsService {
     const [{ n }] = await m.query(`SELECT count(*)::int AS n ${from}`, params.slice(0, terms.length ? params.length - 2 : params.length));
     const ids: { id: string }[] = await m.query(`SELECT pp.id ${from} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     if (!ids.length) return { rows: [], count: n };
-    const pps = await m.getRepository(PublishedPath).findBy({ id: In(ids.map((r) => r.id)) });
+    const pps = await m.getRepository(PublishedPath).findBy({ id: In(ids.map((r) => r.id)), organizationId: p.organizationId });
     const byId = new Map(pps.map((x) => [x.id, x]));
     const ordered = ids.map((r) => byId.get(r.id)!).filter(Boolean);
-    const paths = await m.getRepository(LearningPath).findBy({ id: In(ordered.map((x) => x.pathId)) });
+    const paths = await m.getRepository(LearningPath).findBy({ id: In(ordered.map((x) => x.pathId)), organizationId: p.organizationId });
     return { rows: await this.views(m, p, domain, ordered, new Map(paths.map((x) => [x.id, x])), q.includeSearchable), count: n };
   }
 

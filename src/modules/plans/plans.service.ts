@@ -112,7 +112,7 @@ export class PlansService {
         owner: { column: 'plan_id', id: plan.id },
         input,
       });
-      const e = await m.getRepository(PlanEnrollment).findOneByOrFail({ id });
+      const e = await m.getRepository(PlanEnrollment).findOneByOrFail({ id, organizationId: p.organizationId });
       return { view: (await this.views(m, p, plan, [e]))[0], created };
     });
   }

@@ -202,7 +202,7 @@ export class StudentsService {
   async studentForResetToken(token: unknown): Promise<Student | null> {
     const c = verifyResetToken(this.config.APP_SECRET, token);
     if (!c) return null;
-    const s = await this.repo.findOne({ where: { id: c.sid } });
+    const s = await this.repo.findOne({ where: { id: c.sid }, comment: 'unscoped: the reset token is the credential, it names its student' });
     if (!s || s.isAnonymized || s.isInactive || s.ssoProvider !== null) return null;
     const current = s.passwordChangedAt ? s.passwordChangedAt.toISOString() : null;
     return current === c.pca ? s : null;

@@ -64,20 +64,23 @@ export class WebhooksService {
     const headers = this.checkHeaders(dto.additional_headers);
     const secret = newSigningSecret();
     const password = dto.basic_auth_password ?? '';
-    const webhook = await this.repo.save(
-      this.repo.create({
-        id: newUuid(),
-        organizationId: p.organizationId,
-        targetUrl,
-        eventType: dto.event_type ?? null,
-        active: dto.active ?? true,
-        deactivateReason: null,
-        basicAuthUsername: dto.basic_auth_username ?? '',
-        basicAuthPassword: password ? encrypt(this.config.APP_SECRET, password) : null,
-        additionalHeaders: headers ?? {},
-        secret: encrypt(this.config.APP_SECRET, secret),
-      }),
-    );
+    // insert, not save: save() with the id set first looks the id up in every organization (and
+    // would set the nullable members it was not given to null, as they are here)
+    const webhook = this.repo.create({
+      id: newUuid(),
+      organizationId: p.organizationId,
+      targetUrl,
+      eventType: dto.event_type ?? null,
+      active: dto.active ?? true,
+      deactivateReason: null,
+      basicAuthUsername: dto.basic_auth_username ?? '',
+      basicAuthPassword: password ? encrypt(this.config.APP_SECRET, password) : null,
+      additionalHeaders: headers ?? {},
+      secret: encrypt(this.config.APP_SECRET, secret),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+    });
+    await this.repo.insert(webhook);
     return { webhook, secret };
   }
 
