@@ -633,8 +633,11 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
     it('lists run the same number of statements for 1 row and for many', async () => {
       const measure = async (url: string) => {
         await t.get(url, basic()); // warm caches (auth)
-        const { result, count: n } = await countQueries(() => t.get(url, basic()));
+        const { result, statements } = await countQueries(() => t.get(url, basic()));
         expect(result.status).toBe(200);
+        // the API key's cache entry may expire between the warm-up and the measured request on a
+        // loaded machine (AUTH_CACHE_SECONDS): its look-up is not the list's work, so it is not counted
+        const n = statements.filter((q) => !/\bFROM api_keys\b/.test(q)).length;
         expect(n).toBeGreaterThan(0);
         return n;
       };
