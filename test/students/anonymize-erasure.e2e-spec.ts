@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { encodeId } from '../../src/core/ids/ids';
+import { decodeId, encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { domainOf, insertCourse, orgUuid, publishCourse } from '../support/fixtures';
@@ -153,6 +153,26 @@ describe('anonymization erases personal data everywhere', () => {
     const again = await t.post(`/v1/users/${p.id}/anonymize`, undefined, { token });
     expect(again.status).toBe(200);
     expect((await t.post(`/v2/students/${p.id}/anonymize`, undefined, { token, headers: { 'X-Confirm-Destructive': 'true' } })).status).toBe(204);
+  });
+
+  it('an anonymized user cannot be enrolled again: a published course, a published path (400 on user, nothing written)', async () => {
+    const member = await t.post(`/v1/domains/${domain.name}/users`, { user: { email: `enrol-${Date.now()}@example.test` } }, { token });
+    expect(member.status).toBe(201);
+    const uid: string = member.body.user.id;
+    const path = await t.post(`/v1/domains/${domain.name}/published-paths`, { slug: `anon-${Date.now()}`, path: { title: 'Anon path' } }, { token });
+    expect(path.status).toBe(201);
+    expect((await t.post(`/v2/students/${uid}/anonymize`, undefined, { token, headers: { 'X-Confirm-Destructive': 'true' } })).status).toBe(204);
+
+    const course = await t.post(`/v1/domains/${domain.name}/published-courses/${pcId}/enrollments`, { user: { id: uid } }, { token });
+    expect(course.status).toBe(400);
+    expect(course.body).toEqual({ user: ['The user is anonymized and cannot be enrolled.'] });
+    const viaPath = await t.post(`/v1/domains/${domain.name}/published-paths/${path.body.id}/published-path-enrollments`, { user: { id: uid } }, { token });
+    expect(viaPath.status).toBe(400);
+    expect(viaPath.body).toEqual({ user: ['The user is anonymized and cannot be enrolled.'] });
+    for (const table of ['enrollments', 'published_path_enrollments']) {
+      const rows = await t.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1 AND organization_id = $2`, [decodeId('student', uid), orgUuid(org)]);
+      expect(rows[0].n).toBe(0);
+    }
   });
 
   it('/v1 anonymize: scope students:anonymize, 404 for unknown ids and other organizations (nothing changes)', async () => {

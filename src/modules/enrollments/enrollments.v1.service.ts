@@ -10,6 +10,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
 import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
+import { ANONYMIZED_USER } from '../students/user-refs';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -74,8 +75,9 @@ export class EnrollmentsV1Service {
     const enrolledAt = parseTimestamp('enrolled_at', dto.enrolled_at, false);
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
     const userId = decodeId('student', rawId);
-    const [user] = userId ? await this.ds.query(`SELECT id, email, first_name, last_name FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
+    const [user] = userId ? await this.ds.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
     if (!user) throw fieldError('user', `Invalid id "${rawId}" - object does not exist.`);
+    if (user.is_anonymized) throw fieldError('user', ANONYMIZED_USER);
 
     return this.ds.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${pc.id}:${user.id}`]);

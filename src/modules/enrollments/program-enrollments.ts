@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import { parsePurchase, PurchaseBody, StoredPurchase } from '../commerce/purchases';
-import { userExists } from '../students/user-refs';
+import { ANONYMIZED_USER, userState } from '../students/user-refs';
 
 /**
  * Plan and published-path enrollments (/v1): the create and update bodies they share and the
@@ -50,7 +50,9 @@ export async function parseEnrollmentCreate(m: EntityManager, organizationId: st
   const purchase = parsePurchase(body.purchase, enrolledAt);
   const userUuid = decodeId('student', body.user.id);
   if (!userUuid) throw invalidPk('user', body.user.id);
-  if (!(await userExists(m, organizationId, userUuid))) throw invalidPk('user', body.user.id);
+  const state = await userState(m, organizationId, userUuid);
+  if (state === 'absent') throw invalidPk('user', body.user.id);
+  if (state === 'anonymized') throw fieldError('user', ANONYMIZED_USER);
   return { userUuid, enrolledAt, expiresAt, active: body.active ?? true, purchase };
 }
 

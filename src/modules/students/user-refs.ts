@@ -23,8 +23,11 @@ export async function loadUsers(m: EntityManager, organizationId: string, ids: s
   return out;
 }
 
-/** Whether this uuid is a user of the organization. */
-export async function userExists(m: EntityManager, organizationId: string, uuid: string): Promise<boolean> {
-  const found: unknown[] = await scoped(m, organizationId).query(`SELECT 1 FROM users WHERE organization_id = $org AND id = $1`, [uuid]);
-  return found.length > 0;
+/** Whether this uuid is a user of the organization, and whether that user was anonymized. */
+export async function userState(m: EntityManager, organizationId: string, uuid: string): Promise<'absent' | 'anonymized' | 'present'> {
+  const found: Array<{ is_anonymized: boolean }> = await scoped(m, organizationId).query(`SELECT is_anonymized FROM users WHERE organization_id = $org AND id = $1`, [uuid]);
+  return !found.length ? 'absent' : found[0].is_anonymized ? 'anonymized' : 'present';
 }
+
+/** An anonymized user keeps their id for history, but nothing new is made for them (CONVENTIONS §10). */
+export const ANONYMIZED_USER = 'The user is anonymized and cannot be enrolled.';
