@@ -1,13 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { ServerResponse } from 'node:http';
-import path from 'node:path';
 import { loadConfig } from '../../src/core/config/config';
 import { recordEvents } from '../../src/core/events/outbox';
 import { createWorker } from '../../src/worker';
 import { startTestApp, TestApp } from '../support/app';
 import { orgUuid } from '../support/fixtures';
 import { dropRedisPrefix, startReceiver, verifyStandardWebhook } from '../support/webhook-receiver';
+import { spawnWorker } from '../support/worker-process';
 
 /**
  * At-least-once across a worker crash: the real worker process (npm run worker's entry point) is
@@ -46,27 +46,10 @@ describe('webhook delivery survives a killed worker', () => {
         recordEvents(m, [{ organizationId: orgUuid(org), type: 'COURSE_COMPLETION', objects: { user: { id: 'stu_x', email: 'a@b.test', first_name: 'A', last_name: 'B' } } }]),
       );
 
-      const env = {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: t.config.DATABASE_URL,
-        REDIS_URL: t.config.REDIS_URL,
-        REDIS_PREFIX: t.config.REDIS_PREFIX,
-        ALLOW_PRIVATE_URLS: 'true',
-        WEBHOOK_LOCK_MS: '1000',
-        WEBHOOK_RELAY_INTERVAL_MS: '100',
-        LOG_LEVEL: 'silent',
-      };
-      const root = path.resolve(__dirname, '../..');
-      child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr!.on('data', (c) => (stderr += c));
-      await r.waitFor(1, 90_000).catch((e) => {
-        throw new Error(`${e.message}; worker stderr: ${stderr}`);
-      });
-      const exited = new Promise((res) => child!.once('exit', res));
-      child.kill('SIGKILL');
-      await exited;
+      const proc = spawnWorker(t.config, { WEBHOOK_LOCK_MS: '1000', WEBHOOK_RELAY_INTERVAL_MS: '100' });
+      child = proc.child;
+      await proc.orReport(r.waitFor(1, 90_000));
+      await proc.kill();
 
       const [before] = await t.ds.query(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]);
       expect(before).toEqual({ status: 'PENDING', attempt_count: 0 });

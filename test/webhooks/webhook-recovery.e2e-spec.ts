@@ -1,8 +1,7 @@
 import { waitFor } from '../support/eventually';
 import { INestApplicationContext } from '@nestjs/common';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { ServerResponse } from 'node:http';
-import path from 'node:path';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { recordEvents } from '../../src/core/events/outbox';
 import { RelayService } from '../../src/modules/webhooks/relay.service';
@@ -10,6 +9,7 @@ import { createWorker } from '../../src/worker';
 import { startTestApp, TestApp } from '../support/app';
 import { orgUuid } from '../support/fixtures';
 import { dropRedisPrefix, startReceiver, verifyStandardWebhook } from '../support/webhook-receiver';
+import { spawnWorker } from '../support/worker-process';
 
 /**
  * Recovery times after a worker dies (issue 8, item 7), with the DEFAULT lock and relay settings:
@@ -106,26 +106,11 @@ describe('webhook recovery after a worker dies', () => {
       const created = await t.post('/v1/webhooks', { target_url: r.url }, { basic: org.api_key });
       expect(created.status).toBe(201);
       const [eventUuid] = await emit(orgUuid(org), 'COURSE_COMPLETION');
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: t.config.DATABASE_URL,
-        REDIS_URL: t.config.REDIS_URL,
-        REDIS_PREFIX: t.config.REDIS_PREFIX,
-        ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'silent',
-      };
-      for (const k of ['WEBHOOK_LOCK_MS', 'WEBHOOK_RELAY_INTERVAL_MS', 'WEBHOOK_RETRY_SCALE', 'WEBHOOK_TIMEOUT_MS']) delete env[k];
-      const root = path.resolve(__dirname, '../..');
-      child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr!.on('data', (c) => (stderr += c));
-      await r.waitFor(1, 90_000).catch((e) => {
-        throw new Error(`${e.message}; worker stderr: ${stderr}`);
-      });
-      const exited = new Promise((res) => child!.once('exit', res));
-      child.kill('SIGKILL');
-      await exited;
+      // every webhook setting at its default
+      const proc = spawnWorker(t.config, { WEBHOOK_LOCK_MS: undefined, WEBHOOK_RELAY_INTERVAL_MS: undefined, WEBHOOK_RETRY_SCALE: undefined, WEBHOOK_TIMEOUT_MS: undefined });
+      child = proc.child;
+      await proc.orReport(r.waitFor(1, 90_000));
+      await proc.kill();
       const killedAt = Date.now();
 
       worker = await createWorker(defaults());
