@@ -25,6 +25,7 @@ import { PasswordResetMails1763700014400 } from './1763700014400-password-reset-
 import { RefreshGrace1763700014857 } from './1763700014857-refresh-grace';
 import { IdempotencyBodyLz41763700014501 } from './1763700014501-idempotency-body-lz4';
 import { IdempotencySealedAnswers1763700014600 } from './1763700014600-idempotency-sealed-answers';
+import { Progress1763700016000 } from './1763700016000-progress';
 import { OrganizationForeignKeys1763700015000 } from './1763700015000-organization-foreign-keys';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   UsersExternalId1763700014001,
   IdempotencySealedAnswers1763700014600,
   OrganizationForeignKeys1763700015000,
+  Progress1763700016000,
 ];
