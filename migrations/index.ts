@@ -27,6 +27,7 @@ import { IdempotencyBodyLz41763700014501 } from './1763700014501-idempotency-bod
 import { IdempotencySealedAnswers1763700014600 } from './1763700014600-idempotency-sealed-answers';
 import { Progress1763700016000 } from './1763700016000-progress';
 import { OrganizationForeignKeys1763700015000 } from './1763700015000-organization-foreign-keys';
+import { V1UsersIndexes1763700016100 } from './1763700016100-v1-users-indexes';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   IdempotencySealedAnswers1763700014600,
   OrganizationForeignKeys1763700015000,
   Progress1763700016000,
+  V1UsersIndexes1763700016100,
 ];
