@@ -78,6 +78,16 @@ export class Progress1763700016000 implements MigrationInterface {
     await q.query(`CREATE INDEX lesson_progress_user_idx ON lesson_progress (organization_id, user_id)`);
     await q.query(`CREATE INDEX lesson_progress_lesson_idx ON lesson_progress (organization_id, lesson_id)`);
 
+    await q.query(`CREATE INDEX enrollments_org_user_pc_idx ON enrollments (organization_id, user_id, published_course_id, enrolled_at)`);
+    // every existing enrollment gets its course progress (as every new one does, with it)
+    await q.query(`
+      INSERT INTO course_progress (organization_id, user_id, published_course_id, course_id, enrollment_id, completed_at)
+      SELECT e.organization_id, e.user_id, e.published_course_id, e.course_id,
+             CASE WHEN pc.unique_progress_per_enrollment THEN e.id END, e.completed_at
+        FROM enrollments e JOIN published_courses pc ON pc.id = e.published_course_id
+       ORDER BY e.enrolled_at DESC
+      ON CONFLICT DO NOTHING`);
+
     // one live certificate per course progress; its enrollment/user/course is what the progress has
     await q.query(`ALTER TABLE certificates ADD COLUMN course_progress_id uuid`);
     await q.query(`ALTER TABLE certificates ADD CONSTRAINT certificates_course_progress_id_fkey FOREIGN KEY (organization_id, course_progress_id) REFERENCES course_progress (organization_id, id) ON DELETE SET NULL (course_progress_id)`);
@@ -86,6 +96,7 @@ export class Progress1763700016000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE certificates DROP COLUMN course_progress_id`);
+    await q.query(`DROP INDEX enrollments_org_user_pc_idx`);
     await q.query(`DROP TABLE lesson_progress`);
     await q.query(`DROP TABLE course_progress`);
     await q.query(`ALTER TABLE lessons DROP CONSTRAINT lessons_organization_id_id_key`);

@@ -13,6 +13,7 @@ import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';
+import { ProgressModule } from './modules/progress/progress.module';
 import { CourseSeriesModule } from './modules/course-series/course-series.module';
 import { AccessCodesModule } from './modules/access-codes/access-codes.module';
 import { PublishedCoursesModule } from './modules/published-courses/published-courses.module';
@@ -42,6 +43,7 @@ export class AppModule {
         PlansModule,
         PathsModule,
         StudentsModule,
+        ProgressModule,
         GroupsModule,
         CoursesApiModule,
         DomainUsersModule,

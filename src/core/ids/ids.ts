@@ -45,6 +45,10 @@ export const ID_PREFIXES = {
   domainUserInvite: 'dui',
   quiz: 'quiz',
   visibilityOverride: 'vov',
+  courseProgress: 'cpr',
+  lessonProgress: 'lpr',
+  progressToken: 'ptk',
+  groupMembership: 'gmem',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

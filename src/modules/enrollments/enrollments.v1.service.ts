@@ -11,6 +11,7 @@ import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
 import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
 import { ANONYMIZED_USER } from '../students/user-refs';
+import { ProgressService } from '../progress/progress.service';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -41,7 +42,10 @@ export interface EnrollmentRow {
  */
 @Injectable()
 export class EnrollmentsV1Service {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly progress: ProgressService,
+  ) {}
 
   async list(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: EnrollmentRow[]; count: number }> {
     const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM enrollments e WHERE e.published_course_id = $1 AND e.organization_id = $2`, [pc.id, p.organizationId]);
@@ -101,6 +105,7 @@ export class EnrollmentsV1Service {
          VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7) RETURNING id`,
         [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
       );
+      await this.progress.ensureCourseProgress(m, p.organizationId, [{ enrollmentId: row.id, userId: user.id, publishedCourseId: pc.id, courseId: pc.course_id }]);
       await recordEvents(m, [
         {
           organizationId: p.organizationId,

@@ -3,13 +3,13 @@ import { loadConfig } from '../../../src/core/config/config';
 import { decodeId, encodeId } from '../../../src/core/ids/ids';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
-import { insertCourseSeries, insertGroupCategory, insertPlan, issueCertificate, orgUuid } from '../fixtures';
+import { insertCourseSeries, insertGroupCategory, insertPlan, orgUuid } from '../fixtures';
 import { named, randomName, registerBody, registerSeeder, registerUnscopedParam } from './registry';
 
 /**
  * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
  * created through the API; the few kinds no route or service creates (plans, course series, group
- * categories, certificates, signup fields) come from the shared test fixtures, marked below.
+ * categories, signup fields) come from the shared test fixtures, marked below.
  */
 const rnd = () => randomBytes(4).toString('hex');
 /** The public id in a create answer: /v1 `{id}`, /v1 domain users `{user: {id}}`, /v2 `{data: [{id}]}` or `{data: {id}}`. */
@@ -88,10 +88,19 @@ registerSeeder('enrollments', async (w) => {
   return { enrollment_id: e };
 });
 
+registerSeeder('progress', async (w) => {
+  const base = `/v1/users/${w.ids.user_id}/published-courses/${w.ids.published_course_id}`;
+  const lessons = await w.v1('GET', `${base}/lessons`);
+  const lp: string = lessons.results[0].lesson_progress.lesson_progress_id;
+  const token: string = (await w.v1('GET', `/v1/lesson-progress/${lp}`)).progress_token_id;
+  return { lesson_progress_id: lp, progress_token_id: token };
+});
+
 registerSeeder('certificates', async (w) => {
-  // no route or service issues certificates yet (course completion will): the shared fixture writes the row
-  const cert = await issueCertificate(w.t, w.org, decodeId('student', w.ids.user_id)!, decodeId('course', w.ids.course_id)!);
-  return { 'certificates.id': cert.id };
+  // a course completion issues the certificate
+  await w.v1('PATCH', `/v1/users/${w.ids.user_id}/published-courses/${w.ids.published_course_id}`, { course_progress: { completed_at: '2026-01-01T00:00:00Z' } });
+  const certs = await w.v2('GET', `/v2/certificates/?filter[student.id]=${w.ids.user_id}`);
+  return { 'certificates.id': idOf(certs.data[0]) };
 });
 
 registerSeeder('access-codes', async (w) => {

@@ -1,0 +1,35 @@
+import { encodeId } from '../ids/ids';
+
+/**
+ * The one place event bodies are built (CONVENTIONS §6 and §10; ../shared/reference/
+ * webhook-event-samples.md): every event type names its objects with these, so a member is
+ * spelled and shaped the same on every event. recordEvents (outbox.ts) adds what every event
+ * carries about the user on the domain (`domain_access_code`, `signup_fields`) and `purchase`.
+ */
+export interface UserCols {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+export const eventUser = (u: UserCols) => ({ id: encodeId('student', u.id), email: u.email, first_name: u.first_name, last_name: u.last_name });
+
+export const courseUrl = (domainName: string, slug: string) => `https://${domainName}/${slug}`;
+
+export const eventCourse = (c: { course_id: string; published_course_id: string; title: string; domain_name: string; slug: string }) => ({
+  id: encodeId('course', c.course_id),
+  published_course_id: encodeId('publishedCourse', c.published_course_id),
+  title: c.title,
+  url: courseUrl(c.domain_name, c.slug),
+});
+
+export const eventDomain = (d: { id: string; name: string }) => ({ id: encodeId('domain', d.id), name: d.name });
+
+export const eventLesson = (l: { id: string; title: string }) => ({ id: encodeId('lesson', l.id), title: l.title });
+
+export const eventPath = (p: { path_id: string; published_path_id: string; title: string; domain_name: string; slug: string }) => ({
+  id: encodeId('path', p.path_id),
+  published_path_id: encodeId('publishedPath', p.published_path_id),
+  title: p.title,
+  url: `https://${p.domain_name}/path/${p.slug}`,
+});

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { DERIVED } from './completion';
+import { ProgressService } from './progress.service';
+
+/**
+ * One row per published course a user is enrolled in (UserPublishedCourseProgress): the latest
+ * enrollment, its course progress (the shared one or the enrollment's own), lesson counts, the
+ * derived status and score, the latest certificate and every enrollment. One statement per page,
+ * whatever the number of lessons or enrollments.
+ */
+const USER_COURSES = (pcFilter: string, paging: string) => `
+  SELECT pc.id AS published_course_id, d.name AS domain_name, c.id AS course_id, c.title,
+         le.id AS enrollment_id, le.enrolled_at,
+         cp.id AS cp_id, cp.completed_at, cp.latest_activity, cp.credits_earned, cp.credit_unit_plural,
+         COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS max_score,
+         COALESCE(cp.success_status, der.success_status) AS success_status,
+         lc.lesson_count, lc.required_lesson_count, lc.completed_lesson_count, lc.completed_required_lesson_count,
+         cert.code AS cert_code, cert.issued_at AS cert_issued_at, cert.expires_at AS cert_expires_at,
+         ae.all_enrollments
+    FROM (SELECT e.published_course_id, min(e.enrolled_at) AS first_at FROM enrollments e
+           WHERE e.organization_id = $1 AND e.user_id = $2 ${pcFilter}
+           GROUP BY e.published_course_id ORDER BY first_at, e.published_course_id ${paging}) x
+    JOIN published_courses pc ON pc.id = x.published_course_id AND pc.organization_id = $1
+    JOIN courses c ON c.id = pc.course_id AND c.organization_id = $1
+    JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $1
+    JOIN LATERAL (SELECT e.id, e.enrolled_at FROM enrollments e
+                   WHERE e.organization_id = $1 AND e.user_id = $2 AND e.published_course_id = x.published_course_id
+                   ORDER BY e.enrolled_at DESC, e.id DESC LIMIT 1) le ON true
+    JOIN LATERAL (SELECT cp.* FROM course_progress cp
+                   WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = x.published_course_id
+                     AND (cp.enrollment_id = le.id OR cp.enrollment_id IS NULL)
+                   ORDER BY (cp.enrollment_id IS NULL) LIMIT 1) cp ON true
+    LEFT JOIN LATERAL (
+      SELECT count(*)::int AS lesson_count, count(*) FILTER (WHERE NOT l.optional)::int AS required_lesson_count,
+             count(lp.completed_at)::int AS completed_lesson_count,
+             count(lp.completed_at) FILTER (WHERE NOT l.optional)::int AS completed_required_lesson_count
+        FROM lessons l
+        LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = cp.id AND lp.organization_id = $1
+       WHERE l.organization_id = $1 AND l.course_id = c.id AND l.deleted_at IS NULL AND NOT l.is_draft) lc ON true
+    ${DERIVED}
+    LEFT JOIN LATERAL (SELECT ce.code, ce.issued_at, ce.expires_at FROM certificates ce
+                        WHERE ce.organization_id = $1 AND ce.course_progress_id = cp.id ORDER BY ce.issued_at DESC, ce.id DESC LIMIT 1) cert ON true
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('enrollment_id', e.id, 'active', e.active, 'expires_at', e.expires_at,
+                        'course_progress_id', COALESCE(ep.id, cp.id)) ORDER BY e.enrolled_at, e.id) AS all_enrollments
+        FROM enrollments e
+        LEFT JOIN course_progress ep ON ep.organization_id = $1 AND ep.enrollment_id = e.id
+       WHERE e.organization_id = $1 AND e.user_id = $2 AND e.published_course_id = x.published_course_id) ae ON true
+   ORDER BY x.first_at, x.published_course_id`;
+
+export interface UserCourseRow {
+  published_course_id: string;
+  domain_name: string;
+  course_id: string;
+  title: string;
+  enrollment_id: string;
+  enrolled_at: Date;
+  cp_id: string;
+  completed_at: Date | null;
+  latest_activity: Date | null;
+  credits_earned: string;
+  credit_unit_plural: string;
+  score: number | null;
+  max_score: number | null;
+  success_status: string | null;
+  lesson_count: number;
+  required_lesson_count: number;
+  completed_lesson_count: number;
+  completed_required_lesson_count: number;
+  cert_code: string | null;
+  cert_issued_at: Date | null;
+  cert_expires_at: Date | null;
+  all_enrollments: { enrollment_id: string; active: boolean; expires_at: string | null; course_progress_id: string }[];
+}
+
+export interface UserLessonRow {
+  lesson_id: string;
+  lesson_title: string;
+  id: string;
+  view_count: number;
+  last_viewed_on: Date | null;
+  completed_at: Date | null;
+  success_status: string | null;
+  score: number | null;
+  max_score: number | null;
+  custom_data: string | null;
+}
+
+/** The reads of a learner's progress (/v1 users' published courses and lessons, progress tokens). */
+@Injectable()
+export class ProgressReads {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly progress: ProgressService,
+  ) {}
+
+  private userOf(p: Principal, publicId: string): string {
+    const id = decodeId('student', publicId);
+    if (!id) throw notFound();
+    return id;
+  }
+
+  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserCourseRow[]; count: number }> {
+    const userId = this.userOf(p, userPublicId);
+    const [c] = await this.ds.query(
+      `SELECT count(DISTINCT published_course_id)::int AS n, (SELECT count(*)::int FROM users WHERE id = $2 AND organization_id = $1) AS known
+         FROM enrollments WHERE organization_id = $1 AND user_id = $2`,
+      [p.organizationId, userId],
+    );
+    if (!c.known) throw notFound();
+    const rows = c.n ? await this.ds.query(USER_COURSES('', `LIMIT ${page.pageSize} OFFSET ${page.offset}`), [p.organizationId, userId]) : [];
+    return { rows, count: c.n };
+  }
+
+  async userCourse(p: Principal, userPublicId: string, publishedCoursePublicId: string): Promise<UserCourseRow> {
+    const userId = this.userOf(p, userPublicId);
+    const pcId = decodeId('publishedCourse', publishedCoursePublicId);
+    if (!pcId) throw notFound();
+    const [row] = await this.ds.query(USER_COURSES('AND e.published_course_id = $3', ''), [p.organizationId, userId, pcId]);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** A learner's lessons of a published course with their progress (made for lessons without one). */
+  async userLessons(p: Principal, userPublicId: string, publishedCoursePublicId: string, page: V1PageRequest, lessonPublicId?: string): Promise<{ rows: UserLessonRow[]; count: number }> {
+    const lessonId = lessonPublicId === undefined ? null : decodeId('lesson', lessonPublicId);
+    if (lessonPublicId !== undefined && !lessonId) throw notFound();
+    const cp = await this.progress.courseProgressOf(this.ds.manager, p, userPublicId, publishedCoursePublicId);
+    await this.progress.materializeLessons(this.ds.manager, p.organizationId, cp, lessonId ?? undefined);
+    const where = `lp.organization_id = $1 AND lp.course_progress_id = $2 AND ($3::uuid IS NULL OR lp.lesson_id = $3)`;
+    const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $1 AND l.deleted_at IS NULL AND NOT l.is_draft`;
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, [p.organizationId, cp.id, lessonId]);
+    const rows = await this.ds.query(
+      `SELECT l.id AS lesson_id, l.title AS lesson_title, lp.id, lp.view_count, lp.last_viewed_on, lp.completed_at, lp.success_status,
+              lp.score, lp.max_score, lp.custom_data
+         FROM ${from} WHERE ${where} ORDER BY l."order", l.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [p.organizationId, cp.id, lessonId],
+    );
+    if (lessonPublicId !== undefined && !rows.length) throw notFound();
+    return { rows, count: c.n };
+  }
+
+  async tokens(p: Principal, page: V1PageRequest): Promise<{ rows: Record<string, unknown>[]; count: number }> {
+    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM lesson_progress WHERE organization_id = $1`, [p.organizationId]);
+    const rows = await this.ds.query(
+      `SELECT progress_token, completed_at, success_status, score, max_score FROM lesson_progress
+        WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [p.organizationId],
+    );
+    return { rows, count: c.n };
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { LessonProgressV1Controller, ProgressTokensV1Controller } from './progress.v1.controller';
+import { ProgressReads } from './progress-reads';
+import { ProgressService } from './progress.service';
+import { UserProgressV1Controller } from './user-progress.v1.controller';
+
+/**
+ * Learners' progress: course_progress and lesson_progress (owned here), completion and what it
+ * issues through the owners' write functions (enrollments' completion dates, certificates, path
+ * completion). docs/decisions/progress.md.
+ */
+@Module({
+  controllers: [LessonProgressV1Controller, ProgressTokensV1Controller, UserProgressV1Controller],
+  providers: [ProgressService, ProgressReads],
+  exports: [ProgressService],
+})
+export class ProgressModule {}

@@ -1,0 +1,75 @@
+import { encodeId } from '../../core/ids/ids';
+import { iso } from '../../core/http/v1-rules';
+import type { LessonProgressRow } from './progress.service';
+import type { UserCourseRow, UserLessonRow } from './progress-reads';
+
+/** LessonProgress (/v1/lesson-progress/{id}). */
+export const presentLessonProgress = (r: LessonProgressRow) => ({
+  id: encodeId('lessonProgress', r.id),
+  view_count: r.view_count,
+  last_viewed_on: iso(r.last_viewed_on),
+  finished_at: iso(r.finished_at),
+  completed_at: iso(r.completed_at),
+  success_status: r.success_status,
+  score: r.score,
+  max_score: r.max_score,
+  custom_data: r.custom_data,
+  validation_status: r.validation_status,
+  validation_data: r.validation_data ?? null,
+  /** extension: the token to hand to external content (docs/decisions/progress.md) */
+  progress_token_id: encodeId('progressToken', r.progress_token),
+});
+
+/** ProgressToken. */
+export const presentProgressToken = (r: { progress_token: string; completed_at: Date | null; success_status: string | null; score: number | null; max_score: number | null }) => ({
+  id: encodeId('progressToken', r.progress_token),
+  completed_at: iso(r.completed_at),
+  success_status: r.success_status,
+  score: r.score,
+  max_score: r.max_score,
+});
+
+/** UserPublishedCourseProgress. */
+export const presentUserCourse = (r: UserCourseRow) => ({
+  published_course_id: encodeId('publishedCourse', r.published_course_id),
+  domain_name: r.domain_name,
+  enrolled_at: iso(r.enrolled_at),
+  enrollment_id: encodeId('enrollment', r.enrollment_id),
+  course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
+  course_progress: {
+    course_progress_id: encodeId('courseProgress', r.cp_id),
+    completed_lesson_count: r.completed_lesson_count,
+    completed_required_lesson_count: r.completed_required_lesson_count,
+    completed_at: iso(r.completed_at),
+    latest_activity: iso(r.latest_activity),
+    score: r.score,
+    max_score: r.max_score,
+    credits_earned: r.credits_earned,
+    credit_unit_plural: r.credit_unit_plural,
+    success_status: r.success_status,
+  },
+  certificate: r.cert_code
+    ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: iso(r.cert_issued_at), expires_at: iso(r.cert_expires_at) }
+    : null,
+  all_enrollments: (r.all_enrollments ?? []).map((e) => ({
+    course_progress_id: encodeId('courseProgress', e.course_progress_id),
+    active: e.active,
+    expires_at: iso(e.expires_at),
+    enrollment_id: encodeId('enrollment', e.enrollment_id),
+  })),
+});
+
+/** UserLessonProgress. */
+export const presentUserLesson = (r: UserLessonRow) => ({
+  lesson: { id: encodeId('lesson', r.lesson_id), title: r.lesson_title },
+  lesson_progress: {
+    view_count: r.view_count,
+    last_viewed_on: iso(r.last_viewed_on),
+    completed_at: iso(r.completed_at),
+    success_status: r.success_status,
+    score: r.score,
+    max_score: r.max_score,
+    custom_data: r.custom_data,
+    lesson_progress_id: encodeId('lessonProgress', r.id),
+  },
+});

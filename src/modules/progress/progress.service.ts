@@ -1,0 +1,256 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { eventCourse, eventDomain, eventLesson, eventUser } from '../../core/events/bodies';
+import { PendingEvent, recordEvents } from '../../core/events/outbox';
+import { notFound } from '../../core/http/api-error';
+import { parseTimestamp } from '../../core/http/v1-rules';
+import { decodeId } from '../../core/ids/ids';
+import { rowsOf } from '../../core/database/sql';
+import { markEnrollmentsStarted } from '../enrollments/enrollment-progress';
+import { lockUsers, setCourseCompletion } from './completion';
+import { LessonPatch, LessonState, nextLessonState } from './lesson-rules';
+
+export interface LessonProgressRow extends LessonState {
+  id: string;
+  progress_token: string;
+  view_count: number;
+  last_viewed_on: Date | null;
+  lesson_id: string;
+  user_id: string;
+  course_progress_id: string;
+}
+
+export interface CourseProgressPatch {
+  completed_at?: Date | null;
+  score?: number | null;
+  max_score?: number | null;
+  credits_earned?: string;
+  credit_unit_plural?: string;
+  success_status?: string | null;
+}
+
+/** What a lesson-progress write is addressed by. */
+export type LessonTarget = { id: string } | { token: string } | { userId: string; publishedCourseId: string; lessonId: string };
+
+/**
+ * Learners' progress (CONVENTIONS §10, docs/decisions/progress.md): course progress made with each
+ * enrollment, lesson progress and its token, the lesson state table, course completion and what
+ * follows it (completion.ts). Every write runs under the user's progress lock, in one transaction
+ * with its events.
+ */
+@Injectable()
+export class ProgressService {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The course progress of new enrollments (in the enrolling transaction; one statement). */
+  async ensureCourseProgress(m: EntityManager, organizationId: string, rows: { enrollmentId: string; userId: string; publishedCourseId: string; courseId: string }[]): Promise<void> {
+    if (!rows.length) return;
+    await m.query(
+      `INSERT INTO course_progress (organization_id, user_id, published_course_id, course_id, enrollment_id)
+       SELECT $1, v.user_id, v.pc_id, v.course_id, CASE WHEN pc.unique_progress_per_enrollment THEN v.enrollment_id END
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[]) AS v(enrollment_id, user_id, pc_id, course_id)
+         JOIN published_courses pc ON pc.id = v.pc_id AND pc.organization_id = $1
+       ON CONFLICT DO NOTHING`,
+      [organizationId, rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
+    );
+  }
+
+  /**
+   * Sets or removes the completion of the course progress covering each enrollment (/v2 PATCH
+   * /v2/enrollments/completion): a fixed number of statements for any batch. Unknown enrollments
+   * are skipped (the caller reports them). Returns the enrollment ids found.
+   */
+  async setCourseCompletions(m: EntityManager, organizationId: string, items: { enrollmentId: string; completedAt: Date | null }[]): Promise<Set<string>> {
+    if (!items.length) return new Set();
+    const found: { enrollment_id: string; cp_id: string; user_id: string }[] = await m.query(
+      `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, cp.id AS cp_id, cp.user_id
+         FROM unnest($2::uuid[]) AS v(id)
+         JOIN enrollments e ON e.id = v.id AND e.organization_id = $1
+         JOIN course_progress cp ON cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id
+                                AND (cp.enrollment_id = e.id OR cp.enrollment_id IS NULL)
+        ORDER BY e.id, (cp.enrollment_id IS NULL)`,
+      [organizationId, items.map((i) => i.enrollmentId)],
+    );
+    const cpOf = new Map(found.map((f) => [f.enrollment_id, f.cp_id]));
+    await lockUsers(m, found.map((f) => f.user_id));
+    const events = await setCourseCompletion(
+      m,
+      organizationId,
+      items.filter((i) => cpOf.has(i.enrollmentId)).map((i) => ({ courseProgressId: cpOf.get(i.enrollmentId) as string, completedAt: i.completedAt })),
+    );
+    await recordEvents(m, events);
+    return new Set(cpOf.keys());
+  }
+
+  /**
+   * The course progress of a user in a published course: the shared one, or the one of the user's
+   * latest enrollment when progress is kept per enrollment. 404 when the user is not enrolled.
+   */
+  async courseProgressOf(m: EntityManager, p: Principal, userPublicId: string, publishedCoursePublicId: string): Promise<{ id: string; user_id: string; course_id: string }> {
+    const userId = decodeId('student', userPublicId);
+    const pcId = decodeId('publishedCourse', publishedCoursePublicId);
+    const [row] =
+      userId && pcId
+        ? await m.query(
+            `SELECT cp.id, cp.user_id, cp.course_id FROM course_progress cp
+               LEFT JOIN enrollments e ON e.id = cp.enrollment_id AND e.organization_id = $1
+              WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = $3
+              ORDER BY COALESCE(e.enrolled_at, cp.created_at) DESC, cp.id LIMIT 1`,
+            [p.organizationId, userId, pcId],
+          )
+        : [];
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * The lesson progress rows of a course progress, made for every live lesson that has none yet
+   * (docs/decisions/progress.md: made when first needed; one statement). `lessonId` narrows to one.
+   */
+  async materializeLessons(m: EntityManager, organizationId: string, cp: { id: string; user_id: string; course_id: string }, lessonId?: string): Promise<void> {
+    await m.query(
+      `INSERT INTO lesson_progress (organization_id, course_progress_id, user_id, lesson_id)
+       SELECT $1, $2, $3, l.id FROM lessons l
+        WHERE l.organization_id = $1 AND l.course_id = $4 AND l.deleted_at IS NULL AND NOT l.is_draft AND ($5::uuid IS NULL OR l.id = $5)
+       ON CONFLICT DO NOTHING`,
+      [organizationId, cp.id, cp.user_id, cp.course_id, lessonId ?? null],
+    );
+  }
+
+  /** The lesson progress a target addresses: its id and user, or 404. */
+  private async resolve(p: Principal, t: LessonTarget): Promise<{ id: string; user_id: string }> {
+    const org = p.organizationId;
+    let rows: { id: string; user_id: string }[] = [];
+    if ('id' in t) {
+      const id = decodeId('lessonProgress', t.id);
+      if (id) rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [id, org]);
+    } else if ('token' in t) {
+      const token = decodeId('progressToken', t.token);
+      if (token) rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE progress_token = $1 AND organization_id = $2`, [token, org]);
+    } else {
+      const lessonId = decodeId('lesson', t.lessonId);
+      if (!lessonId) throw notFound();
+      const cp = await this.courseProgressOf(this.ds.manager, p, t.userId, t.publishedCourseId);
+      await this.materializeLessons(this.ds.manager, org, cp, lessonId);
+      rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE organization_id = $1 AND course_progress_id = $2 AND lesson_id = $3`, [org, cp.id, lessonId]);
+    }
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async readLesson(p: Principal, t: LessonTarget): Promise<LessonProgressRow> {
+    const { id } = await this.resolve(p, t);
+    const [row] = await this.ds.query(`SELECT * FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
+    return row;
+  }
+
+  /**
+   * A lesson-progress write: the state table (lesson-rules.ts), the course's first activity, and on
+   * a move into completion LESSON_COMPLETION and, when every required lesson is then complete, the
+   * course completion. `view`: the write is a report from the content (a progress token), which
+   * counts as a view.
+   */
+  async writeLesson(p: Principal, t: LessonTarget, patch: LessonPatch, view: boolean): Promise<LessonProgressRow> {
+    const org = p.organizationId;
+    const { id, user_id } = await this.resolve(p, t);
+    return this.ds.transaction(async (m) => {
+      await lockUsers(m, [user_id]);
+      const [cur] = await m.query(
+        `SELECT lp.*, l.type AS lesson_type, l.optional, l.title AS lesson_title, l.deleted_at AS lesson_deleted_at,
+                cp.completed_at AS course_completed_at, cp.latest_activity, cp.published_course_id, cp.course_id, cp.enrollment_id,
+                u.email, u.first_name, u.last_name, c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
+           FROM lesson_progress lp
+           JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $2
+           JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = $2
+           JOIN users u ON u.id = lp.user_id AND u.organization_id = $2
+           JOIN courses c ON c.id = cp.course_id AND c.organization_id = $2
+           JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $2
+           JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $2
+          WHERE lp.id = $1 AND lp.organization_id = $2 FOR UPDATE OF lp, cp`,
+        [id, org],
+      );
+      const next = nextLessonState(cur, patch, cur.lesson_type, new Date());
+      const [row] = rowsOf<LessonProgressRow>(
+        await m.query(
+        `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
+                validation_status = $9, validation_data = $10::jsonb,
+                view_count = view_count + $11, last_viewed_on = CASE WHEN $11 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
+                updated_at = date_trunc('milliseconds', now())
+          WHERE id = $1 AND organization_id = $2 RETURNING *`,
+        [
+          id,
+          org,
+          next.finished_at,
+          next.completed_at,
+          next.success_status,
+          next.score,
+          next.max_score,
+          next.custom_data,
+          next.validation_status,
+          next.validation_data === undefined || next.validation_data === null ? null : JSON.stringify(next.validation_data),
+          view ? 1 : 0,
+        ],
+        ),
+      );
+      await m.query(`UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
+        cur.course_progress_id,
+        org,
+      ]);
+      if (!cur.latest_activity) await markEnrollmentsStarted(m, org, cur.user_id, cur.published_course_id, cur.enrollment_id);
+      const events: PendingEvent[] = [];
+      if (!cur.completed_at && next.completed_at && !cur.lesson_deleted_at) {
+        events.push({
+          organizationId: org,
+          type: 'LESSON_COMPLETION',
+          objects: {
+            user: eventUser({ id: cur.user_id, email: cur.email, first_name: cur.first_name, last_name: cur.last_name }),
+            course: eventCourse({ course_id: cur.course_id, published_course_id: cur.published_course_id, title: cur.course_title, domain_name: cur.domain_name, slug: cur.slug }),
+            domain: eventDomain({ id: cur.domain_id, name: cur.domain_name }),
+            lesson: eventLesson({ id: cur.lesson_id, title: cur.lesson_title }),
+            success_status: next.success_status,
+            score: next.score,
+          },
+        });
+        if (!cur.course_completed_at && !cur.optional) events.push(...(await this.completeCourseIfDone(m, org, cur.course_progress_id, cur.course_id)));
+      }
+      await recordEvents(m, events);
+      return row;
+    });
+  }
+
+  /** After a required lesson completed: when every required lesson of the course is complete, the course completes (at the latest of them). */
+  private async completeCourseIfDone(m: EntityManager, org: string, courseProgressId: string, courseId: string): Promise<PendingEvent[]> {
+    const [agg] = await m.query(
+      `SELECT count(*)::int AS required, count(lp.completed_at)::int AS done, max(lp.completed_at) AS at
+         FROM lessons l
+         LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = $2 AND lp.organization_id = $1
+        WHERE l.organization_id = $1 AND l.course_id = $3 AND l.deleted_at IS NULL AND NOT l.is_draft AND NOT l.optional`,
+      [org, courseProgressId, courseId],
+    );
+    if (agg.required === 0 || agg.done < agg.required) return [];
+    return setCourseCompletion(m, org, [{ courseProgressId, completedAt: agg.at }]);
+  }
+
+  /** PUT/PATCH of a user's course progress: the direct members, then completion set or removed. */
+  async writeCourse(p: Principal, userPublicId: string, publishedCoursePublicId: string, body: Record<string, unknown>): Promise<void> {
+    const org = p.organizationId;
+    const completedAt = parseTimestamp('completed_at', body.completed_at, true);
+    const cp = await this.courseProgressOf(this.ds.manager, p, userPublicId, publishedCoursePublicId);
+    await this.ds.transaction(async (m) => {
+      await lockUsers(m, [cp.user_id]);
+      const sets: string[] = [];
+      const params: unknown[] = [cp.id, org];
+      for (const k of ['score', 'max_score', 'credits_earned', 'credit_unit_plural', 'success_status'] as const) {
+        if (body[k] === undefined) continue;
+        params.push(body[k]);
+        sets.push(`${k} = $${params.length}`);
+      }
+      if (sets.length) {
+        await m.query(`UPDATE course_progress SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+      }
+      if (completedAt !== undefined) await recordEvents(m, await setCourseCompletion(m, org, [{ courseProgressId: cp.id, completedAt }]));
+    });
+  }
+}
