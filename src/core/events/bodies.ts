@@ -1,5 +1,8 @@
 import { encodeId } from '../ids/ids';
 
+/** The learner-facing URL of a published path (as the path reads show it). */
+export const pathUrl = (domainName: string, slug: string) => `https://${domainName}/path/${slug}`;
+
 /**
  * The one place event bodies are built (CONVENTIONS §6 and §10; ../shared/reference/
  * webhook-event-samples.md): every event type names its objects with these, so a member is
@@ -31,5 +34,5 @@ export const eventPath = (p: { path_id: string; published_path_id: string; title
   id: encodeId('path', p.path_id),
   published_path_id: encodeId('publishedPath', p.published_path_id),
   title: p.title,
-  url: `https://${p.domain_name}/path/${p.slug}`,
+  url: pathUrl(p.domain_name, p.slug),
 });

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { signPayload } from '../../core/crypto/crypto';
+import { eventDomain } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -233,7 +234,7 @@ export class DomainUsersService {
             type: 'DOMAIN_ENROLLMENT',
             objects: {
               user: presentUser({ user_id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name }),
-              domain: { id: encodeId('domain', domain.id), name: domain.name },
+              domain: eventDomain(domain),
             },
           },
         ]);
@@ -288,7 +289,7 @@ export class DomainUsersService {
           .map((u) => ({
             organizationId: p.organizationId,
             type: 'DOMAIN_ENROLLMENT' as const,
-            objects: { user: presentUser({ user_id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name }), domain: { id: encodeId('domain', domain.id), name: domain.name } },
+            objects: { user: presentUser({ user_id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name }), domain: eventDomain(domain) },
           })),
       );
       return { joined: joined.size, existing: items.length - joined.size };

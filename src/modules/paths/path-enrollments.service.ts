@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { eventDomain, eventPath, eventUser } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound } from '../../core/http/api-error';
-import { decodeId, encodeId } from '../../core/ids/ids';
+import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
-import { PathLookups, pathUrl } from './path-lookups.service';
+import { PathLookups } from './path-lookups.service';
 import { PublishedPath, PublishedPathEnrollment } from './published-path.entity';
 
 export interface EnrollmentView {
@@ -85,9 +86,9 @@ export class PathEnrollmentsService {
             organizationId: p.organizationId,
             type: 'PATH_ENROLLMENT',
             objects: {
-              user: { id: encodeId('student', e.userId), email: u?.email ?? null, first_name: u?.first_name ?? null, last_name: u?.last_name ?? null },
-              path: { id: encodeId('path', path.id), published_path_id: encodeId('publishedPath', pp.id), title: path.title, url: pathUrl(domain.name, pp.slug) },
-              domain: { id: encodeId('domain', domain.id), name: domain.name },
+              user: eventUser({ id: e.userId, email: u?.email ?? '', first_name: u?.first_name ?? '', last_name: u?.last_name ?? '' }),
+              path: eventPath({ path_id: path.id, published_path_id: pp.id, title: path.title, domain_name: domain.name, slug: pp.slug }),
+              domain: eventDomain(domain),
             },
           },
         ]);
