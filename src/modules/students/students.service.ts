@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { rowsOf } from '../../core/database/sql';
+import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { uuidV5 } from '../../core/ids/uuid-v5';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
-import { iso } from '../../core/http/v1-rules';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { PasswordResetMailJob } from '../../core/queue/queues';
@@ -20,7 +19,10 @@ import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
 import { eraseRatingFeedback } from '../analytics/rating-writes';
-import { fullName } from './students.presenter';
+import { ANONYMIZED_USER_EDIT, userState } from './user-refs';
+
+/** A /v1 user update naming an email another user of the organization has. */
+export const EMAIL_TAKEN = 'A user with this email address already exists.';
 
 /** Timestamps in the same precision as the column defaults (cursors compare at ms precision). */
 export const NOW = `date_trunc('milliseconds', now())`;
@@ -90,6 +92,33 @@ export class StudentsService {
     return studentFromRow(rows[0]);
   }
 
+  /**
+   * Change the profile members given (/v1 users update: `email`, `first_name`, `last_name`; the
+   * same row a /v2 student is). The email is stored lowercased, as every create stores it, and stays
+   * unique in the organization case-insensitively (the (organization_id, lower(email)) index: a
+   * taken email is 400 on `email`, also when a concurrent write took it first). An anonymized user
+   * is never changed (400). One statement, plus one look-up when nothing was updated.
+   */
+  async updateProfile(p: Principal, id: string, change: { email?: string; firstName?: string; lastName?: string }): Promise<Student> {
+    let rows: any[];
+    try {
+      rows = rowsOf(
+        await scoped(this.ds, p.organizationId).query(
+          `UPDATE users SET email = COALESCE($2, email), first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name), updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $org AND NOT is_anonymized RETURNING ${STUDENT_COLUMNS}`,
+          [id, change.email?.toLowerCase() ?? null, change.firstName ?? null, change.lastName ?? null],
+        ),
+      );
+    } catch (err) {
+      if (isUniqueViolation(err, 'users_org_email_uq')) throw new ValidationFailed([{ field: 'email', message: EMAIL_TAKEN }], 400);
+      throw err;
+    }
+    if (rows.length) return studentFromRow(rows[0]);
+    const state = await userState(this.ds.manager, p.organizationId, id);
+    if (state === 'absent') throw notFound();
+    throw new ValidationFailed([{ field: 'non_field_errors', message: ANONYMIZED_USER_EDIT }], 400);
+  }
+
   /** DELETE: deactivate. 409 when the student is already inactive or anonymized. */
   async deactivate(p: Principal, publicId: string): Promise<void> {
     const id = decodeId('student', publicId);
@@ -143,29 +172,6 @@ export class StudentsService {
       });
     });
     return this.get(p, publicId);
-  }
-
-  /**
-   * The published /v1 `UserOverview` of a student: the user, how many course enrollments they have
-   * and how many of those are complete, when they signed up, their latest course activity (the
-   * latest start or completion of an enrollment, null when none) and when they became inactive.
-   */
-  async overview(p: Principal, publicId: string) {
-    const s = await this.get(p, publicId);
-    const [c] = await scoped(this.ds, p.organizationId).query(
-      `SELECT count(*)::int AS registrations, count(completed_at)::int AS completions,
-              max(GREATEST(started_at, completed_at)) AS latest
-         FROM enrollments WHERE user_id = $1 AND organization_id = $org`,
-      [s.id],
-    );
-    return {
-      user: { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName, full_name: fullName(s.firstName, s.lastName) },
-      registration_count: c.registrations,
-      completion_count: c.completions,
-      signed_up_at: iso(s.createdAt),
-      latest_activity: iso(c.latest),
-      inactive_at: s.isInactive ? iso(s.deactivatedAt) : null,
-    };
   }
 
   private assertCanHavePassword(s: { ssoProvider: string | null; isAnonymized: boolean; isInactive: boolean }) {

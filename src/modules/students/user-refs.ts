@@ -31,3 +31,5 @@ export async function userState(m: EntityManager, organizationId: string, uuid: 
 
 /** An anonymized user keeps their id for history, but nothing new is made for them (CONVENTIONS §10). */
 export const ANONYMIZED_USER = 'The user is anonymized and cannot be enrolled.';
+/** ... nor is their profile changed (/v1 users update): the erased members stay erased. */
+export const ANONYMIZED_USER_EDIT = 'The user is anonymized and cannot be edited.';

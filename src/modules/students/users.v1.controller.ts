@@ -1,13 +1,27 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { V1 } from '../../core/http/interfaces';
+import { boolParam, strParam } from '../../core/http/v1-rules';
+import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1UserUpdateDto } from './dto/user.v1.dto';
 import { DestructiveRateLimit } from './students.v2.controller';
 import { StudentsService } from './students.service';
-import { V1 } from '../../core/http/interfaces';
+import { presentUserOverview, presentUserUpdate } from './users.v1.presenter';
+import { UsersV1Service } from './users.v1.service';
 
 /**
- * /v1/users operations that act on the student itself (a /v1 user is a /v2 student, CONVENTIONS
- * §10). `POST /v1/users/{user_id}/anonymize` is the published `users_anonymize_create`: the same
+ * /v1/users: a /v1 user is a /v2 student (CONVENTIONS §10: same row, same id), listed and
+ * addressable here when registered on at least one domain of the organization (any other id is
+ * 404). Scopes students:read / students:write (docs/decisions/v1-users.md). The sub-lists are
+ * UserListsV1Controller (plan and published-path enrollments), the groups module's
+ * UserGroupsV1Controller and the progress module's published courses.
+ *
+ * `POST /v1/users/{user_id}/anonymize` is the published `users_anonymize_create`: the same
  * erasure as `POST /v2/students/{id}/anonymize` (StudentsService.anonymize), the same rate-limit
  * budget, and 200 with the published `UserOverview` of the anonymized user. The published v1 has no
  * confirmation header, so none is required here (existing clients would not send one).
@@ -15,7 +29,50 @@ import { V1 } from '../../core/http/interfaces';
 @V1()
 @Controller('v1/users')
 export class UsersV1Controller {
-  constructor(private readonly students: StudentsService) {}
+  constructor(
+    private readonly students: StudentsService,
+    private readonly users: UsersV1Service,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** users_list: `email`, `first_name`, `last_name` exact and case-sensitive, `is_inactive` a boolean; an empty value filters nothing. */
+  @Get()
+  @Scopes('students:read')
+  @ApiQuery({ name: 'email', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'first_name', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'last_name', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'is_inactive', required: false, schema: { type: 'boolean' } })
+  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer' } })
+  @ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', maximum: V1_PAGE_CAP.large } })
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const s = (n: string) => {
+      const v = strParam(query, n);
+      return v === '' ? undefined : v;
+    };
+    const filters = { email: s('email'), firstName: s('first_name'), lastName: s('last_name'), isInactive: boolParam(query, 'is_inactive') };
+    const { rows, count } = await this.users.list(p, filters, page);
+    return v1List(rows.map(presentUserOverview), count, page, requestBaseUrl(this.config, req), req.url);
+  }
+
+  @Get(':user_id')
+  @Scopes('students:read')
+  async read(@Auth() p: Principal, @Param('user_id') userId: string) {
+    return presentUserOverview(await this.users.overview(p, userId));
+  }
+
+  /** users_update: a partial update too, as published. */
+  @Put(':user_id')
+  @Scopes('students:write')
+  async update(@Auth() p: Principal, @Param('user_id') userId: string, @Body() dto: V1UserUpdateDto) {
+    return presentUserUpdate(await this.users.update(p, userId, dto));
+  }
+
+  @Patch(':user_id')
+  @Scopes('students:write')
+  async partialUpdate(@Auth() p: Principal, @Param('user_id') userId: string, @Body() dto: V1UserUpdateDto) {
+    return presentUserUpdate(await this.users.update(p, userId, dto));
+  }
 
   @Post(':user_id/anonymize')
   @HttpCode(200)
@@ -23,6 +80,6 @@ export class UsersV1Controller {
   @DestructiveRateLimit('anonymize')
   async anonymize(@Auth() p: Principal, @Param('user_id') userId: string) {
     await this.students.anonymize(p, userId);
-    return this.students.overview(p, userId);
+    return presentUserOverview(await this.users.overview(p, userId, { anyUser: true }));
   }
 }

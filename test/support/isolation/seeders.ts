@@ -184,3 +184,6 @@ registerBody('PUT', PP, () => ({ slug: `path-${rnd()}`, hidden: false }));
 registerBody('POST', `${D}/users/bulk-create`, () => ({ users: [{ email: `bulk-${rnd()}@example.test`, first_name: 'Bulk', last_name: 'User' }] }));
 registerBody('POST', `${D}/users/{user_id}/signup-fields-bulk`, (o) => ({ signup_fields: [{ id: o.signup_field_id, value: 'Sales' }] }));
 registerBody('PUT', '/v1/web-packages/{web_package_id}/lessons', (o) => ({ web_package_id: o.web_package_id }));
+// /v1 users: an update that would show in org A's reads if it reached A's user
+registerBody('PUT', '/v1/users/{user_id}', () => ({ first_name: 'Intruder', email: `intruder-${rnd()}@example.test` }));
+registerBody('PATCH', '/v1/users/{user_id}', () => ({ last_name: 'Intruder' }));

@@ -1,0 +1,68 @@
+import { iso } from '../../core/http/v1-rules';
+import { encodeId } from '../../core/ids/ids';
+import type { Student } from './student.entity';
+import { fullName } from './students.presenter';
+import type { UserOverviewRow } from './users.v1.service';
+import type { UserPathEnrollmentRow, UserPlanEnrollmentRow } from './user-enrollments.v1.service';
+
+/**
+ * The published /v1 users schemas. Pure: no queries.
+ * `UserOverview`: the user (with the read-only `full_name` every /v1 user object has), how many
+ * course enrollments and completed ones, when they signed up, their latest activity, and when they
+ * became inactive (null while active).
+ */
+export function presentUserOverview(r: UserOverviewRow) {
+  return {
+    user: { id: encodeId('student', r.id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
+    registration_count: r.registrations,
+    completion_count: r.completions,
+    signed_up_at: iso(r.created_at),
+    latest_activity: iso(r.latest_activity),
+    inactive_at: r.is_inactive ? iso(r.deactivated_at) : null,
+  };
+}
+
+/** `UserUpdate`: the answer of users_update and users_partial_update. */
+export function presentUserUpdate(s: Student) {
+  return { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName, inactive_at: s.isInactive ? iso(s.deactivatedAt) : null };
+}
+
+/** `UserPlanEnrollments`. */
+export function presentUserPlanEnrollment(r: UserPlanEnrollmentRow) {
+  const planId = encodeId('plan', r.plan_id);
+  return {
+    plan_id: planId,
+    domain_name: r.domain_name,
+    enrolled_at: iso(r.enrolled_at),
+    expires_at: iso(r.expires_at),
+    active: r.active,
+    enrollment_id: encodeId('planEnrollment', r.id),
+    plan: { id: planId, title: r.plan_title },
+  };
+}
+
+/**
+ * `UserPublishedPathEnrollments` with its `StudentPathProgress`: the path progress is the
+ * published-path enrollment itself (docs/decisions/progress.md), so `path_progress_id` is the
+ * enrollment's id; the path has no optional courses, so the two completed counts are equal.
+ */
+export function presentUserPathEnrollment(r: UserPathEnrollmentRow) {
+  const publishedPathId = encodeId('publishedPath', r.published_path_id);
+  const enrollmentId = encodeId('publishedPathEnrollment', r.id);
+  return {
+    published_path_id: publishedPathId,
+    domain_name: r.domain_name,
+    enrolled_at: iso(r.enrolled_at),
+    expires_at: iso(r.expires_at),
+    active: r.active,
+    enrollment_id: enrollmentId,
+    published_path: { id: publishedPathId, title: r.title, course_count: r.course_count },
+    published_path_progress: {
+      path_progress_id: enrollmentId,
+      completed_course_count: r.completed_count,
+      completed_required_course_count: r.completed_count,
+      completed_at: iso(r.completed_at),
+      latest_activity: iso(r.latest_activity),
+    },
+  };
+}
