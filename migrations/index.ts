@@ -28,6 +28,7 @@ import { IdempotencySealedAnswers1763700014600 } from './1763700014600-idempoten
 import { Progress1763700016000 } from './1763700016000-progress';
 import { OrganizationForeignKeys1763700015000 } from './1763700015000-organization-foreign-keys';
 import { V1UsersIndexes1763700016100 } from './1763700016100-v1-users-indexes';
+import { DomainUsersOrgUserIndex1763700016101 } from './1763700016101-domain-users-org-user-index';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   OrganizationForeignKeys1763700015000,
   Progress1763700016000,
   V1UsersIndexes1763700016100,
+  DomainUsersOrgUserIndex1763700016101,
 ];
