@@ -29,6 +29,7 @@ import { Progress1763700016000 } from './1763700016000-progress';
 import { OrganizationForeignKeys1763700015000 } from './1763700015000-organization-foreign-keys';
 import { V1UsersIndexes1763700016100 } from './1763700016100-v1-users-indexes';
 import { DomainUsersOrgUserIndex1763700016101 } from './1763700016101-domain-users-org-user-index';
+import { V2Enrollments1763700016200 } from './1763700016200-v2-enrollments';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Progress1763700016000,
   V1UsersIndexes1763700016100,
   DomainUsersOrgUserIndex1763700016101,
+  V2Enrollments1763700016200,
 ];

@@ -11,6 +11,7 @@ export class Enrollment {
   @Column('timestamptz') enrolledAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('boolean') active: boolean;
+  @Column('timestamptz', { nullable: true }) dueAt: Date | null;
   @Column('timestamptz', { nullable: true }) startedAt: Date | null;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import { ProgressService } from '../progress/progress.service';
+import type { EnrollmentCompletionItem } from './dto/enrollment.v2.dto';
+import { EnrollmentsV2Service, EnrollmentV2Row } from './enrollments.v2.service';
+import { itemDateTime } from './v2-dates';
+
+type Outcome = ItemOutcome<EnrollmentV2Row>;
+const fail = (code: 'not_found' | 'validation_error', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
+
+/**
+ * PATCH /v2/enrollments/completion: sets (a date) or removes (null) the completion of the course
+ * progress each enrollment has. The change and what follows it (enrollments' completed_at,
+ * certificates issued or expired, COURSE_COMPLETION and PATH_COMPLETION) are the progress module's
+ * (ProgressService.setCourseCompletions); this is the batch side: ids, dates, per-item outcomes,
+ * and the enrollments re-read in the same transaction for the results.
+ */
+@Injectable()
+export class EnrollmentsCompletionService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly progress: ProgressService,
+    private readonly reads: EnrollmentsV2Service,
+  ) {}
+
+  async completeMany(p: Principal, items: ValidItem<EnrollmentCompletionItem>[]): Promise<Map<number, Outcome>> {
+    const out = new Map<number, Outcome>();
+    const changes: { index: number; enrollmentId: string; completedAt: Date | null }[] = [];
+    for (const v of items) {
+      const raw = (v.raw.attributes ?? {}) as Record<string, unknown>;
+      const id = decodeId('enrollment', v.item.id);
+      if (!id) {
+        out.set(v.index, fail('not_found', 'Enrollment not found.', '/id'));
+        continue;
+      }
+      if ('success_status' in raw) {
+        // the progress module's completion operation sets the completion only; a direct outcome goes through
+        // /v1/users/{user_id}/published-courses/{published_course_id} (course_progress.success_status)
+        out.set(v.index, fail('validation_error', 'success_status cannot be set by this operation; send completed_at only.', '/attributes/success_status'));
+        continue;
+      }
+      if (!('completed_at' in raw)) {
+        out.set(v.index, fail('validation_error', 'Nothing to update: give completed_at (a date-time, or null to remove the completion).', '/attributes'));
+        continue;
+      }
+      const at = itemDateTime(v.item.attributes.completed_at, '/attributes/completed_at');
+      if ('error' in at) {
+        out.set(v.index, fail('validation_error', at.error, at.pointer));
+        continue;
+      }
+      changes.push({ index: v.index, enrollmentId: id, completedAt: at.value });
+    }
+    if (!changes.length) return out;
+    return this.ds.transaction(async (m) => {
+      const found = await this.progress.setCourseCompletions(
+        m,
+        p.organizationId,
+        changes.map((c) => ({ enrollmentId: c.enrollmentId, completedAt: c.completedAt })),
+      );
+      const rows = new Map((await this.reads.byIds(p.organizationId, [...found], m)).map((r) => [r.id, r]));
+      for (const c of changes) {
+        const r = rows.get(c.enrollmentId);
+        out.set(c.index, r ? { ok: true, id: encodeId('enrollment', r.id), result: r } : fail('not_found', 'Enrollment not found.', '/id'));
+      }
+      return out;
+    });
+  }
+}

@@ -1,0 +1,208 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { scoped, SqlRunner } from '../../core/database/scoped';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import { Certificate } from '../certificates/certificate.entity';
+import { DERIVED } from '../progress/completion';
+import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.entity';
+
+export type ProgressStatus = 'completed' | 'in_progress' | 'not_started';
+export const PROGRESS_STATUSES: ProgressStatus[] = ['completed', 'in_progress', 'not_started'];
+
+/** One enrollment as GET /v2/enrollments/ shows it (its progress and certificate read by join). */
+export interface EnrollmentV2Row {
+  id: string;
+  createdAt: Date;
+  userId: string;
+  publishedCourseId: string;
+  courseId: string;
+  enrolledAt: Date;
+  expiresAt: Date | null;
+  dueAt: Date | null;
+  /** the stored flag and not expired (the published "currently active") */
+  isActive: boolean;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  domainName: string;
+  score: number | null;
+  maxScore: number | null;
+  /** the course progress's PASSED / FAILED, or null */
+  successStatus: string | null;
+  /** the course has graded content (a required quiz or exam lesson) */
+  graded: boolean;
+  certificateId: string | null;
+  rating: number | null;
+  ratingScale: number | null;
+  feedback: string | null;
+}
+
+export interface EnrollmentFilters {
+  studentUuid?: string;
+  /** lowercase */
+  studentEmail?: string;
+  courseUuid?: string;
+  enrolledGte?: Date;
+  enrolledLte?: Date;
+  completedGte?: Date;
+  completedLte?: Date;
+  progress?: ProgressStatus[];
+  /** lowercase domain names */
+  domains?: string[];
+  active?: boolean;
+}
+
+/**
+ * The read of an enrollment: its published course's domain, its course progress (the enrollment's
+ * own when progress is kept per enrollment, else the user's shared one, as the progress module
+ * finds it) with the score and success status derived from its graded lessons where none was set
+ * directly (DERIVED, the progress module's own expression), the latest certificate linked to it
+ * and its latest rating. Index probes per enrollment of the page, never a statement per row.
+ */
+const ACTIVE = `(e.active AND (e.expires_at IS NULL OR e.expires_at > now()))`;
+const SELECT = `SELECT e.id, e.created_at, e.user_id, e.published_course_id, e.course_id, e.enrolled_at, e.expires_at, e.due_at,
+       ${ACTIVE} AS is_active, e.started_at, e.completed_at, d.name AS domain_name,
+       COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS max_score,
+       COALESCE(cp.success_status, der.success_status) AS success_status,
+       EXISTS (SELECT 1 FROM lessons l
+                WHERE l.organization_id = e.organization_id AND l.course_id = e.course_id AND l.deleted_at IS NULL AND NOT l.is_draft
+                  AND NOT l.optional AND l.type IN ('QUIZ', 'IE_EXAM')) AS graded,
+       cert.id AS certificate_id, r.rating, r.scale_max AS rating_scale, r.feedback
+  FROM enrollments e
+  JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = e.organization_id
+  JOIN domains d ON d.id = pc.domain_id AND d.organization_id = e.organization_id
+  LEFT JOIN LATERAL (
+    SELECT cp.id, cp.organization_id, cp.score, cp.max_score, cp.success_status FROM course_progress cp
+     WHERE cp.organization_id = e.organization_id AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id
+       AND (cp.enrollment_id = e.id OR cp.enrollment_id IS NULL)
+     ORDER BY (cp.enrollment_id IS NULL) LIMIT 1) cp ON true
+  ${DERIVED}
+  LEFT JOIN LATERAL (
+    SELECT c.id FROM certificates c WHERE c.organization_id = e.organization_id AND c.enrollment_id = e.id
+     ORDER BY c.issued_at DESC, c.id DESC LIMIT 1) cert ON true
+  LEFT JOIN LATERAL (
+    SELECT cr.rating, cr.scale_max, cr.feedback FROM course_ratings cr WHERE cr.organization_id = e.organization_id AND cr.enrollment_id = e.id
+     ORDER BY cr.created_at DESC, cr.id DESC LIMIT 1) r ON true`;
+
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
+
+function rowOf(r: Record<string, any>): EnrollmentV2Row {
+  return {
+    id: r.id,
+    createdAt: new Date(r.created_at),
+    userId: r.user_id,
+    publishedCourseId: r.published_course_id,
+    courseId: r.course_id,
+    enrolledAt: new Date(r.enrolled_at),
+    expiresAt: date(r.expires_at),
+    dueAt: date(r.due_at),
+    isActive: r.is_active,
+    startedAt: date(r.started_at),
+    completedAt: date(r.completed_at),
+    domainName: r.domain_name,
+    score: r.score ?? null,
+    maxScore: r.max_score ?? null,
+    successStatus: r.success_status ?? null,
+    graded: r.graded,
+    certificateId: r.certificate_id ?? null,
+    rating: r.rating ?? null,
+    ratingScale: r.rating_scale ?? null,
+    feedback: r.feedback ?? null,
+  };
+}
+
+/** Where each progress state is, on the enrollment's own copy of its progress (kept by the progress module). */
+const PROGRESS_SQL: Record<ProgressStatus, string> = {
+  completed: `e.completed_at IS NOT NULL`,
+  in_progress: `(e.completed_at IS NULL AND e.started_at IS NOT NULL)`,
+  not_started: `(e.completed_at IS NULL AND e.started_at IS NULL)`,
+};
+
+/**
+ * GET /v2/enrollments/ and GET /v2/enrollments/{id}: the organization's enrollments, active and
+ * inactive, in keyset order (created_at, id). Every statement binds the organization through
+ * scoped(); each filter has an index leading with organization_id (migration 1763700016200).
+ */
+@Injectable()
+export class EnrollmentsV2Service {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async list(p: Principal, page: PageRequest, f: EnrollmentFilters): Promise<EnrollmentV2Row[]> {
+    const where: string[] = ['e.organization_id = $org'];
+    const params: unknown[] = [];
+    const bind = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    if (f.studentUuid !== undefined) where.push(`e.user_id = ${bind(f.studentUuid)}`);
+    if (f.studentEmail !== undefined) where.push(`e.user_id IN (SELECT u.id FROM users u WHERE u.organization_id = $org AND lower(u.email) = ${bind(f.studentEmail)})`);
+    if (f.courseUuid !== undefined) where.push(`e.course_id = ${bind(f.courseUuid)}`);
+    if (f.enrolledGte) where.push(`e.enrolled_at >= ${bind(f.enrolledGte)}`);
+    if (f.enrolledLte) where.push(`e.enrolled_at <= ${bind(f.enrolledLte)}`);
+    if (f.completedGte) where.push(`e.completed_at >= ${bind(f.completedGte)}`);
+    if (f.completedLte) where.push(`e.completed_at <= ${bind(f.completedLte)}`);
+    if (f.progress && f.progress.length < PROGRESS_STATUSES.length) where.push(`(${f.progress.map((s) => PROGRESS_SQL[s]).join(' OR ')})`);
+    if (f.domains) {
+      where.push(`e.published_course_id IN (
+        SELECT pcd.id FROM published_courses pcd JOIN domains dd ON dd.id = pcd.domain_id AND dd.organization_id = pcd.organization_id
+         WHERE pcd.organization_id = $org AND lower(dd.name) = ANY(${bind(f.domains)}::text[]))`);
+    }
+    if (f.active !== undefined) where.push(f.active ? ACTIVE : `NOT ${ACTIVE}`);
+    if (page.after) where.push(`(e.created_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);
+    const rows = await scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${page.size + 1}`, params);
+    return rows.map(rowOf);
+  }
+
+  /** One enrollment of the organization, or 404 (undecodable, unknown or another organization's id alike). */
+  async get(p: Principal, publicId: string): Promise<EnrollmentV2Row> {
+    const uuid = decodeId('enrollment', publicId);
+    const [row] = uuid ? await this.byIds(p.organizationId, [uuid]) : [];
+    if (!row) throw notFound('Enrollment not found.');
+    return row;
+  }
+
+  /** Enrollments of the organization by uuid (any order). One statement. */
+  async byIds(organizationId: string, ids: string[], m: SqlRunner = this.ds): Promise<EnrollmentV2Row[]> {
+    if (!ids.length) return [];
+    const rows = await scoped(m, organizationId).query(`${SELECT} WHERE e.organization_id = $org AND e.id = ANY($1::uuid[])`, [ids]);
+    return rows.map(rowOf);
+  }
+
+  /** The students of a page, for `include=student` (users is the students module's table: a read). One statement. */
+  async students(organizationId: string, userIds: string[]): Promise<Student[]> {
+    if (!userIds.length) return [];
+    const rows = await scoped(this.ds, organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[]) ORDER BY created_at, id`, [
+      [...new Set(userIds)],
+    ]);
+    return rows.map(studentFromRow);
+  }
+
+  /** The certificates of a page, for `include=certificate` (the certificates module's table: a read). One statement. */
+  async certificates(organizationId: string, ids: string[]): Promise<Certificate[]> {
+    if (!ids.length) return [];
+    const rows = await scoped(this.ds, organizationId).query(
+      `SELECT id, organization_id, user_id, course_id, published_course_id, domain_id, enrollment_id, code, issued_at, expires_at, score_as_percent, created_at
+         FROM certificates WHERE organization_id = $org AND id = ANY($1::uuid[]) ORDER BY created_at, id`,
+      [[...new Set(ids)]],
+    );
+    return rows.map((r: Record<string, any>) =>
+      Object.assign(new Certificate(), {
+        id: r.id,
+        organizationId: r.organization_id,
+        userId: r.user_id,
+        courseId: r.course_id,
+        publishedCourseId: r.published_course_id,
+        domainId: r.domain_id,
+        enrollmentId: r.enrollment_id,
+        code: r.code,
+        issuedAt: new Date(r.issued_at),
+        expiresAt: date(r.expires_at),
+        scoreAsPercent: r.score_as_percent,
+        createdAt: new Date(r.created_at),
+      }),
+    );
+  }
+}
