@@ -187,3 +187,7 @@ registerBody('PUT', '/v1/web-packages/{web_package_id}/lessons', (o) => ({ web_p
 // /v1 users: an update that would show in org A's reads if it reached A's user
 registerBody('PUT', '/v1/users/{user_id}', () => ({ first_name: 'Intruder', email: `intruder-${rnd()}@example.test` }));
 registerBody('PATCH', '/v1/users/{user_id}', () => ({ last_name: 'Intruder' }));
+
+// progress: PUT needs the progress object
+registerBody('PUT', '/v1/users/{user_id}/published-courses/{published_course_id}', () => ({ course_progress: { score: 1 } }));
+registerBody('PUT', '/v1/users/{user_id}/published-courses/{published_course_id}/lessons/{lesson_id}', () => ({ lesson_progress: { score: 1 } }));
