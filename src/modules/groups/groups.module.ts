@@ -15,19 +15,22 @@ import { GroupUsersV1Controller, UserGroupsV1Controller } from './group-users.v1
 import { GroupsV1Controller } from './groups.v1.controller';
 import { GroupsV1Service } from './groups.v1.service';
 import { GroupLinksV1Service } from './group-links.v1.service';
+import { GroupMembershipsService } from './group-memberships.service';
+import { GroupStudentsV2Controller } from './group-students.v2.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride]), PublishedCoursesModule],
   controllers: [
     GroupsV2Controller,
     VisibilityOverridesV2Controller,
+    GroupStudentsV2Controller,
     GroupsV1Controller,
     GroupUsersV1Controller,
     UserGroupsV1Controller,
     GroupAccessCodePoolsV1Controller,
     GroupCategoriesV1Controller,
   ],
-  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service],
+  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service, GroupMembershipsService],
   exports: [GroupsService],
 })
 export class GroupsModule {}

@@ -85,7 +85,7 @@ registerSeeder('published-courses', async (w) => {
 
 registerSeeder('enrollments', async (w) => {
   const e = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}/enrollments`, { user: { id: w.ids.user_id } }));
-  return { enrollment_id: e };
+  return { enrollment_id: e, 'enrollments.id': e };
 });
 
 registerSeeder('progress', async (w) => {
@@ -184,6 +184,7 @@ registerBody('PUT', PP, () => ({ slug: `path-${rnd()}`, hidden: false }));
 registerBody('POST', `${D}/users/bulk-create`, () => ({ users: [{ email: `bulk-${rnd()}@example.test`, first_name: 'Bulk', last_name: 'User' }] }));
 registerBody('POST', `${D}/users/{user_id}/signup-fields-bulk`, (o) => ({ signup_fields: [{ id: o.signup_field_id, value: 'Sales' }] }));
 registerBody('PUT', '/v1/web-packages/{web_package_id}/lessons', (o) => ({ web_package_id: o.web_package_id }));
+registerBody('POST', '/v2/groups/{id}/relationships/students', (o) => ({ data: [{ type: 'students', id: o['students.id'] }] }));
 // /v1 users: an update that would show in org A's reads if it reached A's user
 registerBody('PUT', '/v1/users/{user_id}', () => ({ first_name: 'Intruder', email: `intruder-${rnd()}@example.test` }));
 registerBody('PATCH', '/v1/users/{user_id}', () => ({ last_name: 'Intruder' }));

@@ -1,0 +1,16 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Allow, IsDefined, IsString, MaxLength } from 'class-validator';
+
+/** _MembershipStudentRefData: `{type: "students", id}` and nothing else (the published schema forbids other members). */
+export class MembershipStudentRef {
+  @ApiProperty({ enum: ['students'] }) @Allow() type: 'students';
+  @ApiProperty({ maxLength: 64, description: 'Obfuscated id of the student.' }) @IsDefined() @IsString() @MaxLength(64) id: string;
+}
+
+/** MembershipAddRequestEnvelope / MembershipRemoveRequestEnvelope (for the OpenAPI document; the body is read by runBatch). */
+export class MembershipRequestEnvelope {
+  @ApiProperty({ type: [MembershipStudentRef] }) data: MembershipStudentRef[];
+}
+
+/** The members an item may carry; any other (a stray `attributes`...) fails the item. */
+export const MEMBERSHIP_ITEM_KEYS = new Set(['type', 'id']);

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { ItemOutcome, runBatch, ValidItem } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { V2 } from '../../core/http/interfaces';
+import { encodeId } from '../../core/ids/ids';
+import { MembershipRequestEnvelope, MembershipStudentRef } from './dto/membership.dto';
+import { GroupMembershipsService, MembershipRow } from './group-memberships.service';
+import { GroupsService } from './groups.service';
+
+/** MembershipResource. `is_manager` is false: this platform has no group managers (docs/decisions/v2-enrollments.md). */
+export function presentMembership(m: MembershipRow) {
+  return {
+    type: 'memberships' as const,
+    id: encodeId('groupMembership', m.id),
+    attributes: { student_id: encodeId('student', m.userId), is_manager: false, created_at: m.createdAt.toISOString() },
+  };
+}
+
+/**
+ * /v2/groups/{id}/relationships/students/: add and remove students, idempotently. The group is
+ * resolved in the caller's organization first (404 otherwise, whatever the body), then the batch:
+ * first occurrence of a student id wins (`duplicate_in_batch` at /data/{i}/id).
+ */
+@ApiTags('groups')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@Controller('v2/groups/:id/relationships/students')
+export class GroupStudentsV2Controller {
+  constructor(
+    private readonly groups: GroupsService,
+    private readonly memberships: GroupMembershipsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @Scopes('student-groups:write')
+  @ApiBody({ type: MembershipRequestEnvelope })
+  async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.batch(p, id, body, (groupId, items) => this.memberships.add(p, groupId, items));
+    reply.status(result.status);
+    return { ...result.body, data: result.body.data.map((d) => (d.result ? { ...d, result: presentMembership(d.result) } : d)) };
+  }
+
+  @Delete()
+  @Scopes('student-groups:write')
+  @ApiBody({ type: MembershipRequestEnvelope })
+  async remove(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.batch(p, id, body, (groupId, items) => this.memberships.remove(p, groupId, items));
+    reply.status(result.status);
+    return result.body;
+  }
+
+  private async batch<R>(p: Principal, id: string, body: unknown, apply: (groupId: string, items: ValidItem<MembershipStudentRef>[]) => Promise<Map<number, ItemOutcome<R>>>) {
+    const groupId = await this.groups.requireGroupId(p, id);
+    return runBatch(
+      body,
+      {
+        itemClass: MembershipStudentRef,
+        type: 'students',
+        maxItems: this.config.BATCH_MAX_ITEMS,
+        dedupeKey: (raw) => (typeof raw.id === 'string' ? raw.id : undefined),
+        dedupePointer: '/id',
+      },
+      (items) => apply(groupId, items),
+    );
+  }
+}
