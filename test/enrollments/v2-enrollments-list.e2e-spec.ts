@@ -1,6 +1,6 @@
 import { decodeId, encodeId, newUuid } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { startTestApp, TestApp } from '../support/app';
+import { HttpResponse, startTestApp, TestApp } from '../support/app';
 import { countQueries, rate } from '../support/fixtures';
 import { Course, fixtures } from './v2-enrollments.helpers';
 
@@ -15,7 +15,7 @@ describe('GET /v2/enrollments/ and /v2/enrollments/{id}', () => {
     const out: string[] = [];
     let url: string | null = `/v2/enrollments/?page[size]=100${query ? `&${query}` : ''}`;
     while (url) {
-      const res = await t.get(url, auth);
+      const res: HttpResponse = await t.get(url, auth);
       expect({ url, status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ url, status: 200, body: undefined });
       out.push(...res.body.data.map((d: any) => d.id));
       url = res.body.links.next ? res.body.links.next.replace(t.baseUrl, '') : null;
@@ -111,7 +111,7 @@ describe('GET /v2/enrollments/ and /v2/enrollments/{id}', () => {
     const all: string[] = [];
     let url: string | null = '/v2/enrollments/?page[size]=2';
     while (url) {
-      const res = await t.get(url, { token: tok });
+      const res: HttpResponse = await t.get(url, { token: tok });
       all.push(...res.body.data.map((d: any) => d.id));
       url = res.body.links.next?.replace(t.baseUrl, '') ?? null;
       if (!url) expect(res.body).toMatchObject({ has_more: false, next_cursor: null });
