@@ -1,6 +1,7 @@
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyRequest } from 'fastify';
+import { addPatchTwins } from './put-and-patch';
 
 /**
  * Which interface a route belongs to, and so which error envelope it answers in, which credentials
@@ -30,9 +31,11 @@ export interface ApiRouteConfig {
  * filter all read the same `req.routeOptions.config.api` (apiOf below) instead of matching the URL.
  * Class decorators run after method decorators, so every handler is already there. Only the class's
  * own methods are marked (a base class shared by two interfaces would otherwise get one of them).
+ * It first adds the PATCH twins of the class's @PutAndPatch handlers (core/http/put-and-patch.ts).
  */
 export function ApiOf(api: ApiInterface): ClassDecorator {
   return (target) => {
+    addPatchTwins(target);
     Reflect.defineMetadata(API_INTERFACE, api, target);
     const proto = (target as unknown as { prototype: object }).prototype;
     for (const name of Object.getOwnPropertyNames(proto)) {

@@ -1,5 +1,8 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/config';
 import { ApiError, ValidationFailed } from '../http/api-error';
-import { absoluteUrl } from '../http/base-url';
+import { absoluteUrl, requestBaseUrl } from '../http/base-url';
 
 /**
  * /v1 page-number pagination, as the published API does it: `page` (1-based) and `page_size`
@@ -61,3 +64,42 @@ export function v1List<R>(results: R[], count: number, page: V1PageRequest, base
     results,
   };
 }
+
+/** A /v1 list handler's page: the page asked for, and the list body it answers (`list`). */
+export class V1Page implements V1PageRequest {
+  readonly page: number;
+  readonly pageSize: number;
+  readonly offset: number;
+
+  constructor(
+    request: V1PageRequest,
+    private readonly baseUrl: string,
+    private readonly url: string,
+  ) {
+    ({ page: this.page, pageSize: this.pageSize, offset: this.offset } = request);
+  }
+
+  /** The list body: `results` (this page's rows, presented) of `count` in all, with the next/previous links of this request. */
+  list<R>(results: R[], count: number): V1List<R> {
+    return v1List(results, count, this, this.baseUrl, this.url);
+  }
+}
+
+/** Turns the request into its V1Page: the query's `page` and `page_size` (capped), the request's base URL and URL. */
+@Injectable()
+export class V1PagePipe implements PipeTransform<{ req: FastifyRequest; cap: number }, V1Page> {
+  constructor(private readonly config: AppConfig) {}
+
+  transform({ req, cap }: { req: FastifyRequest; cap: number }): V1Page {
+    return new V1Page(parseV1Page((req.query ?? {}) as Record<string, unknown>, cap), requestBaseUrl(this.config, req), req.url);
+  }
+}
+
+const V1PageParam = createParamDecorator((cap: number, ctx: ExecutionContext) => ({ req: ctx.switchToHttp().getRequest<FastifyRequest>(), cap }));
+
+/**
+ * The page of a /v1 list handler (`@Paged(V1_PAGE_CAP.small) page: V1Page`): parses `page` and
+ * `page_size` with `cap` (section 8) before the handler runs; the handler answers
+ * `page.list(rows.map(present), count)`.
+ */
+export const Paged = (cap: number): ParameterDecorator => V1PageParam(cap, V1PagePipe);

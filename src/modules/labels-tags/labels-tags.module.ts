@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Label, Tag } from './entities';
-import { LabelsV1Controller } from './labels.v1.controller';
 import { LabelsService } from './labels.service';
-import { TagsV1Controller } from './tags.v1.controller';
+import { LabelsV1Controller, TagsV1Controller } from './names.v1.controller';
 import { TagsService } from './tags.service';
 
 /** Labels (`/v1/labels`, attached to courses through courses/' course_labels) and catalog tags (`/v1/tags`). Owns tables labels and tags. */

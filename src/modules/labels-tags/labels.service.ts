@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { ValidationFailed, notFound } from '../../core/http/api-error';
-import { decodeId, encodeId } from '../../core/ids/ids';
+import { ValidationFailed } from '../../core/http/api-error';
+import { encodeId } from '../../core/ids/ids';
+import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Label } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
@@ -17,20 +18,12 @@ const duplicate = () => new ValidationFailed([{ field: 'name', message: 'label w
 export class LabelsService {
   constructor(@InjectRepository(Label) private readonly repo: Repository<Label>) {}
 
-  async list(p: Principal, page: V1PageRequest): Promise<[Label[], number]> {
-    return this.repo.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.pageSize,
-    });
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: Label[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
   }
 
-  async get(p: Principal, id: string): Promise<Label> {
-    const uuid = decodeId('label', id);
-    const row = uuid ? await this.repo.findOne({ where: { id: uuid, organizationId: p.organizationId } }) : null;
-    if (!row) throw notFound();
-    return row;
+  get(p: Principal, id: string): Promise<Label> {
+    return orgRowOr404(this.repo, 'label', id, p.organizationId);
   }
 
   async create(p: Principal, name: string): Promise<Label> {

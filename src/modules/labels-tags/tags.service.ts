@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { ValidationFailed, notFound } from '../../core/http/api-error';
-import { decodeId, encodeId } from '../../core/ids/ids';
+import { ValidationFailed } from '../../core/http/api-error';
+import { encodeId } from '../../core/ids/ids';
+import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
@@ -30,20 +31,12 @@ export function slugify(name: string): string {
 export class TagsService {
   constructor(@InjectRepository(Tag) private readonly repo: Repository<Tag>) {}
 
-  async list(p: Principal, page: V1PageRequest): Promise<[Tag[], number]> {
-    return this.repo.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.pageSize,
-    });
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: Tag[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
   }
 
-  async get(p: Principal, id: string): Promise<Tag> {
-    const uuid = decodeId('tag', id);
-    const row = uuid ? await this.repo.findOne({ where: { id: uuid, organizationId: p.organizationId } }) : null;
-    if (!row) throw notFound();
-    return row;
+  get(p: Principal, id: string): Promise<Tag> {
+    return orgRowOr404(this.repo, 'tag', id, p.organizationId);
   }
 
   async create(p: Principal, name: string): Promise<Tag> {
