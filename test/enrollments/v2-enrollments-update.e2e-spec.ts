@@ -79,7 +79,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
       expect(v1.body).toMatchObject({ expires_at: null, active: true });
     });
 
-    it('per-item failures: duplicate id (first wins), unknown / malformed / other-organization id, bad members, nothing to change', async () => {
+    it('per-item failures: duplicate id (first wins), unknown / malformed / over-long / other-organization id, bad members, nothing to change', async () => {
       const { enrollments } = await enrolled(5);
       const [a, b, b2, b3, b4] = enrollments.map((e) => e.id);
       const other = await t.newOrg();
@@ -102,6 +102,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
             item(b4, {}),
             { type: 'enrollments', attributes: { active: false } },
             { type: 'students', id: b, attributes: { active: false } },
+            item('a'.repeat(65), { active: false }),
           ],
         },
         { token },
@@ -119,6 +120,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
         'validation_error /data/8/attributes',
         'validation_error /data/9/id',
         'validation_error /data/10/type',
+        'not_found /data/11/id',
       ]);
       expect((await read(a)).attributes.active).toBe(false);
       for (const id of [b, b2, b3, b4]) expect((await read(id)).attributes).toMatchObject({ active: true, expires_at: null, due_at: null });
@@ -208,7 +210,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
       expect(paths).toHaveLength(1);
     });
 
-    it('per-item failures: unknown / malformed / other-organization id, duplicate id (first wins), bad or missing completed_at, success_status', async () => {
+    it('per-item failures: unknown / malformed / over-long / other-organization id, duplicate id (first wins), bad or missing completed_at, success_status', async () => {
       const { enrollments } = await enrolled(5);
       const [a, b, b2, b3, b4] = enrollments.map((e) => e.id);
       const other = await t.newOrg();
@@ -229,6 +231,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
             item(b2, {}),
             item(b3, { completed_at: '2024-01-01T00:00:00Z', success_status: 'passed' }),
             item(b4, { success_status: 'maybe' }),
+            item('a'.repeat(65), { completed_at: null }),
           ],
         },
         { token },
@@ -244,6 +247,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
         'validation_error /data/6/attributes',
         'validation_error /data/7/attributes/success_status',
         'validation_error /data/8/attributes/success_status',
+        'not_found /data/9/id',
       ]);
       expect((await read(a)).attributes.completed_at).toBe('2024-01-01T00:00:00.000Z');
       for (const id of [b, b2, b3, b4]) expect((await read(id)).attributes.completed_at).toBeNull();
