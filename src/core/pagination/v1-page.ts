@@ -87,19 +87,25 @@ export class V1Page implements V1PageRequest {
 
 /** Turns the request into its V1Page: the query's `page` and `page_size` (capped), the request's base URL and URL. */
 @Injectable()
-export class V1PagePipe implements PipeTransform<{ req: FastifyRequest; cap: number }, V1Page> {
+export class V1PagePipe implements PipeTransform<{ req: FastifyRequest; sizes: PageSizes }, V1Page> {
   constructor(private readonly config: AppConfig) {}
 
-  transform({ req, cap }: { req: FastifyRequest; cap: number }): V1Page {
-    return new V1Page(parseV1Page((req.query ?? {}) as Record<string, unknown>, cap), requestBaseUrl(this.config, req), req.url);
+  transform({ req, sizes }: { req: FastifyRequest; sizes: PageSizes }): V1Page {
+    const request = parseV1Page((req.query ?? {}) as Record<string, unknown>, sizes.cap, sizes.defaultSize);
+    return new V1Page(request, requestBaseUrl(this.config, req), req.url);
   }
 }
 
-const V1PageParam = createParamDecorator((cap: number, ctx: ExecutionContext) => ({ req: ctx.switchToHttp().getRequest<FastifyRequest>(), cap }));
+interface PageSizes {
+  cap: number;
+  defaultSize: number;
+}
+
+const V1PageParam = createParamDecorator((sizes: PageSizes, ctx: ExecutionContext) => ({ req: ctx.switchToHttp().getRequest<FastifyRequest>(), sizes }));
 
 /**
  * The page of a /v1 list handler (`@Paged(V1_PAGE_CAP.small) page: V1Page`): parses `page` and
- * `page_size` with `cap` (section 8) before the handler runs; the handler answers
- * `page.list(rows.map(present), count)`.
+ * `page_size` with `cap` (section 8; `defaultSize` when page_size is not given) before the
+ * handler runs; the handler answers `page.list(rows.map(present), count)`.
  */
-export const Paged = (cap: number): ParameterDecorator => V1PageParam(cap, V1PagePipe);
+export const Paged = (cap: number, defaultSize = cap): ParameterDecorator => V1PageParam({ cap, defaultSize }, V1PagePipe);

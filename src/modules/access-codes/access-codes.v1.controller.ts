@@ -1,31 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { strParam } from '../../core/http/v1-rules';
 import { presentCode, presentPool } from './access-codes.presenter';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 
 /** /v1/domains/{domain_name}/access-code-pools and their access-codes (the `access-codes` family). */
 @V1()
 @Controller('v1/domains/:domain_name/access-code-pools')
 export class AccessCodesV1Controller {
-  constructor(
-    private readonly codes: AccessCodesService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly codes: AccessCodesService) {}
 
   @Get()
   @Scopes('access-codes:read')
-  async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name', 255));
-    return v1List(rows.map(presentPool), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPool), count);
   }
 
   @Post()
@@ -40,15 +34,9 @@ export class AccessCodesV1Controller {
     return presentPool(await this.codes.readPool(p, domain, id));
   }
 
-  @Put(':access_code_pool_id')
+  @PutAndPatch(':access_code_pool_id')
   @Scopes('access-codes:write')
   async updatePool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Body() dto: PoolUpdateDto) {
-    return presentPool(await this.codes.updatePool(p, domain, id, dto));
-  }
-
-  @Patch(':access_code_pool_id')
-  @Scopes('access-codes:write')
-  async partialUpdatePool(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Body() dto: PoolUpdateDto) {
     return presentPool(await this.codes.updatePool(p, domain, id, dto));
   }
 
@@ -61,10 +49,9 @@ export class AccessCodesV1Controller {
 
   @Get(':access_code_pool_id/access-codes')
   @Scopes('access-codes:read')
-  async listCodes(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async listCodes(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('access_code_pool_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.codes.listCodes(p, domain, id, page);
-    return v1List(rows.map(presentCode), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentCode), count);
   }
 
   @Post(':access_code_pool_id/access-codes')
@@ -79,21 +66,9 @@ export class AccessCodesV1Controller {
     return presentCode(await this.codes.readCode(p, domain, id, codeId));
   }
 
-  @Put(':access_code_pool_id/access-codes/:access_code_id')
+  @PutAndPatch(':access_code_pool_id/access-codes/:access_code_id')
   @Scopes('access-codes:write')
   async updateCode(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('access_code_pool_id') id: string,
-    @Param('access_code_id') codeId: string,
-    @Body() dto: AccessCodeDto,
-  ) {
-    return presentCode(await this.codes.updateCode(p, domain, id, codeId, dto));
-  }
-
-  @Patch(':access_code_pool_id/access-codes/:access_code_id')
-  @Scopes('access-codes:write')
-  async partialUpdateCode(
     @Auth() p: Principal,
     @Param('domain_name') domain: string,
     @Param('access_code_pool_id') id: string,

@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { AssetsService } from './assets.service';
 import { AssetRequest } from './dto/asset.dto';
 import { presentAsset } from './presenters';
@@ -21,16 +21,9 @@ export class AssetsV1Controller {
 
   @Get()
   @Scopes('assets:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.assets.list(p, page);
-    return v1List(
-      rows.map((a) => presentAsset(a, this.config, { withDownload: false })),
-      count,
-      page,
-      requestBaseUrl(this.config, req),
-      req.url,
-    );
+    return page.list(rows.map((a) => presentAsset(a, this.config, { withDownload: false })), count);
   }
 
   @Post()

@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
 import { presentWebPackage } from './presenters';
 import { WebPackagesService } from './web-packages.service';
@@ -21,16 +21,9 @@ export class WebPackagesV1Controller {
 
   @Get()
   @Scopes('web-packages:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.packages.list(p, page);
-    return v1List(
-      rows.map((w) => presentWebPackage(w, this.config, { withDownload: false })),
-      count,
-      page,
-      requestBaseUrl(this.config, req),
-      req.url,
-    );
+    return page.list(rows.map((w) => presentWebPackage(w, this.config, { withDownload: false })), count);
   }
 
   @Post()

@@ -1,10 +1,7 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, Param } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { presentCourseSeries, presentSeriesCourse } from './course-series.presenter';
 import { CourseSeriesService } from './course-series.service';
 import { V1 } from '../../core/http/interfaces';
@@ -13,17 +10,13 @@ import { V1 } from '../../core/http/interfaces';
 @V1()
 @Controller('v1/domains/:domain_name/course-series')
 export class CourseSeriesV1Controller {
-  constructor(
-    private readonly series: CourseSeriesService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly series: CourseSeriesService) {}
 
   @Get()
   @Scopes('course-families:read')
-  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.series.list(p, domain, page);
-    return v1List(rows.map(presentCourseSeries), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentCourseSeries), count);
   }
 
   @Get(':course_series_id')
@@ -34,9 +27,8 @@ export class CourseSeriesV1Controller {
 
   @Get(':course_series_id/published-courses')
   @Scopes('course-families:read')
-  async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count, domainName } = await this.series.publishedCourses(p, domain, id, page);
-    return v1List(rows.map((r) => presentSeriesCourse(r, domainName)), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((r) => presentSeriesCourse(r, domainName)), count);
   }
 }

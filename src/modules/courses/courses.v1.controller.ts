@@ -1,12 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
-import { PageQuery } from '../../core/http/v1-rules';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { presentLabel } from '../labels-tags/labels.service';
 import { CourseLabelsService } from './course-labels.service';
 import { Course } from './course.entity';
@@ -26,16 +22,14 @@ export class CoursesV1Controller {
   constructor(
     private readonly courses: V1CoursesService,
     private readonly labels: CourseLabelsService,
-    private readonly config: AppConfig,
   ) {}
 
   @Get()
   @Scopes('courses:read')
-  async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.courses.list(p, page, query.label__name || undefined);
-    return v1List(await this.present(p, rows), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(await this.present(p, rows), count);
   }
 
   @Post()
@@ -71,11 +65,10 @@ export class CoursesV1Controller {
 
   @Get(':course_id/labels')
   @Scopes('courses:read')
-  async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.large);
+  async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const course = await this.courses.get(p, id);
     const [rows, count] = await this.labels.list(p, course.id, page);
-    return v1List(rows.map((l) => ({ label: presentLabel(l) })), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((l) => ({ label: presentLabel(l) })), count);
   }
 
   @Post(':course_id/labels')

@@ -1,10 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1GroupAccessCodePoolCreateDto } from './dto/v1-group.dto';
 import { presentGroupAccessCodePool } from './groups.v1.presenter';
 import { GroupLinksV1Service } from './group-links.v1.service';
@@ -14,17 +12,13 @@ import { V1 } from '../../core/http/interfaces';
 @V1()
 @Controller('v1/groups/:group_id/access-code-pools')
 export class GroupAccessCodePoolsV1Controller {
-  constructor(
-    private readonly groups: GroupLinksV1Service,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly groups: GroupLinksV1Service) {}
 
   @Get()
   @Scopes('student-groups:read')
-  async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.groups.listPools(p, groupId, page);
-    return v1List(rows.map(presentGroupAccessCodePool), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentGroupAccessCodePool), count);
   }
 
   /** 201 when assigned, 200 with the existing link when the pool was already assigned. */

@@ -1,11 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
 import { strParam } from '../../core/http/v1-rules';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto, V1GroupUpdateDto } from './dto/v1-group.dto';
 import { presentV1Group } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
@@ -15,24 +12,14 @@ import { V1 } from '../../core/http/interfaces';
 @V1()
 @Controller('v1/groups')
 export class GroupsV1Controller {
-  constructor(
-    private readonly groups: GroupsV1Service,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly groups: GroupsV1Service) {}
 
   @Get()
   @Scopes('student-groups:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     // `name` is an exact, case-sensitive match; an empty value is no filter (as django-filter does)
     const { rows, counts, options, count } = await this.groups.list(p, page, strParam(query, 'name') || undefined);
-    return v1List(
-      rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)),
-      count,
-      page,
-      requestBaseUrl(this.config, req),
-      req.url,
-    );
+    return page.list(rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)), count);
   }
 
   @Post()

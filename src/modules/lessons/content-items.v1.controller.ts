@@ -1,16 +1,13 @@
-import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { presentContentItem } from './content-items.v1.presenter';
 import { V1ContentItemsService } from './content-items.v1.service';
 import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item.v1.dto';
 import { V1 } from '../../core/http/interfaces';
-import { PageQuery } from '../../core/http/v1-rules';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 
 /**
  * /v1/lessons/{lesson_id}/content-items (content-items:read / content-items:write). The published
@@ -20,17 +17,13 @@ import { PageQuery } from '../../core/http/v1-rules';
 @ApiTags('v1 content items')
 @Controller('v1/lessons/:lesson_id/content-items')
 export class ContentItemsV1Controller {
-  constructor(
-    private readonly items: V1ContentItemsService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly items: V1ContentItemsService) {}
 
   @Get()
   @Scopes('content-items:read')
-  async list(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Query() query: PageQuery, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const [rows, count] = await this.items.list(p, lessonId, page);
-    return v1List(rows.map(presentContentItem), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentContentItem), count);
   }
 
   @Post()
@@ -45,20 +38,9 @@ export class ContentItemsV1Controller {
     return presentContentItem(await this.items.get(p, lessonId, id));
   }
 
-  @Put(':lesson_content_item_id')
+  @PutAndPatch(':lesson_content_item_id')
   @Scopes('content-items:write')
   async update(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Param('lesson_content_item_id') id: string, @Body() dto: ContentItemUpdateRequest) {
-    return presentContentItem(await this.items.update(p, lessonId, id, dto));
-  }
-
-  @Patch(':lesson_content_item_id')
-  @Scopes('content-items:write')
-  async partialUpdate(
-    @Auth() p: Principal,
-    @Param('lesson_id') lessonId: string,
-    @Param('lesson_content_item_id') id: string,
-    @Body() dto: ContentItemUpdateRequest,
-  ) {
     return presentContentItem(await this.items.update(p, lessonId, id, dto));
   }
 }

@@ -1,14 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { V1_PAGE_CAP, parseV1Page, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { presentLesson } from './lessons.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 import { V1LessonsService } from './lessons.v1.service';
 
 /** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. */
@@ -16,18 +14,14 @@ import { V1LessonsService } from './lessons.v1.service';
 @ApiTags('v1 lessons')
 @Controller('v1/lessons')
 export class LessonsV1Controller {
-  constructor(
-    private readonly lessons: V1LessonsService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly lessons: V1LessonsService) {}
 
   @Get()
   @Scopes('lessons:read')
-  async list(@Auth() p: Principal, @Query() query: LessonListQuery, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query as Record<string, unknown>, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Query() query: LessonListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined);
-    return v1List(rows.map(presentLesson), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentLesson), count);
   }
 
   @Post()
@@ -42,15 +36,9 @@ export class LessonsV1Controller {
     return presentLesson(await this.lessons.get(p, id));
   }
 
-  @Put(':lesson_id')
+  @PutAndPatch(':lesson_id')
   @Scopes('lessons:write')
   async update(@Auth() p: Principal, @Param('lesson_id') id: string, @Query() q: LessonUpdateQuery, @Body() dto: LessonUpdateRequest) {
-    return presentLesson(await this.lessons.update(p, id, dto, q.course_id));
-  }
-
-  @Patch(':lesson_id')
-  @Scopes('lessons:write')
-  async partialUpdate(@Auth() p: Principal, @Param('lesson_id') id: string, @Query() q: LessonUpdateQuery, @Body() dto: LessonUpdateRequest) {
     return presentLesson(await this.lessons.update(p, id, dto, q.course_id));
   }
 

@@ -1,14 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { PathFieldsDto } from './dto/published-path.dto';
 import { presentPath, presentPathItem } from './paths.presenter';
 import { PathItemsService } from './path-items.service';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 import { PathsService } from './paths.service';
 
 /** /v1/paths: the organization's paths (created by publishing one) and their items. */
@@ -18,15 +16,13 @@ export class PathsV1Controller {
   constructor(
     private readonly paths: PathsService,
     private readonly itemsService: PathItemsService,
-    private readonly config: AppConfig,
   ) {}
 
   @Get()
   @Scopes('paths:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.paths.listPaths(p, page);
-    return v1List(rows.map((r) => presentPath(r.path, r.itemCount)), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((r) => presentPath(r.path, r.itemCount)), count);
   }
 
   @Get(':path_id')
@@ -36,16 +32,9 @@ export class PathsV1Controller {
     return presentPath(r.path, r.itemCount);
   }
 
-  @Put(':path_id')
+  @PutAndPatch(':path_id')
   @Scopes('paths:write')
   async update(@Auth() p: Principal, @Param('path_id') id: string, @Body() dto: PathFieldsDto) {
-    const r = await this.paths.updatePath(p, id, dto);
-    return presentPath(r.path, r.itemCount);
-  }
-
-  @Patch(':path_id')
-  @Scopes('paths:write')
-  async partialUpdate(@Auth() p: Principal, @Param('path_id') id: string, @Body() dto: PathFieldsDto) {
     const r = await this.paths.updatePath(p, id, dto);
     return presentPath(r.path, r.itemCount);
   }
@@ -59,10 +48,9 @@ export class PathsV1Controller {
 
   @Get(':path_id/path-items')
   @Scopes('paths:read')
-  async items(@Auth() p: Principal, @Param('path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async items(@Auth() p: Principal, @Param('path_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.itemsService.listPathItems(p, id, page);
-    return v1List(rows.map(presentPathItem), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPathItem), count);
   }
 
   @Get(':path_id/path-items/:path_item_id')

@@ -1,27 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
-import {
-  PathItemCreateDto,
-  PathItemUpdateDto,
-  PathLabelCreateDto,
-  PathTagCreateDto,
-  PathVisibilityCreateDto,
-  PublishedPathCreateDto,
-  PublishedPathPatchDto,
-  PublishedPathPutDto,
-} from './dto/published-path.dto';
+import { PathItemCreateDto, PathItemUpdateDto, PathLabelCreateDto, PathTagCreateDto, PathVisibilityCreateDto, PublishedPathCreateDto, PublishedPathPatchDto, PublishedPathPutDto } from './dto/published-path.dto';
 import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
 import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
 import { PublishedPathLinksService } from './published-path-links.service';
 import { PublishedPathsService } from './published-paths.service';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 
 /**
@@ -36,16 +26,14 @@ export class PublishedPathsV1Controller {
     private readonly links: PublishedPathLinksService,
     private readonly itemsService: PathItemsService,
     private readonly enrollmentsService: PathEnrollmentsService,
-    private readonly config: AppConfig,
   ) {}
 
   @Get()
   @Scopes('paths:read')
-  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
     const { rows, count } = await this.published.listPublished(p, domain, page, q);
-    return v1List(rows.map(presentPublishedPath), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPublishedPath), count);
   }
 
   @Post()
@@ -83,10 +71,9 @@ export class PublishedPathsV1Controller {
 
   @Get(':published_path_id/labels')
   @Scopes('paths:read')
-  async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.links.listLabels(p, domain, id, page);
-    return v1List(rows.map(presentLabel), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentLabel), count);
   }
 
   @Post(':published_path_id/labels')
@@ -112,10 +99,9 @@ export class PublishedPathsV1Controller {
 
   @Get(':published_path_id/tags')
   @Scopes('paths:read')
-  async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.links.listTags(p, domain, id, page);
-    return v1List(rows.map(presentTag), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentTag), count);
   }
 
   @Post(':published_path_id/tags')
@@ -141,10 +127,9 @@ export class PublishedPathsV1Controller {
 
   @Get(':published_path_id/visibility-overrides')
   @Scopes('paths:read')
-  async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.links.listOverrides(p, domain, id, page);
-    return v1List(rows.map(presentOverride), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentOverride), count);
   }
 
   @Post(':published_path_id/visibility-overrides')
@@ -170,10 +155,9 @@ export class PublishedPathsV1Controller {
 
   @Get(':published_path_id/path-items')
   @Scopes('paths:read')
-  async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.itemsService.listItems(p, domain, id, page);
-    return v1List(rows.map(presentPublishedPathItem), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPublishedPathItem), count);
   }
 
   @Post(':published_path_id/path-items')
@@ -188,21 +172,9 @@ export class PublishedPathsV1Controller {
     return presentPublishedPathItem(await this.itemsService.readItem(p, domain, id, itemId));
   }
 
-  @Put(':published_path_id/path-items/:path_item_id')
+  @PutAndPatch(':published_path_id/path-items/:path_item_id')
   @Scopes('paths:write')
   async updateItem(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('published_path_id') id: string,
-    @Param('path_item_id') itemId: string,
-    @Body() dto: PathItemUpdateDto,
-  ) {
-    return presentPublishedPathItem(await this.itemsService.updateItem(p, domain, id, itemId, dto));
-  }
-
-  @Patch(':published_path_id/path-items/:path_item_id')
-  @Scopes('paths:write')
-  async partialUpdateItem(
     @Auth() p: Principal,
     @Param('domain_name') domain: string,
     @Param('published_path_id') id: string,
@@ -223,10 +195,9 @@ export class PublishedPathsV1Controller {
 
   @Get(':published_path_id/published-path-enrollments')
   @Scopes('enrollments:read')
-  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.enrollmentsService.listEnrollments(p, domain, id, page);
-    return v1List(rows.map(presentPathEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPathEnrollment), count);
   }
 
   @Post(':published_path_id/published-path-enrollments')
@@ -249,21 +220,9 @@ export class PublishedPathsV1Controller {
     return presentPathEnrollment(await this.enrollmentsService.readEnrollment(p, domain, id, eid));
   }
 
-  @Put(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
+  @PutAndPatch(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
   @Scopes('enrollments:write')
   async updateEnrollment(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('published_path_id') id: string,
-    @Param('published_path_enrollment_id') eid: string,
-    @Body() dto: EnrollmentUpdateDto,
-  ) {
-    return presentPathEnrollment(await this.enrollmentsService.updateEnrollment(p, domain, id, eid, dto));
-  }
-
-  @Patch(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
-  @Scopes('enrollments:write')
-  async partialUpdateEnrollment(
     @Auth() p: Principal,
     @Param('domain_name') domain: string,
     @Param('published_path_id') id: string,

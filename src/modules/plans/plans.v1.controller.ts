@@ -1,30 +1,25 @@
-import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { presentPlan, presentPlanEnrollment } from './plans.presenter';
 import { PlansService } from './plans.service';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 
 /** /v1/domains/{domain_name}/plan (singular, as published): plans (`plans`) and their enrollments (`enrollments`). */
 @V1()
 @Controller('v1/domains/:domain_name/plan')
 export class PlansV1Controller {
-  constructor(
-    private readonly plans: PlansService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly plans: PlansService) {}
 
   @Get()
   @Scopes('plans:read')
-  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.plans.list(p, domain, page);
-    return v1List(rows.map(presentPlan), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPlan), count);
   }
 
   @Get(':plan_id')
@@ -35,10 +30,9 @@ export class PlansV1Controller {
 
   @Get(':plan_id/plan-enrollments')
   @Scopes('enrollments:read')
-  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.plans.listEnrollments(p, domain, id, page);
-    return v1List(rows.map(presentPlanEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentPlanEnrollment), count);
   }
 
   @Post(':plan_id/plan-enrollments')
@@ -61,15 +55,9 @@ export class PlansV1Controller {
     return presentPlanEnrollment(await this.plans.readEnrollment(p, domain, id, eid));
   }
 
-  @Put(':plan_id/plan-enrollments/:plan_enrollment_id')
+  @PutAndPatch(':plan_id/plan-enrollments/:plan_enrollment_id')
   @Scopes('enrollments:write')
   async update(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Param('plan_enrollment_id') eid: string, @Body() dto: EnrollmentUpdateDto) {
-    return presentPlanEnrollment(await this.plans.updateEnrollment(p, domain, id, eid, dto));
-  }
-
-  @Patch(':plan_id/plan-enrollments/:plan_enrollment_id')
-  @Scopes('enrollments:write')
-  async partialUpdate(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('plan_id') id: string, @Param('plan_enrollment_id') eid: string, @Body() dto: EnrollmentUpdateDto) {
     return presentPlanEnrollment(await this.plans.updateEnrollment(p, domain, id, eid, dto));
   }
 }

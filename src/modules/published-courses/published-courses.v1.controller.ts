@@ -1,26 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import { encodeId } from '../../core/ids/ids';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, strParam } from '../../core/http/v1-rules';
-import {
-  PublishedCourseCreateDto,
-  PublishedCourseGroupPrerequisiteDto,
-  PublishedCoursePrerequisiteDto,
-  PublishedCourseTagDto,
-  PublishedCourseVisibilityDto,
-  PublishedCourseWriteDto,
-} from './dto/published-course.dto';
+import { PublishedCourseCreateDto, PublishedCourseGroupPrerequisiteDto, PublishedCoursePrerequisiteDto, PublishedCourseTagDto, PublishedCourseVisibilityDto, PublishedCourseWriteDto } from './dto/published-course.dto';
 import { PublishedCourseExtrasService, presentCourseOverride, presentCourseTag } from './published-course-extras.service';
 import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
 import { PublishedCoursesService } from './published-courses.service';
 import { V1 } from '../../core/http/interfaces';
+import { PutAndPatch } from '../../core/http/put-and-patch';
 
 /** /v1/domains/{domain_name}/published-courses */
 @V1()
@@ -30,7 +21,6 @@ export class PublishedCoursesV1Controller {
     private readonly domains: DomainsService,
     private readonly published: PublishedCoursesService,
     private readonly extras: PublishedCourseExtrasService,
-    private readonly config: AppConfig,
   ) {}
 
   private async present(p: Principal, domain: Domain, rows: PublishedCourseRow[], opts: { detail?: boolean; searchable?: boolean }) {
@@ -45,14 +35,13 @@ export class PublishedCoursesV1Controller {
 
   @Get()
   @Scopes('published-courses:read')
-  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const searchable = boolParam(query, 'include_searchable_content') ?? false;
     const search = strParam(query, 'search', 500);
     const courseId = strParam(query, 'course__id', 64);
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.published.list(p, domain, page, { search, courseId });
-    return v1List(await this.present(p, domain, rows, { searchable }), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(await this.present(p, domain, rows, { searchable }), count);
   }
 
   @Post()
@@ -72,18 +61,12 @@ export class PublishedCoursesV1Controller {
     return (await this.present(p, domain, [row], { detail: true, searchable }))[0];
   }
 
-  @Put(':published_course_id')
+  @PutAndPatch(':published_course_id')
   @Scopes('published-courses:write')
   async update(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseWriteDto) {
     const domain = await this.domains.requireByName(p, name);
     const row = await this.published.update(p, domain, id, dto);
     return (await this.present(p, domain, [row], {}))[0];
-  }
-
-  @Patch(':published_course_id')
-  @Scopes('published-courses:write')
-  async partialUpdate(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Body() dto: PublishedCourseWriteDto) {
-    return this.update(p, name, id, dto);
   }
 
   @Delete(':published_course_id')
@@ -103,10 +86,9 @@ export class PublishedCoursesV1Controller {
 
   @Get(':published_course_id/tags')
   @Scopes('published-courses:read')
-  async listTags(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async listTags(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.extras.listTags(p, await this.live(p, name, id), page);
-    return v1List(rows.map(presentCourseTag), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentCourseTag), count);
   }
 
   @Post(':published_course_id/tags')
@@ -132,10 +114,9 @@ export class PublishedCoursesV1Controller {
 
   @Get(':published_course_id/visibility-overrides')
   @Scopes('published-courses:read')
-  async listOverrides(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async listOverrides(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.extras.listOverrides(p, await this.live(p, name, id), page);
-    return v1List(rows.map(presentCourseOverride), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentCourseOverride), count);
   }
 
   @Post(':published_course_id/visibility-overrides')
@@ -161,10 +142,9 @@ export class PublishedCoursesV1Controller {
 
   @Get(':published_course_id/published-course-prerequisites')
   @Scopes('published-courses:read')
-  async listPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async listPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.extras.listPrerequisites(p, await this.live(p, name, id), page);
-    return v1List(rows.map((r) => ({ published_course: { id: encodeId('publishedCourse', r.id) } })), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((r) => ({ published_course: { id: encodeId('publishedCourse', r.id) } })), count);
   }
 
   @Post(':published_course_id/published-course-prerequisites')
@@ -183,10 +163,9 @@ export class PublishedCoursesV1Controller {
 
   @Get(':published_course_id/student-group-prerequisites')
   @Scopes('published-courses:read')
-  async listGroupPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  async listGroupPrerequisites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.extras.listGroupPrerequisites(p, await this.live(p, name, id), page);
-    return v1List(rows.map((g) => ({ student_group: { id: encodeId('group', g.id), name: g.name } })), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((g) => ({ student_group: { id: encodeId('group', g.id), name: g.name } })), count);
   }
 
   @Post(':published_course_id/student-group-prerequisites')

@@ -1,10 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
@@ -15,17 +13,13 @@ import { V1 } from '../../core/http/interfaces';
 @V1()
 @Controller('v1/webhooks')
 export class WebhooksV1Controller {
-  constructor(
-    private readonly webhooks: WebhooksService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
   @Scopes('webhooks:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.webhooks.list(p, page);
-    return v1List(rows.map(presentWebhook), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map(presentWebhook), count);
   }
 
   @Post()
@@ -88,10 +82,9 @@ export class WebhooksV1Controller {
 
   @Get(':webhook_id/deliveries')
   @Scopes('webhooks:read')
-  async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
-    return v1List(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count);
   }
 
   @Get(':webhook_id/deliveries/:delivery_id')
