@@ -1,13 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 export type PoolChannel = 'api' | 'import' | 'dashboard' | 'ecommerce' | 'unknown';
 export type DurationUnit = 'MONTHS' | 'DAYS';
 
 /** A pool of access codes on a domain. */
 @Entity('access_code_pools')
-export class AccessCodePool {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class AccessCodePool extends UpdatedOrgEntity {
   @Column('uuid') domainId: string;
   @Column('text') name: string;
   @Column('boolean') active: boolean;
@@ -15,8 +14,6 @@ export class AccessCodePool {
   @Column('timestamptz', { nullable: true }) endDate: Date | null;
   @Column('boolean') expireLinkedToDomainMembership: boolean;
   @Column('text', { nullable: true }) channel: PoolChannel | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /**
@@ -24,9 +21,7 @@ export class AccessCodePool {
  * (incremented with `access_code_uses` rows by whoever redeems, see the decisions doc).
  */
 @Entity('access_codes')
-export class AccessCode {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class AccessCode extends UpdatedOrgEntity {
   @Column('uuid') domainId: string;
   @Column('uuid') poolId: string;
   @Column('text') code: string;
@@ -35,6 +30,4 @@ export class AccessCode {
   @Column('integer') useCount: number;
   @Column('integer', { nullable: true }) duration: number | null;
   @Column('text') durationUnit: DurationUnit;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 export type ContentFileState = 'PROCESSING' | 'READY' | 'FAILED';
 
@@ -11,9 +12,7 @@ export type WebPackageType = 'SCORM' | 'XAPI' | 'CMI5';
 
 /** A /v1 asset: a re-hosted file (from content_url) or an embed link. */
 @Entity('assets')
-export class Asset {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Asset extends UpdatedOrgEntity {
   @Column('text') name: string;
   @Column('text', { nullable: true }) type: AssetType | null;
   @Column('text', { nullable: true }) sourceUrl: string | null;
@@ -25,15 +24,11 @@ export class Asset {
   @Column('text', { nullable: true }) storageKey: string | null;
   @Column('text', { nullable: true }) contentType: string | null;
   @Column('bigint', { nullable: true }) sizeBytes: string | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** A /v1 web package: a SCORM / xAPI / cmi5 zip, fetched, checked and unpacked by the worker. */
 @Entity('web_packages')
-export class WebPackage {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class WebPackage extends UpdatedOrgEntity {
   @Column('text') title: string;
   @Column('text', { nullable: true }) type: WebPackageType | null;
   @Column('text', { nullable: true }) standardVersion: string | null;
@@ -48,8 +43,6 @@ export class WebPackage {
   @Column('bigint', { nullable: true }) sizeBytes: string | null;
   @Column('bigint', { nullable: true }) expandedBytes: string | null;
   @Column('integer', { nullable: true }) fileCount: number | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 export const packageZipKey = (prefix: string) => `${prefix}/package.zip`;

@@ -1,10 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /** A course (authoring object). Drafts and soft-deleted courses are invisible on /v2. */
 @Entity('courses')
-export class Course {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Course extends UpdatedOrgEntity {
   @Column('text') title: string;
   @Column('text') shortDescription: string;
   @Column('text') longDescriptionHtml: string;
@@ -19,6 +18,4 @@ export class Course {
   @Column('uuid', { nullable: true }) draftOriginId: string | null;
   @Column('text', { nullable: true }) createdByEmail: string | null;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

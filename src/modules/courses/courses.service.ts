@@ -12,6 +12,7 @@ import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';
 import { scoped } from '../../core/database/scoped';
+import { entityFromRow } from '../../core/database/entity-rows';
 
 export interface CourseStats {
   lessonCount: number;
@@ -23,30 +24,6 @@ export interface CourseStats {
 export type CourseResource = ReturnType<typeof presentCourse>;
 
 const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
-
-/** A `courses` row as returned by RETURNING * → entity. */
-function fromRow(r: any): Course {
-  const c = new Course();
-  c.id = r.id;
-  c.organizationId = r.organization_id;
-  c.title = r.title;
-  c.shortDescription = r.short_description;
-  c.longDescriptionHtml = r.long_description_html;
-  c.enforceSequentialNavigation = r.enforce_sequential_navigation;
-  c.externalId = r.external_id;
-  c.promoImageUrl = r.promo_image_url;
-  c.displayCourseAndLessonTime = r.display_course_and_lesson_time;
-  c.manualCourseTime = r.manual_course_time;
-  c.displayManualCourseTime = r.display_manual_course_time;
-  c.courseAndLessonTimeFormat = r.course_and_lesson_time_format;
-  c.isDraft = r.is_draft;
-  c.draftOriginId = r.draft_origin_id;
-  c.createdByEmail = r.created_by_email;
-  c.deletedAt = r.deleted_at;
-  c.createdAt = r.created_at;
-  c.updatedAt = r.updated_at;
-  return c;
-}
 
 /**
  * Courses on /v2: only live courses (not soft-deleted, not drafts) exist for the caller. Every
@@ -186,7 +163,7 @@ export class CoursesService {
          VALUES ${tuples.join(', ')} RETURNING *`,
         params,
       );
-      const byId = new Map(rows.map((r) => [r.id as string, fromRow(r)]));
+      const byId = new Map(rows.map((r) => [r.id as string, entityFromRow(this.courses, r)]));
       for (const r of toInsert) {
         const course = byId.get(r.id);
         if (!course) continue; // left to the engine as internal_error
@@ -240,7 +217,7 @@ export class CoursesService {
         RETURNING c.*`,
       params,
     );
-    const views = await this.withStats(p.organizationId, rows.map(fromRow));
+    const views = await this.withStats(p.organizationId, rows.map((r: Record<string, unknown>) => entityFromRow(this.courses, r)));
     const byId = new Map(views.map((v) => [v.course.id, presentCourse(v, baseUrl)]));
     for (const [id, m] of merged) {
       const res = byId.get(id);

@@ -1,17 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 export type DomainAccess = 'PUBLIC' | 'PRIVATE' | 'PRIVATE_CODE';
 
 /** A learner-facing domain (catalog) of an organization; courses are published to domains. */
 @Entity('domains')
-export class Domain {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Domain extends UpdatedOrgEntity {
   @Column('text') name: string;
   @Column('text') access: DomainAccess;
   @Column('text') catalogTitle: string;
   @Column('text') accessCodeMessageHtml: string;
   @Column('text') marketingMessage: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,11 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /** A category groups can be filed under (the /v1 StudentGroupCategory). No /v2 endpoint creates these. */
 @Entity('group_categories')
-export class GroupCategory {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class GroupCategory extends UpdatedOrgEntity {
   @Column('text') name: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

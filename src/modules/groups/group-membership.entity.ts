@@ -1,10 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { OrgOwned } from '../../core/database/org-entity';
 
 /** A student's membership of a group; removed with the group (ON DELETE CASCADE). */
 @Entity('group_memberships')
-export class GroupMembership {
+export class GroupMembership extends OrgOwned {
   @PrimaryColumn('uuid') groupId: string;
   @PrimaryColumn('uuid') userId: string;
-  @Column('uuid') organizationId: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

@@ -8,10 +8,11 @@ import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupCategory } from './group-category.entity';
-import { Group, groupFromRow } from './group.entity';
+import { Group, GROUP_COLUMNS } from './group.entity';
 import { GroupResource, presentGroup } from './groups.presenter';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import { entityFromRow } from '../../core/database/entity-rows';
 
 export interface GroupListFilters {
   name?: string;
@@ -20,7 +21,6 @@ export interface GroupListFilters {
 }
 
 const NOW = `date_trunc('milliseconds', now())`;
-const GROUP_COLUMNS = 'id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email, discount_percent, sign_up_field_rule, created_at, updated_at';
 
 /** Escape LIKE wildcards so a filter value matches literally. */
 export function escapeLike(s: string): string {
@@ -156,7 +156,7 @@ export class GroupsService {
     );
     // Names are unique within the organization (groups_org_name_uq, case-sensitive): an item whose
     // row was not inserted collided with an existing group's name.
-    const byId = new Map(inserted.map((r: any) => [r.id as string, groupFromRow(r)]));
+    const byId = new Map(inserted.map((r: any) => [r.id as string, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
       out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : NAME_TAKEN);
@@ -274,7 +274,7 @@ export class GroupsService {
         params,
       ),
     );
-    const byId = new Map(updated.map((r: any) => [r.id as string, groupFromRow(r)]));
+    const byId = new Map(updated.map((r: any) => [r.id as string, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
       out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });

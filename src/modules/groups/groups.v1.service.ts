@@ -9,13 +9,13 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { MAX_RULE_DOMAINS } from './dto/group.dto';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto } from './dto/v1-group.dto';
-import { Group, groupFromRow } from './group.entity';
+import { Group, GROUP_COLUMNS } from './group.entity';
 import { isGroupNameConflict, normalizeDomains } from './groups.service';
 import type { SignUpFieldRule } from './groups.v1.presenter';
 import { rowsOf } from '../../core/database/sql';
+import { entityFromRow } from '../../core/database/entity-rows';
 
 const NOW = `date_trunc('milliseconds', now())`;
-const GROUP_COLUMNS = 'id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email, discount_percent, sign_up_field_rule, created_at, updated_at';
 const NAME_TAKEN = 'group with this name already exists.';
 const MAX_RULE_OPTIONS = 100;
 
@@ -38,6 +38,11 @@ export const invalidPk = (field: string, value: unknown) => fieldError(field, `I
 export class GroupsV1Service {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
+  /** A `groups` row of GROUP_COLUMNS as the entity. */
+  private group(row: Record<string, unknown>): Group {
+    return entityFromRow(this.ds.getRepository(Group), row);
+  }
+
   // ---------------------------------------------------------------- groups
 
   async list(p: Principal, page: V1PageRequest, name?: string): Promise<{ rows: Group[]; counts: Map<string, number>; options: OptionInfo; count: number }> {
@@ -50,7 +55,7 @@ export class GroupsV1Service {
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM groups WHERE ${where}`, params);
     const rows: Group[] = (
       await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)
-    ).map(groupFromRow);
+    ).map((r: Record<string, unknown>) => this.group(r));
     return { rows, counts: await this.userCounts(p, rows.map((g) => g.id)), options: await this.optionInfo(p, rows), count: n };
   }
 
@@ -99,7 +104,7 @@ export class GroupsV1Service {
       ? await m.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, p.organizationId])
       : [];
     if (!rows.length) throw notFound('Not found.');
-    return groupFromRow(rows[0]);
+    return this.group(rows[0]);
   }
 
   /** The group's uuid when it is a group of the caller's organization, else 404. */
@@ -170,7 +175,7 @@ export class GroupsV1Service {
          VALUES ($1, $2, $3, $4::text[], $5, $6::jsonb) RETURNING ${GROUP_COLUMNS}`,
         [p.organizationId, dto.name, category ?? null, normalizeDomains(dto.rule_email_domains), dto.discount_percent ?? null, rule ? JSON.stringify(rule) : null],
       );
-      const group = groupFromRow(row);
+      const group = this.group(row);
       return { group, userCount: 0, options: await this.optionInfo(p, [group]) };
     } catch (e) {
       if (isGroupNameConflict(e)) throw fieldError('name', NAME_TAKEN);
@@ -199,7 +204,7 @@ export class GroupsV1Service {
         await this.ds.query(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $2 RETURNING ${GROUP_COLUMNS}`, params),
       );
       if (!rows.length) throw notFound('Not found.'); // deleted meanwhile
-      return this.view(p, groupFromRow(rows[0]));
+      return this.view(p, this.group(rows[0]));
     } catch (e) {
       if (isGroupNameConflict(e)) throw fieldError('name', NAME_TAKEN);
       throw e;

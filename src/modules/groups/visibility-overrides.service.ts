@@ -8,8 +8,9 @@ import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
 import { VisibilityOverrideItem } from './dto/visibility-override.dto';
 import { presentOverride, VisibilityOverrideResource } from './groups.presenter';
-import { overrideFromRow, VisibilityOverride } from './visibility-override.entity';
+import { VisibilityOverride } from './visibility-override.entity';
 import { rowsOf } from '../../core/database/sql';
+import { entityFromRow } from '../../core/database/entity-rows';
 
 export interface OverrideListFilters {
   /** public published-course id as sent (at most 64 characters) */
@@ -91,7 +92,7 @@ export class VisibilityOverridesService {
         [p.organizationId, groupId, pcs, visibles],
       ),
     );
-    const byTuple = new Map(found.map((r: any) => [`${r.published_course_id}|${r.is_visible}`, overrideFromRow(r)]));
+    const byTuple = new Map(found.map((r: any) => [`${r.published_course_id}|${r.is_visible}`, entityFromRow(this.overrides, r)]));
     for (const r of rows) {
       const o = byTuple.get(`${r.pc}|${r.visible}`);
       if (!o) {

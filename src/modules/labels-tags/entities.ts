@@ -1,22 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /** A label of the organization (`/v1/labels`); courses carry labels through course_labels. */
 @Entity('labels')
-export class Label {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Label extends UpdatedOrgEntity {
   @Column('text') name: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** A catalog tag of the organization (`/v1/tags`). */
 @Entity('tags')
-export class Tag {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Tag extends UpdatedOrgEntity {
   @Column('text') name: string;
   @Column('text') slug: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 export const LESSON_TYPES = ['ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'] as const;
 export type LessonType = (typeof LESSON_TYPES)[number];
@@ -44,9 +45,7 @@ export function contentItemsOf(l: { contentItems: unknown }): StoredContentItem[
 
 /** A lesson of a course. Drafts and soft-deleted lessons (or lessons of deleted courses) are invisible on /v2. */
 @Entity('lessons')
-export class Lesson {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Lesson extends UpdatedOrgEntity {
   @Column('uuid') courseId: string;
   @Column('text') title: string;
   @Column('text') type: LessonType;
@@ -65,34 +64,5 @@ export class Lesson {
   @Column('text') externalId: string;
   @Column('boolean') isDraft: boolean;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
-/** A `lessons` row as returned by RETURNING * → entity. */
-export function lessonFromRow(r: any): Lesson {
-  const l = new Lesson();
-  l.id = r.id;
-  l.organizationId = r.organization_id;
-  l.courseId = r.course_id;
-  l.title = r.title;
-  l.type = r.type;
-  l.order = r.order;
-  l.descriptionHtml = r.description_html;
-  l.contentHtml = r.content_html;
-  l.contentItems = r.content_items ?? [];
-  l.quizId = r.quiz_id;
-  l.contentAssetId = r.content_asset_id;
-  l.contentWebPackageId = r.content_web_package_id;
-  l.displayFullscreen = r.display_fullscreen;
-  l.optional = r.optional;
-  l.searchKeywords = r.search_keywords;
-  l.timeSeconds = r.time_seconds;
-  l.tooltipHtml = r.tooltip_html;
-  l.externalId = r.external_id;
-  l.isDraft = r.is_draft;
-  l.deletedAt = r.deleted_at;
-  l.createdAt = r.created_at;
-  l.updatedAt = r.updated_at;
-  return l;
-}

@@ -9,9 +9,10 @@ import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
 import { externalIdOf } from '../courses/external-id';
 import { ContentItemRequest, LessonCreateItem, LessonUpdateItem, RATING_CONFIG_KEYS } from './dto/lesson.dto';
-import { contentItemsOf, Lesson, lessonFromRow, LessonType, StoredContentItem } from './lesson.entity';
+import { contentItemsOf, Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { LessonDetailResource, presentLessonDetail } from './lessons.presenter';
 import { scoped } from '../../core/database/scoped';
+import { entityFromRow } from '../../core/database/entity-rows';
 
 const MAX_INT = 2147483647;
 /** Default order step: a lesson created without `order` goes after the course's last lesson (max + 10). */
@@ -235,7 +236,7 @@ export class LessonsService {
          VALUES ${tuples.join(', ')} RETURNING *`,
         params,
       );
-      const byId = new Map(rows.map((r) => [r.id as string, lessonFromRow(r)]));
+      const byId = new Map(rows.map((r) => [r.id as string, entityFromRow(this.lessons, r)]));
       for (const { index, id } of ids) {
         const lesson = byId.get(id);
         if (lesson) {
@@ -298,7 +299,7 @@ export class LessonsService {
           FOR NO KEY UPDATE OF l`,
         [org, [...new Set(wanted.map((w) => w.uuid))]],
       );
-      const working = new Map(rows.map((r) => [r.id as string, lessonFromRow(r)]));
+      const working = new Map(rows.map((r) => [r.id as string, entityFromRow(this.lessons, r)]));
       const succeeded: { index: number; uuid: string }[] = [];
       for (const { v, uuid } of wanted) {
         const cur = working.get(uuid);
@@ -332,7 +333,7 @@ export class LessonsService {
           RETURNING l.*`,
         params,
       );
-      const byId = new Map(updated.map((r) => [r.id as string, presentLessonDetail(lessonFromRow(r), baseUrl)]));
+      const byId = new Map(updated.map((r) => [r.id as string, presentLessonDetail(entityFromRow(this.lessons, r), baseUrl)]));
       for (const s of succeeded) {
         const res = byId.get(s.uuid);
         if (res) out.set(s.index, { ok: true, id: res.id, result: res });

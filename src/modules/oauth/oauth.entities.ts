@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { OrgEntity } from '../../core/database/org-entity';
 
 @Entity('oauth_clients')
 export class OAuthClient {
@@ -25,12 +26,9 @@ export class OAuthClient {
 
 /** All refresh tokens descending from one grant; revoked as a whole on reuse of a rotated token. */
 @Entity('token_families')
-export class TokenFamily {
-  @PrimaryGeneratedColumn('uuid') id: string;
+export class TokenFamily extends OrgEntity {
   @Column('uuid') clientId: string;
-  @Column('uuid') organizationId: string;
   @Column('text') subject: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
 }
 
@@ -48,11 +46,9 @@ export class RefreshToken {
 }
 
 @Entity('auth_codes')
-export class AuthCode {
-  @PrimaryGeneratedColumn('uuid') id: string;
+export class AuthCode extends OrgEntity {
   @Column('bytea') codeHash: Buffer;
   @Column('uuid') clientId: string;
-  @Column('uuid') organizationId: string;
   @Column('uuid') adminId: string;
   @Column('text') redirectUri: string;
   @Column('text') codeChallenge: string;
@@ -60,5 +56,4 @@ export class AuthCode {
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) usedAt: Date | null;
   @Column('uuid', { nullable: true }) familyId: string | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

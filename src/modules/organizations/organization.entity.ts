@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { OrgEntity } from '../../core/database/org-entity';
 
 @Entity('organizations')
 export class Organization {
@@ -12,19 +13,13 @@ export class Organization {
 
 /** An organization administrator: signs in on the authorization page. */
 @Entity('admins')
-export class Admin {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Admin extends OrgEntity {
   @Column('text') email: string;
   @Column('text') passwordHash: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
 
 @Entity('api_keys')
-export class ApiKey {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class ApiKey extends OrgEntity {
   @Column('bytea') keyHash: Buffer;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
 }

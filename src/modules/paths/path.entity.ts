@@ -1,10 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /** A learning path of the organization (/v1/paths); published to domains as PublishedPath. */
 @Entity('paths')
-export class LearningPath {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class LearningPath extends UpdatedOrgEntity {
   @Column('text') title: string;
   @Column('text') shortDescription: string;
   @Column('text') longDescriptionHtml: string;
@@ -14,6 +13,4 @@ export class LearningPath {
   @Column('text') promoImageUrl: string;
   @Column('text') searchKeywords: string;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,11 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { OrgOwned, UpdatedOrgEntity } from '../../core/database/org-entity';
 import type { StoredPurchase } from '../commerce/purchases';
 
 /** A path published to a domain, with its slug and catalog flags. */
 @Entity('published_paths')
-export class PublishedPath {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class PublishedPath extends UpdatedOrgEntity {
   @Column('uuid') pathId: string;
   @Column('uuid') domainId: string;
   @Column('text') slug: string;
@@ -13,36 +12,26 @@ export class PublishedPath {
   @Column('boolean') strictEnforceGroupVisibility: boolean;
   @Column('boolean') uniqueProgressPerEnrollment: boolean;
   @Column('timestamptz', { nullable: true }) unpublishedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** One published course of a path, at a unique `order` within the path. */
 @Entity('path_items')
-export class PathItem {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class PathItem extends UpdatedOrgEntity {
   @Column('uuid') pathId: string;
   @Column('uuid') publishedCourseId: string;
   @Column('integer') order: number;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** A label (content module's `labels`, referenced by id) on a published path. */
 @Entity('path_labels')
-export class PathLabel {
+export class PathLabel extends OrgOwned {
   @PrimaryColumn('uuid') publishedPathId: string;
   @PrimaryColumn('uuid') labelId: string;
-  @Column('uuid') organizationId: string;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
 
 /** A user's enrollment in a published path; access needs one active, unexpired enrollment. */
 @Entity('published_path_enrollments')
-export class PublishedPathEnrollment {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class PublishedPathEnrollment extends UpdatedOrgEntity {
   @Column('uuid') publishedPathId: string;
   @Column('uuid') pathId: string;
   @Column('uuid') userId: string;
@@ -51,6 +40,4 @@ export class PublishedPathEnrollment {
   @Column('boolean') active: boolean;
   @Column('jsonb', { nullable: true }) purchase: StoredPurchase | null;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

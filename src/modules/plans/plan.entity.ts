@@ -1,32 +1,25 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 import type { StoredPurchase } from '../commerce/purchases';
 
 /** A plan (subscription bundle) offered on a domain. No /v1 operation creates plans. */
 @Entity('plans')
-export class Plan {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Plan extends UpdatedOrgEntity {
   @Column('uuid') domainId: string;
   @Column('text') name: string;
   @Column('text') slug: string;
   @Column('boolean') hidden: boolean;
   @Column('text', { nullable: true }) shortDescription: string | null;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** A user's enrollment in a plan; access needs one active, unexpired enrollment. */
 @Entity('plan_enrollments')
-export class PlanEnrollment {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class PlanEnrollment extends UpdatedOrgEntity {
   @Column('uuid') planId: string;
   @Column('uuid') userId: string;
   @Column('timestamptz') enrolledAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('boolean') active: boolean;
   @Column('jsonb', { nullable: true }) purchase: StoredPurchase | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,10 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /** A course published to a domain (the /v1 PublishedCourse); learners enroll in these. */
 @Entity('published_courses')
-export class PublishedCourse {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class PublishedCourse extends UpdatedOrgEntity {
   @Column('uuid') courseId: string;
   @Column('uuid') domainId: string;
   @Column('text') slug: string;
@@ -24,6 +23,4 @@ export class PublishedCourse {
   @Column('boolean') uniqueProgressPerEnrollment: boolean;
   @Column('boolean') requireAllPrerequisites: boolean;
   @Column('timestamptz', { nullable: true }) unpublishedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

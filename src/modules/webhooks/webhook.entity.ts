@@ -1,13 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 import type { EventType } from '../../core/events/outbox';
 
 export type DeactivateReason = 'HTTP_4XX_RESPONSE' | 'RETRY_COUNT' | 'TOO_MANY_REDIRECTS' | 'ORG_DISABLED';
 
 /** A webhook of an organization. `secret`, `previousSecret` and `basicAuthPassword` are AES-GCM sealed (core/crypto). */
 @Entity('webhooks')
-export class Webhook {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Webhook extends UpdatedOrgEntity {
   @Column('text') targetUrl: string;
   @Column('text', { nullable: true }) eventType: EventType | null;
   @Column('boolean') active: boolean;
@@ -19,6 +18,4 @@ export class Webhook {
   /** the secret the last rotation replaced (sealed), still signed with until previousSecretExpiresAt */
   @Column('text', { nullable: true }) previousSecret: string | null;
   @Column('timestamptz', { nullable: true }) previousSecretExpiresAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
