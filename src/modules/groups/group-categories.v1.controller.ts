@@ -1,28 +1,21 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { Auth, Scopes } from '../../core/auth/decorators';
-import type { Principal } from '../../core/auth/principal';
-import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
+import { Controller } from '@nestjs/common';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { presentGroupCategory } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
-import { V1 } from '../../core/http/interfaces';
 
-/** /v1/group-categories: read-only (categories have no create operation on either interface). */
+/**
+ * /v1/group-categories: read-only (categories have no create operation on either interface).
+ * Section 8 leaves the page size caller-set: default 100, capped at 1000.
+ */
 @V1()
+@V1Resource<GroupsV1Service>({
+  service: 'groups', id: 'group_category_id', scopes: 'student-groups', present: presentGroupCategory,
+  list: { call: 'listCategories', handler: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
+  read: { call: 'getCategory', handler: 'read' },
+})
 @Controller('v1/group-categories')
 export class GroupCategoriesV1Controller {
-  constructor(private readonly groups: GroupsV1Service) {}
-
-  /** Section 8 leaves the page size caller-set: default 100, capped at 1000. */
-  @Get()
-  @Scopes('student-groups:read')
-  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.large, V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.groups.listCategories(p, page);
-    return page.list(rows.map(presentGroupCategory), count);
-  }
-
-  @Get(':group_category_id')
-  @Scopes('student-groups:read')
-  async read(@Auth() p: Principal, @Param('group_category_id') id: string) {
-    return presentGroupCategory(await this.groups.getCategory(p, id));
-  }
+  constructor(readonly groups: GroupsV1Service) {}
 }

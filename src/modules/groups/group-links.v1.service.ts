@@ -8,6 +8,7 @@ import { DRF } from '../../core/http/drf-messages';
 import { fieldError } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import type { Upserted } from '../../core/http/v1-resource';
 import type { GroupPoolRow, GroupUserRow, UserGroupRow } from './groups.v1.presenter';
 import { GroupsV1Service, invalidPk } from './groups.v1.service';
 
@@ -62,49 +63,95 @@ const POOLS: GroupLink = {
 };
 
 /**
- * /v1 group users and group access code pools (and a user's groups). The group is resolved by
+ * The links of one kind between the caller's groups and other objects of the organization, for
+ * `/v1/groups/{group_id}/<kind>` (list, add, read, remove). The group is resolved by
  * GroupsV1Service (404 outside the caller's organization); every statement filters on the
  * caller's organization.
  */
-@Injectable()
-export class GroupLinksV1Service {
+export class GroupLinkRows<R> {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly groups: GroupsV1Service,
+    private readonly k: GroupLink,
   ) {}
 
-  listUsers(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupUserRow[]; count: number }> {
-    return this.list(MEMBERSHIPS, p, groupPublicId, page);
+  async list(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: R[]; count: number }> {
+    const k = this.k;
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${k.table} WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
+    const rows: R[] = await this.ds.query(
+      `SELECT ${k.select}
+         FROM ${k.from}
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $2
+        ORDER BY ${k.alias}.created_at, ${k.alias}.${k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [groupId, p.organizationId],
+    );
+    return { rows, count: n };
   }
 
-  /** `{user: {id}}`: a user of the organization (else 400). Idempotent: an existing membership is answered as is. */
-  addUser(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupUserRow; created: boolean }> {
-    return this.add(MEMBERSHIPS, p, groupPublicId, body);
+  /** `{<member>: {id}}`: an object of the organization (else 400). Idempotent: an existing link is answered as is (created: false). */
+  async add(p: Principal, groupPublicId: string, body: unknown): Promise<Upserted<R>> {
+    const k = this.k;
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const sent = linkedIdOf(body, k.member);
+    const id = decodeId(k.kind, sent);
+    const found = id ? await this.ds.query(`SELECT id FROM ${k.target} WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    if (!found.length) throw invalidPk(k.member, sent);
+    const inserted = await this.ds.query(
+      `INSERT INTO ${k.table} (group_id, ${k.column}, organization_id) SELECT $1, $2, $3
+        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
+       ON CONFLICT (group_id, ${k.column}) DO NOTHING RETURNING ${k.returning}`,
+      [groupId, id, p.organizationId],
+    );
+    const row = await this.link(p, groupId, id!);
+    if (!row) throw notFound('Not found.'); // the group was deleted meanwhile
+    return { view: row, created: inserted.length > 0 };
   }
 
-  readUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<GroupUserRow> {
-    return this.read(MEMBERSHIPS, p, groupPublicId, userPublicId);
+  async read(p: Principal, groupPublicId: string, linkedPublicId: string): Promise<R> {
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const id = decodeId(this.k.kind, linkedPublicId);
+    const row = id ? await this.link(p, groupId, id) : null;
+    if (!row) throw notFound('Not found.');
+    return row;
   }
 
-  removeUser(p: Principal, groupPublicId: string, userPublicId: string): Promise<void> {
-    return this.remove(MEMBERSHIPS, p, groupPublicId, userPublicId);
+  async remove(p: Principal, groupPublicId: string, linkedPublicId: string): Promise<void> {
+    const k = this.k;
+    const groupId = await this.groups.requireGroupId(p, groupPublicId);
+    const id = decodeId(k.kind, linkedPublicId);
+    const rows = id
+      ? rowsOf(await this.ds.query(`DELETE FROM ${k.table} WHERE group_id = $1 AND ${k.column} = $2 AND organization_id = $3 RETURNING ${k.returning}`, [groupId, id, p.organizationId]))
+      : [];
+    if (!rows.length) throw notFound('Not found.');
   }
 
-  listPools(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: GroupPoolRow[]; count: number }> {
-    return this.list(POOLS, p, groupPublicId, page);
+  private async link(p: Principal, groupId: string, linkedId: string): Promise<R | null> {
+    const k = this.k;
+    const rows: R[] = await this.ds.query(
+      `SELECT ${k.select}
+         FROM ${k.from}
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.${k.column} = $2 AND ${k.alias}.organization_id = $3`,
+      [groupId, linkedId, p.organizationId],
+    );
+    return rows[0] ?? null;
   }
+}
 
-  /** `{access_code_pool: {id}}`: a pool of the organization (else 400). Idempotent. */
-  addPool(p: Principal, groupPublicId: string, body: unknown): Promise<{ row: GroupPoolRow; created: boolean }> {
-    return this.add(POOLS, p, groupPublicId, body);
-  }
+/** /v1 group users and group access code pools, and a user's groups. */
+@Injectable()
+export class GroupLinksV1Service {
+  /** `{user: {id}}`: users of the organization */
+  readonly users: GroupLinkRows<GroupUserRow>;
+  /** `{access_code_pool: {id}}`: access code pools of the organization */
+  readonly pools: GroupLinkRows<GroupPoolRow>;
 
-  readPool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<GroupPoolRow> {
-    return this.read(POOLS, p, groupPublicId, poolPublicId);
-  }
-
-  removePool(p: Principal, groupPublicId: string, poolPublicId: string): Promise<void> {
-    return this.remove(POOLS, p, groupPublicId, poolPublicId);
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    groups: GroupsV1Service,
+  ) {
+    this.users = new GroupLinkRows(ds, groups, MEMBERSHIPS);
+    this.pools = new GroupLinkRows(ds, groups, POOLS);
   }
 
   /** /v1/users/{user_id}/groups: the groups of a user of the organization (404 for any other id). */
@@ -121,63 +168,6 @@ export class GroupLinksV1Service {
       [userId, p.organizationId],
     );
     return { rows, count: n };
-  }
-
-  private async list<R>(k: GroupLink, p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: R[]; count: number }> {
-    const groupId = await this.groups.requireGroupId(p, groupPublicId);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${k.table} WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
-    const rows: R[] = await this.ds.query(
-      `SELECT ${k.select}
-         FROM ${k.from}
-        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $2
-        ORDER BY ${k.alias}.created_at, ${k.alias}.${k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [groupId, p.organizationId],
-    );
-    return { rows, count: n };
-  }
-
-  private async link<R>(k: GroupLink, p: Principal, groupId: string, linkedId: string): Promise<R | null> {
-    const rows: R[] = await this.ds.query(
-      `SELECT ${k.select}
-         FROM ${k.from}
-        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.${k.column} = $2 AND ${k.alias}.organization_id = $3`,
-      [groupId, linkedId, p.organizationId],
-    );
-    return rows[0] ?? null;
-  }
-
-  private async add<R>(k: GroupLink, p: Principal, groupPublicId: string, body: unknown): Promise<{ row: R; created: boolean }> {
-    const groupId = await this.groups.requireGroupId(p, groupPublicId);
-    const sent = linkedIdOf(body, k.member);
-    const id = decodeId(k.kind, sent);
-    const found = id ? await this.ds.query(`SELECT id FROM ${k.target} WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
-    if (!found.length) throw invalidPk(k.member, sent);
-    const inserted = await this.ds.query(
-      `INSERT INTO ${k.table} (group_id, ${k.column}, organization_id) SELECT $1, $2, $3
-        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
-       ON CONFLICT (group_id, ${k.column}) DO NOTHING RETURNING ${k.returning}`,
-      [groupId, id, p.organizationId],
-    );
-    const row = await this.link<R>(k, p, groupId, id!);
-    if (!row) throw notFound('Not found.'); // the group was deleted meanwhile
-    return { row, created: inserted.length > 0 };
-  }
-
-  private async read<R>(k: GroupLink, p: Principal, groupPublicId: string, linkedPublicId: string): Promise<R> {
-    const groupId = await this.groups.requireGroupId(p, groupPublicId);
-    const id = decodeId(k.kind, linkedPublicId);
-    const row = id ? await this.link<R>(k, p, groupId, id) : null;
-    if (!row) throw notFound('Not found.');
-    return row;
-  }
-
-  private async remove(k: GroupLink, p: Principal, groupPublicId: string, linkedPublicId: string): Promise<void> {
-    const groupId = await this.groups.requireGroupId(p, groupPublicId);
-    const id = decodeId(k.kind, linkedPublicId);
-    const rows = id
-      ? rowsOf(await this.ds.query(`DELETE FROM ${k.table} WHERE group_id = $1 AND ${k.column} = $2 AND organization_id = $3 RETURNING ${k.returning}`, [groupId, id, p.organizationId]))
-      : [];
-    if (!rows.length) throw notFound('Not found.');
   }
 }
 

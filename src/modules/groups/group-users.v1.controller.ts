@@ -1,59 +1,44 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Param, Type } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';
 import { presentGroupUser, presentUserGroup } from './groups.v1.presenter';
-import { GroupLinksV1Service } from './group-links.v1.service';
-import { V1 } from '../../core/http/interfaces';
+import { GroupLinkRows, GroupLinksV1Service } from './group-links.v1.service';
 
-/** /v1/groups/{group_id}/users: the members of a group (scopes student-groups:*). */
+/**
+ * The routes of one kind of group link (`/v1/groups/{group_id}/<kind>`, scopes student-groups:*):
+ * list (pages of up to 1000), add (201 when linked, 200 with the existing link), read, remove.
+ */
+export const GroupLinkRoutes = <R>(kind: 'users' | 'pools', id: string, present: (row: R) => unknown, body: Type) =>
+  V1Resource<GroupLinkRows<R>>({
+    service: `links.${kind}`, id, scopes: 'student-groups', present,
+    list: { call: 'list', cap: V1_PAGE_CAP.large },
+    create: { call: 'add', handler: 'create', upsert: true, body },
+    read: { call: 'read' },
+    remove: { call: 'remove' },
+  });
+
+/** /v1/groups/{group_id}/users: the members of a group. */
 @V1()
+@GroupLinkRoutes('users', 'user_id', presentGroupUser, V1GroupUserCreateDto)
 @Controller('v1/groups/:group_id/users')
 export class GroupUsersV1Controller {
-  constructor(private readonly groups: GroupLinksV1Service) {}
-
-  @Get()
-  @Scopes('student-groups:read')
-  async list(@Auth() p: Principal, @Param('group_id') groupId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.groups.listUsers(p, groupId, page);
-    return page.list(rows.map(presentGroupUser), count);
-  }
-
-  /** 201 when the user joins, 200 with the existing membership when already a member. */
-  @Post()
-  @Scopes('student-groups:write')
-  async create(@Auth() p: Principal, @Param('group_id') groupId: string, @Body() dto: V1GroupUserCreateDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { row, created } = await this.groups.addUser(p, groupId, dto);
-    reply.status(created ? 201 : 200);
-    return presentGroupUser(row);
-  }
-
-  @Get(':user_id')
-  @Scopes('student-groups:read')
-  async read(@Auth() p: Principal, @Param('group_id') groupId: string, @Param('user_id') userId: string) {
-    return presentGroupUser(await this.groups.readUser(p, groupId, userId));
-  }
-
-  @Delete(':user_id')
-  @HttpCode(204)
-  @Scopes('student-groups:write')
-  async remove(@Auth() p: Principal, @Param('group_id') groupId: string, @Param('user_id') userId: string) {
-    await this.groups.removeUser(p, groupId, userId);
-  }
+  constructor(readonly links: GroupLinksV1Service) {}
 }
 
 /** /v1/users/{user_id}/groups: the groups of a user (student-groups:read or students:read). */
 @V1()
 @Controller('v1/users/:user_id/groups')
 export class UserGroupsV1Controller {
-  constructor(private readonly groups: GroupLinksV1Service) {}
+  constructor(private readonly links: GroupLinksV1Service) {}
 
   @Get()
   @Scopes('student-groups:read', 'students:read')
   async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.groups.listUserGroups(p, userId, page);
+    const { rows, count } = await this.links.listUserGroups(p, userId, page);
     return page.list(rows.map(presentUserGroup), count);
   }
 }

@@ -58,10 +58,10 @@ export class V1ContentItemsService {
     private readonly lessons: V1LessonsService,
   ) {}
 
-  async list(p: Principal, lessonId: string, page: V1PageRequest): Promise<[ContentItemView[], number]> {
+  async list(p: Principal, lessonId: string, page: V1PageRequest): Promise<{ rows: ContentItemView[]; count: number }> {
     const lesson = await this.lessons.get(p, lessonId);
     const items = itemsOf(lesson);
-    return [items.slice(page.offset, page.offset + page.pageSize).map((item) => ({ lessonId: lesson.id, item })), items.length];
+    return { rows: items.slice(page.offset, page.offset + page.pageSize).map((item) => ({ lessonId: lesson.id, item })), count: items.length };
   }
 
   async get(p: Principal, lessonId: string, id: string): Promise<ContentItemView> {

@@ -6,6 +6,12 @@ import type { PathFieldsDto } from './dto/published-path.dto';
 import { PathLookups } from './path-lookups.service';
 import { LearningPath } from './path.entity';
 
+/** A path with the number of its items. */
+export interface PathView {
+  path: LearningPath;
+  itemCount: number;
+}
+
 /** /v1/paths: the organization's paths (created by publishing one), read, changed and deleted organization-wide. */
 @Injectable()
 export class PathsService {
@@ -14,7 +20,7 @@ export class PathsService {
     private readonly lookups: PathLookups,
   ) {}
 
-  async listPaths(p: Principal, page: V1PageRequest): Promise<{ rows: { path: LearningPath; itemCount: number }[]; count: number }> {
+  async listPaths(p: Principal, page: V1PageRequest): Promise<{ rows: PathView[]; count: number }> {
     const m = this.ds.manager;
     const [rows, count] = await m.getRepository(LearningPath).findAndCount({
       where: { organizationId: p.organizationId, deletedAt: IsNull() },
@@ -26,13 +32,13 @@ export class PathsService {
     return { rows: rows.map((path) => ({ path, itemCount: counts.get(path.id) ?? 0 })), count };
   }
 
-  async readPath(p: Principal, id: string): Promise<{ path: LearningPath; itemCount: number }> {
+  async readPath(p: Principal, id: string): Promise<PathView> {
     const m = this.ds.manager;
     const path = await this.lookups.pathByPublicId(m, p, id);
     return { path, itemCount: (await this.lookups.itemCounts(m, p.organizationId, [path.id])).get(path.id) ?? 0 };
   }
 
-  async updatePath(p: Principal, id: string, dto: PathFieldsDto): Promise<{ path: LearningPath; itemCount: number }> {
+  async updatePath(p: Principal, id: string, dto: PathFieldsDto): Promise<PathView> {
     const m = this.ds.manager;
     const path = await this.lookups.pathByPublicId(m, p, id);
     const patch: Partial<LearningPath> = {};

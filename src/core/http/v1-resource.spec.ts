@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { Controller, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { SCOPES_KEY } from '../auth/decorators';
+import { V1Page } from '../pagination/v1-page';
+import { V1 } from './interfaces';
+import { V1Resource } from './v1-resource';
+
+class CreateDto {}
+class PutDto {}
+class PatchDto {}
+
+const calls: unknown[][] = [];
+class ThingsService {
+  async listThings(...a: unknown[]) {
+    calls.push(['list', ...a]);
+    return { rows: [{ n: 1 }, { n: 2 }], count: 7 };
+  }
+  async addThing(...a: unknown[]) {
+    calls.push(['add', ...a]);
+    return { view: { n: 3 }, created: false };
+  }
+  async readThing(...a: unknown[]) {
+    calls.push(['read', ...a]);
+    return { n: 4 };
+  }
+  async updateThing(...a: unknown[]) {
+    calls.push(['update', ...a]);
+    return { n: 5 };
+  }
+  async deleteThing(...a: unknown[]) {
+    calls.push(['delete', ...a]);
+  }
+}
+
+@V1()
+@V1Resource<ThingsService>({
+  service: 'things', at: ':box_id/things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ shown: r.n }),
+  list: { call: 'listThings', handler: 'list', cap: 100 },
+  create: { call: 'addThing', handler: 'create', upsert: true, body: CreateDto },
+  read: { call: 'readThing', handler: 'read' },
+  update: { call: 'updateThing', handler: 'update', body: PutDto, patchBody: PatchDto },
+  remove: { call: 'deleteThing', handler: 'remove' },
+})
+@Controller('v1/domains/:domain_name/boxes')
+class ThingsController {
+  constructor(readonly things: ThingsService) {}
+}
+
+const proto = ThingsController.prototype as any;
+const meta = (key: string, name: string) => Reflect.getMetadata(key, proto[name]);
+/** The route arguments of a handler, by index: [type, data]. */
+const args = (name: string) =>
+  Object.entries(Reflect.getMetadata(ROUTE_ARGS_METADATA, ThingsController, name) as Record<string, { index: number; data: unknown }>)
+    .sort(([, a], [, b]) => a.index - b.index)
+    .map(([k, v]) => [k.split(':')[0], v.data]);
+
+describe('@V1Resource', () => {
+  it('declares each operation as a handler with its route, scope, status and parameters', () => {
+    expect([meta(METHOD_METADATA, 'list'), meta(PATH_METADATA, 'list'), meta(SCOPES_KEY, 'list')]).toEqual([RequestMethod.GET, ':box_id/things', ['things:read']]);
+    expect([meta(METHOD_METADATA, 'create'), meta(PATH_METADATA, 'create'), meta(SCOPES_KEY, 'create')]).toEqual([RequestMethod.POST, ':box_id/things', ['things:write']]);
+    expect([meta(METHOD_METADATA, 'read'), meta(PATH_METADATA, 'read')]).toEqual([RequestMethod.GET, ':box_id/things/:thing_id']);
+    expect([meta(METHOD_METADATA, 'update'), meta(METHOD_METADATA, 'partialUpdate')]).toEqual([RequestMethod.PUT, RequestMethod.PATCH]);
+    expect([meta(METHOD_METADATA, 'remove'), meta(HTTP_CODE_METADATA, 'remove'), meta(SCOPES_KEY, 'remove')]).toEqual([RequestMethod.DELETE, 204, ['things:write']]);
+    expect(args('read').map(([, d]) => d)).toEqual([undefined, 'domain_name', 'box_id', 'thing_id']);
+    expect(Reflect.getMetadata('design:paramtypes', proto, 'update')).toEqual([Object, String, String, String, PutDto]);
+    expect(Reflect.getMetadata('design:paramtypes', proto, 'partialUpdate')).toEqual([Object, String, String, String, PatchDto]);
+    expect(Reflect.getMetadata('design:paramtypes', proto, 'list')).toEqual([Object, String, String, V1Page]);
+    expect(proto.read.name).toBe('read');
+  });
+
+  it('calls the service with the caller, the path parameters in URL order and the body or page, and presents the result', async () => {
+    const ctl = new ThingsController(new ThingsService()) as any;
+    calls.length = 0;
+    const page = { page: 1, pageSize: 2, offset: 0, list: (results: unknown[], count: number) => ({ results, count }) };
+    expect(await ctl.list('P', 'd', 'b', page)).toEqual({ results: [{ shown: 1 }, { shown: 2 }], count: 7 });
+    const reply = { status: jest.fn() };
+    expect(await ctl.create('P', 'd', 'b', { x: 1 }, reply)).toEqual({ shown: 3 });
+    expect(reply.status).toHaveBeenCalledWith(200);
+    expect(await ctl.read('P', 'd', 'b', 't')).toEqual({ shown: 4 });
+    expect(await ctl.partialUpdate('P', 'd', 'b', 't', { y: 1 })).toEqual({ shown: 5 });
+    expect(await ctl.remove('P', 'd', 'b', 't')).toBeUndefined();
+    expect(calls).toEqual([
+      ['list', 'P', 'd', 'b', page],
+      ['add', 'P', 'd', 'b', { x: 1 }],
+      ['read', 'P', 'd', 'b', 't'],
+      ['update', 'P', 'd', 'b', 't', { y: 1 }],
+      ['delete', 'P', 'd', 'b', 't'],
+    ]);
+  });
+
+  it('needs the controller path (above @Controller) and refuses to replace a handler', () => {
+    expect(() => {
+      @V1Resource<ThingsService>({ service: 'things', id: 'x', scopes: 't', present: (r) => r, read: { call: 'readThing' } })
+      class NoPath {}
+      return NoPath;
+    }).toThrow('put it above @Controller');
+    expect(() => {
+      @V1Resource<ThingsService>({ service: 'things', id: 'x', scopes: 't', present: (r) => r, read: { call: 'readThing', handler: 'read' } })
+      @Controller('v1/x')
+      class Clash {
+        read() {}
+      }
+      return Clash;
+    }).toThrow('Clash.read exists');
+  });
+});

@@ -1,0 +1,146 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Res, Type } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import type { FastifyReply } from 'fastify';
+import { Auth, Scopes } from '../auth/decorators';
+import type { Principal } from '../auth/principal';
+import { Paged, V1Page } from '../pagination/v1-page';
+import { patchTwinName, PutAndPatch } from './put-and-patch';
+
+/**
+ * The standard operations of a /v1 resource, declared instead of written out: list, create, read,
+ * update (PUT and PATCH) and delete of the objects at `<controller path>/<at>/{<id>}`.
+ *
+ * Every generated handler calls one method of the controller's service with the caller, then the
+ * path parameters in URL order (the controller's, `at`'s, and for the object operations the id),
+ * then the page (list) or the body (create, update), and presents what it returns:
+ * - list: `{rows, count}` → `page.list(rows.map(present), count)` (`@Paged(cap, defaultSize)`);
+ * - create: the row → 201 (`upsert`: `{view, created}` → 201 when created, else 200);
+ * - read, update: the row → 200; PUT and PATCH share one handler unless `patchBody` is given
+ *   (then PATCH is its own handler `partial<Name>` with that body, as @PutAndPatch names it);
+ * - remove: nothing → 204.
+ * GETs need `<scopes>:read`, the others `<scopes>:write`. The handlers carry the same decorators a
+ * hand-written handler would (route, scope, status, parameters with their types), so guards,
+ * pipes and the OpenAPI document see no difference. Put the decorator between @V1() (which marks
+ * the handlers and adds PATCH twins) and @Controller (whose path it reads).
+ */
+export interface V1ResourceSpec<S> {
+  /** the controller's property holding the service (`a.b`: property b of property a) */
+  service: string;
+  /** the path between the controller's path and the object's id ('' or absent: none) */
+  at?: string;
+  /** the object's id parameter */
+  id: string;
+  scopes: string;
+  /** the operation's answer from the service's result; `ctl` is the controller (for presenters that need its config) */
+  present: (row: any, ctl: any) => unknown;
+  list?: Op<S> & { cap: number; defaultSize?: number };
+  create?: Op<S> & { body: Type; upsert?: boolean };
+  read?: Op<S>;
+  update?: Op<S> & { body: Type; patchBody?: Type };
+  remove?: Op<S>;
+}
+
+/** The service method (`call`) and the handler's name (its OpenAPI operation id is `<controller>_<handler>`; default: `call`). */
+type Op<S> = { call: keyof S & string; handler?: string };
+
+/** Upsert results: the object and whether this request made it. */
+export interface Upserted<T> {
+  view: T;
+  created: boolean;
+}
+
+const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+const join = (...parts: (string | undefined)[]) => parts.filter((x) => x).join('/');
+
+type Impl = (this: Record<string, any>, p: Principal, ...args: any[]) => Promise<unknown>;
+
+/**
+ * Define `name` on the prototype as `impl` with its route decorators and its parameters: the
+ * caller, the path parameters, then `last` (body class or page) and, for upserts, the reply.
+ */
+function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?] }, reply = false) {
+  if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V1Resource: ${proto.constructor.name}.${name} exists`);
+  // a function of the handler's name: Nest and the OpenAPI explorer read parameters by the function's name
+  const handler = {
+    [name](this: Record<string, any>, p: Principal, ...args: unknown[]) {
+      return impl.call(this, p, ...args);
+    },
+  }[name];
+  Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });
+  const types: unknown[] = [Object, ...params.map(() => String)];
+  const decorators: ParameterDecorator[] = [Auth(), ...params.map((n) => Param(n))];
+  if (last && 'body' in last) {
+    types.push(last.body);
+    decorators.push(Body());
+  } else if (last) {
+    types.push(V1Page);
+    decorators.push(Paged(...last.page));
+  }
+  if (reply) {
+    types.push(Object);
+    decorators.push(Res({ passthrough: true }));
+  }
+  Reflect.defineMetadata('design:paramtypes', types, proto, name);
+  Reflect.defineMetadata('design:returntype', Promise, proto, name);
+  // as TypeScript applies parameter decorators: last parameter first
+  for (let i = decorators.length - 1; i >= 0; i--) decorators[i](proto, name, i);
+  const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
+  for (const d of route.reverse()) d(proto, name, descriptor);
+}
+
+export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
+  return (cls) => {
+    const base = Reflect.getMetadata(PATH_METADATA, cls) as string | undefined;
+    if (base === undefined) throw new Error(`@V1Resource on ${cls.name}: put it above @Controller`);
+    const proto = cls.prototype as object;
+    const collection = join(spec.at);
+    const object = join(spec.at, `:${spec.id}`);
+    const parents = pathParams(join(base, collection));
+    const own = [...parents, spec.id];
+    const read = Scopes(`${spec.scopes}:read`);
+    const write = Scopes(`${spec.scopes}:write`);
+    const svc = (ctl: Record<string, any>, call: string) => {
+      const s = spec.service.split('.').reduce((o, k) => o[k], ctl);
+      return (s[call] as (...a: unknown[]) => Promise<any>).bind(s);
+    };
+    const { list, create, update, remove } = spec;
+    if (list) {
+      defineHandler(proto, list.handler ?? list.call, async function (p, ...args) {
+        const page = args[args.length - 1] as V1Page;
+        const { rows, count } = await svc(this, list.call)(p, ...args);
+        return page.list(rows.map((r: unknown) => spec.present(r, this)), count);
+      }, [Get(collection), read], parents, { page: [list.cap, list.defaultSize] });
+    }
+    if (create?.upsert) {
+      defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
+        const reply = args.pop() as FastifyReply;
+        const { view, created } = (await svc(this, create.call)(p, ...args)) as Upserted<unknown>;
+        reply.status(created ? 201 : 200);
+        return spec.present(view, this);
+      }, [Post(collection), write], parents, { body: create.body }, true);
+    } else if (create) {
+      defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
+        return spec.present(await svc(this, create.call)(p, ...args), this);
+      }, [Post(collection), write], parents, { body: create.body });
+    }
+    if (spec.read) {
+      const op = spec.read;
+      defineHandler(proto, op.handler ?? op.call, async function (p, ...args) {
+        return spec.present(await svc(this, op.call)(p, ...args), this);
+      }, [Get(object), read], own);
+    }
+    if (update) {
+      const name = update.handler ?? update.call;
+      const impl: Impl = async function (p, ...args) {
+        return spec.present(await svc(this, update.call)(p, ...args), this);
+      };
+      defineHandler(proto, name, impl, [update.patchBody ? Put(object) : PutAndPatch(object), write], own, { body: update.body });
+      if (update.patchBody) defineHandler(proto, patchTwinName(name), impl, [Patch(object), write], own, { body: update.patchBody });
+    }
+    if (remove) {
+      defineHandler(proto, remove.handler ?? remove.call, async function (p, ...args) {
+        await svc(this, remove.call)(p, ...args);
+      }, [Delete(object), HttpCode(204), write], own);
+    }
+  };
+}
