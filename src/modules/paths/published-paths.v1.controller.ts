@@ -1,31 +1,86 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { boolParam, strParam } from '../../core/http/v1-rules';
+import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
-import { PathItemCreateDto, PathItemUpdateDto, PathLabelCreateDto, PathTagCreateDto, PathVisibilityCreateDto, PublishedPathCreateDto, PublishedPathPatchDto, PublishedPathPutDto } from './dto/published-path.dto';
+import {
+  PathItemCreateDto,
+  PathItemUpdateDto,
+  PathLabelCreateDto,
+  PathTagCreateDto,
+  PathVisibilityCreateDto,
+  PublishedPathCreateDto,
+  PublishedPathPatchDto,
+  PublishedPathPutDto,
+} from './dto/published-path.dto';
 import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
 import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
-import { PublishedPathLinksService } from './published-path-links.service';
+import { PathLinkRows, PublishedPathLinksService } from './published-path-links.service';
 import { PublishedPathsService } from './published-paths.service';
-import { V1 } from '../../core/http/interfaces';
-import { PutAndPatch } from '../../core/http/put-and-patch';
-import { boolParam, strParam } from '../../core/http/v1-rules';
+
+const ITEM = 'published_path_id';
 
 /**
- * /v1/domains/{domain_name}/published-paths with its labels, path items and enrollments.
- * Published paths, labels and items are the `paths` family; enrollments the `enrollments` family.
+ * /v1/domains/{domain_name}/published-paths with its labels, tags and group visibility overrides
+ * (the last two OpenAPI-only), path items and enrollments. Published paths, their links and items
+ * are the `paths` family; enrollments the `enrollments` family (enrolling answers 201, or 200 with
+ * the enrollment the user already has).
  */
 @V1()
+@V1Resource<PublishedPathsService>({
+  service: 'published', id: ITEM, scopes: 'paths', present: presentPublishedPath,
+  create: { call: 'createPublished', handler: 'create', body: PublishedPathCreateDto },
+  read: { call: 'readPublished', handler: 'read' },
+  update: { call: 'updatePublished', handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
+  remove: { call: 'deletePublished', handler: 'remove' },
+})
+@V1Resource<PathLinkRows<any>>({
+  service: 'links.labels', at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel,
+  list: { call: 'list', handler: 'labels', cap: V1_PAGE_CAP.large },
+  create: { call: 'add', handler: 'addLabel', body: PathLabelCreateDto },
+  read: { call: 'read', handler: 'label' },
+  remove: { call: 'remove', handler: 'removeLabel' },
+})
+@V1Resource<PathLinkRows<any>>({
+  service: 'links.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag,
+  list: { call: 'list', handler: 'tags', cap: V1_PAGE_CAP.large },
+  create: { call: 'add', handler: 'addTag', body: PathTagCreateDto },
+  read: { call: 'read', handler: 'tag' },
+  remove: { call: 'remove', handler: 'removeTag' },
+})
+@V1Resource<PathLinkRows<any>>({
+  service: 'links.overrides', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride,
+  list: { call: 'list', handler: 'overrides', cap: V1_PAGE_CAP.large },
+  create: { call: 'add', handler: 'setOverride', body: PathVisibilityCreateDto },
+  read: { call: 'read', handler: 'override' },
+  remove: { call: 'remove', handler: 'removeOverride' },
+})
+@V1Resource<PathItemsService>({
+  service: 'itemsService', at: `:${ITEM}/path-items`, id: 'path_item_id', scopes: 'paths', present: presentPublishedPathItem,
+  list: { call: 'listItems', handler: 'items', cap: V1_PAGE_CAP.small },
+  create: { call: 'createItem', body: PathItemCreateDto },
+  read: { call: 'readItem', handler: 'item' },
+  update: { call: 'updateItem', body: PathItemUpdateDto },
+  remove: { call: 'deleteItem' },
+})
+@V1Resource<PathEnrollmentsService>({
+  service: 'enrollmentsService', at: `:${ITEM}/published-path-enrollments`, id: 'published_path_enrollment_id', scopes: 'enrollments', present: presentPathEnrollment,
+  list: { call: 'listEnrollments', handler: 'enrollments', cap: V1_PAGE_CAP.large },
+  create: { call: 'enroll', upsert: true, body: EnrollmentCreateDto },
+  read: { call: 'readEnrollment', handler: 'enrollment' },
+  update: { call: 'updateEnrollment', body: EnrollmentUpdateDto },
+})
 @Controller('v1/domains/:domain_name/published-paths')
 export class PublishedPathsV1Controller {
   constructor(
-    private readonly published: PublishedPathsService,
-    private readonly links: PublishedPathLinksService,
-    private readonly itemsService: PathItemsService,
-    private readonly enrollmentsService: PathEnrollmentsService,
+    readonly published: PublishedPathsService,
+    readonly links: PublishedPathLinksService,
+    readonly itemsService: PathItemsService,
+    readonly enrollmentsService: PathEnrollmentsService,
   ) {}
 
   @Get()
@@ -34,201 +89,5 @@ export class PublishedPathsV1Controller {
     const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
     const { rows, count } = await this.published.listPublished(p, domain, page, q);
     return page.list(rows.map(presentPublishedPath), count);
-  }
-
-  @Post()
-  @Scopes('paths:write')
-  async create(@Auth() p: Principal, @Param('domain_name') domain: string, @Body() dto: PublishedPathCreateDto) {
-    return presentPublishedPath(await this.published.createPublished(p, domain, dto));
-  }
-
-  @Get(':published_path_id')
-  @Scopes('paths:read')
-  async read(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
-    return presentPublishedPath(await this.published.readPublished(p, domain, id));
-  }
-
-  @Put(':published_path_id')
-  @Scopes('paths:write')
-  async update(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPutDto) {
-    return presentPublishedPath(await this.published.updatePublished(p, domain, id, dto));
-  }
-
-  @Patch(':published_path_id')
-  @Scopes('paths:write')
-  async partialUpdate(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PublishedPathPatchDto) {
-    return presentPublishedPath(await this.published.updatePublished(p, domain, id, dto));
-  }
-
-  @Delete(':published_path_id')
-  @HttpCode(204)
-  @Scopes('paths:write')
-  async remove(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string) {
-    await this.published.deletePublished(p, domain, id);
-  }
-
-  // labels
-
-  @Get(':published_path_id/labels')
-  @Scopes('paths:read')
-  async labels(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.links.listLabels(p, domain, id, page);
-    return page.list(rows.map(presentLabel), count);
-  }
-
-  @Post(':published_path_id/labels')
-  @Scopes('paths:write')
-  async addLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathLabelCreateDto) {
-    return presentLabel(await this.links.addLabel(p, domain, id, dto.label.id));
-  }
-
-  @Get(':published_path_id/labels/:label_id')
-  @Scopes('paths:read')
-  async label(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
-    return presentLabel(await this.links.readLabel(p, domain, id, labelId));
-  }
-
-  @Delete(':published_path_id/labels/:label_id')
-  @HttpCode(204)
-  @Scopes('paths:write')
-  async removeLabel(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('label_id') labelId: string) {
-    await this.links.removeLabel(p, domain, id, labelId);
-  }
-
-  // tags (OpenAPI-only)
-
-  @Get(':published_path_id/tags')
-  @Scopes('paths:read')
-  async tags(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.links.listTags(p, domain, id, page);
-    return page.list(rows.map(presentTag), count);
-  }
-
-  @Post(':published_path_id/tags')
-  @Scopes('paths:write')
-  async addTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathTagCreateDto) {
-    return presentTag(await this.links.addTag(p, domain, id, dto.tag.id));
-  }
-
-  @Get(':published_path_id/tags/:tag_id')
-  @Scopes('paths:read')
-  async tag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
-    return presentTag(await this.links.readTag(p, domain, id, tagId));
-  }
-
-  @Delete(':published_path_id/tags/:tag_id')
-  @HttpCode(204)
-  @Scopes('paths:write')
-  async removeTag(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('tag_id') tagId: string) {
-    await this.links.removeTag(p, domain, id, tagId);
-  }
-
-  // student-group visibility overrides (OpenAPI-only)
-
-  @Get(':published_path_id/visibility-overrides')
-  @Scopes('paths:read')
-  async overrides(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.links.listOverrides(p, domain, id, page);
-    return page.list(rows.map(presentOverride), count);
-  }
-
-  @Post(':published_path_id/visibility-overrides')
-  @Scopes('paths:write')
-  async setOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathVisibilityCreateDto) {
-    return presentOverride(await this.links.setOverride(p, domain, id, dto.student_group.id, dto.is_visible));
-  }
-
-  @Get(':published_path_id/visibility-overrides/:student_group_id')
-  @Scopes('paths:read')
-  async override(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
-    return presentOverride(await this.links.readOverride(p, domain, id, groupId));
-  }
-
-  @Delete(':published_path_id/visibility-overrides/:student_group_id')
-  @HttpCode(204)
-  @Scopes('paths:write')
-  async removeOverride(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('student_group_id') groupId: string) {
-    await this.links.removeOverride(p, domain, id, groupId);
-  }
-
-  // path items
-
-  @Get(':published_path_id/path-items')
-  @Scopes('paths:read')
-  async items(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.itemsService.listItems(p, domain, id, page);
-    return page.list(rows.map(presentPublishedPathItem), count);
-  }
-
-  @Post(':published_path_id/path-items')
-  @Scopes('paths:write')
-  async createItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Body() dto: PathItemCreateDto) {
-    return presentPublishedPathItem(await this.itemsService.createItem(p, domain, id, dto));
-  }
-
-  @Get(':published_path_id/path-items/:path_item_id')
-  @Scopes('paths:read')
-  async item(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
-    return presentPublishedPathItem(await this.itemsService.readItem(p, domain, id, itemId));
-  }
-
-  @PutAndPatch(':published_path_id/path-items/:path_item_id')
-  @Scopes('paths:write')
-  async updateItem(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('published_path_id') id: string,
-    @Param('path_item_id') itemId: string,
-    @Body() dto: PathItemUpdateDto,
-  ) {
-    return presentPublishedPathItem(await this.itemsService.updateItem(p, domain, id, itemId, dto));
-  }
-
-  @Delete(':published_path_id/path-items/:path_item_id')
-  @HttpCode(204)
-  @Scopes('paths:write')
-  async deleteItem(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('path_item_id') itemId: string) {
-    await this.itemsService.deleteItem(p, domain, id, itemId);
-  }
-
-  // enrollments
-
-  @Get(':published_path_id/published-path-enrollments')
-  @Scopes('enrollments:read')
-  async enrollments(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.enrollmentsService.listEnrollments(p, domain, id, page);
-    return page.list(rows.map(presentPathEnrollment), count);
-  }
-
-  @Post(':published_path_id/published-path-enrollments')
-  @Scopes('enrollments:write')
-  async enroll(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('published_path_id') id: string,
-    @Body() dto: EnrollmentCreateDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const { view, created } = await this.enrollmentsService.enroll(p, domain, id, dto);
-    reply.status(created ? 201 : 200);
-    return presentPathEnrollment(view);
-  }
-
-  @Get(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
-  @Scopes('enrollments:read')
-  async enrollment(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('published_path_id') id: string, @Param('published_path_enrollment_id') eid: string) {
-    return presentPathEnrollment(await this.enrollmentsService.readEnrollment(p, domain, id, eid));
-  }
-
-  @PutAndPatch(':published_path_id/published-path-enrollments/:published_path_enrollment_id')
-  @Scopes('enrollments:write')
-  async updateEnrollment(
-    @Auth() p: Principal,
-    @Param('domain_name') domain: string,
-    @Param('published_path_id') id: string,
-    @Param('published_path_enrollment_id') eid: string,
-    @Body() dto: EnrollmentUpdateDto,
-  ) {
-    return presentPathEnrollment(await this.enrollmentsService.updateEnrollment(p, domain, id, eid, dto));
   }
 }
