@@ -179,6 +179,9 @@ export function fieldError(field: string, message: string): ValidationFailed {
   return new ValidationFailed([{ field, message }], 400);
 }
 
+/** A reference to an object that is not there (or not the caller's): DRF's "Invalid pk" on `field`, the value cut to `max` characters. */
+export const invalidPk = (field: string, value: unknown, max = 64): ValidationFailed => fieldError(field, `Invalid pk "${String(value).slice(0, max)}" - object does not exist.`);
+
 export function paramError(name: string, message: string): ValidationFailed {
   return new ValidationFailed([{ parameter: name, field: name, message }], 400);
 }

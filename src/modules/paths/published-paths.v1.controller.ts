@@ -19,7 +19,8 @@ import {
 import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedPath, presentPublishedPathItem, presentTag } from './paths.presenter';
 import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
-import { PathLinkRows, PublishedPathLinksService } from './published-path-links.service';
+import { PublishedPathLinksService } from './published-path-links.service';
+import type { LinkRows } from '../../core/database/link-rows';
 import { PublishedPathsService } from './published-paths.service';
 
 const ITEM = 'published_path_id';
@@ -38,21 +39,21 @@ const ITEM = 'published_path_id';
   update: { call: 'updatePublished', handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
   remove: { call: 'deletePublished', handler: 'remove' },
 })
-@V1Resource<PathLinkRows<any>>({
+@V1Resource<LinkRows<any>>({
   service: 'links.labels', at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel,
   list: { call: 'list', handler: 'labels', cap: V1_PAGE_CAP.large },
   create: { call: 'add', handler: 'addLabel', body: PathLabelCreateDto },
   read: { call: 'read', handler: 'label' },
   remove: { call: 'remove', handler: 'removeLabel' },
 })
-@V1Resource<PathLinkRows<any>>({
+@V1Resource<LinkRows<any>>({
   service: 'links.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag,
   list: { call: 'list', handler: 'tags', cap: V1_PAGE_CAP.large },
   create: { call: 'add', handler: 'addTag', body: PathTagCreateDto },
   read: { call: 'read', handler: 'tag' },
   remove: { call: 'remove', handler: 'removeTag' },
 })
-@V1Resource<PathLinkRows<any>>({
+@V1Resource<LinkRows<any>>({
   service: 'links.overrides', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride,
   list: { call: 'list', handler: 'overrides', cap: V1_PAGE_CAP.large },
   create: { call: 'add', handler: 'setOverride', body: PathVisibilityCreateDto },

@@ -5,8 +5,12 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
+import { invalidPk } from '../../core/http/v1-rules';
+import { DomainsService } from '../domains/domains.service';
 import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
 import type { PublishedCourseRow } from './published-courses.presenter';
+import { PublishedCoursesService } from './published-courses.service';
 
 export interface TagRow {
   id: string;
@@ -20,34 +24,57 @@ export interface OverrideRow {
   is_visible: boolean;
 }
 
-const invalidPk = (field: string, id: string) => new ValidationFailed([{ field, message: `Invalid pk "${id.slice(0, 64)}" - object does not exist.` }], 400);
-
 export const presentTagRef = (t: TagRow) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
 /** PublishedCourseTag: `{tag: {id, name, slug}}`. */
 export const presentCourseTag = (t: TagRow) => ({ tag: presentTagRef(t) });
 /** PublishedCourseGroupVisibility: `{student_group: {id, name}, is_visible}`. */
 export const presentCourseOverride = (o: OverrideRow) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
+/** A published-course prerequisite: `{published_course: {id}}`. */
+export const presentPrerequisite = (r: { id: string }) => ({ published_course: { id: encodeId('publishedCourse', r.id) } });
+/** A student-group prerequisite: `{student_group: {id, name}}`. */
+export const presentGroupPrerequisite = (g: GroupRef) => ({ student_group: { id: encodeId('group', g.id), name: g.name } });
+
+interface GroupRef {
+  id: string;
+  name: string;
+}
+
+const courseLink = (table: string, column: string, target: string, kind: LinkTable['kind'], columns: string[], member: string): LinkTable => ({
+  table,
+  parent: 'published_course_id',
+  column,
+  target,
+  kind,
+  columns,
+  member,
+});
 
 /**
- * OpenAPI-only sub-resources of a published course: its tags (table published_course_tags, tags of the
- * content module) and its student-group visibility overrides (the shared visibility_overrides table
- * of the groups module, written here with narrowly-scoped SQL). The caller resolves the published
- * course first (live, of the domain and organization).
+ * OpenAPI-only sub-resources of a published course (live, of the domain and organization; else
+ * 404): its tags (table published_course_tags, tags of the content module), its student-group
+ * visibility overrides (the shared visibility_overrides table of the groups module, written here
+ * with narrowly-scoped SQL), its published-course and its student-group prerequisites. The
+ * operations take the caller, the domain name, the published course's id, then the page, body or
+ * linked id (as @V1Resource passes them).
  */
 @Injectable()
 export class PublishedCourseExtrasService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  readonly tags: LinkRows<TagRow>;
+  readonly groupPrerequisites: LinkRows<GroupRef>;
 
-  private tagsFrom = `FROM published_course_tags pt JOIN tags tg ON tg.id = pt.tag_id AND tg.organization_id = pt.organization_id
-                      WHERE pt.published_course_id = $1 AND pt.organization_id = $2`;
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly domains: DomainsService,
+    private readonly published: PublishedCoursesService,
+  ) {
+    const parent: ParentOf = async (p, [domainName, id]) => (await this.live(p, domainName, id)).id;
+    this.tags = new LinkRows(ds, parent, courseLink('published_course_tags', 'tag_id', 'tags', 'tag', ['id', 'name', 'slug'], 'tag'));
+    this.groupPrerequisites = new LinkRows(ds, parent, courseLink('published_course_group_prerequisites', 'group_id', 'groups', 'group', ['id', 'name'], 'student_group'));
+  }
 
-  async listTags(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: TagRow[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.tagsFrom}`, [pc.id, p.organizationId]);
-    const rows: TagRow[] = await this.ds.query(`SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} ORDER BY pt.created_at, pt.tag_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      pc.id,
-      p.organizationId,
-    ]);
-    return { rows, count: n };
+  /** The live published course `id` of the domain named `domainName` (404 otherwise). */
+  private async live(p: Principal, domainName: string, id: string): Promise<PublishedCourseRow> {
+    return this.published.get(p, await this.domains.requireByName(p, domainName), id);
   }
 
   /** The tags of a page of published courses (include_searchable_content), one query. */
@@ -63,31 +90,11 @@ export class PublishedCourseExtrasService {
     return out;
   }
 
-  /** Adding a tag already on the course is a no-op that answers the tag (idempotent). */
-  async addTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<TagRow> {
-    const uuid = decodeId('tag', tagId);
-    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT id, name, slug FROM tags WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
-    if (!rows.length) throw invalidPk('tag.id', tagId);
-    await this.ds.query(`INSERT INTO published_course_tags (published_course_id, tag_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [pc.id, rows[0].id, p.organizationId]);
-    return rows[0];
-  }
-
-  async readTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<TagRow> {
-    const uuid = decodeId('tag', tagId);
-    const rows: TagRow[] = uuid ? await this.ds.query(`SELECT tg.id, tg.name, tg.slug ${this.tagsFrom} AND pt.tag_id = $3`, [pc.id, p.organizationId, uuid]) : [];
-    if (!rows.length) throw notFound();
-    return rows[0];
-  }
-
-  async removeTag(p: Principal, pc: PublishedCourseRow, tagId: string): Promise<void> {
-    const tag = await this.readTag(p, pc, tagId);
-    await this.ds.query(`DELETE FROM published_course_tags WHERE published_course_id = $1 AND tag_id = $2 AND organization_id = $3`, [pc.id, tag.id, p.organizationId]);
-  }
-
   private overridesFrom = `FROM visibility_overrides vo JOIN groups g ON g.id = vo.group_id AND g.organization_id = vo.organization_id
                            WHERE vo.published_course_id = $1 AND vo.organization_id = $2`;
 
-  async listOverrides(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
+  async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
+    const pc = await this.live(p, domainName, id);
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
     const rows: OverrideRow[] = await this.ds.query(
       `SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
@@ -100,7 +107,10 @@ export class PublishedCourseExtrasService {
    * One override per group on /v1: creating one for a group replaces an opposite one (the /v2 model
    * allows an allow and a block row for the same group; /v1 writes keep a single row).
    */
-  async setOverride(p: Principal, pc: PublishedCourseRow, groupId: string, isVisible: boolean): Promise<OverrideRow> {
+  async setOverride(p: Principal, domainName: string, id: string, dto: { student_group: { id: string }; is_visible: boolean }): Promise<OverrideRow> {
+    const pc = await this.live(p, domainName, id);
+    const { id: groupId } = dto.student_group;
+    const isVisible = dto.is_visible;
     const uuid = decodeId('group', groupId);
     const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
     if (!rows.length) throw invalidPk('student_group.id', groupId);
@@ -109,23 +119,28 @@ export class PublishedCourseExtrasService {
   }
 
   /** The group's override (the most recently written one if /v2 left both an allow and a block). */
-  async readOverride(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<OverrideRow> {
+  async readOverride(p: Principal, domainName: string, id: string, groupId: string): Promise<OverrideRow> {
+    return (await this.override(p, await this.live(p, domainName, id), groupId)).row;
+  }
+
+  private async override(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ pc: PublishedCourseRow; row: OverrideRow }> {
     const uuid = decodeId('group', groupId);
     const rows: OverrideRow[] = uuid
       ? await this.ds.query(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} AND vo.group_id = $3 ORDER BY vo.updated_at DESC, vo.id LIMIT 1`, [pc.id, p.organizationId, uuid])
       : [];
     if (!rows.length) throw notFound();
-    return rows[0];
+    return { pc, row: rows[0] };
   }
 
-  async removeOverride(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<void> {
-    const o = await this.readOverride(p, pc, groupId);
-    await deleteOverrides(this.ds.manager, p.organizationId, o.id, pc.id);
+  async removeOverride(p: Principal, domainName: string, id: string, groupId: string): Promise<void> {
+    const { pc, row } = await this.override(p, await this.live(p, domainName, id), groupId);
+    await deleteOverrides(this.ds.manager, p.organizationId, row.id, pc.id);
   }
 
   // ---- prerequisites (OpenAPI-only)
 
-  async listPrerequisites(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: { id: string }[]; count: number }> {
+  async listPrerequisites(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: { id: string }[]; count: number }> {
+    const pc = await this.live(p, domainName, id);
     const from = `FROM published_course_prerequisites pr JOIN published_courses q ON q.id = pr.prerequisite_id AND q.unpublished_at IS NULL
                   WHERE pr.published_course_id = $1 AND pr.organization_id = $2`;
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, [pc.id, p.organizationId]);
@@ -140,7 +155,9 @@ export class PublishedCourseExtrasService {
    * Link a prerequisite: a live published course of the same domain, not the course itself, and not
    * one that (directly or through others) already requires this course (no cycles). Idempotent.
    */
-  async addPrerequisite(p: Principal, pc: PublishedCourseRow, prerequisiteId: string): Promise<{ id: string }> {
+  async addPrerequisite(p: Principal, domainName: string, id: string, dto: { published_course: { id: string } }): Promise<{ id: string }> {
+    const pc = await this.live(p, domainName, id);
+    const prerequisiteId = dto.published_course.id;
     const uuid = decodeId('publishedCourse', prerequisiteId);
     return this.ds.transaction(async (m) => {
       // serialize prerequisite writes of the organization so the cycle check holds
@@ -171,7 +188,8 @@ export class PublishedCourseExtrasService {
     });
   }
 
-  async removePrerequisite(p: Principal, pc: PublishedCourseRow, prerequisiteId: string): Promise<void> {
+  async removePrerequisite(p: Principal, domainName: string, id: string, prerequisiteId: string): Promise<void> {
+    const pc = await this.live(p, domainName, id);
     const uuid = decodeId('publishedCourse', prerequisiteId);
     // (a DELETE through DataSource.query answers [rows, count]: count the deleted rows with a SELECT)
     const [res] = uuid
@@ -182,38 +200,5 @@ export class PublishedCourseExtrasService {
         )
       : [{ n: 0 }];
     if (!res.n) throw notFound();
-  }
-
-  private groupPrereqFrom = `FROM published_course_group_prerequisites gp JOIN groups g ON g.id = gp.group_id AND g.organization_id = gp.organization_id
-                             WHERE gp.published_course_id = $1 AND gp.organization_id = $2`;
-
-  async listGroupPrerequisites(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: { id: string; name: string }[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.groupPrereqFrom}`, [pc.id, p.organizationId]);
-    const rows = await this.ds.query(`SELECT g.id, g.name ${this.groupPrereqFrom} ORDER BY gp.created_at, gp.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id, p.organizationId]);
-    return { rows, count: n };
-  }
-
-  async addGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ id: string; name: string }> {
-    const uuid = decodeId('group', groupId);
-    const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
-    if (!rows.length) throw invalidPk('student_group.id', groupId);
-    await this.ds.query(`INSERT INTO published_course_group_prerequisites (published_course_id, group_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-      pc.id,
-      rows[0].id,
-      p.organizationId,
-    ]);
-    return rows[0];
-  }
-
-  async readGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ id: string; name: string }> {
-    const uuid = decodeId('group', groupId);
-    const rows = uuid ? await this.ds.query(`SELECT g.id, g.name ${this.groupPrereqFrom} AND gp.group_id = $3`, [pc.id, p.organizationId, uuid]) : [];
-    if (!rows.length) throw notFound();
-    return rows[0];
-  }
-
-  async removeGroupPrerequisite(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<void> {
-    const g = await this.readGroupPrerequisite(p, pc, groupId);
-    await this.ds.query(`DELETE FROM published_course_group_prerequisites WHERE published_course_id = $1 AND group_id = $2 AND organization_id = $3`, [pc.id, g.id, p.organizationId]);
   }
 }
