@@ -3,7 +3,8 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
-import { Paged, V1Page } from '../pagination/v1-page';
+import type { LinkRows } from '../database/link-rows';
+import { Paged, V1_PAGE_CAP, V1Page } from '../pagination/v1-page';
 import { patchTwinName, PutAndPatch } from './put-and-patch';
 
 /**
@@ -143,4 +144,19 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       }, [Delete(object), HttpCode(204), write], own);
     }
   };
+}
+
+/**
+ * The four operations of a link sub-resource (core/database/link-rows.ts: list in pages of up to
+ * 1000, add, read, remove) at `<at>/{<id>}`, with the handler names given in that order.
+ */
+export function V1Links(spec: { service: string; at: string; id: string; scopes: string; present: (row: any) => unknown; body: Type; handlers: [string, string, string, string] }): ClassDecorator {
+  const [list, add, read, remove] = spec.handlers;
+  return V1Resource<LinkRows<{ id: string }>>({
+    ...spec,
+    list: { call: 'list', handler: list, cap: V1_PAGE_CAP.large },
+    create: { call: 'add', handler: add, body: spec.body },
+    read: { call: 'read', handler: read },
+    remove: { call: 'remove', handler: remove },
+  });
 }

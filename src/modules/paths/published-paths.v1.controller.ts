@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Links, V1Resource } from '../../core/http/v1-resource';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
@@ -20,7 +20,6 @@ import { presentLabel, presentOverride, presentPathEnrollment, presentPublishedP
 import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
 import { PublishedPathLinksService } from './published-path-links.service';
-import type { LinkRows } from '../../core/database/link-rows';
 import { PublishedPathsService } from './published-paths.service';
 
 const ITEM = 'published_path_id';
@@ -39,27 +38,9 @@ const ITEM = 'published_path_id';
   update: { call: 'updatePublished', handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
   remove: { call: 'deletePublished', handler: 'remove' },
 })
-@V1Resource<LinkRows<any>>({
-  service: 'links.labels', at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel,
-  list: { call: 'list', handler: 'labels', cap: V1_PAGE_CAP.large },
-  create: { call: 'add', handler: 'addLabel', body: PathLabelCreateDto },
-  read: { call: 'read', handler: 'label' },
-  remove: { call: 'remove', handler: 'removeLabel' },
-})
-@V1Resource<LinkRows<any>>({
-  service: 'links.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag,
-  list: { call: 'list', handler: 'tags', cap: V1_PAGE_CAP.large },
-  create: { call: 'add', handler: 'addTag', body: PathTagCreateDto },
-  read: { call: 'read', handler: 'tag' },
-  remove: { call: 'remove', handler: 'removeTag' },
-})
-@V1Resource<LinkRows<any>>({
-  service: 'links.overrides', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride,
-  list: { call: 'list', handler: 'overrides', cap: V1_PAGE_CAP.large },
-  create: { call: 'add', handler: 'setOverride', body: PathVisibilityCreateDto },
-  read: { call: 'read', handler: 'override' },
-  remove: { call: 'remove', handler: 'removeOverride' },
-})
+@V1Links({ service: 'links.labels', at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel, body: PathLabelCreateDto, handlers: ['labels', 'addLabel', 'label', 'removeLabel'] })
+@V1Links({ service: 'links.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag, body: PathTagCreateDto, handlers: ['tags', 'addTag', 'tag', 'removeTag'] })
+@V1Links({ service: 'links.overrides', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride, body: PathVisibilityCreateDto, handlers: ['overrides', 'setOverride', 'override', 'removeOverride'] })
 @V1Resource<PathItemsService>({
   service: 'itemsService', at: `:${ITEM}/path-items`, id: 'path_item_id', scopes: 'paths', present: presentPublishedPathItem,
   list: { call: 'listItems', handler: 'items', cap: V1_PAGE_CAP.small },

@@ -11,8 +11,7 @@ import { PublishedCourseRow, presentPublishedCourse } from './published-courses.
 import { PublishedCoursesService } from './published-courses.service';
 import { V1 } from '../../core/http/interfaces';
 import { PutAndPatch } from '../../core/http/put-and-patch';
-import { V1Resource } from '../../core/http/v1-resource';
-import type { LinkRows } from '../../core/database/link-rows';
+import { V1Links, V1Resource } from '../../core/http/v1-resource';
 
 const ITEM = 'published_course_id';
 
@@ -21,13 +20,7 @@ const ITEM = 'published_course_id';
  * and prerequisites (OpenAPI-only; published-courses:read / :write).
  */
 @V1()
-@V1Resource<LinkRows<any>>({
-  service: 'extras.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'published-courses', present: presentCourseTag,
-  list: { call: 'list', handler: 'listTags', cap: V1_PAGE_CAP.large },
-  create: { call: 'add', handler: 'addTag', body: PublishedCourseTagDto },
-  read: { call: 'read', handler: 'readTag' },
-  remove: { call: 'remove', handler: 'removeTag' },
-})
+@V1Links({ service: 'extras.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'published-courses', present: presentCourseTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
 @V1Resource<PublishedCourseExtrasService>({
   service: 'extras', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'published-courses', present: presentCourseOverride,
   list: { call: 'listOverrides', cap: V1_PAGE_CAP.large },
@@ -41,12 +34,9 @@ const ITEM = 'published_course_id';
   create: { call: 'addPrerequisite', body: PublishedCoursePrerequisiteDto },
   remove: { call: 'removePrerequisite' },
 })
-@V1Resource<LinkRows<any>>({
+@V1Links({
   service: 'extras.groupPrerequisites', at: `:${ITEM}/student-group-prerequisites`, id: 'student_group_id', scopes: 'published-courses', present: presentGroupPrerequisite,
-  list: { call: 'list', handler: 'listGroupPrerequisites', cap: V1_PAGE_CAP.large },
-  create: { call: 'add', handler: 'addGroupPrerequisite', body: PublishedCourseGroupPrerequisiteDto },
-  read: { call: 'read', handler: 'readGroupPrerequisite' },
-  remove: { call: 'remove', handler: 'removeGroupPrerequisite' },
+  body: PublishedCourseGroupPrerequisiteDto, handlers: ['listGroupPrerequisites', 'addGroupPrerequisite', 'readGroupPrerequisite', 'removeGroupPrerequisite'],
 })
 @Controller('v1/domains/:domain_name/published-courses')
 export class PublishedCoursesV1Controller {
