@@ -2,9 +2,30 @@ import { Transform } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsArray, IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { NoNul, Present, PresentNotNull } from '../../../core/http/v1-rules';
 import { DOMAIN_RE, MAX_RULE_DOMAINS } from './group.dto';
+import { Rules } from '../../../core/http/rules';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const DOMAIN_MESSAGE = 'Each entry must be a bare domain such as example.com.';
+
+/** A list of bare domain names (at most MAX_RULE_DOMAINS); null is refused by the list rule. */
+const DomainList = () =>
+  Rules(
+    PresentNotNull(),
+    IsArray({ message: 'Expected a list of items.' }),
+    ArrayMaxSize(MAX_RULE_DOMAINS, { message: `Ensure this field has no more than ${MAX_RULE_DOMAINS} elements.` }),
+    IsString({ each: true, message: DOMAIN_MESSAGE }),
+    Matches(DOMAIN_RE, { each: true, message: DOMAIN_MESSAGE }),
+  );
+
+/** A group's name once present: trimmed, 1 to 100 characters, no NUL. */
+const GroupName = () =>
+  Rules(
+    Transform(trim),
+    IsString({ message: 'Not a valid string.' }),
+    MinLength(1, { message: 'This field may not be blank.' }),
+    MaxLength(100, { message: 'Ensure this field has no more than 100 characters.' }),
+    NoNul(),
+  );
 
 /**
  * Members shared by GroupRequest (POST), GroupUpdateRequest (PUT) and PatchedGroupUpdateRequest
@@ -29,21 +50,13 @@ class V1GroupMembers {
 
 class NameRequired extends V1GroupMembers {
   @IsDefined({ message: 'This field is required.' })
-  @Transform(trim)
-  @IsString({ message: 'Not a valid string.' })
-  @MinLength(1, { message: 'This field may not be blank.' })
-  @MaxLength(100, { message: 'Ensure this field has no more than 100 characters.' })
-  @NoNul()
+  @GroupName()
   name: string;
 }
 
 /** POST /v1/groups: `name` required; `rule_email_domains` may be set on create only. */
 export class V1GroupCreateDto extends NameRequired {
-  @PresentNotNull()
-  @IsArray({ message: 'Expected a list of items.' })
-  @ArrayMaxSize(MAX_RULE_DOMAINS, { message: `Ensure this field has no more than ${MAX_RULE_DOMAINS} elements.` })
-  @IsString({ each: true, message: DOMAIN_MESSAGE })
-  @Matches(DOMAIN_RE, { each: true, message: DOMAIN_MESSAGE })
+  @DomainList()
   rule_email_domains?: string[] | null;
 }
 
@@ -53,29 +66,14 @@ export class V1GroupUpdateDto extends NameRequired {}
 /** PATCH /v1/groups/{id}: every member optional. */
 export class V1GroupPatchDto extends V1GroupMembers {
   @Present()
-  @Transform(trim)
-  @IsString({ message: 'Not a valid string.' })
-  @MinLength(1, { message: 'This field may not be blank.' })
-  @MaxLength(100, { message: 'Ensure this field has no more than 100 characters.' })
-  @NoNul()
+  @GroupName()
   name?: string;
 }
 
 /** PATCH /v1/groups/{id}/email-domain-rules: at least one of `add`, `remove` (checked by the service). */
 export class V1EmailDomainRulePatchDto {
-  @PresentNotNull()
-  @IsArray({ message: 'Expected a list of items.' })
-  @ArrayMaxSize(MAX_RULE_DOMAINS, { message: `Ensure this field has no more than ${MAX_RULE_DOMAINS} elements.` })
-  @IsString({ each: true, message: DOMAIN_MESSAGE })
-  @Matches(DOMAIN_RE, { each: true, message: DOMAIN_MESSAGE })
-  add?: string[] | null;
-
-  @PresentNotNull()
-  @IsArray({ message: 'Expected a list of items.' })
-  @ArrayMaxSize(MAX_RULE_DOMAINS, { message: `Ensure this field has no more than ${MAX_RULE_DOMAINS} elements.` })
-  @IsString({ each: true, message: DOMAIN_MESSAGE })
-  @Matches(DOMAIN_RE, { each: true, message: DOMAIN_MESSAGE })
-  remove?: string[] | null;
+  @DomainList() add?: string[] | null;
+  @DomainList() remove?: string[] | null;
 }
 
 /** POST /v1/groups/{id}/users: `user` {id} (checked by the service: one message for every bad shape). */
