@@ -108,6 +108,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       await bad({ path: { title: 'x' } }, 'slug');
       await bad({ slug: 'a' }, 'path');
       await bad({ slug: 'a', path: {} }, 'path.title');
+      expect((await t.post(base, { slug: 'a', path: { title: null } }, basic())).body).toEqual({ 'path.title': ['This field may not be null.'] });
       await bad({ slug: 'a', path: { title: '' } }, 'path.title');
       await bad({ slug: 'a', path: { title: 'x'.repeat(501) } }, 'path.title');
       await bad({ slug: 'a', path: { title: 'x', short_description: 'y'.repeat(301) } }, 'path.short_description');
@@ -151,7 +152,10 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
 
       const put = await t.request('PUT', `${base}/${pp.id}`, { body: { hidden: true }, ...basic() });
       expect(put.status).toBe(400);
-      expect(put.body.slug).toBeDefined();
+      expect(put.body).toEqual({ slug: ['This field is required.'] });
+      const badSlug = await t.request('PUT', `${base}/${pp.id}`, { body: { slug: 'not a slug!', hidden: 'x' }, ...basic() });
+      expect(badSlug.body).toEqual({ slug: ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'], hidden: ['Must be a valid boolean.'] });
+      expect((await t.request('PUT', `${base}/${pp.id}`, { body: { slug: null }, ...basic() })).body).toEqual({ slug: ['This field may not be null.'] });
       const put2 = await t.request('PUT', `${base}/${pp.id}`, { body: { slug: 'rw-path-2', hidden: true }, ...bearer() });
       expect(put2.status).toBe(200);
       expect(put2.body).toMatchObject({ slug: 'rw-path-2', hidden: true, path_url: `https://${dn}/path/rw-path-2` });

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
-import { V1Bool, V1Int, V1Obj, V1Str } from '../../../core/http/v1-rules';
+import { requireMembers, V1Bool, V1Int, V1Obj, V1Str } from '../../../core/http/v1-rules';
 
 /** Django's SlugField: letters, numbers, underscores or hyphens. */
 const SLUG = { pattern: /^[-a-zA-Z0-9_]+$/, patternMessage: 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.' };
@@ -16,23 +16,8 @@ export class PathFieldsDto {
 }
 
 /** `path` of a published-path create: only `title` is required. */
-export class NewPathDto {
-  @V1Str({ required: true, min: 1, max: 500 }) title: string;
-  @V1Str({ max: 300 }) short_description?: string;
-  @V1Str({ max: 100000 }) long_description_html?: string;
-  @V1Str({ max: 100000 }) header_html?: string;
-  @V1Str({ min: 1, max: 50 }) course_name_singular?: string;
-  @V1Str({ min: 1, max: 50 }) course_name_plural?: string;
-}
-
-/** POST /v1/domains/{domain_name}/published-paths (PublishedPathRequest). */
-export class PublishedPathCreateDto {
-  @V1Str({ required: true, min: 1, max: 100, ...SLUG }) slug: string;
-  @V1Obj({ required: true }) @ValidateNested() @Type(() => NewPathDto) path: NewPathDto;
-  @V1Bool() hidden?: boolean;
-  @V1Bool() strict_enforce_group_visibility?: boolean;
-  @V1Bool() unique_progress_per_enrollment?: boolean;
-}
+export class NewPathDto extends PathFieldsDto {}
+requireMembers(NewPathDto, ['title']);
 
 /** PATCH: no member required. */
 export class PublishedPathPatchDto {
@@ -43,8 +28,13 @@ export class PublishedPathPatchDto {
 }
 
 /** PUT: `slug` required (UpdatePublishedPathRequest). */
-export class PublishedPathPutDto {
+export class PublishedPathPutDto extends PublishedPathPatchDto {}
+requireMembers(PublishedPathPutDto, ['slug']);
+
+/** POST /v1/domains/{domain_name}/published-paths (PublishedPathRequest): `slug` and `path` required. */
+export class PublishedPathCreateDto {
   @V1Str({ required: true, min: 1, max: 100, ...SLUG }) slug: string;
+  @V1Obj({ required: true }) @ValidateNested() @Type(() => NewPathDto) path: NewPathDto;
   @V1Bool() hidden?: boolean;
   @V1Bool() strict_enforce_group_visibility?: boolean;
   @V1Bool() unique_progress_per_enrollment?: boolean;
