@@ -1,4 +1,5 @@
 import type { FindOptionsOrder, FindOptionsWhere, Repository } from 'typeorm';
+import type { Principal } from '../auth/principal';
 import { notFound } from '../http/api-error';
 import { decodeId, IdType } from '../ids/ids';
 import type { V1PageRequest } from '../pagination/v1-page';
@@ -27,4 +28,23 @@ export async function orgRowOr404<T extends OrgRow>(repo: Repository<T>, type: I
   const row = id ? await repo.findOneBy({ id, organizationId } as FindOptionsWhere<T>) : null;
   if (!row) throw notFound();
   return row;
+}
+
+/**
+ * The base of a service over one organization-owned entity with a public id: its /v1 pages
+ * (oldest first) and its row behind a public id (404 for a malformed, unknown or foreign id).
+ */
+export abstract class OrgRowsService<T extends OrgRow> {
+  protected constructor(
+    protected readonly repo: Repository<T>,
+    private readonly idType: IdType,
+  ) {}
+
+  list(p: Principal, page: V1PageRequest): Promise<{ rows: T[]; count: number }> {
+    return orgPage(this.repo, p.organizationId, page);
+  }
+
+  get(p: Principal, publicId: string): Promise<T> {
+    return orgRowOr404(this.repo, this.idType, publicId, p.organizationId);
+  }
 }

@@ -4,30 +4,23 @@ import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { ApiError, ValidationFailed } from '../../core/http/api-error';
-import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { FileStorage } from '../../core/storage/storage';
 import { AssetRequest } from './dto/asset.dto';
 import { Asset } from './entities';
 import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
-import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/database/org-rows';
 
 @Injectable()
-export class AssetsService {
+export class AssetsService extends OrgRowsService<Asset> {
   constructor(
-    @InjectRepository(Asset) private readonly repo: Repository<Asset>,
+    @InjectRepository(Asset) repo: Repository<Asset>,
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly storage: FileStorage,
     private readonly imports: ImportJobs,
-  ) {}
-
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
-    return orgPage(this.repo, p.organizationId, page);
-  }
-
-  get(p: Principal, publicId: string): Promise<Asset> {
-    return orgRowOr404(this.repo, 'asset', publicId, p.organizationId);
+  ) {
+    super(repo, 'asset');
   }
 
   /**

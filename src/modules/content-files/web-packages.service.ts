@@ -5,33 +5,26 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { ApiError, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
-import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { FileStorage } from '../../core/storage/storage';
 import { WebPackageLessonsRequest, WebPackageRequest } from './dto/web-package.dto';
 import { repointWebPackage } from '../lessons/lesson-refs';
 import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
-import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/database/org-rows';
 
 export const webPackagePrefix = (orgId: string, id: string) => `org/${orgId}/web-packages/${id}`;
 
 @Injectable()
-export class WebPackagesService {
+export class WebPackagesService extends OrgRowsService<WebPackage> {
   constructor(
-    @InjectRepository(WebPackage) private readonly repo: Repository<WebPackage>,
+    @InjectRepository(WebPackage) repo: Repository<WebPackage>,
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly storage: FileStorage,
     private readonly imports: ImportJobs,
-  ) {}
-
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: WebPackage[]; count: number }> {
-    return orgPage(this.repo, p.organizationId, page);
-  }
-
-  get(p: Principal, publicId: string): Promise<WebPackage> {
-    return orgRowOr404(this.repo, 'webPackage', publicId, p.organizationId);
+  ) {
+    super(repo, 'webPackage');
   }
 
   /** Answers at once with state PROCESSING; the worker fetches, checks and unpacks the zip. */

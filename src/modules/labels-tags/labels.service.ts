@@ -4,8 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
-import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
-import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { OrgRowsService } from '../../core/database/org-rows';
 import { Label } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 
@@ -15,15 +14,9 @@ const duplicate = () => new ValidationFailed([{ field: 'name', message: 'label w
 
 /** /v1 labels: names unique within the organization, case-insensitively. */
 @Injectable()
-export class LabelsService {
-  constructor(@InjectRepository(Label) private readonly repo: Repository<Label>) {}
-
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: Label[]; count: number }> {
-    return orgPage(this.repo, p.organizationId, page);
-  }
-
-  get(p: Principal, id: string): Promise<Label> {
-    return orgRowOr404(this.repo, 'label', id, p.organizationId);
+export class LabelsService extends OrgRowsService<Label> {
+  constructor(@InjectRepository(Label) repo: Repository<Label>) {
+    super(repo, 'label');
   }
 
   async create(p: Principal, name: string): Promise<Label> {

@@ -4,8 +4,7 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
-import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
-import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { OrgRowsService } from '../../core/database/org-rows';
 import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 
@@ -28,15 +27,9 @@ export function slugify(name: string): string {
 
 /** /v1 tags: names unique within the organization (case-insensitive), slugs derived and unique. */
 @Injectable()
-export class TagsService {
-  constructor(@InjectRepository(Tag) private readonly repo: Repository<Tag>) {}
-
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: Tag[]; count: number }> {
-    return orgPage(this.repo, p.organizationId, page);
-  }
-
-  get(p: Principal, id: string): Promise<Tag> {
-    return orgRowOr404(this.repo, 'tag', id, p.organizationId);
+export class TagsService extends OrgRowsService<Tag> {
+  constructor(@InjectRepository(Tag) repo: Repository<Tag>) {
+    super(repo, 'tag');
   }
 
   async create(p: Principal, name: string): Promise<Tag> {

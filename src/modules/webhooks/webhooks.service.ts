@@ -23,7 +23,7 @@ import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
 import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
-import { orgPage, orgRowOr404 } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/database/org-rows';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, pointer: `/${field}`, message }], 400);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
@@ -39,22 +39,16 @@ export interface PingResult {
 
 /** /v1 webhooks: configuration, ping, sample events, deliveries and their attempts. Org-scoped. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService extends OrgRowsService<Webhook> {
   private readonly logger = new Logger(WebhooksService.name);
 
   constructor(
-    @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
+    @InjectRepository(Webhook) repo: Repository<Webhook>,
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<WebhookDeliveryJob>,
-  ) {}
-
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: Webhook[]; count: number }> {
-    return orgPage(this.repo, p.organizationId, page);
-  }
-
-  get(p: Principal, publicId: string): Promise<Webhook> {
-    return orgRowOr404(this.repo, 'webhook', publicId, p.organizationId);
+  ) {
+    super(repo, 'webhook');
   }
 
   /** Create: answers the webhook and its whsec_ signing secret (shown this once only). */
