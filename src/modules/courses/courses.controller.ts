@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
@@ -12,15 +11,21 @@ import { CoursesService } from './courses.service';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { stringParam } from './query-params';
 import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
 
 @ApiTags('courses')
 @ApiBearerAuth('JWTAuth')
 @V2()
+@V2Batches<CoursesService>({
+  service: 'courses', type: 'courses', scopes: 'courses', baseUrl: true,
+  create: { call: 'createMany', item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
+  update: { call: 'updateMany', item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
+})
 @Controller('v2/courses')
 export class CoursesController {
   constructor(
-    private readonly courses: CoursesService,
-    private readonly config: AppConfig,
+    readonly courses: CoursesService,
+    readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -40,28 +45,6 @@ export class CoursesController {
       req.url,
       this.config.APP_SECRET,
     );
-  }
-
-  @Post()
-  @Scopes('courses:write')
-  @ApiBody({ description: 'Batch of course items (no within-batch dedupe)', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseCreateData' } } } })
-  async create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(body, { itemClass: CourseCreateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.courses.createMany(p, items, requestBaseUrl(this.config, req)),
-    );
-    reply.status(result.status);
-    return result.body;
-  }
-
-  @Patch()
-  @Scopes('courses:write')
-  @ApiBody({ description: 'Batch of course update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _CourseUpdateData' } } } })
-  async update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(body, { itemClass: CourseUpdateItem, type: 'courses', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.courses.updateMany(p, items, requestBaseUrl(this.config, req)),
-    );
-    reply.status(result.status);
-    return result.body;
   }
 
   @Get(':id')

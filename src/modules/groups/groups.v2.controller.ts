@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
@@ -11,6 +10,7 @@ import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.d
 import { GroupListQuery } from './dto/list.dto';
 import { GroupsService } from './groups.service';
 import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
 
 /** Case-insensitive, trimmed: "Sales" and " sales" are the same name inside one create batch. */
 export function groupNameKey(raw: Record<string, any>): string | undefined {
@@ -24,11 +24,17 @@ const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.i
 @ApiTags('groups')
 @ApiBearerAuth('JWTAuth')
 @V2()
+@V2Batches<GroupsService>({
+  service: 'groups', type: 'groups', scopes: 'student-groups',
+  create: { call: 'create', item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
+  update: { call: 'update', item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
+  remove: { call: 'remove', item: GroupDeleteItem, dedupeKey: idKey, dedupePointer: '/id' },
+})
 @Controller('v2/groups')
 export class GroupsV2Controller {
   constructor(
-    private readonly groups: GroupsService,
-    private readonly config: AppConfig,
+    readonly groups: GroupsService,
+    readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -45,39 +51,4 @@ export class GroupsV2Controller {
     return { data: this.groups.present(await this.groups.get(p, id)) };
   }
 
-  @Post()
-  @Scopes('student-groups:write')
-  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      { itemClass: GroupCreateItem, type: 'groups', dedupeKey: groupNameKey, dedupePointer: '/attributes/name', maxItems: this.config.BATCH_MAX_ITEMS },
-      (items) => this.groups.create(p, items),
-    );
-    reply.status(result.status);
-    return result.body;
-  }
-
-  @Patch()
-  @Scopes('student-groups:write')
-  async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      { itemClass: GroupUpdateItem, type: 'groups', dedupeKey: idKey, dedupePointer: '/id', maxItems: this.config.BATCH_MAX_ITEMS },
-      (items) => this.groups.update(p, items),
-    );
-    reply.status(result.status);
-    return result.body;
-  }
-
-  @Delete()
-  @Scopes('student-groups:write')
-  async remove(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      { itemClass: GroupDeleteItem, type: 'groups', dedupeKey: idKey, dedupePointer: '/id', maxItems: this.config.BATCH_MAX_ITEMS },
-      (items) => this.groups.remove(p, items),
-    );
-    reply.status(result.status);
-    return result.body;
-  }
 }

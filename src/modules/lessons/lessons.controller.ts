@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
@@ -14,15 +13,21 @@ import { LESSON_TYPES, LessonType } from './lesson.entity';
 import { presentLesson, presentLessonDetail } from './lessons.presenter';
 import { LessonFilters, LessonsService } from './lessons.service';
 import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
 
 @ApiTags('lessons')
 @ApiBearerAuth('JWTAuth')
 @V2()
+@V2Batches<LessonsService>({
+  service: 'lessons', type: 'lessons', scopes: 'lessons', baseUrl: true,
+  create: { call: 'createMany', item: LessonCreateItem, doc: { description: 'Batch of lesson items', items: '_LessonCreateData' } },
+  update: { call: 'updateMany', item: LessonUpdateItem, doc: { description: 'Batch of lesson update items', items: '_LessonBatchUpdateData' } },
+})
 @Controller('v2/lessons')
 export class LessonsController {
   constructor(
-    private readonly lessons: LessonsService,
-    private readonly config: AppConfig,
+    readonly lessons: LessonsService,
+    readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -49,28 +54,6 @@ export class LessonsController {
     const courseUuid = courseId === undefined ? undefined : decodeId('course', courseId);
     const rows = courseUuid === null ? [] : await this.lessons.list(p, page, { ...filters, courseUuid });
     return pageDocument(rows, page, (l) => presentLesson(l, requestBaseUrl(this.config, req)), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
-  }
-
-  @Post()
-  @Scopes('lessons:write')
-  @ApiBody({ description: 'Batch of lesson items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonCreateData' } } } })
-  async create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(body, { itemClass: LessonCreateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.lessons.createMany(p, items, requestBaseUrl(this.config, req)),
-    );
-    reply.status(result.status);
-    return result.body;
-  }
-
-  @Patch()
-  @Scopes('lessons:write')
-  @ApiBody({ description: 'Batch of lesson update items', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _LessonBatchUpdateData' } } } })
-  async update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(body, { itemClass: LessonUpdateItem, type: 'lessons', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.lessons.updateMany(p, items, requestBaseUrl(this.config, req)),
-    );
-    reply.status(result.status);
-    return result.body;
   }
 
   @Get(':id')

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { Controller, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { IsString } from 'class-validator';
+import { SCOPES_KEY } from '../auth/decorators';
+import type { ItemOutcome, ValidItem } from '../batch/batch';
+import { V2 } from './interfaces';
+import { V2Batches } from './v2-batch';
+
+class Item {
+  @IsString() id: string;
+}
+
+class ThingsService {
+  seen: unknown[] = [];
+  async removeMany(p: unknown, items: ValidItem<Item>[], ...extra: unknown[]): Promise<Map<number, ItemOutcome<unknown>>> {
+    this.seen.push([p, items.map((i) => i.item.id), ...extra]);
+    return new Map(items.map((i) => [i.index, { ok: true, id: i.item.id, deleted: true } as ItemOutcome<unknown>]));
+  }
+}
+
+@V2()
+@V2Batches<ThingsService>({ service: 'things', type: 'things', scopes: 'things', baseUrl: true, remove: { call: 'removeMany', item: Item, dedupeKey: (raw) => raw.id, dedupePointer: '/id' } })
+@Controller('v2/things')
+class ThingsController {
+  constructor(
+    readonly things: ThingsService,
+    readonly config: { BATCH_MAX_ITEMS: number; PUBLIC_URL: string },
+  ) {}
+}
+
+describe('@V2Batches', () => {
+  it('declares each batch operation on the controller path with the write scope', () => {
+    const proto = ThingsController.prototype as any;
+    expect([Reflect.getMetadata(METHOD_METADATA, proto.remove), Reflect.getMetadata(PATH_METADATA, proto.remove), Reflect.getMetadata(SCOPES_KEY, proto.remove)]).toEqual([
+      RequestMethod.DELETE,
+      '/',
+      ['things:write'],
+    ]);
+    expect(proto.create).toBeUndefined();
+  });
+
+  it('runs the batch through the service (with the base URL) and answers its status and body', async () => {
+    const things = new ThingsService();
+    const ctl = new ThingsController(things, { BATCH_MAX_ITEMS: 3, PUBLIC_URL: 'https://api.example' }) as any;
+    const reply = { status: jest.fn() };
+    const body = await ctl.remove('P', { data: [{ type: 'things', id: 'a' }, { type: 'things', id: 'a' }] }, {}, reply);
+    expect(reply.status).toHaveBeenCalledWith(207);
+    expect(body.summary).toEqual({ total: 2, succeeded: 1, failed: 1 });
+    expect(body.data[1].error.code).toBe('duplicate_in_batch');
+    expect(things.seen).toEqual([['P', ['a'], 'https://api.example']]);
+    await expect(ctl.remove('P', { data: [1, 2, 3, 4] }, {}, reply)).rejects.toThrow('from 1 to 3 items');
+  });
+});

@@ -1,0 +1,65 @@
+import { Body, Delete, Patch, Post, Req, Res, Type } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../auth/decorators';
+import type { Principal } from '../auth/principal';
+import { BatchSpec, runBatch } from '../batch/batch';
+import type { AppConfig } from '../config/config';
+import { requestBaseUrl } from './base-url';
+
+/** One batch operation: the service method (called with the caller and the valid items, and the request's base URL when `baseUrl`), the item class and its dedupe rule. */
+export interface V2BatchOp<S> {
+  call: keyof S & string;
+  item: Type;
+  dedupeKey?: BatchSpec<unknown>['dedupeKey'];
+  dedupePointer?: string;
+  /** the OpenAPI request body: its description and the item schema the `data` items follow (`_CourseCreateData`) */
+  doc?: { description: string; items: string };
+}
+
+/**
+ * The /v2 batch operations of a resource (POST create, PATCH update, DELETE remove on the
+ * controller's path), declared instead of written out: each runs runBatch over the body (items of
+ * JSON:API `type`, at most the configured BATCH_MAX_ITEMS) with the service's set-wise method, and
+ * answers its status (200, or 207 when an item failed) and body. Writes need `<scopes>:write`.
+ * The controller has the service at `service` and the AppConfig at `config`. Put the decorator
+ * between @V2() and @Controller.
+ */
+export function V2Batches<S>(spec: { service: string; type: string; scopes: string; baseUrl?: boolean; create?: V2BatchOp<S>; update?: V2BatchOp<S>; remove?: V2BatchOp<S> }): ClassDecorator {
+  return (cls) => {
+    const proto = cls.prototype as object;
+    const ops: [string, V2BatchOp<S> | undefined, MethodDecorator][] = [
+      ['create', spec.create, Post()],
+      ['update', spec.update, Patch()],
+      ['remove', spec.remove, Delete()],
+    ];
+    for (const [name, op, route] of ops) {
+      if (!op) continue;
+      if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V2Batches: ${cls.name}.${name} exists`);
+      const handler = {
+        async [name](this: Record<string, any>, p: Principal, body: unknown, req: FastifyRequest, reply: FastifyReply) {
+          const config = this.config as AppConfig;
+          const service = this[spec.service];
+          const extra = spec.baseUrl ? [requestBaseUrl(config, req)] : [];
+          const batch = { itemClass: op.item, type: spec.type, dedupeKey: op.dedupeKey, dedupePointer: op.dedupePointer, maxItems: config.BATCH_MAX_ITEMS };
+          const result = await runBatch(body, batch, (items) => service[op.call](p, items, ...extra));
+          reply.status(result.status);
+          return result.body;
+        },
+      }[name];
+      Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });
+      Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], proto, name);
+      Reflect.defineMetadata('design:returntype', Promise, proto, name);
+      // as TypeScript applies parameter decorators: last parameter first
+      const params: ParameterDecorator[] = [Auth(), Body(), Req(), Res({ passthrough: true })];
+      for (let i = params.length - 1; i >= 0; i--) params[i](proto, name, i);
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
+      const decorators: MethodDecorator[] = [route, Scopes(`${spec.scopes}:write`)];
+      if (op.doc) {
+        const data = { type: 'array', minItems: 1, items: { type: 'object' }, description: `items as ${op.doc.items}` };
+        decorators.push(ApiBody({ description: op.doc.description, schema: { type: 'object', required: ['data'], properties: { data } } }));
+      }
+      for (const d of decorators.reverse()) d(proto, name, descriptor);
+    }
+  };
+}
