@@ -29,7 +29,12 @@ import { Progress1763700016000 } from './1763700016000-progress';
 import { OrganizationForeignKeys1763700015000 } from './1763700015000-organization-foreign-keys';
 import { V1UsersIndexes1763700016100 } from './1763700016100-v1-users-indexes';
 import { DomainUsersOrgUserIndex1763700016101 } from './1763700016101-domain-users-org-user-index';
+import { Quizzes1763700018000 } from './1763700018000-quizzes';
 import { V2Enrollments1763700016200 } from './1763700016200-v2-enrollments';
+import { Commerce1763700017000 } from './1763700017000-commerce';
+import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
+import { LiveTraining1763700019000 } from './1763700019000-live-training';
+import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -63,4 +68,8 @@ export const MIGRATIONS = [
   V1UsersIndexes1763700016100,
   DomainUsersOrgUserIndex1763700016101,
   V2Enrollments1763700016200,
+  Commerce1763700017000,
+  CommerceLimits1763700017100,
+  LiveTraining1763700019000,
+  AdminWrites1763700020000,
 ];

@@ -26,7 +26,10 @@ export interface PromoClaim {
   promoCodeId: string;
   /** the code as stored (case-sensitive) */
   code: string;
+  /** the pool's percent_off (0 for a PRICE_OVERRIDE pool) */
   percentOff: number;
+  /** a PRICE_OVERRIDE pool's unit price in cents (null for PERCENT_OFF): the purchase's promo_code_price_cents (added by the limits side) */
+  priceCents?: number | null;
   /** discount in cents on (unitPriceCents * quantity) */
   discountCents: number;
 }
@@ -55,3 +58,20 @@ export interface CheckoutLimits {
   /** Give back what a purchase took (promo use, credits) when it moves to FAILED, CANCELLED or REFUNDED. Idempotent. */
   releaseForPurchase(m: EntityManager, organizationId: string, purchaseId: string): Promise<void>;
 }
+
+/*
+ * Implemented by `checkoutLimits` in checkout-limits.ts (a plain object of functions, no provider:
+ * `import { checkoutLimits } from './checkout-limits'`). Notes from the limits side (commerce-limits):
+ * - A promo use is taken at checkout (purchase CREATED) and given back by releaseForPurchase on
+ *   FAILED / CANCELLED / REFUNDED; use_count therefore counts held + successful uses
+ *   (docs/decisions/commerce-limits.md). Call releaseForPurchase in the same transaction as the
+ *   state change; calling it twice is harmless.
+ * - REQUEST to purchases: deleting a promo code pool (or a code) must null `code_used` on the
+ *   purchases that used its codes. Please export from purchases*.ts a function over the caller's
+ *   transaction, e.g. `clearPromoCodes(m: EntityManager, organizationId: string, promoCodeIds: string[]): Promise<void>`
+ *   (purchases store the promo code's uuid and/or code string; the function clears both), and
+ *   note its name here. Until then the pool delete removes the codes and their use rows only.
+ * - promo_code_uses.purchase_id and training_credit_spends.purchase_id have no foreign key yet
+ *   (migration 1763700017100 ran without a purchases table); once purchases exists the limits side
+ *   adds the composite key (organization_id, purchase_id) -> purchases ON DELETE CASCADE.
+ */
