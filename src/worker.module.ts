@@ -5,6 +5,7 @@ import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { ContentFilesWorkerModule } from './modules/content-files/content-files-worker.module';
 import { MailModule } from './modules/mail/mail.module';
+import { TrainingWorkerModule } from './modules/training/training-worker.module';
 
 /**
  * The worker process: core (config, logging, database, Redis, queues) plus the queue processors.
@@ -15,7 +16,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule],
+      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule],
     };
   }
 }

@@ -36,3 +36,29 @@ export const eventPath = (p: { path_id: string; published_path_id: string; title
   title: p.title,
   url: pathUrl(p.domain_name, p.slug),
 });
+
+/** The session of VILT_EVENT_REGISTRATION (modules/training): the members of the published ViltSession and its scheduled events. */
+export const eventViltSession = (s: {
+  id: string;
+  display_name: string;
+  seats_total: number | null;
+  registration_count: number;
+  instructor_name: string;
+  events: { id: string; display_name: string; starts_at: Date | string; ends_at: Date | string; timezone: string; location: string | null; event_link: string | null; provider: string }[];
+}) => ({
+  id: encodeId('viltSession', s.id),
+  display_name: s.display_name,
+  instructor_name: s.instructor_name,
+  seats_total: s.seats_total,
+  registration_count: s.registration_count,
+  events: s.events.map((e) => ({
+    id: encodeId('viltSessionEvent', e.id),
+    display_name: e.display_name,
+    starts_at: new Date(e.starts_at).toISOString(),
+    ends_at: new Date(e.ends_at).toISOString(),
+    timezone: e.timezone,
+    location: e.location,
+    event_link: e.event_link,
+    provider: e.provider,
+  })),
+});

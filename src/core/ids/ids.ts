@@ -49,6 +49,10 @@ export const ID_PREFIXES = {
   lessonProgress: 'lpr',
   progressToken: 'ptk',
   groupMembership: 'gmem',
+  iltInstructor: 'ilti',
+  viltSession: 'vss',
+  viltSessionEvent: 'vse',
+  viltRegistration: 'vsr',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

@@ -5,6 +5,7 @@ export const QUEUES = {
   contentFiles: 'content-files',
   webhookRelay: 'webhook-relay',
   webhookDelivery: 'webhook-delivery',
+  viltMail: 'vilt-mail',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -62,3 +63,17 @@ export interface ImportRequeueJob {
 }
 
 export type ContentFileJob = AssetImportJob | WebPackageImportJob | ImportRequeueJob;
+
+/** A live-training invitation or cancellation (modules/training): the record vilt_session_mails.id; job id `vilt-mail-<mailId>`. */
+export interface ViltMailJob {
+  kind: 'vilt-mail';
+  organizationId: string;
+  mailId: string;
+}
+
+/** The live-training mail sweeper (a job scheduler): queues the recorded mails whose job never reached Redis. */
+export interface ViltMailRequeueJob {
+  kind: 'requeue-vilt-mails';
+}
+
+export type ViltMailQueueJob = ViltMailJob | ViltMailRequeueJob;

@@ -192,3 +192,27 @@ registerBody('PATCH', '/v1/users/{user_id}', () => ({ last_name: 'Intruder' }));
 // progress: PUT needs the progress object
 registerBody('PUT', '/v1/users/{user_id}/published-courses/{published_course_id}', () => ({ course_progress: { score: 1 } }));
 registerBody('PUT', '/v1/users/{user_id}/published-courses/{published_course_id}/lessons/{lesson_id}', () => ({ lesson_progress: { score: 1 } }));
+
+// live training (modules/training): an instructor, a multi-session event, a lesson session, its event and a registration
+registerSeeder('training', async (w) => {
+  const lesson = idOf(await w.v1('POST', '/v1/lessons', { course_id: w.ids.course_id, order: 9, title: `Live ${rnd()}`, type: 'VILT' }));
+  const instructor = idOf(await w.v1('POST', '/v1/ilt-instructors', { email: `ins-${rnd()}@example.test` }));
+  const multi = idOf(await w.v1('POST', '/v1/ilt-multi-session-events', { lesson, display_name: 'Multi', seats_total: 5 }));
+  const session = await w.v1('POST', '/v1/ilt-sessions', { instructor_email: 'Ina <ina@example.test>', lesson, display_name: 'Live', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC', seats_total: 5 });
+  const reg = idOf(await w.v1('POST', '/v1/vilt-session-registrations', { vilt_session: { id: session.vilt_session.id }, enrollment_id: w.ids.enrollment_id }));
+  return {
+    'ilt-instructors.id': instructor,
+    multi_session_event_id: multi,
+    ilt_session_id: session.id,
+    vilt_session_event_id: session.id,
+    vilt_session_registration_id: reg,
+    vilt_lesson_id: lesson,
+  };
+});
+registerBody('PUT', '/v1/ilt-instructors/{id}', () => ({ email: `ins-${rnd()}@example.test` }));
+registerBody('PATCH', '/v1/ilt-instructors/{id}', () => ({ email: `ins-${rnd()}@example.test` }));
+registerBody('PUT', '/v1/ilt-multi-session-events/{multi_session_event_id}', (o) => ({ lesson: o.vilt_lesson_id, display_name: 'Multi' }));
+registerBody('PUT', '/v1/ilt-sessions/{ilt_session_id}', (o) => ({
+  instructor_email: 'ina@example.test', lesson: o.vilt_lesson_id, display_name: 'Live', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC',
+}));
+registerBody('PUT', '/v1/vilt-session-registrations/{vilt_session_registration_id}', () => ({ attended: false }));

@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { rowsOf } from '../../core/database/sql';
+import { eventCourse, eventDomain, eventLesson, eventUser, eventViltSession } from '../../core/events/bodies';
+import { recordEvent } from '../../core/events/outbox';
+import { ApiError, notFound } from '../../core/http/api-error';
+import { fieldError, invalidPk } from '../../core/http/v1-rules';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { ProgressService } from '../progress/progress.service';
+import type { RegistrationCreateDto, RegistrationPatchDto } from './dto/training.dto';
+import { TrainingMails } from './training-mails';
+
+export interface RegistrationRow {
+  id: string;
+  session_id: string;
+  attended: boolean;
+  user_id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  lesson_id: string;
+  lesson_title: string;
+  course_id: string;
+  course_title: string;
+  lesson_progress_id: string | null;
+}
+
+/**
+ * A registration with its learner, lesson and course, and the learner's lesson progress of the
+ * session's lesson (in the course progress covering the registration's enrollment).
+ */
+const SELECT = `
+  SELECT r.id, r.session_id, r.attended, r.user_id, u.email, u.first_name, u.last_name,
+         l.id AS lesson_id, l.title AS lesson_title, c.id AS course_id, c.title AS course_title,
+         (SELECT lp.id FROM course_progress cp
+            JOIN lesson_progress lp ON lp.course_progress_id = cp.id AND lp.organization_id = r.organization_id AND lp.lesson_id = s.lesson_id
+           WHERE cp.organization_id = r.organization_id AND cp.user_id = r.user_id AND cp.published_course_id = en.published_course_id
+             AND (cp.enrollment_id = r.enrollment_id OR cp.enrollment_id IS NULL)
+           ORDER BY (cp.enrollment_id IS NULL) LIMIT 1) AS lesson_progress_id
+    FROM vilt_session_registrations r
+    JOIN vilt_sessions s ON s.id = r.session_id AND s.organization_id = r.organization_id
+    JOIN enrollments en ON en.id = r.enrollment_id AND en.organization_id = r.organization_id
+    JOIN users u ON u.id = r.user_id AND u.organization_id = r.organization_id
+    JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = r.organization_id
+    JOIN courses c ON c.id = l.course_id AND c.organization_id = r.organization_id`;
+
+const NOW = `date_trunc('milliseconds', now())`;
+
+/**
+ * VILT session registrations (CONVENTIONS §13; docs/decisions/training.md): made from an active
+ * enrollment of the user in a published course of the session's course; seats held by one
+ * conditional UPDATE of the session row (its row lock orders concurrent registrations, its CHECK
+ * is the backstop), so seats_total is never exceeded; VILT_EVENT_REGISTRATION and the invitation
+ * mail in the same transaction. Attendance completes the session's lesson for the learner through
+ * the progress module.
+ */
+@Injectable()
+export class RegistrationsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly mails: TrainingMails,
+    private readonly progress: ProgressService,
+  ) {}
+
+  private async row(m: EntityManager, org: string, id: string): Promise<RegistrationRow | null> {
+    const uuid = decodeId('viltRegistration', id);
+    if (!uuid) return null;
+    const [row] = await m.query(`${SELECT} WHERE r.id = $1 AND r.organization_id = $2`, [uuid, org]);
+    return row ?? null;
+  }
+
+  async list(p: Principal, page: V1PageRequest, f: { sessionId?: string }): Promise<{ rows: RegistrationRow[]; count: number }> {
+    const params: unknown[] = [p.organizationId];
+    let cond = 'r.organization_id = $1';
+    if (f.sessionId !== undefined) {
+      params.push(decodeId('viltSession', f.sessionId) ?? '00000000-0000-0000-0000-000000000000');
+      cond += ` AND r.session_id = $2`;
+    }
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM vilt_session_registrations r WHERE ${cond}`, params);
+    const rows = await this.ds.query(`${SELECT} WHERE ${cond} ORDER BY r.created_at, r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+      ...params,
+      page.pageSize,
+      page.offset,
+    ]);
+    return { rows, count: n };
+  }
+
+  async read(p: Principal, id: string): Promise<RegistrationRow> {
+    const row = await this.row(this.ds.manager, p.organizationId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(p: Principal, dto: RegistrationCreateDto): Promise<RegistrationRow> {
+    const org = p.organizationId;
+    const sessionId = decodeId('viltSession', dto.vilt_session.id);
+    const enrollmentId = decodeId('enrollment', dto.enrollment_id);
+    const { id, mailId } = await this.ds.transaction(async (m) => {
+      const [s] = sessionId
+        ? await m.query(
+            `SELECT s.id, s.lesson_id, l.course_id, l.title AS lesson_title FROM vilt_sessions s
+               JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = s.organization_id
+              WHERE s.id = $1 AND s.organization_id = $2`,
+            [sessionId, org],
+          )
+        : [];
+      if (!s) throw invalidPk('vilt_session', dto.vilt_session.id);
+      const [en] = enrollmentId
+        ? await m.query(
+            `SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.active, u.email, u.first_name, u.last_name, u.is_anonymized,
+                    c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
+               FROM enrollments e
+               JOIN users u ON u.id = e.user_id AND u.organization_id = e.organization_id
+               JOIN courses c ON c.id = e.course_id AND c.organization_id = e.organization_id
+               JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = e.organization_id
+               JOIN domains d ON d.id = pc.domain_id AND d.organization_id = e.organization_id
+              WHERE e.id = $1 AND e.organization_id = $2`,
+            [enrollmentId, org],
+          )
+        : [];
+      if (!en) throw invalidPk('enrollment_id', dto.enrollment_id);
+      if (en.course_id !== s.course_id) throw fieldError('enrollment_id', "The enrollment is not in the session's course.");
+      if (!en.active) throw fieldError('enrollment_id', 'The enrollment is not active.');
+      if (en.is_anonymized) throw fieldError('enrollment_id', 'The user of this enrollment was anonymized.');
+      // one seat, taken under the session row's lock: concurrent registrations queue here
+      const [seat] = rowsOf(
+        await m.query(
+          `UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $2 AND (seats_total IS NULL OR registration_count < seats_total)
+            RETURNING display_name, seats_total, registration_count`,
+          [s.id, org],
+        ),
+      );
+      if (!seat) throw fieldError('vilt_session', 'This session has no seats left.');
+      const [reg] = await m.query(
+        `INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (organization_id, session_id, user_id) DO NOTHING RETURNING id`,
+        [org, s.id, en.user_id, en.id],
+      );
+      if (!reg) throw fieldError('vilt_session', 'This user is already registered for this session.');
+      // the learner's progress row of the session's lesson (what student_lesson_progress shows)
+      const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
+      await this.progress.materializeLessons(m, org, cp, s.lesson_id);
+      const events = await m.query(
+        `SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
+           FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
+        [org, s.id],
+      );
+      await recordEvent(m, {
+        organizationId: org,
+        type: 'VILT_EVENT_REGISTRATION',
+        objects: {
+          user: eventUser({ id: en.user_id, email: en.email, first_name: en.first_name, last_name: en.last_name }),
+          course: eventCourse({ course_id: en.course_id, published_course_id: en.published_course_id, title: en.course_title, domain_name: en.domain_name, slug: en.slug }),
+          domain: eventDomain({ id: en.domain_id, name: en.domain_name }),
+          lesson: eventLesson({ id: s.lesson_id, title: s.lesson_title }),
+          vilt_session: eventViltSession({ id: s.id, display_name: seat.display_name, seats_total: seat.seats_total, registration_count: seat.registration_count, instructor_name: events[0]?.instructor_name ?? '', events }),
+        },
+      });
+      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
+      return { id: reg.id as string, mailId: mail };
+    });
+    await this.mails.enqueue(org, [mailId]);
+    return (await this.row(this.ds.manager, org, encodeId('viltRegistration', id)))!;
+  }
+
+  /**
+   * PUT and PATCH: only `attended` changes. Becoming attended completes the session's lesson for
+   * the learner (ProgressService.writeLesson: LESSON_COMPLETION and, when it is the last required
+   * lesson, the course completion), unless the lesson is complete already.
+   */
+  async update(p: Principal, id: string, dto: RegistrationPatchDto): Promise<RegistrationRow> {
+    const org = p.organizationId;
+    const cur = await this.read(p, id);
+    if (dto.attended === undefined || dto.attended === cur.attended) return cur;
+    const changed = rowsOf(
+      await this.ds.query(`UPDATE vilt_session_registrations SET attended = $3, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2 AND attended <> $3 RETURNING id`, [
+        cur.id,
+        org,
+        dto.attended,
+      ]),
+    );
+    if (changed.length && dto.attended) await this.completeLesson(p, cur);
+    return this.read(p, id);
+  }
+
+  private async completeLesson(p: Principal, r: RegistrationRow): Promise<void> {
+    const [t] = await this.ds.query(
+      `SELECT en.published_course_id FROM vilt_session_registrations r JOIN enrollments en ON en.id = r.enrollment_id AND en.organization_id = r.organization_id
+        WHERE r.id = $1 AND r.organization_id = $2`,
+      [r.id, p.organizationId],
+    );
+    const target = { userId: encodeId('student', r.user_id), publishedCourseId: encodeId('publishedCourse', t.published_course_id), lessonId: encodeId('lesson', r.lesson_id) };
+    try {
+      const lp = await this.progress.readLesson(p, target);
+      if (lp.completed_at) return;
+      await this.progress.writeLesson(p, target, { completed_at: new Date() }, false);
+    } catch (e) {
+      // a lesson no longer live (deleted, drafted) has no progress to complete: attendance is still recorded
+      if (e instanceof ApiError && e.status === 404) return;
+      throw e;
+    }
+  }
+
+  /** Frees the seat and mails the learner a cancellation (METHOD:CANCEL, the same UIDs). */
+  async remove(p: Principal, id: string): Promise<void> {
+    const org = p.organizationId;
+    const uuid = decodeId('viltRegistration', id);
+    if (!uuid) throw notFound();
+    const mailId = await this.ds.transaction(async (m) => {
+      const [gone] = rowsOf(await m.query(`DELETE FROM vilt_session_registrations WHERE id = $1 AND organization_id = $2 RETURNING session_id, user_id`, [uuid, org]));
+      if (!gone) throw notFound();
+      await m.query(`UPDATE vilt_sessions SET registration_count = registration_count - 1, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [gone.session_id, org]);
+      return this.mails.record(m, org, gone.session_id, gone.user_id, 'CANCEL');
+    });
+    await this.mails.enqueue(org, [mailId]);
+  }
+}

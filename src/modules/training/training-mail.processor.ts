@@ -1,0 +1,111 @@
+import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Job, Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../core/config/config';
+import { JobSchedulers } from '../../core/queue/job-schedulers';
+import { QUEUES, ViltMailJob, ViltMailQueueJob } from '../../core/queue/queues';
+import { Mailer, OutgoingMail } from '../mail/mailer';
+import { buildInvitation, InvitationEvent } from './invitation';
+import { TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
+
+export type ViltMailResult = { sent: true; via: 'smtp' | 'outbox' } | { sent: false; reason: 'no-recipient' | 'already-sent' | 'no-session' };
+
+/** What nodemailer adds as the text/calendar alternative (`icalEvent`); the Mailer passes the message's members through. */
+type CalendarMail = OutgoingMail & { icalEvent: { method: string; filename: string; content: string } };
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Consumer of the live-training mail queue (worker only): reads the record, the learner (organization
+ * scoped, at send time: an anonymized learner gets nothing) and the session's meetings as they are
+ * now, and sends the invitation or cancellation with its iCalendar part (text/calendar; method=...).
+ * A record is sent once: marked done after the send, and a job of a done record sends nothing.
+ */
+@Processor(QUEUES.viltMail, { concurrency: 5 })
+export class TrainingMailProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(TrainingMailProcessor.name);
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly mailer: Mailer,
+    private readonly mails: TrainingMails,
+    private readonly config: AppConfig,
+    private readonly schedulers: JobSchedulers,
+    @InjectQueue(QUEUES.viltMail) private readonly queue: Queue<ViltMailQueueJob>,
+  ) {
+    super();
+  }
+
+  async onApplicationBootstrap() {
+    await this.schedulers.register({
+      queue: this.queue,
+      id: VILT_MAIL_SWEEP_SCHEDULER_ID,
+      every: this.config.REQUEUE_SWEEP_SECONDS * 1000,
+      name: 'requeue-vilt-mails',
+      data: { kind: 'requeue-vilt-mails' },
+      opts: { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
+    });
+  }
+
+  async process(job: Job<ViltMailQueueJob>): Promise<ViltMailResult | { mails: number }> {
+    switch (job.data.kind) {
+      case 'vilt-mail': {
+        const data = job.data;
+        if (await this.mails.isDone(data.mailId, data.organizationId)) return { sent: false, reason: 'already-sent' };
+        const result = await this.send(data);
+        await this.mails.markDone(data.mailId, data.organizationId);
+        return result;
+      }
+      case 'requeue-vilt-mails':
+        return this.mails.requeuePending();
+      default:
+        throw new Error(`unknown vilt mail job kind: ${(job.data as { kind?: unknown }).kind}`);
+    }
+  }
+
+  private async send(data: ViltMailJob): Promise<ViltMailResult> {
+    const org = data.organizationId;
+    const [rec] = await this.ds.query(
+      `SELECT vm.method, vm.session_id, u.email, u.first_name, u.last_name, u.is_anonymized, s.display_name
+         FROM vilt_session_mails vm
+         JOIN users u ON u.id = vm.user_id AND u.organization_id = $2
+         JOIN vilt_sessions s ON s.id = vm.session_id AND s.organization_id = $2
+        WHERE vm.id = $1 AND vm.organization_id = $2`,
+      [data.mailId, org],
+    );
+    if (!rec) return { sent: false, reason: 'no-session' };
+    if (rec.is_anonymized || !rec.email) return { sent: false, reason: 'no-recipient' };
+    const events: (InvitationEvent & { post_registration_instructions: string })[] = await this.ds.query(
+      `SELECT id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence
+         FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
+      [org, rec.session_id],
+    );
+    if (!events.length) return { sent: false, reason: 'no-session' };
+    const name = [rec.first_name, rec.last_name].filter((x: string) => x).join(' ');
+    const ics = buildInvitation(rec.method, events, { email: rec.email, name });
+    const sent = await this.mailer.send(this.message(rec.method, rec.email, rec.first_name, rec.display_name, events, ics) as CalendarMail);
+    this.logger.log({ msg: 'live-training mail sent', mailId: data.mailId, method: rec.method, via: sent.via });
+    return { sent: true, via: sent.via };
+  }
+
+  private message(method: 'REQUEST' | 'CANCEL', to: string, firstName: string, title: string, events: (InvitationEvent & { post_registration_instructions: string })[], ics: string): CalendarMail {
+    const hello = firstName ? `Hello ${firstName},` : 'Hello,';
+    const when = events.map((e) => `- ${e.display_name}: ${new Date(e.starts_at).toISOString()} to ${new Date(e.ends_at).toISOString()} (${e.timezone})${e.location ? `, ${e.location}` : ''}${e.event_link ? `, ${e.event_link}` : ''}`);
+    const lead = method === 'REQUEST' ? `You are registered for "${title}". The calendar invitation is attached.` : `Your registration for "${title}" was cancelled.`;
+    const text = [hello, '', lead, '', ...when].join('\n');
+    const html = `<p>${escapeHtml(hello)}</p><p>${escapeHtml(lead)}</p><ul>${when.map((w) => `<li>${escapeHtml(w.slice(2))}</li>`).join('')}</ul>${method === 'REQUEST' ? events[0].post_registration_instructions : ''}`;
+    return {
+      to,
+      subject: method === 'REQUEST' ? `Invitation: ${title}` : `Cancelled: ${title}`,
+      text,
+      html,
+      icalEvent: { method, filename: method === 'REQUEST' ? 'invite.ics' : 'cancel.ics', content: ics },
+    };
+  }
+
+  @OnWorkerEvent('error')
+  onError(err: Error) {
+    this.logger.warn({ msg: 'vilt mail worker error', err: err.message });
+  }
+}

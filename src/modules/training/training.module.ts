@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { ProgressModule } from '../progress/progress.module';
+import { InstructorsService } from './instructors.service';
+import { RegistrationsService } from './registrations.service';
+import { SessionsService } from './sessions.service';
+import { TrainingMails } from './training-mails';
+import {
+  IltInstructorsV1Controller,
+  IltMultiSessionEventsV1Controller,
+  IltSessionsV1Controller,
+  ViltSessionEventsV1Controller,
+  ViltSessionRegistrationsV1Controller,
+} from './training.v1.controller';
+
+/**
+ * Live training (issue 13, CONVENTIONS §13; docs/decisions/training.md): ILT instructors,
+ * multi-session events and sessions, VILT session events and registrations. Owns ilt_instructors,
+ * vilt_sessions, vilt_session_events, vilt_session_registrations and vilt_session_mails.
+ */
+@Module({
+  imports: [ProgressModule],
+  controllers: [IltInstructorsV1Controller, IltMultiSessionEventsV1Controller, IltSessionsV1Controller, ViltSessionEventsV1Controller, ViltSessionRegistrationsV1Controller],
+  providers: [InstructorsService, SessionsService, RegistrationsService, TrainingMails],
+  exports: [TrainingMails],
+})
+export class TrainingModule {}

@@ -1,0 +1,94 @@
+import { encodeId } from '../../core/ids/ids';
+import { iso } from '../../core/http/v1-rules';
+import { presentUser } from '../students/user-refs.presenter';
+import type { InstructorRow } from './instructors.service';
+import type { RegistrationRow } from './registrations.service';
+import type { EventRow, MultiSessionRow } from './sessions.service';
+
+/** IltInstructor, with the `id` of /v1/ilt-instructors/{id} (CONVENTIONS §13). */
+export const presentInstructor = (r: InstructorRow) => ({ id: encodeId('iltInstructor', r.id), email: r.email, name: r.name, providers: r.providers });
+
+/** IltMultiSessionEvent. */
+export const presentMultiSessionEvent = (r: MultiSessionRow) => ({
+  id: encodeId('viltSession', r.id),
+  lesson: encodeId('lesson', r.lesson_id),
+  display_name: r.display_name,
+  seats_total: r.seats_total,
+});
+
+/** The instructor as it was given: the display-name form for a calendar session that has a name. */
+const instructorEmail = (r: EventRow) => (r.provider === 'calendar' && r.instructor_name ? `${r.instructor_name} <${r.instructor_email}>` : r.instructor_email);
+
+/**
+ * IltSession: the event's members and its session's. A session of a multi-session event names the
+ * event (`multi_session_event`) and carries neither `seats_total` nor `tags` (they are the
+ * multi-session event's, and cannot be written here), so a read can be written back unchanged.
+ * `vilt_session` (beyond the published schema) is the id learners register for.
+ */
+export const presentIltSession = (r: EventRow) => ({
+  id: encodeId('viltSessionEvent', r.id),
+  instructor_email: instructorEmail(r),
+  provider: r.provider,
+  lesson: r.is_multi_session ? null : encodeId('lesson', r.lesson_id),
+  multi_session_event: r.is_multi_session ? encodeId('viltSession', r.session_id) : null,
+  display_name: r.display_name,
+  starts_at: iso(r.starts_at),
+  ends_at: iso(r.ends_at),
+  timezone: r.timezone,
+  description: r.description,
+  ...(r.is_multi_session ? {} : { seats_total: r.seats_total }),
+  location: r.location,
+  event_link: r.event_link,
+  post_registration_instructions: r.post_registration_instructions,
+  ...(r.is_multi_session ? {} : { tags: r.tags }),
+  vilt_session: { id: encodeId('viltSession', r.session_id) },
+});
+
+const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }) => ({
+  id: encodeId('lesson', r.lesson_id),
+  title: r.lesson_title,
+  course: { id: encodeId('course', r.course_id), title: r.course_title },
+});
+
+/** ViltSessionEvent with its ViltSession. `event_location` is the event's place (no location catalog here: null without a location). */
+export const presentSessionEvent = (r: EventRow) => ({
+  id: encodeId('viltSessionEvent', r.id),
+  starts_at: iso(r.starts_at),
+  ends_at: iso(r.ends_at),
+  timezone: r.timezone,
+  location: r.location,
+  event_location: r.location ? { name: r.location, is_active: true, info_url: r.event_link ?? '' } : null,
+  vilt_session: {
+    id: encodeId('viltSession', r.session_id),
+    display_name: r.session_display_name,
+    instructor_name: r.instructor_name,
+    lesson: lessonItem(r),
+    registration_count: r.registration_count,
+    seats_total: r.seats_total,
+  },
+});
+
+const user = (r: RegistrationRow) => presentUser({ id: r.user_id, email: r.email ?? '', first_name: r.first_name ?? '', last_name: r.last_name ?? '' }, r.user_id);
+
+/** ViltSessionRegistrationListItem. */
+export const presentRegistrationItem = (r: RegistrationRow) => ({
+  id: encodeId('viltRegistration', r.id),
+  attended: r.attended,
+  user: user(r),
+  vilt_session: { id: encodeId('viltSession', r.session_id) },
+});
+
+/** ViltSessionRegistrationDetail: the learner's progress of the session's lesson. */
+export const presentRegistration = (r: RegistrationRow) => ({
+  id: encodeId('viltRegistration', r.id),
+  attended: r.attended,
+  student_lesson_progress: {
+    id: r.lesson_progress_id ? encodeId('lessonProgress', r.lesson_progress_id) : null,
+    lesson: lessonItem(r),
+    user: user(r),
+  },
+  vilt_session: { id: encodeId('viltSession', r.session_id) },
+});
+
+/** ViltSessionRegistrationUpdate. */
+export const presentRegistrationUpdate = (r: RegistrationRow) => ({ id: encodeId('viltRegistration', r.id), attended: r.attended });
