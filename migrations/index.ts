@@ -70,6 +70,7 @@ export const MIGRATIONS = [
   V2Enrollments1763700016200,
   Commerce1763700017000,
   CommerceLimits1763700017100,
+  Quizzes1763700018000,
   LiveTraining1763700019000,
   AdminWrites1763700020000,
 ];
