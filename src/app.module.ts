@@ -21,6 +21,7 @@ import { StudentsModule } from './modules/students/students.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { ContentFilesModule } from './modules/content-files/content-files.module';
 import { FilesModule } from './modules/files/files.module';
+import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
@@ -49,6 +50,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         WebhooksModule,
+        QuizzesModule,
         TrainingModule,
       ],
     });

@@ -62,3 +62,6 @@ export const eventViltSession = (s: {
     provider: e.provider,
   })),
 });
+
+/** The quiz of QUIZ_COMPLETION (modules/quizzes). */
+export const eventQuiz = (q: { id: string; name: string }) => ({ id: encodeId('quiz', q.id), name: q.name });

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV1Controller } from './quizzes.v1.controller';
+import { QuizzesService } from './quizzes.service';
+import { QuizzesV1Service } from './quizzes.v1.service';
+
+/**
+ * Quizzes, question banks, questions and question-bank assignments on /v1 and /v2 over one model
+ * (CONVENTIONS §12), and graded attempts. Owns quizzes, question_banks, questions,
+ * question_bank_assignments and quiz_attempts. docs/decisions/quizzes.md.
+ */
+@Module({
+  controllers: [QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller],
+  providers: [QuizzesService, QuizzesV1Service],
+  exports: [QuizzesService],
+})
+export class QuizzesModule {}

@@ -1,0 +1,411 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { scoped, Scoped } from '../../core/database/scoped';
+import { rowsOf } from '../../core/database/sql';
+import { notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import {
+  ASSIGNMENT_COLUMNS,
+  ASSIGNMENT_SELECT,
+  AssignmentRow,
+  BANK_COLUMNS,
+  BANK_SELECT,
+  insertColumns,
+  QUESTION_COLUMNS,
+  QUESTION_SELECT,
+  QuestionBankRow,
+  QuestionRow,
+  QUIZ_COLUMNS,
+  QUIZ_SELECT,
+  QuizRow,
+  setClause,
+  sortedIds,
+} from './quiz-model';
+
+export type Changes = Record<string, unknown>;
+export type Keyed<T> = T & { createdAt: Date };
+
+const NOW = `date_trunc('milliseconds', now())`;
+const keyed = <T extends { created_at: Date }>(rows: T[]): Keyed<T>[] => rows.map((r) => Object.assign(r, { createdAt: r.created_at }));
+
+/** The keyset condition and limit of a /v2 page over alias `a` (params appended to `params`). */
+function keyset(alias: string, page: PageRequest, params: unknown[]): { where: string; tail: string } {
+  let where = '';
+  if (page.after) {
+    params.push(page.after.t, page.after.id);
+    where = ` AND (${alias}.created_at, ${alias}.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+  }
+  return { where, tail: ` ORDER BY ${alias}.created_at, ${alias}.id LIMIT ${page.size + 1}` };
+}
+
+/**
+ * Quizzes, question banks, questions and question-bank assignments (CONVENTIONS §12): the one
+ * model the /v1 and /v2 controllers serve. Every statement names the caller's organization;
+ * writes of many objects are one statement each (unnest of ids and jsonb changes).
+ */
+@Injectable()
+export class QuizzesService {
+  constructor(@InjectDataSource() readonly ds: DataSource) {}
+
+  db(p: Principal | string): Scoped {
+    return scoped(this.ds, typeof p === 'string' ? p : p.organizationId);
+  }
+
+  /* ---------------------------------------------------------------- quizzes */
+
+  async listQuizzesV1(p: Principal, name: string | undefined, page: V1PageRequest): Promise<{ rows: QuizRow[]; count: number }> {
+    const params: unknown[] = [name ?? null];
+    const from = `FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL AND ($1::text IS NULL OR q.name = $1)`;
+    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n ${from}`, params);
+    const rows = await this.db(p).query(`SELECT ${QUIZ_SELECT} ${from} ORDER BY q.created_at, q.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    return { rows, count: n };
+  }
+
+  async listQuizzesV2(p: Principal, page: PageRequest, f: { name?: string; updatedSince?: Date }): Promise<Keyed<QuizRow>[]> {
+    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
+    const k = keyset('q', page, params);
+    return keyed(
+      await this.db(p).query(
+        `SELECT ${QUIZ_SELECT} FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL
+            AND ($1::text IS NULL OR lower(q.name) = $1) AND ($2::timestamptz IS NULL OR q.updated_at >= $2)${k.where}${k.tail}`,
+        params,
+      ),
+    );
+  }
+
+  /** The live quizzes of the organization among `ids` (uuids), by id. */
+  async quizzesById(org: string, ids: string[]): Promise<Map<string, QuizRow>> {
+    if (!ids.length) return new Map();
+    const rows: QuizRow[] = await this.db(org).query(`SELECT ${QUIZ_SELECT} FROM quizzes q WHERE q.organization_id = $org AND q.id = ANY($1::uuid[]) AND q.deleted_at IS NULL`, [[...new Set(ids)]]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async getQuiz(p: Principal, publicId: string): Promise<QuizRow> {
+    const id = decodeId('quiz', publicId);
+    const row = id ? (await this.quizzesById(p.organizationId, [id])).get(id) : undefined;
+    if (!row) throw notFound('Quiz not found.');
+    return row;
+  }
+
+  /** Create quizzes from their column changes (absent members take the defaults); rows in input order. */
+  async insertQuizzes(org: string, changes: Changes[]): Promise<QuizRow[]> {
+    if (!changes.length) return [];
+    const ids = sortedIds(changes.length);
+    const cols = insertColumns(QUIZ_COLUMNS);
+    const rows: QuizRow[] = await this.db(org).query(
+      `INSERT INTO quizzes AS q (id, organization_id, ${cols.names})
+       SELECT v.id, $org, ${cols.values} FROM unnest($1::uuid[], $2::jsonb[]) WITH ORDINALITY AS v(id, d, n) ORDER BY v.n
+       RETURNING ${QUIZ_SELECT}`,
+      [ids, changes.map((c) => JSON.stringify(c))],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  /**
+   * Apply column changes to live quizzes (one statement); the updated rows by id (missing: not a
+   * live quiz of the organization). A change that turns `show_question_feedback` off deletes the
+   * correct/incorrect feedback of the quiz's own questions (the published rule), in the same statement.
+   */
+  async updateQuizzes(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, QuizRow>> {
+    if (!updates.length) return new Map();
+    const rows: QuizRow[] = await this.db(org).query(
+      `WITH upd AS (
+         UPDATE quizzes q SET ${setClause('q', QUIZ_COLUMNS)}, updated_at = ${NOW}
+           FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
+          WHERE q.id = v.id AND q.organization_id = $org AND q.deleted_at IS NULL
+         RETURNING ${QUIZ_SELECT}, (v.d ? 'show_question_feedback' AND NOT q.show_question_feedback) AS feedback_off
+       ), cleared AS (
+         UPDATE questions x SET correct_answer_feedback_html = '', incorrect_answer_feedback_html = '', updated_at = ${NOW}
+           FROM upd WHERE upd.feedback_off AND x.organization_id = $org AND x.quiz_id = upd.id AND x.deleted_at IS NULL
+             AND (x.correct_answer_feedback_html <> '' OR x.incorrect_answer_feedback_html <> '')
+         RETURNING x.id
+       )
+       SELECT * FROM upd`,
+      [updates.map((u) => u.id), updates.map((u) => JSON.stringify(u.d))],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * Soft-delete quizzes: their own questions (soft), their bank assignments (hard), then the
+   * quizzes; shared banks are left alone (the published /v2 delete). The ids deleted.
+   */
+  async deleteQuizzes(org: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows: { id: string }[] = await this.db(org).query(
+      `WITH del AS (
+         UPDATE quizzes q SET deleted_at = ${NOW}, updated_at = ${NOW}
+          WHERE q.organization_id = $org AND q.id = ANY($1::uuid[]) AND q.deleted_at IS NULL RETURNING q.id
+       ), qs AS (
+         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.quiz_id = del.id AND x.deleted_at IS NULL RETURNING x.id
+       ), asg AS (
+         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.quiz_id = del.id RETURNING a.id
+       )
+       SELECT id FROM del`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /* ---------------------------------------------------------- question banks */
+
+  async listBanksV1(p: Principal, page: V1PageRequest): Promise<{ rows: QuestionBankRow[]; count: number }> {
+    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL`);
+    const rows = await this.db(p).query(
+      `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL ORDER BY b.created_at, b.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+    );
+    return { rows, count: n };
+  }
+
+  async listBanksV2(p: Principal, page: PageRequest, f: { name?: string; updatedSince?: Date }): Promise<Keyed<QuestionBankRow>[]> {
+    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
+    const k = keyset('b', page, params);
+    return keyed(
+      await this.db(p).query(
+        `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL
+            AND ($1::text IS NULL OR lower(b.name) = $1) AND ($2::timestamptz IS NULL OR b.updated_at >= $2)${k.where}${k.tail}`,
+        params,
+      ),
+    );
+  }
+
+  async banksById(org: string, ids: string[]): Promise<Map<string, QuestionBankRow>> {
+    if (!ids.length) return new Map();
+    const rows: QuestionBankRow[] = await this.db(org).query(
+      `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.id = ANY($1::uuid[]) AND b.deleted_at IS NULL`,
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async getBank(p: Principal, publicId: string): Promise<QuestionBankRow> {
+    const id = decodeId('questionBank', publicId);
+    const row = id ? (await this.banksById(p.organizationId, [id])).get(id) : undefined;
+    if (!row) throw notFound('Question bank not found.');
+    return row;
+  }
+
+  async insertBanks(org: string, changes: Changes[]): Promise<QuestionBankRow[]> {
+    if (!changes.length) return [];
+    const ids = sortedIds(changes.length);
+    const cols = insertColumns(BANK_COLUMNS);
+    await this.db(org).query(
+      `INSERT INTO question_banks (id, organization_id, ${cols.names})
+       SELECT v.id, $org, ${cols.values} FROM unnest($1::uuid[], $2::jsonb[]) WITH ORDINALITY AS v(id, d, n) ORDER BY v.n`,
+      [ids, changes.map((c) => JSON.stringify(c))],
+    );
+    const byId = await this.banksById(org, ids);
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  async updateBanks(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, QuestionBankRow>> {
+    if (!updates.length) return new Map();
+    const rows: { id: string }[] = rowsOf(
+      await this.db(org).query(
+        `UPDATE question_banks b SET ${setClause('b', BANK_COLUMNS)}, updated_at = ${NOW}
+           FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
+          WHERE b.id = v.id AND b.organization_id = $org AND b.deleted_at IS NULL RETURNING b.id`,
+        [updates.map((u) => u.id), updates.map((u) => JSON.stringify(u.d))],
+      ),
+    );
+    return this.banksById(org, rows.map((r) => r.id));
+  }
+
+  /** Soft-delete banks with their questions; every assignment of them is removed (the quizzes stay). */
+  async deleteBanks(org: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows: { id: string }[] = await this.db(org).query(
+      `WITH del AS (
+         UPDATE question_banks b SET deleted_at = ${NOW}, updated_at = ${NOW}
+          WHERE b.organization_id = $org AND b.id = ANY($1::uuid[]) AND b.deleted_at IS NULL RETURNING b.id
+       ), qs AS (
+         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.question_bank_id = del.id AND x.deleted_at IS NULL RETURNING x.id
+       ), asg AS (
+         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.question_bank_id = del.id RETURNING a.id
+       )
+       SELECT id FROM del`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /* --------------------------------------------------------------- questions */
+
+  /** A parent's live questions, in order (the /v1 sub-lists). */
+  async listQuestionsOf(p: Principal, parent: { quizId: string } | { bankId: string }, page: V1PageRequest): Promise<{ rows: QuestionRow[]; count: number }> {
+    const col = 'quizId' in parent ? 'quiz_id' : 'question_bank_id';
+    const id = 'quizId' in parent ? parent.quizId : parent.bankId;
+    const from = `FROM questions x WHERE x.organization_id = $org AND x.${col} = $1 AND x.deleted_at IS NULL`;
+    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n ${from}`, [id]);
+    const rows = await this.db(p).query(`SELECT ${QUESTION_SELECT} ${from} ORDER BY x."order", x.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [id]);
+    return { rows, count: n };
+  }
+
+  async listQuestionsV2(p: Principal, page: PageRequest, f: { quizId?: string | null; bankId?: string | null }): Promise<Keyed<QuestionRow>[]> {
+    // an id filter that decodes to nothing matches nothing
+    if (f.quizId === null || f.bankId === null) return [];
+    const params: unknown[] = [f.quizId ?? null, f.bankId ?? null];
+    const k = keyset('x', page, params);
+    return keyed(
+      await this.db(p).query(
+        `SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.deleted_at IS NULL
+            AND ($1::uuid IS NULL OR x.quiz_id = $1) AND ($2::uuid IS NULL OR x.question_bank_id = $2)${k.where}${k.tail}`,
+        params,
+      ),
+    );
+  }
+
+  async questionsById(org: string, ids: string[]): Promise<Map<string, QuestionRow>> {
+    if (!ids.length) return new Map();
+    const rows: QuestionRow[] = await this.db(org).query(
+      `SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL`,
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** A live question, optionally required to belong to a parent (404 otherwise). */
+  async getQuestion(p: Principal, publicId: string, parent?: { quizId: string } | { bankId: string }): Promise<QuestionRow> {
+    const id = decodeId('question', publicId);
+    const row = id ? (await this.questionsById(p.organizationId, [id])).get(id) : undefined;
+    const inParent = !parent || ('quizId' in parent ? row?.quiz_id === parent.quizId : row?.question_bank_id === parent.bankId);
+    if (!row || !inParent) throw notFound('Question not found.');
+    return row;
+  }
+
+  /**
+   * Insert questions under their parents (already checked to be live): each takes the next order
+   * of its parent (max + 10, then + 10 per question of the same parent in this call). Rows in input order.
+   */
+  async insertQuestions(org: string, items: { quizId: string | null; bankId: string | null; d: Changes }[]): Promise<QuestionRow[]> {
+    if (!items.length) return [];
+    const ids = sortedIds(items.length);
+    const rank = new Map<string, number>();
+    const ranks = items.map((it) => {
+      const key = `${it.quizId}:${it.bankId}`;
+      const r = (rank.get(key) ?? 0) + 1;
+      rank.set(key, r);
+      return r;
+    });
+    const cols = insertColumns(QUESTION_COLUMNS);
+    await this.db(org).query(
+      `INSERT INTO questions (id, organization_id, quiz_id, question_bank_id, "order", ${cols.names})
+       SELECT v.id, $org, v.quiz_id, v.bank_id,
+              COALESCE((SELECT max(o."order") FROM questions o
+                         WHERE o.organization_id = $org AND o.deleted_at IS NULL
+                           AND (o.quiz_id = v.quiz_id OR o.question_bank_id = v.bank_id)), 0) + 10 * v.rank,
+              ${cols.values}
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS v(id, quiz_id, bank_id, rank, d, n) ORDER BY v.n`,
+      [ids, items.map((i) => i.quizId), items.map((i) => i.bankId), ranks, items.map((i) => JSON.stringify(i.d))],
+    );
+    const byId = await this.questionsById(org, ids);
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  async updateQuestions(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, QuestionRow>> {
+    if (!updates.length) return new Map();
+    const rows: { id: string }[] = rowsOf(
+      await this.db(org).query(
+        `UPDATE questions x SET ${setClause('x', QUESTION_COLUMNS)}, updated_at = ${NOW}
+           FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
+          WHERE x.id = v.id AND x.organization_id = $org AND x.deleted_at IS NULL RETURNING x.id`,
+        [updates.map((u) => u.id), updates.map((u) => JSON.stringify(u.d))],
+      ),
+    );
+    return this.questionsById(org, rows.map((r) => r.id));
+  }
+
+  async deleteQuestions(org: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows: { id: string }[] = rowsOf(
+      await this.db(org).query(`UPDATE questions x SET deleted_at = ${NOW} WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL RETURNING x.id`, [ids]),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /* --------------------------------------------------- question-bank assignments */
+
+  /** A quiz's assignments (live banks), ordered by order then creation; paged when `page` is given. */
+  async listAssignments(org: string, quizId: string, page?: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
+    const from = `FROM question_bank_assignments a JOIN question_banks b ON b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL
+                  WHERE a.organization_id = $org AND a.quiz_id = $1`;
+    const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';
+    const rows: AssignmentRow[] = await this.db(org).query(`SELECT ${ASSIGNMENT_SELECT} ${from} ORDER BY a."order", a.created_at, a.id${limit}`, [quizId]);
+    if (!page) return { rows, count: rows.length };
+    const [{ n }] = await this.db(org).query(`SELECT count(*)::int AS n ${from}`, [quizId]);
+    return { rows, count: n };
+  }
+
+  async assignmentsByBank(org: string, quizId: string, bankIds: string[]): Promise<Map<string, AssignmentRow>> {
+    if (!bankIds.length) return new Map();
+    const rows: AssignmentRow[] = await this.db(org).query(
+      `SELECT ${ASSIGNMENT_SELECT} FROM question_bank_assignments a
+         JOIN question_banks b ON b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL
+        WHERE a.organization_id = $org AND a.quiz_id = $1 AND a.question_bank_id = ANY($2::uuid[])`,
+      [quizId, bankIds],
+    );
+    return new Map(rows.map((r) => [r.question_bank_id, r]));
+  }
+
+  /**
+   * Bind banks to a quiz (one statement): a new assignment takes the members sent, `order`
+   * defaulting to the quiz's max order + 10 (+ 10 per new one in this call); re-binding a bound
+   * bank changes only the members sent. Assignments by bank id.
+   */
+  async bindBanks(org: string, quizId: string, items: { bankId: string; d: Changes }[]): Promise<Map<string, AssignmentRow>> {
+    if (!items.length) return new Map();
+    // an explicit null order means "derive it", as an omitted one does
+    const changes = items.map((i) => {
+      const d = { ...i.d };
+      if (d.order === null) delete d.order;
+      return d;
+    });
+    const ids = sortedIds(items.length);
+    const cols = insertColumns(ASSIGNMENT_COLUMNS);
+    const values = cols.values.replace(`ELSE 0 END`, `ELSE base.m + 10 * v.rank END`);
+    const inserted: { question_bank_id: string }[] = await this.db(org).query(
+      `INSERT INTO question_bank_assignments (id, organization_id, quiz_id, question_bank_id, ${cols.names})
+       SELECT v.id, $org, $1, v.bank_id, ${values}
+         FROM unnest($2::uuid[], $3::uuid[], $4::jsonb[]) WITH ORDINALITY AS v(id, bank_id, d, rank)
+        CROSS JOIN (SELECT COALESCE(max("order"), 0) AS m FROM question_bank_assignments WHERE organization_id = $org AND quiz_id = $1) base
+        ORDER BY v.rank
+       ON CONFLICT (organization_id, quiz_id, question_bank_id) DO NOTHING
+       RETURNING question_bank_id`,
+      [quizId, ids, items.map((i) => i.bankId), changes.map((c) => JSON.stringify(c))],
+    );
+    const fresh = new Set(inserted.map((r) => r.question_bank_id));
+    const rebind = items.map((i, n) => ({ bankId: i.bankId, d: changes[n] })).filter((i) => !fresh.has(i.bankId));
+    if (rebind.length) await this.updateAssignments(org, quizId, rebind, false);
+    return this.assignmentsByBank(org, quizId, items.map((i) => i.bankId));
+  }
+
+  async updateAssignments(org: string, quizId: string, items: { bankId: string; d: Changes }[], read = true): Promise<Map<string, AssignmentRow>> {
+    if (!items.length) return new Map();
+    await this.db(org).query(
+      `UPDATE question_bank_assignments a SET ${setClause('a', ASSIGNMENT_COLUMNS)}, updated_at = ${NOW}
+         FROM unnest($2::uuid[], $3::jsonb[]) AS v(id, d)
+        WHERE a.organization_id = $org AND a.quiz_id = $1 AND a.question_bank_id = v.id`,
+      [quizId, items.map((i) => i.bankId), items.map((i) => JSON.stringify(i.d))],
+    );
+    return read ? this.assignmentsByBank(org, quizId, items.map((i) => i.bankId)) : new Map();
+  }
+
+  /** Remove assignments (hard); the bank ids unbound. */
+  async unbindBanks(org: string, quizId: string, bankIds: string[]): Promise<Set<string>> {
+    if (!bankIds.length) return new Set();
+    const rows: { question_bank_id: string }[] = rowsOf(
+      await this.db(org).query(
+        `DELETE FROM question_bank_assignments a WHERE a.organization_id = $org AND a.quiz_id = $1 AND a.question_bank_id = ANY($2::uuid[])
+           AND EXISTS (SELECT 1 FROM question_banks b WHERE b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL)
+         RETURNING a.question_bank_id`,
+        [quizId, bankIds],
+      ),
+    );
+    return new Set(rows.map((r) => r.question_bank_id));
+  }
+}
