@@ -7,11 +7,13 @@ import { ImportJobs } from './import-jobs';
 import { fileStorageProvider } from './storage.provider';
 import { WebPackagesService } from './web-packages.service';
 import { WebPackagesV1Controller } from './web-packages.v1.controller';
+import { WebPackagesV2Controller } from './web-packages.v2.controller';
+import { WebPackagesV2Service } from './web-packages.v2.service';
 
-/** /v1 assets and web packages (API process: records and queues imports; the worker does the fetching). */
+/** /v1 assets, /v1 and /v2 web packages (API process: records and queues imports; the worker does the fetching). */
 @Module({
   imports: [TypeOrmModule.forFeature([Asset, WebPackage])],
-  controllers: [AssetsV1Controller, WebPackagesV1Controller],
-  providers: [AssetsService, WebPackagesService, ImportJobs, fileStorageProvider],
+  controllers: [AssetsV1Controller, WebPackagesV1Controller, WebPackagesV2Controller],
+  providers: [AssetsService, WebPackagesService, WebPackagesV2Service, ImportJobs, fileStorageProvider],
 })
 export class ContentFilesModule {}

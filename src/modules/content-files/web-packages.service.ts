@@ -12,6 +12,17 @@ import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
 import { OrgRowsService } from '../../core/database/org-rows';
+import { scoped } from '../../core/database/scoped';
+import { rowsOf } from '../../core/database/sql';
+import { entityFromRow } from '../../core/database/entity-rows';
+
+/** One package to create: its source and the members both interfaces take. */
+export interface WebPackageDraft {
+  contentUrl: string;
+  title: string;
+  redirectOnCompletion?: boolean;
+  syncCompletion?: boolean;
+}
 
 export const webPackagePrefix = (orgId: string, id: string) => `org/${orgId}/web-packages/${id}`;
 
@@ -29,43 +40,91 @@ export class WebPackagesService extends OrgRowsService<WebPackage> {
 
   /** Answers at once with state PROCESSING; the worker fetches, checks and unpacks the zip. */
   async create(p: Principal, dto: WebPackageRequest): Promise<WebPackage> {
-    const source = await vetContentUrl('content_url', dto.content_url, this.config.ALLOW_PRIVATE_URLS);
-    const id = newUuid();
     const meta = dto.web_package;
-    // insert, not save: save() with the id set first looks the id up (in every organization)
-    const pkg = this.repo.create({
-      id,
-      organizationId: p.organizationId,
-      title: meta.title,
-      type: null,
-      standardVersion: null,
-      redirectOnCompletion: meta.redirect_on_completion ?? true,
-      syncCompletion: meta.sync_on_completion ?? meta.sync_completion ?? false,
-      state: 'PROCESSING',
-      failureReason: null,
-      sourceUrl: source,
-      storagePrefix: webPackagePrefix(p.organizationId, id),
-      launchPath: null,
-      sizeBytes: null,
-      expandedBytes: null,
-      fileCount: null,
-    });
-    await this.repo.insert(pkg);
-    // the row is the truth: when Redis does not take the job in time (outage), the answer is the
-    // same PROCESSING package and the worker's sweeper queues the import later
-    await this.imports.enqueue(webPackageImportJob(p.organizationId, pkg.id));
-    return pkg;
+    const [out] = await this.createMany(p, [
+      { contentUrl: dto.content_url, title: meta.title, redirectOnCompletion: meta.redirect_on_completion, syncCompletion: meta.sync_on_completion ?? meta.sync_completion },
+    ]);
+    if (out instanceof ValidationFailed) throw out;
+    return out;
   }
 
-  /** Delete a package and its stored files; refused (400) while a lesson uses it. */
-  async delete(p: Principal, publicId: string): Promise<void> {
+  /**
+   * Create packages (/v1 one, /v2 a batch): each content_url is vetted (a refused one is that
+   * draft's ValidationFailed on `content_url`), the accepted ones are one multi-row INSERT in state
+   * PROCESSING, then one import job each. Results in the order of `drafts`.
+   */
+  async createMany(p: Principal, drafts: WebPackageDraft[]): Promise<(WebPackage | ValidationFailed)[]> {
+    const out: (WebPackage | ValidationFailed)[] = [];
+    const accepted: WebPackage[] = [];
+    for (const d of drafts) {
+      let source: string;
+      try {
+        source = await vetContentUrl('content_url', d.contentUrl, this.config.ALLOW_PRIVATE_URLS);
+      } catch (e) {
+        if (!(e instanceof ValidationFailed)) throw e;
+        out.push(e);
+        continue;
+      }
+      const id = newUuid();
+      const pkg = this.repo.create({
+        id,
+        organizationId: p.organizationId,
+        title: d.title,
+        type: null,
+        standardVersion: null,
+        redirectOnCompletion: d.redirectOnCompletion ?? true,
+        syncCompletion: d.syncCompletion ?? false,
+        state: 'PROCESSING',
+        failureReason: null,
+        sourceUrl: source,
+        storagePrefix: webPackagePrefix(p.organizationId, id),
+        launchPath: null,
+        sizeBytes: null,
+        expandedBytes: null,
+        fileCount: null,
+      });
+      out.push(pkg);
+      accepted.push(pkg);
+    }
+    if (!accepted.length) return out;
+    // insert, not save: save() with the id set first looks the id up (in every organization)
+    await this.repo.insert(accepted);
+    // the row is the truth: when Redis does not take the job in time (outage), the answer is the
+    // same PROCESSING package and the worker's sweeper queues the import later
+    await Promise.all(accepted.map((pkg) => this.imports.enqueue(webPackageImportJob(p.organizationId, pkg.id))));
+    return out;
+  }
+
+  /**
+   * Set the titles of the organization's packages (uuid -> title; a uuid listed twice keeps its
+   * last title) in one UPDATE ... FROM (VALUES ...); returns the updated rows (unknown ids absent).
+   */
+  async setTitles(p: Principal, titles: Map<string, string>): Promise<WebPackage[]> {
+    if (!titles.size) return [];
+    const params: unknown[] = [];
+    const tuples = [...titles].map(([id, title]) => {
+      params.push(id, title);
+      return `($${params.length - 1}::uuid, $${params.length}::text)`;
+    });
+    const result = await scoped(this.ds, p.organizationId).query(
+      `UPDATE web_packages AS w SET title = v.title, updated_at = date_trunc('milliseconds', now())
+         FROM (VALUES ${tuples.join(', ')}) AS v(id, title)
+        WHERE w.id = v.id AND w.organization_id = $org
+        RETURNING w.*`,
+      params,
+    );
+    return rowsOf<Record<string, unknown>>(result).map((r) => entityFromRow(this.repo, r));
+  }
+
+  /** Delete a package and its stored files; refused while a lesson uses it (400 on /v1; /v2 asks for 409). */
+  async delete(p: Principal, publicId: string, inUseStatus: 400 | 409 = 400): Promise<void> {
     const pkg = await this.get(p, publicId);
     const [used] = await this.ds.query(
       // lessons belong to the lessons module; a narrow read of who points at this package
       `SELECT EXISTS (SELECT 1 FROM lessons WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL) AS used`,
       [p.organizationId, pkg.id],
     );
-    if (used.used) throw new ApiError(400, 'This web package is used by one or more lessons and cannot be deleted.');
+    if (used.used) throw new ApiError(inUseStatus, 'This web package is used by one or more lessons and cannot be deleted.');
     await this.repo.delete({ id: pkg.id, organizationId: p.organizationId });
     await this.storage.deletePrefix(pkg.storagePrefix);
   }

@@ -7,6 +7,6 @@ const NAMESPACE = uuidV5('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'https://course
  * `external_id` is a stable UUID5 for cross-system correlation: the stored value when one was
  * set (imports), else derived from the row's kind and uuid, so it never changes.
  */
-export function externalIdOf(kind: 'course' | 'lesson', uuid: string, stored: string | null | undefined): string {
+export function externalIdOf(kind: 'course' | 'lesson' | 'domain' | 'publishedCourse', uuid: string, stored: string | null | undefined): string {
   return stored ? stored : uuidV5(NAMESPACE, `${kind}:${uuid}`);
 }

@@ -62,3 +62,27 @@ export function listParam(query: Record<string, unknown>, name: string): string[
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** A boolean filter: `true` or `false`, anything else 422 naming the parameter. */
+export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = stringParam(query, name, 16);
+  if (v === undefined) return undefined;
+  if (v !== 'true' && v !== 'false') throw invalid(name, 'must be true or false');
+  return v === 'true';
+}
+
+/** `include`: a comma-separated subset of `supported` (anything else is 422). */
+export function includeParam<S extends string>(query: Record<string, unknown>, supported: readonly S[]): Set<S> {
+  const names = listParam(query, 'include') ?? [];
+  const unknown = names.filter((n) => !(supported as readonly string[]).includes(n));
+  if (unknown.length) throw invalid('include', `unsupported: ${unknown.join(', ')} (supported: ${supported.join(', ')})`);
+  return new Set(names as S[]);
+}
+
+/** A value of an enumeration, anything else 422 naming the parameter and the choices. */
+export function enumParam<E extends string>(query: Record<string, unknown>, name: string, values: readonly E[]): E | undefined {
+  const v = stringParam(query, name, 64);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v)) throw invalid(name, `must be one of ${values.join(', ')}`);
+  return v as E;
+}

@@ -1,0 +1,57 @@
+import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
+import { WebPackagesV2Service } from './web-packages.v2.service';
+import { presentWebPackageV2 } from './web-packages.v2.presenter';
+
+/**
+ * /v2/web-packages: list, create batch (answers PROCESSING; the worker imports, a bad archive ends
+ * in state ERROR), update batch (title only), read, delete (409 while a lesson uses the package).
+ * Scopes web-packages:read / web-packages:write.
+ */
+@ApiTags('web-packages')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<WebPackagesV2Service>({
+  service: 'v2', type: 'web-packages', scopes: 'web-packages', baseUrl: true,
+  create: { call: 'createMany', item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' } },
+  update: { call: 'updateMany', item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
+})
+@Controller('v2/web-packages')
+export class WebPackagesV2Controller {
+  constructor(
+    readonly v2: WebPackagesV2Service,
+    readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('web-packages:read')
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'web-packages');
+    const base = requestBaseUrl(this.config, req);
+    return pageDocument(await this.v2.list(p, page), page, (w) => presentWebPackageV2(w, base), base, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':id')
+  @Scopes('web-packages:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentWebPackageV2(await this.v2.packages.get(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Scopes('web-packages:write')
+  async remove(@Auth() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.v2.packages.delete(p, id, 409);
+  }
+}

@@ -1,0 +1,45 @@
+import { encodeId } from '../../core/ids/ids';
+import { packageFilesPrefix, WebPackage } from './entities';
+
+/** The published `type`: SCORM 1.2 is SCORM, SCORM 2004 (any edition) SCORM_2004; "" until the import has read the manifest. */
+function packageType(w: WebPackage): string {
+  if (!w.type) return '';
+  if (w.type === 'SCORM' && w.standardVersion?.startsWith('2004')) return 'SCORM_2004';
+  return w.type;
+}
+
+/** The archive's file name, from the last segment of its source URL. */
+function archiveName(sourceUrl: string): string {
+  try {
+    const last = new URL(sourceUrl).pathname.split('/').filter(Boolean).pop() ?? '';
+    return decodeURIComponent(last) || sourceUrl;
+  } catch {
+    return sourceUrl;
+  }
+}
+
+/**
+ * WebPackageResource. `state` is PROCESSING, READY or ERROR (the stored FAILED); `display_name` is
+ * the title once READY, else "<STATE>: <archive file name>" (as published: a title change shows
+ * there only once the package is READY); `base_path` is where the unpacked files are stored.
+ */
+export function presentWebPackageV2(w: WebPackage, baseUrl: string) {
+  const id = encodeId('webPackage', w.id);
+  const state = w.state === 'FAILED' ? 'ERROR' : w.state;
+  return {
+    type: 'web-packages' as const,
+    id,
+    attributes: {
+      type: packageType(w),
+      state,
+      title: w.title,
+      display_name: state === 'READY' ? w.title : `${state}: ${archiveName(w.sourceUrl)}`,
+      base_path: packageFilesPrefix(w.storagePrefix),
+      created_at: w.createdAt.toISOString(),
+      modified_at: w.updatedAt.toISOString(),
+    },
+    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/web-packages/${id}` },
+  };
+}
+
+export type WebPackageResource = ReturnType<typeof presentWebPackageV2>;

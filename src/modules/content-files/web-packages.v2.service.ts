@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { ValidationFailed } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
+import { WebPackage } from './entities';
+import { WebPackagesService } from './web-packages.service';
+import { presentWebPackageV2, WebPackageResource } from './web-packages.v2.presenter';
+
+/**
+ * /v2 web packages over the /v1 service (WebPackagesService: the same URL vetting, the same row in
+ * PROCESSING and import job, the same delete rule): the batch item outcomes and the cursor page.
+ */
+@Injectable()
+export class WebPackagesV2Service {
+  constructor(
+    readonly packages: WebPackagesService,
+    @InjectRepository(WebPackage) private readonly repo: Repository<WebPackage>,
+  ) {}
+
+  list(p: Principal, page: PageRequest): Promise<WebPackage[]> {
+    const qb = this.repo.createQueryBuilder('w').where('w.organization_id = :org', { org: p.organizationId });
+    return applyKeyset(qb, 'w', page).getMany();
+  }
+
+  /** No within-batch dedupe (two packages from one URL are two packages); a refused content_url fails its item. */
+  async createMany(p: Principal, items: ValidItem<WebPackageCreateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<WebPackageResource>>> {
+    const created = await this.packages.createMany(
+      p,
+      items.map((v) => ({ contentUrl: v.item.attributes.content_url, title: v.item.attributes.title })),
+    );
+    const out = new Map<number, ItemOutcome<WebPackageResource>>();
+    items.forEach((v, i) => {
+      const r = created[i];
+      if (r instanceof ValidationFailed) {
+        const message = r.problems[0]?.message ?? r.detail;
+        out.set(v.index, { ok: false, code: 'validation_error', detail: `content_url: ${message}`, pointer: '/attributes/content_url' });
+      } else {
+        const res = presentWebPackageV2(r, baseUrl);
+        out.set(v.index, { ok: true, id: res.id, result: res });
+      }
+    });
+    return out;
+  }
+
+  /** Titles only; malformed, unknown and other organizations' ids are not_found. A repeated id: later titles win, every item answers the final package. */
+  async updateMany(p: Principal, items: ValidItem<WebPackageUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<WebPackageResource>>> {
+    const out = new Map<number, ItemOutcome<WebPackageResource>>();
+    const titles = new Map<string, string>();
+    const byItem = new Map<number, string>();
+    for (const v of items) {
+      const uuid = decodeId('webPackage', v.item.id);
+      if (!uuid) {
+        out.set(v.index, { ok: false, code: 'not_found', detail: 'Web package not found.', pointer: '/id' });
+        continue;
+      }
+      titles.set(uuid, v.item.attributes.title);
+      byItem.set(v.index, uuid);
+    }
+    const rows = await this.packages.setTitles(p, titles);
+    const byId = new Map(rows.map((r) => [r.id, presentWebPackageV2(r, baseUrl)]));
+    for (const [index, uuid] of byItem) {
+      const res = byId.get(uuid);
+      out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Web package not found.', pointer: '/id' });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+import { encodeId } from '../../core/ids/ids';
+import { externalIdOf } from '../courses/external-id';
+import type { Domain } from './domain.entity';
+
+/**
+ * DomainResource. `access_message_html` is the message /v1 calls access_code_message_html;
+ * `require_https` is always true (every domain is served over HTTPS: domain-url.ts); no themes
+ * exist on this platform, so the theme relationship is null (docs/decisions/v2-rest.md).
+ */
+export function presentDomainV2(d: Domain, baseUrl: string) {
+  const id = encodeId('domain', d.id);
+  return {
+    type: 'domains' as const,
+    id,
+    attributes: {
+      external_id: externalIdOf('domain', d.id, null),
+      name: d.name,
+      access: d.access,
+      access_message_html: d.accessCodeMessageHtml,
+      marketing_message: d.marketingMessage,
+      require_https: true,
+      created_at: d.createdAt.toISOString(),
+      modified_at: d.updatedAt.toISOString(),
+    },
+    relationships: { theme: { data: null } },
+    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/domains/${id}` },
+  };
+}
