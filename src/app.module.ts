@@ -21,6 +21,7 @@ import { StudentsModule } from './modules/students/students.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { ContentFilesModule } from './modules/content-files/content-files.module';
 import { FilesModule } from './modules/files/files.module';
+import { CommerceLimitsModule } from './modules/commerce/commerce-limits.module';
 import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
 
@@ -50,6 +51,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         WebhooksModule,
+        CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,
       ],

@@ -216,3 +216,30 @@ registerBody('PUT', '/v1/ilt-sessions/{ilt_session_id}', (o) => ({
   instructor_email: 'ina@example.test', lesson: o.vilt_lesson_id, display_name: 'Live', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC',
 }));
 registerBody('PUT', '/v1/vilt-session-registrations/{vilt_session_registration_id}', () => ({ attended: false }));
+
+// commerce limits (modules/commerce promo-codes, training-credits, license-packages): a pool with an
+// offer and a code, a training credit code, a license package with a seated student. The offer is the
+// published course's (its offer block); `offers.offer_id` is left to the offers seeder when it ran first.
+registerSeeder('commerce-limits', async (w) => {
+  const offer = (await w.v1('GET', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}`)).offer.id as string;
+  const pool = idOf(await w.v1('POST', '/v1/promo-code-pools', { name: `Pool ${rnd()}`, starts_at: '2026-01-01T00:00:00Z', discount_type: 'PERCENT_OFF', percent_off: 10 }));
+  await w.v1('POST', `/v1/promo-code-pools/${pool}/offers`, { id: offer });
+  const code = idOf(await w.v1('POST', '/v1/promo-codes', { code: `ISO${rnd()}`, max_uses: 5, promo_code_pool_id: pool }));
+  const credit = idOf(await w.v1('POST', '/v1/training-credit-codes', { training_credit_code: `TC${rnd()}`, credits_total: 10 }));
+  const domain = (await w.t.ds.query(`SELECT id FROM domains WHERE organization_id = $1 AND name = $2`, [orgUuid(w.org), w.ids.domain_name]))[0];
+  const pkg = idOf(await w.v1('POST', '/v1/license-packages', { domain_id: encodeId('domain', domain.id), name: `Pkg ${rnd()}`, license_count: 5, offers: [offer] }));
+  await w.v1('POST', `/v1/license-packages/${pkg}/students`, { student: { id: w.ids.user_id } });
+  return {
+    promo_code_pool_id: pool,
+    promo_code_id: code,
+    training_credit_code_id: credit,
+    license_package_id: pkg,
+    'students.student_id': w.ids.user_id,
+    ...('offers.offer_id' in w.ids || 'offer_id' in w.ids ? {} : { 'offers.offer_id': offer }),
+  };
+});
+registerBody('POST', '/v1/promo-code-pools/{promo_code_pool_id}/offers', (o) => ({ id: o['offers.offer_id'] ?? o.offer_id }));
+registerBody('PUT', '/v1/promo-code-pools/{promo_code_pool_id}', () => ({ name: `Pool ${rnd()}`, starts_at: '2026-01-01T00:00:00Z' }));
+registerBody('PUT', '/v1/promo-codes/{promo_code_id}', () => ({ code: `ISO${rnd()}`, max_uses: 3 }));
+registerBody('POST', '/v1/license-packages/{license_package_id}/students', (o) => ({ student: { id: o['students.id'] } }));
+registerBody('PUT', '/v1/license-packages/{license_package_id}/students/{student_id}', () => ({ active: false }));

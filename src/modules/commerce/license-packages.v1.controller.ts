@@ -1,0 +1,45 @@
+import { Body, Controller, Param, Patch } from '@nestjs/common';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
+import { LicensePackageCreateDto, LicensePackagePatchDto, LicensePackageSeatCreateDto, LicensePackageSeatUpdateDto } from './dto/license-packages.dto';
+import { presentPackage, presentSeat } from './license-packages.presenter';
+import { LicensePackagesService } from './license-packages.service';
+
+/**
+ * /v1/license-packages and their students (the `licensing` family): packages list, create, read,
+ * partial update (PATCH only, as published), delete; seats list, add, update (PUT and PATCH).
+ */
+@V1()
+@V1Resource<LicensePackagesService>({
+  service: 'packages',
+  id: 'license_package_id',
+  scopes: 'licensing',
+  present: presentPackage,
+  list: { call: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
+  create: { call: 'create', body: LicensePackageCreateDto },
+  read: { call: 'read' },
+  remove: { call: 'remove' },
+})
+@V1Resource<LicensePackagesService>({
+  service: 'packages',
+  at: ':license_package_id/students',
+  id: 'student_id',
+  scopes: 'licensing',
+  present: presentSeat,
+  list: { call: 'listSeats', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
+  create: { call: 'addSeat', body: LicensePackageSeatCreateDto },
+  update: { call: 'updateSeat', body: LicensePackageSeatUpdateDto },
+})
+@Controller('v1/license-packages')
+export class LicensePackagesV1Controller {
+  constructor(private readonly packages: LicensePackagesService) {}
+
+  @Patch(':license_package_id')
+  @Scopes('licensing:write')
+  async partialUpdate(@Auth() p: Principal, @Param('license_package_id') id: string, @Body() body: LicensePackagePatchDto) {
+    return presentPackage(await this.packages.update(p, id, body));
+  }
+}

@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
+import { decodeId } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import type { DiscountType, PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
+import { loadOfferItems, OfferItemView } from './promo-codes.offers';
+
+export interface PoolRow {
+  id: string;
+  name: string;
+  active: boolean;
+  starts_at: Date;
+  expires_at: Date | null;
+  expire_content: boolean;
+  discount_type: DiscountType;
+  price_cents: number | null;
+  percent_off: number | null;
+  single_use_per_user: boolean;
+}
+
+export interface PromoCodeRow {
+  id: string;
+  pool_id: string;
+  code: string;
+  max_uses: number;
+  use_count: number;
+  active: boolean;
+}
+
+const POOL_COLS = `id, name, active, starts_at, expires_at, expire_content, discount_type, price_cents, percent_off, single_use_per_user`;
+const CODE_COLS = `id, pool_id, code, max_uses, use_count, active`;
+const CODE_TAKEN = 'A promo code with this code already exists.';
+/** At most this many offers attached per request (resource-reference-api.md section 8). */
+export const MAX_POOL_OFFERS_PER_REQUEST = 500;
+
+/**
+ * Promo code pools, the offers they apply to, and their promo codes (/v1/promo-code-pools,
+ * /v1/promo-codes; docs/decisions/commerce-limits.md). Codes are unique per organization and
+ * case-sensitive (what a buyer types at checkout). Checkout enforces them through checkout-limits.ts.
+ */
+@Injectable()
+export class PromoCodesService {
+  constructor(private readonly ds: DataSource) {}
+
+  // ------------------------------------------------------------------ pools
+
+  private async pool(m: EntityManager, p: Principal, id: string, lock = false): Promise<PoolRow> {
+    const uuid = decodeId('promoCodePool', id);
+    const rows: PoolRow[] = uuid
+      ? await m.query(`SELECT ${POOL_COLS} FROM promo_code_pools WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [p.organizationId, uuid])
+      : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async listPools(p: Principal, page: V1PageRequest, filters: { offerId?: string; name?: string }): Promise<{ rows: PoolRow[]; count: number }> {
+    const where = ['x.organization_id = $1'];
+    const params: unknown[] = [p.organizationId];
+    if (filters.name !== undefined) {
+      params.push(filters.name);
+      where.push(`x.name = $${params.length}`);
+    }
+    if (filters.offerId !== undefined) {
+      params.push(decodeId('offer', filters.offerId));
+      where.push(`EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = $${params.length}::uuid)`);
+    }
+    const w = where.join(' AND ');
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM promo_code_pools x WHERE ${w}`, params);
+    const rows: PoolRow[] = await this.ds.query(
+      `SELECT ${POOL_COLS} FROM promo_code_pools x WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.pageSize, page.offset],
+    );
+    return { rows, count: n };
+  }
+
+  async readPool(p: Principal, id: string): Promise<PoolRow> {
+    return this.pool(this.ds.manager, p, id);
+  }
+
+  private window(dto: PromoCodePoolPatchDto, current?: PoolRow): { startsAt: Date | undefined; expiresAt: Date | null | undefined } {
+    const startsAt = parseTimestamp('starts_at', dto.starts_at, false) ?? undefined;
+    const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const s = startsAt ?? current?.starts_at;
+    const e = expiresAt !== undefined ? expiresAt : (current?.expires_at ?? null);
+    if (s && e && e <= s) throw fieldError('expires_at', 'expires_at must be after starts_at.');
+    return { startsAt, expiresAt };
+  }
+
+  async createPool(p: Principal, dto: PromoCodePoolCreateDto): Promise<PoolRow> {
+    const { startsAt, expiresAt } = this.window(dto);
+    const percent = dto.discount_type === 'PERCENT_OFF';
+    if (percent && (dto.percent_off === undefined || dto.percent_off === null)) throw fieldError('percent_off', 'This field is required when discount_type is PERCENT_OFF.');
+    if (!percent && (dto.price_cents === undefined || dto.price_cents === null)) throw fieldError('price_cents', 'This field is required when discount_type is PRICE_OVERRIDE.');
+    if (percent && dto.price_cents !== undefined && dto.price_cents !== null) throw fieldError('price_cents', 'price_cents applies only to PRICE_OVERRIDE pools.');
+    if (!percent && dto.percent_off !== undefined && dto.percent_off !== null) throw fieldError('percent_off', 'percent_off applies only to PERCENT_OFF pools.');
+    const [row]: PoolRow[] = await this.ds.query(
+      `INSERT INTO promo_code_pools (organization_id, name, active, starts_at, expires_at, expire_content, discount_type, price_cents, percent_off, single_use_per_user)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${POOL_COLS}`,
+      [
+        p.organizationId,
+        dto.name,
+        dto.active ?? true,
+        startsAt,
+        expiresAt ?? null,
+        dto.expire_content ?? false,
+        dto.discount_type,
+        percent ? null : dto.price_cents,
+        percent ? dto.percent_off : null,
+        dto.single_use_per_user ?? false,
+      ],
+    );
+    return row;
+  }
+
+  async updatePool(p: Principal, id: string, dto: PromoCodePoolPatchDto): Promise<PoolRow> {
+    return this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, id, true);
+      const { startsAt, expiresAt } = this.window(dto, pool);
+      const [row]: PoolRow[] = rowsOf(
+        await m.query(
+          `UPDATE promo_code_pools SET
+             name = COALESCE($3, name), active = COALESCE($4, active), starts_at = COALESCE($5, starts_at),
+             expires_at = CASE WHEN $6 THEN $7::timestamptz ELSE expires_at END,
+             expire_content = COALESCE($8, expire_content), updated_at = now()
+           WHERE organization_id = $1 AND id = $2 RETURNING ${POOL_COLS}`,
+          [p.organizationId, pool.id, dto.name ?? null, dto.active ?? null, startsAt ?? null, expiresAt !== undefined, expiresAt ?? null, dto.expire_content ?? null],
+        ),
+      );
+      return row;
+    });
+  }
+
+  /**
+   * Deletes the pool, its codes (their held uses go with them: a pending purchase of such a code
+   * releases nothing) and its offer links. Purchases keep their recorded price members.
+   */
+  async deletePool(p: Principal, id: string): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, id, true);
+      await m.query(`DELETE FROM promo_code_pools WHERE organization_id = $1 AND id = $2`, [p.organizationId, pool.id]);
+    });
+  }
+
+  // ------------------------------------------------------------------ pool offers
+
+  async listPoolOffers(p: Principal, poolId: string, page: V1PageRequest): Promise<{ rows: OfferItemView[][]; count: number }> {
+    const m = this.ds.manager;
+    const pool = await this.pool(m, p, poolId);
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
+    const ids: { offer_id: string }[] = await m.query(
+      `SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 ORDER BY created_at, offer_id LIMIT $3 OFFSET $4`,
+      [p.organizationId, pool.id, page.pageSize, page.offset],
+    );
+    const items = await loadOfferItems(m, p.organizationId, ids.map((r) => r.offer_id));
+    return { rows: ids.map((r) => items.filter((i) => i.id === r.offer_id)), count: n };
+  }
+
+  /** Attaches one offer (`{id}`) or a list of them (`[{id}, ...]`, at most 500); attaching an attached offer changes nothing. */
+  async attachPoolOffers(p: Principal, poolId: string, body: unknown): Promise<OfferItemView[]> {
+    const items = Array.isArray(body) ? body : [body];
+    if (!items.length) throw fieldError('non_field_errors', 'Expected at least one offer.');
+    if (items.length > MAX_POOL_OFFERS_PER_REQUEST) throw fieldError('non_field_errors', `At most ${MAX_POOL_OFFERS_PER_REQUEST} offers may be attached per request.`);
+    const raw: string[] = [];
+    for (const item of items) {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) throw fieldError('non_field_errors', 'Invalid data. Expected a dictionary.');
+      const id = (item as { id?: unknown }).id;
+      if (id === undefined) throw fieldError('id', 'This field is required.');
+      if (typeof id !== 'string') throw fieldError('id', 'Not a valid string.');
+      if (!id.length) throw fieldError('id', 'This field may not be blank.');
+      raw.push(id);
+    }
+    return this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, poolId, true);
+      const uuids = [...new Set(raw.map((id) => decodeId('offer', id)).filter((x): x is string => !!x))];
+      const found: { id: string }[] = uuids.length ? await m.query(`SELECT id FROM offers WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids]) : [];
+      const known = new Set(found.map((r) => r.id));
+      const missing = raw.find((id) => !known.has(decodeId('offer', id) ?? ''));
+      if (missing !== undefined) throw invalidPk('id', missing);
+      await m.query(
+        `INSERT INTO promo_code_pool_offers (organization_id, pool_id, offer_id, created_at)
+         SELECT $1, $2, x, now() + n * interval '1 microsecond' FROM unnest($3::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT (pool_id, offer_id) DO NOTHING`,
+        [p.organizationId, pool.id, uuids],
+      );
+      return loadOfferItems(m, p.organizationId, uuids);
+    });
+  }
+
+  async detachPoolOffer(p: Principal, poolId: string, offerId: string): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      const pool = await this.pool(m, p, poolId);
+      const uuid = decodeId('offer', offerId);
+      const gone = uuid
+        ? rowsOf(await m.query(`DELETE FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 AND offer_id = $3 RETURNING offer_id`, [p.organizationId, pool.id, uuid]))
+        : [];
+      if (!gone.length) throw notFound();
+    });
+  }
+
+  // ------------------------------------------------------------------ codes
+
+  private async code(m: EntityManager, p: Principal, id: string): Promise<PromoCodeRow> {
+    const uuid = decodeId('promoCode', id);
+    const rows: PromoCodeRow[] = uuid ? await m.query(`SELECT ${CODE_COLS} FROM promo_codes WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  async listCodes(p: Principal, page: V1PageRequest, filters: { poolId?: string; code?: string; active?: boolean }): Promise<{ rows: PromoCodeRow[]; count: number }> {
+    const where = ['organization_id = $1'];
+    const params: unknown[] = [p.organizationId];
+    if (filters.poolId !== undefined) {
+      params.push(decodeId('promoCodePool', filters.poolId));
+      where.push(`pool_id = $${params.length}::uuid`);
+    }
+    if (filters.code !== undefined) {
+      params.push(filters.code);
+      where.push(`code = $${params.length}`);
+    }
+    if (filters.active !== undefined) {
+      params.push(filters.active);
+      where.push(`active = $${params.length}`);
+    }
+    const w = where.join(' AND ');
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM promo_codes WHERE ${w}`, params);
+    const rows: PromoCodeRow[] = await this.ds.query(
+      `SELECT ${CODE_COLS} FROM promo_codes WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.pageSize, page.offset],
+    );
+    return { rows, count: n };
+  }
+
+  async readCode(p: Principal, id: string): Promise<PromoCodeRow> {
+    return this.code(this.ds.manager, p, id);
+  }
+
+  async createCode(p: Principal, dto: PromoCodeCreateDto): Promise<PromoCodeRow> {
+    const poolUuid = decodeId('promoCodePool', dto.promo_code_pool_id);
+    try {
+      return await this.ds.transaction(async (m) => {
+        const pool: { id: string }[] = poolUuid
+          ? await m.query(`SELECT id FROM promo_code_pools WHERE organization_id = $1 AND id = $2 FOR SHARE`, [p.organizationId, poolUuid])
+          : [];
+        if (!pool.length) throw invalidPk('promo_code_pool_id', dto.promo_code_pool_id);
+        const [row]: PromoCodeRow[] = await m.query(
+          `INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($1, $2, $3, $4, $5) RETURNING ${CODE_COLS}`,
+          [p.organizationId, pool[0].id, dto.code, dto.max_uses, dto.active ?? true],
+        );
+        return row;
+      });
+    } catch (e) {
+      if (isUniqueViolation(e, 'promo_codes_org_code_uq')) throw fieldError('code', CODE_TAKEN);
+      throw e;
+    }
+  }
+
+  /** Lowering `max_uses` below `use_count` is allowed: the code then takes no further use. */
+  async updateCode(p: Principal, id: string, dto: PromoCodePatchDto): Promise<PromoCodeRow> {
+    const code = await this.code(this.ds.manager, p, id);
+    try {
+      const [row]: PromoCodeRow[] = rowsOf(
+        await this.ds.query(
+          `UPDATE promo_codes SET code = COALESCE($3, code), max_uses = COALESCE($4, max_uses), active = COALESCE($5, active), updated_at = now()
+            WHERE organization_id = $1 AND id = $2 RETURNING ${CODE_COLS}`,
+          [p.organizationId, code.id, dto.code ?? null, dto.max_uses ?? null, dto.active ?? null],
+        ),
+      );
+      if (!row) throw notFound();
+      return row;
+    } catch (e) {
+      if (isUniqueViolation(e, 'promo_codes_org_code_uq')) throw fieldError('code', CODE_TAKEN);
+      throw e;
+    }
+  }
+
+  async deleteCode(p: Principal, id: string): Promise<void> {
+    const code = await this.code(this.ds.manager, p, id);
+    const gone = rowsOf(await this.ds.query(`DELETE FROM promo_codes WHERE organization_id = $1 AND id = $2 RETURNING id`, [p.organizationId, code.id]));
+    if (!gone.length) throw notFound();
+  }
+}

@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { boolParam, strParam } from '../../core/http/v1-rules';
+import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
+import { PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto, PromoCodePoolPutDto, PromoCodePutDto } from './dto/promo-codes.dto';
+import { presentPool, presentPoolOffers, presentPromoCode } from './promo-codes.presenter';
+import { PromoCodesService } from './promo-codes.service';
+
+/** A body member of the attach operation: one `{id}` or a list of them. */
+class PoolOfferRef {
+  id: string;
+}
+
+/** /v1/promo-code-pools and their offers (the `promo-codes` family). */
+@V1()
+@V1Resource<PromoCodesService>({
+  service: 'promo',
+  id: 'promo_code_pool_id',
+  scopes: 'promo-codes',
+  present: presentPool,
+  create: { call: 'createPool', body: PromoCodePoolCreateDto },
+  read: { call: 'readPool' },
+  update: { call: 'updatePool', body: PromoCodePoolPutDto, patchBody: PromoCodePoolPatchDto },
+  remove: { call: 'deletePool' },
+})
+@Controller('v1/promo-code-pools')
+export class PromoCodePoolsV1Controller {
+  constructor(private readonly promo: PromoCodesService) {}
+
+  /** Filters: `offer_id` (pools attached to that offer), `name` (exact). */
+  @Get()
+  @Scopes('promo-codes:read')
+  async listPools(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const { rows, count } = await this.promo.listPools(p, page, { offerId: strParam(query, 'offer_id', 64), name: strParam(query, 'name', 255) });
+    return page.list(rows.map(presentPool), count);
+  }
+
+  @Get(':promo_code_pool_id/offers')
+  @Scopes('promo-codes:read')
+  async listPoolOffers(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const { rows, count } = await this.promo.listPoolOffers(p, id, page);
+    return page.list(rows.map(presentPoolOffers), count);
+  }
+
+  @Post(':promo_code_pool_id/offers')
+  @Scopes('promo-codes:write')
+  @ApiBody({ type: PoolOfferRef })
+  async attachPoolOffers(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Body() body: unknown) {
+    return presentPoolOffers(await this.promo.attachPoolOffers(p, id, body));
+  }
+
+  @Delete(':promo_code_pool_id/offers/:offer_id')
+  @Scopes('promo-codes:write')
+  @HttpCode(204)
+  async detachPoolOffer(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Param('offer_id') offerId: string) {
+    await this.promo.detachPoolOffer(p, id, offerId);
+  }
+}
+
+/** /v1/promo-codes (the `promo-codes` family). */
+@V1()
+@V1Resource<PromoCodesService>({
+  service: 'promo',
+  id: 'promo_code_id',
+  scopes: 'promo-codes',
+  present: presentPromoCode,
+  create: { call: 'createCode', body: PromoCodeCreateDto },
+  read: { call: 'readCode' },
+  update: { call: 'updateCode', body: PromoCodePutDto, patchBody: PromoCodePatchDto },
+  remove: { call: 'deleteCode' },
+})
+@Controller('v1/promo-codes')
+export class PromoCodesV1Controller {
+  constructor(private readonly promo: PromoCodesService) {}
+
+  /** Filters: `promo_code_pool_id`, `code` (exact, case-sensitive), `active`. */
+  @Get()
+  @Scopes('promo-codes:read')
+  async listCodes(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const { rows, count } = await this.promo.listCodes(p, page, {
+      poolId: strParam(query, 'promo_code_pool_id', 64),
+      code: strParam(query, 'code', 40),
+      active: boolParam(query, 'active'),
+    });
+    return page.list(rows.map(presentPromoCode), count);
+  }
+}

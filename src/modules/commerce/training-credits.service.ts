@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import { notFound } from '../../core/http/api-error';
+import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
+import { decodeId, IdType } from '../../core/ids/ids';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import type { AddRemove, TrainingCreditCodeCreateDto, TrainingCreditCodePatchDto } from './dto/training-credits.dto';
+
+export interface CreditCodeRow {
+  id: string;
+  code: string;
+  credits_total: number;
+  credits_used: number;
+  expiration_date: Date | null;
+  expire_content: boolean;
+  tracking_identifier: string;
+  available_to_all_students: boolean;
+  available_for_all_offers: boolean;
+}
+
+export interface CreditCodeView extends CreditCodeRow {
+  /** on read, create and update (not in lists) */
+  group_ids?: string[];
+  offer_ids?: string[];
+}
+
+const COLS = `id, code, credits_total, credits_used, expiration_date, expire_content, tracking_identifier, available_to_all_students, available_for_all_offers`;
+const CODE_TAKEN = 'A training credit code with this code already exists.';
+
+/** The two link tables of a code: its student groups and its offers. */
+const LINKS = {
+  student_groups: { table: 'training_credit_code_groups', column: 'group_id', parent: 'groups', idType: 'group' as IdType, extra: '' },
+  offers: { table: 'training_credit_code_offers', column: 'offer_id', parent: 'offers', idType: 'offer' as IdType, extra: '' },
+} as const;
+type LinkName = keyof typeof LINKS;
+
+/**
+ * Training credit codes (/v1/training-credit-codes; docs/decisions/commerce-limits.md): a balance
+ * of `credits_total` credits (one credit pays one unit of the offer's currency) spent at checkout
+ * (checkout-limits.ts) by the students of its groups on its offers, unless available to all.
+ */
+@Injectable()
+export class TrainingCreditsService {
+  constructor(private readonly ds: DataSource) {}
+
+  private async code(m: EntityManager, p: Principal, id: string, lock = false): Promise<CreditCodeRow> {
+    const uuid = decodeId('trainingCreditCode', id);
+    const rows: CreditCodeRow[] = uuid
+      ? await m.query(`SELECT ${COLS} FROM training_credit_codes WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [p.organizationId, uuid])
+      : [];
+    if (!rows.length) throw notFound();
+    return rows[0];
+  }
+
+  private async view(m: EntityManager, p: Principal, row: CreditCodeRow): Promise<CreditCodeView> {
+    const [links] = await m.query(
+      `SELECT ARRAY(SELECT group_id FROM training_credit_code_groups WHERE organization_id = $1 AND code_id = $2 ORDER BY created_at, group_id) AS group_ids,
+              ARRAY(SELECT offer_id FROM training_credit_code_offers WHERE organization_id = $1 AND code_id = $2 ORDER BY created_at, offer_id) AS offer_ids`,
+      [p.organizationId, row.id],
+    );
+    return { ...row, group_ids: links.group_ids, offer_ids: links.offer_ids };
+  }
+
+  /** The uuids of these public ids, every one an object of the organization, else a 400 naming the first unknown one. */
+  private async resolve(m: EntityManager, p: Principal, link: LinkName, ids: string[]): Promise<string[]> {
+    const l = LINKS[link];
+    const uuids = [...new Set(ids.map((id) => decodeId(l.idType, id)).filter((x): x is string => !!x))];
+    const found: { id: string }[] = uuids.length ? await m.query(`SELECT id FROM ${l.parent} WHERE organization_id = $1 AND id = ANY($2::uuid[])${l.extra}`, [p.organizationId, uuids]) : [];
+    const known = new Set(found.map((r) => r.id));
+    const missing = ids.find((id) => !known.has(decodeId(l.idType, id) ?? ''));
+    if (missing !== undefined) throw invalidPk(link, missing);
+    return uuids;
+  }
+
+  private async addLinks(m: EntityManager, p: Principal, link: LinkName, codeId: string, uuids: string[]) {
+    if (!uuids.length) return;
+    const l = LINKS[link];
+    await m.query(
+      `INSERT INTO ${l.table} (organization_id, code_id, ${l.column}, created_at)
+       SELECT $1, $2, x, now() + n * interval '1 microsecond' FROM unnest($3::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT DO NOTHING`,
+      [p.organizationId, codeId, uuids],
+    );
+  }
+
+  private async linkCount(m: EntityManager, p: Principal, link: LinkName, codeId: string): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM ${LINKS[link].table} WHERE organization_id = $1 AND code_id = $2`, [p.organizationId, codeId]);
+    return n;
+  }
+
+  async list(p: Principal, page: V1PageRequest, filters: { trackingIdentifier?: string; code?: string }): Promise<{ rows: CreditCodeRow[]; count: number }> {
+    const where = ['organization_id = $1'];
+    const params: unknown[] = [p.organizationId];
+    if (filters.trackingIdentifier !== undefined) {
+      params.push(filters.trackingIdentifier);
+      where.push(`tracking_identifier = $${params.length}`);
+    }
+    if (filters.code !== undefined) {
+      params.push(filters.code);
+      where.push(`code = $${params.length}`);
+    }
+    const w = where.join(' AND ');
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM training_credit_codes WHERE ${w}`, params);
+    const rows: CreditCodeRow[] = await this.ds.query(
+      `SELECT ${COLS} FROM training_credit_codes WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.pageSize, page.offset],
+    );
+    return { rows, count: n };
+  }
+
+  async read(p: Principal, id: string): Promise<CreditCodeView> {
+    const m = this.ds.manager;
+    return this.view(m, p, await this.code(m, p, id));
+  }
+
+  /**
+   * `student_groups` is required (non-empty) when `available_to_all_students` is false, `offers`
+   * when `available_for_all_offers` is false. Each flag defaults to true unless its list is sent.
+   */
+  async create(p: Principal, dto: TrainingCreditCodeCreateDto): Promise<CreditCodeView> {
+    const expiration = parseTimestamp('expiration_date', dto.expiration_date, true);
+    const allStudents = dto.available_to_all_students ?? dto.student_groups === undefined;
+    const allOffers = dto.available_for_all_offers ?? dto.offers === undefined;
+    if (!allStudents && !dto.student_groups?.length) throw fieldError('student_groups', 'This field is required when available_to_all_students is false.');
+    if (!allOffers && !dto.offers?.length) throw fieldError('offers', 'This field is required when available_for_all_offers is false.');
+    try {
+      return await this.ds.transaction(async (m) => {
+        const groups = await this.resolve(m, p, 'student_groups', dto.student_groups ?? []);
+        const offers = await this.resolve(m, p, 'offers', dto.offers ?? []);
+        const [row]: CreditCodeRow[] = await m.query(
+          `INSERT INTO training_credit_codes (organization_id, code, credits_total, expiration_date, expire_content, tracking_identifier, available_to_all_students, available_for_all_offers)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLS}`,
+          [p.organizationId, dto.training_credit_code, dto.credits_total, expiration ?? null, dto.expire_content ?? false, dto.tracking_identifier ?? '', allStudents, allOffers],
+        );
+        await this.addLinks(m, p, 'student_groups', row.id, groups);
+        await this.addLinks(m, p, 'offers', row.id, offers);
+        return this.view(m, p, row);
+      });
+    } catch (e) {
+      if (isUniqueViolation(e, 'training_credit_codes_org_code_uq')) throw fieldError('training_credit_code', CODE_TAKEN);
+      throw e;
+    }
+  }
+
+  /** Adds first, then removes, for each link; `credits_total` never below the credits already used (checked under the code's row lock). */
+  private async applyLinks(m: EntityManager, p: Principal, link: LinkName, codeId: string, change: AddRemove | undefined) {
+    if (!change) return;
+    const add = await this.resolve(m, p, link, change.add ?? []);
+    await this.addLinks(m, p, link, codeId, add);
+    const l = LINKS[link];
+    const remove = (change.remove ?? []).map((id) => decodeId(l.idType, id)).filter((x): x is string => !!x);
+    if (remove.length) await m.query(`DELETE FROM ${l.table} WHERE organization_id = $1 AND code_id = $2 AND ${l.column} = ANY($3::uuid[])`, [p.organizationId, codeId, remove]);
+  }
+
+  async update(p: Principal, id: string, dto: TrainingCreditCodePatchDto): Promise<CreditCodeView> {
+    const expiration = parseTimestamp('expiration_date', dto.expiration_date, true);
+    return this.ds.transaction(async (m) => {
+      const code = await this.code(m, p, id, true);
+      if (dto.credits_total !== undefined && dto.credits_total < code.credits_used) {
+        throw fieldError('credits_total', `Ensure this value is greater than or equal to the ${code.credits_used} credits already used.`);
+      }
+      await this.applyLinks(m, p, 'student_groups', code.id, dto.student_groups);
+      await this.applyLinks(m, p, 'offers', code.id, dto.offers);
+      const [row]: CreditCodeRow[] = rowsOf(
+        await m.query(
+          `UPDATE training_credit_codes SET
+             credits_total = COALESCE($3, credits_total),
+             expiration_date = CASE WHEN $4 THEN $5::timestamptz ELSE expiration_date END,
+             expire_content = COALESCE($6, expire_content), tracking_identifier = COALESCE($7, tracking_identifier),
+             available_to_all_students = COALESCE($8, available_to_all_students), available_for_all_offers = COALESCE($9, available_for_all_offers),
+             updated_at = now()
+           WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+          [
+            p.organizationId,
+            code.id,
+            dto.credits_total ?? null,
+            expiration !== undefined,
+            expiration ?? null,
+            dto.expire_content ?? null,
+            dto.tracking_identifier ?? null,
+            dto.available_to_all_students ?? null,
+            dto.available_for_all_offers ?? null,
+          ],
+        ),
+      );
+      // the required-when rules hold on the result (the transaction rolls everything back otherwise)
+      if (!row.available_to_all_students && !(await this.linkCount(m, p, 'student_groups', row.id))) {
+        throw fieldError('student_groups', 'At least one student group is required when available_to_all_students is false.');
+      }
+      if (!row.available_for_all_offers && !(await this.linkCount(m, p, 'offers', row.id))) {
+        throw fieldError('offers', 'At least one offer is required when available_for_all_offers is false.');
+      }
+      return this.view(m, p, row);
+    });
+  }
+}
