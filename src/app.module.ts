@@ -4,6 +4,7 @@ import { AppConfig } from './core/config/config';
 import { CoreModule } from './core/core.module';
 import { IdempotencyModule } from './core/idempotency/idempotency.module';
 import { applyIdempotencyToWrites } from './core/idempotency/wire';
+import { CommerceModule } from './modules/commerce/commerce.module';
 import { CoursesApiModule } from './modules/courses/courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
@@ -51,6 +52,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         WebhooksModule,
+        CommerceModule,
         CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,

@@ -53,9 +53,9 @@ describe('/v1 course series', () => {
             visible_on_catalog: true,
             series_url: expect.stringMatching(new RegExp(`^https://${d.name.replace(/\./g, '\\.')}/series/`)),
             published_course_count: 2,
-            offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: null },
+            offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } },
           },
-          { id: b.id, title: 'Empty', visible_on_catalog: false, series_url: expect.any(String), published_course_count: 0, offer: null },
+          { id: b.id, title: 'Empty', visible_on_catalog: false, series_url: expect.any(String), published_course_count: 0, offer: { id: expect.stringMatching(/^ofr[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } } },
         ],
       });
     }
@@ -93,7 +93,7 @@ describe('/v1 course series', () => {
       course_url: expect.stringContaining(d.name),
       hidden: false,
       registration_required: false,
-      offer: null,
+      offer: { id: expect.stringMatching(/^ofr[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } },
     });
     expect(res.body.results[1]).toMatchObject({ hidden: true, course: { lesson_count: 0, required_lesson_count: 0 } });
     expect((await t.get(`/v1/domains/${d.name}/course-series/nope/published-courses`, basic())).status).toBe(404);

@@ -77,7 +77,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         path_url: `https://${dn}/path/intro-path`,
         hidden: false,
         strict_enforce_group_visibility: false,
-        offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.stringContaining(dn), price: null },
+        offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.stringContaining(dn), price: { amount: '0.00', currency_code: 'USD' } },
         unique_progress_per_enrollment: false,
         created_at: expect.stringMatching(/Z$/),
         modified_at: expect.any(String),
@@ -231,7 +231,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect(p1.body.next).toContain('page=2');
       const p2 = await t.get(`${b}?page=2`, basic());
       expect(p2.body.results).toHaveLength(1);
-      expect(p2.body.results[0].offer).toBeNull();
+      expect(p2.body.results[0].offer).toMatchObject({ id: expect.stringMatching(/^ofr/), price: { amount: '0.00' } }); // made with it (offers trigger)
       expect(p2.body.previous).not.toBeNull();
     });
 

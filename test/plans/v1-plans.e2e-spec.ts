@@ -69,7 +69,7 @@ describe('/v1 plans and plan enrollments', () => {
           hidden: false,
           short_description: 'All courses',
         },
-        { id: b.id, plan: { id: b.id, title: 'Free' }, name: 'Free', slug: 'free', plan_url: `https://${d.name}/plan/free`, offer: null, hidden: true, short_description: null },
+        { id: b.id, plan: { id: b.id, title: 'Free' }, name: 'Free', slug: 'free', plan_url: `https://${d.name}/plan/free`, offer: { id: b.offerId, registration_open: true, registration_url: expect.stringContaining(d.name), price: { amount: '0.00', currency_code: 'USD' } }, hidden: true, short_description: null },
       ],
     });
     expect((await t.get(`/v1/domains/${d.name}/plan/`, bearer())).body.count).toBe(2); // trailing slash

@@ -59,7 +59,7 @@ describe('/v1 published courses', () => {
       unique_progress_per_enrollment: false,
       require_all_prerequisites: false,
       timezone: null,
-      offer: null,
+      offer: { id: expect.stringMatching(/^ofr[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } },
     });
     // same title on another course: the derived slug gets a suffix
     const c2 = await insertCourse(t, org, { title: 'Intro to widgets' });

@@ -151,7 +151,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
 
 // --- paths, plans, course series, access codes (v1-paths-plans-codes) ---
 
-/** A plan on a domain (no /v1 operation creates plans), with its default offer unless `offer: false`. */
+/** A plan on a domain (no /v1 operation creates plans), with its offer (made by the offers trigger; `offer` is ignored). */
 export async function insertPlan(t: TestApp, org: CreatedOrg, domainUuid: string, attrs: { name?: string; slug?: string; hidden?: boolean; short_description?: string | null; offer?: boolean; price_cents?: number | null } = {}) {
   const row = await one(t, `INSERT INTO plans (organization_id, domain_id, name, slug, hidden, short_description) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
     orgUuid(org),
@@ -161,12 +161,10 @@ export async function insertPlan(t: TestApp, org: CreatedOrg, domainUuid: string
     attrs.hidden ?? false,
     attrs.short_description ?? null,
   ]);
-  let offerUuid: string | null = null;
-  if (attrs.offer !== false) {
-    const o = await one(t, `INSERT INTO offers (organization_id, plan_id, price_cents) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(org), row.id, attrs.price_cents ?? null]);
-    offerUuid = o.id;
-  }
-  return { uuid: row.id as string, id: encodeId('plan', row.id), offerId: offerUuid ? encodeId('offer', offerUuid) : null };
+  // every plan has exactly one offer, made with it by the offers trigger (commerce): set its price
+  await t.ds.query(`UPDATE offers SET price_cents = $3 WHERE organization_id = $1 AND plan_id = $2`, [orgUuid(org), row.id, attrs.price_cents ?? null]);
+  const o = await one(t, `SELECT id FROM offers WHERE organization_id = $1 AND plan_id = $2`, [orgUuid(org), row.id]);
+  return { uuid: row.id as string, id: encodeId('plan', row.id), offerId: encodeId('offer', o.id) };
 }
 
 /** A course series on a domain holding the given published courses in that order. */
@@ -181,7 +179,7 @@ export async function insertCourseSeries(t: TestApp, org: CreatedOrg, domainUuid
   for (const [i, pc] of publishedCourseUuids.entries()) {
     await t.ds.query(`INSERT INTO course_series_items (organization_id, course_series_id, published_course_id, "order") VALUES ($1, $2, $3, $4)`, [orgUuid(org), row.id, pc, i]);
   }
-  if (attrs.offer) await t.ds.query(`INSERT INTO offers (organization_id, course_series_id) VALUES ($1, $2)`, [orgUuid(org), row.id]);
+  // its offer is made with it by the offers trigger (commerce); `offer` is kept for existing callers
   return { uuid: row.id as string, id: encodeId('courseSeries', row.id) };
 }
 

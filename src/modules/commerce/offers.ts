@@ -2,8 +2,9 @@ import { EntityManager } from 'typeorm';
 
 /**
  * Offers: the price and registration state of a sellable object (published path, plan, course
- * series, published course). Commerce owns the `offers` table: other modules create and read
- * offers through these functions, inside their own transaction.
+ * series, published course). Exactly one per object (unique index per owner column), created with
+ * it by the owner table's AFTER INSERT trigger (migration 1763700017000). Commerce owns the
+ * `offers` table: other modules read offers through these functions, inside their own transaction.
  */
 export type OfferOwner = 'published_path_id' | 'plan_id' | 'course_series_id' | 'published_course_id';
 
@@ -15,7 +16,7 @@ export interface OfferRow {
   currency_code: string;
 }
 
-/** The default offer of each owner (the oldest default one), keyed by owner uuid. One query. */
+/** The offer of each owner, keyed by owner uuid. One query. */
 export async function loadOffers(m: EntityManager, organizationId: string, owner: OfferOwner, ids: string[]): Promise<Map<string, OfferRow>> {
   const out = new Map<string, OfferRow>();
   if (!ids.length) return out;
@@ -29,9 +30,12 @@ export async function loadOffers(m: EntityManager, organizationId: string, owner
   return out;
 }
 
-/** A free, open default offer for a newly published object (its description: the object's title, at most 500 characters). */
+/**
+ * The offer of a newly published object. The owner table's trigger already made it in the
+ * INSERT; this keeps the call sites that predate the trigger correct (a no-op then).
+ */
 export async function insertDefaultOffer(m: EntityManager, organizationId: string, owner: OfferOwner, ownerId: string, description: string): Promise<void> {
-  await m.query(`INSERT INTO offers (organization_id, ${owner}, registration_open, price_cents, description) VALUES ($1, $2, true, NULL, $3)`, [
+  await m.query(`INSERT INTO offers (organization_id, ${owner}, registration_open, price_cents, description) VALUES ($1, $2, true, NULL, $3) ON CONFLICT DO NOTHING`, [
     organizationId,
     ownerId,
     description.slice(0, 500),

@@ -1,5 +1,7 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
+import type { OfferRow } from '../commerce/offers';
+import { presentOffer } from '../commerce/offers.presenter';
 
 /** The settings columns of a published course (published_courses), wherever a query reads them. */
 export interface PublishedCourseSettingsRow {
@@ -62,11 +64,13 @@ export interface PresentOptions {
   searchable?: Map<string, SearchableLesson[]>;
   /** include_searchable_content: tags of each published course */
   tags?: Map<string, { id: string; name: string; slug: string }[]>;
+  /** the offer of each published course (commerce loadOffers) */
+  offers?: Map<string, OfferRow>;
 }
 
 /**
- * The v1 PublishedCourse. `timezone` is null (no per-course time zone is kept) and `offer` is
- * null (commerce is out of scope: see docs/decisions/v1-catalog.md).
+ * The v1 PublishedCourse. `timezone` is null (no per-course time zone is kept); `offer` is the
+ * published course's offer (commerce, docs/decisions/commerce.md).
  */
 export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions) {
   const stats = o.stats.get(r.course_id) ?? { lessonCount: 0, requiredLessonCount: 0 };
@@ -86,7 +90,7 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,
     ...presentPublishedCourseSettings(r),
-    offer: null,
+    offer: presentOffer(o.offers?.get(r.id), o.domainName),
   };
   if (o.searchable) {
     const lessons = o.searchable.get(r.course_id) ?? [];

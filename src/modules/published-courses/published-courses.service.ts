@@ -8,6 +8,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
+import { loadOffers, OfferRow } from '../commerce/offers';
 import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
 import { PublishedCourse } from './published-course.entity';
 import { LessonStats, PublishedCourseRow, SearchableLesson } from './published-courses.presenter';
@@ -104,6 +105,11 @@ export class PublishedCoursesService {
     );
     if (!row) throw notFound();
     return row;
+  }
+
+  /** The offer of each published course (made with it by the offers trigger, commerce), one query. */
+  offers(p: Principal, ids: string[]): Promise<Map<string, OfferRow>> {
+    return loadOffers(this.ds.manager, p.organizationId, 'published_course_id', ids);
   }
 
   /** Lesson counts of the courses of a page, one query. Sections are not lessons. */

@@ -48,12 +48,13 @@ export class PublishedCoursesV1Controller {
 
   private async present(p: Principal, domain: Domain, rows: PublishedCourseRow[], opts: { detail?: boolean; searchable?: boolean }) {
     const courseIds = rows.map((r) => r.course_id);
-    const [stats, searchable, tags] = await Promise.all([
+    const [stats, searchable, tags, offers] = await Promise.all([
       this.published.lessonStats(p, courseIds),
       opts.searchable ? this.published.searchableLessons(p, courseIds) : Promise.resolve(undefined),
       opts.searchable ? this.extras.tagsOf(p, rows.map((r) => r.id)) : Promise.resolve(undefined),
+      this.published.offers(p, rows.map((r) => r.id)),
     ]);
-    return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable, tags }));
+    return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable, tags, offers }));
   }
 
   @Get()
