@@ -1,0 +1,288 @@
+import { INestApplicationContext } from '@nestjs/common';
+import ICAL from 'ical.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/core/config/config';
+import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
+import { createWorker } from '../../src/worker';
+import { startTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
+import { BuiltCourse, journey } from '../support/learner-journey';
+
+/** The text/calendar part of an RFC 5322 message written by nodemailer (base64, quoted-printable or plain). */
+function calendarPart(raw: string): { contentType: string; ics: string } {
+  const parts = raw.split(/\r?\n--[^\r\n]+\r?\n/);
+  const part = parts.find((p) => /^Content-Type: text\/calendar/im.test(p));
+  if (!part) throw new Error('no text/calendar part');
+  const [head, ...rest] = part.split(/\r?\n\r?\n/);
+  let body = rest.join('\n\n').replace(/\r?\n--[^\r\n]+--\s*$/, '');
+  const enc = /Content-Transfer-Encoding: (\S+)/i.exec(head)?.[1]?.toLowerCase();
+  if (enc === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (enc === 'quoted-printable') body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+  return { contentType: /Content-Type: ([^\r\n]+(\r?\n\s+[^\r\n]+)*)/i.exec(head)![1], ics: body };
+}
+
+/**
+ * /v1 VILT: session events (filters, read) and registrations (enrollment rule, seats under
+ * concurrency, attendance completing the lesson, VILT_EVENT_REGISTRATION, the iCalendar invitation
+ * mailed through the worker into MAIL_OUTBOX_DIR and parsed back with ical.js).
+ */
+describe('/v1 VILT session events and registrations', () => {
+  let t: TestApp;
+  let worker: INestApplicationContext;
+  let outbox: string;
+  let org: CreatedOrg;
+  let course: BuiltCourse;
+  let j: ReturnType<typeof journey>;
+  const key = () => ({ basic: org.api_key });
+  const count = async (table: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
+  const newSession = async (over: Record<string, unknown> = {}) => {
+    const res = await t.post(
+      '/v1/ilt-sessions',
+      { instructor_email: 'Ina Instructor <ina@example.test>', lesson: course.lessonIds[0], display_name: 'Live Q&A', starts_at: '2027-05-10T14:00:00Z', ends_at: '2027-05-10T15:30:00Z', timezone: 'America/New_York', location: 'Room 7', ...over },
+      key(),
+    );
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+    return res.body;
+  };
+  const mailsTo = (email: string) =>
+    readdirSync(outbox)
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => readFileSync(join(outbox, f), 'utf8'))
+      .filter((raw) => new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'm').test(raw));
+
+  beforeAll(async () => {
+    outbox = mkdtempSync(join(tmpdir(), 'cp-vilt-outbox-'));
+    t = await startTestApp({ SMTP_URL: undefined, MAIL_OUTBOX_DIR: outbox });
+    worker = await createWorker(loadConfig(process.env, { ...t.config, SMTP_URL: undefined, MAIL_OUTBOX_DIR: outbox }));
+    await worker.init();
+    org = await t.newOrg();
+    j = journey(t, org);
+    // a required VILT lesson and an optional HTML lesson: attending completes the course
+    course = await j.course([{ type: 'VILT', title: 'Live session' }, { type: 'HTML', optional: true }]);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
+
+  it('a registration: 201 with the learner lesson progress, VILT_EVENT_REGISTRATION, and an iCalendar invitation mailed to the learner', async () => {
+    const s = await newSession({ seats_total: 5 });
+    const learner = await j.learner();
+    const enr = await j.enroll(learner.id, course.publishedCourseId);
+    const res = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: enr.id }, key());
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-z]+$/),
+      attended: false,
+      student_lesson_progress: {
+        id: expect.any(String),
+        lesson: { id: course.lessonIds[0], title: 'Live session', course: { id: course.courseId, title: expect.any(String) } },
+        user: { id: learner.id, email: learner.email, first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' },
+      },
+      vilt_session: { id: s.vilt_session.id },
+    });
+    const lessons = await j.lessons(learner.id, course.publishedCourseId);
+    expect(lessons.map((l: any) => l.lesson_progress.lesson_progress_id)).toContain(res.body.student_lesson_progress.id);
+    expect((await t.get(`/v1/vilt-session-registrations/${res.body.id}`, key())).body).toEqual(res.body);
+
+    const [event] = await t.ds.query(`SELECT payload FROM outbox_events WHERE event_type = 'VILT_EVENT_REGISTRATION' AND payload->'user'->>'id' = $1`, [learner.id]);
+    expect(event.payload).toMatchObject({
+      event_type: 'VILT_EVENT_REGISTRATION',
+      user: { id: learner.id, email: learner.email, first_name: 'Ada', last_name: 'Lovelace' },
+      course: { id: course.courseId, published_course_id: course.publishedCourseId },
+      domain: { name: org.domain_name },
+      lesson: { id: course.lessonIds[0], title: 'Live session' },
+      vilt_session: {
+        id: s.vilt_session.id,
+        display_name: 'Live Q&A',
+        seats_total: 5,
+        registration_count: 1,
+        instructor_name: 'Ina Instructor',
+        events: [{ id: s.id, starts_at: '2027-05-10T14:00:00.000Z', ends_at: '2027-05-10T15:30:00.000Z', timezone: 'America/New_York', location: 'Room 7', provider: 'calendar' }],
+      },
+      domain_access_code: null,
+      signup_fields: {},
+    });
+
+    const [raw] = await eventually(() => {
+      const m = mailsTo(learner.email);
+      expect(m).toHaveLength(1);
+      return m;
+    }, { timeoutMs: 15000 });
+    const part = calendarPart(raw);
+    expect(part.contentType).toMatch(/^text\/calendar;.*method=REQUEST/is);
+    const cal = new ICAL.Component(ICAL.parse(part.ics));
+    expect(cal.getFirstPropertyValue('method')).toBe('REQUEST');
+    const vevents = cal.getAllSubcomponents('vevent');
+    expect(vevents).toHaveLength(1);
+    const ev = new ICAL.Event(vevents[0]);
+    expect(ev.uid).toBe(`${s.id}@live-training`);
+    expect(ev.summary).toBe('Live Q&A');
+    expect(ev.location).toBe('Room 7');
+    expect(ev.startDate.zone?.tzid).toBe('America/New_York');
+    expect(ev.startDate.toString()).toBe('2027-05-10T10:00:00');
+    expect(ev.startDate.toJSDate().toISOString()).toBe('2027-05-10T14:00:00.000Z');
+    expect(ev.endDate.toJSDate().toISOString()).toBe('2027-05-10T15:30:00.000Z');
+    expect(ev.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${learner.email}`]);
+    expect(String(ev.organizer).toLowerCase()).toBe("mailto:ina@example.test");
+
+    // a reschedule mails an update: same UID, SEQUENCE + 1, the new time
+    const { id, vilt_session, ...writable } = s;
+    expect((await t.request('PUT', `/v1/ilt-sessions/${s.id}`, { ...key(), body: { ...writable, starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z' } })).status).toBe(200);
+    const update = await eventually(() => {
+      const m = mailsTo(learner.email);
+      expect(m).toHaveLength(2);
+      return m.map((r) => new ICAL.Event(new ICAL.Component(ICAL.parse(calendarPart(r).ics)).getFirstSubcomponent('vevent')!)).find((e) => e.sequence === 1)!;
+    }, { timeoutMs: 15000 });
+    expect(update.uid).toBe(`${s.id}@live-training`);
+    expect(update.startDate.toJSDate().toISOString()).toBe('2027-05-11T14:00:00.000Z');
+
+    // removing the registration frees the seat and mails a cancellation with the same UID
+    expect((await t.delete(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(204);
+    expect((await t.get(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(404);
+    expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(0);
+    const cancel = await eventually(() => {
+      const m = mailsTo(learner.email).map((r) => new ICAL.Component(ICAL.parse(calendarPart(r).ics))).filter((c) => c.getFirstPropertyValue('method') === 'CANCEL');
+      expect(m).toHaveLength(1);
+      return m[0];
+    }, { timeoutMs: 15000 });
+    expect(new ICAL.Event(cancel.getFirstSubcomponent('vevent')!).uid).toBe(`${s.id}@live-training`);
+  });
+
+  it('never more registrations than seats: 10 parallel registrations for 3 seats, the extra ones 400 on vilt_session', async () => {
+    const s = await newSession({ seats_total: 3 });
+    const learners = await Promise.all(Array.from({ length: 10 }, () => j.learner()));
+    const enrollments = [];
+    for (const l of learners) enrollments.push(await j.enroll(l.id, course.publishedCourseId));
+    const results = await Promise.all(enrollments.map((e) => t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: e.id }, key())));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(7);
+    for (const r of refused) expect([r.status, r.body]).toEqual([400, { vilt_session: ['This session has no seats left.'] }]);
+    const list = await t.get(`/v1/vilt-session-registrations?session__id=${s.vilt_session.id}`, key());
+    expect(list.body.count).toBe(3);
+    expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session).toMatchObject({ registration_count: 3, seats_total: 3 });
+    // seats cannot drop below the registrations
+    const { id, vilt_session, ...writable } = s;
+    const lower = await t.request('PUT', `/v1/ilt-sessions/${s.id}`, { ...key(), body: { ...writable, seats_total: 2 } });
+    expect(lower.status).toBe(400);
+    expect(lower.body).toHaveProperty('seats_total');
+  });
+
+  it('needs an active enrollment in the session course; one registration per learner; bad input changes nothing', async () => {
+    const s = await newSession({ seats_total: 10 });
+    const learner = await j.learner();
+    const other = await j.course([{ type: 'HTML' }]);
+    const wrong = await j.enroll(learner.id, other.publishedCourseId);
+    const right = await j.enroll(learner.id, course.publishedCourseId);
+    const before = await count('vilt_session_registrations');
+    const cases: [unknown, string][] = [
+      [{ vilt_session: { id: s.vilt_session.id }, enrollment_id: wrong.id }, 'enrollment_id'],
+      [{ vilt_session: { id: s.vilt_session.id }, enrollment_id: 'enr0000000000000000000000000' }, 'enrollment_id'],
+      [{ vilt_session: { id: s.vilt_session.id } }, 'enrollment_id'],
+      [{ vilt_session: { id: 'vss0000000000000000000000000' }, enrollment_id: right.id }, 'vilt_session'],
+      [{ vilt_session: { id: s.id }, enrollment_id: right.id }, 'vilt_session'],
+      [{ vilt_session: 'x', enrollment_id: right.id }, 'vilt_session'],
+      [{ enrollment_id: right.id }, 'vilt_session'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.post('/v1/vilt-session-registrations', body, key());
+      expect([res.status, Object.keys(res.body)]).toEqual([400, [field]]);
+    }
+    expect(await count('vilt_session_registrations')).toBe(before);
+    expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: right.id }, key())).status).toBe(201);
+    const again = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: right.id }, key());
+    expect([again.status, again.body]).toEqual([400, { vilt_session: ['This user is already registered for this session.'] }]);
+    expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(1);
+  });
+
+  it('a multi-session event: learners register for the event, seats of the event, both meetings in one invitation', async () => {
+    const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Two-day workshop', seats_total: 1 }, key());
+    const day1 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 1' });
+    const day2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 2', starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z' });
+    const a = await j.learner();
+    const b = await j.learner();
+    const ea = await j.enroll(a.id, course.publishedCourseId);
+    const eb = await j.enroll(b.id, course.publishedCourseId);
+    expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: ea.id }, key())).status).toBe(201);
+    expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key())).status).toBe(400);
+    const [raw] = await eventually(() => {
+      const r = mailsTo(a.email);
+      expect(r).toHaveLength(1);
+      return r;
+    }, { timeoutMs: 15000 });
+    const uids = new ICAL.Component(ICAL.parse(calendarPart(raw).ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v).uid);
+    expect(uids).toEqual([`${day1.id}@live-training`, `${day2.id}@live-training`]);
+  });
+
+  it('attendance: only attended changes; attended completes the VILT lesson (and here the course) through progress', async () => {
+    const s = await newSession({ seats_total: null });
+    const learner = await j.learner();
+    const enr = await j.enroll(learner.id, course.publishedCourseId);
+    const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: enr.id }, key());
+    // PUT needs attended; wrong types are 400; nothing changes
+    expect((await t.request('PUT', `/v1/vilt-session-registrations/${reg.body.id}`, { ...key(), body: {} })).status).toBe(400);
+    const badType = await t.patch(`/v1/vilt-session-registrations/${reg.body.id}`, { attended: 'yes' }, key());
+    expect([badType.status, Object.keys(badType.body)]).toEqual([400, ['attended']]);
+    // other members are ignored
+    const noop = await t.patch(`/v1/vilt-session-registrations/${reg.body.id}`, { vilt_session: { id: 'x' } }, key());
+    expect(noop.body).toEqual({ id: reg.body.id, attended: false });
+    expect((await j.lessons(learner.id, course.publishedCourseId))[0].lesson_progress.completed_at).toBeNull();
+
+    const put = await t.request('PUT', `/v1/vilt-session-registrations/${reg.body.id}`, { ...key(), body: { attended: true } });
+    expect([put.status, put.body]).toEqual([200, { id: reg.body.id, attended: true }]);
+    const lesson = (await j.lessons(learner.id, course.publishedCourseId)).find((l: any) => l.lesson.id === course.lessonIds[0]);
+    expect(lesson.lesson_progress.completed_at).toEqual(expect.any(String));
+    const events = await t.ds.query(`SELECT event_type FROM outbox_events WHERE payload->'user'->>'id' = $1 ORDER BY created_at`, [learner.id]);
+    expect(events.map((e: any) => e.event_type)).toEqual(expect.arrayContaining(['VILT_EVENT_REGISTRATION', 'LESSON_COMPLETION', 'COURSE_COMPLETION']));
+    // marking it again emits nothing more
+    await t.patch(`/v1/vilt-session-registrations/${reg.body.id}`, { attended: true }, key());
+    const again = await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->'user'->>'id' = $1 AND event_type = 'LESSON_COMPLETION'`, [learner.id]);
+    expect(again[0].n).toBe(1);
+    expect((await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key())).body.attended).toBe(true);
+    const listed = await t.get(`/v1/vilt-session-registrations?session__id=${s.vilt_session.id}`, key());
+    expect(listed.body.results).toEqual([{ id: reg.body.id, attended: true, user: expect.objectContaining({ id: learner.id, email: learner.email }), vilt_session: { id: s.vilt_session.id } }]);
+  });
+
+  it('session events: list filters (course, lesson, starts_at__gte, ends_at__lte), read, bad filter values 400', async () => {
+    const org2 = await t.newOrg();
+    const k2 = { basic: org2.api_key };
+    const j2 = journey(t, org2);
+    const c1 = await j2.course([{ type: 'VILT' }]);
+    const c2 = await j2.course([{ type: 'VILT' }]);
+    const mk = async (lesson: string, starts: string, ends: string) =>
+      (await t.post('/v1/ilt-sessions', { instructor_email: 'i@example.test', lesson, display_name: 'S', starts_at: starts, ends_at: ends, timezone: 'UTC' }, k2)).body;
+    const e1 = await mk(c1.lessonIds[0], '2027-01-01T10:00:00Z', '2027-01-01T11:00:00Z');
+    const e2 = await mk(c1.lessonIds[0], '2027-02-01T10:00:00Z', '2027-02-01T11:00:00Z');
+    const e3 = await mk(c2.lessonIds[0], '2027-03-01T10:00:00Z', '2027-03-01T11:00:00Z');
+    const ids = async (q: string) => (await t.get(`/v1/vilt-session-events${q}`, k2)).body.results.map((r: any) => r.id);
+    expect(await ids('')).toEqual([e1.id, e2.id, e3.id]);
+    expect(await ids(`?session__lesson__course__id=${c1.courseId}`)).toEqual([e1.id, e2.id]);
+    expect(await ids(`?session__lesson__id=${c2.lessonIds[0]}`)).toEqual([e3.id]);
+    expect(await ids('?starts_at__gte=2027-02-01T10:00:00Z')).toEqual([e2.id, e3.id]);
+    expect(await ids('?ends_at__lte=2027-02-01T11:00:00Z')).toEqual([e1.id, e2.id]);
+    expect(await ids('?starts_at__gte=2027-01-15T00:00:00Z&ends_at__lte=2027-02-15T00:00:00Z')).toEqual([e2.id]);
+    expect(await ids('?session__lesson__id=nope')).toEqual([]);
+    for (const q of ['?starts_at__gte=soon', '?ends_at__lte=2027-13-45']) {
+      const res = await t.get(`/v1/vilt-session-events${q}`, k2);
+      expect(res.status).toBe(400);
+    }
+    const one = await t.get(`/v1/vilt-session-events/${e1.id}`, k2);
+    expect(one.body).toEqual({
+      id: e1.id,
+      starts_at: '2027-01-01T10:00:00.000Z',
+      ends_at: '2027-01-01T11:00:00.000Z',
+      timezone: 'UTC',
+      location: null,
+      event_location: null,
+      vilt_session: { id: e1.vilt_session.id, display_name: 'S', instructor_name: '', lesson: { id: c1.lessonIds[0], title: expect.any(String), course: { id: c1.courseId, title: expect.any(String) } }, registration_count: 0, seats_total: null },
+    });
+    // another organization's objects are 404 / absent
+    expect((await t.get(`/v1/vilt-session-events/${e1.id}`, key())).status).toBe(404);
+    expect((await t.get(`/v1/vilt-session-events?session__lesson__course__id=${c1.courseId}`, key())).body.count).toBe(0);
+    expect((await t.get('/v1/vilt-session-events/vse0000000000000000000000000', k2)).status).toBe(404);
+  });
+});
