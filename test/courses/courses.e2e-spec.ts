@@ -47,7 +47,11 @@ describe('/v2/courses', () => {
       const r = res.body.data[0];
       expect(r.type).toBe('courses');
       expect(Object.keys(r.attributes).sort()).toEqual(
-        ['average_rating', 'created_at', 'enforce_sequential_navigation', 'external_id', 'is_published', 'lesson_count', 'long_description_html', 'modified_at', 'promo_image_url', 'short_description', 'title'].sort(),
+        [
+          ...['average_rating', 'created_at', 'enforce_sequential_navigation', 'external_id', 'is_published', 'lesson_count', 'long_description_html', 'modified_at', 'promo_image_url', 'short_description', 'title'],
+          // extensions (CONVENTIONS §15): the course's certificate settings
+          ...['issues_certificate', 'certificate_validity_days'],
+        ].sort(),
       );
       expect(r.attributes.external_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(res.body).toMatchObject({ meta: { page_size: 25 }, has_more: false, next_cursor: null, links: { next: null } });

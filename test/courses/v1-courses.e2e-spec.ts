@@ -45,6 +45,9 @@ describe('/v1 courses', () => {
         average_rating: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
         modified_at: expect.any(String),
+        // extensions (CONVENTIONS §15): the certificate settings, defaults
+        issues_certificate: true,
+        certificate_validity_days: null,
       });
 
       const read = await t.get(`/v1/courses/${c.id}`, auth);

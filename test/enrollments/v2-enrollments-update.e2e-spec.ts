@@ -210,7 +210,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
       expect(paths).toHaveLength(1);
     });
 
-    it('per-item failures: unknown / malformed / over-long / other-organization id, duplicate id (first wins), bad or missing completed_at, success_status', async () => {
+    it('per-item failures: unknown / malformed / over-long / other-organization id, duplicate id (first wins), bad or missing completed_at, bad success_status', async () => {
       const { enrollments } = await enrolled(5);
       const [a, b, b2, b3, b4] = enrollments.map((e) => e.id);
       const other = await t.newOrg();
@@ -229,7 +229,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
             item(theirs, { completed_at: '2024-01-01T00:00:00Z' }),
             item(b, { completed_at: '2024-01-01' }),
             item(b2, {}),
-            item(b3, { completed_at: '2024-01-01T00:00:00Z', success_status: 'passed' }),
+            item(b3, { completed_at: '2024-01-01T00:00:00Z', success_status: 'PASSED' }),
             item(b4, { success_status: 'maybe' }),
             item('a'.repeat(65), { completed_at: null }),
           ],

@@ -1,7 +1,7 @@
 import { encodeId, newUuid } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { countQueries, domainOf, insertStudent, orgUuid } from '../support/fixtures';
+import { countQueries, domainOf, insertStudent, joinDomain, orgUuid } from '../support/fixtures';
 
 describe('/v1 group users, group access code pools and /v1/users/{user_id}/groups', () => {
   let t: TestApp;
@@ -31,11 +31,17 @@ describe('/v1 group users, group access code pools and /v1/users/{user_id}/group
     const [r] = await t.ds.query(`INSERT INTO access_code_pools (organization_id, domain_id, name) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(o), d.uuid, name]);
     return { uuid: r.id as string, id: encodeId('accessCodePool', r.id), name };
   };
+  /** a student registered on the org's domain: a /v1 user, whose /v1/users/{id}/groups answers (a student on no domain is 404 there) */
+  const registeredStudent = async () => {
+    const s = await insertStudent(t, org);
+    await joinDomain(t, org, (await domainOf(t, org)).uuid, s.uuid);
+    return s;
+  };
   const members = async (groupId: string) => (await t.get(`/v1/groups/${groupId}/users?page_size=1000`, basic())).body.results.map((r: any) => r.user.id);
 
   it('401 without credentials and 403 without student-groups scopes on every operation', async () => {
     const g = await group();
-    const s = await insertStudent(t, org);
+    const s = await registeredStudent();
     const p = await pool();
     const ops: [string, string, unknown?][] = [
       ['GET', `/v1/groups/${g.id}/users`],
@@ -173,7 +179,7 @@ describe('/v1 group users, group access code pools and /v1/users/{user_id}/group
 
     it('memberships added on /v1 are the memberships of the group on /v2 (deleting the group on /v2 removes them)', async () => {
       const g = await group();
-      const s = await insertStudent(t, org);
+      const s = await registeredStudent();
       await t.post(`/v1/groups/${g.id}/users`, { user: { id: s.id } }, basic());
       const v2token = await t.tokenFor(org, ['student-groups:write', 'student-groups:read']);
       const del = await t.request('DELETE', '/v2/groups/', { token: v2token, body: { data: [{ type: 'groups', id: g.id }] } });
@@ -185,7 +191,7 @@ describe('/v1 group users, group access code pools and /v1/users/{user_id}/group
 
   describe('/v1/users/{user_id}/groups', () => {
     it('lists the groups of a user of the organization, in joining order, with both credentials', async () => {
-      const s = await insertStudent(t, org);
+      const s = await registeredStudent();
       const a = await group();
       const b = await group();
       await group();

@@ -18,4 +18,7 @@ export class Course extends UpdatedOrgEntity {
   @Column('uuid', { nullable: true }) draftOriginId: string | null;
   @Column('text', { nullable: true }) createdByEmail: string | null;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
+  /** certificate settings (CONVENTIONS §15): whether a completion issues a certificate, and its validity in days (null: never expires) */
+  @Column('boolean', { default: true }) issuesCertificate: boolean;
+  @Column('integer', { nullable: true }) certificateValidityDays: number | null;
 }

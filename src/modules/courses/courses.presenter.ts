@@ -27,6 +27,9 @@ export function presentCourse({ course: c, stats }: CourseView, baseUrl: string)
       average_rating: stats.averageRating,
       created_at: c.createdAt.toISOString(),
       modified_at: modified.toISOString(),
+      // extensions (CONVENTIONS §15): the certificate settings, as on /v1
+      issues_certificate: c.issuesCertificate,
+      certificate_validity_days: c.certificateValidityDays,
     },
     links: { self: `${baseUrl.replace(/\/$/, '')}/v2/courses/${id}` },
   };

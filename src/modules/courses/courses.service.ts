@@ -148,7 +148,18 @@ export class CoursesService {
       toInsert.push({
         index: v.index,
         id,
-        values: [id, org, a.title, a.short_description ?? '', a.long_description_html ?? '', a.enforce_sequential_navigation ?? false, createdBy, externalIdOf('course', id, null)],
+        values: [
+          id,
+          org,
+          a.title,
+          a.short_description ?? '',
+          a.long_description_html ?? '',
+          a.enforce_sequential_navigation ?? false,
+          createdBy,
+          externalIdOf('course', id, null),
+          a.issues_certificate ?? true,
+          a.certificate_validity_days ?? null,
+        ],
       });
     }
     if (toInsert.length) {
@@ -156,10 +167,11 @@ export class CoursesService {
       const tuples = toInsert.map((r) => {
         const base = params.length;
         params.push(...r.values);
-        return `(${r.values.map((_, i) => `$${base + i + 1}`).join(', ')})`;
+        return `(${r.values.map((_, i) => `$${base + i + 1}${i === 9 ? '::int' : ''}`).join(', ')})`;
       });
       const rows: any[] = await this.courses.query(
-        `INSERT INTO courses (id, organization_id, title, short_description, long_description_html, enforce_sequential_navigation, created_by_email, external_id)
+        `INSERT INTO courses (id, organization_id, title, short_description, long_description_html, enforce_sequential_navigation, created_by_email, external_id,
+                              issues_certificate, certificate_validity_days)
          VALUES ${tuples.join(', ')} RETURNING *`,
         params,
       );
@@ -181,7 +193,11 @@ export class CoursesService {
    */
   async updateMany(p: Principal, items: ValidItem<CourseUpdateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
     const out = new Map<number, ItemOutcome<CourseResource>>();
-    const merged = new Map<string, { title: string | null; short: string | null; long: string | null; seq: boolean | null; indexes: number[] }>();
+    // certificate settings (extensions): issues_certificate null = unchanged; certificate_validity_days absent = unchanged, null = never expires
+    const merged = new Map<
+      string,
+      { title: string | null; short: string | null; long: string | null; seq: boolean | null; cert: boolean | null; setDays: boolean; days: number | null; indexes: number[] }
+    >();
     for (const v of items) {
       const uuid = decodeId('course', v.item.id);
       if (!uuid) {
@@ -189,11 +205,16 @@ export class CoursesService {
         continue;
       }
       const a = v.item.attributes;
-      const m = merged.get(uuid) ?? { title: null, short: null, long: null, seq: null, indexes: [] };
+      const m = merged.get(uuid) ?? { title: null, short: null, long: null, seq: null, cert: null, setDays: false, days: null, indexes: [] };
       m.title = a.title ?? m.title;
       m.short = a.short_description ?? m.short;
       m.long = a.long_description_html ?? m.long;
       m.seq = a.enforce_sequential_navigation ?? m.seq;
+      m.cert = a.issues_certificate ?? m.cert;
+      if ('certificate_validity_days' in (v.raw.attributes ?? {})) {
+        m.setDays = true;
+        m.days = a.certificate_validity_days ?? null;
+      }
       m.indexes.push(v.index);
       merged.set(uuid, m);
     }
@@ -202,8 +223,8 @@ export class CoursesService {
     const tuples: string[] = [];
     for (const [id, m] of merged) {
       const b = params.length;
-      params.push(id, m.title, m.short, m.long, m.seq);
-      tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::boolean)`);
+      params.push(id, m.title, m.short, m.long, m.seq, m.cert, m.setDays, m.days);
+      tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::boolean, $${b + 6}::boolean, $${b + 7}::boolean, $${b + 8}::int)`);
     }
     const [rows]: [any[], number] = await scoped(this.courses, p.organizationId).query(
       `UPDATE courses AS c SET
@@ -211,8 +232,10 @@ export class CoursesService {
           short_description = COALESCE(v.short_description, c.short_description),
           long_description_html = COALESCE(v.long_description_html, c.long_description_html),
           enforce_sequential_navigation = COALESCE(v.seq, c.enforce_sequential_navigation),
+          issues_certificate = COALESCE(v.cert, c.issues_certificate),
+          certificate_validity_days = CASE WHEN v.set_days THEN v.days ELSE c.certificate_validity_days END,
           updated_at = date_trunc('milliseconds', now())
-         FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq)
+         FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq, cert, set_days, days)
         WHERE c.id = v.id AND c.organization_id = $org AND c.deleted_at IS NULL AND NOT c.is_draft
         RETURNING c.*`,
       params,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
@@ -10,6 +10,9 @@ import { presentCourse } from './courses.v1.presenter';
 import { V1CoursesService } from './courses.v1.service';
 import { V1 } from '../../core/http/interfaces';
 import { CourseLabelRequest, CourseListQuery, CourseRequest, PatchedCourseRequest } from './dto/course.v1.dto';
+
+/** The members of the course this platform adds to the published Course (CONVENTIONS §15), on every operation that reads or writes it. */
+const CertificateMembers = () => ApiExtension('x-extension-members', ['issues_certificate', 'certificate_validity_days']);
 
 /**
  * /v1/courses and /v1/courses/{course_id}/labels (courses:read / courses:write). Course pages are
@@ -24,6 +27,7 @@ export class CoursesV1Controller {
     private readonly labels: CourseLabelsService,
   ) {}
 
+  @CertificateMembers()
   @Get()
   @Scopes('courses:read')
   async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
@@ -32,24 +36,28 @@ export class CoursesV1Controller {
     return page.list(await this.present(p, rows), count);
   }
 
+  @CertificateMembers()
   @Post()
   @Scopes('courses:write')
   async create(@Auth() p: Principal, @Body() dto: CourseRequest) {
     return this.presentOne(p, await this.courses.create(p, dto));
   }
 
+  @CertificateMembers()
   @Get(':course_id')
   @Scopes('courses:read')
   async read(@Auth() p: Principal, @Param('course_id') id: string) {
     return this.presentOne(p, await this.courses.get(p, id));
   }
 
+  @CertificateMembers()
   @Put(':course_id')
   @Scopes('courses:write')
   async update(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseRequest) {
     return this.presentOne(p, await this.courses.update(p, id, dto));
   }
 
+  @CertificateMembers()
   @Patch(':course_id')
   @Scopes('courses:write')
   async partialUpdate(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: PatchedCourseRequest) {

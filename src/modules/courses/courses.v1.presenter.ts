@@ -22,5 +22,8 @@ export function presentCourse(c: Course, x: CourseExtras) {
     average_rating: x.ratings.get(c.id) ?? null,
     created_at: c.createdAt.toISOString(),
     modified_at: c.updatedAt.toISOString(),
+    // extensions (CONVENTIONS §15): the certificate settings
+    issues_certificate: c.issuesCertificate,
+    certificate_validity_days: c.certificateValidityDays,
   };
 }

@@ -68,6 +68,8 @@ export class V1CoursesService {
         isDraft: false,
         draftOriginId: null,
         deletedAt: null,
+        issuesCertificate: dto.issues_certificate ?? true,
+        certificateValidityDays: dto.certificate_validity_days ?? null,
       });
       const saved = await m.getRepository(Course).save(row);
       if (dto.labels?.length) await this.labels.set(m, p, saved.id, dto.labels);
@@ -88,6 +90,8 @@ export class V1CoursesService {
       if (dto.manual_course_time !== undefined) set.manualCourseTime = dto.manual_course_time;
       if (dto.display_manual_course_time !== undefined) set.displayManualCourseTime = dto.display_manual_course_time;
       if (dto.course_and_lesson_time_format !== undefined) set.courseAndLessonTimeFormat = dto.course_and_lesson_time_format;
+      if (dto.issues_certificate !== undefined) set.issuesCertificate = dto.issues_certificate;
+      if (dto.certificate_validity_days !== undefined) set.certificateValidityDays = dto.certificate_validity_days;
       // modified_at moves on every update, also when only the labels change.
       await m
         .getRepository(Course)

@@ -14,7 +14,7 @@ const fail = (code: 'not_found' | 'validation_error', detail: string, pointer: s
 
 /**
  * PATCH /v2/enrollments/completion: sets (a date) or removes (null) the completion of the course
- * progress each enrollment has. The change and what follows it (enrollments' completed_at,
+ * progress each enrollment has, and its direct `success_status` (passed / failed; null clears it). The change and what follows it (enrollments' completed_at,
  * certificates issued or expired, COURSE_COMPLETION and PATH_COMPLETION) are the progress module's
  * (ProgressService.setCourseCompletions); this is the batch side: ids, dates, per-item outcomes,
  * and the enrollments re-read in the same transaction for the results.
@@ -29,7 +29,7 @@ export class EnrollmentsCompletionService {
 
   async completeMany(p: Principal, items: ValidItem<EnrollmentCompletionItem>[]): Promise<Map<number, Outcome>> {
     const out = new Map<number, Outcome>();
-    const changes: { index: number; enrollmentId: string; completedAt: Date | null }[] = [];
+    const changes: { index: number; enrollmentId: string; completedAt: Date | null | undefined; successStatus: 'PASSED' | 'FAILED' | null | undefined }[] = [];
     for (const v of items) {
       const raw = (v.raw.attributes ?? {}) as Record<string, unknown>;
       const id = decodeId('enrollment', v.item.id);
@@ -37,29 +37,28 @@ export class EnrollmentsCompletionService {
         out.set(v.index, fail('not_found', 'Enrollment not found.', '/id'));
         continue;
       }
-      if ('success_status' in raw) {
-        // the progress module's completion operation sets the completion only; a direct outcome goes through
-        // /v1/users/{user_id}/published-courses/{published_course_id} (course_progress.success_status)
-        out.set(v.index, fail('validation_error', 'success_status cannot be set by this operation; send completed_at only.', '/attributes/success_status'));
+      const setStatus = 'success_status' in raw;
+      const setCompletion = 'completed_at' in raw;
+      if (!setStatus && !setCompletion) {
+        out.set(v.index, fail('validation_error', 'Nothing to update: give completed_at (a date-time, or null to remove the completion) or success_status (passed, failed or null).', '/attributes'));
         continue;
       }
-      if (!('completed_at' in raw)) {
-        out.set(v.index, fail('validation_error', 'Nothing to update: give completed_at (a date-time, or null to remove the completion).', '/attributes'));
-        continue;
-      }
-      const at = itemDateTime(v.item.attributes.completed_at, '/attributes/completed_at');
+      const at = setCompletion ? itemDateTime(v.item.attributes.completed_at, '/attributes/completed_at') : { value: undefined };
       if ('error' in at) {
         out.set(v.index, fail('validation_error', at.error, at.pointer));
         continue;
       }
-      changes.push({ index: v.index, enrollmentId: id, completedAt: at.value });
+      // passed / failed (checked by the item's rules) is the course progress's PASSED / FAILED; null clears the direct status
+      const status = v.item.attributes.success_status;
+      const successStatus = !setStatus ? undefined : status === 'passed' ? 'PASSED' : status === 'failed' ? 'FAILED' : null;
+      changes.push({ index: v.index, enrollmentId: id, completedAt: at.value, successStatus });
     }
     if (!changes.length) return out;
     return this.ds.transaction(async (m) => {
       const found = await this.progress.setCourseCompletions(
         m,
         p.organizationId,
-        changes.map((c) => ({ enrollmentId: c.enrollmentId, completedAt: c.completedAt })),
+        changes.map((c) => ({ enrollmentId: c.enrollmentId, completedAt: c.completedAt, successStatus: c.successStatus })),
       );
       const rows = new Map((await this.reads.byIds(p.organizationId, [...found], m)).map((r) => [r.id, r]));
       for (const c of changes) {

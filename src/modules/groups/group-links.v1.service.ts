@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { rowsOf } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { DRF } from '../../core/http/drf-messages';
 import { fieldError } from '../../core/http/v1-rules';
@@ -10,6 +11,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Upserted } from '../../core/http/v1-resource';
 import type { GroupPoolRow, GroupUserRow, UserGroupRow } from './groups.v1.presenter';
+import { REGISTERED } from '../students/users.v1.service';
 import { GroupsV1Service, invalidPk } from './groups.v1.service';
 
 /**
@@ -157,7 +159,8 @@ export class GroupLinksV1Service {
   /** /v1/users/{user_id}/groups: the groups of a user of the organization (404 for any other id). */
   async listUserGroups(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserGroupRow[]; count: number }> {
     const userId = decodeId('student', userPublicId);
-    const users = userId ? await this.ds.query(`SELECT id FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
+    // a /v1 user is one registered on a domain of the organization (CONVENTIONS §10): any other id is 404, as on GET /v1/users/{id}
+    const users = userId ? await scoped(this.ds, p.organizationId).query(`SELECT u.id FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}`, [userId]) : [];
     if (!users.length) throw notFound('Not found.');
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_memberships WHERE user_id = $1 AND organization_id = $2`, [userId, p.organizationId]);
     const rows: UserGroupRow[] = await this.ds.query(

@@ -4,6 +4,7 @@ import type { PendingEvent } from '../../core/events/outbox';
 import { expireCertificates, issueCertificates } from '../certificates/certificate-writes';
 import { syncEnrollmentCompletion } from '../enrollments/enrollment-progress';
 import { completePaths } from '../paths/path-completion';
+import { REGISTERED } from '../students/users.v1.service';
 
 /**
  * Course completion, set-based (CONVENTIONS §10, docs/decisions/progress.md): any number of course
@@ -25,6 +26,12 @@ export async function lockUsers(m: EntityManager, userIds: string[]): Promise<vo
     [ids],
   );
 }
+
+/**
+ * The user `$2` is a /v1 user of the organization `$1`: registered on one of its domains (REGISTERED
+ * of the users module, CONVENTIONS §10). Every /v1/users/{id}/... progress route answers 404 otherwise.
+ */
+export const REGISTERED_USER = `EXISTS (SELECT 1 FROM users ru WHERE ru.id = $2 AND ru.organization_id = $1 AND ${REGISTERED('ru').replace(/\$org\b/g, '$1')})`;
 
 /** The course's derived success status and score (graded required lessons), for events and certificates. */
 export const DERIVED = `

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { DERIVED } from './completion';
+import { DERIVED, REGISTERED_USER } from './completion';
 import { ProgressService } from './progress.service';
 
 /**
@@ -24,7 +24,7 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
          cert.code AS cert_code, cert.issued_at AS cert_issued_at, cert.expires_at AS cert_expires_at,
          ae.all_enrollments
     FROM (SELECT e.published_course_id, min(e.enrolled_at) AS first_at FROM enrollments e
-           WHERE e.organization_id = $1 AND e.user_id = $2 ${pcFilter}
+           WHERE e.organization_id = $1 AND e.user_id = $2 ${pcFilter} AND ${REGISTERED_USER}
            GROUP BY e.published_course_id ORDER BY first_at, e.published_course_id ${paging}) x
     JOIN published_courses pc ON pc.id = x.published_course_id AND pc.organization_id = $1
     JOIN courses c ON c.id = pc.course_id AND c.organization_id = $1
@@ -109,7 +109,7 @@ export class ProgressReads {
   async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserCourseRow[]; count: number }> {
     const userId = this.userOf(p, userPublicId);
     const [c] = await this.ds.query(
-      `SELECT count(DISTINCT published_course_id)::int AS n, (SELECT count(*)::int FROM users WHERE id = $2 AND organization_id = $1) AS known
+      `SELECT count(DISTINCT published_course_id)::int AS n, ${REGISTERED_USER} AS known
          FROM enrollments WHERE organization_id = $1 AND user_id = $2`,
       [p.organizationId, userId],
     );

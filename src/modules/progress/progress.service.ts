@@ -9,7 +9,7 @@ import { parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import { rowsOf } from '../../core/database/sql';
 import { markEnrollmentsStarted } from '../enrollments/enrollment-progress';
-import { lockUsers, setCourseCompletion } from './completion';
+import { lockUsers, REGISTERED_USER, setCourseCompletion } from './completion';
 import { LessonPatch, LessonState, nextLessonState } from './lesson-rules';
 
 export interface LessonProgressRow extends LessonState {
@@ -44,7 +44,15 @@ export type LessonTarget = { id: string } | { token: string } | { userId: string
 export class ProgressService {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The course progress of new enrollments (in the enrolling transaction; one statement). */
+  /**
+   * The course progress of new (or reactivated) enrollments, in the enrolling transaction: a row
+   * per enrollment when the published course keeps progress per enrollment, else the user's shared
+   * row, made when missing. An enrollment that joins an existing shared progress takes its state
+   * (docs/decisions/progress.md "Storage"): `completed_at` is the progress's completion, and
+   * `started_at` the start of the user's other enrollments there or, when none recorded one, the
+   * earliest instant the progress shows activity (its latest activity or completion). Two
+   * statements whatever the number of enrollments.
+   */
   async ensureCourseProgress(m: EntityManager, organizationId: string, rows: { enrollmentId: string; userId: string; publishedCourseId: string; courseId: string }[]): Promise<void> {
     if (!rows.length) return;
     await m.query(
@@ -55,14 +63,37 @@ export class ProgressService {
        ON CONFLICT DO NOTHING`,
       [organizationId, rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
     );
+    await m.query(
+      `UPDATE enrollments e
+          SET completed_at = cp.completed_at,
+              started_at = COALESCE(e.started_at,
+                                    (SELECT min(o.started_at) FROM enrollments o
+                                      WHERE o.organization_id = $1 AND o.user_id = e.user_id AND o.published_course_id = e.published_course_id AND o.id <> e.id),
+                                    LEAST(cp.latest_activity, cp.completed_at)),
+              updated_at = date_trunc('milliseconds', now())
+         FROM course_progress cp
+        WHERE e.organization_id = $1 AND e.id = ANY($2::uuid[])
+          AND cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id AND cp.enrollment_id IS NULL
+          AND (cp.completed_at IS NOT NULL OR cp.latest_activity IS NOT NULL)
+          AND (e.completed_at IS DISTINCT FROM cp.completed_at OR e.started_at IS NULL)`,
+      [organizationId, rows.map((r) => r.enrollmentId)],
+    );
   }
 
   /**
-   * Sets or removes the completion of the course progress covering each enrollment (/v2 PATCH
-   * /v2/enrollments/completion): a fixed number of statements for any batch. Unknown enrollments
-   * are skipped (the caller reports them). Returns the enrollment ids found.
+   * PATCH /v2/enrollments/completion: on the course progress covering each enrollment, sets the
+   * direct `success_status` (`PASSED` / `FAILED`; null clears it, the derived status shows again)
+   * and then sets (a date) or removes (null) the completion; `undefined` leaves either unchanged.
+   * The status is written first, so the COURSE_COMPLETION event and the certificate of the same item
+   * carry it. A fixed number of statements for any batch; within a batch the last item of a course
+   * progress wins. Unknown enrollments are skipped (the caller reports them). Returns the
+   * enrollment ids found.
    */
-  async setCourseCompletions(m: EntityManager, organizationId: string, items: { enrollmentId: string; completedAt: Date | null }[]): Promise<Set<string>> {
+  async setCourseCompletions(
+    m: EntityManager,
+    organizationId: string,
+    items: { enrollmentId: string; completedAt?: Date | null; successStatus?: 'PASSED' | 'FAILED' | null }[],
+  ): Promise<Set<string>> {
     if (!items.length) return new Set();
     const found: { enrollment_id: string; cp_id: string; user_id: string }[] = await m.query(
       `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, cp.id AS cp_id, cp.user_id
@@ -75,10 +106,21 @@ export class ProgressService {
     );
     const cpOf = new Map(found.map((f) => [f.enrollment_id, f.cp_id]));
     await lockUsers(m, found.map((f) => f.user_id));
+    const known = items.filter((i) => cpOf.has(i.enrollmentId));
+    const statuses = new Map<string, string | null>();
+    for (const i of known) if (i.successStatus !== undefined) statuses.set(cpOf.get(i.enrollmentId) as string, i.successStatus);
+    if (statuses.size) {
+      await m.query(
+        `UPDATE course_progress cp SET success_status = v.s, updated_at = date_trunc('milliseconds', now())
+           FROM unnest($2::uuid[], $3::text[]) AS v(id, s)
+          WHERE cp.id = v.id AND cp.organization_id = $1 AND cp.success_status IS DISTINCT FROM v.s`,
+        [organizationId, [...statuses.keys()], [...statuses.values()]],
+      );
+    }
     const events = await setCourseCompletion(
       m,
       organizationId,
-      items.filter((i) => cpOf.has(i.enrollmentId)).map((i) => ({ courseProgressId: cpOf.get(i.enrollmentId) as string, completedAt: i.completedAt })),
+      known.filter((i) => i.completedAt !== undefined).map((i) => ({ courseProgressId: cpOf.get(i.enrollmentId) as string, completedAt: i.completedAt as Date | null })),
     );
     await recordEvents(m, events);
     return new Set(cpOf.keys());
@@ -86,7 +128,8 @@ export class ProgressService {
 
   /**
    * The course progress of a user in a published course: the shared one, or the one of the user's
-   * latest enrollment when progress is kept per enrollment. 404 when the user is not enrolled.
+   * latest enrollment when progress is kept per enrollment. 404 when the user is not enrolled or is
+   * no /v1 user (registered on no domain of the organization).
    */
   async courseProgressOf(m: EntityManager, p: Principal, userPublicId: string, publishedCoursePublicId: string): Promise<{ id: string; user_id: string; course_id: string }> {
     const userId = decodeId('student', userPublicId);
@@ -96,7 +139,7 @@ export class ProgressService {
         ? await m.query(
             `SELECT cp.id, cp.user_id, cp.course_id FROM course_progress cp
                LEFT JOIN enrollments e ON e.id = cp.enrollment_id AND e.organization_id = $1
-              WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = $3
+              WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = $3 AND ${REGISTERED_USER}
               ORDER BY COALESCE(e.enrolled_at, cp.created_at) DESC, cp.id LIMIT 1`,
             [p.organizationId, userId, pcId],
           )

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { replaceEventPayloads } from '../../core/events/rewrite';
 import { erasePersonFromDomains } from '../domain-users/membership-writes';
+import { eraseProgressPersonalData } from '../progress/erasure';
 import { clearDiagnosticsMentioning } from '../webhooks/erasure';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 import { scoped } from '../../core/database/scoped';
@@ -12,6 +13,7 @@ import { scoped } from '../../core/database/scoped';
  * - signup-field values: deleted;
  * - domain memberships: `marketing_optin` (a personal consent) cleared; the user members a /v1
  *   domain user shows come from the `users` row, already erased;
+ * - lesson progress: its free text (`custom_data`, `validation_data`) cleared (progress/erasure.ts);
  * - invites not yet used: deleted (used ones hold no personal data and stay as history);
  * - stored events (`outbox_events`, delivered or not: the webhook sample operations read the most
  *   recent stored event of a type, so delivered ones are erased too): every object that is the
@@ -116,6 +118,7 @@ export async function erasePersonalData(m: EntityManager, p: PersonToErase): Pro
   const org = p.organizationId;
   // the tables are their owners': each step is the owner's function, in this transaction
   await erasePersonFromDomains(m, org, p.userId);
+  await eraseProgressPersonalData(m, org, p.userId);
 
   const { email, names } = needlesOf(p);
   // Events about the user: named by id in a `user` object, or mentioning the email anywhere.
