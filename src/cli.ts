@@ -2,24 +2,60 @@ import 'dotenv/config';
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { plainToInstance } from 'class-transformer';
 import { parseArgs } from 'node:util';
+import type { Principal } from './core/auth/principal';
 import { AppConfig, loadConfig } from './core/config/config';
 import { ConfigModule } from './core/config/config.module';
 import { migrate } from './core/database/database';
 import { DatabaseModule } from './core/database/database.module';
 import { ApiError } from './core/http/api-error';
+import { validateWhitelisted } from './core/http/fast-validate';
+import { toProblems } from './core/http/validation.pipe';
 import { decodeId, encodeId } from './core/ids/ids';
+import { SignupFieldCreateDto } from './modules/domain-users/dto/signup-field.dto';
+import { SignupFieldAdminService } from './modules/domain-users/signup-field-admin.service';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainsService } from './modules/domains/domains.service';
+import { GroupCategoryDto } from './modules/groups/dto/group-category.dto';
+import { GroupCategoriesService } from './modules/groups/group-categories.service';
+import { presentGroupCategory } from './modules/groups/groups.v1.presenter';
+import { AdminsService, generatePassword } from './modules/organizations/admins.service';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OrganizationsService } from './modules/organizations/organizations.service';
+import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
+import { PlansAdminService } from './modules/plans/plans-admin.service';
+import { presentPlan } from './modules/plans/plans.presenter';
+import { PlansService } from './modules/plans/plans.service';
 
 const USAGE = `usage:
   cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]
-  cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]`;
+  cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]
+  cli create-signup-field --org ORGANIZATION_ID --domain DOMAIN --label LABEL [--type TEXT|PICKLIST|CHECKBOX] [--option VALUE]... [--required] [--help-text TEXT] [--order N]
+  cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...
+  cli create-group-category --org ORGANIZATION_ID --name NAME
+  cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
+  cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)`;
+
+const COMMANDS = ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password'];
+
+/** The request body a command builds, validated by the same DTO (and rules) as the API's. */
+function validated<T extends object>(cls: new () => T, body: Record<string, unknown>): T {
+  const instance = plainToInstance(cls, body, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const problems = toProblems(validateWhitelisted(instance), 'body');
+  if (problems.length) throw new ApiError(400, problems.map((p) => `${p.field}: ${p.v1?.messages[0] ?? p.message}`).join('; '));
+  return instance;
+}
+
+/** Read a password from standard input (one line, the line break dropped). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
 
 /** Run one CLI command; returns the JSON object to print. */
-export async function runCli(argv: string[], config: AppConfig): Promise<object> {
+export async function runCli(argv: string[], config: AppConfig, io: { stdin?: () => Promise<string> } = {}): Promise<object> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -30,28 +66,112 @@ export async function runCli(argv: string[], config: AppConfig): Promise<object>
       'admin-password': { type: 'string' },
       org: { type: 'string' },
       private: { type: 'boolean', default: false },
+      label: { type: 'string' },
+      type: { type: 'string' },
+      option: { type: 'string', multiple: true },
+      required: { type: 'boolean', default: false },
+      'help-text': { type: 'string' },
+      order: { type: 'string' },
+      slug: { type: 'string' },
+      hidden: { type: 'boolean', default: false },
+      'short-description': { type: 'string' },
+      'published-course': { type: 'string', multiple: true },
+      'published-path': { type: 'string', multiple: true },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      'generate-password': { type: 'boolean', default: false },
     },
     strict: true,
   });
-  if (command !== 'create-org' && command !== 'create-domain') throw new ApiError(400, USAGE);
+  if (!COMMANDS.includes(command)) throw new ApiError(400, USAGE);
+  const orgId = command === 'create-org' ? null : decodeId('organization', values.org);
+  if (command !== 'create-org' && !orgId) throw new ApiError(400, `--org (an organization_id) is required\n${USAGE}`);
+
+  // checked before anything connects or is written
+  let password: string | undefined;
+  let generated = false;
+  if (command === 'create-admin' || command === 'reset-admin-password') {
+    if (!values.email) throw new ApiError(400, `--email is required\n${USAGE}`);
+    const sources = [values.password !== undefined, values['password-stdin'], values['generate-password']].filter(Boolean).length;
+    if (sources !== 1) throw new ApiError(400, `give exactly one of --password, --password-stdin, --generate-password\n${USAGE}`);
+    if (values['generate-password']) {
+      password = generatePassword();
+      generated = true;
+    } else password = values['password-stdin'] ? await (io.stdin ?? readStdin)() : values.password;
+  }
+
   await migrate(config);
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule] })
+  @Module({
+    imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule],
+    providers: [SignupFieldAdminService, PlansService, PlansAdminService, GroupCategoriesService],
+  })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
+  // the services take the caller: here the operator, acting for the organization named by --org
+  const operator: Principal = { organizationId: orgId ?? '', clientId: null, subject: 'cli', scopes: new Set(), kind: 'api_key' };
+  const unknownDomain = (e: unknown) => {
+    if (e instanceof ApiError && e.status === 404) throw new ApiError(400, `--domain: the organization has no domain "${values.domain}"`);
+    throw e;
+  };
   try {
-    if (command === 'create-org') {
-      if (!values.name) throw new ApiError(400, `--name is required\n${USAGE}`);
-      return await app.get(OrganizationsService).create({
-        name: values.name,
-        domain: values.domain,
-        adminEmail: values['admin-email'],
-        adminPassword: values['admin-password'],
-      });
+    switch (command) {
+      case 'create-org': {
+        if (!values.name) throw new ApiError(400, `--name is required\n${USAGE}`);
+        return await app.get(OrganizationsService).create({
+          name: values.name,
+          domain: values.domain,
+          adminEmail: values['admin-email'],
+          adminPassword: values['admin-password'],
+        });
+      }
+      case 'create-domain': {
+        if (!values.name) throw new ApiError(400, `--org (an organization_id) and --name are required\n${USAGE}`);
+        const found = await app.get(DomainsService).create(orgId!, values.name, { private: values.private });
+        return { organization_id: encodeId('organization', orgId!), domain_id: encodeId('domain', found.id), domain_name: found.name, access: found.access };
+      }
+      case 'create-signup-field': {
+        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        const order = values.order === undefined ? undefined : /^\d{1,10}$/.test(values.order) ? Number(values.order) : NaN;
+        if (Number.isNaN(order)) throw new ApiError(400, '--order must be a whole number');
+        const dto = validated(SignupFieldCreateDto, {
+          label: values.label,
+          type: values.type ?? (values.option?.length ? 'PICKLIST' : undefined),
+          options: values.option?.map((value) => ({ value })),
+          required: values.required,
+          help_text: values['help-text'],
+          order,
+        });
+        const field = await app.get(SignupFieldAdminService).create(operator, values.domain, dto).catch(unknownDomain);
+        return { organization_id: encodeId('organization', orgId!), domain_name: values.domain.toLowerCase(), signup_field: field };
+      }
+      case 'create-plan': {
+        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        const dto = validated(PlanCreateDto, {
+          name: values.name,
+          slug: values.slug,
+          hidden: values.hidden,
+          short_description: values['short-description'],
+          published_courses: values['published-course']?.map((id) => ({ id })),
+          published_paths: values['published-path']?.map((id) => ({ id })),
+        });
+        const plan = await app.get(PlansAdminService).create(operator, values.domain, dto).catch(unknownDomain);
+        return { organization_id: encodeId('organization', orgId!), domain_name: plan.domainName, plan: presentPlan(plan) };
+      }
+      case 'create-group-category': {
+        const dto = validated(GroupCategoryDto, { name: values.name });
+        const row = await app.get(GroupCategoriesService).create(orgId!, dto);
+        return { organization_id: encodeId('organization', orgId!), group_category: presentGroupCategory(row) };
+      }
+      case 'create-admin':
+      case 'reset-admin-password': {
+        const admins = app.get(AdminsService);
+        const out = command === 'create-admin' ? await admins.create(orgId!, values.email!, password!) : await admins.resetPassword(orgId!, values.email!, password!);
+        // the password is printed only when this command generated it
+        return generated ? { ...out, password } : out;
+      }
     }
-    const orgId = decodeId('organization', values.org);
-    if (!orgId || !values.name) throw new ApiError(400, `--org (an organization_id) and --name are required\n${USAGE}`);
-    const found = await app.get(DomainsService).create(orgId, values.name, { private: values.private });
-    return { organization_id: encodeId('organization', orgId), domain_id: encodeId('domain', found.id), domain_name: found.name, access: found.access };
+    throw new ApiError(400, USAGE);
   } finally {
     await app.close();
   }

@@ -28,7 +28,7 @@ export interface SeriesCourseRow extends PublishedCourseSettingsRow {
   offer?: OfferRow;
 }
 
-/** Course series of a domain (read-only on /v1; no operation creates them). */
+/** Course series of a domain: the /v1 reads (course-series-admin.service.ts writes them). */
 @Injectable()
 export class CourseSeriesService {
   constructor(
@@ -76,6 +76,14 @@ export class CourseSeriesService {
       skip: page.offset,
     });
     return { rows: await this.views(m, p, domain, series), count };
+  }
+
+  /** A live series of the domain by uuid (the answer of the administrative writes). */
+  async readByUuid(p: Principal, domain: Domain, uuid: string): Promise<CourseSeriesView> {
+    const m = this.ds.manager;
+    const s = await m.getRepository(CourseSeries).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } });
+    if (!s) throw notFound();
+    return (await this.views(m, p, domain, [s]))[0];
   }
 
   async read(p: Principal, domainName: string, id: string): Promise<CourseSeriesView> {

@@ -3,14 +3,16 @@ import { DomainsModule } from '../domains/domains.module';
 import { DomainUserInvitesService } from './domain-user-invites.service';
 import { DomainUsersService } from './domain-users.service';
 import { DomainUsersV1Controller } from './domain-users.v1.controller';
+import { SignupFieldAdminService } from './signup-field-admin.service';
+import { SignupFieldsAdminV1Controller } from './signup-fields-admin.v1.controller';
 import { SignupFieldsService } from './signup-fields.service';
 import { SignupFieldsV1Controller } from './signup-fields.v1.controller';
 
 /** Domain membership of users, invites, signup fields and signup-field values (/v1). */
 @Module({
   imports: [DomainsModule],
-  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller],
-  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService],
-  exports: [DomainUsersService, DomainUserInvitesService],
+  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller],
+  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService],
+  exports: [DomainUsersService, DomainUserInvitesService, SignupFieldAdminService],
 })
 export class DomainUsersModule {}

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ApiError, notFound } from '../../core/http/api-error';
+import { fieldError } from '../../core/http/v1-rules';
+import type { DomainCreateDto } from './dto/domain-create.dto';
 import type { Principal } from '../../core/auth/principal';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { DomainUpdateDto } from './dto/domain-update.dto';
-import { Domain } from './domain.entity';
+import { Domain, DomainAccess } from './domain.entity';
+import { isUniqueViolation } from '../../core/database/sql';
 
 const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -13,22 +16,92 @@ const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-
 export class DomainsService {
   constructor(@InjectRepository(Domain) private readonly domains: Repository<Domain>) {}
 
-  /** Neither interface creates domains: the CLI does (CONVENTIONS.md section 1). */
-  async create(organizationId: string, name: string, opts: { private?: boolean } = {}): Promise<Domain> {
+  /**
+   * A new domain of the organization (the CLI's create-org and create-domain, and POST /v1/domains):
+   * names are host names, lowercased, unique on the server (409 when taken, also when two requests
+   * race: the unique index decides).
+   */
+  async create(
+    organizationId: string,
+    name: string,
+    opts: { private?: boolean; access?: DomainAccess; catalogTitle?: string; accessCodeMessageHtml?: string; marketingMessage?: string } = {},
+  ): Promise<Domain> {
     const normalized = name.trim().toLowerCase();
     if (!DOMAIN_NAME.test(normalized)) throw new ApiError(400, `"${name}" is not a valid domain name.`);
     const existing = await this.domains.createQueryBuilder('d').comment('unscoped: domain names are unique across organizations').where('lower(d.name) = :n', { n: normalized }).getOne();
     if (existing) throw new ApiError(409, `The domain "${normalized}" already exists.`);
-    return this.domains.save(
-      this.domains.create({
-        organizationId,
-        name: normalized,
-        access: opts.private ? 'PRIVATE' : 'PUBLIC',
-        catalogTitle: '',
-        accessCodeMessageHtml: '',
-        marketingMessage: '',
-      }),
-    );
+    const row = this.domains.create({
+      organizationId,
+      name: normalized,
+      access: opts.access ?? (opts.private ? 'PRIVATE' : 'PUBLIC'),
+      catalogTitle: opts.catalogTitle ?? '',
+      accessCodeMessageHtml: opts.accessCodeMessageHtml ?? '',
+      marketingMessage: opts.marketingMessage ?? '',
+    });
+    try {
+      await this.domains.insert(row);
+    } catch (e) {
+      if (isUniqueViolation(e, 'domains_name_uq')) throw new ApiError(409, `The domain "${normalized}" already exists.`);
+      throw e;
+    }
+    return row;
+  }
+
+  /**
+   * POST /v1/domains (extension): `private` and `access` must agree when both are sent; a taken or
+   * malformed name is a 400 on `name` (the /v1 field envelope), like every other member.
+   */
+  async createV1(p: Principal, dto: DomainCreateDto): Promise<Domain> {
+    if (dto.private !== undefined && dto.access !== undefined && dto.private !== (dto.access !== 'PUBLIC')) {
+      throw fieldError('private', `private is ${dto.private} but access is ${dto.access}: private is true exactly when access is not PUBLIC (or send only one of them).`);
+    }
+    try {
+      return await this.create(p.organizationId, dto.name, {
+        access: dto.access,
+        private: dto.private,
+        catalogTitle: dto.catalog_title,
+        accessCodeMessageHtml: dto.access_code_message_html,
+        marketingMessage: dto.marketing_message,
+      });
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 400 || e.status === 409)) {
+        throw fieldError('name', e.status === 409 ? 'A domain with this name already exists.' : 'Enter a valid domain name (lowercase letters, digits, hyphens and dots).');
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * DELETE /v1/domains/{domain_name} (extension; docs/decisions/admin-writes.md). Learner records
+   * are never deleted with a domain: a domain that has members (domain users) or any enrollment in
+   * its published courses, published paths or plans is refused (409), as is the organization's last
+   * domain. Otherwise the domain goes with its configuration (published courses and paths, plans,
+   * course series, signup fields, access codes, invites, their offers: the foreign keys cascade);
+   * certificates keep their row with the domain cleared. The organization's domain rows are locked
+   * first, so two deletes (or a delete and a new member, whose foreign key check waits for the
+   * lock) cannot both pass the checks.
+   */
+  async removeV1(p: Principal, name: string): Promise<void> {
+    const target = await this.requireByName(p, name);
+    await this.domains.manager.transaction(async (m) => {
+      const locked: { id: string }[] = await m.query(`SELECT id FROM domains WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [p.organizationId]);
+      if (!locked.some((d) => d.id === target.id)) throw notFound();
+      if (locked.length < 2) throw new ApiError(409, 'This is the organization\'s only domain: create another one before deleting it.');
+      const [use] = await m.query(
+        `SELECT EXISTS (SELECT 1 FROM domain_users WHERE domain_id = $1 AND organization_id = $2) AS members,
+                EXISTS (SELECT 1 FROM enrollments e JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = $2
+                         WHERE pc.domain_id = $1 AND e.organization_id = $2) AS course_enrollments,
+                EXISTS (SELECT 1 FROM published_path_enrollments e JOIN published_paths pp ON pp.id = e.published_path_id AND pp.organization_id = $2
+                         WHERE pp.domain_id = $1 AND e.organization_id = $2) AS path_enrollments,
+                EXISTS (SELECT 1 FROM plan_enrollments e JOIN plans pl ON pl.id = e.plan_id AND pl.organization_id = $2
+                         WHERE pl.domain_id = $1 AND e.organization_id = $2) AS plan_enrollments`,
+        [target.id, p.organizationId],
+      );
+      if (use.members || use.course_enrollments || use.path_enrollments || use.plan_enrollments) {
+        throw new ApiError(409, 'The domain has learners (domain users or enrollments): remove them first; a domain is never deleted with its learners\' records.');
+      }
+      await m.query(`DELETE FROM domains WHERE id = $1 AND organization_id = $2`, [target.id, p.organizationId]);
+    });
   }
 
   findByName(organizationId: string, name: string): Promise<Domain | null> {

@@ -10,6 +10,7 @@ import { PublishedCoursesService } from '../published-courses/published-courses.
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 import { presentEnrollment } from './enrollments.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
+import { ExtensionMembers } from '../../core/http/extension';
 import { EnrollmentsV1Service } from './enrollments.v1.service';
 
 /** /v1/domains/{domain_name}/published-courses/{published_course_id}/enrollments */
@@ -61,6 +62,7 @@ export class EnrollmentsV1Controller {
   }
 
   @Put(':enrollment_id')
+  @ExtensionMembers(['rating', 'feedback'])
   @Scopes('enrollments:write')
   async update(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') pcId: string, @Param('enrollment_id') id: string, @Body() dto: EnrollmentUpdateDto) {
     const { pc } = await this.scope(p, name, pcId);
@@ -68,6 +70,7 @@ export class EnrollmentsV1Controller {
   }
 
   @Patch(':enrollment_id')
+  @ExtensionMembers(['rating', 'feedback'])
   @Scopes('enrollments:write')
   async partialUpdate(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') pcId: string, @Param('enrollment_id') id: string, @Body() dto: EnrollmentUpdateDto) {
     return this.update(p, name, pcId, id, dto);

@@ -12,6 +12,7 @@ import { parseTimestamp } from '../../core/http/v1-rules';
 import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import { ProgressService } from '../progress/progress.service';
+import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -121,10 +122,31 @@ export class EnrollmentsV1Service {
     });
   }
 
-  /** PUT / PATCH: `active` and `expires_at` (null clears it). */
+  /**
+   * PUT / PATCH: `active` and `expires_at` (null clears it), and the extension members `rating`
+   * and `feedback` (CONVENTIONS §15): the learner's rating of the course on this enrollment, which
+   * the enrollment reads and /v2/analytics/courses/{course_id}/ratings/ list. Everything is checked
+   * before anything is written; one transaction.
+   */
   async update(p: Principal, pc: PublishedCourseRow, publicId: string, dto: EnrollmentUpdateDto): Promise<EnrollmentRow> {
     const current = await this.get(p, pc, publicId);
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const rating = dto.rating;
+    const feedback = dto.feedback;
+    if (rating !== undefined || feedback !== undefined) {
+      const [org] = await this.ds.query(`SELECT rating_scale FROM organizations WHERE id = $1`, [p.organizationId]);
+      const scale = Number(org?.rating_scale ?? 5);
+      if (rating !== undefined && rating !== null && (typeof rating !== 'number' || !Number.isInteger(rating) || rating < 1 || rating > scale)) {
+        throw fieldError('rating', `A rating is an integer from 1 to ${scale} (the organization's rating scale), or null to remove it.`);
+      }
+      if (feedback !== undefined && feedback !== null && (typeof feedback !== 'string' || feedback.length > 10000 || feedback.includes('\u0000'))) {
+        throw fieldError('feedback', typeof feedback !== 'string' ? DRF.string : feedback.length > 10000 ? 'Ensure this field has no more than 10000 characters.' : 'Null characters are not allowed.');
+      }
+      if (rating === null && typeof feedback === 'string') throw fieldError('feedback', 'Feedback goes with a rating: it cannot be set while removing the rating.');
+      if (rating === undefined && typeof feedback === 'string' && current.rating === null) throw fieldError('feedback', 'Feedback goes with a rating: rate the course first (send rating).');
+      const [user] = await this.ds.query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [current.user_id, p.organizationId]);
+      if (user?.is_anonymized && (typeof rating === 'number' || typeof feedback === 'string')) throw fieldError('user', ANONYMIZED_USER);
+    }
     const sets: string[] = [];
     const params: unknown[] = [current.id, p.organizationId];
     if (dto.active !== undefined && dto.active !== null) {
@@ -135,9 +157,23 @@ export class EnrollmentsV1Service {
       params.push(expiresAt);
       sets.push(`expires_at = $${params.length}`);
     }
-    if (sets.length) {
-      await this.ds.query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
-    }
+    await this.ds.transaction(async (m) => {
+      if (sets.length) {
+        await m.query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+      }
+      if (rating === null) await removeEnrollmentRating(m, p.organizationId, current.id);
+      else if (rating !== undefined || feedback !== undefined) {
+        const ok = await upsertEnrollmentRating(
+          m,
+          p.organizationId,
+          { enrollmentId: current.id, courseId: pc.course_id, userId: current.user_id },
+          rating as number | undefined,
+          feedback as string | null | undefined,
+        );
+        // the rating went away since it was read (a concurrent rating: null): nothing to attach feedback to
+        if (!ok) throw fieldError('feedback', 'Feedback goes with a rating: rate the course first (send rating).');
+      }
+    });
     return this.get(p, pc, publicId);
   }
 }

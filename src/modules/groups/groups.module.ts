@@ -17,6 +17,8 @@ import { GroupsV1Service } from './groups.v1.service';
 import { GroupLinksV1Service } from './group-links.v1.service';
 import { GroupMembershipsService } from './group-memberships.service';
 import { GroupStudentsV2Controller } from './group-students.v2.controller';
+import { GroupCategoriesAdminV1Controller } from './group-categories-admin.v1.controller';
+import { GroupCategoriesService } from './group-categories.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride]), PublishedCoursesModule],
@@ -29,8 +31,9 @@ import { GroupStudentsV2Controller } from './group-students.v2.controller';
     UserGroupsV1Controller,
     GroupAccessCodePoolsV1Controller,
     GroupCategoriesV1Controller,
+    GroupCategoriesAdminV1Controller,
   ],
-  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service, GroupMembershipsService],
-  exports: [GroupsService],
+  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service, GroupMembershipsService, GroupCategoriesService],
+  exports: [GroupsService, GroupCategoriesService],
 })
 export class GroupsModule {}

@@ -3,13 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
 import { OAuthClient } from '../oauth/oauth.entities';
 import { Admin, ApiKey, Organization } from './organization.entity';
+import { AdminsService } from './admins.service';
 import { OrganizationsService } from './organizations.service';
 
 @Module({
   // OAuthClient: create() inserts the bootstrap client; registered here so the CLI (which loads
   // no OAuth module) knows the entity too
   imports: [TypeOrmModule.forFeature([Organization, Admin, ApiKey, OAuthClient]), DomainsModule],
-  providers: [OrganizationsService],
-  exports: [OrganizationsService],
+  providers: [OrganizationsService, AdminsService],
+  exports: [OrganizationsService, AdminsService],
 })
 export class OrganizationsModule {}

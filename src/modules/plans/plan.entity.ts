@@ -2,7 +2,7 @@ import { Column, Entity } from 'typeorm';
 import { UpdatedOrgEntity } from '../../core/database/org-entity';
 import type { StoredPurchase } from '../commerce/purchases';
 
-/** A plan (subscription bundle) offered on a domain. No /v1 operation creates plans. */
+/** A plan (subscription bundle) offered on a domain; written by the administrative writes (plans-admin.service.ts). */
 @Entity('plans')
 export class Plan extends UpdatedOrgEntity {
   @Column('uuid') domainId: string;

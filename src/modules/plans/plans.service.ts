@@ -16,6 +16,13 @@ export interface PlanView {
   plan: Plan;
   domainName: string;
   offer: OfferRow | undefined;
+  /** the plan's live published courses and paths, in the order given (plan_items) */
+  items: PlanItems;
+}
+
+export interface PlanItems {
+  courses: string[];
+  paths: string[];
 }
 
 export interface PlanEnrollmentView {
@@ -55,16 +62,49 @@ export class PlansService {
       take: page.pageSize,
       skip: page.offset,
     });
-    const offers = await loadOffers(m, p.organizationId, 'plan_id', plans.map((x) => x.id));
-    return { rows: plans.map((plan) => ({ plan, domainName: domain.name, offer: offers.get(plan.id) })), count };
+    return { rows: await this.planViews(m, p, domain, plans), count };
   }
 
   async read(p: Principal, domainName: string, id: string): Promise<PlanView> {
     const domain = await this.domain(p, domainName);
     const m = this.ds.manager;
-    const plan = await this.plan(m, p, domain, id);
-    const offers = await loadOffers(m, p.organizationId, 'plan_id', [plan.id]);
-    return { plan, domainName: domain.name, offer: offers.get(plan.id) };
+    return (await this.planViews(m, p, domain, [await this.plan(m, p, domain, id)]))[0];
+  }
+
+  /** A live plan of the domain by uuid (the answer of the administrative writes). */
+  async readByUuid(p: Principal, domain: Domain, uuid: string): Promise<PlanView> {
+    const m = this.ds.manager;
+    const plan = await m.getRepository(Plan).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } });
+    if (!plan) throw notFound();
+    return (await this.planViews(m, p, domain, [plan]))[0];
+  }
+
+  /** Offers and items of a page of plans: two queries whatever the page size. */
+  private async planViews(m: EntityManager, p: Principal, domain: Domain, plans: Plan[]): Promise<PlanView[]> {
+    const ids = plans.map((x) => x.id);
+    const [offers, items] = await Promise.all([loadOffers(m, p.organizationId, 'plan_id', ids), this.items(m, p.organizationId, ids)]);
+    return plans.map((plan) => ({ plan, domainName: domain.name, offer: offers.get(plan.id), items: items.get(plan.id) ?? { courses: [], paths: [] } }));
+  }
+
+  private async items(m: EntityManager, organizationId: string, planIds: string[]): Promise<Map<string, PlanItems>> {
+    const out = new Map<string, PlanItems>();
+    if (!planIds.length) return out;
+    const rows: { plan_id: string; published_course_id: string | null; published_path_id: string | null }[] = await m.query(
+      `SELECT i.plan_id, i.published_course_id, i.published_path_id FROM plan_items i
+         LEFT JOIN published_courses pc ON pc.id = i.published_course_id AND pc.organization_id = $2
+         LEFT JOIN published_paths pp ON pp.id = i.published_path_id AND pp.organization_id = $2
+        WHERE i.organization_id = $2 AND i.plan_id = ANY($1::uuid[])
+          AND (pc.unpublished_at IS NULL AND pp.unpublished_at IS NULL)
+        ORDER BY i.plan_id, i."order", i.id`,
+      [planIds, organizationId],
+    );
+    for (const r of rows) {
+      const v = out.get(r.plan_id) ?? { courses: [], paths: [] };
+      if (r.published_course_id) v.courses.push(r.published_course_id);
+      else if (r.published_path_id) v.paths.push(r.published_path_id);
+      out.set(r.plan_id, v);
+    }
+    return out;
   }
 
   private async enrollment(m: EntityManager, p: Principal, plan: Plan, id: string): Promise<PlanEnrollment> {

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsBoolean } from 'class-validator';
 import { PresentNotNull } from '../../../core/http/v1-rules';
 
@@ -12,8 +13,18 @@ export class EnrollmentCreateDto {
   @Allow() purchase?: unknown;
 }
 
-/** UpdateEnrollmentRequest / PatchedUpdateEnrollmentRequest: both partial. */
+/**
+ * UpdateEnrollmentRequest / PatchedUpdateEnrollmentRequest: both partial. `rating` and `feedback`
+ * are extension members (CONVENTIONS §15, the learner's rating that the Enrollment reads): checked
+ * by the service (the scale is the organization's).
+ */
 export class EnrollmentUpdateDto {
   @Allow() expires_at?: unknown;
   @PresentNotNull() @IsBoolean() active?: boolean | null;
+  @ApiProperty({ required: false, nullable: true, type: 'integer', description: "Extension: the learner's rating of the course, 1 to the organization's rating scale (5 or 10); null removes the rating and its feedback." })
+  @Allow()
+  rating?: unknown;
+  @ApiProperty({ required: false, nullable: true, type: 'string', description: "Extension: the learner's feedback (at most 10,000 characters) on the rating; null clears it. Needs a rating." })
+  @Allow()
+  feedback?: unknown;
 }
