@@ -10,6 +10,7 @@ import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PathsModule } from './modules/paths/paths.module';
@@ -52,6 +53,7 @@ export class AppModule {
         CoursesApiModule,
         DomainUsersModule,
         WebhooksModule,
+        McpModule,
         CommerceModule,
         CommerceLimitsModule,
         QuizzesModule,

@@ -1,0 +1,170 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Principal } from '../../core/auth/principal';
+import { buildCatalog, toolAllowed, ToolSpec } from './catalog';
+import { routeRules } from './route-rules';
+
+/** The HTTP request that carried the MCP message: what the in-process dispatch repeats of it. */
+export interface Caller {
+  principal: Principal;
+  /** the caller's `Authorization` header, sent unchanged with every operation */
+  authorization: string;
+  /** Host and the forwarding headers, so the operation's links are those of a direct request */
+  headers: Record<string, string>;
+  ip: string;
+}
+
+/** Header names forwarded to the operation besides Authorization. */
+export const FORWARDED_HEADERS = ['host', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-for', 'user-agent', 'accept-language'];
+
+const SERVER_INFO = { name: 'course-platform-api', title: 'Course Platform API', version: '2.0.0' };
+const INSTRUCTIONS =
+  'Each tool runs one operation of the /v2 JSON:API or the /v1 API with your token and answers its JSON unchanged. ' +
+  'Failures are tool errors carrying the API\'s error body. /v2 lists page with page[cursor] (pass next_cursor); /v1 lists with page and page_size. ' +
+  'Only the tools your token\'s scopes allow are listed.';
+
+/** Keep the brackets of `page[size]` / `filter[domain]` readable in the query string, as clients write them. */
+const encodeQuery = (v: string) => encodeURIComponent(v).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+
+class ArgumentError extends Error {
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The MCP server: its tools are the API's operations (catalog.ts), and a tool call is the
+ * operation itself, dispatched in-process through Fastify's `inject` with the caller's
+ * Authorization header, so the global guard, scopes, validation, organization scoping,
+ * idempotency and rate limits apply exactly as over HTTP, and the answer is the same JSON.
+ */
+@Injectable()
+export class McpService {
+  private readonly logger = new Logger(McpService.name);
+  private catalog?: Promise<ToolSpec[]>;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly discovery: DiscoveryService,
+  ) {}
+
+  private fastify(): FastifyInstance {
+    return this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+  }
+
+  /** The catalog, built on first use from the served OpenAPI document (routes are fixed once the app listens). */
+  tools(): Promise<ToolSpec[]> {
+    this.catalog ??= this.buildCatalog().catch((err) => {
+      this.catalog = undefined;
+      throw err;
+    });
+    return this.catalog;
+  }
+
+  private async buildCatalog(): Promise<ToolSpec[]> {
+    const res = await this.fastify().inject({ method: 'GET', url: '/openapi.json' });
+    if (res.statusCode !== 200) throw new Error(`the OpenAPI document answered ${res.statusCode}`);
+    const controllers = this.discovery
+      .getControllers()
+      .map((w) => w.metatype)
+      .filter((m): m is Function => typeof m === 'function');
+    const tools = buildCatalog(JSON.parse(res.body), routeRules(controllers));
+    this.logger.log({ tools: tools.length }, 'MCP tool catalog built');
+    return tools;
+  }
+
+  /** An MCP server for one HTTP request (the transport is stateless): tools/list and tools/call for this caller. */
+  server(caller: Caller): Server {
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const tools = await this.tools();
+      return { tools: tools.filter((t) => toolAllowed(t, caller.principal.scopes)).map(describe) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tools = await this.tools();
+      const tool = tools.find((t) => t.name === request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      return this.call(tool, request.params.arguments ?? {}, caller);
+    });
+    return server;
+  }
+
+  /** Run the tool's operation as the caller; an answer of 400 or more is a tool error with the API's body. */
+  async call(tool: ToolSpec, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+    let request: { url: string; body?: unknown };
+    try {
+      request = this.request(tool, args);
+    } catch (e) {
+      if (e instanceof ArgumentError) return argumentError(tool, e);
+      throw e;
+    }
+    const headers: Record<string, string> = { ...caller.headers, authorization: caller.authorization, accept: 'application/json' };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fastify().inject({
+      method: tool.method as 'GET',
+      url: request.url,
+      headers,
+      payload: request.body === undefined ? undefined : JSON.stringify(request.body),
+      remoteAddress: caller.ip,
+    });
+    const status = res.statusCode;
+    return {
+      content: [{ type: 'text', text: res.body || `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim() }],
+      isError: status >= 400,
+      _meta: { http_status: status },
+    };
+  }
+
+  /** The operation's URL (path parameters, query string) and body, from the tool's arguments. */
+  private request(tool: ToolSpec, args: Record<string, unknown>): { url: string; body?: unknown } {
+    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ArgumentError('arguments', 'The arguments must be an object.');
+    const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const v = args[name];
+      if ((typeof v !== 'string' && typeof v !== 'number') || String(v) === '') throw new ArgumentError(name, `${name} is required (a string).`);
+      return encodeURIComponent(String(v));
+    });
+    const query: string[] = [];
+    const addQuery = (name: string, v: unknown) => {
+      if (v === undefined || v === null) return;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') query.push(`${encodeQuery(name)}=${encodeQuery(String(v))}`);
+      else if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) v.forEach((x) => addQuery(name, x));
+      // `filter: {domain: "x"}` is `filter[domain]=x`
+      else if (typeof v === 'object' && !Array.isArray(v)) for (const [k, sub] of Object.entries(v)) addQuery(`${name}[${k}]`, sub);
+      else throw new ArgumentError(name, `${name} must be a string, a number, a boolean or a list of them.`);
+    };
+    for (const name of tool.queryParams) addQuery(name, args[name]);
+    const rest = Object.entries(args).filter(([k]) => !tool.pathParams.includes(k) && !tool.queryParams.includes(k));
+    let body: unknown;
+    if (tool.method === 'GET') {
+      for (const [k, v] of rest) addQuery(k, v);
+    } else if (tool.body === 'wrapped') {
+      body = args.body;
+      const extra = rest.filter(([k]) => k !== 'body').map(([k]) => k);
+      if (extra.length) throw new ArgumentError(extra[0], `Unknown arguments: ${extra.join(', ')} (the request body is the body argument).`);
+    } else if (rest.length) {
+      body = Object.fromEntries(rest);
+    }
+    return { url: query.length ? `${path}?${query.join('&')}` : path, body };
+  }
+}
+
+/** The tools/list entry of a tool. */
+function describe(t: ToolSpec): Tool {
+  return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations };
+}
+
+/** Arguments that cannot make a request: a tool error in the interface's own error shape, nothing sent. */
+function argumentError(tool: ToolSpec, e: ArgumentError): CallToolResult {
+  const body =
+    tool.interface === 'v1'
+      ? { detail: e.message }
+      : { errors: [{ status: '422', code: 'validation_error', title: 'Validation failed', detail: e.message, source: { parameter: e.argument } }] };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true, _meta: { http_status: tool.interface === 'v1' ? 400 : 422 } };
+}

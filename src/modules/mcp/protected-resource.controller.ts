@@ -1,0 +1,49 @@
+import { Controller, Get, Header, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '../../core/auth/decorators';
+import { SCOPE_CODENAMES } from '../../core/auth/scopes';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { NeutralApi } from '../../core/http/interfaces';
+
+/**
+ * RFC 9728 protected resource metadata. The API (/v1, /v2 and /mcp) is one resource server whose
+ * tokens carry `aud` = its base URL (docs/decisions/oauth.md, "Audience"); the metadata is served
+ * for that resource at the root form, and for the MCP endpoint at the path-suffixed form that MCP
+ * clients derive from `https://host/mcp` (section 3.1), each with its own `resource` (section 3.3:
+ * the identifier the well-known URL was built from). The authorization server is this server.
+ */
+@ApiTags('oauth')
+@NeutralApi()
+@Controller('.well-known/oauth-protected-resource')
+export class ProtectedResourceController {
+  constructor(private readonly config: AppConfig) {}
+
+  @Public()
+  @Get()
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the API (RFC 9728)' })
+  api(@Req() req: FastifyRequest) {
+    return this.metadata(requestBaseUrl(this.config, req), '');
+  }
+
+  @Public()
+  @Get('mcp')
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the MCP server at /mcp (RFC 9728)' })
+  mcp(@Req() req: FastifyRequest) {
+    return this.metadata(requestBaseUrl(this.config, req), '/mcp');
+  }
+
+  private metadata(base: string, path: string) {
+    return {
+      resource: `${base}${path}`,
+      authorization_servers: [base],
+      scopes_supported: [...SCOPE_CODENAMES],
+      bearer_methods_supported: ['header'],
+      resource_name: path ? 'Course Platform API (MCP server)' : 'Course Platform API',
+      resource_documentation: `${base}/docs`,
+    };
+  }
+}

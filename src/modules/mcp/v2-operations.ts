@@ -1,0 +1,102 @@
+/**
+ * The published /v2 operations (../shared/reference/skilljar-v2-openapi.json: method, path,
+ * operationId, summary) and the tool of each. The official MCP server's tool names
+ * (../shared/reference/official-mcp/tool-names.json) are the reference's operationIds, so an
+ * operation's tool is its operationId; the operations it has no tool for (clients, scopes) are
+ * named the same way; the token endpoints (`tool: null`) take credentials, not a token, and are
+ * no tools. test/mcp/mcp-names.e2e-spec.ts checks this table against both reference files.
+ */
+export interface PublishedOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  /** the tool's name; null = not a tool */
+  tool: string | null;
+  /** the name is one of tool-names.json */
+  official: boolean;
+}
+
+export const PUBLISHED_V2_OPERATIONS: readonly PublishedOperation[] = [
+  { method: 'POST', path: '/v2/auth/token', summary: 'Exchange credentials for JWT', tool: null, official: false },
+  { method: 'POST', path: '/v2/auth/revoke', summary: 'Revoke a refresh token', tool: null, official: false },
+  { method: 'POST', path: '/v2/oauth/register', summary: 'Dynamically register an OAuth2 client (RFC 7591)', tool: 'register_oauth_client', official: true },
+  { method: 'GET', path: '/v2/clients/', summary: 'List clients', tool: 'list_clients', official: false },
+  { method: 'POST', path: '/v2/clients/', summary: 'Create client', tool: 'create_client', official: false },
+  { method: 'POST', path: '/v2/clients/{id}/rotate-secret', summary: 'Rotate client secret', tool: 'rotate_client_secret', official: false },
+  { method: 'GET', path: '/v2/clients/{id}', summary: 'Get client', tool: 'get_client', official: false },
+  { method: 'PATCH', path: '/v2/clients/{id}', summary: 'Update client', tool: 'update_client', official: false },
+  { method: 'DELETE', path: '/v2/clients/{id}', summary: 'Deactivate client', tool: 'deactivate_client', official: false },
+  { method: 'GET', path: '/v2/scopes/', summary: 'List scope catalog + presets', tool: 'list_scopes', official: false },
+  { method: 'GET', path: '/v2/students/', summary: 'List students', tool: 'list_students', official: true },
+  { method: 'POST', path: '/v2/students/', summary: 'Create students', tool: 'create_students', official: true },
+  { method: 'PATCH', path: '/v2/students/', summary: 'Update students', tool: 'update_students', official: true },
+  { method: 'GET', path: '/v2/students/{id}', summary: 'Get student', tool: 'get_student', official: true },
+  { method: 'DELETE', path: '/v2/students/{id}', summary: 'Deactivate student', tool: 'deactivate_student', official: true },
+  { method: 'POST', path: '/v2/students/{id}/anonymize/', summary: 'Anonymize student', tool: 'anonymize_student', official: true },
+  { method: 'POST', path: '/v2/students/{id}/send-password-reset/', summary: 'Send password reset', tool: 'send_password_reset', official: true },
+  { method: 'POST', path: '/v2/students/{id}/set-password/', summary: 'Set student password', tool: 'set_student_password', official: true },
+  { method: 'GET', path: '/v2/lessons/', summary: 'List lessons', tool: 'list_lessons', official: true },
+  { method: 'POST', path: '/v2/lessons/', summary: 'Create lessons', tool: 'create_lessons', official: true },
+  { method: 'PATCH', path: '/v2/lessons/', summary: 'Update lessons', tool: 'update_lessons', official: true },
+  { method: 'GET', path: '/v2/lessons/{id}', summary: 'Get lesson', tool: 'get_lesson', official: true },
+  { method: 'GET', path: '/v2/courses/', summary: 'List courses', tool: 'list_courses', official: true },
+  { method: 'POST', path: '/v2/courses/', summary: 'Create courses', tool: 'create_courses', official: true },
+  { method: 'PATCH', path: '/v2/courses/', summary: 'Update courses', tool: 'update_courses', official: true },
+  { method: 'GET', path: '/v2/courses/{id}', summary: 'Get course', tool: 'get_course', official: true },
+  { method: 'GET', path: '/v2/analytics/courses/{course_id}', summary: 'Get course analytics', tool: 'get_course_analytics', official: true },
+  { method: 'GET', path: '/v2/analytics/courses/{course_id}/ratings/', summary: 'List a course\'s ratings', tool: 'list_course_ratings', official: true },
+  { method: 'GET', path: '/v2/certificates/{id}', summary: 'Get certificate', tool: 'get_certificate', official: true },
+  { method: 'GET', path: '/v2/certificates/', summary: 'List certificates', tool: 'list_certificates', official: true },
+  { method: 'GET', path: '/v2/groups/', summary: 'List groups', tool: 'list_groups', official: true },
+  { method: 'POST', path: '/v2/groups/', summary: 'Create groups', tool: 'create_groups', official: true },
+  { method: 'PATCH', path: '/v2/groups/', summary: 'Update groups', tool: 'update_groups', official: true },
+  { method: 'DELETE', path: '/v2/groups/', summary: 'Delete groups', tool: 'delete_groups', official: true },
+  { method: 'GET', path: '/v2/groups/{id}', summary: 'Get group', tool: 'get_group', official: true },
+  { method: 'GET', path: '/v2/groups/{id}/relationships/published-course-visibility/', summary: 'List visibility overrides for a group', tool: 'list_visibility_overrides', official: true },
+  { method: 'POST', path: '/v2/groups/{id}/relationships/published-course-visibility/', summary: 'Add visibility overrides for a group', tool: 'add_visibility_overrides', official: true },
+  { method: 'DELETE', path: '/v2/groups/{id}/relationships/published-course-visibility/', summary: 'Remove visibility overrides for a group', tool: 'remove_visibility_overrides', official: true },
+  { method: 'POST', path: '/v2/groups/{id}/relationships/students/', summary: 'Add students to a group', tool: 'add_group_memberships', official: true },
+  { method: 'DELETE', path: '/v2/groups/{id}/relationships/students/', summary: 'Remove students from a group', tool: 'remove_group_memberships', official: true },
+  { method: 'POST', path: '/v2/enrollments/', summary: 'Bulk-enroll students', tool: 'bulk_enroll_students', official: true },
+  { method: 'PATCH', path: '/v2/enrollments/', summary: 'Update enrollments', tool: 'update_enrollments', official: true },
+  { method: 'GET', path: '/v2/enrollments/', summary: 'List enrollments', tool: 'list_enrollments', official: true },
+  { method: 'PATCH', path: '/v2/enrollments/completion', summary: 'Bulk-complete enrollments', tool: 'complete_enrollments', official: true },
+  { method: 'GET', path: '/v2/enrollments/{id}', summary: 'Get enrollment', tool: 'get_enrollment', official: true },
+  { method: 'GET', path: '/v2/quizzes/', summary: 'List quizzes', tool: 'list_quizzes', official: true },
+  { method: 'POST', path: '/v2/quizzes/', summary: 'Create quizzes', tool: 'create_quizzes', official: true },
+  { method: 'PATCH', path: '/v2/quizzes/', summary: 'Update quizzes', tool: 'update_quizzes', official: true },
+  { method: 'DELETE', path: '/v2/quizzes/', summary: 'Delete quizzes', tool: 'delete_quizzes', official: true },
+  { method: 'GET', path: '/v2/quizzes/{id}', summary: 'Get quiz', tool: 'get_quiz', official: true },
+  { method: 'GET', path: '/v2/quizzes/{quiz_id}/question-banks/', summary: 'List quiz question-bank assignments', tool: 'list_quiz_question_bank_assignments', official: true },
+  { method: 'POST', path: '/v2/quizzes/{quiz_id}/question-banks/', summary: 'Bind question banks to a quiz', tool: 'bind_quiz_question_banks', official: true },
+  { method: 'PATCH', path: '/v2/quizzes/{quiz_id}/question-banks/', summary: 'Update quiz question-bank assignments', tool: 'update_quiz_question_banks', official: true },
+  { method: 'DELETE', path: '/v2/quizzes/{quiz_id}/question-banks/', summary: 'Unbind question banks from a quiz', tool: 'unbind_quiz_question_banks', official: true },
+  { method: 'GET', path: '/v2/question-banks/', summary: 'List question banks', tool: 'list_question_banks', official: true },
+  { method: 'POST', path: '/v2/question-banks/', summary: 'Create question banks', tool: 'create_question_banks', official: true },
+  { method: 'PATCH', path: '/v2/question-banks/', summary: 'Update question banks', tool: 'update_question_banks', official: true },
+  { method: 'DELETE', path: '/v2/question-banks/', summary: 'Delete question banks', tool: 'delete_question_banks', official: true },
+  { method: 'GET', path: '/v2/question-banks/{id}', summary: 'Get question bank', tool: 'get_question_bank', official: true },
+  { method: 'GET', path: '/v2/questions/', summary: 'List questions', tool: 'list_questions', official: true },
+  { method: 'POST', path: '/v2/questions/', summary: 'Create questions', tool: 'create_questions', official: true },
+  { method: 'PATCH', path: '/v2/questions/', summary: 'Update questions', tool: 'update_questions', official: true },
+  { method: 'DELETE', path: '/v2/questions/', summary: 'Delete questions', tool: 'delete_questions', official: true },
+  { method: 'GET', path: '/v2/questions/{id}', summary: 'Get question', tool: 'get_question', official: true },
+  { method: 'GET', path: '/v2/published-courses/', summary: 'List published courses', tool: 'list_published_courses', official: true },
+  { method: 'POST', path: '/v2/published-courses/', summary: 'Publish courses', tool: 'publish_courses', official: true },
+  { method: 'PATCH', path: '/v2/published-courses/', summary: 'Update published courses', tool: 'update_published_courses', official: true },
+  { method: 'POST', path: '/v2/published-courses/{id}/unpublish/', summary: 'Unpublish a course', tool: 'unpublish_published_course', official: true },
+  { method: 'POST', path: '/v2/published-courses/{id}/publish/', summary: 'Re-publish a course', tool: 'republish_published_course', official: true },
+  { method: 'GET', path: '/v2/published-courses/{id}', summary: 'Get published course', tool: 'get_published_course', official: true },
+  { method: 'DELETE', path: '/v2/published-courses/{id}', summary: 'Delete (unpublish) a published course', tool: 'delete_published_course', official: true },
+  { method: 'GET', path: '/v2/domains/', summary: 'List domains', tool: 'list_domains', official: true },
+  { method: 'GET', path: '/v2/domains/{id}', summary: 'Get domain', tool: 'get_domain', official: true },
+  { method: 'POST', path: '/v2/signup-field-values/', summary: 'Create signup field values', tool: 'create_signup_field_values', official: true },
+  { method: 'PATCH', path: '/v2/signup-field-values/', summary: 'Update signup field values', tool: 'update_signup_field_values', official: true },
+  { method: 'GET', path: '/v2/signup-field-values/', summary: 'List signup field values', tool: 'list_signup_field_values', official: true },
+  { method: 'GET', path: '/v2/signup-field-values/{signup_field_value_id}', summary: 'Get signup field value', tool: 'get_signup_field_value', official: true },
+  { method: 'GET', path: '/v2/web-packages/', summary: 'List web packages', tool: 'list_web_packages', official: true },
+  { method: 'POST', path: '/v2/web-packages/', summary: 'Create web packages', tool: 'create_web_packages', official: true },
+  { method: 'PATCH', path: '/v2/web-packages/', summary: 'Update web packages', tool: 'update_web_packages', official: true },
+  { method: 'GET', path: '/v2/web-packages/{id}', summary: 'Get web package', tool: 'get_web_package', official: true },
+  { method: 'DELETE', path: '/v2/web-packages/{id}', summary: 'Delete web package', tool: 'delete_web_package', official: true },
+];
