@@ -15,8 +15,8 @@ import { toProblems } from '../http/validation.pipe';
  *     fails as `internal_error` without failing the others (each call must be atomic per item);
  *  6. the result is 200 when every item succeeded, 207 otherwise, items in request order.
  */
-/** `not_in_domain` and `already_enrolled`: the published bulk-enroll's own codes (BatchItemError). */
-export type ItemCode = 'not_found' | 'validation_error' | 'duplicate_in_batch' | 'internal_error' | 'conflict' | 'not_in_domain' | 'already_enrolled';
+/** `not_in_domain` and `already_enrolled`: the published bulk-enroll's own codes; `already_published`: the publish batch's (BatchItemError). */
+export type ItemCode = 'not_found' | 'validation_error' | 'duplicate_in_batch' | 'internal_error' | 'conflict' | 'not_in_domain' | 'already_enrolled' | 'already_published';
 
 export type ItemOutcome<R> =
   | { ok: true; id: string; result?: R; deleted?: boolean }

@@ -6,11 +6,14 @@ import { PublishedCourseExtrasService } from './published-course-extras.service'
 import { PublishedCourse } from './published-course.entity';
 import { PublishedCoursesService } from './published-courses.service';
 import { PublishedCoursesV1Controller } from './published-courses.v1.controller';
+import { PublishedCoursesV2Controller } from './published-courses.v2.controller';
+import { PublishedCoursesV2Service } from './published-courses.v2.service';
+import { CoursesModule } from '../courses/courses.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PublishedCourse]), DomainsModule],
-  controllers: [PublishedCoursesV1Controller],
-  providers: [PublishedCoursesService, AccessRulesService, PublishedCourseExtrasService],
+  imports: [TypeOrmModule.forFeature([PublishedCourse]), DomainsModule, CoursesModule],
+  controllers: [PublishedCoursesV1Controller, PublishedCoursesV2Controller],
+  providers: [PublishedCoursesService, PublishedCoursesV2Service, AccessRulesService, PublishedCourseExtrasService],
   exports: [PublishedCoursesService, AccessRulesService],
 })
 export class PublishedCoursesModule {}

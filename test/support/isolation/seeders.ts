@@ -155,6 +155,16 @@ registerSeeder('content-files', async (w) => {
   return { asset_id: asset, web_package_id: pkg };
 });
 
+registerSeeder('v2-rest', async (w) => {
+  // the /v2 ids of rows the earlier seeders made through /v1 (one row, two interfaces)
+  const domains = await w.v2('GET', `/v2/domains/?filter[name]=${encodeURIComponent(w.ids.domain_name)}`);
+  return {
+    'domains.id': idOf(domains.data[0]),
+    'published-courses.id': w.ids.published_course_id,
+    'web-packages.id': w.ids.web_package_id,
+  };
+});
+
 // Write bodies that pass validation (the served schema alone gives 400s on these /v1 operations)
 const D = '/v1/domains/{domain_name}';
 const PC = `${D}/published-courses/{published_course_id}`;

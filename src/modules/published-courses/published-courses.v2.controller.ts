@@ -1,0 +1,122 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { DataSource, In } from 'typeorm';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
+import { decodeId } from '../../core/ids/ids';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { Course } from '../courses/course.entity';
+import { presentCourse } from '../courses/courses.presenter';
+import { CoursesService } from '../courses/courses.service';
+import { boolParam, includeParam, stringParam } from '../courses/query-params';
+import { Domain } from '../domains/domain.entity';
+import { presentDomainV2 } from '../domains/domains.v2.presenter';
+import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
+import { PublishedCourseFiltersV2, PublishedCoursesV2Service } from './published-courses.v2.service';
+import { presentPublishedCourseV2, PublishedCourseV2Row } from './published-courses.v2.presenter';
+
+const INCLUDES = ['course', 'domain'] as const;
+type Include = (typeof INCLUDES)[number];
+const pairKey = (raw: Record<string, any>) => {
+  const c = raw.relationships?.course?.data?.id;
+  const d = raw.relationships?.domain?.data?.id;
+  return typeof c === 'string' && typeof d === 'string' ? `${c}|${d}` : undefined;
+};
+
+/**
+ * /v2/published-courses: list (filter[domain], filter[course], filter[live], include=course,domain),
+ * publish batch, update batch, read, delete (the /v1 soft unpublish), POST {id}/unpublish/ and
+ * {id}/publish/. Scopes published-courses:read / published-courses:write. Unpublished rows stay
+ * readable here (live=false) so they can be published again.
+ */
+@ApiTags('published-courses')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<PublishedCoursesV2Service>({
+  service: 'v2', type: 'published-courses', scopes: 'published-courses', baseUrl: true,
+  create: {
+    call: 'publishMany', item: PublishedCourseCreateItemV2, dedupeKey: pairKey, dedupePointer: '/relationships/course/data/id',
+    doc: { description: 'Courses to publish to domains; the same course and domain twice in one batch is duplicate_in_batch, a pair already live already_published', items: '_PublishedCourseCreateData' },
+  },
+  update: { call: 'updateMany', item: PublishedCourseUpdateItemV2, doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' } },
+})
+@Controller('v2/published-courses')
+export class PublishedCoursesV2Controller {
+  constructor(
+    readonly v2: PublishedCoursesV2Service,
+    readonly config: AppConfig,
+    private readonly courses: CoursesService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  @Get()
+  @Scopes('published-courses:read')
+  @ApiQuery({ name: 'filter[domain]', required: false, schema: { type: 'string' }, description: 'Opaque domain id. Unknown ids match nothing.' })
+  @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
+  @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
+  @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated: course, domain.' })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'published-courses');
+    const include = includeParam(query, INCLUDES);
+    const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
+    const domain = stringParam(query, 'filter[domain]', 64);
+    const course = stringParam(query, 'filter[course]', 64);
+    let none = false;
+    if (domain !== undefined) none ||= !(f.domainUuid = decodeId('domain', domain) ?? undefined);
+    if (course !== undefined) none ||= !(f.courseUuid = decodeId('course', course) ?? undefined);
+    const rows = none ? [] : await this.v2.list(p, page, f);
+    const base = requestBaseUrl(this.config, req);
+    const doc = pageDocument(rows, page, (r) => presentPublishedCourseV2(r, base), base, req.url, this.config.APP_SECRET);
+    return include.size ? { ...doc, included: await this.included(p, rows.slice(0, page.size), include, base) } : doc;
+  }
+
+  @Get(':id')
+  @Scopes('published-courses:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentPublishedCourseV2(await this.v2.get(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Scopes('published-courses:write')
+  async remove(@Auth() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.v2.remove(p, id);
+  }
+
+  @Post(':id/unpublish')
+  @HttpCode(200)
+  @Scopes('published-courses:write')
+  async unpublish(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentPublishedCourseV2(await this.v2.unpublish(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @Scopes('published-courses:write')
+  async republish(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentPublishedCourseV2(await this.v2.republish(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  /** `included`: the page's courses (CourseResource, with their computed members) and domains, one statement each (two for courses). */
+  private async included(p: Principal, rows: PublishedCourseV2Row[], include: Set<Include>, base: string): Promise<unknown[]> {
+    const out: unknown[] = [];
+    const org = p.organizationId;
+    if (include.has('course') && rows.length) {
+      const courses = await this.ds.getRepository(Course).find({ where: { organizationId: org, id: In([...new Set(rows.map((r) => r.course_id))]) }, order: { createdAt: 'ASC', id: 'ASC' } });
+      out.push(...(await this.courses.withStats(org, courses)).map((v) => presentCourse(v, base)));
+    }
+    if (include.has('domain') && rows.length) {
+      const domains = await this.ds.getRepository(Domain).find({ where: { organizationId: org, id: In([...new Set(rows.map((r) => r.domain_id))]) }, order: { createdAt: 'ASC', id: 'ASC' } });
+      out.push(...domains.map((d) => presentDomainV2(d, base)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { scoped } from '../../core/database/scoped';
+import { ApiError, notFound } from '../../core/http/api-error';
+import { decodeId } from '../../core/ids/ids';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import { itemDateTime } from '../enrollments/v2-dates';
+import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
+import { PUBLISH_MESSAGES, PublishedCoursesService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './published-courses.service';
+import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';
+
+export interface PublishedCourseFiltersV2 {
+  domainUuid?: string;
+  courseUuid?: string;
+  live?: boolean;
+}
+
+/** /v2 member -> published_courses column (the access window is the registration window /v1 shows). */
+const COLUMN: Record<(typeof SETTINGS_MEMBERS)[number], string> = {
+  is_hidden: 'is_hidden',
+  visible_on_catalog: 'visible_on_catalog',
+  open_access: 'open_access',
+  strict_enforce_group_visibility: 'strict_enforce_group_visibility',
+  visibility_override_type: 'visibility_override_type',
+  access_period_starts_at: 'registration_starts_at',
+  access_period_ends_at: 'registration_ends_at',
+  restrict_access_start_end_dates: 'restrict_access_start_end_dates',
+  allow_self_service_reenroll: 'allow_self_service_reenroll',
+  unique_progress_per_enrollment: 'unique_progress_per_enrollment',
+  require_all_prerequisites: 'require_all_prerequisites',
+};
+
+/** The published defaults of a /v2 publication (PublishedCoursePublishAttributes). */
+const PUBLISH_DEFAULTS: Record<string, unknown> = {
+  visible_on_catalog: false,
+  visibility_override_type: 'GROUP',
+  unique_progress_per_enrollment: true,
+  require_all_prerequisites: true,
+};
+
+/** A published course whose course is deleted does not exist (as on /v1); unpublished ones do on /v2 (live=false). */
+const FROM = `published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id AND c.deleted_at IS NULL`;
+
+type Failure = { ok: false; code: 'validation_error'; detail: string; pointer: string };
+
+/**
+ * /v2 published courses over PublishedCoursesService (the /v1 rules: publishMany, updateSettings,
+ * setUnpublished, republish): the batch item outcomes, the reads and the cursor page.
+ */
+@Injectable()
+export class PublishedCoursesV2Service {
+  constructor(
+    readonly published: PublishedCoursesService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** Oldest first (created_at, id); each filter narrows, an undecodable id matches nothing. */
+  async list(p: Principal, page: PageRequest, f: PublishedCourseFiltersV2): Promise<(PublishedCourseV2Row & { createdAt: Date })[]> {
+    const params: unknown[] = [];
+    const where = ['pc.organization_id = $org'];
+    if (f.domainUuid !== undefined) where.push(`pc.domain_id = $${params.push(f.domainUuid)}::uuid`);
+    if (f.courseUuid !== undefined) where.push(`pc.course_id = $${params.push(f.courseUuid)}::uuid`);
+    if (f.live !== undefined) where.push(f.live ? 'pc.unpublished_at IS NULL' : 'pc.unpublished_at IS NOT NULL');
+    if (page.after) where.push(`(pc.created_at, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
+    const rows: PublishedCourseV2Row[] = await scoped(this.ds, p.organizationId).query(
+      `SELECT pc.* FROM ${FROM} WHERE ${where.join(' AND ')} ORDER BY pc.created_at, pc.id LIMIT ${page.size + 1}`,
+      params,
+    );
+    return rows.map((r) => Object.assign(r, { createdAt: new Date(r.created_at) }));
+  }
+
+  async get(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
+    const uuid = decodeId('publishedCourse', publicId);
+    const [row] = uuid ? await this.rows(p.organizationId, [uuid]) : [];
+    if (!row) throw notFound('Published course not found.');
+    return row;
+  }
+
+  private rows(organizationId: string, uuids: string[]): Promise<PublishedCourseV2Row[]> {
+    if (!uuids.length) return Promise.resolve([]);
+    return scoped(this.ds, organizationId).query(`SELECT pc.* FROM ${FROM} WHERE pc.organization_id = $org AND pc.id = ANY($1::uuid[])`, [uuids]);
+  }
+
+  /**
+   * The settings of one item as columns, or the item's validation_error: members outside the
+   * operation's schema (additionalProperties: false), date-times without an offset, a window whose
+   * end precedes its start (the /v1 rule). Null booleans are left out (default / unchanged); a null
+   * window bound is kept (clears it).
+   */
+  private settings(raw: Record<string, any>, a: PublishedCourseSettingsV2 | undefined, allowed: readonly string[], createOnly: string[]): Record<string, unknown> | Failure {
+    const given = raw.attributes && typeof raw.attributes === 'object' ? Object.keys(raw.attributes) : [];
+    for (const k of given) {
+      if (allowed.includes(k)) continue;
+      const detail = createOnly.includes(k) ? `${k}: set when publishing; it cannot change here.` : `${k}: not an attribute of this operation.`;
+      return { ok: false, code: 'validation_error', detail, pointer: `/attributes/${k}` };
+    }
+    const values: Record<string, unknown> = {};
+    const dates: Record<string, Date | null | undefined> = {};
+    for (const m of SETTINGS_MEMBERS) {
+      const v = (a as Record<string, unknown> | undefined)?.[m];
+      if (m === 'access_period_starts_at' || m === 'access_period_ends_at') {
+        if (v === undefined) continue;
+        const d = itemDateTime(v as string | null, `/attributes/${m}`);
+        if ('error' in d) return { ok: false, code: 'validation_error', detail: d.error, pointer: d.pointer };
+        dates[m] = d.value;
+        values[COLUMN[m]] = d.value;
+      } else if (v !== undefined && v !== null) {
+        values[COLUMN[m]] = v;
+      }
+    }
+    if (windowReversed(dates.access_period_starts_at, dates.access_period_ends_at)) {
+      return { ok: false, code: 'validation_error', detail: `access_period_ends_at: ${WINDOW_MESSAGE}`, pointer: '/attributes/access_period_ends_at' };
+    }
+    return values;
+  }
+
+  /** Publish batch (POST): PublishedCoursesService.publishMany; an existing live publication of the pair is `already_published`. */
+  async publishMany(p: Principal, items: ValidItem<PublishedCourseCreateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
+    const out = new Map<number, ItemOutcome<PublishedCourseResource>>();
+    const requests: { index: number; request: PublishRequest }[] = [];
+    for (const v of items) {
+      const values = this.settings(v.raw, v.item.attributes, [...SETTINGS_MEMBERS, 'slug'], []);
+      if ('ok' in values) {
+        out.set(v.index, values as Failure);
+        continue;
+      }
+      const rel = v.item.relationships;
+      requests.push({
+        index: v.index,
+        request: {
+          courseId: decodeId('course', rel.course.data.id),
+          domainId: decodeId('domain', rel.domain.data.id),
+          slug: v.item.attributes?.slug ?? undefined,
+          values: { ...PUBLISH_DEFAULTS, ...values },
+        },
+      });
+    }
+    if (!requests.length) return out;
+    const outcomes = await this.published.publishMany(p.organizationId, requests.map((r) => r.request));
+    const created = await this.rows(p.organizationId, outcomes.flatMap((o) => (o.ok ? [o.id] : [])));
+    const byId = new Map(created.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
+    requests.forEach(({ index }, i) => {
+      const o = outcomes[i];
+      if (o.ok) {
+        const res = byId.get(o.id);
+        if (res) out.set(index, { ok: true, id: res.id, result: res });
+        return;
+      }
+      const detail = PUBLISH_MESSAGES[o.reason];
+      if (o.reason === 'course') out.set(index, { ok: false, code: 'not_found', detail, pointer: '/relationships/course/data/id' });
+      else if (o.reason === 'domain') out.set(index, { ok: false, code: 'not_found', detail, pointer: '/relationships/domain/data/id' });
+      else if (o.reason === 'already_published') out.set(index, { ok: false, code: 'already_published', detail, pointer: '/relationships/course/data/id' });
+      else out.set(index, { ok: false, code: 'validation_error', detail: `slug: ${detail}`, pointer: '/attributes/slug' });
+    });
+    return out;
+  }
+
+  /** Update batch (PATCH): settings only (slug, course and domain are set when publishing); a repeated id: later values win, every item answers the final row. */
+  async updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
+    const out = new Map<number, ItemOutcome<PublishedCourseResource>>();
+    const updates = new Map<string, Record<string, unknown>>();
+    const byItem = new Map<number, string>();
+    for (const v of items) {
+      const uuid = decodeId('publishedCourse', v.item.id);
+      if (!uuid) {
+        out.set(v.index, { ok: false, code: 'not_found', detail: 'Published course not found.', pointer: '/id' });
+        continue;
+      }
+      const values = this.settings(v.raw, v.item.attributes, SETTINGS_MEMBERS, ['slug', 'course', 'domain']);
+      if ('ok' in values) {
+        out.set(v.index, values as Failure);
+        continue;
+      }
+      updates.set(uuid, { ...(updates.get(uuid) ?? {}), ...values });
+      byItem.set(v.index, uuid);
+    }
+    const updated = await this.published.updateSettings(p.organizationId, updates);
+    const rows = await this.rows(p.organizationId, [...updated]);
+    const byId = new Map(rows.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
+    for (const [index, uuid] of byItem) {
+      const res = byId.get(uuid);
+      out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Published course not found.', pointer: '/id' });
+    }
+    return out;
+  }
+
+  /** POST {id}/unpublish/: live=false, the slug freed (already unpublished: unchanged). */
+  async unpublish(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
+    const row = await this.get(p, publicId);
+    await this.published.setUnpublished(p.organizationId, row.id);
+    return this.get(p, publicId);
+  }
+
+  /** POST {id}/publish/: live again, its slug or the first free one; 400 when the course is live on the domain through another publication. */
+  async republish(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
+    const row = await this.get(p, publicId);
+    const r = await this.published.republish(p.organizationId, row.id);
+    if (!r.ok) throw new ApiError(400, PUBLISH_MESSAGES.already_published, { code: 'already_published' });
+    return this.get(p, publicId);
+  }
+
+  /** DELETE: the /v1 delete (a soft unpublish): 204, the row stays readable with live=false. */
+  async remove(p: Principal, publicId: string): Promise<void> {
+    const row = await this.get(p, publicId);
+    await this.published.setUnpublished(p.organizationId, row.id);
+  }
+}
