@@ -13,8 +13,6 @@ import type { Client } from 'pg';
 export const NOT_REFERENCES: Record<string, string> = {
   'idempotency_keys.claim_id': 'a random claim token of the request holding the key, not a reference to a row',
   'lessons.quiz_id': 'quizzes have no table yet (CONVENTIONS §12): the quizzes migration adds the composite key with the table',
-  'promo_code_uses.purchase_id': 'purchases have no table in migration 1763700017100 (issue 11): the composite key is added once the purchases migration exists',
-  'training_credit_spends.purchase_id': 'purchases have no table in migration 1763700017100 (issue 11): the composite key is added once the purchases migration exists',
 };
 
 /**
