@@ -36,6 +36,7 @@ import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
+import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   Quizzes1763700018000,
   LiveTraining1763700019000,
   AdminWrites1763700020000,
+  V2RestIndexes1763700021000,
 ];
