@@ -25,8 +25,8 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { OrganizationsService } from './modules/organizations/organizations.service';
 import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
 import { PlansAdminService } from './modules/plans/plans-admin.service';
+import { PlansModule } from './modules/plans/plans.module';
 import { presentPlan } from './modules/plans/plans.presenter';
-import { PlansService } from './modules/plans/plans.service';
 
 const USAGE = `usage:
   cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]
@@ -103,8 +103,9 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
 
   await migrate(config);
   @Module({
-    imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule],
-    providers: [SignupFieldAdminService, PlansService, PlansAdminService, GroupCategoriesService],
+    // PlansModule for its entities (the plan reads); the two other services need only the database
+    imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule, PlansModule],
+    providers: [SignupFieldAdminService, GroupCategoriesService],
   })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
