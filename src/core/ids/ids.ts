@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   courseSeries: 'csr',
   plan: 'pln',
   signupField: 'sfd',
+  signupFieldValue: 'sfv',
   offer: 'ofr',
   planEnrollment: 'plne',
   publishedPathEnrollment: 'ppen',

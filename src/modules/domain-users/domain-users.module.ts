@@ -7,12 +7,14 @@ import { SignupFieldAdminService } from './signup-field-admin.service';
 import { SignupFieldsAdminV1Controller } from './signup-fields-admin.v1.controller';
 import { SignupFieldsService } from './signup-fields.service';
 import { SignupFieldsV1Controller } from './signup-fields.v1.controller';
+import { SignupFieldValuesV2Controller } from './signup-field-values.v2.controller';
+import { SignupFieldValuesV2Service } from './signup-field-values.v2.service';
 
 /** Domain membership of users, invites, signup fields and signup-field values (/v1). */
 @Module({
   imports: [DomainsModule],
-  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller],
-  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService],
+  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller, SignupFieldValuesV2Controller],
+  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService, SignupFieldValuesV2Service],
   exports: [DomainUsersService, DomainUserInvitesService, SignupFieldAdminService],
 })
 export class DomainUsersModule {}

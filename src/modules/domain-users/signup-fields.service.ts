@@ -10,7 +10,7 @@ import { DomainUsersService, FIELD_APPLIES, SignupValue } from './domain-users.s
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
-interface FieldRow {
+export interface FieldRow {
   id: string;
   type: string;
   label: string;
@@ -99,14 +99,15 @@ export class SignupFieldsService {
     return out;
   }
 
-  private checkValue(f: FieldRow, value: string, field: string) {
+  /** The value rule of a field (a PICKLIST value must be one of its options): throws a 400 on `field`. Both interfaces. */
+  checkValue(f: FieldRow, value: string, field: string) {
     if (f.type === 'PICKLIST' && Array.isArray(f.options) && f.options.length && !f.options.some((o) => o.value === value)) {
       throw fieldError(field, `"${value}" is not a valid choice for "${f.label}".`);
     }
   }
 
-  /** Insert or update values; returns only the rows that were new or changed. */
-  private async upsert(p: Principal, userId: string, items: { field: FieldRow; value: string }[]): Promise<SignupValue[]> {
+  /** Insert or update values (one statement; both interfaces); returns only the rows that were new or changed. */
+  async upsert(p: Principal, userId: string, items: { field: FieldRow; value: string }[]): Promise<SignupValue[]> {
     if (!items.length) return [];
     const rows: { signup_field_id: string; value: string }[] = await this.ds.query(
       `INSERT INTO signup_field_values (organization_id, user_id, signup_field_id, value)

@@ -158,10 +158,12 @@ registerSeeder('content-files', async (w) => {
 registerSeeder('v2-rest', async (w) => {
   // the /v2 ids of rows the earlier seeders made through /v1 (one row, two interfaces)
   const domains = await w.v2('GET', `/v2/domains/?filter[name]=${encodeURIComponent(w.ids.domain_name)}`);
+  const values = await w.v2('GET', `/v2/signup-field-values/?filter[student.id]=${w.ids.user_id}`);
   return {
     'domains.id': idOf(domains.data[0]),
     'published-courses.id': w.ids.published_course_id,
     'web-packages.id': w.ids.web_package_id,
+    signup_field_value_id: idOf(values.data[0]),
   };
 });
 

@@ -1,0 +1,87 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { batchItems, runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { ValidationFailed } from '../../core/http/api-error';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
+import { decodeId } from '../../core/ids/ids';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { listParam, stringParam } from '../courses/query-params';
+import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
+import { presentSignupFieldValueV2, SignupFieldValueFiltersV2, SignupFieldValuesV2Service } from './signup-field-values.v2.service';
+
+const idKey = (raw: Record<string, any>) => (typeof raw.id === 'string' ? raw.id : undefined);
+
+/**
+ * /v2/signup-field-values: create (POST, top-level student_id, items keyed by signup-field id,
+ * upserting), update (PATCH, items keyed by value id), list (filter[student.id],
+ * filter[signup-field.id], filter[domains]) and read by signup_field_value_id. Scopes
+ * signup-fields:read / signup-fields:write. Repeated ids in a batch are duplicate_in_batch.
+ */
+@ApiTags('signup-field-values')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<SignupFieldValuesV2Service>({
+  service: 'values', type: 'signup-field-values', scopes: 'signup-fields',
+  update: { call: 'updateMany', item: SignupFieldValueItemV2, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Values to change, each addressed by its signup-field-value id', items: '_SignupFieldValueUpdateData' } },
+})
+@Controller('v2/signup-field-values')
+export class SignupFieldValuesV2Controller {
+  constructor(
+    readonly values: SignupFieldValuesV2Service,
+    readonly config: AppConfig,
+  ) {}
+
+  /** Envelope first (400), then student_id (422 when not a string, 404 when not a member of any domain), then the items. */
+  @Post()
+  @Scopes('signup-fields:write')
+  @ApiBody({ description: 'student_id and items keyed by signup-field id (SignupFieldValueCreateRequestEnvelope)', schema: { type: 'object', required: ['student_id', 'data'], properties: { student_id: { type: 'string' }, data: { type: 'array', minItems: 1, items: { type: 'object' } } } } })
+  async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    batchItems(body, this.config.BATCH_MAX_ITEMS);
+    const studentId = (body as Record<string, unknown>).student_id;
+    if (typeof studentId !== 'string') {
+      throw new ValidationFailed([{ pointer: '/student_id', field: 'student_id', message: studentId === undefined ? 'is required' : 'must be a string' }]);
+    }
+    const userId = await this.values.student(p, studentId);
+    const result = await runBatch(
+      body,
+      { itemClass: SignupFieldValueItemV2, type: 'signup-field-values', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
+      (items) => this.values.createMany(p, userId, items),
+    );
+    reply.status(result.status);
+    return result.body;
+  }
+
+  @Get()
+  @Scopes('signup-fields:read')
+  @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[signup-field.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' }, description: 'Comma-separated domain names; unknown names match nothing.' })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'signup-field-values');
+    const f: SignupFieldValueFiltersV2 = {};
+    let none = false;
+    const student = stringParam(query, 'filter[student.id]', 64);
+    const field = stringParam(query, 'filter[signup-field.id]', 64);
+    const domains = listParam(query, 'filter[domains]');
+    if (student !== undefined) none ||= !(f.userUuid = decodeId('student', student) ?? undefined);
+    if (field !== undefined) none ||= !(f.fieldUuid = decodeId('signupField', field) ?? undefined);
+    if (domains !== undefined) f.domains = domains;
+    const rows = none ? [] : await this.values.list(p, page, f);
+    const base = requestBaseUrl(this.config, req);
+    return pageDocument(rows, page, presentSignupFieldValueV2, base, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':signup_field_value_id')
+  @Scopes('signup-fields:read')
+  async get(@Auth() p: Principal, @Param('signup_field_value_id') id: string) {
+    return { data: presentSignupFieldValueV2(await this.values.get(p, id)) };
+  }
+}
