@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV1Controller } from './quizzes.v1.controller';
 import { QuizzesService } from './quizzes.service';
 import { QuizzesV1Service } from './quizzes.v1.service';
+import { QuestionBanksV2Controller, QuestionsV2Controller, QuizBanksV2Controller, QuizzesV2Controller } from './quizzes.v2.controller';
+import { QuizzesV2Service } from './quizzes.v2.service';
 
 /**
  * Quizzes, question banks, questions and question-bank assignments on /v1 and /v2 over one model
@@ -9,8 +11,8 @@ import { QuizzesV1Service } from './quizzes.v1.service';
  * question_bank_assignments and quiz_attempts. docs/decisions/quizzes.md.
  */
 @Module({
-  controllers: [QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller],
-  providers: [QuizzesService, QuizzesV1Service],
+  controllers: [QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV2Controller, QuizBanksV2Controller, QuestionBanksV2Controller, QuestionsV2Controller],
+  providers: [QuizzesService, QuizzesV1Service, QuizzesV2Service],
   exports: [QuizzesService],
 })
 export class QuizzesModule {}

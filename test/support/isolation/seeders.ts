@@ -255,3 +255,20 @@ registerBody('PUT', '/v1/promo-code-pools/{promo_code_pool_id}', () => ({ name: 
 registerBody('PUT', '/v1/promo-codes/{promo_code_id}', () => ({ code: `ISO${rnd()}`, max_uses: 3 }));
 registerBody('POST', '/v1/license-packages/{license_package_id}/students', (o) => ({ student: { id: o['students.id'] } }));
 registerBody('PUT', '/v1/license-packages/{license_package_id}/students/{student_id}', () => ({ active: false }));
+
+registerSeeder('quizzes', async (w) => {
+  const quiz = idOf(await w.v1('POST', '/v1/quizzes', { name: `Quiz ${rnd()}` }));
+  const bank = idOf(await w.v1('POST', '/v1/question-banks', { name: `Bank ${rnd()}` }));
+  const mc = { html: '<p>?</p>', type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'a', correct: true }, { answer_text: 'b' }] };
+  const question = idOf(await w.v1('POST', '/v1/quiz-questions', { ...mc, quiz }));
+  await w.v1('POST', '/v1/quiz-questions', { ...mc, quiz_question_bank: bank });
+  await w.v2('POST', `/v2/quizzes/${quiz}/question-banks/`, { data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: bank } }] });
+  return { quiz_id: quiz, 'quizzes.id': quiz, question_bank_id: bank, 'question-banks.id': bank, question_id: question, 'questions.id': question };
+});
+registerBody('PUT', '/v1/quizzes/{quiz_id}', () => ({ name: `Quiz ${rnd()}` }));
+registerBody('PUT', '/v1/question-banks/{question_bank_id}', () => ({ name: `Bank ${rnd()}` }));
+registerBody('PUT', '/v1/quiz-questions/{question_id}', () => ({ html: '<p>x</p>', type: 'FREEFORM' }));
+const QBA = (o: Record<string, string>) => ({ data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: o.question_bank_id } }] });
+registerBody('POST', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
+registerBody('PATCH', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
+registerBody('DELETE', '/v2/quizzes/{quiz_id}/question-banks/', QBA);

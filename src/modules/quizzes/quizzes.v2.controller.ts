@@ -1,0 +1,239 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { BatchSpec, runBatch } from '../../core/batch/batch';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
+import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { dateTimeParam, stringParam } from '../courses/query-params';
+import { decodeId } from '../../core/ids/ids';
+import {
+  AssignmentBindItem,
+  AssignmentUnbindItem,
+  AssignmentUpdateItem,
+  BankCreateItem,
+  BankUpdateItem,
+  IdItem,
+  QuestionCreateItem,
+  QuestionUpdateItem,
+  QuizCreateItem,
+  QuizUpdateItem,
+} from './dto/quiz.v2.dto';
+import { presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
+import { QuizzesService } from './quizzes.service';
+import { QuizzesV2Service } from './quizzes.v2.service';
+
+const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.id : undefined);
+/** Creates first-wins on the name (case-insensitive, trimmed, as filter[name] matches). */
+const nameKey = (raw: Record<string, any>) => {
+  const name = raw?.attributes?.name;
+  return typeof name === 'string' && name.trim() ? name.trim().toLowerCase() : undefined;
+};
+const bankKey = (raw: Record<string, any>) => {
+  const id = raw?.attributes?.question_bank_id;
+  return typeof id === 'string' ? id : undefined;
+};
+const listQueries = [
+  ApiQuery({ name: 'filter[name]', required: false, schema: { type: 'string' } }),
+  ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' } }),
+  ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } }),
+  ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } }),
+];
+const ListQueries = (): MethodDecorator => (t, k, d) => {
+  for (const q of listQueries) q(t, k, d);
+};
+
+/** /v2/quizzes/ (quizzes:read / quizzes:write). */
+@ApiTags('quizzes')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<QuizzesV2Service>({
+  service: 'v2', type: 'quizzes', scopes: 'quizzes', baseUrl: true,
+  create: { call: 'createQuizzes', item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
+  update: { call: 'updateQuizzes', item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
+  remove: { call: 'deleteQuizzes', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
+})
+@Controller('v2/quizzes')
+export class QuizzesV2Controller {
+  constructor(
+    readonly v2: QuizzesV2Service,
+    readonly model: QuizzesService,
+    readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('quizzes:read')
+  @ListQueries()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'quizzes');
+    const rows = await this.model.listQuizzesV2(p, page, { name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
+    const base = requestBaseUrl(this.config, req);
+    return pageDocument(rows, page, (q) => presentQuizV2(q, base), base, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':id')
+  @Scopes('quizzes:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentQuizV2(await this.model.getQuiz(p, id), requestBaseUrl(this.config, req)) };
+  }
+}
+
+/** /v2/quizzes/{quiz_id}/question-banks/: a quiz's question-bank assignments (the quiz first: 404 whatever the body). */
+@ApiTags('quizzes')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@Controller('v2/quizzes/:quiz_id/question-banks')
+export class QuizBanksV2Controller {
+  constructor(
+    private readonly v2: QuizzesV2Service,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('quizzes:read')
+  list(@Auth() p: Principal, @Param('quiz_id') quizId: string) {
+    return this.v2.listAssignments(p, quizId);
+  }
+
+  @Post()
+  @Scopes('quizzes:write')
+  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentBindData' } } } })
+  async bind(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const quiz = await this.v2.requireQuiz(p, quizId);
+    return this.run(reply, body, AssignmentBindItem, (items) => this.v2.bind(p, quiz, items));
+  }
+
+  @Patch()
+  @Scopes('quizzes:write')
+  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentBatchUpdateData' } } } })
+  async update(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const quiz = await this.v2.requireQuiz(p, quizId);
+    return this.run(reply, body, AssignmentUpdateItem, (items) => this.v2.update(p, quiz, items));
+  }
+
+  @Delete()
+  @Scopes('quizzes:write')
+  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentDeleteData' } } } })
+  async unbind(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const quiz = await this.v2.requireQuiz(p, quizId);
+    return this.run(reply, body, AssignmentUnbindItem, (items) => this.v2.unbind(p, quiz, items));
+  }
+
+  /** Every assignment batch is first-wins on question_bank_id. */
+  private async run<T>(reply: FastifyReply, body: unknown, itemClass: BatchSpec<T>['itemClass'], handler: Parameters<typeof runBatch<T, unknown>>[2]) {
+    const spec: BatchSpec<T> = { itemClass, type: 'question-bank-assignments', dedupeKey: bankKey, dedupePointer: '/attributes/question_bank_id', maxItems: this.config.BATCH_MAX_ITEMS };
+    const result = await runBatch(body, spec, handler);
+    reply.status(result.status);
+    return result.body;
+  }
+}
+
+/** /v2/question-banks/ (question-banks:read / question-banks:write). */
+@ApiTags('question banks')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<QuizzesV2Service>({
+  service: 'v2', type: 'question-banks', scopes: 'question-banks', baseUrl: true,
+  create: { call: 'createBanks', item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
+  update: { call: 'updateBanks', item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
+  remove: { call: 'deleteBanks', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
+})
+@Controller('v2/question-banks')
+export class QuestionBanksV2Controller {
+  constructor(
+    readonly v2: QuizzesV2Service,
+    readonly model: QuizzesService,
+    readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('question-banks:read')
+  @ListQueries()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'question-banks');
+    const rows = await this.model.listBanksV2(p, page, { name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
+    const base = requestBaseUrl(this.config, req);
+    return pageDocument(rows, page, (b) => presentBankV2(b, base), base, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':id')
+  @Scopes('question-banks:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentBankV2(await this.model.getBank(p, id), requestBaseUrl(this.config, req)) };
+  }
+}
+
+const batchBody = (items: string) => ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: `items as ${items}` } } } });
+
+/** /v2/questions/ (question-banks or quizzes scopes: a question lives under a quiz or a bank). */
+@ApiTags('questions')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@Controller('v2/questions')
+export class QuestionsV2Controller {
+  constructor(
+    private readonly v2: QuizzesV2Service,
+    private readonly model: QuizzesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('question-banks:read', 'quizzes:read')
+  @ApiQuery({ name: 'filter[quiz_id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'filter[question_bank_id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const page = parsePage(query, this.config.APP_SECRET, 'questions');
+    const quiz = stringParam(query, 'filter[quiz_id]', 1000);
+    const bank = stringParam(query, 'filter[question_bank_id]', 1000);
+    const rows = await this.model.listQuestionsV2(p, page, {
+      quizId: quiz === undefined ? undefined : decodeId('quiz', quiz),
+      bankId: bank === undefined ? undefined : decodeId('questionBank', bank),
+    });
+    const base = requestBaseUrl(this.config, req);
+    return pageDocument(rows, page, (x) => presentQuestionV2(x, base), base, req.url, this.config.APP_SECRET);
+  }
+
+  @Get(':id')
+  @Scopes('question-banks:read', 'quizzes:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return { data: presentQuestionV2(await this.model.getQuestion(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  @Post()
+  @Scopes('question-banks:write', 'quizzes:write')
+  @batchBody('_QuestionCreateData')
+  create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    // no natural key: every item is created (docs/decisions/quizzes.md)
+    return this.run(reply, body, { itemClass: QuestionCreateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.v2.createQuestions(p, items, requestBaseUrl(this.config, req)),
+    );
+  }
+
+  @Patch()
+  @Scopes('question-banks:write', 'quizzes:write')
+  @batchBody('_QuestionBatchUpdateData')
+  update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.run(reply, body, { itemClass: QuestionUpdateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
+      this.v2.updateQuestions(p, items, requestBaseUrl(this.config, req)),
+    );
+  }
+
+  @Delete()
+  @Scopes('question-banks:write', 'quizzes:write')
+  @batchBody('_QuestionDeleteData')
+  remove(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.run(reply, body, { itemClass: IdItem, type: 'questions', dedupeKey: idKey, dedupePointer: '/id', maxItems: this.config.BATCH_MAX_ITEMS }, (items) => this.v2.deleteQuestions(p, items));
+  }
+
+  private async run<T>(reply: FastifyReply, body: unknown, spec: BatchSpec<T>, handler: Parameters<typeof runBatch<T, unknown>>[2]) {
+    const result = await runBatch(body, spec, handler);
+    reply.status(result.status);
+    return result.body;
+  }
+}

@@ -1,0 +1,314 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../core/auth/principal';
+import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { notFound } from '../../core/http/api-error';
+import { decodeId, encodeId } from '../../core/ids/ids';
+import {
+  ASSIGNMENT_MEMBERS,
+  AssignmentBindItem,
+  AssignmentUnbindItem,
+  AssignmentUpdateItem,
+  BankCreateItem,
+  BankUpdateItem,
+  IdItem,
+  QUESTION_CREATE_MEMBERS,
+  QUESTION_UPDATE_MEMBERS,
+  QuestionCreateItem,
+  QuestionUpdateItem,
+  QUIZ_V2_MEMBERS,
+  QuizCreateItem,
+  QuizUpdateItem,
+} from './dto/quiz.v2.dto';
+import { questionProblems, QuestionRow, storedAnswers } from './quiz-model';
+import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
+import { Changes, QuizzesService } from './quizzes.service';
+
+type Outcomes<R = unknown> = Map<number, ItemOutcome<R>>;
+const failed = (code: 'not_found' | 'validation_error', detail: string, pointer: string): ItemOutcome<never> => ({ ok: false, code, detail, pointer });
+
+/** The first attribute of the item that the published request schema does not have (extra="forbid"), or undefined. */
+function unknownMember(raw: Record<string, any>, allowed: string[]): string | undefined {
+  const attrs = raw.attributes && typeof raw.attributes === 'object' ? Object.keys(raw.attributes) : [];
+  return attrs.find((k) => !allowed.includes(k));
+}
+
+/** The members of the item's attributes as sent (present keys of the raw body), renamed to columns. */
+function sentChanges(raw: Record<string, any>, members: string[], rename: Record<string, string> = {}): Changes {
+  const out: Changes = {};
+  const attrs = (raw.attributes ?? {}) as Record<string, unknown>;
+  for (const k of members) if (Object.prototype.hasOwnProperty.call(attrs, k) && attrs[k] !== undefined) out[rename[k] ?? k] = attrs[k];
+  return out;
+}
+
+const QUIZ_RENAME = { description_html: 'html' };
+const QUESTION_RENAME = { question_html: 'html', question_type: 'type' };
+
+/**
+ * The /v2 batch operations of quizzes, question banks, questions and a quiz's question-bank
+ * assignments (the published document's rules): each a fixed number of statements for any batch;
+ * creates first-wins (duplicates are marked by the batch engine), updates last-write-wins (the
+ * members of repeated ids merge in request order, every repeat answers the final object), answers
+ * replaced, never edited.
+ */
+@Injectable()
+export class QuizzesV2Service {
+  constructor(readonly model: QuizzesService) {}
+
+  /** Forbidden members first (validation_error at the member); the others go on. */
+  private screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcomes): ValidItem<T>[] {
+    return items.filter((v) => {
+      const extra = unknownMember(v.raw, allowed);
+      if (extra !== undefined) out.set(v.index, failed('validation_error', `${extra}: is not a writable member of this object.`, `/attributes/${extra}`));
+      return extra === undefined;
+    });
+  }
+
+  /** Last-write-wins: per decoded id, the changes of its items merged in order; undecodable ids are not_found. */
+  private merge<T extends { id: string }>(items: ValidItem<T>[], type: 'quiz' | 'questionBank' | 'question', changesOf: (v: ValidItem<T>) => Changes, what: string, out: Outcomes) {
+    const merged = new Map<string, Changes>();
+    const idOf = new Map<number, string>();
+    for (const v of items) {
+      const id = decodeId(type, v.item.id);
+      if (!id) {
+        out.set(v.index, failed('not_found', `${what} not found.`, '/id'));
+        continue;
+      }
+      idOf.set(v.index, id);
+      merged.set(id, { ...(merged.get(id) ?? {}), ...changesOf(v) });
+    }
+    return { merged, idOf };
+  }
+
+  /* quizzes */
+
+  async createQuizzes(p: Principal, items: ValidItem<QuizCreateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = this.screen(items, QUIZ_V2_MEMBERS, out);
+    const rows = await this.model.insertQuizzes(p.organizationId, ok.map((v) => sentChanges(v.raw, QUIZ_V2_MEMBERS, QUIZ_RENAME)));
+    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId('quiz', rows[i].id), result: presentQuizV2(rows[i], baseUrl) }));
+    return out;
+  }
+
+  async updateQuizzes(p: Principal, items: ValidItem<QuizUpdateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const { merged, idOf } = this.merge(this.screen(items, QUIZ_V2_MEMBERS, out), 'quiz', (v) => sentChanges(v.raw, QUIZ_V2_MEMBERS, QUIZ_RENAME), 'Quiz', out);
+    const rows = await this.model.updateQuizzes(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    for (const [index, id] of idOf) {
+      const row = rows.get(id);
+      out.set(index, row ? { ok: true, id: encodeId('quiz', id), result: presentQuizV2(row, baseUrl) } : failed('not_found', 'Quiz not found.', '/id'));
+    }
+    return out;
+  }
+
+  async deleteQuizzes(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
+    return this.remove(items, 'quiz', 'Quiz', (ids) => this.model.deleteQuizzes(p.organizationId, ids));
+  }
+
+  private async remove(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
+    const ids = new Map(items.map((v) => [v.index, decodeId(type, v.item.id)]));
+    const deleted = await del([...ids.values()].filter((x): x is string => !!x));
+    const out: Outcomes = new Map();
+    for (const v of items) {
+      const id = ids.get(v.index);
+      out.set(v.index, id && deleted.has(id) ? { ok: true, id: v.item.id, deleted: true } : failed('not_found', `${what} not found.`, '/id'));
+    }
+    return out;
+  }
+
+  /* question banks */
+
+  async createBanks(p: Principal, items: ValidItem<BankCreateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = this.screen(items, ['name'], out);
+    const rows = await this.model.insertBanks(p.organizationId, ok.map((v) => sentChanges(v.raw, ['name'])));
+    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId('questionBank', rows[i].id), result: presentBankV2(rows[i], baseUrl) }));
+    return out;
+  }
+
+  async updateBanks(p: Principal, items: ValidItem<BankUpdateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const { merged, idOf } = this.merge(this.screen(items, ['name'], out), 'questionBank', (v) => sentChanges(v.raw, ['name']), 'Question bank', out);
+    const rows = await this.model.updateBanks(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    for (const [index, id] of idOf) {
+      const row = rows.get(id);
+      out.set(index, row ? { ok: true, id: encodeId('questionBank', id), result: presentBankV2(row, baseUrl) } : failed('not_found', 'Question bank not found.', '/id'));
+    }
+    return out;
+  }
+
+  async deleteBanks(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
+    return this.remove(items, 'questionBank', 'Question bank', (ids) => this.model.deleteBanks(p.organizationId, ids));
+  }
+
+  /* questions */
+
+  /**
+   * Create questions with their answers: exactly one parent (quiz_id XOR question_bank_id, else
+   * validation_error), a live one of the organization (else not_found at the parent), the per-type
+   * rules (validation_error at the member).
+   */
+  async createQuestions(p: Principal, items: ValidItem<QuestionCreateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const parents = new Map<number, { quizId: string | null; bankId: string | null; sentQuiz: boolean }>();
+    for (const v of this.screen(items, QUESTION_CREATE_MEMBERS, out)) {
+      const a = v.item.attributes;
+      const quiz = a.quiz_id ?? null;
+      const bank = a.question_bank_id ?? null;
+      if ((quiz === null) === (bank === null)) {
+        out.set(v.index, failed('validation_error', 'quiz_id: provide exactly one of quiz_id and question_bank_id.', '/attributes/quiz_id'));
+        continue;
+      }
+      const problems = questionProblems({
+        type: a.question_type,
+        answers: a.answers ?? [],
+        case_sensitive: a.case_sensitive ?? false,
+        requires_manual_grading: a.requires_manual_grading ?? false,
+        correct_answer_feedback_html: a.correct_answer_feedback_html ?? '',
+        incorrect_answer_feedback_html: a.incorrect_answer_feedback_html ?? '',
+      });
+      if (problems.length) {
+        out.set(v.index, failed('validation_error', `${problems[0].field}: ${problems[0].message}`, `/attributes/${problems[0].field}`));
+        continue;
+      }
+      parents.set(v.index, { quizId: quiz === null ? null : decodeId('quiz', quiz), bankId: bank === null ? null : decodeId('questionBank', bank), sentQuiz: quiz !== null });
+    }
+    const ids = [...parents.values()];
+    const [quizzes, banks] = await Promise.all([
+      this.model.quizzesById(p.organizationId, ids.map((x) => x.quizId).filter((x): x is string => !!x)),
+      this.model.banksById(p.organizationId, ids.map((x) => x.bankId).filter((x): x is string => !!x)),
+    ]);
+    const pending: { index: number; quizId: string | null; bankId: string | null; d: Changes }[] = [];
+    for (const v of items) {
+      const parent = parents.get(v.index);
+      if (!parent) continue;
+      const live = parent.sentQuiz ? !!parent.quizId && quizzes.has(parent.quizId) : !!parent.bankId && banks.has(parent.bankId);
+      if (!live) {
+        out.set(v.index, parent.sentQuiz ? failed('not_found', 'Quiz not found.', '/attributes/quiz_id') : failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
+        continue;
+      }
+      const d = sentChanges(v.raw, QUESTION_CREATE_MEMBERS.filter((k) => !['quiz_id', 'question_bank_id', 'answers'].includes(k)), QUESTION_RENAME);
+      d.answers = storedAnswers(v.item.attributes.question_type, v.item.attributes.answers);
+      pending.push({ index: v.index, quizId: parent.sentQuiz ? parent.quizId : null, bankId: parent.sentQuiz ? null : parent.bankId, d });
+    }
+    const rows = await this.model.insertQuestions(p.organizationId, pending);
+    pending.forEach((x, i) => out.set(x.index, { ok: true, id: encodeId('question', rows[i].id), result: presentQuestionV2(rows[i], baseUrl) }));
+    return out;
+  }
+
+  /**
+   * Update question members (answers, type, parent and order are read-only: refused as unknown
+   * members). Repeated ids apply in order (last write wins); each item is checked against the
+   * stored type with the members merged so far, a failing item changes nothing.
+   */
+  async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = this.screen(items, QUESTION_UPDATE_MEMBERS, out);
+    const stored = await this.model.questionsById(p.organizationId, ok.map((v) => decodeId('question', v.item.id)).filter((x): x is string => !!x));
+    const state = new Map<string, QuestionRow>();
+    const merged = new Map<string, Changes>();
+    const idOf = new Map<number, string>();
+    for (const v of ok) {
+      const id = decodeId('question', v.item.id);
+      const cur = id ? (state.get(id) ?? stored.get(id)) : undefined;
+      if (!id || !cur) {
+        out.set(v.index, failed('not_found', 'Question not found.', '/id'));
+        continue;
+      }
+      const d = sentChanges(v.raw, QUESTION_UPDATE_MEMBERS, QUESTION_RENAME);
+      const next = { ...cur, ...d } as QuestionRow;
+      const problems = questionProblems(next).filter((x) => x.field !== 'answers');
+      if (problems.length) {
+        out.set(v.index, failed('validation_error', `${problems[0].field}: ${problems[0].message}`, `/attributes/${problems[0].field}`));
+        continue;
+      }
+      state.set(id, next);
+      merged.set(id, { ...(merged.get(id) ?? {}), ...d });
+      idOf.set(v.index, id);
+    }
+    const rows = await this.model.updateQuestions(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    for (const [index, id] of idOf) {
+      const row = rows.get(id);
+      out.set(index, row ? { ok: true, id: encodeId('question', id), result: presentQuestionV2(row, baseUrl) } : failed('not_found', 'Question not found.', '/id'));
+    }
+    return out;
+  }
+
+  async deleteQuestions(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
+    return this.remove(items, 'question', 'Question', (ids) => this.model.deleteQuestions(p.organizationId, ids));
+  }
+
+  /* question-bank assignments (the quiz resolved first: 404 whatever the body) */
+
+  async requireQuiz(p: Principal, quizPublicId: string): Promise<string> {
+    const id = decodeId('quiz', quizPublicId);
+    if (!id || !(await this.model.quizzesById(p.organizationId, [id])).has(id)) throw notFound('Quiz not found.');
+    return id;
+  }
+
+  async listAssignments(p: Principal, quizPublicId: string) {
+    const quizId = await this.requireQuiz(p, quizPublicId);
+    const { rows } = await this.model.listAssignments(p.organizationId, quizId);
+    return { data: rows.map(presentAssignmentV2) };
+  }
+
+  /** The decoded bank id of each item; undecodable ones are not_found. */
+  private banksOf<T extends { attributes: { question_bank_id: string } }>(items: ValidItem<T>[], out: Outcomes): Map<number, string> {
+    const ids = new Map<number, string>();
+    for (const v of items) {
+      const id = decodeId('questionBank', v.item.attributes.question_bank_id);
+      if (id) ids.set(v.index, id);
+      else out.set(v.index, failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
+    }
+    return ids;
+  }
+
+  /** Bind banks (live banks of the organization, else not_found); re-binding changes only the members sent. */
+  async bind(p: Principal, quizId: string, items: ValidItem<AssignmentBindItem>[]): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ids = this.banksOf(this.screen(items, ASSIGNMENT_MEMBERS, out), out);
+    const banks = await this.model.banksById(p.organizationId, [...ids.values()]);
+    const pending = [...ids].filter(([index, id]) => {
+      if (!banks.has(id)) out.set(index, failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
+      return banks.has(id);
+    });
+    const byBank = await this.model.bindBanks(
+      p.organizationId,
+      quizId,
+      pending.map(([index, bankId]) => ({ bankId, d: sentChanges(items.find((v) => v.index === index)!.raw, ASSIGNMENT_MEMBERS.slice(1)) })),
+    );
+    for (const [index, bankId] of pending) this.answer(out, index, byBank.get(bankId));
+    return out;
+  }
+
+  /** Update assignments of banks bound to the quiz (else not_found); only the key: a no-op success. */
+  async update(p: Principal, quizId: string, items: ValidItem<AssignmentUpdateItem>[]): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = this.screen(items, ASSIGNMENT_MEMBERS, out);
+    const ids = this.banksOf(ok, out);
+    const changes = (index: number) => {
+      const d = sentChanges(ok.find((v) => v.index === index)!.raw, ASSIGNMENT_MEMBERS.slice(1));
+      if (d.order === null) delete d.order;
+      return d;
+    };
+    const byBank = await this.model.updateAssignments(p.organizationId, quizId, [...ids].map(([index, bankId]) => ({ bankId, d: changes(index) })));
+    for (const [index, bankId] of ids) this.answer(out, index, byBank.get(bankId));
+    return out;
+  }
+
+  async unbind(p: Principal, quizId: string, items: ValidItem<AssignmentUnbindItem>[]): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ids = this.banksOf(this.screen(items, ['question_bank_id'], out), out);
+    const removed = await this.model.unbindBanks(p.organizationId, quizId, [...ids.values()]);
+    for (const [index, bankId] of ids) {
+      out.set(index, removed.has(bankId) ? { ok: true, id: encodeId('questionBank', bankId), deleted: true } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'));
+    }
+    return out;
+  }
+
+  private answer(out: Outcomes, index: number, row: Parameters<typeof presentAssignmentV2>[0] | undefined) {
+    out.set(
+      index,
+      row ? { ok: true, id: encodeId('questionBankAssignment', row.id), result: presentAssignmentV2(row) } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
+    );
+  }
+}
