@@ -11,11 +11,14 @@ describe('/v2/lessons', () => {
   let token: string;
   let otherToken: string;
   const create = (attributes: Record<string, unknown>) => ({ type: 'lessons', attributes });
-  const quizId = () => encodeId('quiz', newUuid());
+  // quizzes of the organization (a lesson's quiz_id must name one: issue 12)
+  const quizPool: string[] = [];
+  const quizId = () => quizPool.shift()!;
 
   beforeAll(async () => {
     t = await startTestApp();
     ({ a: org, b: other, tokenA: token, tokenB: otherToken } = await twoOrgs(t, { scopes: ['lessons:read', 'lessons:write'] }));
+    for (let i = 0; i < 20; i++) quizPool.push((await t.post('/v1/quizzes', { name: `Quiz ${i}` }, { basic: org.api_key })).body.id);
   });
   afterAll(() => t.close());
 

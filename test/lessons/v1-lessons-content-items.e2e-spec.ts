@@ -114,7 +114,7 @@ describe('/v1 lesson content items', () => {
     expect(mismatch.status).toBe(400);
     expect(Object.keys(mismatch.body)).toEqual(['lesson_id']);
 
-    expect((await t.post(path(lesson.id), { header: 'q1', order: 0, type: 'QUIZ', content_quiz_id: encodeId('quiz', newUuid()) }, key())).status).toBe(201);
+    expect((await t.post(path(lesson.id), { header: 'q1', order: 0, type: 'QUIZ', content_quiz_id: (await t.post('/v1/quizzes', { name: 'Quiz' }, key())).body.id }, key())).status).toBe(201);
     const q2 = await t.post(path(lesson.id), { header: 'q2', order: 1, type: 'QUIZ' }, key());
     expect(q2.status).toBe(400);
     expect(q2.body).toEqual({ type: ['A lesson has at most one QUIZ content item.'] });

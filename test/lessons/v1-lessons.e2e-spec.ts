@@ -23,7 +23,7 @@ describe('/v1 lessons', () => {
     it(`create, read, list, update (PUT, PATCH) and delete with the ${mode}`, async () => {
       const auth = mode === 'api key' ? { basic: org.api_key } : { token };
       const asset = (await insertAsset(t, org)).id;
-      const quiz = encodeId('quiz', newUuid());
+      const quiz = (await t.post('/v1/quizzes', { name: 'Quiz' }, key())).body.id;
       const pkg = (await insertWebPackage(t, org)).id;
       const created = await t.post(
         '/v1/lessons',

@@ -150,7 +150,7 @@ export class V1ContentItemsService {
     }
     if (dto.content_quiz_id !== undefined) {
       const uuid = decodeId('quiz', dto.content_quiz_id);
-      if (uuid) out.quiz_id = uuid;
+      if (uuid && (await exists(m, 'quizzes', uuid, p.organizationId))) out.quiz_id = uuid;
       else problems.push(invalidPk('content_quiz_id', dto.content_quiz_id));
     }
     if (problems.length) throw new ValidationFailed(problems, 400);

@@ -127,6 +127,37 @@ export class LessonsService {
     return lesson;
   }
 
+  /**
+   * Items that name a quiz (`quiz_id`, or a QUIZ content item's `quiz_id`) which is not a live quiz
+   * of the organization are refused (validation_error at that member, issue 12); one query for the
+   * batch. The others are returned.
+   */
+  private async refuseUnknownQuizzes<T extends ValidItem<{ attributes?: unknown }>>(org: string, items: T[], out: Map<number, ItemOutcome<LessonDetailResource>>): Promise<T[]> {
+    const named = new Map<number, { uuid: string; pointer: string }[]>();
+    for (const v of items) {
+      const refs: { uuid: string; pointer: string }[] = [];
+      const own = decodeId('quiz', v.raw.attributes?.quiz_id);
+      if (own) refs.push({ uuid: own, pointer: '/attributes/quiz_id' });
+      const list = v.raw.attributes?.content_items;
+      if (Array.isArray(list)) {
+        list.forEach((it, i) => {
+          const uuid = it && typeof it === 'object' ? decodeId('quiz', (it as any).quiz_id) : null;
+          if (uuid) refs.push({ uuid, pointer: `/attributes/content_items/${i}/quiz_id` });
+        });
+      }
+      if (refs.length) named.set(v.index, refs);
+    }
+    if (!named.size) return items;
+    const ids = [...new Set([...named.values()].flat().map((r) => r.uuid))];
+    const rows: { id: string }[] = await scoped(this.lessons.manager, org).query(`SELECT id FROM quizzes WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL`, [ids]);
+    const live = new Set(rows.map((r) => r.id));
+    return items.filter((v) => {
+      const bad = (named.get(v.index) ?? []).find((r) => !live.has(r.uuid));
+      if (bad) out.set(v.index, { ok: false, code: 'validation_error', detail: 'quiz_id does not name a quiz of this organization.', pointer: bad.pointer });
+      return !bad;
+    });
+  }
+
   /** The organization's assets among those the items' content items name: one query for the batch. */
   private async knownAssets(org: string, items: ValidItem<{ attributes?: unknown }>[]): Promise<Set<string>> {
     const ids = new Set<string>();
@@ -172,7 +203,7 @@ export class LessonsService {
     const out = new Map<number, ItemOutcome<LessonDetailResource>>();
     const prepared: { index: number; courseUuid: string; item: LessonCreateItem; contentItems: StoredContentItem[]; quizUuid: string | null }[] = [];
     const knownAssets = await this.knownAssets(org, items);
-    for (const v of items) {
+    for (const v of await this.refuseUnknownQuizzes(org, items, out)) {
       const checked = this.checkCreate(v, knownAssets);
       if ('pointer' in checked) {
         out.set(v.index, { ok: false, code: 'validation_error', detail: checked.detail, pointer: checked.pointer });
@@ -288,6 +319,9 @@ export class LessonsService {
       if (!uuid) out.set(v.index, { ok: false, code: 'not_found', detail: 'Lesson not found.', pointer: '/id' });
       else wanted.push({ v, uuid });
     }
+    if (!wanted.length) return out;
+    const known = new Set(await this.refuseUnknownQuizzes(org, wanted.map((w) => w.v), out));
+    wanted.splice(0, wanted.length, ...wanted.filter((w) => known.has(w.v)));
     if (!wanted.length) return out;
     const knownAssets = await this.knownAssets(org, wanted.map((w) => w.v));
 

@@ -152,8 +152,9 @@ export class V1LessonsService {
     out.assetId = ref('content_asset_id', 'asset');
     out.quizId = ref('content_quiz_id', 'quiz');
     out.webPackageId = ref('content_web_package_id', 'webPackage');
-    // A referenced asset or web package must be one of this organization's (quizzes have no table yet).
+    // A referenced asset, quiz or web package must be one of this organization's (a quiz a live one).
     if (out.assetId && !(await exists(m, 'assets', out.assetId, p.organizationId))) problems.push(invalidPk('content_asset_id', dto.content_asset_id!));
+    if (out.quizId && !(await exists(m, 'quizzes', out.quizId, p.organizationId))) problems.push(invalidPk('content_quiz_id', dto.content_quiz_id!));
     if (out.webPackageId && !(await exists(m, 'web_packages', out.webPackageId, p.organizationId))) {
       problems.push(invalidPk('content_web_package_id', dto.content_web_package_id!));
     }
@@ -163,7 +164,8 @@ export class V1LessonsService {
 }
 
 /** Whether a row of `table` (a fixed table name, never input) with this id belongs to the organization. */
-export async function exists(m: EntityManager, table: 'assets' | 'web_packages', id: string, organizationId: string): Promise<boolean> {
-  const rows: unknown[] = await m.query(`SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+export async function exists(m: EntityManager, table: 'assets' | 'web_packages' | 'quizzes', id: string, organizationId: string): Promise<boolean> {
+  const live = table === 'quizzes' ? ' AND deleted_at IS NULL' : '';
+  const rows: unknown[] = await m.query(`SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $2${live}`, [id, organizationId]);
   return rows.length > 0;
 }
