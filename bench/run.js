@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const BENCHES = ['http', 'webhooks', 'web-package', 'v1-catalog', 'v2-students', 'progress'];
+const BENCHES = ['http', 'webhooks', 'web-package', 'v1-catalog', 'v2-students', 'progress', 'commerce'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const run = wanted.length ? BENCHES.filter((b) => wanted.includes(b)) : BENCHES;

@@ -55,6 +55,7 @@ export const ID_PREFIXES = {
   lessonProgress: 'lpr',
   progressToken: 'ptk',
   groupMembership: 'gmem',
+  purchase: 'pur',
   promoCodePool: 'pcpl',
   promoCode: 'prmc',
   trainingCreditCode: 'tcc',

@@ -75,3 +75,18 @@ export interface CheckoutLimits {
  *   (migration 1763700017100 ran without a purchases table); once purchases exists the limits side
  *   adds the composite key (organization_id, purchase_id) -> purchases ON DELETE CASCADE.
  */
+
+/*
+ * Answer from purchases (commerce core):
+ * - `clearPromoCodeUse(m, organizationId, promoCodeIds: string[])` in purchases.store.ts clears
+ *   `promo_code_id` and `promo_code` (the code used) on the organization's purchases that used any
+ *   of those promo codes (uuids), in the caller's transaction; the amounts charged stay. Call it
+ *   before deleting codes (or a pool's codes).
+ * - The `purchases` table exists (migration 1763700017000, UNIQUE (organization_id, id)): the
+ *   composite keys from promo_code_uses / training_credit_spends can be added.
+ * - Checkout calls licenseSeatFor, claimPromoCode, spendCredits in the contract's order after
+ *   inserting the purchase (CREATED), and releaseForPurchase in the transaction of every move to
+ *   FAILED, CANCELLED or REFUNDED. A PRICE_OVERRIDE claim's `priceCents` is stored as the purchase's
+ *   `promo_code_price_cents`; the discount itself as `promo_discount_cents` (shown as
+ *   `promo_code_discount_cents`).
+ */

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ProgressModule } from '../progress/progress.module';
 import { OffersV1Service } from './offers-v1.service';
 import { OffersV1Controller } from './offers.v1.controller';
+import { PurchasesService } from './purchases.service';
+import { PurchasesV1Controller } from './purchases.v1.controller';
 
 /**
  * Commerce (issue 11): offers, checkout and purchases (this module's core), and the limits checkout
@@ -8,8 +11,9 @@ import { OffersV1Controller } from './offers.v1.controller';
  * added here or in their own module by their files' owners). See docs/decisions/commerce.md.
  */
 @Module({
-  controllers: [OffersV1Controller],
-  providers: [OffersV1Service],
-  exports: [OffersV1Service],
+  imports: [ProgressModule],
+  controllers: [OffersV1Controller, PurchasesV1Controller],
+  providers: [OffersV1Service, PurchasesService],
+  exports: [OffersV1Service, PurchasesService],
 })
 export class CommerceModule {}

@@ -10,6 +10,11 @@ export interface StoredPurchase {
   purchase_state: string;
   purchased_at: string | null;
   tax_price_cents: number | null;
+  /** set when the enrollment came from a purchase of the `purchases` table (checkout fulfilment) */
+  purchase_id?: string;
+  order_id?: string;
+  payment_processor?: string;
+  quantity?: number;
 }
 
 /** The `purchase` member of an enrollment create body. */

@@ -1,4 +1,6 @@
 import { EntityManager } from 'typeorm';
+import { eventDomain, eventUser, UserCols } from '../../core/events/bodies';
+import { recordEvents } from '../../core/events/outbox';
 
 /**
  * Writes other modules ask of domain_users (owned by this module), as functions over the caller's
@@ -36,4 +38,22 @@ export async function erasePersonFromDomains(m: EntityManager, organizationId: s
     organizationId,
   ]);
   await m.query(`DELETE FROM domain_user_invites WHERE user_id = $1 AND organization_id = $2 AND used_at IS NULL`, [userId, organizationId]);
+}
+
+/**
+ * Make the user a member of the domain unless they are one (commerce fulfilment: a purchase on a
+ * domain registers its buyer there), recording DOMAIN_ENROLLMENT with the purchase when the
+ * membership is new. In the caller's transaction. True when this call created the membership.
+ */
+export async function joinDomainFor(
+  m: EntityManager,
+  o: { organizationId: string; domain: { id: string; name: string }; user: UserCols; purchase: Record<string, unknown> | null },
+): Promise<boolean> {
+  const inserted = await m.query(
+    `INSERT INTO domain_users (organization_id, domain_id, user_id, active) VALUES ($1, $2, $3, true) ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`,
+    [o.organizationId, o.domain.id, o.user.id],
+  );
+  if (!inserted.length) return false;
+  await recordEvents(m, [{ organizationId: o.organizationId, type: 'DOMAIN_ENROLLMENT', objects: { user: eventUser(o.user), purchase: o.purchase, domain: eventDomain(o.domain) } }]);
+  return true;
 }

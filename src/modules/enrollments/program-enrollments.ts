@@ -110,6 +110,18 @@ export async function insertEnrollment(
   return { id: row.id, created: true };
 }
 
+/** Deactivate (or reactivate) plan or published-path enrollments by id, in the caller's transaction (a refunded purchase, commerce). */
+export async function setProgramEnrollmentsActive(
+  m: EntityManager,
+  organizationId: string,
+  table: 'plan_enrollments' | 'published_path_enrollments',
+  ids: string[],
+  active: boolean,
+): Promise<void> {
+  if (!ids.length) return;
+  await m.query(`UPDATE ${table} SET active = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids, active]);
+}
+
 export function parseEnrollmentUpdate(body: { expires_at?: unknown; active?: boolean }): { expiresAt?: Date | null; active?: boolean } {
   return { expiresAt: parseTimestamp('expires_at', body.expires_at, true), active: body.active };
 }

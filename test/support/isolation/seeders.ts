@@ -229,6 +229,14 @@ registerBody('PUT', '/v1/ilt-sessions/{ilt_session_id}', (o) => ({
 }));
 registerBody('PUT', '/v1/vilt-session-registrations/{vilt_session_registration_id}', () => ({ attended: false }));
 
+// commerce (offers, purchases): the published course's offer and a purchase of it (checkout).
+registerSeeder('commerce', async (w) => {
+  const offer = (await w.v1('GET', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}`)).offer.id as string;
+  const purchase = idOf(await w.v1('POST', '/v1/purchases', { user: { id: w.ids.user_id }, offer_id: offer }));
+  return { 'offers.offer_id': offer, purchase_id: purchase };
+});
+registerBody('POST', '/v1/purchases/{purchase_id}/fulfill', () => ({ state: 'SUCCESS' }));
+
 // commerce limits (modules/commerce promo-codes, training-credits, license-packages): a pool with an
 // offer and a code, a training credit code, a license package with a seated student. The offer is the
 // published course's (its offer block); `offers.offer_id` is left to the offers seeder when it ran first.
