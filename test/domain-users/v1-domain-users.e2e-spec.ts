@@ -1,5 +1,5 @@
 import { startTestApp, TestApp } from '../support/app';
-import { domainOf, insertDomain, insertStudent, orgUuid } from '../support/fixtures';
+import { domainOf, insertDomain, insertSignupField, insertStudent, orgUuid } from '../support/fixtures';
 import { verifyPayload } from '../../src/core/crypto/crypto';
 import { encodeId } from '../../src/core/ids/ids';
 import { LOGIN_TOKEN_PURPOSE } from '../../src/modules/domain-users/domain-users.service';
@@ -18,13 +18,9 @@ describe('/v1 domain users', () => {
   const events = (type: string, o: CreatedOrg = org) =>
     t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at`, [orgUuid(o), type]);
   let seq = 0;
-  const signupField = async (o: CreatedOrg, attrs: { label?: string; type?: string; options?: unknown[]; order?: number; domain?: string } = {}) => {
-    const [r] = await t.ds.query(
-      `INSERT INTO signup_fields (organization_id, domain_id, label, type, options, "order") VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [orgUuid(o), attrs.domain ?? null, attrs.label ?? `Field ${++seq}`, attrs.type ?? 'TEXT', JSON.stringify(attrs.options ?? []), attrs.order ?? seq],
-    );
-    return { uuid: r.id as string, id: encodeId('signupField', r.id) };
-  };
+  /** a signup field of a domain (default: the organization's first), through POST /v1/domains/{domain_name}/signup-fields */
+  const signupField = (o: CreatedOrg, attrs: { label?: string; options?: string[]; order?: number; domain?: string } = {}) =>
+    insertSignupField(t, o, attrs.domain ?? o.domain_name, { label: attrs.label ?? `Field ${++seq}`, options: attrs.options, order: attrs.order ?? seq });
   const accessCode = async (o: CreatedOrg, code: string, poolName = 'Pool', domainUuid?: string) => {
     const dom = domainUuid ?? (await domainOf(t, o)).uuid;
     const [pool] = await t.ds.query(`INSERT INTO access_code_pools (organization_id, domain_id, name) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(o), dom, poolName]);
@@ -132,8 +128,8 @@ describe('/v1 domain users', () => {
     const codeB = await accessCode(org, 'code-b', 'Autumn', d.uuid);
     await t.patch(`${base}/${a.user.id}`, { access_code: { id: codeA.id } }, { token });
     await t.patch(`${base}/${b.user.id}`, { access_code: { id: codeB.id } }, { token });
-    const dept = await signupField(org, { label: 'Department' });
-    const team = await signupField(org, { label: 'Team' });
+    const dept = await signupField(org, { label: 'Department', domain: d.name });
+    const team = await signupField(org, { label: 'Team', domain: d.name });
     await t.post(`${base}/${a.user.id}/signup-fields`, { signup_field: { id: dept.id }, value: 'Sales' }, { token });
     await t.post(`${base}/${b.user.id}/signup-fields`, { signup_field: { id: dept.id }, value: 'sales' }, { token });
     await t.post(`${base}/${c.user.id}/signup-fields`, { signup_field: { id: team.id }, value: 'Sales' }, { token });
@@ -245,10 +241,10 @@ describe('/v1 domain users', () => {
   it('signup fields: list; values: list, create (creates or updates), read, bulk (201 + Location, only changes)', async () => {
     const d = await insertDomain(t, org);
     const other = await insertDomain(t, org);
-    const f1 = await signupField(org, { label: 'Company', order: 1 });
-    const f2 = await signupField(org, { label: 'Size', type: 'PICKLIST', options: [{ id: '1', value: 'S' }, { id: '2', value: 'L' }], order: 2, domain: d.uuid });
-    const f3 = await signupField(org, { label: 'Elsewhere', domain: other.uuid });
-    const f4 = await signupField(org, { label: 'Role', order: 4 });
+    const f1 = await signupField(org, { label: 'Company', order: 1, domain: d.name });
+    const f2 = await signupField(org, { label: 'Size', options: ['S', 'L'], order: 2, domain: d.name });
+    const f3 = await signupField(org, { label: 'Elsewhere', domain: other.name });
+    const f4 = await signupField(org, { label: 'Role', order: 4, domain: d.name });
     for (const [, auth] of modes()) {
       const list = await t.get(`/v1/domains/${d.name}/signup-fields`, auth);
       expect(list.status).toBe(200);
@@ -257,7 +253,7 @@ describe('/v1 domain users', () => {
       expect(labels).not.toContain('Elsewhere');
       expect(list.body.results.find((r: any) => r.label === 'Size')).toEqual({
         id: f2.id, type: 'PICKLIST', label: 'Size', help_text: '', regex_validator: '', regex_validator_error_text: '', required: false, active: true, order: 2,
-        options: [{ id: '1', value: 'S' }, { id: '2', value: 'L' }],
+        options: [{ id: f2.options[0].id, value: 'S' }, { id: f2.options[1].id, value: 'L' }],
       });
     }
     const u = (await t.post(users(org, d.name), { user: { email: 'fields@example.test' } }, { token })).body.user.id;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeId, encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { domainOf, insertCourse, orgUuid, publishCourse } from '../support/fixtures';
+import { domainOf, insertCourse, insertSignupField, orgUuid, publishCourse } from '../support/fixtures';
 
 /**
  * CONVENTIONS §10, last rule: anonymizing a user (either interface) erases personal data
@@ -27,11 +27,8 @@ describe('anonymization erases personal data everywhere', () => {
     domain = await domainOf(t, org);
     const course = await insertCourse(t, org, { title: 'Erasure Course' });
     pcId = (await publishCourse(t, org, course.uuid, domain.uuid)).id;
-    // no operation creates signup fields (the dashboard's); the row is the setting
-    const [f] = await t.ds.query(`INSERT INTO signup_fields (organization_id, domain_id, label, type, options, "order") VALUES ($1, NULL, 'Employer', 'TEXT', '[]', 1) RETURNING id`, [
-      orgUuid(org),
-    ]);
-    fieldId = encodeId('signupField', f.id);
+    // a signup field of the domain, through the administrative write (CONVENTIONS §15)
+    fieldId = (await insertSignupField(t, org, domain.name, { label: 'Employer', order: 1 })).id;
     const hook = await t.post('/v1/webhooks', { target_url: 'http://127.0.0.1:9/hook' }, { token });
     expect(hook.status).toBe(201);
   });

@@ -5,8 +5,9 @@ import type { TestApp } from './app';
 
 /**
  * Rows that no /v2 endpoint creates (domains, published courses, enrollments, certificates,
- * ratings), and quick inserts for others, written with SQL into the test's own database.
- * Every helper returns internal uuids and public ids.
+ * ratings), and quick inserts for others, written with SQL into the test's own database; plans,
+ * course series, group categories and signup fields go through their /v1 routes (the
+ * administrative writes, CONVENTIONS §15). Every helper returns internal uuids and public ids.
  */
 export const orgUuid = (org: CreatedOrg) => decodeId('organization', org.organization_id)!;
 const rnd = () => randomBytes(4).toString('hex');
@@ -107,9 +108,10 @@ export async function issueCertificate(
   return { uuid: row.id as string, id: encodeId('certificate', row.id) };
 }
 
+/** A group category, through POST /v1/group-categories. */
 export async function insertGroupCategory(t: TestApp, org: CreatedOrg, name = `Category ${rnd()}`) {
-  const row = await one(t, `INSERT INTO group_categories (organization_id, name) VALUES ($1, $2) RETURNING id`, [orgUuid(org), name]);
-  return { uuid: row.id as string, id: encodeId('groupCategory', row.id) };
+  const c = await v1(t, org, 'POST', '/v1/group-categories', { name });
+  return { uuid: decodeId('groupCategory', c.id)!, id: c.id as string };
 }
 
 export async function insertLesson(
@@ -151,36 +153,66 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
 
 // --- paths, plans, course series, access codes (v1-paths-plans-codes) ---
 
-/** A plan on a domain (no /v1 operation creates plans), with its offer (made by the offers trigger; `offer` is ignored). */
-export async function insertPlan(t: TestApp, org: CreatedOrg, domainUuid: string, attrs: { name?: string; slug?: string; hidden?: boolean; short_description?: string | null; offer?: boolean; price_cents?: number | null } = {}) {
-  const row = await one(t, `INSERT INTO plans (organization_id, domain_id, name, slug, hidden, short_description) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
-    orgUuid(org),
-    domainUuid,
-    attrs.name ?? `Plan ${rnd()}`,
-    attrs.slug ?? `plan-${rnd()}`,
-    attrs.hidden ?? false,
-    attrs.short_description ?? null,
-  ]);
-  // every plan has exactly one offer, made with it by the offers trigger (commerce): set its price
-  await t.ds.query(`UPDATE offers SET price_cents = $3 WHERE organization_id = $1 AND plan_id = $2`, [orgUuid(org), row.id, attrs.price_cents ?? null]);
-  const o = await one(t, `SELECT id FROM offers WHERE organization_id = $1 AND plan_id = $2`, [orgUuid(org), row.id]);
-  return { uuid: row.id as string, id: encodeId('plan', row.id), offerId: encodeId('offer', o.id) };
+/** A /v1 call with the organization's API key that must succeed; its body. */
+async function v1(t: TestApp, org: CreatedOrg, method: string, path: string, body?: unknown): Promise<any> {
+  const r = await t.request(method, path, { basic: org.api_key, body });
+  if (r.status >= 300) throw new Error(`fixture ${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+  return r.body;
 }
 
-/** A course series on a domain holding the given published courses in that order. */
+async function domainName(t: TestApp, org: CreatedOrg, domainUuid: string): Promise<string> {
+  return (await one(t, `SELECT name FROM domains WHERE id = $1 AND organization_id = $2`, [domainUuid, orgUuid(org)])).name;
+}
+
+/**
+ * A plan on a domain, through POST /v1/domains/{domain_name}/plan (the administrative writes), with
+ * its offer (priced through PATCH /v1/offers/{id} when `price_cents` is given) and the published
+ * courses it grants (public ids). `offer` is ignored: every plan has its offer.
+ */
+export async function insertPlan(
+  t: TestApp,
+  org: CreatedOrg,
+  domainUuid: string,
+  attrs: { name?: string; slug?: string; hidden?: boolean; short_description?: string | null; offer?: boolean; price_cents?: number | null; published_courses?: string[] } = {},
+) {
+  const dn = await domainName(t, org, domainUuid);
+  const plan = await v1(t, org, 'POST', `/v1/domains/${dn}/plan`, {
+    name: attrs.name ?? `Plan ${rnd()}`,
+    slug: attrs.slug,
+    hidden: attrs.hidden ?? false,
+    short_description: attrs.short_description ?? null,
+    published_courses: attrs.published_courses?.map((id) => ({ id })),
+  });
+  if (attrs.price_cents !== undefined && attrs.price_cents !== null) await v1(t, org, 'PATCH', `/v1/offers/${plan.offer.id}`, { price_cents: attrs.price_cents });
+  return { uuid: decodeId('plan', plan.id)!, id: plan.id as string, offerId: plan.offer.id as string };
+}
+
+/** A course series on a domain holding the given published courses in that order, through POST /v1/domains/{domain_name}/course-series. */
 export async function insertCourseSeries(t: TestApp, org: CreatedOrg, domainUuid: string, publishedCourseUuids: string[] = [], attrs: { title?: string; visible_on_catalog?: boolean; offer?: boolean } = {}) {
-  const row = await one(t, `INSERT INTO course_series (organization_id, domain_id, title, slug, visible_on_catalog) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
-    orgUuid(org),
-    domainUuid,
-    attrs.title ?? `Series ${rnd()}`,
-    `series-${rnd()}`,
-    attrs.visible_on_catalog ?? true,
-  ]);
-  for (const [i, pc] of publishedCourseUuids.entries()) {
-    await t.ds.query(`INSERT INTO course_series_items (organization_id, course_series_id, published_course_id, "order") VALUES ($1, $2, $3, $4)`, [orgUuid(org), row.id, pc, i]);
-  }
-  // its offer is made with it by the offers trigger (commerce); `offer` is kept for existing callers
-  return { uuid: row.id as string, id: encodeId('courseSeries', row.id) };
+  const dn = await domainName(t, org, domainUuid);
+  const s = await v1(t, org, 'POST', `/v1/domains/${dn}/course-series`, {
+    title: attrs.title ?? `Series ${rnd()}`,
+    visible_on_catalog: attrs.visible_on_catalog ?? true,
+    published_courses: publishedCourseUuids.map((u) => ({ id: encodeId('publishedCourse', u) })),
+  });
+  return { uuid: decodeId('courseSeries', s.id)!, id: s.id as string };
+}
+
+/** A signup field of a domain (by name), through POST /v1/domains/{domain_name}/signup-fields; answers the SignupField. */
+export async function insertSignupField(
+  t: TestApp,
+  org: CreatedOrg,
+  domain: string,
+  attrs: { label?: string; type?: 'TEXT' | 'PICKLIST' | 'CHECKBOX'; options?: string[]; order?: number; required?: boolean } = {},
+): Promise<{ id: string; uuid: string; label: string; options: { id: string; value: string }[] }> {
+  const f = await v1(t, org, 'POST', `/v1/domains/${domain}/signup-fields`, {
+    label: attrs.label ?? `Field ${rnd()}`,
+    type: attrs.type ?? (attrs.options ? 'PICKLIST' : 'TEXT'),
+    options: attrs.options?.map((value) => ({ value })),
+    order: attrs.order,
+    required: attrs.required,
+  });
+  return { ...f, uuid: decodeId('signupField', f.id)! };
 }
 
 /** A label row (the content module owns the table; tests need one to attach to a published path). */

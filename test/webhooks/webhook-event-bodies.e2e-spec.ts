@@ -1,7 +1,7 @@
 import { encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { domainOf, insertCourse, insertDomain, orgUuid, publishCourse } from '../support/fixtures';
+import { domainOf, insertCourse, insertDomain, insertSignupField, orgUuid, publishCourse } from '../support/fixtures';
 
 /**
  * The body members of the real events (CONVENTIONS.md sections 6 and 10): every key of the
@@ -102,16 +102,8 @@ describe('webhook event bodies carry the members of the real events', () => {
   const basic = () => ({ basic: org.api_key });
   const eventsOf = async (type: string) =>
     (await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY seq`, [orgUuid(org), type])).map((r: any) => r.payload);
-  /** a signup field of the organization (there is no API to define fields; the domain-users tests insert them the same way) */
-  const signupField = async (label: string, order: number, domainUuid: string | null = null) => {
-    const [r] = await t.ds.query(`INSERT INTO signup_fields (organization_id, domain_id, label, type, options, "order") VALUES ($1, $2, $3, 'TEXT', '[]', $4) RETURNING id`, [
-      orgUuid(org),
-      domainUuid,
-      label,
-      order,
-    ]);
-    return encodeId('signupField', r.id);
-  };
+  /** a signup field of a domain (default: the organization's), through POST /v1/domains/{domain_name}/signup-fields */
+  const signupField = async (label: string, order: number, domain: string = org.domain_name) => (await insertSignupField(t, org, domain, { label, order })).id;
 
   it('DOMAIN_ENROLLMENT, COURSE_ENROLLMENT and PATH_ENROLLMENT written by the API carry domain_access_code, signup_fields and purchase', async () => {
     const dn = org.domain_name;
@@ -119,7 +111,7 @@ describe('webhook event bodies carry the members of the real events', () => {
     const employee = await signupField('employee', 1);
     const customer = await signupField('customer', 2);
     const otherDomain = await insertDomain(t, org);
-    const elsewhere = await signupField('other domain only', 3, otherDomain.uuid);
+    const elsewhere = await signupField('other domain only', 3, otherDomain.name);
 
     // joining the domain: no code, no signup values yet
     const joined = await t.post(users, { user: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' } }, basic());

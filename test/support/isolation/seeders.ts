@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../src/core/config/config';
-import { decodeId, encodeId } from '../../../src/core/ids/ids';
+import { encodeId } from '../../../src/core/ids/ids';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
-import { insertCourseSeries, insertGroupCategory, insertPlan, orgUuid } from '../fixtures';
+import { orgUuid } from '../fixtures';
 import { named, randomName, registerBody, registerSeeder, registerUnscopedParam } from './registry';
 
 /**
  * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
- * created through the API; the few kinds no route or service creates (plans, course series, group
- * categories, signup fields) come from the shared test fixtures, marked below.
+ * created through the API (plans, course series, group categories and signup fields through the
+ * administrative writes of CONVENTIONS §15).
  */
 const rnd = () => randomBytes(4).toString('hex');
 /** The public id in a create answer: /v1 `{id}`, /v1 domain users `{user: {id}}`, /v2 `{data: [{id}]}` or `{data: {id}}`. */
@@ -37,10 +37,7 @@ registerSeeder('students', async (w) => {
 registerSeeder('domain-users', async (w) => {
   const user = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users`, { user: { email: `du-${rnd()}@example.test`, first_name: 'Dom', last_name: 'User' } }));
   const invite = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users/${user}/invites`, {}));
-  // signup fields: no route or service creates them (domain settings); the row comes from SQL, as in the domain-users tests
-  const domain = (await w.t.ds.query(`SELECT id FROM domains WHERE organization_id = $1 AND name = $2`, [orgUuid(w.org), w.ids.domain_name]))[0];
-  const field = (await w.t.ds.query(`INSERT INTO signup_fields (organization_id, domain_id, label, type, options, "order") VALUES ($1, $2, 'Team', 'TEXT', '[]', 0) RETURNING id`, [orgUuid(w.org), domain.id]))[0];
-  const fieldId = encodeId('signupField', field.id);
+  const fieldId = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/signup-fields`, { label: 'Team' }));
   await w.v1('POST', `/v1/domains/${w.ids.domain_name}/users/${user}/signup-fields`, { signup_field: { id: fieldId }, value: 'Sales' });
   return { user_id: user, invite_id: invite, signup_field_id: fieldId };
 });
@@ -65,10 +62,10 @@ registerSeeder('labels-tags', async (w) => {
 });
 
 registerSeeder('groups', async (w) => {
-  const category = await insertGroupCategory(w.t, w.org); // no route creates group categories
-  const group = idOf(await w.v1('POST', '/v1/groups', { name: `Group ${rnd()}`, category_id: category.id }));
+  const category = idOf(await w.v1('POST', '/v1/group-categories', { name: `Category ${rnd()}` }));
+  const group = idOf(await w.v1('POST', '/v1/groups', { name: `Group ${rnd()}`, group_category_id: category }));
   await w.v1('POST', `/v1/groups/${group}/users`, { user: { id: w.ids.user_id } });
-  return { group_id: group, student_group_id: group, 'groups.id': group, group_category_id: category.id };
+  return { group_id: group, student_group_id: group, 'groups.id': group, group_category_id: category };
 });
 
 registerSeeder('published-courses', async (w) => {
@@ -112,12 +109,12 @@ registerSeeder('access-codes', async (w) => {
 });
 
 registerSeeder('plans', async (w) => {
-  // no route or service creates plans or course series (domain settings): the shared fixtures write the rows
-  const domain = (await w.t.ds.query(`SELECT id FROM domains WHERE organization_id = $1 AND name = $2`, [orgUuid(w.org), w.ids.domain_name]))[0];
-  const plan = await insertPlan(w.t, w.org, domain.id);
-  const series = await insertCourseSeries(w.t, w.org, domain.id, [decodeId('publishedCourse', w.ids.published_course_id)!]);
-  const pe = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/plan/${plan.id}/plan-enrollments`, { user: { id: w.ids.user_id } }));
-  return { plan_id: plan.id, plan_enrollment_id: pe, course_series_id: series.id };
+  const d = `/v1/domains/${w.ids.domain_name}`;
+  const courses = [{ id: w.ids.published_course_id }];
+  const plan = idOf(await w.v1('POST', `${d}/plan`, { name: `Plan ${rnd()}`, hidden: false, published_courses: courses }));
+  const series = idOf(await w.v1('POST', `${d}/course-series`, { title: `Series ${rnd()}`, published_courses: courses }));
+  const pe = idOf(await w.v1('POST', `${d}/plan/${plan}/plan-enrollments`, { user: { id: w.ids.user_id } }));
+  return { plan_id: plan, plan_enrollment_id: pe, course_series_id: series };
 });
 
 registerSeeder('paths', async (w) => {
@@ -196,6 +193,15 @@ registerBody('PUT', PP, () => ({ slug: `path-${rnd()}`, hidden: false }));
 registerBody('POST', `${D}/users/bulk-create`, () => ({ users: [{ email: `bulk-${rnd()}@example.test`, first_name: 'Bulk', last_name: 'User' }] }));
 registerBody('POST', `${D}/users/{user_id}/signup-fields-bulk`, (o) => ({ signup_fields: [{ id: o.signup_field_id, value: 'Sales' }] }));
 registerBody('PUT', '/v1/web-packages/{web_package_id}/lessons', (o) => ({ web_package_id: o.web_package_id }));
+// administrative writes (CONVENTIONS §15): bodies that pass validation, so the sweep reaches the ids
+registerBody('POST', `${D}/signup-fields`, () => ({ label: 'Intruder' }));
+registerBody('PUT', `${D}/signup-fields/{signup_field_id}`, () => ({ label: 'Intruder' }));
+registerBody('POST', `${D}/plan`, () => ({ name: 'Intruder', hidden: false }));
+registerBody('PUT', `${D}/plan/{plan_id}`, () => ({ name: 'Intruder', hidden: false }));
+registerBody('POST', `${D}/course-series`, () => ({ title: 'Intruder' }));
+registerBody('PUT', `${D}/course-series/{course_series_id}`, () => ({ title: 'Intruder' }));
+registerBody('PUT', '/v1/group-categories/{group_category_id}', () => ({ name: 'Intruder' }));
+registerBody('PATCH', '/v1/group-categories/{group_category_id}', () => ({ name: 'Intruder' }));
 registerBody('POST', '/v2/groups/{id}/relationships/students', (o) => ({ data: [{ type: 'students', id: o['students.id'] }] }));
 // /v1 users: an update that would show in org A's reads if it reached A's user
 registerBody('PUT', '/v1/users/{user_id}', () => ({ first_name: 'Intruder', email: `intruder-${rnd()}@example.test` }));
