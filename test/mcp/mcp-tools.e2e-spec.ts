@@ -56,7 +56,7 @@ describe('MCP server: tools', () => {
     it('initializes with the tools capability and instructions', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'course-platform-api' });
       expect(client.getServerCapabilities()?.tools).toBeDefined();
-      expect(client.getInstructions()).toMatch(/page\[cursor\]/);
+      expect(client.getInstructions()).toMatch(/page\.cursor/);
     });
 
     it('has the official tool name of every served published /v2 operation, and none for the token endpoints', () => {
@@ -94,6 +94,12 @@ describe('MCP server: tools', () => {
       for (const n of names) expect(n).toMatch(/^[a-z0-9_]{1,64}$/);
     });
 
+    it('names every argument as model APIs accept ([A-Za-z0-9_.-], at most 64): page[size] is page.size', async () => {
+      const { tools } = await client.listTools();
+      const bad = tools.flatMap((x) => Object.keys(x.inputSchema.properties ?? {}).filter((k) => !/^[a-zA-Z0-9_.-]{1,64}$/.test(k)).map((k) => `${x.name}.${k}`));
+      expect(bad).toEqual([]);
+    });
+
     it('describes each tool with an input schema generated from the DTOs', async () => {
       const { tools } = await client.listTools();
       const create = tools.find((x) => x.name === 'create_students')!;
@@ -107,8 +113,9 @@ describe('MCP server: tools', () => {
       expect(get.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
       expect(get.annotations?.readOnlyHint).toBe(true);
       const list = tools.find((x) => x.name === 'list_students')!;
-      expect(list.inputSchema.properties).toMatchObject({ 'page[size]': { type: 'integer', maximum: 100 }, 'page[cursor]': { type: 'string' } });
+      expect(list.inputSchema.properties).toMatchObject({ 'page.size': { type: 'integer', maximum: 100 }, 'page.cursor': { type: 'string' }, 'filter.email': { type: 'string' } });
       expect(list.description).toMatch(/students:read/);
+      expect(list.description).toMatch(/page\.cursor is page\[cursor\]/);
       const v1 = tools.find((x) => x.name === 'v1_domains_users_list')!;
       expect(v1.inputSchema).toMatchObject({ required: ['domain_name'], properties: { page: { type: 'integer' }, page_size: { type: 'integer' } } });
     });
@@ -123,7 +130,11 @@ describe('MCP server: tools', () => {
       expect(viaTool).toMatchObject({ isError: false, status: 200 });
       expect(viaTool.json).toEqual(viaHttp.body);
 
-      const list = answer(await client.callTool({ name: 'list_students', arguments: { 'filter[email]': 'read-1@example.test' } }));
+      // the API's own spelling of a parameter is accepted too
+      const bracket = answer(await client.callTool({ name: 'list_students', arguments: { 'filter[email]': 'read-1@example.test', 'page[size]': 5 } }));
+      expect(bracket.json.data.map((x: any) => x.id)).toEqual([s.id]);
+      expect(bracket.json.meta.page_size).toBe(5);
+      const list = answer(await client.callTool({ name: 'list_students', arguments: { 'filter.email': 'read-1@example.test' } }));
       expect(list.json).toEqual((await t.get('/v2/students/?filter[email]=read-1%40example.test', { token: tokenA })).body);
       expect(list.json.data.map((x: any) => x.id)).toEqual([s.id]);
     });
@@ -183,14 +194,14 @@ describe('MCP server: tools', () => {
       const http = await t.get(`/v2/students/${s.id}`, { token: tokenB });
       expect(http.status).toBe(404);
       expect(errorsOf(res.json)).toEqual(errorsOf(http.body));
-      const listB = answer(await clientB.callTool({ name: 'list_students', arguments: { 'filter[email]': 'isolated@example.test' } }));
+      const listB = answer(await clientB.callTool({ name: 'list_students', arguments: { 'filter.email': 'isolated@example.test' } }));
       expect(listB.json.data).toEqual([]);
       const v1 = answer(await clientB.callTool({ name: 'v1_domains_users_list', arguments: { domain_name: orgA.domain_name } }));
       expect(v1).toMatchObject({ isError: true, status: 404 });
     });
 
     it('invalid arguments: the API\'s validation error as a tool error; a missing path parameter is refused before any request', async () => {
-      const bad = answer(await client.callTool({ name: 'list_students', arguments: { 'page[size]': 0 } }));
+      const bad = answer(await client.callTool({ name: 'list_students', arguments: { 'page.size': 0 } }));
       expect(bad).toMatchObject({ isError: true, status: 422 });
       expect(errorsOf(bad.json)).toEqual(errorsOf((await t.get('/v2/students/?page[size]=0', { token: tokenA })).body));
 
@@ -222,7 +233,7 @@ describe('MCP server: tools', () => {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const page = answer(await c.callTool({ name: 'list_students', arguments: { 'page[size]': 2, ...(cursor ? { 'page[cursor]': cursor } : {}) } }));
+        const page = answer(await c.callTool({ name: 'list_students', arguments: { 'page.size': 2, ...(cursor ? { 'page.cursor': cursor } : {}) } }));
         expect(page.isError).toBe(false);
         const http = await t.get(`/v2/students/?page[size]=2${cursor ? `&page[cursor]=${encodeURIComponent(cursor)}` : ''}`, { token });
         expect(page.json).toEqual(http.body);

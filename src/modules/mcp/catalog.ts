@@ -24,8 +24,12 @@ export interface ToolSpec {
   method: string;
   /** the served path template, `{name}` per parameter */
   path: string;
+  /** the operation's path parameters, by their names in the path */
   pathParams: string[];
+  /** the operation's query parameters, by their names in the query string */
   queryParams: string[];
+  /** the argument of each parameter whose name is no valid argument name (`page[size]` → `page.size`) */
+  argOf: Record<string, string>;
   /** `members`: arguments that are not parameters are the body's members; `wrapped`: the body is the `body` argument */
   body: 'members' | 'wrapped';
   rule: RouteRule;
@@ -61,6 +65,18 @@ function shorten(name: string): string {
   if (name.length <= MAX_NAME) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
   return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
+}
+
+/**
+ * The argument of a parameter: MCP clients pass tool schemas to model APIs that accept property
+ * names of `[A-Za-z0-9_.-]` only (at most 64), so `page[size]` is `page.size` and
+ * `filter[domain]` is `filter.domain`; anything else outside the set becomes `_`.
+ */
+export function argumentName(name: string): string {
+  return name
+    .replace(/\[([^\]]*)\]/g, '.$1')
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .slice(0, MAX_NAME);
 }
 
 function titleOf(name: string): string {
@@ -110,23 +126,29 @@ function toolOf(
   const required: string[] = [];
   const pathParams: string[] = [];
   const queryParams: string[] = [];
+  const argOf: Record<string, string> = {};
+  const arg = (name: string) => {
+    const a = argumentName(name);
+    if (a !== name) argOf[name] = a;
+    return a;
+  };
   for (const p of o.op.parameters ?? []) {
     if (p.in === 'path') {
       pathParams.push(p.name);
-      required.push(p.name);
-      properties[p.name] = parameterSchema(doc, p);
+      required.push(arg(p.name));
+      properties[arg(p.name)] = parameterSchema(doc, p);
     } else if (p.in === 'query') {
       queryParams.push(p.name);
-      properties[p.name] = parameterSchema(doc, p);
-      if (p.required) required.push(p.name);
+      properties[arg(p.name)] = parameterSchema(doc, p);
+      if (p.required) required.push(arg(p.name));
     }
   }
   // path parameters the document left out (it lists them all today): still required
   for (const m of o.path.matchAll(/\{([^}]+)\}/g)) {
     if (!pathParams.includes(m[1])) {
       pathParams.push(m[1]);
-      required.push(m[1]);
-      properties[m[1]] = { type: 'string' };
+      required.push(arg(m[1]));
+      properties[arg(m[1])] = { type: 'string' };
     }
   }
 
@@ -143,12 +165,13 @@ function toolOf(
     ] as const) {
       if (!queryParams.includes(p)) {
         queryParams.push(p);
-        properties[p] = { type: 'integer', minimum: 1, description };
+        properties[arg(p)] = { type: 'integer', minimum: 1, description };
       }
     }
   }
   if (paging === 'cursor') {
-    properties['page[cursor]'] = { ...(properties['page[cursor]'] ?? {}), type: 'string', description: 'The next_cursor of the previous page; omit for the first page.' };
+    if (!queryParams.includes('page[cursor]')) queryParams.push('page[cursor]');
+    properties[arg('page[cursor]')] = { ...(properties[arg('page[cursor]')] ?? {}), type: 'string', description: 'The next_cursor of the previous page; omit for the first page.' };
   }
 
   let body: ToolSpec['body'] = 'members';
@@ -158,7 +181,7 @@ function toolOf(
   if (raw !== undefined) {
     const schema = inlineSchema(doc, raw);
     const members = schema.type === 'object' || schema.properties ? (schema.properties as Record<string, Schema> | undefined) ?? {} : undefined;
-    const clash = members && Object.keys(members).some((m) => m in properties || m === 'body');
+    const clash = members && Object.keys(members).some((m) => m in properties || m === 'body' || argumentName(m) !== m);
     if (members && !clash) {
       Object.assign(properties, members);
       for (const r of (schema.required as string[] | undefined) ?? []) required.push(r);
@@ -180,11 +203,12 @@ function toolOf(
     `${o.method} ${o.path} (${o.iface === 'v2' ? 'the /v2 JSON:API' : 'the /v1 API'}); answers that operation's JSON.`,
     `Scopes: ${scopes}.`,
   ];
-  if (paging === 'cursor') lines.push('Paginated: pass the answer\'s next_cursor as page[cursor] for the next page (has_more is false on the last).');
+  if (paging === 'cursor') lines.push('Paginated: pass the answer\'s next_cursor as page.cursor (the page[cursor] parameter) for the next page; has_more is false on the last.');
   if (paging === 'page') lines.push('Paginated by page number: page and page_size; "next" is null on the last page.');
   if (o.op.description && o.op.description !== o.op.summary) lines.push(o.op.description.slice(0, 600));
   if (!readOnly) lines.push(body === 'wrapped' ? 'The request body is the body argument.' : 'Arguments other than the path and query parameters are the request body\'s members.');
-  else lines.push('Arguments that are not listed are sent as query parameters.');
+  else lines.push('Arguments that are not listed are sent as query parameters (filter.x as filter[x]).');
+  if (Object.keys(argOf).length) lines.push(`Parameters: ${Object.entries(argOf).map(([n, a]) => `${a} is ${n}`).join(', ')}.`);
 
   const inputSchema: ToolSpec['inputSchema'] = { type: 'object', properties };
   const req = [...new Set(required)].filter((r) => r in properties);
@@ -206,6 +230,7 @@ function toolOf(
     path: o.path,
     pathParams,
     queryParams,
+    argOf,
     body,
     rule: o.rule,
     interface: o.iface,

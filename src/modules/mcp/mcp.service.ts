@@ -24,7 +24,7 @@ export const FORWARDED_HEADERS = ['host', 'x-forwarded-proto', 'x-forwarded-host
 const SERVER_INFO = { name: 'course-platform-api', title: 'Course Platform API', version: '2.0.0' };
 const INSTRUCTIONS =
   'Each tool runs one operation of the /v2 JSON:API or the /v1 API with your token and answers its JSON unchanged. ' +
-  'Failures are tool errors carrying the API\'s error body. /v2 lists page with page[cursor] (pass next_cursor); /v1 lists with page and page_size. ' +
+  'Failures are tool errors carrying the API\'s error body. /v2 lists page with page.cursor (pass next_cursor); /v1 lists with page and page_size. ' +
   'Only the tools your token\'s scopes allow are listed.';
 
 /** Keep the brackets of `page[size]` / `filter[domain]` readable in the query string, as clients write them. */
@@ -125,9 +125,12 @@ export class McpService {
   /** The operation's URL (path parameters, query string) and body, from the tool's arguments. */
   private request(tool: ToolSpec, args: Record<string, unknown>): { url: string; body?: unknown } {
     if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ArgumentError('arguments', 'The arguments must be an object.');
+    // a parameter's argument (`page.size`), or its name as the API spells it (`page[size]`)
+    const argName = (name: string) => tool.argOf[name] ?? name;
+    const valueOf = (name: string) => (args[argName(name)] !== undefined ? args[argName(name)] : args[name]);
     const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const v = args[name];
-      if ((typeof v !== 'string' && typeof v !== 'number') || String(v) === '') throw new ArgumentError(name, `${name} is required (a string).`);
+      const v = valueOf(name);
+      if ((typeof v !== 'string' && typeof v !== 'number') || String(v) === '') throw new ArgumentError(argName(name), `${argName(name)} is required (a string).`);
       return encodeURIComponent(String(v));
     });
     const query: string[] = [];
@@ -139,11 +142,13 @@ export class McpService {
       else if (typeof v === 'object' && !Array.isArray(v)) for (const [k, sub] of Object.entries(v)) addQuery(`${name}[${k}]`, sub);
       else throw new ArgumentError(name, `${name} must be a string, a number, a boolean or a list of them.`);
     };
-    for (const name of tool.queryParams) addQuery(name, args[name]);
-    const rest = Object.entries(args).filter(([k]) => !tool.pathParams.includes(k) && !tool.queryParams.includes(k));
+    for (const name of tool.queryParams) addQuery(name, valueOf(name));
+    const taken = new Set([...tool.pathParams, ...tool.queryParams].flatMap((n) => [n, argName(n)]));
+    const rest = Object.entries(args).filter(([k]) => !taken.has(k));
     let body: unknown;
     if (tool.method === 'GET') {
-      for (const [k, v] of rest) addQuery(k, v);
+      // an unlisted filter: `filter.x` is `filter[x]`
+      for (const [k, v] of rest) addQuery(k.replace(/\.([^.]+)/g, '[$1]'), v);
     } else if (tool.body === 'wrapped') {
       body = args.body;
       const extra = rest.filter(([k]) => k !== 'body').map(([k]) => k);
