@@ -31,3 +31,27 @@ export async function markEnrollmentsStarted(m: EntityManager, organizationId: s
     [organizationId, userId, publishedCourseId, enrollmentId],
   );
 }
+
+/**
+ * New enrollments that join an existing shared course progress take its state: `completed_at` is the
+ * progress's completion, and `started_at` the start of the user's other enrollments there or, when
+ * none recorded one, the earliest instant the progress shows activity. One statement.
+ */
+export async function joinSharedProgress(m: EntityManager, organizationId: string, enrollmentIds: string[]): Promise<void> {
+  if (!enrollmentIds.length) return;
+  await m.query(
+    `UPDATE enrollments e
+        SET completed_at = cp.completed_at,
+            started_at = COALESCE(e.started_at,
+                                  (SELECT min(o.started_at) FROM enrollments o
+                                    WHERE o.organization_id = $1 AND o.user_id = e.user_id AND o.published_course_id = e.published_course_id AND o.id <> e.id),
+                                  LEAST(cp.latest_activity, cp.completed_at)),
+            updated_at = date_trunc('milliseconds', now())
+       FROM course_progress cp
+      WHERE e.organization_id = $1 AND e.id = ANY($2::uuid[])
+        AND cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id AND cp.enrollment_id IS NULL
+        AND (cp.completed_at IS NOT NULL OR cp.latest_activity IS NOT NULL)
+        AND (e.completed_at IS DISTINCT FROM cp.completed_at OR e.started_at IS NULL)`,
+    [organizationId, enrollmentIds],
+  );
+}

@@ -8,7 +8,7 @@ import { notFound } from '../../core/http/api-error';
 import { parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import { rowsOf } from '../../core/database/sql';
-import { markEnrollmentsStarted } from '../enrollments/enrollment-progress';
+import { joinSharedProgress, markEnrollmentsStarted } from '../enrollments/enrollment-progress';
 import { lockUsers, REGISTERED_USER, setCourseCompletion } from './completion';
 import { LessonPatch, LessonState, nextLessonState } from './lesson-rules';
 
@@ -63,21 +63,7 @@ export class ProgressService {
        ON CONFLICT DO NOTHING`,
       [organizationId, rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
     );
-    await m.query(
-      `UPDATE enrollments e
-          SET completed_at = cp.completed_at,
-              started_at = COALESCE(e.started_at,
-                                    (SELECT min(o.started_at) FROM enrollments o
-                                      WHERE o.organization_id = $1 AND o.user_id = e.user_id AND o.published_course_id = e.published_course_id AND o.id <> e.id),
-                                    LEAST(cp.latest_activity, cp.completed_at)),
-              updated_at = date_trunc('milliseconds', now())
-         FROM course_progress cp
-        WHERE e.organization_id = $1 AND e.id = ANY($2::uuid[])
-          AND cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id AND cp.enrollment_id IS NULL
-          AND (cp.completed_at IS NOT NULL OR cp.latest_activity IS NOT NULL)
-          AND (e.completed_at IS DISTINCT FROM cp.completed_at OR e.started_at IS NULL)`,
-      [organizationId, rows.map((r) => r.enrollmentId)],
-    );
+    await joinSharedProgress(m, organizationId, rows.map((r) => r.enrollmentId));
   }
 
   /**
