@@ -11,6 +11,7 @@
  *   npm run bench -- http                                   # every scenario, 10 s each, 50 connections
  *   node bench/http.js --only scopes --duration 5           # scenarios whose name contains "scopes"
  *   node bench/http.js --json                               # also print the results as JSON
+ *   node bench/http.js --only token --cpu-prof /tmp/prof      # CPU profile of the API child (summary: node bench/profile-summary.js /tmp/prof/*.cpuprofile)
  *   BENCH_DURATION=5 BENCH_CONNECTIONS=100 BENCH_LOG_LEVEL=info npm run bench -- http   # (default warn)
  *
  * To add a scenario, append an object to SCENARIOS below:
@@ -47,11 +48,14 @@ const SCENARIOS = [
     // the framework alone (Fastify + Nest + logging middleware), no authentication, a 0.2 KB body
     name: 'GET /.well-known/jwks.json (public)',
     target: 'api',
+    baseline: 'hello-world (bare Fastify)',
     request: () => ({ method: 'GET', path: '/.well-known/jwks.json' }),
   },
   {
     name: 'POST /v2/auth/token (client credentials)',
     target: 'api',
+    baseline: 'hello-world (bare Fastify)',
+    goal: '5,000 tokens/s',
     request: (ctx) => ({
       method: 'POST',
       path: '/v2/auth/token',
@@ -62,6 +66,7 @@ const SCENARIOS = [
   {
     name: 'GET /v2/scopes/ (Bearer token)',
     target: 'api',
+    baseline: 'hello-world, scope-catalog body (bare Fastify)',
     setup: async (ctx) => {
       ctx.state.token = await ctx.token();
     },
@@ -74,13 +79,14 @@ const SCENARIOS = [
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const opts = { duration: Number(process.env.BENCH_DURATION ?? 10), connections: Number(process.env.BENCH_CONNECTIONS ?? 50), only: null, json: false };
+  const opts = { duration: Number(process.env.BENCH_DURATION ?? 10), connections: Number(process.env.BENCH_CONNECTIONS ?? 50), only: null, json: false, cpuProf: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--duration') opts.duration = Number(argv[++i]);
     else if (a === '--connections') opts.connections = Number(argv[++i]);
     else if (a === '--only') opts.only = argv[++i];
     else if (a === '--json') opts.json = true;
+    else if (a === '--cpu-prof') opts.cpuProf = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
@@ -160,7 +166,9 @@ async function main() {
       apiPort = await freePort();
       env.PORT = String(apiPort);
       env.PUBLIC_URL = `http://127.0.0.1:${apiPort}`;
-      const api = startChild(['dist/src/main.js'], env);
+      // --cpu-prof DIR: the API child's CPU profile, written when it stops (SIGTERM exits at once so that it is)
+      const prof = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf, '--import', 'data:text/javascript,process.prependListener("SIGTERM",()=>process.exit(0))'] : [];
+      const api = startChild([...prof, 'dist/src/main.js'], env);
       children.push(api);
       ctx.apiUrl = `http://127.0.0.1:${apiPort}`;
       await waitFor(`${ctx.apiUrl}/health`, api, 'the API');
@@ -197,9 +205,12 @@ async function main() {
         requests: r.requests.total,
         non2xx: r.non2xx,
         errors: r.errors + r.timeouts,
+        eventLoop: r.eventLoop ?? null,
+        baseline: s.baseline ?? null,
+        goal: s.goal ?? null,
       };
       results.push(row);
-      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
+      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.eventLoop ? `, event-loop delay p99 ${row.eventLoop.p99} ms` : ''}${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
     }
 
     const base = results.find((r) => r.name === SCENARIOS[0].name);
@@ -208,7 +219,21 @@ async function main() {
       const ratio = base ? `${(r.rps / base.rps).toFixed(2)}x` : '';
       process.stdout.write(`| ${r.name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${ratio} |\n`);
     }
-    if (opts.json) process.stdout.write(`\n${JSON.stringify(results, null, 2)}\n`);
+    if (opts.json) {
+      // one row per API scenario against its bare baseline of the same run (bench/run.js reads this)
+      const rows = results
+        .filter((r) => r.baseline)
+        .map((r) => {
+          const b = results.find((x) => x.name === r.baseline);
+          return {
+            name: r.name,
+            api: { rps: r.rps, p50: r.p50, p99: r.p99, eventLoop: r.eventLoop },
+            bare: b ? { name: b.name, rps: b.rps, p50: b.p50, p99: b.p99 } : null,
+            goal: r.goal,
+          };
+        });
+      process.stdout.write(`\n${JSON.stringify({ results: rows, raw: results }, null, 2)}\n`);
+    }
     const bad = results.filter((r) => r.non2xx || r.errors);
     if (bad.length) {
       process.stderr.write(`\nnon-2xx answers or errors in: ${bad.map((r) => r.name).join(', ')}\n`);

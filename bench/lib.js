@@ -10,9 +10,73 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 
+// ---------------------------------------------------------------------------------------------
+// Event-loop delay of the API processes (src/main.ts eventLoopProbe). Every API child (a child
+// running dist/src/main.js) gets EVENT_LOOP_STATS=ipc and an IPC channel; runAutocannon aimed at an
+// API child's port resets its window before the run and reads it after (result.eventLoop), and
+// stopChild reads the child's whole-lifetime figures. With BENCH_EVENT_LOOP_FILE set (bench/run.js
+// sets it), every reading is also appended there as one JSON line, so the runner can report the
+// event-loop delay of scenarios that never ask for it themselves.
+// ---------------------------------------------------------------------------------------------
+
+const apiChildren = new Map(); // port -> child
+
+function isApiChild(args) {
+  return args.some((a) => typeof a === 'string' && /dist\/src\/main\.js$/.test(a));
+}
+
+let probeSeq = 0;
+function askEventLoop(child, what) {
+  return new Promise((resolve) => {
+    if (!child.connected) return resolve(null);
+    const id = ++probeSeq;
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      resolve(null);
+    }, 2000);
+    const onMessage = (m) => {
+      if (m && m.eventLoop === what && m.id === id) {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    child.on('message', onMessage);
+    try {
+      child.send({ eventLoop: what, id });
+    } catch {
+      clearTimeout(timer);
+      resolve(null);
+    }
+  });
+}
+
+function recordEventLoop(entry) {
+  const file = process.env.BENCH_EVENT_LOOP_FILE;
+  if (!file) return;
+  require('node:fs').appendFileSync(file, `${JSON.stringify({ bench: path.basename(process.argv[1] || ''), ...entry })}\n`);
+}
+
+const round2 = (x) => Math.round(x * 100) / 100;
+const summary = (h) => (h ? { p50: round2(h.p50), p99: round2(h.p99), max: round2(h.max), samples: h.samples } : null);
+
 /** Start `node <args>` in the project root; with captureStdout its output collects in child.output. */
 function startChild(args, env, captureStdout = false) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', captureStdout ? 'pipe' : 'inherit', 'inherit'] });
+  const api = isApiChild(args);
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: api ? { ...env, EVENT_LOOP_STATS: 'ipc' } : env,
+    stdio: ['ignore', captureStdout ? 'pipe' : 'inherit', 'inherit', ...(api ? ['ipc'] : [])],
+  });
+  if (api) {
+    // the channel must not keep this process alive either
+    child.channel?.unref?.();
+    if (env && env.PORT) {
+      apiChildren.set(String(env.PORT), child);
+      child.once('exit', () => apiChildren.get(String(env.PORT)) === child && apiChildren.delete(String(env.PORT)));
+    }
+    child.benchPort = env && env.PORT;
+  }
   if (captureStdout) {
     child.output = '';
     child.stdout.setEncoding('utf8');
@@ -21,7 +85,11 @@ function startChild(args, env, captureStdout = false) {
   return child;
 }
 
-function stopChild(child) {
+async function stopChild(child) {
+  if (child && child.connected && child.exitCode === null && child.signalCode === null) {
+    const m = await askEventLoop(child, 'read');
+    if (m) recordEventLoop({ kind: 'lifetime', port: child.benchPort, eventLoop: summary(m.lifetime) });
+  }
   return new Promise((resolve) => {
     if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -59,11 +127,41 @@ async function waitFor(url, child, what) {
   throw new Error(`${what} did not come up at ${url}`);
 }
 
-function runAutocannon(opts) {
+function portOf(url) {
+  try {
+    return new URL(url).port;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * autocannon; when `opts.url` is an API child's, result.eventLoop holds that process's event-loop
+ * delay over the run (ms: p50, p99, max), also recorded for bench/run.js.
+ */
+async function runAutocannon(opts) {
   const autocannon = require('autocannon');
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  const child = apiChildren.get(portOf(opts.url));
+  if (child) await askEventLoop(child, 'reset');
+  const result = await new Promise((resolve, reject) => {
+    autocannon(opts, (err, r) => (err ? reject(err) : resolve(r)));
   });
+  if (child) {
+    const m = await askEventLoop(child, 'read');
+    result.eventLoop = m ? summary(m.window) : null;
+    const first = opts.requests && opts.requests[0];
+    recordEventLoop({
+      kind: 'run',
+      port: portOf(opts.url),
+      method: (first && first.method) || opts.method || 'GET',
+      path: (first && first.path) || new URL(opts.url).pathname,
+      duration: opts.duration,
+      amount: opts.amount,
+      rps: result.requests && result.requests.average,
+      eventLoop: result.eventLoop,
+    });
+  }
+  return result;
 }
 
 async function dropBenchDb(adminUrl, name) {

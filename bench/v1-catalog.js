@@ -5,7 +5,9 @@
  * of its domain users, through the real API (Fastify, guard with the organization API key, services,
  * PostgreSQL), measured with autocannon.
  *
- *   npm run build && node bench/v1-catalog.js [--courses 10000] [--users 1000] [--seconds 10] [--connections 10]
+ *   npm run build && node bench/v1-catalog.js [--courses 10000] [--users 1000] [--seconds 10] [--connections 10] [--json]
+ *   (--seconds defaults to BENCH_DURATION, then 10; --json prints the figures as one JSON document at the end, with
+ *   the event-loop delay of this process during each run: the API runs in-process here, beside autocannon)
  *
  * A throw-away database (created and migrated here, dropped at the end) gets one organization (its
  * API key authenticates), `--courses` courses with 3 lessons each, published on the organization's
@@ -15,6 +17,7 @@ require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 
 const dist = path.resolve(__dirname, '..', 'dist');
 const { loadConfig } = require(path.join(dist, 'src/core/config/config'));
@@ -33,7 +36,9 @@ const WORDS = ['python', 'kubernetes', 'sales', 'marketing', 'design', 'finance'
 async function main() {
   const COURSES = arg('courses', 10000);
   const USERS = arg('users', 1000);
-  const SECONDS = arg('seconds', 10);
+  const SECONDS = arg('seconds', Number(process.env.BENCH_DURATION ?? 10));
+  const JSON_OUT = process.argv.includes('--json');
+  const results = [];
   const CONNECTIONS = arg('connections', 10);
   const base = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/course_platform');
   const dbName = `cp_bench_catalog_${Date.now()}_${randomBytes(3).toString('hex')}`;
@@ -87,11 +92,17 @@ async function main() {
       const probe = await fetch(`http://127.0.0.1:${port}${s.path}`, { headers: { authorization: auth } });
       const body = await probe.json();
       if (probe.status !== 200) throw new Error(`${s.path}: ${probe.status} ${JSON.stringify(body)}`);
+      const h = monitorEventLoopDelay({ resolution: 1 });
+      h.enable();
       const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: auth } });
+      h.disable();
+      const eventLoop = { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+      results.push({ name: s.name, api: { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, eventLoop }, non2xx: r.non2xx });
       process.stdout.write(
         `${s.name}: count=${body.count}, page=${body.results.length}; ${r.requests.average.toFixed(0)} req/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`,
       );
     }
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify({ results })}\n`);
   } finally {
     if (app) await app.close();
     await db.end().catch(() => {});

@@ -3,12 +3,46 @@ import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { loadConfig } from './core/config/config';
 import { migrate } from './core/database/database';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+/**
+ * Benchmark hook, off unless EVENT_LOOP_STATS=ipc and the process was started with an IPC channel
+ * (bench/lib.js starts the API so): the event-loop delay histogram (perf_hooks, 10 ms resolution
+ * is too coarse for a p99, so 1 ms) answered on the channel. `{ eventLoop: 'reset' }` starts a
+ * measured window, `{ eventLoop: 'read' }` answers that window's and the whole lifetime's figures
+ * in ms. Nothing is reachable over HTTP; only the parent process can ask.
+ */
+function eventLoopProbe() {
+  if (process.env.EVENT_LOOP_STATS !== 'ipc' || typeof process.send !== 'function') return;
+  const window = monitorEventLoopDelay({ resolution: 1 });
+  const lifetime = monitorEventLoopDelay({ resolution: 1 });
+  window.enable();
+  lifetime.enable();
+  const ms = (h: ReturnType<typeof monitorEventLoopDelay>) => ({
+    p50: h.percentile(50) / 1e6,
+    p99: h.percentile(99) / 1e6,
+    max: h.max / 1e6,
+    mean: h.mean / 1e6,
+    samples: h.count,
+  });
+  process.on('message', (m: any) => {
+    if (m?.eventLoop === 'reset') {
+      window.reset();
+      process.send!({ eventLoop: 'reset', id: m.id });
+    } else if (m?.eventLoop === 'read') {
+      process.send!({ eventLoop: 'read', id: m.id, window: ms(window), lifetime: ms(lifetime) });
+    }
+  });
+  // the channel must not keep the process alive once the server has closed
+  (process as any).channel?.unref?.();
+}
 
 async function main() {
   const config = loadConfig();
   await migrate(config);
   const app = await createApp(config);
   await app.listen({ port: config.PORT, host: config.HOST });
+  eventLoopProbe();
 }
 
 main().catch((err) => {
