@@ -8,6 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { DiscountType, PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
 import { loadOfferItems, OfferItemView } from './promo-codes.offers';
+import { clearPromoCodeUse } from './purchases.store';
 
 export interface PoolRow {
   id: string;
@@ -136,11 +137,14 @@ export class PromoCodesService {
 
   /**
    * Deletes the pool, its codes (their held uses go with them: a pending purchase of such a code
-   * releases nothing) and its offer links. Purchases keep their recorded price members.
+   * releases nothing) and its offer links. Purchases that used its codes lose the code
+   * (`code_used`, purchases.store clearPromoCodeUse) and keep their recorded price members.
    */
   async deletePool(p: Principal, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, id, true);
+      const codes: { id: string }[] = await m.query(`SELECT id FROM promo_codes WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
+      await clearPromoCodeUse(m, p.organizationId, codes.map((c) => c.id));
       await m.query(`DELETE FROM promo_code_pools WHERE organization_id = $1 AND id = $2`, [p.organizationId, pool.id]);
     });
   }
@@ -276,9 +280,13 @@ export class PromoCodesService {
     }
   }
 
+  /** Deletes the code (its use rows with it); the purchases that used it lose the code (`code_used`), not their amounts. */
   async deleteCode(p: Principal, id: string): Promise<void> {
-    const code = await this.code(this.ds.manager, p, id);
-    const gone = rowsOf(await this.ds.query(`DELETE FROM promo_codes WHERE organization_id = $1 AND id = $2 RETURNING id`, [p.organizationId, code.id]));
-    if (!gone.length) throw notFound();
+    await this.ds.transaction(async (m) => {
+      const code = await this.code(m, p, id);
+      await clearPromoCodeUse(m, p.organizationId, [code.id]);
+      const gone = rowsOf(await m.query(`DELETE FROM promo_codes WHERE organization_id = $1 AND id = $2 RETURNING id`, [p.organizationId, code.id]));
+      if (!gone.length) throw notFound();
+    });
   }
 }
