@@ -187,6 +187,18 @@ describe('/v1 administrative writes (extensions)', () => {
       await t.ds.query(`DELETE FROM domain_users WHERE domain_id = $1`, [decodeId('domain', withUser.id)]);
       expect((await t.delete(`/v1/domains/${withUser.name}`, basic())).status).toBe(409);
 
+      // a purchase of one of its offers, not yet paid (no membership yet), keeps it too: the offers' keys would take it along
+      const shop = await newDomain();
+      const sold = await publish(shop.name);
+      const offerId = (await t.get(`/v1/domains/${shop.name}/published-courses/${sold.id}`, basic())).body.offer.id;
+      expect((await t.patch(`/v1/offers/${offerId}`, { price_cents: 1000 }, basic())).status).toBe(200);
+      const buy = await t.post('/v1/purchases', { user: { email: `buyer-${rnd()}@example.test`, first_name: 'B', last_name: 'Uyer' }, offer_id: offerId }, basic());
+      expect([buy.status, buy.body.purchase_state ?? buy.body.state]).toEqual([201, 'CREATED']);
+      expect((await t.get(`/v1/domains/${shop.name}/users`, basic())).body.count).toBe(0);
+      const kept = await t.delete(`/v1/domains/${shop.name}`, basic());
+      expect(kept.status).toBe(409);
+      expect(kept.body.detail).toMatch(/purchases/);
+
       // the last domain of an organization stays
       const solo = await t.newOrg();
       const last = await t.delete(`/v1/domains/${solo.domain_name}`, basic(solo));

@@ -73,8 +73,9 @@ export class DomainsService {
 
   /**
    * DELETE /v1/domains/{domain_name} (extension; docs/decisions/admin-writes.md). Learner records
-   * are never deleted with a domain: a domain that has members (domain users) or any enrollment in
-   * its published courses, published paths or plans is refused (409), as is the organization's last
+   * are never deleted with a domain: a domain that has members (domain users), any enrollment in
+   * its published courses, published paths or plans, or any purchase of their offers (which the
+   * offers' keys would cascade away) is refused (409), as is the organization's last
    * domain. Otherwise the domain goes with its configuration (published courses and paths, plans,
    * course series, signup fields, access codes, invites, their offers: the foreign keys cascade);
    * certificates keep their row with the domain cleared. The organization's domain rows are locked
@@ -94,11 +95,17 @@ export class DomainsService {
                 EXISTS (SELECT 1 FROM published_path_enrollments e JOIN published_paths pp ON pp.id = e.published_path_id AND pp.organization_id = $2
                          WHERE pp.domain_id = $1 AND e.organization_id = $2) AS path_enrollments,
                 EXISTS (SELECT 1 FROM plan_enrollments e JOIN plans pl ON pl.id = e.plan_id AND pl.organization_id = $2
-                         WHERE pl.domain_id = $1 AND e.organization_id = $2) AS plan_enrollments`,
+                         WHERE pl.domain_id = $1 AND e.organization_id = $2) AS plan_enrollments,
+                EXISTS (SELECT 1 FROM purchases pu JOIN offers o ON o.id = pu.offer_id AND o.organization_id = $2
+                         WHERE pu.organization_id = $2 AND (
+                           o.published_course_id IN (SELECT id FROM published_courses WHERE domain_id = $1 AND organization_id = $2)
+                           OR o.published_path_id IN (SELECT id FROM published_paths WHERE domain_id = $1 AND organization_id = $2)
+                           OR o.plan_id IN (SELECT id FROM plans WHERE domain_id = $1 AND organization_id = $2)
+                           OR o.course_series_id IN (SELECT id FROM course_series WHERE domain_id = $1 AND organization_id = $2))) AS purchases`,
         [target.id, p.organizationId],
       );
-      if (use.members || use.course_enrollments || use.path_enrollments || use.plan_enrollments) {
-        throw new ApiError(409, 'The domain has learners (domain users or enrollments): remove them first; a domain is never deleted with its learners\' records.');
+      if (use.members || use.course_enrollments || use.path_enrollments || use.plan_enrollments || use.purchases) {
+        throw new ApiError(409, 'The domain has learners (domain users, enrollments or purchases): remove them first; a domain is never deleted with its learners\' records.');
       }
       await m.query(`DELETE FROM domains WHERE id = $1 AND organization_id = $2`, [target.id, p.organizationId]);
     });
