@@ -345,7 +345,7 @@ describe('/v1 users', () => {
     it("lists the user's plan enrollments as UserPlanEnrollments", async () => {
       const u = await learner();
       const domain = await domainOf(t, w.a);
-      const gold = await insertPlan(t, w.a, domain.uuid, { name: 'Gold' }); // no operation creates plans
+      const gold = await insertPlan(t, w.a, domain.uuid, { name: 'Gold' }); // through POST /v1/domains/{domain_name}/plan (the fixture)
       const silver = await insertPlan(t, w.a, domain.uuid, { name: 'Silver' });
       const base = `/v1/domains/${w.a.domain_name}/plan`;
       expect(ok(await t.get(`/v1/users/${u.id}/plan-enrollments`, A))).toEqual({ count: 0, next: null, previous: null, results: [] });

@@ -6,7 +6,7 @@ import { DomainsService } from './domains.service';
 import { presentDomainV1 } from './domains.presenter';
 import { DomainUpdateDto } from './dto/domain-update.dto';
 
-/** /v1/domains: list, read, update (PUT and PATCH alike). Domains are created by the CLI only. */
+/** /v1/domains: list, read, update (PUT and PATCH alike); create and delete are extensions (domains-admin.v1.controller.ts) and CLI commands. */
 @V1()
 @V1Resource<DomainsService>({
   service: 'domains', id: 'domain_name', scopes: 'domains', present: presentDomainV1,

@@ -6,7 +6,7 @@ import { presentGroupCategory } from './groups.v1.presenter';
 import { GroupsV1Service } from './groups.v1.service';
 
 /**
- * /v1/group-categories: read-only (categories have no create operation on either interface).
+ * /v1/group-categories: the published reads (the writes are extensions: group-categories-admin.v1.controller.ts).
  * Section 8 leaves the page size caller-set: default 100, capped at 1000.
  */
 @V1()
