@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.module';
 import { AuthService } from './auth.service';
+import { AuthInvalidationBus } from './invalidation';
 import { GlobalAuthGuard } from './auth.guard';
 import { KeysService } from './keys.service';
 import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
@@ -20,7 +21,7 @@ import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
       }),
     }),
   ],
-  providers: [KeysService, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
+  providers: [KeysService, AuthInvalidationBus, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
   exports: [KeysService, AuthService, RateLimitGuard, ThrottlerModule],
 })
 export class AuthModule {}

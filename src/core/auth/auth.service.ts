@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import * as jwt from 'jsonwebtoken';
-import { createPrivateKey, KeyObject, randomUUID } from 'node:crypto';
+import { createHmac, createPrivateKey, KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
 import { AppConfig, issuerUrl } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { unauthorized } from '../http/api-error';
+import { AuthInvalidationBus } from './invalidation';
 import { KeysService } from './keys.service';
 import type { Principal } from './principal';
 import { ALL_SCOPES } from './scopes';
@@ -66,8 +67,10 @@ const invalidToken = (detail: string) =>
 /**
  * Authenticates callers: Bearer JWTs (verified through passport-jwt's strategy, then cached until
  * shortly before they expire) and, on /v1, organization API keys by HTTP Basic. Client state and
- * refresh-token families are re-read from the database at most every AUTH_CACHE_SECONDS, so a
- * deactivated client or revoked family is refused within seconds and the hot path makes no query.
+ * refresh-token families are re-read from the database at most every AUTH_CACHE_SECONDS, so the hot
+ * path makes no query; a change to a client or a revoked family drops the cached state at once in
+ * every API process (AuthInvalidationBus), within AUTH_CACHE_SECONDS when Redis is unreachable. The
+ * token endpoint's client verification is cached the same way (verifiedClient).
  */
 @Injectable()
 export class AuthService {
@@ -77,11 +80,34 @@ export class AuthService {
   private readonly apiKeys = new TtlCache<string | null>();
   private readonly strategy: JwtStrategy;
 
+  /**
+   * Clients whose secret was verified at the token endpoint, by client_id: the client row and a keyed
+   * hash (HMAC-SHA256 under a random per-process key) of the secret that was accepted, never the
+   * secret. A request presenting the same client_id and secret within AUTH_CACHE_SECONDS is answered
+   * from here; any other secret goes to the database. Dropped at once on any change of the client
+   * (forgetClient: this process directly, the others through AuthInvalidationBus).
+   */
+  private readonly verifiedClients = new TtlCache<{ mac: Buffer; uuid: string; client: unknown }>();
+  /** uuid -> client_id of the entries above (to drop them by the uuid the writers know) */
+  private readonly verifiedClientIds = new Map<string, string>();
+  private readonly secretMacKey = randomBytes(32);
+  /** Bumped by every invalidation: a lookup that read the database before one may not cache what it read. */
+  private invalidations = 0;
+
   constructor(
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly keys: KeysService,
+    private readonly bus: AuthInvalidationBus,
   ) {
+    bus.onMessage((m) => {
+      if (m.all) this.forgetAllLocally();
+      if (m.client) this.forgetClientLocally(m.client);
+      if (m.family) {
+        this.invalidations++;
+        this.familyRevoked.delete(m.family);
+      }
+    });
     this.strategy = new JwtStrategy(
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -229,9 +255,13 @@ export class AuthService {
   async clientState(clientUuid: string): Promise<{ active: boolean; organizationId: string | null }> {
     let state = this.clientActive.get(clientUuid);
     if (!state) {
+      const startedAt = this.invalidations;
       const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [clientUuid]);
       state = rows.length ? { active: rows[0].is_active as boolean, organizationId: rows[0].organization_id as string | null } : { active: false, organizationId: null };
-      this.clientActive.set(clientUuid, state, this.cacheMs);
+      if (startedAt === this.invalidations) {
+        if (this.cacheMs > 0) this.bus.ensureSubscribed();
+        this.clientActive.set(clientUuid, state, this.cacheMs);
+      }
     }
     return state;
   }
@@ -239,18 +269,77 @@ export class AuthService {
   async isFamilyRevoked(familyId: string): Promise<boolean> {
     let revoked = this.familyRevoked.get(familyId);
     if (revoked === undefined) {
+      const startedAt = this.invalidations;
       const rows = await unscoped(this.ds, 'the family of a verified token, by its id').query(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
       revoked = !rows.length || rows[0].revoked_at !== null;
-      this.familyRevoked.set(familyId, revoked, this.cacheMs);
+      if (startedAt === this.invalidations) {
+        if (this.cacheMs > 0) this.bus.ensureSubscribed();
+        this.familyRevoked.set(familyId, revoked, this.cacheMs);
+      }
     }
     return revoked;
   }
 
-  /** Forget cached state at once in this process (other processes see it within AUTH_CACHE_SECONDS). */
+  /** A keyed hash of a client's secret, for the verified-clients cache (the secret itself is never kept). */
+  private secretMac(clientId: string, secret: string): Buffer {
+    return createHmac('sha256', this.secretMacKey).update(clientId).update('\0').update(secret).digest();
+  }
+
+  /**
+   * The client row cached by rememberVerifiedClient for this exact client_id and secret, or
+   * undefined (never cached, expired, invalidated, or another secret: the caller then reads the
+   * database and verifies there).
+   */
+  verifiedClient<T>(clientId: string, secret: string): T | undefined {
+    const hit = this.verifiedClients.get(clientId);
+    if (!hit) return undefined;
+    return constantTimeEqual(hit.mac, this.secretMac(clientId, secret)) ? (hit.client as T) : undefined;
+  }
+
+  /** The invalidation count to pass to rememberVerifiedClient: take it BEFORE reading the client. */
+  clientLookupStarted(): number {
+    return this.invalidations;
+  }
+
+  /**
+   * Cache a client whose secret was just verified against the database, unless an invalidation
+   * arrived since `startedAt` (what was read may be older than that change).
+   */
+  rememberVerifiedClient(clientId: string, clientUuid: string, secret: string, client: unknown, startedAt: number) {
+    if (startedAt !== this.invalidations || this.cacheMs <= 0) return;
+    this.bus.ensureSubscribed();
+    if (this.verifiedClientIds.size >= 20000) this.verifiedClientIds.clear();
+    this.verifiedClients.set(clientId, { mac: this.secretMac(clientId, secret), uuid: clientUuid, client }, this.cacheMs);
+    this.verifiedClientIds.set(clientUuid, clientId);
+  }
+
+  /**
+   * Forget cached state about a client (after its change has committed): at once in this process,
+   * and in every other API process as soon as the Redis message reaches it (within AUTH_CACHE_SECONDS
+   * at worst, when Redis is unreachable).
+   */
   forgetClient(clientUuid: string) {
-    this.clientActive.delete(clientUuid);
+    this.bus.publish({ client: clientUuid });
   }
   forgetFamily(familyId: string) {
-    this.familyRevoked.delete(familyId);
+    this.bus.publish({ family: familyId });
+  }
+
+  private forgetClientLocally(clientUuid: string) {
+    this.invalidations++;
+    this.clientActive.delete(clientUuid);
+    const clientId = this.verifiedClientIds.get(clientUuid);
+    if (clientId !== undefined) {
+      this.verifiedClients.delete(clientId);
+      this.verifiedClientIds.delete(clientUuid);
+    }
+  }
+
+  private forgetAllLocally() {
+    this.invalidations++;
+    this.clientActive.clear();
+    this.familyRevoked.clear();
+    this.verifiedClients.clear();
+    this.verifiedClientIds.clear();
   }
 }

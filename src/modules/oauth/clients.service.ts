@@ -154,7 +154,7 @@ export class ClientsService {
   }
 
   async update(principal: Principal, publicId: string, dto: ClientUpdateRequest): Promise<OAuthClient> {
-    return this.changeTarget(principal, publicId, async (m, client) => {
+    const updated = await this.changeTarget(principal, publicId, async (m, client) => {
       if (!client.isActive) throw notFound('Client not found.');
       const scopes = this.resolveScopes(principal, dto.scope_codenames, dto.scope_preset);
       this.checkAllowlist(dto.ip_allowlist);
@@ -164,6 +164,9 @@ export class ClientsService {
       if (dto.ip_allowlist !== undefined && dto.ip_allowlist !== null) client.ipAllowlist = dto.ip_allowlist;
       return this.saveInOrg(m, client, { name: client.name, description: client.description, scopes: client.scopes, ipAllowlist: client.ipAllowlist });
     });
+    // after the commit: cached verifications carry the old scopes and allowlist
+    this.auth.forgetClient(updated.id);
+    return updated;
   }
 
   /** Deactivate: its tokens are refused from then on (at once here, within seconds elsewhere). */
@@ -179,7 +182,7 @@ export class ClientsService {
   }
 
   async rotateSecret(principal: Principal, publicId: string): Promise<{ client: OAuthClient; secret: string }> {
-    return this.changeTarget(principal, publicId, async (m, client) => {
+    const rotated = await this.changeTarget(principal, publicId, async (m, client) => {
       if (!client.isActive) throw notFound('Client not found.');
       if (client.tokenEndpointAuthMethod === 'none') throw new ApiError(409, 'A public client has no secret to rotate.');
       const secret = newClientSecret();
@@ -187,6 +190,9 @@ export class ClientsService {
       await this.saveInOrg(m, client, { secretHash: client.secretHash });
       return { client, secret };
     });
+    // after the commit: the old secret is refused at once (this process) or as soon as the message arrives (others)
+    this.auth.forgetClient(rotated.client.id);
+    return rotated;
   }
 
   /** Write `changes` to a client of the caller's organization (id AND organization_id), refreshing its updated_at. */
@@ -202,8 +208,18 @@ export class ClientsService {
     return client;
   }
 
-  /** Find an active client by its client_id and check its secret in constant time. */
+  /**
+   * Find an active client by its client_id and check its secret in constant time. A confidential
+   * client of an organization whose secret was verified here within AUTH_CACHE_SECONDS is answered
+   * from AuthService's verified-clients cache (the row and a keyed hash of that secret; dropped at
+   * once by any change of the client: update, rotate-secret, deactivation, see forgetClient).
+   */
   async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
+    if (secret) {
+      const cached = this.auth.verifiedClient<OAuthClient>(clientId, secret);
+      if (cached) return cached;
+    }
+    const startedAt = this.auth.clientLookupStarted();
     const client = await this.clients.findOne({ where: { clientId }, comment: CLIENT_BY_CLIENT_ID });
     if (!client || !client.isActive) {
       constantTimeEqual(sha256(secret ?? ''), sha256('')); // same work either way
@@ -211,6 +227,8 @@ export class ClientsService {
     }
     if (client.tokenEndpointAuthMethod === 'none') return secret ? null : client;
     if (!secret || !client.secretHash || !constantTimeEqual(sha256(secret), client.secretHash)) return null;
+    // only clients bound to an organization: a registered client's binding (authorize.service) is not an invalidation point
+    if (client.organizationId) this.auth.rememberVerifiedClient(clientId, client.id, secret, client, startedAt);
     return client;
   }
 
