@@ -27,7 +27,7 @@ describe('token endpoint: cached client verification and its invalidation', () =
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_id: creds.client_id, client_secret: creds.client_secret, ...(scope ? { scope } : {}) }),
-    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
   const newClient = async (attrs: Record<string, unknown> = {}) => {
     const made = await t.post('/v2/clients/', { name: `cached ${Math.random()}`, scope_codenames: ['students:read', 'courses:read'], ...attrs }, { token: admin });
