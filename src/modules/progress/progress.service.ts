@@ -182,71 +182,79 @@ export class ProgressService {
    * counts as a view.
    */
   async writeLesson(p: Principal, t: LessonTarget, patch: LessonPatch, view: boolean): Promise<LessonProgressRow> {
-    const org = p.organizationId;
-    const { id, user_id } = await this.resolve(p, t);
-    return this.ds.transaction(async (m) => {
-      await lockUsers(m, [user_id]);
-      const [cur] = await m.query(
-        `SELECT lp.*, l.type AS lesson_type, l.optional, l.title AS lesson_title, l.deleted_at AS lesson_deleted_at,
-                cp.completed_at AS course_completed_at, cp.latest_activity, cp.published_course_id, cp.course_id, cp.enrollment_id,
-                u.email, u.first_name, u.last_name, c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
-           FROM lesson_progress lp
-           JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $2
-           JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = $2
-           JOIN users u ON u.id = lp.user_id AND u.organization_id = $2
-           JOIN courses c ON c.id = cp.course_id AND c.organization_id = $2
-           JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $2
-           JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $2
-          WHERE lp.id = $1 AND lp.organization_id = $2 FOR UPDATE OF lp, cp`,
-        [id, org],
-      );
-      const next = nextLessonState(cur, patch, cur.lesson_type, new Date());
-      const [row] = rowsOf<LessonProgressRow>(
-        await m.query(
-        `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
-                validation_status = $9, validation_data = $10::jsonb,
-                view_count = view_count + $11, last_viewed_on = CASE WHEN $11 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
-                updated_at = date_trunc('milliseconds', now())
-          WHERE id = $1 AND organization_id = $2 RETURNING *`,
-        [
-          id,
-          org,
-          next.finished_at,
-          next.completed_at,
-          next.success_status,
-          next.score,
-          next.max_score,
-          next.custom_data,
-          next.validation_status,
-          next.validation_data === undefined || next.validation_data === null ? null : JSON.stringify(next.validation_data),
-          view ? 1 : 0,
-        ],
-        ),
-      );
-      await m.query(`UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
-        cur.course_progress_id,
+    const target = await this.resolve(p, t);
+    return this.ds.transaction((m) => this.writeLessonIn(m, p.organizationId, target, patch, view));
+  }
+
+  /**
+   * writeLesson inside the caller's transaction, on a lesson progress the caller found (id and
+   * user): for a module whose own rows must commit with the progress they change (a graded quiz
+   * attempt records its score: modules/quizzes/attempts.service.ts). Takes the user's progress lock
+   * (re-entrant: the caller may hold it already) and records the events with the same manager.
+   */
+  async writeLessonIn(m: EntityManager, org: string, target: { id: string; user_id: string }, patch: LessonPatch, view: boolean): Promise<LessonProgressRow> {
+    const { id, user_id } = target;
+    await lockUsers(m, [user_id]);
+    const [cur] = await m.query(
+      `SELECT lp.*, l.type AS lesson_type, l.optional, l.title AS lesson_title, l.deleted_at AS lesson_deleted_at,
+              cp.completed_at AS course_completed_at, cp.latest_activity, cp.published_course_id, cp.course_id, cp.enrollment_id,
+              u.email, u.first_name, u.last_name, c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
+         FROM lesson_progress lp
+         JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $2
+         JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = $2
+         JOIN users u ON u.id = lp.user_id AND u.organization_id = $2
+         JOIN courses c ON c.id = cp.course_id AND c.organization_id = $2
+         JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $2
+         JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $2
+        WHERE lp.id = $1 AND lp.organization_id = $2 FOR UPDATE OF lp, cp`,
+      [id, org],
+    );
+    const next = nextLessonState(cur, patch, cur.lesson_type, new Date());
+    const [row] = rowsOf<LessonProgressRow>(
+      await m.query(
+      `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
+              validation_status = $9, validation_data = $10::jsonb,
+              view_count = view_count + $11, last_viewed_on = CASE WHEN $11 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
+              updated_at = date_trunc('milliseconds', now())
+        WHERE id = $1 AND organization_id = $2 RETURNING *`,
+      [
+        id,
         org,
-      ]);
-      if (!cur.latest_activity) await markEnrollmentsStarted(m, org, cur.user_id, cur.published_course_id, cur.enrollment_id);
-      const events: PendingEvent[] = [];
-      if (!cur.completed_at && next.completed_at && !cur.lesson_deleted_at) {
-        events.push({
-          organizationId: org,
-          type: 'LESSON_COMPLETION',
-          objects: {
-            user: eventUser({ id: cur.user_id, email: cur.email, first_name: cur.first_name, last_name: cur.last_name }),
-            course: eventCourse({ course_id: cur.course_id, published_course_id: cur.published_course_id, title: cur.course_title, domain_name: cur.domain_name, slug: cur.slug }),
-            domain: eventDomain({ id: cur.domain_id, name: cur.domain_name }),
-            lesson: eventLesson({ id: cur.lesson_id, title: cur.lesson_title }),
-            success_status: next.success_status,
-            score: next.score,
-          },
-        });
-        if (!cur.course_completed_at && !cur.optional) events.push(...(await this.completeCourseIfDone(m, org, cur.course_progress_id, cur.course_id)));
-      }
-      await recordEvents(m, events);
-      return row;
-    });
+        next.finished_at,
+        next.completed_at,
+        next.success_status,
+        next.score,
+        next.max_score,
+        next.custom_data,
+        next.validation_status,
+        next.validation_data === undefined || next.validation_data === null ? null : JSON.stringify(next.validation_data),
+        view ? 1 : 0,
+      ],
+      ),
+    );
+    await m.query(`UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
+      cur.course_progress_id,
+      org,
+    ]);
+    if (!cur.latest_activity) await markEnrollmentsStarted(m, org, cur.user_id, cur.published_course_id, cur.enrollment_id);
+    const events: PendingEvent[] = [];
+    if (!cur.completed_at && next.completed_at && !cur.lesson_deleted_at) {
+      events.push({
+        organizationId: org,
+        type: 'LESSON_COMPLETION',
+        objects: {
+          user: eventUser({ id: cur.user_id, email: cur.email, first_name: cur.first_name, last_name: cur.last_name }),
+          course: eventCourse({ course_id: cur.course_id, published_course_id: cur.published_course_id, title: cur.course_title, domain_name: cur.domain_name, slug: cur.slug }),
+          domain: eventDomain({ id: cur.domain_id, name: cur.domain_name }),
+          lesson: eventLesson({ id: cur.lesson_id, title: cur.lesson_title }),
+          success_status: next.success_status,
+          score: next.score,
+        },
+      });
+      if (!cur.course_completed_at && !cur.optional) events.push(...(await this.completeCourseIfDone(m, org, cur.course_progress_id, cur.course_id)));
+    }
+    await recordEvents(m, events);
+    return row;
   }
 
   /** After a required lesson completed: when every required lesson of the course is complete, the course completes (at the latest of them). */

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ProgressModule } from '../progress/progress.module';
+import { QuizAttemptsV1Controller } from './attempts.v1.controller';
+import { AttemptsService } from './attempts.service';
 import { QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV1Controller } from './quizzes.v1.controller';
 import { QuizzesService } from './quizzes.service';
 import { QuizzesV1Service } from './quizzes.v1.service';
@@ -11,8 +14,9 @@ import { QuizzesV2Service } from './quizzes.v2.service';
  * question_bank_assignments and quiz_attempts. docs/decisions/quizzes.md.
  */
 @Module({
-  controllers: [QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV2Controller, QuizBanksV2Controller, QuestionBanksV2Controller, QuestionsV2Controller],
-  providers: [QuizzesService, QuizzesV1Service, QuizzesV2Service],
+  imports: [ProgressModule],
+  controllers: [QuizAttemptsV1Controller, QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV2Controller, QuizBanksV2Controller, QuestionBanksV2Controller, QuestionsV2Controller],
+  providers: [AttemptsService, QuizzesService, QuizzesV1Service, QuizzesV2Service],
   exports: [QuizzesService],
 })
 export class QuizzesModule {}

@@ -286,3 +286,5 @@ const QBA = (o: Record<string, string>) => ({ data: [{ type: 'question-bank-assi
 registerBody('POST', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 registerBody('PATCH', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 registerBody('DELETE', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
+// a graded attempt names the caller's own learner and published course (the quiz of the path is checked first)
+registerBody('POST', '/v1/quizzes/{quiz_id}/attempts', (o) => ({ user: { id: o.user_id }, published_course_id: o.published_course_id, answers: [] }));
