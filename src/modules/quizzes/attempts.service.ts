@@ -139,13 +139,16 @@ export class AttemptsService {
           throw e;
         }
         await this.progress.materializeLessons(m, org, cp, ref.lesson_id);
-        const [lp] = await tx.query(`SELECT lp.id FROM lesson_progress lp WHERE lp.organization_id = $org AND lp.course_progress_id = $1 AND lp.lesson_id = $2`, [cp.id, ref.lesson_id]);
-        const [prev] = await tx.query(
-          `SELECT COALESCE(max(t.attempt_number), 0)::int AS last,
-                  max(CASE WHEN t.status = 'GRADED' THEN t.passed::int * 1000 + t.percentage_correct END)::int AS best
-             FROM quiz_attempts t WHERE t.organization_id = $org AND t.lesson_progress_id = $1`,
-          [lp.id],
+        // the quiz lesson's progress and its attempts so far (the last number, the best graded one)
+        const [lp] = await tx.query(
+          `SELECT lp.id,
+                  COALESCE((SELECT max(t.attempt_number) FROM quiz_attempts t WHERE t.organization_id = $org AND t.lesson_progress_id = lp.id), 0)::int AS last,
+                  (SELECT max(CASE WHEN t.status = 'GRADED' THEN t.passed::int * 1000 + t.percentage_correct END) FROM quiz_attempts t
+                    WHERE t.organization_id = $org AND t.lesson_progress_id = lp.id)::int AS best
+             FROM lesson_progress lp WHERE lp.organization_id = $org AND lp.course_progress_id = $1 AND lp.lesson_id = $2`,
+          [cp.id, ref.lesson_id],
         );
+        const prev = lp;
         const number = prev.last + 1;
         if (quiz.max_attempts > 0 && number > quiz.max_attempts) {
           throw badRequest(`The maximum number of attempts (${quiz.max_attempts}) at this quiz has been reached.`);
