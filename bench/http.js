@@ -206,11 +206,12 @@ async function main() {
         non2xx: r.non2xx,
         errors: r.errors + r.timeouts,
         eventLoop: r.eventLoop ?? null,
+        cpuUs: r.cpu ? r.cpu.usPerRequest : null,
         baseline: s.baseline ?? null,
         goal: s.goal ?? null,
       };
       results.push(row);
-      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.eventLoop ? `, event-loop delay p99 ${row.eventLoop.p99} ms` : ''}${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
+      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.eventLoop ? `, event-loop delay p99 ${row.eventLoop.p99} ms` : ''}${row.cpuUs !== null ? `, server CPU ${row.cpuUs} us/request` : ''}${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
     }
 
     const base = results.find((r) => r.name === SCENARIOS[0].name);
@@ -227,8 +228,8 @@ async function main() {
           const b = results.find((x) => x.name === r.baseline);
           return {
             name: r.name,
-            api: { rps: r.rps, p50: r.p50, p99: r.p99, eventLoop: r.eventLoop },
-            bare: b ? { name: b.name, rps: b.rps, p50: b.p50, p99: b.p99 } : null,
+            api: { rps: r.rps, p50: r.p50, p99: r.p99, eventLoop: r.eventLoop, cpuUs: r.cpuUs },
+            bare: b ? { name: b.name, rps: b.rps, p50: b.p50, p99: b.p99, cpuUs: b.cpuUs } : null,
             goal: r.goal,
           };
         });

@@ -20,6 +20,19 @@ const ROOT = path.join(__dirname, '..');
 // ---------------------------------------------------------------------------------------------
 
 const apiChildren = new Map(); // port -> child
+const servers = new Map(); // port -> any server child (API or bare)
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14 and 15 (utime, stime) counted from 1; f[0] is field 3
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
 
 function isApiChild(args) {
   return args.some((a) => typeof a === 'string' && /dist\/src\/main\.js$/.test(a));
@@ -76,6 +89,12 @@ function startChild(args, env, captureStdout = false) {
       child.once('exit', () => apiChildren.get(String(env.PORT)) === child && apiChildren.delete(String(env.PORT)));
     }
     child.benchPort = env && env.PORT;
+  }
+  // any server child (API or bare) is found by the port it serves: env PORT, or the argument after --serve-*
+  const served = args.find((a, i) => i > 0 && /^--serve/.test(String(args[i - 1]))) ?? (api && env && env.PORT ? String(env.PORT) : undefined);
+  if (served) {
+    servers.set(String(served), child);
+    child.once('exit', () => servers.get(String(served)) === child && servers.delete(String(served)));
   }
   if (captureStdout) {
     child.output = '';
@@ -142,10 +161,17 @@ function portOf(url) {
 async function runAutocannon(opts) {
   const autocannon = require('autocannon');
   const child = apiChildren.get(portOf(opts.url));
+  const server = servers.get(portOf(opts.url));
   if (child) await askEventLoop(child, 'reset');
+  const cpu0 = server ? cpuMsOf(server.pid) : null;
   const result = await new Promise((resolve, reject) => {
     autocannon(opts, (err, r) => (err ? reject(err) : resolve(r)));
   });
+  // the server's CPU per answered request: what the load of other processes moves least
+  const cpu1 = server ? cpuMsOf(server.pid) : null;
+  if (cpu0 !== null && cpu1 !== null && result.requests.total > 0) {
+    result.cpu = { ms: cpu1 - cpu0, usPerRequest: Math.round(((cpu1 - cpu0) * 1000) / result.requests.total) };
+  }
   if (child) {
     const m = await askEventLoop(child, 'read');
     result.eventLoop = m ? summary(m.window) : null;
@@ -159,6 +185,7 @@ async function runAutocannon(opts) {
       amount: opts.amount,
       rps: result.requests && result.requests.average,
       eventLoop: result.eventLoop,
+      cpu: result.cpu,
     });
   }
   return result;

@@ -40,7 +40,7 @@ const END = '<!-- bench:end -->';
 /** Helpers and stand-alone probes: not scenarios. */
 const NOT_SCENARIOS = new Set(['lib', 'run', 'rls-probe', 'profile-summary']);
 /** Known scenarios first, in this order (cheap and quiet ones first); any other bench file after them, by name. */
-const ORDER = ['http', 'v2-students', 'v1-catalog', 'progress', 'commerce', 'webhooks', 'web-package'];
+const ORDER = ['cpu', 'http', 'v2-students', 'v1-catalog', 'progress', 'commerce', 'webhooks', 'web-package'];
 
 function discover() {
   const names = fs
@@ -164,8 +164,8 @@ function report(runs, seconds) {
   );
 
   // --- the ratio table ----------------------------------------------------------------------
-  lines.push('| scenario | operation | API req/s | bare req/s | ratio | bare prepared req/s | ratio vs prepared | p99 API / bare ms | p99 ratio | API event-loop delay p99 ms | goal |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  lines.push('| scenario | operation | API req/s | bare req/s | ratio | bare prepared req/s | ratio vs prepared | p99 API / bare ms | p99 ratio | server CPU us/request API / bare | API event-loop delay p99 ms | goal |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of runs) {
     const rows = r.json && Array.isArray(r.json.results) ? r.json.results.filter((x) => x && x.api) : [];
     for (const x of rows) {
@@ -173,7 +173,7 @@ function report(runs, seconds) {
       const bp = x.bare_prepared;
       lines.push(
         `| ${r.name} | ${x.name}${x.bare?.name ? ` (vs ${x.bare.name})` : ''} | ${n0(x.api.rps)} | ${n0(x.bare?.rps)} | ${ratio(x.api.rps, x.bare?.rps)} | ${bp ? n0(bp.rps) : '-'} | ${bp ? ratio(x.api.rps, bp.rps) : '-'} | ` +
-          `${ms(x.api.p99)} / ${ms(x.bare?.p99)} | ${x.bare?.p99 ? `${(x.api.p99 / x.bare.p99).toFixed(2)}x` : '-'} | ${eld ? ms(eld.p99) : '-'} | ${x.goal ?? ''} |`,
+          `${ms(x.api.p99)} / ${ms(x.bare?.p99)} | ${x.api.p99 && x.bare?.p99 ? `${(x.api.p99 / x.bare.p99).toFixed(2)}x` : '-'} | ${x.api.cpuUs ? `${n0(x.api.cpuUs)} / ${n0(x.bare?.cpuUs)}` : '-'} | ${eld ? ms(eld.p99) : '-'} | ${x.goal ?? ''} |`,
       );
     }
   }

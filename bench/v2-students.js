@@ -435,7 +435,7 @@ async function main() {
         const r = await runAutocannon(ac(opts.duration));
         const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, v]) => [c, v.count]));
         const bad = Object.entries(statuses).filter(([c]) => c !== '200');
-        row[target] = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors + r.timeouts, statuses, eventLoop: r.eventLoop ?? null };
+        row[target] = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors + r.timeouts, statuses, eventLoop: r.eventLoop ?? null, cpuUs: r.cpu ? r.cpu.usPerRequest : null };
         if (bad.length || r.errors || r.timeouts) failed = true;
         process.stdout.write(
           `  ${op.name} [${target}]: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +

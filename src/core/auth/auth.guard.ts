@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../http/api-error';
 import { apiOf } from '../http/interfaces';
 import { AuthService } from './auth.service';
+import type { Principal } from './principal';
 import { PUBLIC_KEY, SCOPES_KEY } from './decorators';
 
 /**
@@ -38,11 +39,17 @@ export class GlobalAuthGuard implements CanActivate {
     return route;
   }
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  /** Synchronous when the caller's authentication is cached (no promise of ours per request); a promise otherwise. */
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     const { isPublic, needed } = this.routeOf(ctx);
     if (isPublic) return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: unknown }>();
-    const principal = await this.auth.authenticate(req.headers.authorization, apiOf(req) === 'v1');
+    const principal = this.auth.authenticateFast(req.headers.authorization, apiOf(req) === 'v1');
+    if (principal instanceof Promise) return principal.then((p) => this.admit(req, p, needed));
+    return this.admit(req, principal, needed);
+  }
+
+  private admit(req: FastifyRequest & { principal?: unknown }, principal: Principal, needed: string[] | undefined): boolean {
     req.principal = principal;
     if (needed?.length && !needed.some((s) => principal.scopes.has(s))) {
       // RFC 6750 section 3.1; `scope` lists the operation's scopes, any one of which is enough
