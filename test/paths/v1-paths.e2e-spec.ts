@@ -444,7 +444,8 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         enrolled_at: expect.stringMatching(/Z$/),
         expires_at: null,
         active: true,
-        purchase: null,
+        // the registration's $0 purchase (docs/decisions/commerce.md, enrollments made without checkout)
+        purchase: expect.objectContaining({ purchase_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', purchase_id: expect.stringMatching(/^pur/) }),
       });
       const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = 'PATH_ENROLLMENT'`, [orgUuid(org)]);
       expect(events).toHaveLength(1);

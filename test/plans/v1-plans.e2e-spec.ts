@@ -104,7 +104,8 @@ describe('/v1 plans and plan enrollments', () => {
       enrolled_at: expect.stringMatching(/Z$/),
       expires_at: null,
       active: true,
-      purchase: null,
+      // the registration's $0 purchase (docs/decisions/commerce.md, enrollments made without checkout)
+      purchase: expect.objectContaining({ purchase_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', purchase_id: expect.stringMatching(/^pur/) }),
     });
     const row = await t.ds.query(`SELECT plan_id, user_id FROM plan_enrollments WHERE id = $1`, [decodeId('planEnrollment', r1.body.id)]);
     expect(row[0]).toEqual({ plan_id: plan.uuid, user_id: stu.uuid });

@@ -143,7 +143,7 @@ describe('webhook event bodies carry the members of the real events', () => {
     const enrolled = await t.post(`/v1/domains/${dn}/published-courses/${pc.id}/enrollments`, { user: { id: uid } }, basic());
     expect(enrolled.status).toBe(201);
     const [courseEvent] = await eventsOf('COURSE_ENROLLMENT');
-    expect(courseEvent).toMatchObject({ domain_access_code: 'partner-code', purchase: null });
+    expect(courseEvent).toMatchObject({ domain_access_code: 'partner-code', purchase: { price_cents: 0, state: 'SUCCESS', payment_processor: 'NONE' } });
     expect(courseEvent.signup_fields).toEqual(expectedFields);
     expect(missingKeys(REAL_COURSE_ENROLLMENT, courseEvent)).toEqual([]);
 
@@ -153,7 +153,7 @@ describe('webhook event bodies carry the members of the real events', () => {
     const pe = await t.post(`/v1/domains/${dn}/published-paths/${pp.body.id}/published-path-enrollments`, { user: { id: uid } }, basic());
     expect(pe.status).toBe(201);
     const [pathEvent] = await eventsOf('PATH_ENROLLMENT');
-    expect(pathEvent).toMatchObject({ domain_access_code: 'partner-code', signup_fields: expectedFields, purchase: null });
+    expect(pathEvent).toMatchObject({ domain_access_code: 'partner-code', signup_fields: expectedFields, purchase: { price_cents: 0, state: 'SUCCESS', payment_processor: 'NONE' } });
     expect(missingKeys(EXPECTED.PATH_ENROLLMENT, pathEvent)).toEqual([]);
 
     // the sample operations show the real events as they are

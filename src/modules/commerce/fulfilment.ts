@@ -7,9 +7,9 @@ import { joinDomainFor } from '../domain-users/membership-writes';
 import { enrollInCoursesFor, setEnrollmentsActive } from '../enrollments/purchase-enrollments';
 import { insertEnrollment, setProgramEnrollmentsActive } from '../enrollments/program-enrollments';
 import type { ProgressService } from '../progress/progress.service';
+import { storedPurchase } from './free-purchases';
 import { offerType } from './offers.presenter';
 import { eventPurchase } from './purchases.presenter';
-import type { StoredPurchase } from './purchases';
 import { Grants, PurchaseRow } from './purchases.store';
 
 /** The offer's object with what fulfilment needs (any state: fulfilment refuses a dead one itself). */
@@ -52,18 +52,6 @@ async function coursesOf(m: EntityManager, organizationId: string, t: OfferTarge
   );
   return rows.map((r) => ({ publishedCourseId: r.id, courseId: r.course_id, slug: r.slug, title: r.title }));
 }
-
-/** The enrollment's own copy of the purchase (its `purchase` jsonb and published Purchase block). */
-const storedPurchase = (p: PurchaseRow): StoredPurchase => ({
-  purchase_price: { amount: (p.price_cents / 100).toFixed(2), currency_code: p.currency_code },
-  purchase_state: p.state,
-  purchased_at: new Date(p.purchased_at).toISOString(),
-  tax_price_cents: p.tax_price_cents,
-  purchase_id: encodeId('purchase', p.id),
-  order_id: p.order_id,
-  payment_processor: p.payment_processor,
-  quantity: p.quantity,
-});
 
 /**
  * Grant what a purchase (already in state SUCCESS, row-locked by the caller) buys, in the caller's

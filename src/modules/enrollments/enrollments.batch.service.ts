@@ -9,6 +9,7 @@ import { eventCourse, eventDomain, eventUser } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { ProgressService } from '../progress/progress.service';
 import type { EnrollmentCreateItem, EnrollmentUpdateItem } from './dto/enrollment.v2.dto';
 import type { EnrollmentWriteRow } from './enrollments.v2.presenter';
@@ -75,8 +76,10 @@ export class EnrollmentsBatchService {
    * Bulk-enroll, in one transaction: the students by email (one statement); the per (published
    * course, student) advisory locks that /v1 enrollment create also takes, in one sorted order so two
    * batches cannot deadlock; their current enrollments, read under the locks; then one INSERT for
-   * the new enrollments, one UPDATE for the reactivated ones, their course progress, and one
-   * COURSE_ENROLLMENT per new enrollment in the outbox. Per student: unknown in the organization
+   * the new enrollments, one UPDATE for the reactivated ones, their course progress, the new ones'
+   * $0 purchases (commerce recordEnrollmentPurchases, two statements) and one COURSE_ENROLLMENT per
+   * new enrollment, carrying its purchase, in the outbox (a reactivation is no new registration:
+   * no purchase, no event). Per student: unknown in the organization
    * `not_found`, anonymized `validation_error`, not a member of the course's domain `not_in_domain`,
    * an active unexpired enrollment `already_enrolled`, an inactive or expired one is reactivated
    * (active, with the request's expires_at).
@@ -153,6 +156,13 @@ export class EnrollmentsBatchService {
         p.organizationId,
         all.map((r) => ({ enrollmentId: r.id, userId: r.userId, publishedCourseId: target.id, courseId: target.courseId })),
       );
+      // the new registrations' $0 purchases (commerce; two statements for the batch), which their events carry
+      const bought = await recordEnrollmentPurchases(
+        m,
+        p.organizationId,
+        'published_course',
+        created.map((r) => ({ enrollmentId: r.id, userId: r.userId, objectId: target.id })),
+      );
       const usersById = new Map(users.map((u) => [u.id, u]));
       await recordEvents(
         m,
@@ -162,6 +172,7 @@ export class EnrollmentsBatchService {
           objects: {
             user: eventUser(usersById.get(r.userId)!),
             course: eventCourse({ course_id: target.courseId, published_course_id: target.id, title: target.title, domain_name: target.domainName, slug: target.slug }),
+            purchase: bought.get(r.id)?.event ?? null,
             domain: eventDomain({ id: target.domainId, name: target.domainName }),
           },
         })),

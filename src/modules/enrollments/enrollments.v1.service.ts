@@ -13,6 +13,7 @@ import type { PublishedCourseRow } from '../published-courses/published-courses.
 import { ANONYMIZED_USER } from '../students/user-refs';
 import { ProgressService } from '../progress/progress.service';
 import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';
+import { recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -39,7 +40,8 @@ export interface EnrollmentRow {
 /**
  * Enrollments of a published course (/v1), in the `enrollments` table this module owns (the /v2
  * EnrollmentsService serves the course analytics aggregate over the same rows).
- * Creating one records COURSE_ENROLLMENT in the outbox in the same transaction.
+ * Creating one records its $0 purchase (commerce recordEnrollmentPurchases) and COURSE_ENROLLMENT
+ * carrying it in the outbox, in the same transaction.
  */
 @Injectable()
 export class EnrollmentsV1Service {
@@ -107,6 +109,8 @@ export class EnrollmentsV1Service {
         [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
       );
       await this.progress.ensureCourseProgress(m, p.organizationId, [{ enrollmentId: row.id, userId: user.id, publishedCourseId: pc.id, courseId: pc.course_id }]);
+      // the registration's $0 purchase (commerce), which the event carries
+      const bought = await recordEnrollmentPurchases(m, p.organizationId, 'published_course', [{ enrollmentId: row.id, userId: user.id, objectId: pc.id, at: enrolledAt ?? null }]);
       await recordEvents(m, [
         {
           organizationId: p.organizationId,
@@ -114,6 +118,7 @@ export class EnrollmentsV1Service {
           objects: {
             user: { id: encodeId('student', user.id), email: user.email, first_name: user.first_name, last_name: user.last_name },
             course: { id: encodeId('course', pc.course_id), published_course_id: encodeId('publishedCourse', pc.id), title: pc.course_title, url: `https://${domain.name}/${pc.slug}` },
+            purchase: bought.get(row.id)?.event ?? null,
             domain: { id: encodeId('domain', domain.id), name: domain.name },
           },
         },

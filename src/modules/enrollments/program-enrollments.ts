@@ -110,6 +110,24 @@ export async function insertEnrollment(
   return { id: row.id, created: true };
 }
 
+/**
+ * Point new plan or published-path enrollments at the purchase recorded for them (commerce
+ * recordEnrollmentPurchases): their `purchase` jsonb becomes the purchase's block (purchase_id,
+ * order_id, payment_processor, quantity with the price). One statement, in the caller's transaction.
+ */
+export async function linkEnrollmentPurchases(
+  m: EntityManager,
+  organizationId: string,
+  table: 'plan_enrollments' | 'published_path_enrollments',
+  links: { id: string; purchase: StoredPurchase }[],
+): Promise<void> {
+  if (!links.length) return;
+  await m.query(
+    `UPDATE ${table} t SET purchase = v.purchase FROM unnest($2::uuid[], $3::jsonb[]) AS v(id, purchase) WHERE t.organization_id = $1 AND t.id = v.id`,
+    [organizationId, links.map((l) => l.id), links.map((l) => JSON.stringify(l.purchase))],
+  );
+}
+
 /** Deactivate (or reactivate) plan or published-path enrollments by id, in the caller's transaction (a refunded purchase, commerce). */
 export async function setProgramEnrollmentsActive(
   m: EntityManager,

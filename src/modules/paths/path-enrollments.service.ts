@@ -7,7 +7,8 @@ import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { loadOffers, OfferRow } from '../commerce/offers';
-import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
+import { recordEnrollmentPurchases, RecordedPurchase } from '../commerce/free-purchases';
+import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { PathLookups } from './path-lookups.service';
@@ -61,7 +62,8 @@ export class PathEnrollmentsService {
 
   /**
    * Enroll a domain member (see insertEnrollment for idempotency): an existing enrollment is returned
-   * unchanged and no event is recorded; a new one records PATH_ENROLLMENT in the same transaction.
+   * unchanged and no event is recorded; a new one records its purchase (commerce
+   * recordEnrollmentPurchases) and PATH_ENROLLMENT carrying it, in the same transaction.
    */
   async enroll(p: Principal, domainName: string, id: string, dto: EnrollmentCreateDto): Promise<{ view: EnrollmentView; created: boolean }> {
     const domain = await this.lookups.domain(p, domainName);
@@ -76,6 +78,12 @@ export class PathEnrollmentsService {
         extra: { column: 'path_id', value: pp.pathId },
         input,
       });
+      // a new registration records its purchase (commerce: $0 NONE, or what the body declared), kept on the enrollment and in the event
+      const bought = created
+        ? await recordEnrollmentPurchases(m, p.organizationId, 'published_path', [{ enrollmentId, userId: input.userUuid, objectId: pp.id, at: input.enrolledAt, declared: input.purchase }])
+        : new Map<string, RecordedPurchase>();
+      const purchase = bought.get(enrollmentId);
+      if (purchase) await linkEnrollmentPurchases(m, p.organizationId, 'published_path_enrollments', [{ id: enrollmentId, purchase: purchase.stored }]);
       const e = await m.getRepository(PublishedPathEnrollment).findOneByOrFail({ id: enrollmentId, organizationId: p.organizationId });
       const [view] = await this.enrollmentViews(m, p, pp, [e]);
       if (created) {
@@ -88,6 +96,7 @@ export class PathEnrollmentsService {
             objects: {
               user: eventUser({ id: e.userId, email: u?.email ?? '', first_name: u?.first_name ?? '', last_name: u?.last_name ?? '' }),
               path: eventPath({ path_id: path.id, published_path_id: pp.id, title: path.title, domain_name: domain.name, slug: pp.slug }),
+              purchase: purchase?.event ?? null,
               domain: eventDomain(domain),
             },
           },

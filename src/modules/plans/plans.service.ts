@@ -8,7 +8,8 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { loadOffers, OfferRow } from '../commerce/offers';
-import { insertEnrollment, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
+import { recordEnrollmentPurchases } from '../commerce/free-purchases';
+import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';
 import { Plan, PlanEnrollment } from './plan.entity';
 
@@ -139,7 +140,7 @@ export class PlansService {
     return (await this.views(m, p, plan, [await this.enrollment(m, p, plan, id)]))[0];
   }
 
-  /** Enroll a domain member; an existing enrollment is returned unchanged (see insertEnrollment). */
+  /** Enroll a domain member; an existing enrollment is returned unchanged (see insertEnrollment); a new one records its purchase (commerce). */
   async enroll(p: Principal, domainName: string, planId: string, dto: EnrollmentCreateDto): Promise<{ view: PlanEnrollmentView; created: boolean }> {
     const domain = await this.domain(p, domainName);
     return this.ds.transaction(async (m) => {
@@ -152,6 +153,12 @@ export class PlansService {
         owner: { column: 'plan_id', id: plan.id },
         input,
       });
+      if (created) {
+        // the registration's purchase (commerce: $0 NONE, or what the body declared), kept on the enrollment
+        const bought = await recordEnrollmentPurchases(m, p.organizationId, 'plan', [{ enrollmentId: id, userId: input.userUuid, objectId: plan.id, at: input.enrolledAt, declared: input.purchase }]);
+        const purchase = bought.get(id);
+        if (purchase) await linkEnrollmentPurchases(m, p.organizationId, 'plan_enrollments', [{ id, purchase: purchase.stored }]);
+      }
       const e = await m.getRepository(PlanEnrollment).findOneByOrFail({ id, organizationId: p.organizationId });
       return { view: (await this.views(m, p, plan, [e]))[0], created };
     });

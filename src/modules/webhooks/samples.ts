@@ -22,9 +22,10 @@ const sampleId = (type: IdType) => `${ID_PREFIXES[type]}samplesamplesample000000
  * Generated sample events, used when the organization has no real event of the type yet. Same
  * members as the real ones (CONVENTIONS.md sections 6 and 10, webhook-event-samples.md): id,
  * event_type, timestamp, user, domain, domain_access_code, signup_fields (keyed by field id), the
- * object the event concerns, `purchase` on the types that can come from one (null here: an
- * enrollment made without a purchase, as ours are until commerce exists; the purchase fulfilment
- * sample shows the published Purchase members), `success_status` and `score` on completions.
+ * object the event concerns, `purchase` on the types that can come from one (a course or path
+ * enrollment carries the $0 NONE purchase every registration records, as the real sample shows;
+ * a domain enrollment none; the purchase fulfilment sample a paid one), `success_status` and
+ * `score` on completions.
  * Ids are recognisable sample ids of the right type that resolve to nothing.
  */
 export function sampleEvent(type: EventType, now = new Date()): Record<string, unknown> {
@@ -58,14 +59,15 @@ export function sampleEvent(type: EventType, now = new Date()): Record<string, u
     promo_code_percent_off: null,
     promo_code_quantity: 0,
   };
+  const freePurchase = { ...purchase, id: 'pursamplesamplesample0000001', order_id: 'SAMPLE02', purchase_price: '0.00', original_price: '0.00', price_cents: 0 };
   const objects: Record<EventType, Record<string, unknown>> = {
     COURSE_COMPLETION: { user, course, domain, ...member, ...completion, completed_at: at },
-    COURSE_ENROLLMENT: { user, course, purchase: null, domain, ...member },
+    COURSE_ENROLLMENT: { user, course, purchase: freePurchase, domain, ...member },
     DASHBOARD_TASK_CREATED: { task: { id: 'tsksamplesamplesample0000000', title: 'Review a submission', created_at: at }, user, course, domain, ...member },
     DOMAIN_ENROLLMENT: { user, purchase: null, domain, ...member },
     LESSON_COMPLETION: { user, course, domain, ...member, lesson: { id: sampleId('lesson'), title: 'Sample Lesson' }, ...completion, completed_at: at },
     PATH_COMPLETION: { user, path, domain, ...member, ...completion, completed_at: at },
-    PATH_ENROLLMENT: { user, path, purchase: null, domain, ...member },
+    PATH_ENROLLMENT: { user, path, purchase: freePurchase, domain, ...member },
     PURCHASE_FULFILLMENT: { user, course, purchase, domain, ...member },
     QUIZ_COMPLETION: {
       user,
