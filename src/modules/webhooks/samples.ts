@@ -74,11 +74,37 @@ export function sampleEvent(type: EventType, now = new Date()): Record<string, u
       course,
       domain,
       ...member,
-      quiz: { id: sampleId('quiz'), title: 'Sample Quiz', score: 90, passed: true },
+      quiz: { id: sampleId('quiz'), name: 'Sample Quiz', score: 90, passed: true },
+      attempt: { id: sampleId('quizAttempt'), attempt_number: 1 },
       ...completion,
       completed_at: at,
     },
-    VILT_EVENT_REGISTRATION: { user, course, domain, ...member, vilt_session: { id: 'vsesamplesamplesample0000000', title: 'Sample Session', starts_at: at } },
+    VILT_EVENT_REGISTRATION: {
+      user,
+      course,
+      domain,
+      ...member,
+      lesson: { id: sampleId('lesson'), title: 'Sample Live Lesson' },
+      vilt_session: {
+        id: sampleId('viltSession'),
+        display_name: 'Sample Session',
+        instructor_name: 'Sample Instructor',
+        seats_total: 20,
+        registration_count: 1,
+        events: [
+          {
+            id: sampleId('viltSessionEvent'),
+            display_name: 'Sample Session',
+            starts_at: at,
+            ends_at: new Date(now.getTime() + 3_600_000).toISOString(),
+            timezone: 'America/New_York',
+            location: null,
+            event_link: 'https://meet.example.com/sample',
+            provider: 'calendar',
+          },
+        ],
+      },
+    },
   };
   return { id: sampleId('event'), event_type: type, timestamp: at, ...objects[type] };
 }
