@@ -1,9 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiExtension, ApiOperation } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
+import { MAX_QUANTITY } from './offers.presenter';
+import { PAYMENT_PROCESSORS } from './purchases.store';
 import { presentPurchaseV1 } from './purchases.presenter';
 import { PurchasesService } from './purchases.service';
 
@@ -20,6 +23,33 @@ export class PurchasesV1Controller {
   @Post()
   @HttpCode(201)
   @Scopes('offers:write')
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    description:
+      'Extension (not in the published API): the storefront checkout (CONVENTIONS §11). The server computes every price member ' +
+      '(offer price x quantity, promo code, best group discount_percent, training credits, tax) and answers 201 with the published ' +
+      'Purchase in state CREATED, or SUCCESS at once when the price is 0.',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['user', 'offer_id'],
+      properties: {
+        user: {
+          description: '{"id"} of a user of the organization, or {"email", "first_name", "last_name"} (found by e-mail, created when new)',
+          type: 'object',
+          properties: { id: { type: 'string' }, email: { type: 'string', format: 'email' }, first_name: { type: 'string', maxLength: 50 }, last_name: { type: 'string', maxLength: 50 } },
+        },
+        offer_id: { type: 'string', description: 'a live offer whose registration is open' },
+        quantity: { type: 'integer', minimum: 1, maximum: MAX_QUANTITY, default: 1 },
+        promo_code: { type: 'string', nullable: true, description: 'a promo code (case-sensitive)' },
+        training_credit_code: { type: 'string', nullable: true },
+        payment_processor: { type: 'string', enum: [...PAYMENT_PROCESSORS], default: 'NONE' },
+        payment_processor_order_id: { type: 'string', maxLength: 255 },
+        tax_price_cents: { type: 'integer', minimum: 0, nullable: true, default: 0 },
+      },
+    },
+  })
   async checkout(@Auth() p: Principal, @Body() dto: CheckoutDto) {
     return presentPurchaseV1(await this.purchases.checkout(p, dto));
   }
