@@ -128,6 +128,13 @@ describe('/v1 VILT session events and registrations', () => {
     expect(ev.endDate.toJSDate().toISOString()).toBe('2027-05-10T15:30:00.000Z');
     expect(ev.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${learner.email}`]);
     expect(String(ev.organizer).toLowerCase()).toBe("mailto:ina@example.test");
+    // DTSTAMP in UTC (RFC 5545 3.8.7.2: "MUST be specified in the UTC time format"), around the send
+    expect(part.ics).toMatch(/\r\nDTSTAMP:\d{8}T\d{6}Z\r\n/);
+    const stamp = vevents[0].getFirstPropertyValue('dtstamp') as ICAL.Time;
+    expect(stamp.zone?.tzid).toBe('UTC');
+    expect(Math.abs(stamp.toJSDate().getTime() - Date.now())).toBeLessThan(5 * 60_000);
+    // the session's zone comes with its VTIMEZONE
+    expect(cal.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid'))).toEqual(['America/New_York']);
 
     // a reschedule mails an update: same UID, SEQUENCE + 1, the new time
     const { id, vilt_session, ...writable } = s;
@@ -202,7 +209,7 @@ describe('/v1 VILT session events and registrations', () => {
   it('a multi-session event: learners register for the event, seats of the event, both meetings in one invitation', async () => {
     const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Two-day workshop', seats_total: 1 }, key());
     const day1 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 1' });
-    const day2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 2', starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z' });
+    const day2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 2', starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z', timezone: 'Europe/Berlin' });
     const a = await j.learner();
     const b = await j.learner();
     const ea = await j.enroll(a.id, course.publishedCourseId);
@@ -214,8 +221,16 @@ describe('/v1 VILT session events and registrations', () => {
       expect(r).toHaveLength(1);
       return r;
     }, { timeoutMs: 15000 });
-    const uids = new ICAL.Component(ICAL.parse(calendarPart(raw).ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v).uid);
-    expect(uids).toEqual([`${day1.id}@live-training`, `${day2.id}@live-training`]);
+    const cal = new ICAL.Component(ICAL.parse(calendarPart(raw).ics));
+    const evs = cal.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    expect(evs.map((e) => e.uid)).toEqual([`${day1.id}@live-training`, `${day2.id}@live-training`]);
+    // each meeting in its own zone, one VTIMEZONE per zone, DTSTAMP in UTC
+    expect(evs.map((e) => [e.startDate.zone?.tzid, e.startDate.toString(), e.startDate.toJSDate().toISOString()])).toEqual([
+      ['America/New_York', '2027-05-10T10:00:00', '2027-05-10T14:00:00.000Z'],
+      ['Europe/Berlin', '2027-05-11T16:00:00', '2027-05-11T14:00:00.000Z'],
+    ]);
+    expect(cal.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid')).sort()).toEqual(['America/New_York', 'Europe/Berlin']);
+    expect(evs.map((e) => (e.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid)).toEqual(['UTC', 'UTC']);
   });
 
   it('attendance: only attended changes; attended completes the VILT lesson (and here the course) through progress', async () => {

@@ -25,24 +25,27 @@ const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g
 /**
  * The iCalendar object of an invitation (METHOD:REQUEST) or cancellation (METHOD:CANCEL), built
  * with ical-generator: one VEVENT per meeting of the session, its UID stable (invitationUid), its
- * SEQUENCE the meeting's, its times written in the session's time zone with that zone's VTIMEZONE
- * (@touch4it/ical-timezones); a zone that library does not know is written in UTC.
+ * SEQUENCE the meeting's, its times written in that meeting's time zone (DTSTART;TZID=...) with one
+ * VTIMEZONE per zone (@touch4it/ical-timezones); a zone that library does not know is written in UTC.
+ * The calendar itself has no zone (only the VTIMEZONE generator), so DTSTAMP is written in UTC with
+ * `Z` as RFC 5545 section 3.8.7.2 requires (ical-generator writes it in the calendar's zone otherwise).
  */
-export function buildInvitation(method: 'REQUEST' | 'CANCEL', events: InvitationEvent[], attendee: { email: string; name: string }): string {
-  const cal = ical({ method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL, prodId: { company: 'course-platform', product: 'live-training', language: 'EN' } });
-  // the calendar's zone (one VTIMEZONE): the first meeting's, when the library knows it; a meeting in another zone is written in UTC
-  const zone = events.length && events[0].timezone !== 'UTC' && getVtimezoneComponent(events[0].timezone) ? events[0].timezone : null;
-  if (zone) cal.timezone({ name: zone, generator: getVtimezoneComponent });
+export function buildInvitation(method: 'REQUEST' | 'CANCEL', events: InvitationEvent[], attendee: { email: string; name: string }, now: Date = new Date()): string {
+  const cal = ical({
+    method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL,
+    prodId: { company: 'course-platform', product: 'live-training', language: 'EN' },
+    timezone: { name: null, generator: getVtimezoneComponent },
+  });
   for (const e of events) {
-    const inZone = zone !== null && e.timezone === zone;
-    const at = (d: Date) => DateTime.fromJSDate(new Date(d), { zone: inZone ? zone! : 'utc' });
+    const zone = e.timezone !== 'UTC' && getVtimezoneComponent(e.timezone) ? e.timezone : null;
+    const at = (d: Date) => DateTime.fromJSDate(new Date(d), { zone: zone ?? 'utc' });
     cal.createEvent({
       id: invitationUid(e.id),
       sequence: e.sequence,
-      stamp: DateTime.utc(),
+      stamp: DateTime.fromJSDate(now, { zone: 'utc' }),
       start: at(e.starts_at),
       end: at(e.ends_at),
-      timezone: inZone ? zone : null,
+      timezone: zone,
       summary: e.display_name,
       description: stripHtml(e.description) || null,
       location: e.location,

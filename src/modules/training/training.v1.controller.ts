@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiExtension, ApiQuery } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -32,6 +32,13 @@ import {
 /** Page sizes the published document leaves to the caller (`page_size`); capped at 100. */
 const CAP = V1_PAGE_CAP.small;
 
+/** The published `page` and `page_size` query parameters of a list, in the OpenAPI document. */
+const PageQuery = (cap: number) =>
+  applyDecorators(
+    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } }),
+    ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', minimum: 1, maximum: cap } }),
+  );
+
 /** A filter value: absent or empty filters nothing. */
 const filter = (q: Record<string, unknown>, name: string) => {
   const v = strParam(q, name);
@@ -47,6 +54,7 @@ export class IltInstructorsV1Controller {
   /** ilt_instructors_list: `email` and `provider` exact. */
   @Get()
   @Scopes('instructors:read')
+  @PageQuery(CAP)
   @ApiQuery({ name: 'email', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } })
   async list(@Auth() p: Principal, @Query() q: Record<string, unknown>, @Paged(CAP) page: V1Page) {
@@ -98,6 +106,7 @@ export class IltMultiSessionEventsV1Controller {
 
   @Get()
   @Scopes('vilt-sessions:read')
+  @PageQuery(CAP)
   async list(@Auth() p: Principal, @Paged(CAP) page: V1Page) {
     const { rows, count } = await this.sessions.listMulti(p, page);
     return page.list(rows.map(presentMultiSessionEvent), count);
@@ -136,6 +145,7 @@ export class IltSessionsV1Controller {
 
   @Get()
   @Scopes('vilt-sessions:read')
+  @PageQuery(CAP)
   async list(@Auth() p: Principal, @Paged(CAP) page: V1Page) {
     const { rows, count } = await this.sessions.listEvents(p, page);
     return page.list(rows.map(presentIltSession), count);
@@ -168,6 +178,7 @@ export class ViltSessionEventsV1Controller {
 
   @Get()
   @Scopes('vilt-sessions:read')
+  @PageQuery(CAP)
   @ApiQuery({ name: 'session__lesson__course__id', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'session__lesson__id', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'starts_at__gte', required: false, schema: { type: 'string' } })
@@ -197,6 +208,7 @@ export class ViltSessionRegistrationsV1Controller {
 
   @Get()
   @Scopes('vilt-sessions:read')
+  @PageQuery(V1_PAGE_CAP.large)
   @ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() q: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const { rows, count } = await this.registrations.list(p, page, { sessionId: filter(q, 'session__id') });
@@ -228,11 +240,10 @@ export class ViltSessionRegistrationsV1Controller {
     return presentRegistrationUpdate(await this.registrations.update(p, id, dto));
   }
 
-  /** Beyond the published document: a learner's registration removed (the seat freed, a cancellation mailed). */
+  /** vilt_session_registrations_destroy: the registration removed, its seat freed, a cancellation (METHOD:CANCEL) mailed. */
   @Delete(':vilt_session_registration_id')
   @HttpCode(204)
   @Scopes('vilt-sessions:write')
-  @ApiExtension('x-extension', true)
   async destroy(@Auth() p: Principal, @Param('vilt_session_registration_id') id: string) {
     await this.registrations.remove(p, id);
   }
