@@ -25,8 +25,11 @@
  *  3. throughput: the API (dist/, NODE_ENV=production, LOG_LEVEL=warn, no query logging) and, in
  *     another child process, a bare Fastify + pg Pool of the same size (DATABASE_POOL_SIZE) serving
  *     the same statements (copied from students.service.ts / TypeORM's generated SQL; no auth, no
- *     validation, no presentation; the organization id is fixed at start). For each operation, API
- *     then bare: 2 s warm-up, then `--duration` s with `--connections` connections.
+ *     validation, no presentation; the organization id is fixed at start), and a second bare server,
+ *     the same code with every statement a pg named (prepared) statement (BARE_PREPARED=1): the
+ *     API prepares its read and list (StudentsService), so both bare variants are reported. For
+ *     each operation, API, bare, bare prepared: 2 s warm-up, then `--duration` s with
+ *     `--connections` connections.
  *     Batch create sends 100 fresh emails per request (autocannon setupRequest); batch update sends
  *     100 existing students per request, rotating over disjoint slices of the seeded students so that
  *     concurrent requests rarely wait for each other's row locks (with 10,000 students, 100 slices for
@@ -52,7 +55,8 @@ const NOW = `date_trunc('milliseconds', now())`;
 
 const SQL_READ = `SELECT ${STUDENT_COLUMNS} FROM users WHERE id = $1 AND organization_id = $2`;
 
-const SQL_LIST = (limit) => `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY created_at ASC, id ASC LIMIT ${limit}`;
+// the limit is a parameter ($1, size + 1) and the organization comes last, as StudentsService binds them
+const SQL_LIST = `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $2 ORDER BY created_at ASC, id ASC LIMIT $1`;
 
 const SQL_CREATE = `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
          SELECT v.id, $6::uuid, v.email, v.first_name, v.last_name, v.external_id
@@ -86,13 +90,17 @@ function uuidV5(namespace, name) {
 }
 
 /**
- * `node bench/v2-students.js --serve-bare PORT` (env BARE_DATABASE_URL, BARE_POOL_SIZE, BARE_ORG):
- * the baseline. Same statements, same pool size, same request bodies (JSON:API envelopes), rows
- * answered as they come from pg.
+ * `node bench/v2-students.js --serve-bare PORT` (env BARE_DATABASE_URL, BARE_POOL_SIZE, BARE_ORG,
+ * BARE_PREPARED): the baseline. Same statements, same pool size, same request bodies (JSON:API
+ * envelopes), rows answered as they come from pg. BARE_PREPARED=1: every statement as a pg named
+ * (prepared) statement, the second bare variant.
  */
 async function serveBare(port) {
   const { Pool } = require('pg');
-  const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
+  const raw = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
+  const names = new Map([[SQL_READ, 'bare_read'], [SQL_LIST, 'bare_list'], [SQL_CREATE, 'bare_create'], [SQL_UPDATE, 'bare_update']]);
+  const pool =
+    process.env.BARE_PREPARED === '1' ? { query: (text, values) => raw.query({ name: names.get(text), text, values }) } : raw;
   const org = process.env.BARE_ORG;
   const app = require('fastify')({ logger: false, bodyLimit: 1024 * 1024 });
   app.get('/students/:id', async (req, reply) => {
@@ -102,7 +110,7 @@ async function serveBare(port) {
   });
   app.get('/students', async (req) => {
     const size = Number(req.query.size ?? 25);
-    const { rows } = await pool.query(SQL_LIST(size + 1), [org]);
+    const { rows } = await pool.query(SQL_LIST, [size + 1, org]);
     return { data: rows.slice(0, size), has_more: rows.length > size };
   });
   app.post('/students', async (req) => {
@@ -379,7 +387,7 @@ async function main() {
       for (const s of statements) process.stdout.write(`      ${norm(s.sql).slice(0, 110)}\n`);
     }
     // the bare server must run what the API runs
-    const expect = { read: SQL_READ, list: SQL_LIST(BATCH + 1), create: SQL_CREATE, 'create-idem': SQL_CREATE, update: SQL_UPDATE };
+    const expect = { read: SQL_READ, list: SQL_LIST, create: SQL_CREATE, 'create-idem': SQL_CREATE, update: SQL_UPDATE };
     for (const op of ops) {
       const same = sqlSeen[op.key].some((s) => norm(s.sql) === norm(expect[op.key]));
       process.stdout.write(`  bare ${op.key} statement found verbatim in the API's log: ${same ? 'yes' : 'NO'}\n`);
@@ -391,15 +399,17 @@ async function main() {
     const api = await startApi(false);
     auth = await tokenFrom(api.url);
     const barePort = await freePort();
-    const bare = startChild([__filename, '--serve-bare', String(barePort)], {
-      ...process.env,
-      BARE_DATABASE_URL: dbUrl.toString(),
-      BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE),
-      BARE_ORG: orgUuid,
-    });
+    const bareEnv = { ...process.env, BARE_DATABASE_URL: dbUrl.toString(), BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE), BARE_ORG: orgUuid };
+    const bare = startChild([__filename, '--serve-bare', String(barePort)], bareEnv);
     children.push(bare);
     await waitFor(`http://127.0.0.1:${barePort}/`, bare, 'the bare server');
     const bareUrl = `http://127.0.0.1:${barePort}`;
+    // the second bare variant: the same server with every statement prepared (pg named queries)
+    const preparedPort = await freePort();
+    const barePrepared = startChild([__filename, '--serve-bare', String(preparedPort)], { ...bareEnv, BARE_PREPARED: '1' });
+    children.push(barePrepared);
+    await waitFor(`http://127.0.0.1:${preparedPort}/`, barePrepared, 'the bare server (prepared)');
+    const barePreparedUrl = `http://127.0.0.1:${preparedPort}`;
 
     process.stdout.write(
       `\n${opts.connections} connections, 2 s warm-up + ${opts.duration} s per run, Node ${process.version}, ` +
@@ -409,8 +419,8 @@ async function main() {
     let n = 0;
     for (const op of ops) {
       const row = { name: op.name, key: op.key, sql: sqlCounts[op.key] };
-      for (const target of ['api', 'bare']) {
-        const url = target === 'api' ? api.url : bareUrl;
+      for (const target of ['api', 'bare', 'bare_prepared']) {
+        const url = target === 'api' ? api.url : target === 'bare' ? bareUrl : barePreparedUrl;
         const make = target === 'api' ? op.api : op.bare;
         const first = make(st, n);
         const headers = target === 'api' ? { ...(first.headers ?? {}), ...auth } : first.headers;
@@ -439,7 +449,9 @@ async function main() {
         if (bad.length || r.errors || r.timeouts) failed = true;
         process.stdout.write(
           `  ${op.name} [${target}]: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +
-            `${r.eventLoop ? `, event-loop delay p99 ${r.eventLoop.p99} ms` : ''}` +
+            `${r.eventLoop ? `, event-loop delay p99 ${r.eventLoop.p99} ms, max ${r.eventLoop.max} ms` : ''}` +
+            `${r.eventLoop?.gc ? `, GC ${r.eventLoop.gc.count} pauses (${r.eventLoop.gc.major} major) ${r.eventLoop.gc.totalMs} ms, longest ${r.eventLoop.gc.maxMs} ms` : ''}` +
+            `${r.cpu ? `, server CPU ${r.cpu.usPerRequest} us/request` : ''}` +
             `${bad.length || r.errors || r.timeouts ? `  (!! statuses ${JSON.stringify(statuses)}, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}\n`,
         );
       }
@@ -449,12 +461,14 @@ async function main() {
 
     process.stdout.write(
       `\nload average at the end ${load1.map((l) => l.toFixed(2)).join(' ')}\n\n` +
-        '| operation | API req/s | bare req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | SQL statements per request |\n' +
-        '|---|---:|---:|---:|---:|---:|---:|\n',
+        '| operation | API req/s | bare req/s | ratio | bare prepared req/s | ratio vs prepared | API p50 / p99 ms | bare p50 / p99 ms | bare prepared p50 / p99 ms | SQL statements per request |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
     );
     for (const r of results) {
+      const bp = r.bare_prepared;
       process.stdout.write(
-        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${r.sql} |\n`,
+        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${fmt(bp.rps)} | ${(r.api.rps / bp.rps).toFixed(2)}x | ` +
+          `${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${bp.p50} / ${bp.p99} | ${r.sql} |\n`,
       );
     }
     if (opts.json) process.stdout.write(`\n${JSON.stringify({ load: [load0, load1], sqlCounts, results }, null, 2)}\n`);
