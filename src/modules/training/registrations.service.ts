@@ -100,7 +100,7 @@ export class RegistrationsService {
     const { id, mailId } = await this.ds.transaction(async (m) => {
       const [s] = sessionId
         ? await m.query(
-            `SELECT s.id, s.lesson_id, l.course_id, l.title AS lesson_title FROM vilt_sessions s
+            `SELECT s.id, s.lesson_id, s.seats_total, s.registration_count, l.course_id, l.title AS lesson_title FROM vilt_sessions s
                JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = s.organization_id
               WHERE s.id = $1 AND s.organization_id = $2`,
             [sessionId, org],
@@ -124,16 +124,9 @@ export class RegistrationsService {
       if (en.course_id !== s.course_id) throw fieldError('enrollment_id', "The enrollment is not in the session's course.");
       if (!en.active) throw fieldError('enrollment_id', 'The enrollment is not active.');
       if (en.is_anonymized) throw fieldError('enrollment_id', 'The user of this enrollment was anonymized.');
-      // one seat, taken under the session row's lock: concurrent registrations queue here
-      const [seat] = rowsOf(
-        await m.query(
-          `UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 AND (seats_total IS NULL OR registration_count < seats_total)
-            RETURNING display_name, seats_total, registration_count`,
-          [s.id, org],
-        ),
-      );
-      if (!seat) throw fieldError('vilt_session', 'This session has no seats left.');
+      const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
+      // a full session is refused at once, without waiting for its row lock (the UPDATE below decides races)
+      if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
       const [reg] = await m.query(
         `INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id) VALUES ($1, $2, $3, $4)
          ON CONFLICT (organization_id, session_id, user_id) DO NOTHING RETURNING id`,
@@ -148,6 +141,18 @@ export class RegistrationsService {
            FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
         [org, s.id],
       );
+      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
+      // the seat, last: the session row's lock orders concurrent registrations and is held from here
+      // to the commit only (the event needs the count after this registration)
+      const [seat] = rowsOf(
+        await m.query(
+          `UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $2 AND (seats_total IS NULL OR registration_count < seats_total)
+            RETURNING display_name, seats_total, registration_count`,
+          [s.id, org],
+        ),
+      );
+      if (!seat) throw noSeat();
       await recordEvent(m, {
         organizationId: org,
         type: 'VILT_EVENT_REGISTRATION',
@@ -159,7 +164,6 @@ export class RegistrationsService {
           vilt_session: eventViltSession({ id: s.id, display_name: seat.display_name, seats_total: seat.seats_total, registration_count: seat.registration_count, instructor_name: events[0]?.instructor_name ?? '', events }),
         },
       });
-      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
       return { id: reg.id as string, mailId: mail };
     });
     await this.mails.enqueue(org, [mailId]);
