@@ -86,7 +86,11 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
   });
   if (!COMMANDS.includes(command)) throw new ApiError(400, USAGE);
   const orgId = command === 'create-org' ? null : decodeId('organization', values.org);
-  if (command !== 'create-org' && !orgId) throw new ApiError(400, `--org (an organization_id) is required\n${USAGE}`);
+  if (command !== 'create-org' && !orgId) {
+    // given but not an organization id (a typo, another id, a client id): say so rather than "required"
+    if (values.org) throw new ApiError(400, `--org: "${values.org}" is not an organization id (the organization_id that create-org printed, e.g. org...)`);
+    throw new ApiError(400, `--org (an organization_id) is required\n${USAGE}`);
+  }
 
   // checked before anything connects or is written
   let password: string | undefined;

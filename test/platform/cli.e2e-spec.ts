@@ -144,7 +144,10 @@ describe('CLI: create-org and create-domain', () => {
     expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--bogus', 'y']))).toMatch(/bogus/);
     expect(jsonError(await cli(db, ['create-org', '--name', 'X', '--domain', 'not a domain!']))).toMatch(/not a valid domain/);
     expect(jsonError(await cli(db, ['delete-everything']))).toMatch(/usage/);
-    expect(jsonError(await cli(db, ['create-domain', '--org', 'nonsense', '--name', 'x.test']))).toMatch(/--org/);
+    // a malformed --org is named as such, not reported as missing
+    expect(jsonError(await cli(db, ['create-domain', '--org', 'nonsense', '--name', 'x.test']))).toMatch(/^--org: "nonsense" is not an organization id/);
+    expect(jsonError(await cli(db, ['create-domain', '--org', 'cp_bMdD4a664xJ6MHqqbgAWxQkz', '--name', 'x.test']))).toMatch(/is not an organization id/);
+    expect(jsonError(await cli(db, ['create-domain', '--name', 'x.test']))).toMatch(/^--org \(an organization_id\) is required/);
     expect((await t.ds.query(`SELECT count(*)::int AS n FROM organizations`))[0].n).toBe(before);
   });
 });
