@@ -10,7 +10,7 @@ import { loadOffers, OfferRow } from '../commerce/offers';
 import { recordEnrollmentPurchases, RecordedPurchase } from '../commerce/free-purchases';
 import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';
-import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
+import type { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { PathLookups } from './path-lookups.service';
 import { PublishedPath, PublishedPathEnrollment } from './published-path.entity';
 
@@ -65,7 +65,7 @@ export class PathEnrollmentsService {
    * unchanged and no event is recorded; a new one records its purchase (commerce
    * recordEnrollmentPurchases) and PATH_ENROLLMENT carrying it, in the same transaction.
    */
-  async enroll(p: Principal, domainName: string, id: string, dto: EnrollmentCreateDto): Promise<{ view: EnrollmentView; created: boolean }> {
+  async enroll(p: Principal, domainName: string, id: string, dto: ProgramEnrollmentCreateDto): Promise<{ view: EnrollmentView; created: boolean }> {
     const domain = await this.lookups.domain(p, domainName);
     return this.ds.transaction(async (m) => {
       const pp = await this.lookups.publishedPath(m, p, domain, id);
@@ -106,7 +106,7 @@ export class PathEnrollmentsService {
     });
   }
 
-  async updateEnrollment(p: Principal, domainName: string, id: string, enrollmentId: string, dto: EnrollmentUpdateDto): Promise<EnrollmentView> {
+  async updateEnrollment(p: Principal, domainName: string, id: string, enrollmentId: string, dto: ProgramEnrollmentUpdateDto): Promise<EnrollmentView> {
     const domain = await this.lookups.domain(p, domainName);
     const input = parseEnrollmentUpdate(dto);
     return this.ds.transaction(async (m) => {

@@ -5,7 +5,7 @@ import { V1 } from '../../core/http/interfaces';
 import { V1Links, V1Resource } from '../../core/http/v1-resource';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
-import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
+import { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import {
   PathItemCreateDto,
   PathItemUpdateDto,
@@ -52,9 +52,9 @@ const ITEM = 'published_path_id';
 @V1Resource<PathEnrollmentsService>({
   service: 'enrollmentsService', at: `:${ITEM}/published-path-enrollments`, id: 'published_path_enrollment_id', scopes: 'enrollments', present: presentPathEnrollment,
   list: { call: 'listEnrollments', handler: 'enrollments', cap: V1_PAGE_CAP.large },
-  create: { call: 'enroll', upsert: true, body: EnrollmentCreateDto },
+  create: { call: 'enroll', upsert: true, body: ProgramEnrollmentCreateDto },
   read: { call: 'readEnrollment', handler: 'enrollment' },
-  update: { call: 'updateEnrollment', body: EnrollmentUpdateDto },
+  update: { call: 'updateEnrollment', body: ProgramEnrollmentUpdateDto },
 })
 @Controller('v1/domains/:domain_name/published-paths')
 export class PublishedPathsV1Controller {

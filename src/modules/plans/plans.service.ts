@@ -6,7 +6,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
-import type { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
+import type { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
@@ -141,7 +141,7 @@ export class PlansService {
   }
 
   /** Enroll a domain member; an existing enrollment is returned unchanged (see insertEnrollment); a new one records its purchase (commerce). */
-  async enroll(p: Principal, domainName: string, planId: string, dto: EnrollmentCreateDto): Promise<{ view: PlanEnrollmentView; created: boolean }> {
+  async enroll(p: Principal, domainName: string, planId: string, dto: ProgramEnrollmentCreateDto): Promise<{ view: PlanEnrollmentView; created: boolean }> {
     const domain = await this.domain(p, domainName);
     return this.ds.transaction(async (m) => {
       const plan = await this.plan(m, p, domain, planId);
@@ -164,7 +164,7 @@ export class PlansService {
     });
   }
 
-  async updateEnrollment(p: Principal, domainName: string, planId: string, id: string, dto: EnrollmentUpdateDto): Promise<PlanEnrollmentView> {
+  async updateEnrollment(p: Principal, domainName: string, planId: string, id: string, dto: ProgramEnrollmentUpdateDto): Promise<PlanEnrollmentView> {
     const domain = await this.domain(p, domainName);
     const input = parseEnrollmentUpdate(dto);
     return this.ds.transaction(async (m) => {

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
-import { EnrollmentCreateDto, EnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
+import { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { presentPlan, presentPlanEnrollment } from './plans.presenter';
 import { PlansService } from './plans.service';
 
@@ -19,9 +19,9 @@ import { PlansService } from './plans.service';
 @V1Resource<PlansService>({
   service: 'plans', at: ':plan_id/plan-enrollments', id: 'plan_enrollment_id', scopes: 'enrollments', present: presentPlanEnrollment,
   list: { call: 'listEnrollments', handler: 'enrollments', cap: V1_PAGE_CAP.large },
-  create: { call: 'enroll', upsert: true, body: EnrollmentCreateDto },
+  create: { call: 'enroll', upsert: true, body: ProgramEnrollmentCreateDto },
   read: { call: 'readEnrollment', handler: 'enrollment' },
-  update: { call: 'updateEnrollment', handler: 'update', body: EnrollmentUpdateDto },
+  update: { call: 'updateEnrollment', handler: 'update', body: ProgramEnrollmentUpdateDto },
 })
 @Controller('v1/domains/:domain_name/plan')
 export class PlansV1Controller {

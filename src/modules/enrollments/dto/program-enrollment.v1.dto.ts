@@ -21,7 +21,7 @@ class PurchaseDto {
 }
 
 /** POST .../plan-enrollments and .../published-path-enrollments. */
-export class EnrollmentCreateDto {
+export class ProgramEnrollmentCreateDto {
   @V1Obj({ required: true }) @ValidateNested() @Type(() => UserRefDto) user: UserRefDto;
   @V1DateTime() enrolled_at?: string;
   @V1DateTime() expires_at?: string;
@@ -30,7 +30,7 @@ export class EnrollmentCreateDto {
 }
 
 /** PUT and PATCH: both partial; only `expires_at` (nullable) and `active`. */
-export class EnrollmentUpdateDto {
+export class ProgramEnrollmentUpdateDto {
   @V1DateTime({ nullable: true }) expires_at?: string | null;
   @V1Bool() active?: boolean;
 }
