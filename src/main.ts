@@ -3,14 +3,15 @@ import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { loadConfig } from './core/config/config';
 import { migrate } from './core/database/database';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 /**
  * Benchmark hook, off unless EVENT_LOOP_STATS=ipc and the process was started with an IPC channel
  * (bench/lib.js starts the API so): the event-loop delay histogram (perf_hooks, 10 ms resolution
  * is too coarse for a p99, so 1 ms) answered on the channel. `{ eventLoop: 'reset' }` starts a
  * measured window, `{ eventLoop: 'read' }` answers that window's and the whole lifetime's figures
- * in ms. Nothing is reachable over HTTP; only the parent process can ask.
+ * in ms, with the window's garbage-collection pauses (count, total, longest, major collections).
+ * Nothing is reachable over HTTP; only the parent process can ask.
  */
 function eventLoopProbe() {
   if (process.env.EVENT_LOOP_STATS !== 'ipc' || typeof process.send !== 'function') return;
@@ -25,12 +26,23 @@ function eventLoopProbe() {
     mean: h.mean / 1e6,
     samples: h.count,
   });
+  // garbage-collection pauses of the window: a long pause is a long event-loop delay
+  const gc = { count: 0, totalMs: 0, maxMs: 0, major: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += e.duration;
+      gc.maxMs = Math.max(gc.maxMs, e.duration);
+      if ((e as any).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+    }
+  }).observe({ entryTypes: ['gc'] });
   process.on('message', (m: any) => {
     if (m?.eventLoop === 'reset') {
       window.reset();
+      Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0, major: 0 });
       process.send!({ eventLoop: 'reset', id: m.id });
     } else if (m?.eventLoop === 'read') {
-      process.send!({ eventLoop: 'read', id: m.id, window: ms(window), lifetime: ms(lifetime) });
+      process.send!({ eventLoop: 'read', id: m.id, window: { ...ms(window), gc: { ...gc } }, lifetime: ms(lifetime) });
     }
   });
   // the channel must not keep the process alive once the server has closed
