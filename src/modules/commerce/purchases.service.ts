@@ -32,6 +32,9 @@ const RELEASING: ReadonlySet<PurchaseState> = new Set(['FAILED', 'CANCELLED', 'R
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The largest amount a purchase holds (its cents columns are PostgreSQL integers, as the published Purchase bounds them). */
+const MAX_CENTS = 2147483647;
+
 /**
  * Checkout and purchases (CONVENTIONS §11; docs/decisions/commerce.md). Every change of a purchase
  * runs in one transaction holding the purchase's row lock, so parallel fulfils and updates of one
@@ -64,6 +67,8 @@ export class PurchasesService {
       const userId = await this.buyer(m, p.organizationId, user);
       const unit = priceCents(offer);
       const subtotal = unit * quantity;
+      // refused here, naming the member, rather than as an out-of-range value from the database
+      if (subtotal > MAX_CENTS) throw fieldError('quantity', `The offer's price times the quantity (${subtotal} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
       const purchaseId = await insertPurchase(m, {
         organizationId: p.organizationId,
         userId,
@@ -115,6 +120,7 @@ export class PurchasesService {
           due -= spent;
         }
       }
+      if (due + tax > MAX_CENTS) throw fieldError('tax_price_cents', `The price with tax (${due + tax} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
       set.price_cents = due + tax;
       await updatePurchase(m, p.organizationId, purchaseId, set);
       if (due + tax === 0) {
