@@ -1,3 +1,4 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig, issuerUrl } from '../config/config';
 
@@ -24,3 +25,18 @@ export function requestBaseUrl(config: AppConfig, req: Pick<FastifyRequest, 'pro
 export function absoluteUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
 }
+
+/** Turns the request into its base URL (requestBaseUrl). */
+@Injectable()
+export class BaseUrlPipe implements PipeTransform<FastifyRequest, string> {
+  constructor(private readonly config: AppConfig) {}
+
+  transform(req: FastifyRequest): string {
+    return requestBaseUrl(this.config, req);
+  }
+}
+
+const RequestParam = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>());
+
+/** The base URL of this request's absolute links, as a handler parameter (`@BaseUrl() base: string`). */
+export const BaseUrl = (): ParameterDecorator => RequestParam(undefined, BaseUrlPipe);

@@ -1,7 +1,11 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import { AppConfig } from '../config/config';
 import { ApiError, ValidationFailed } from '../http/api-error';
 import { signPayload, verifyPayload } from '../crypto/crypto';
-import { absoluteUrl } from '../http/base-url';
+import { absoluteUrl, requestBaseUrl } from '../http/base-url';
 
 /**
  * /v2 cursor pagination. `page[size]` 1..100 (default 25, out of range 422); `page[cursor]` is an
@@ -101,3 +105,65 @@ export function pageDocument<E extends Keyed, R>(
     next_cursor: nextCursor,
   };
 }
+
+/** A /v2 list handler's page: the page asked for, the request's base URL, and the list document it answers (`document`). */
+export class V2Page implements PageRequest {
+  readonly size: number;
+  readonly after?: CursorPosition;
+  readonly scope: string;
+
+  constructor(
+    request: PageRequest,
+    /** the request's base URL, for presenters that make absolute links */
+    readonly baseUrl: string,
+    private readonly url: string,
+    private readonly secret: string,
+  ) {
+    ({ size: this.size, after: this.after, scope: this.scope } = request);
+  }
+
+  /** The list document of the size + 1 fetched `rows`, each presented. */
+  document<E extends Keyed, R>(rows: E[], present: (row: E) => R): ListDocument<R> {
+    return pageDocument(rows, this, present, this.baseUrl, this.url, this.secret);
+  }
+
+  /** The rows of the size + 1 fetched `rows` that this page shows (for what a document includes beside them). */
+  shown<E>(rows: E[]): E[] {
+    return rows.slice(0, this.size);
+  }
+}
+
+/** Turns the request into its V2Page: `page[size]` and `page[cursor]` (for the list `scope`), the base URL and URL. */
+@Injectable()
+export class V2PagePipe implements PipeTransform<{ req: FastifyRequest; scope: string }, V2Page> {
+  constructor(private readonly config: AppConfig) {}
+
+  transform({ req, scope }: { req: FastifyRequest; scope: string }): V2Page {
+    const request = parsePage((req.query ?? {}) as Record<string, unknown>, this.config.APP_SECRET, scope);
+    return new V2Page(request, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+  }
+}
+
+const V2PageParam = createParamDecorator((scope: string, ctx: ExecutionContext) => ({ req: ctx.switchToHttp().getRequest<FastifyRequest>(), scope }));
+
+/** The OpenAPI query parameters of a /v2 page, in the order the document lists them. */
+const PAGE_QUERIES = [
+  ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } }),
+  ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX, default: DEFAULT } }),
+];
+
+/**
+ * The page of a /v2 list handler (`@CursorPaged('courses') page: V2Page`), parsed before the
+ * handler runs (a bad `page[size]` 422, a bad cursor 400); the handler answers
+ * `page.document(rows, present)`. `scope` names the list its cursors belong to. The operation's
+ * OpenAPI document gets `page[cursor]` and `page[size]` ahead of the handler's own query
+ * parameters, unless `document` is false (a query class or a decorator of the handler lists them).
+ */
+export const CursorPaged =
+  (scope: string, opts: { document?: boolean } = {}): ParameterDecorator =>
+  (target, key, index) => {
+    V2PageParam(scope, V2PagePipe)(target, key, index);
+    if (opts.document === false || key === undefined) return;
+    const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
+    for (const q of PAGE_QUERIES) q(target, key, descriptor);
+  };

@@ -1,13 +1,12 @@
-import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
+import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackagesV2Service } from './web-packages.v2.service';
 import { presentWebPackageV2 } from './web-packages.v2.presenter';
@@ -34,18 +33,14 @@ export class WebPackagesV2Controller {
 
   @Get()
   @Scopes('web-packages:read')
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'web-packages');
-    const base = requestBaseUrl(this.config, req);
-    return pageDocument(await this.v2.list(p, page), page, (w) => presentWebPackageV2(w, base), base, req.url, this.config.APP_SECRET);
+  async list(@Auth() p: Principal, @CursorPaged('web-packages') page: V2Page) {
+    return page.document(await this.v2.list(p, page), (w) => presentWebPackageV2(w, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('web-packages:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentWebPackageV2(await this.v2.packages.get(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentWebPackageV2(await this.v2.packages.get(p, id), base) };
   }
 
   @Delete(':id')

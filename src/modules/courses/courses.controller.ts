@@ -1,11 +1,10 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { BaseUrl } from '../../core/http/base-url';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCourse } from './courses.presenter';
 import { CoursesService } from './courses.service';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
@@ -31,25 +30,17 @@ export class CoursesController {
   @Get()
   @Scopes('courses:read')
   @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'courses');
-    const title = stringParam(query, 'filter[title]', 500);
-    const rows = await this.courses.list(p, page, { title });
-    return pageDocument(
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('courses') page: V2Page) {
+    const rows = await this.courses.list(p, page, { title: stringParam(query, 'filter[title]', 500) });
+    return page.document(
       rows.map((v) => Object.assign(v, { id: v.course.id, createdAt: v.course.createdAt })),
-      page,
-      (v) => presentCourse(v, requestBaseUrl(this.config, req)),
-      requestBaseUrl(this.config, req),
-      req.url,
-      this.config.APP_SECRET,
+      (v) => presentCourse(v, page.baseUrl),
     );
   }
 
   @Get(':id')
   @Scopes('courses:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentCourse(await this.courses.get(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentCourse(await this.courses.get(p, id), base) };
   }
 }

@@ -1,16 +1,15 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { batchItems, runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
-import { requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { decodeId } from '../../core/ids/ids';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { listParam, stringParam } from '../courses/query-params';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { presentSignupFieldValueV2, SignupFieldValueFiltersV2, SignupFieldValuesV2Service } from './signup-field-values.v2.service';
@@ -62,10 +61,7 @@ export class SignupFieldValuesV2Controller {
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[signup-field.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' }, description: 'Comma-separated domain names; unknown names match nothing.' })
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'signup-field-values');
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('signup-field-values') page: V2Page) {
     const f: SignupFieldValueFiltersV2 = {};
     let none = false;
     const student = stringParam(query, 'filter[student.id]', 64);
@@ -75,8 +71,7 @@ export class SignupFieldValuesV2Controller {
     if (field !== undefined) none ||= !(f.fieldUuid = decodeId('signupField', field) ?? undefined);
     if (domains !== undefined) f.domains = domains;
     const rows = none ? [] : await this.values.list(p, page, f);
-    const base = requestBaseUrl(this.config, req);
-    return pageDocument(rows, page, presentSignupFieldValueV2, base, req.url, this.config.APP_SECRET);
+    return page.document(rows, presentSignupFieldValueV2);
   }
 
   @Get(':signup_field_value_id')

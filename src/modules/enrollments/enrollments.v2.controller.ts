@@ -1,15 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { BatchResult, batchItems, runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ApiError, ValidationFailed } from '../../core/http/api-error';
-import { requestBaseUrl } from '../../core/http/base-url';
+import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { decodeId } from '../../core/ids/ids';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCertificate } from '../certificates/certificates.presenter';
 import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
 import { presentStudent } from '../students/students.presenter';
@@ -73,26 +73,21 @@ export class EnrollmentsV2Controller {
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[active]', required: false, schema: { type: 'boolean' } })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'comma-separated: purchase, student, certificate' })
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'enrollments');
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('enrollments') page: V2Page) {
     const include = parseInclude(query);
     const filters = this.filters(query);
     const rows = filters ? await this.reads.list(p, page, filters) : [];
-    const base = requestBaseUrl(this.config, req);
-    const doc = pageDocument(rows, page, (r) => presentEnrollment(r, base), base, req.url, this.config.APP_SECRET);
+    const doc = page.document(rows, (r) => presentEnrollment(r, page.baseUrl));
     if (!include.size) return doc;
-    return { ...doc, included: await this.included(p, rows.slice(0, page.size), include, base) };
+    return { ...doc, included: await this.included(p, page.shown(rows), include, page.baseUrl) };
   }
 
   @Get(':id')
   @Scopes('enrollments:read')
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' } })
-  async get(@Auth() p: Principal, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+  async get(@Auth() p: Principal, @Param('id') id: string, @Query() query: Record<string, unknown>, @BaseUrl() base: string) {
     const include = parseInclude(query);
     const row = await this.reads.get(p, id);
-    const base = requestBaseUrl(this.config, req);
     const data = presentEnrollment(row, base);
     return include.size ? { data, included: await this.included(p, [row], include, base) } : { data };
   }
@@ -105,7 +100,7 @@ export class EnrollmentsV2Controller {
   @Post()
   @Scopes('enrollments:write')
   @ApiBody({ type: EnrollmentBatchCreateRequest })
-  async create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
     batchItems(body, this.config.BATCH_MAX_ITEMS);
     const b = body as Record<string, unknown>;
     if (typeof b.published_course_id !== 'string') {
@@ -129,20 +124,18 @@ export class EnrollmentsV2Controller {
       },
       (items) => this.batch.enrollMany(p, target, expires.value, items),
     );
-    const base = requestBaseUrl(this.config, req);
     return this.answer(reply, result, (r) => presentEnrollmentWrite(r, base));
   }
 
   @Patch()
   @Scopes('enrollments:write')
   @ApiBody({ type: EnrollmentUpdateRequestEnvelope })
-  async update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async update(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const result = await runBatch(
       body,
       { itemClass: EnrollmentUpdateItem, type: 'enrollments', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
       (items) => this.batch.updateMany(p, items),
     );
-    const base = requestBaseUrl(this.config, req);
     return this.answer(reply, result, (r) => presentEnrollmentWrite(r, base));
   }
 

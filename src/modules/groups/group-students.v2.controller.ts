@@ -40,23 +40,21 @@ export class GroupStudentsV2Controller {
   @Scopes('student-groups:write')
   @ApiBody({ type: MembershipRequestEnvelope })
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.batch(p, id, body, (groupId, items) => this.memberships.add(p, groupId, items));
-    reply.status(result.status);
-    return { ...result.body, data: result.body.data.map((d) => (d.result ? { ...d, result: presentMembership(d.result) } : d)) };
+    const answer = await this.batch(p, id, body, reply, (groupId, items) => this.memberships.add(p, groupId, items));
+    return { ...answer, data: answer.data.map((d) => (d.result ? { ...d, result: presentMembership(d.result) } : d)) };
   }
 
   @Delete()
   @Scopes('student-groups:write')
   @ApiBody({ type: MembershipRequestEnvelope })
   async remove(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.batch(p, id, body, (groupId, items) => this.memberships.remove(p, groupId, items));
-    reply.status(result.status);
-    return result.body;
+    return this.batch(p, id, body, reply, (groupId, items) => this.memberships.remove(p, groupId, items));
   }
 
-  private async batch<R>(p: Principal, id: string, body: unknown, apply: (groupId: string, items: ValidItem<MembershipStudentRef>[]) => Promise<Map<number, ItemOutcome<R>>>) {
+  /** The group first (404 whatever the body), then the batch; answers its status and body. */
+  private async batch<R>(p: Principal, id: string, body: unknown, reply: FastifyReply, apply: (groupId: string, items: ValidItem<MembershipStudentRef>[]) => Promise<Map<number, ItemOutcome<R>>>) {
     const groupId = await this.groups.requireGroupId(p, id);
-    return runBatch(
+    const result = await runBatch(
       body,
       {
         itemClass: MembershipStudentRef,
@@ -67,5 +65,7 @@ export class GroupStudentsV2Controller {
       },
       (items) => apply(groupId, items),
     );
+    reply.status(result.status);
+    return result.body;
   }
 }

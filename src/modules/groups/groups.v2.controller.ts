@@ -1,11 +1,9 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupListQuery } from './dto/list.dto';
 import { GroupsService } from './groups.service';
@@ -39,10 +37,9 @@ export class GroupsV2Controller {
 
   @Get()
   @Scopes('student-groups:read')
-  async list(@Auth() p: Principal, @Query() q: GroupListQuery, @Req() req: FastifyRequest) {
-    const page = parsePage(req.query as Record<string, unknown>, this.config.APP_SECRET, 'groups');
+  async list(@Auth() p: Principal, @Query() q: GroupListQuery, @CursorPaged('groups', { document: false }) page: V2Page) {
     const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'] });
-    return pageDocument(rows, page, (g) => this.groups.present(g), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+    return page.document(rows, (g) => this.groups.present(g));
   }
 
   @Get(':id')

@@ -1,16 +1,15 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
+import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { decodeId } from '../../core/ids/ids';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { Course } from '../courses/course.entity';
 import { presentCourse } from '../courses/courses.presenter';
 import { CoursesService } from '../courses/courses.service';
@@ -61,10 +60,7 @@ export class PublishedCoursesV2Controller {
   @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated: course, domain.' })
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'published-courses');
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('published-courses') page: V2Page) {
     const include = includeParam(query, INCLUDES);
     const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
     const domain = stringParam(query, 'filter[domain]', 64);
@@ -73,15 +69,14 @@ export class PublishedCoursesV2Controller {
     if (domain !== undefined) none ||= !(f.domainUuid = decodeId('domain', domain) ?? undefined);
     if (course !== undefined) none ||= !(f.courseUuid = decodeId('course', course) ?? undefined);
     const rows = none ? [] : await this.v2.list(p, page, f);
-    const base = requestBaseUrl(this.config, req);
-    const doc = pageDocument(rows, page, (r) => presentPublishedCourseV2(r, base), base, req.url, this.config.APP_SECRET);
-    return include.size ? { ...doc, included: await this.included(p, rows.slice(0, page.size), include, base) } : doc;
+    const doc = page.document(rows, (r) => presentPublishedCourseV2(r, page.baseUrl));
+    return include.size ? { ...doc, included: await this.included(p, page.shown(rows), include, page.baseUrl) } : doc;
   }
 
   @Get(':id')
   @Scopes('published-courses:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentPublishedCourseV2(await this.v2.get(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentPublishedCourseV2(await this.v2.get(p, id), base) };
   }
 
   @Delete(':id')
@@ -94,15 +89,15 @@ export class PublishedCoursesV2Controller {
   @Post(':id/unpublish')
   @HttpCode(200)
   @Scopes('published-courses:write')
-  async unpublish(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentPublishedCourseV2(await this.v2.unpublish(p, id), requestBaseUrl(this.config, req)) };
+  async unpublish(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentPublishedCourseV2(await this.v2.unpublish(p, id), base) };
   }
 
   @Post(':id/publish')
   @HttpCode(200)
   @Scopes('published-courses:write')
-  async republish(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentPublishedCourseV2(await this.v2.republish(p, id), requestBaseUrl(this.config, req)) };
+  async republish(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentPublishedCourseV2(await this.v2.republish(p, id), base) };
   }
 
   /** `included`: the page's courses (CourseResource, with their computed members) and domains, one statement each (two for courses). */

@@ -5,10 +5,10 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { BatchSpec, runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
+import { BaseUrl, requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam, stringParam } from '../courses/query-params';
 import { decodeId } from '../../core/ids/ids';
 import {
@@ -47,6 +47,8 @@ const ListQueries = (): MethodDecorator => (t, k, d) => {
   for (const q of listQueries) q(t, k, d);
 };
 
+/** The filters of the quiz and question-bank lists. */
+const listFilters = (query: Record<string, unknown>) => ({ name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
 /** /v2/quizzes/ (quizzes:read / quizzes:write). */
 @ApiTags('quizzes')
 @ApiBearerAuth('JWTAuth')
@@ -68,17 +70,14 @@ export class QuizzesV2Controller {
   @Get()
   @Scopes('quizzes:read')
   @ListQueries()
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'quizzes');
-    const rows = await this.model.listQuizzesV2(p, page, { name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
-    const base = requestBaseUrl(this.config, req);
-    return pageDocument(rows, page, (q) => presentQuizV2(q, base), base, req.url, this.config.APP_SECRET);
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('quizzes', { document: false }) page: V2Page) {
+    return page.document(await this.model.listQuizzesV2(p, page, listFilters(query)), (q) => presentQuizV2(q, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('quizzes:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentQuizV2(await this.model.getQuiz(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentQuizV2(await this.model.getQuiz(p, id), base) };
   }
 }
 
@@ -153,17 +152,14 @@ export class QuestionBanksV2Controller {
   @Get()
   @Scopes('question-banks:read')
   @ListQueries()
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'question-banks');
-    const rows = await this.model.listBanksV2(p, page, { name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
-    const base = requestBaseUrl(this.config, req);
-    return pageDocument(rows, page, (b) => presentBankV2(b, base), base, req.url, this.config.APP_SECRET);
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('question-banks', { document: false }) page: V2Page) {
+    return page.document(await this.model.listBanksV2(p, page, listFilters(query)), (b) => presentBankV2(b, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('question-banks:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentBankV2(await this.model.getBank(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentBankV2(await this.model.getBank(p, id), base) };
   }
 }
 
@@ -185,24 +181,20 @@ export class QuestionsV2Controller {
   @Scopes('question-banks:read', 'quizzes:read')
   @ApiQuery({ name: 'filter[quiz_id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[question_bank_id]', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
-  @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'questions');
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('questions') page: V2Page) {
     const quiz = stringParam(query, 'filter[quiz_id]', 1000);
     const bank = stringParam(query, 'filter[question_bank_id]', 1000);
     const rows = await this.model.listQuestionsV2(p, page, {
       quizId: quiz === undefined ? undefined : decodeId('quiz', quiz),
       bankId: bank === undefined ? undefined : decodeId('questionBank', bank),
     });
-    const base = requestBaseUrl(this.config, req);
-    return pageDocument(rows, page, (x) => presentQuestionV2(x, base), base, req.url, this.config.APP_SECRET);
+    return page.document(rows, (x) => presentQuestionV2(x, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('question-banks:read', 'quizzes:read')
-  async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return { data: presentQuestionV2(await this.model.getQuestion(p, id), requestBaseUrl(this.config, req)) };
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentQuestionV2(await this.model.getQuestion(p, id), base) };
   }
 
   @Post()

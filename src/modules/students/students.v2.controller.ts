@@ -1,14 +1,13 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { RateLimit } from '../../core/auth/rate-limit';
 import { runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
 import { ValidationFailed } from '../../core/http/api-error';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
 import { StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
 import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
@@ -38,10 +37,8 @@ export class StudentsV2Controller {
 
   @Get()
   @Scopes('students:read')
-  async list(@Auth() p: Principal, @Query() query: StudentListQuery, @Req() req: FastifyRequest) {
-    const page = parsePage(query as Record<string, unknown>, this.config.APP_SECRET, 'students');
-    const rows = await this.students.list(p, query, page);
-    return pageDocument(rows, page, presentStudent, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+  async list(@Auth() p: Principal, @Query() query: StudentListQuery, @CursorPaged('students', { document: false }) page: V2Page) {
+    return page.document(await this.students.list(p, query, page), presentStudent);
   }
 
   @Post()
