@@ -9,7 +9,7 @@
  * one to compare builds with on a shared machine. Also counts the promises created per request (an
  * async-hook round each while the request's logging context, an AsyncLocalStorage, is on).
  *
- *   npm run build && node bench/cpu.js [--json] [--requests 4000] [token|scopes|jwks ...]
+ *   npm run build && node bench/cpu.js [--json] [--requests 4000] [token|scopes|jwks|student ...]
  *
  * A throw-away database `cp_bench_cpu_<random>` (created, migrated, dropped at the end), a unique
  * REDIS_PREFIX, an organization made by the CLI's code.
@@ -76,15 +76,24 @@ async function main() {
     const f = app.getHttpAdapter().getInstance();
     await f.ready();
 
-    const bare = require('fastify')({ logger: false });
     const catalog = JSON.stringify({ data: SCOPE_CODENAMES.map((c) => ({ type: 'scopes', id: c, attributes: describeScope(c) })), meta: { presets: SCOPE_PRESETS } });
-    bare.get('/', async () => ({ hello: 'world' }));
-    bare.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));
-    await bare.ready();
 
     const tokenBody = JSON.stringify({ client_id: org.client_id, client_secret: org.client_secret });
     const tokenReq = () => ({ method: 'POST', url: '/v2/auth/token', headers: { 'content-type': 'application/json' }, payload: tokenBody });
     const token = JSON.parse((await f.inject(tokenReq())).body).access_token;
+    // one student, read through the API and by a bare route running the same statement on its own pg pool
+    const made = await f.inject({ method: 'POST', url: '/v2/students/', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ data: [{ type: 'students', attributes: { email: `cpu-${run}@bench.test`, first_name: 'C', last_name: 'P' } }] }) });
+    const studentId = JSON.parse(made.body).data[0].id;
+    const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
+    const { Pool } = require('pg');
+    const bare = require('fastify')({ logger: false });
+    const pool = new Pool({ connectionString: dbUrl.toString(), max: 2 });
+    const orgUuid = decodeId('organization', org.organization_id);
+    const STUDENT_SQL = 'SELECT id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at FROM users WHERE id = $1 AND organization_id = $2';
+    bare.get('/', async () => ({ hello: 'world' }));
+    bare.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));
+    bare.get('/student/:id', async (req) => ({ data: (await pool.query({ name: 'read', text: STUDENT_SQL, values: [req.params.id, orgUuid] })).rows[0] }));
+    await bare.ready();
     const cases = [
       { key: 'jwks', name: 'GET /.well-known/jwks.json (public)', api: () => ({ method: 'GET', url: '/.well-known/jwks.json' }), bare: ['hello-world', () => ({ method: 'GET', url: '/' })] },
       {
@@ -94,6 +103,12 @@ async function main() {
         bare: ['scope-catalog body', () => ({ method: 'GET', url: '/catalog' })],
       },
       { key: 'token', name: 'POST /v2/auth/token (client credentials)', api: tokenReq, bare: ['hello-world', () => ({ method: 'GET', url: '/' })] },
+      {
+        key: 'student',
+        name: 'GET /v2/students/{id}',
+        api: () => ({ method: 'GET', url: `/v2/students/${studentId}`, headers: { authorization: `Bearer ${token}` } }),
+        bare: ['same statement (prepared)', () => ({ method: 'GET', url: `/student/${decodeId('student', studentId)}` })],
+      },
     ].filter((c) => !only.length || only.includes(c.key));
 
     const results = [];
@@ -104,6 +119,7 @@ async function main() {
       process.stdout.write(`  ${c.name}: API ${fmt(a.cpuUs)} us CPU and ${a.promises} promises per request; bare ${c.bare[0]} ${fmt(b.cpuUs)} us, ${b.promises} promises\n`);
     }
     if (JSON_OUT) process.stdout.write(`${JSON.stringify({ results })}\n`);
+    await pool.end();
   } finally {
     if (app) await app.close().catch(() => undefined);
     await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));

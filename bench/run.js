@@ -40,7 +40,7 @@ const END = '<!-- bench:end -->';
 /** Helpers and stand-alone probes: not scenarios. */
 const NOT_SCENARIOS = new Set(['lib', 'run', 'rls-probe', 'profile-summary']);
 /** Known scenarios first, in this order (cheap and quiet ones first); any other bench file after them, by name. */
-const ORDER = ['cpu', 'http', 'v2-students', 'v1-catalog', 'progress', 'commerce', 'training', 'webhooks', 'web-package'];
+const ORDER = ['cpu', 'http', 'v2-students', 'v1-catalog', 'progress', 'quizzes', 'commerce', 'training', 'webhooks', 'web-package'];
 
 function discover() {
   const names = fs
