@@ -35,6 +35,7 @@ import { Commerce1763700017000 } from './1763700017000-commerce';
 import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
+import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   CommerceLimitsPurchaseKeys1763700017101,
   Quizzes1763700018000,
   LiveTraining1763700019000,
+  LiveTrainingCancellations1763700019100,
   AdminWrites1763700020000,
   V2RestIndexes1763700021000,
 ];

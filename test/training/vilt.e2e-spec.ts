@@ -262,6 +262,57 @@ describe('/v1 VILT session events and registrations', () => {
     expect(listed.body.results).toEqual([{ id: reg.body.id, attended: true, user: expect.objectContaining({ id: learner.id, email: learner.email }), vilt_session: { id: s.vilt_session.id } }]);
   });
 
+  it('deleting a session (extension): its registrants get a cancellation of its meeting; a lesson-based session goes with its registrations, a meeting of a multi-session event alone', async () => {
+    // a lesson-based session with one registrant
+    const s = await newSession({ seats_total: 5, display_name: 'To be cancelled' });
+    const learner = await j.learner();
+    const enr = await j.enroll(learner.id, course.publishedCourseId);
+    const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: enr.id }, key());
+    expect(reg.status).toBe(201);
+    await eventually(() => expect(mailsTo(learner.email)).toHaveLength(1), { timeoutMs: 15000 });
+    const token = await t.tokenFor(org, ['vilt-sessions:read']);
+    expect((await t.delete(`/v1/ilt-sessions/${s.id}`, { token })).status).toBe(403);
+    expect((await t.delete('/v1/ilt-sessions/vse0000000000000000000000000', key())).status).toBe(404);
+    expect((await t.delete(`/v1/ilt-sessions/${s.id}`, key())).status).toBe(204);
+    expect((await t.get(`/v1/ilt-sessions/${s.id}`, key())).status).toBe(404);
+    expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).status).toBe(404);
+    expect((await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key())).status).toBe(404);
+    expect((await t.delete(`/v1/ilt-sessions/${s.id}`, key())).status).toBe(404);
+    const cancel = await eventually(() => {
+      const m = mailsTo(learner.email).filter((r) => /^Subject: Cancelled: To be cancelled$/m.test(r));
+      expect(m).toHaveLength(1);
+      return m[0];
+    }, { timeoutMs: 15000 });
+    expect(calendarPart(cancel).contentType).toMatch(/^text\/calendar;.*method=CANCEL/is);
+    const cal = new ICAL.Component(ICAL.parse(calendarPart(cancel).ics));
+    expect(cal.getFirstPropertyValue('method')).toBe('CANCEL');
+    const ev = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
+    expect([ev.uid, ev.sequence, ev.component.getFirstPropertyValue('status'), ev.startDate.toJSDate().toISOString()]).toEqual([`${s.id}@live-training`, 1, 'CANCELLED', '2027-05-10T14:00:00.000Z']);
+    expect((ev.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid).toBe('UTC');
+
+    // a meeting of a multi-session event: only that meeting is cancelled; the registration stays
+    const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Series to trim', seats_total: 3 }, key());
+    const d1 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Part 1' });
+    const d2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Part 2', starts_at: '2027-05-12T14:00:00Z', ends_at: '2027-05-12T15:00:00Z' });
+    const b = await j.learner();
+    const eb = await j.enroll(b.id, course.publishedCourseId);
+    const rb = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key());
+    expect(rb.status).toBe(201);
+    await eventually(() => expect(mailsTo(b.email)).toHaveLength(1), { timeoutMs: 15000 });
+    expect((await t.delete(`/v1/ilt-sessions/${d2.id}`, key())).status).toBe(204);
+    expect((await t.get(`/v1/ilt-sessions/${d1.id}`, key())).status).toBe(200);
+    expect((await t.get(`/v1/ilt-multi-session-events/${m.body.id}`, key())).status).toBe(200);
+    expect((await t.get(`/v1/vilt-session-registrations/${rb.body.id}`, key())).status).toBe(200);
+    expect((await t.get(`/v1/vilt-session-events/${d1.id}`, key())).body.vilt_session.registration_count).toBe(1);
+    const trimmed = await eventually(() => {
+      const r = mailsTo(b.email).filter((x) => /^Subject: Cancelled: /m.test(x));
+      expect(r).toHaveLength(1);
+      return r[0];
+    }, { timeoutMs: 15000 });
+    const evs = new ICAL.Component(ICAL.parse(calendarPart(trimmed).ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    expect(evs.map((e) => [e.uid, e.summary])).toEqual([[`${d2.id}@live-training`, 'Part 2']]);
+  });
+
   it('session events: list filters (course, lesson, starts_at__gte, ends_at__lte), read, bad filter values 400', async () => {
     const org2 = await t.newOrg();
     const k2 = { basic: org2.api_key };

@@ -8,7 +8,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { IltSessionDto, MultiSessionEventPatchDto } from './dto/training.dto';
 import { parseEmail } from './instructor-email';
-import { TrainingMails } from './training-mails';
+import { CancelledSnapshot, TrainingMails } from './training-mails';
 
 export interface MultiSessionRow {
   id: string;
@@ -345,6 +345,49 @@ export class SessionsService {
     });
     await this.mails.enqueue(org, mails);
     return this.readEvent(p, id);
+  }
+
+  /**
+   * DELETE /v1/ilt-sessions/{id} (an extension: the published API has no delete): every registrant
+   * of the session gets a cancellation of this meeting (METHOD:CANCEL, its UID, SEQUENCE + 1), made
+   * from a snapshot of it. A lesson-based session goes with its session row (its registrations and
+   * pending mails by cascade); a meeting of a multi-session event goes alone (the event, its other
+   * meetings and its registrations stay). Completions already earned by attendance stay.
+   */
+  async deleteSession(p: Principal, id: string): Promise<void> {
+    const org = p.organizationId;
+    const mails = await this.ds.transaction(async (m) => {
+      const found = await this.event(m, org, id);
+      if (!found) throw notFound();
+      // the session row first, as registrations and updates lock it
+      await m.query(`SELECT id FROM vilt_sessions WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [found.session_id, org]);
+      const e = await this.event(m, org, id);
+      if (!e) throw notFound();
+      const snapshot: CancelledSnapshot = {
+        title: e.session_display_name,
+        events: [
+          {
+            id: e.id,
+            display_name: e.display_name,
+            description: e.description,
+            post_registration_instructions: e.post_registration_instructions,
+            starts_at: new Date(e.starts_at).toISOString(),
+            ends_at: new Date(e.ends_at).toISOString(),
+            timezone: e.timezone,
+            location: e.location,
+            event_link: e.event_link,
+            instructor_email: e.instructor_email,
+            instructor_name: e.instructor_name,
+            sequence: e.sequence + 1,
+          },
+        ],
+      };
+      const ids = await this.mails.recordCancellations(m, org, e.session_id, snapshot);
+      if (e.is_multi_session) await m.query(`DELETE FROM vilt_session_events WHERE id = $1 AND organization_id = $2`, [e.id, org]);
+      else await m.query(`DELETE FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [e.session_id, org]);
+      return ids;
+    });
+    await this.mails.enqueue(org, mails);
   }
 }
 

@@ -7,7 +7,7 @@ import { JobSchedulers } from '../../core/queue/job-schedulers';
 import { QUEUES, ViltMailJob, ViltMailQueueJob } from '../../core/queue/queues';
 import { Mailer, OutgoingMail } from '../mail/mailer';
 import { buildInvitation, InvitationEvent } from './invitation';
-import { TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
+import { CancelledSnapshot, TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
 
 export type ViltMailResult = { sent: true; via: 'smtp' | 'outbox' } | { sent: false; reason: 'no-recipient' | 'already-sent' | 'no-session' };
 
@@ -67,21 +67,26 @@ export class TrainingMailProcessor extends WorkerHost implements OnApplicationBo
   private async send(data: ViltMailJob): Promise<ViltMailResult> {
     const org = data.organizationId;
     const [rec] = await this.ds.query(
-      `SELECT vm.method, vm.session_id, u.email, u.first_name, u.last_name, u.is_anonymized, s.display_name
+      `SELECT vm.method, vm.session_id, vm.cancelled, u.email, u.first_name, u.last_name, u.is_anonymized, s.display_name
          FROM vilt_session_mails vm
          JOIN users u ON u.id = vm.user_id AND u.organization_id = $2
-         JOIN vilt_sessions s ON s.id = vm.session_id AND s.organization_id = $2
+         LEFT JOIN vilt_sessions s ON s.id = vm.session_id AND s.organization_id = $2
         WHERE vm.id = $1 AND vm.organization_id = $2`,
       [data.mailId, org],
     );
     if (!rec) return { sent: false, reason: 'no-session' };
     if (rec.is_anonymized || !rec.email) return { sent: false, reason: 'no-recipient' };
-    const events: (InvitationEvent & { post_registration_instructions: string })[] = await this.ds.query(
-      `SELECT id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence
-         FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
-      [org, rec.session_id],
-    );
+    // a cancellation of deleted meetings carries them; any other mail reads the session's meetings as they are now
+    const snapshot = rec.cancelled as CancelledSnapshot | null;
+    const events: (InvitationEvent & { post_registration_instructions: string })[] = snapshot
+      ? snapshot.events.map((e) => ({ ...e, starts_at: new Date(e.starts_at), ends_at: new Date(e.ends_at) }))
+      : await this.ds.query(
+          `SELECT id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence
+             FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
+          [org, rec.session_id],
+        );
     if (!events.length) return { sent: false, reason: 'no-session' };
+    if (snapshot) rec.display_name = snapshot.title;
     const name = [rec.first_name, rec.last_name].filter((x: string) => x).join(' ');
     const ics = buildInvitation(rec.method, events, { email: rec.email, name });
     const sent = await this.mailer.send(this.message(rec.method, rec.email, rec.first_name, rec.display_name, events, ics) as CalendarMail);

@@ -9,6 +9,25 @@ import { QUEUES, ViltMailJob, ViltMailQueueJob } from '../../core/queue/queues';
 
 export type MailMethod = 'REQUEST' | 'CANCEL';
 
+/** What a cancellation of deleted meetings shows: the session's title and the meetings as they were (times as ISO strings). */
+export interface CancelledSnapshot {
+  title: string;
+  events: {
+    id: string;
+    display_name: string;
+    description: string;
+    post_registration_instructions: string;
+    starts_at: string;
+    ends_at: string;
+    timezone: string;
+    location: string | null;
+    event_link: string | null;
+    instructor_email: string;
+    instructor_name: string;
+    sequence: number;
+  }[];
+}
+
 /** Id of the job scheduler of the live-training mail sweeper. */
 export const VILT_MAIL_SWEEP_SCHEDULER_ID = 'vilt-mail-requeue';
 
@@ -49,6 +68,21 @@ export class TrainingMails {
        SELECT r.organization_id, r.session_id, r.user_id, $3 FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
        RETURNING id`,
       [organizationId, sessionId, method],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * A cancellation to every learner registered for the session, of the meetings given (`snapshot`:
+   * the session's title and the meetings as they are before their deletion, one statement). The
+   * records point at no session: they outlive the deleted meetings and session.
+   */
+  async recordCancellations(m: EntityManager, organizationId: string, sessionId: string, snapshot: CancelledSnapshot): Promise<string[]> {
+    const rows: { id: string }[] = await m.query(
+      `INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, cancelled)
+       SELECT r.organization_id, NULL, r.user_id, 'CANCEL', $3::jsonb FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
+       RETURNING id`,
+      [organizationId, sessionId, JSON.stringify(snapshot)],
     );
     return rows.map((r) => r.id);
   }

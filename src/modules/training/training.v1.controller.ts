@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -137,7 +137,7 @@ export class IltMultiSessionEventsV1Controller {
   }
 }
 
-/** /v1/ilt-sessions (vilt-sessions:*): list, create, read, update (PUT), as published. */
+/** /v1/ilt-sessions (vilt-sessions:*): list, create, read, update (PUT), as published; delete, an extension. */
 @V1()
 @Controller('v1/ilt-sessions')
 export class IltSessionsV1Controller {
@@ -167,6 +167,20 @@ export class IltSessionsV1Controller {
   @Scopes('vilt-sessions:write')
   async update(@Auth() p: Principal, @Param('ilt_session_id') id: string, @Body() dto: IltSessionDto) {
     return presentIltSession(await this.sessions.updateSession(p, id, dto));
+  }
+
+  /** Beyond the published document: a scheduled session cancelled (its registrants mailed a cancellation). */
+  @Delete(':ilt_session_id')
+  @HttpCode(204)
+  @Scopes('vilt-sessions:write')
+  @ApiExtension('x-extension', true)
+  @ApiOperation({
+    description:
+      'Extension (not in the published API): deletes the ILT session and mails every learner registered for it a cancellation (METHOD:CANCEL, the UID of its invitations). ' +
+      "A lesson-based session goes with its registrations; a session of a multi-session event goes alone (the event's registrations stay).",
+  })
+  async destroy(@Auth() p: Principal, @Param('ilt_session_id') id: string) {
+    await this.sessions.deleteSession(p, id);
   }
 }
 
