@@ -1,5 +1,5 @@
 
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
@@ -11,6 +11,7 @@ import { AppConfig } from './core/config/config';
 import { checkBody } from './core/http/body-guard';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
+import { completeRequestSchemas } from './core/http/request-schemas';
 import { genRequestId } from './core/http/request-id';
 import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './core/idempotency/idempotency.service';
@@ -96,13 +97,16 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     app,
     new DocumentBuilder()
       .setTitle('Course Platform API')
-      .setDescription('The /v1 resource API and the /v2 API, with an OAuth 2.0 server.')
+      .setDescription('The /v1 resource API and the /v2 API, with an OAuth 2.0 server. MCP server at `/mcp`: [its tools](/docs/mcp-tools).')
       .setVersion('2.0.0')
       .setOpenAPIVersion('3.1.0')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'JWTAuth')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'organization API key as user name, empty password (/v1)' }, 'ApiKey')
       .build(),
   );
+  // request DTOs without @ApiProperty: their members from their validation rules (core/http/request-schemas.ts)
+  const controllers = [...app.get(ModulesContainer).values()].flatMap((m) => [...m.controllers.values()].map((w) => w.metatype as Function));
+  completeRequestSchemas(doc, controllers);
   SwaggerModule.setup('docs', app, doc, { jsonDocumentUrl: 'openapi.json', useGlobalPrefix: false });
   return app;
 }

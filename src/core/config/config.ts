@@ -46,6 +46,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_WINDOW_SECONDS = 60;
   /** Deactivate/anonymize calls per window per organization, whichever of its clients makes them (each client also has DESTRUCTIVE_RATE_LIMIT). */
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_ORG_RATE_LIMIT = 60;
+  /** POST /v2/web-packages/ calls (each item queues an outbound fetch) per window per client, and per organization (all its clients together). */
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_CREATE_RATE_LIMIT = 10;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_CREATE_ORG_RATE_LIMIT = 20;
+  @Transform(toInt) @IsInt() @Min(1) WEB_PACKAGE_CREATE_RATE_WINDOW_SECONDS = 60;
   @Transform(toInt) @IsInt() @Min(1) BODY_LIMIT_BYTES = 1024 * 1024;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   /** `json` (one JSON object per line, for production and log shippers) or `pretty` (human-readable, one line per request; `npm run up` picks it in a terminal). */

@@ -36,8 +36,8 @@ interface Presence extends Nullable {
   required?: boolean;
 }
 
-/** One rule: `check` returns the problem message or null. */
-function rule(name: string, opts: Presence, check: (v: unknown) => string | null) {
+/** One rule: `check` returns the problem message or null. `hint` (the rule's options) is its constraint, read by the OpenAPI request schemas (request-schemas.ts), never by validation. */
+function rule(name: string, opts: Presence, check: (v: unknown) => string | null, hint: object = opts) {
   const problem = (v: unknown): string | null => {
     if (v === undefined) return opts.required ? MSG.required : null;
     if (v === null) return opts.nullable ? null : MSG.null;
@@ -45,6 +45,7 @@ function rule(name: string, opts: Presence, check: (v: unknown) => string | null
   };
   return ValidateBy({
     name,
+    constraints: [hint],
     validator: {
       validate: (v: unknown) => problem(v) === null,
       defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? 'Invalid value.',
@@ -67,14 +68,19 @@ const strProblem = (v: unknown, o: { min?: number; max?: number }): string | nul
 export const Str = (o: { min?: number; max?: number } & Nullable = {}) => rule('v1String', o, (v) => strProblem(v, o));
 export const Bool = (o: Nullable = {}) => rule('v1Boolean', o, (v) => (typeof v === 'boolean' ? null : MSG.boolean));
 export const Int = (min = -2147483648, max = 2147483647, o: Nullable = {}) =>
-  rule('v1Integer', o, (v) => {
-    if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
-    if (v < min) return MSG.min(min);
-    if (v > max) return MSG.max(max);
-    return null;
-  });
+  rule(
+    'v1Integer',
+    o,
+    (v) => {
+      if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
+      if (v < min) return MSG.min(min);
+      if (v > max) return MSG.max(max);
+      return null;
+    },
+    { ...o, min, max },
+  );
 export const Choice = (values: readonly string[], o: Nullable = {}) =>
-  rule('v1Choice', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(typeof v === 'object' ? JSON.stringify(v) : v)));
+  rule('v1Choice', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(typeof v === 'object' ? JSON.stringify(v) : v)), { ...o, values });
 /** A list of strings, at most `maxItems` of them (MAX_ARRAY_ITEMS unless a published limit says otherwise). */
 export const StrList = (maxItemLength: number, maxItems = MAX_ARRAY_ITEMS): PropertyDecorator => (target, key) => {
   // only arrays are counted (absent passes, anything else gets the list message below)
@@ -82,14 +88,19 @@ export const StrList = (maxItemLength: number, maxItems = MAX_ARRAY_ITEMS): Prop
   strList(maxItemLength)(target, key as string);
 };
 const strList = (maxItemLength: number) =>
-  rule('v1StringList', {}, (v) => {
-    if (!Array.isArray(v)) return MSG.list(v);
-    for (const item of v) {
-      const p = item === null ? MSG.null : strProblem(item, { min: 1, max: maxItemLength });
-      if (p) return p;
-    }
-    return null;
-  });
+  rule(
+    'v1StringList',
+    {},
+    (v) => {
+      if (!Array.isArray(v)) return MSG.list(v);
+      for (const item of v) {
+        const p = item === null ? MSG.null : strProblem(item, { min: 1, max: maxItemLength });
+        if (p) return p;
+      }
+      return null;
+    },
+    { maxItemLength },
+  );
 
 export const Obj = () =>
   rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
@@ -141,19 +152,24 @@ export const V1Bool = (o: Presence = {}): PropertyDecorator => rule('v1Bool', o,
 export function V1Int(o: Presence & { min?: number; max?: number } = {}): PropertyDecorator {
   const min = o.min ?? -2147483648;
   const max = o.max ?? 2147483647;
-  return rule('v1Int', o, (v) => {
-    if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
-    if (v < min) return MSG.min(min);
-    if (v > max) return MSG.max(max);
-    return null;
-  });
+  return rule(
+    'v1Int',
+    o,
+    (v) => {
+      if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
+      if (v < min) return MSG.min(min);
+      if (v > max) return MSG.max(max);
+      return null;
+    },
+    { ...o, min, max },
+  );
 }
 
 /** A nested object member; pair with @ValidateNested() @Type(() => Dto). */
 export const V1Obj = (o: Presence = {}): PropertyDecorator => rule('v1Obj', o, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
 
 export const V1Enum = (values: readonly string[], o: Presence = {}): PropertyDecorator =>
-  rule('v1Enum', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(v)));
+  rule('v1Enum', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(v)), { ...o, values });
 
 /** A strict ISO 8601 date-time (with a time zone, or UTC when none is given). */
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

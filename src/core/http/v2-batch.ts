@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { BatchSpec, runBatch } from '../batch/batch';
 import type { AppConfig } from '../config/config';
 import { requestBaseUrl } from './base-url';
+import { batchBodySchema } from './request-schemas';
 
 /** One batch operation: the service method (called with the caller and the valid items, and the request's base URL when `baseUrl`), the item class and its dedupe rule. */
 export interface V2BatchOp<S> {
@@ -15,6 +16,8 @@ export interface V2BatchOp<S> {
   dedupePointer?: string;
   /** the OpenAPI request body: its description and the item schema the `data` items follow (`_CourseCreateData`) */
   doc?: { description: string; items: string };
+  /** more method decorators of the operation (e.g. a @RateLimit) */
+  decorators?: MethodDecorator[];
 }
 
 /**
@@ -55,10 +58,10 @@ export function V2Batches<S>(spec: { service: string; type: string; scopes: stri
       for (let i = params.length - 1; i >= 0; i--) params[i](proto, name, i);
       const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
       const decorators: MethodDecorator[] = [route, Scopes(`${spec.scopes}:write`)];
-      if (op.doc) {
-        const data = { type: 'array', minItems: 1, items: { type: 'object' }, description: `items as ${op.doc.items}` };
-        decorators.push(ApiBody({ description: op.doc.description, schema: { type: 'object', required: ['data'], properties: { data } } }));
-      }
+      // the items' schema from the item class's validation rules (request-schemas.ts)
+      const items = op.doc ? `items as ${op.doc.items}` : undefined;
+      decorators.push(ApiBody({ description: op.doc?.description ?? `Batch of ${spec.type}`, schema: batchBodySchema(op.item, spec.type, items) }));
+      decorators.push(...(op.decorators ?? []));
       for (const d of decorators.reverse()) d(proto, name, descriptor);
     }
   };

@@ -10,10 +10,8 @@ import { PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCod
 import { presentPool, presentPoolOffers, presentPromoCode } from './promo-codes.presenter';
 import { PromoCodesService } from './promo-codes.service';
 
-/** A body member of the attach operation: one `{id}` or a list of them. */
-class PoolOfferRef {
-  id: string;
-}
+/** The body of the attach operation: one `{id}` (an offer's) or a list of them. */
+const POOL_OFFER_REF = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'an offer id' } } };
 
 /** /v1/promo-code-pools and their offers (the `promo-codes` family). */
 @V1()
@@ -48,7 +46,7 @@ export class PromoCodePoolsV1Controller {
 
   @Post(':promo_code_pool_id/offers')
   @Scopes('promo-codes:write')
-  @ApiBody({ type: PoolOfferRef })
+  @ApiBody({ schema: { oneOf: [POOL_OFFER_REF, { type: 'array', items: POOL_OFFER_REF }] } })
   async attachPoolOffers(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Body() body: unknown) {
     return presentPoolOffers(await this.promo.attachPoolOffers(p, id, body));
   }

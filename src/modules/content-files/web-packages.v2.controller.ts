@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
+import { RateLimit } from '../../core/auth/rate-limit';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
@@ -10,6 +11,9 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackagesV2Service } from './web-packages.v2.service';
 import { presentWebPackageV2 } from './web-packages.v2.presenter';
+
+/** Create is rate limited more tightly than a plain batch, as published: each item queues an outbound fetch (docs/decisions/rate-limits.md). */
+const createRateLimit = RateLimit({ operation: 'web-packages:create', limit: 'WEB_PACKAGE_CREATE_RATE_LIMIT', window: 'WEB_PACKAGE_CREATE_RATE_WINDOW_SECONDS', organizationLimit: 'WEB_PACKAGE_CREATE_ORG_RATE_LIMIT' });
 
 /**
  * /v2/web-packages: list, create batch (answers PROCESSING; the worker imports, a bad archive ends
@@ -21,7 +25,7 @@ import { presentWebPackageV2 } from './web-packages.v2.presenter';
 @V2()
 @V2Batches<WebPackagesV2Service>({
   service: 'v2', type: 'web-packages', scopes: 'web-packages', baseUrl: true,
-  create: { call: 'createMany', item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' } },
+  create: { call: 'createMany', item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' }, decorators: [createRateLimit] },
   update: { call: 'updateMany', item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
 })
 @Controller('v2/web-packages')

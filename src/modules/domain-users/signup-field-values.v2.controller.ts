@@ -8,6 +8,7 @@ import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
+import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { listParam, stringParam } from '../courses/query-params';
@@ -22,6 +23,9 @@ const idKey = (raw: Record<string, any>) => (typeof raw.id === 'string' ? raw.id
  * filter[signup-field.id], filter[domains]) and read by signup_field_value_id. Scopes
  * signup-fields:read / signup-fields:write. Repeated ids in a batch are duplicate_in_batch.
  */
+/** SignupFieldValueCreateRequestEnvelope: the batch envelope with the top-level student_id. */
+const withStudentId = (s: JsonSchema): JsonSchema => ({ ...s, required: ['student_id', 'data'], properties: { student_id: { type: 'string' }, ...s.properties } });
+
 @ApiTags('signup-field-values')
 @ApiBearerAuth('JWTAuth')
 @V2()
@@ -39,7 +43,7 @@ export class SignupFieldValuesV2Controller {
   /** Envelope first (400), then student_id (422 when not a string, 404 when not a member of any domain), then the items. */
   @Post()
   @Scopes('signup-fields:write')
-  @ApiBody({ description: 'student_id and items keyed by signup-field id (SignupFieldValueCreateRequestEnvelope)', schema: { type: 'object', required: ['student_id', 'data'], properties: { student_id: { type: 'string' }, data: { type: 'array', minItems: 1, items: { type: 'object' } } } } })
+  @ApiBody({ description: 'student_id and items keyed by signup-field id (SignupFieldValueCreateRequestEnvelope)', schema: withStudentId(batchBodySchema(SignupFieldValueItemV2, 'signup-field-values', 'items as _SignupFieldValueCreateData: id is the signup field\'s id')) })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     batchItems(body, this.config.BATCH_MAX_ITEMS);
     const studentId = (body as Record<string, unknown>).student_id;

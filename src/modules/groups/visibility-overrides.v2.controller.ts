@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -7,6 +7,7 @@ import { runBatch } from '../../core/batch/batch';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
+import { batchBodySchema } from '../../core/http/request-schemas';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { VisibilityOverrideListQuery } from './dto/list.dto';
 import { overrideTupleKey, VisibilityOverrideItem } from './dto/visibility-override.dto';
@@ -45,12 +46,14 @@ export class VisibilityOverridesV2Controller {
 
   @Post()
   @Scopes('student-groups:write')
+  @ApiBody({ description: 'Published courses to show or hide for the group', schema: batchBodySchema(VisibilityOverrideItem, 'visibility-overrides') })
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.batch(p, id, body, reply, (groupId, items) => this.overrides.add(p, groupId, items));
   }
 
   @Delete()
   @Scopes('student-groups:write')
+  @ApiBody({ description: 'Visibility overrides to remove', schema: batchBodySchema(VisibilityOverrideItem, 'visibility-overrides') })
   async remove(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.batch(p, id, body, reply, (groupId, items) => this.overrides.remove(p, groupId, items));
   }

@@ -7,6 +7,7 @@ import { BatchSpec, runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl, requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
+import { batchBodySchema } from '../../core/http/request-schemas';
 import { V2Batches } from '../../core/http/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam, stringParam } from '../courses/query-params';
@@ -46,9 +47,9 @@ const listQueries = [
 const ListQueries = (): MethodDecorator => (t, k, d) => {
   for (const q of listQueries) q(t, k, d);
 };
-
 /** The filters of the quiz and question-bank lists. */
 const listFilters = (query: Record<string, unknown>) => ({ name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
+
 /** /v2/quizzes/ (quizzes:read / quizzes:write). */
 @ApiTags('quizzes')
 @ApiBearerAuth('JWTAuth')
@@ -100,7 +101,7 @@ export class QuizBanksV2Controller {
 
   @Post()
   @Scopes('quizzes:write')
-  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentBindData' } } } })
+  @ApiBody({ schema: batchBodySchema(AssignmentBindItem, 'question-bank-assignments', 'items as _QuestionBankAssignmentBindData') })
   async bind(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const quiz = await this.v2.requireQuiz(p, quizId);
     return this.run(reply, body, AssignmentBindItem, (items) => this.v2.bind(p, quiz, items));
@@ -108,7 +109,7 @@ export class QuizBanksV2Controller {
 
   @Patch()
   @Scopes('quizzes:write')
-  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentBatchUpdateData' } } } })
+  @ApiBody({ schema: batchBodySchema(AssignmentUpdateItem, 'question-bank-assignments', 'items as _QuestionBankAssignmentBatchUpdateData') })
   async update(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const quiz = await this.v2.requireQuiz(p, quizId);
     return this.run(reply, body, AssignmentUpdateItem, (items) => this.v2.update(p, quiz, items));
@@ -116,7 +117,7 @@ export class QuizBanksV2Controller {
 
   @Delete()
   @Scopes('quizzes:write')
-  @ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'items as _QuestionBankAssignmentDeleteData' } } } })
+  @ApiBody({ schema: batchBodySchema(AssignmentUnbindItem, 'question-bank-assignments', 'items as _QuestionBankAssignmentDeleteData') })
   async unbind(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const quiz = await this.v2.requireQuiz(p, quizId);
     return this.run(reply, body, AssignmentUnbindItem, (items) => this.v2.unbind(p, quiz, items));
@@ -163,7 +164,7 @@ export class QuestionBanksV2Controller {
   }
 }
 
-const batchBody = (items: string) => ApiBody({ schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', minItems: 1, items: { type: 'object' }, description: `items as ${items}` } } } });
+const batchBody = (itemClass: Function, items: string) => ApiBody({ schema: batchBodySchema(itemClass, 'questions', `items as ${items}`) });
 
 /** /v2/questions/ (question-banks or quizzes scopes: a question lives under a quiz or a bank). */
 @ApiTags('questions')
@@ -199,7 +200,7 @@ export class QuestionsV2Controller {
 
   @Post()
   @Scopes('question-banks:write', 'quizzes:write')
-  @batchBody('_QuestionCreateData')
+  @batchBody(QuestionCreateItem, '_QuestionCreateData')
   create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     // no natural key: every item is created (docs/decisions/quizzes.md)
     return this.run(reply, body, { itemClass: QuestionCreateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
@@ -209,7 +210,7 @@ export class QuestionsV2Controller {
 
   @Patch()
   @Scopes('question-banks:write', 'quizzes:write')
-  @batchBody('_QuestionBatchUpdateData')
+  @batchBody(QuestionUpdateItem, '_QuestionBatchUpdateData')
   update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.run(reply, body, { itemClass: QuestionUpdateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
       this.v2.updateQuestions(p, items, requestBaseUrl(this.config, req)),
@@ -218,7 +219,7 @@ export class QuestionsV2Controller {
 
   @Delete()
   @Scopes('question-banks:write', 'quizzes:write')
-  @batchBody('_QuestionDeleteData')
+  @batchBody(IdItem, '_QuestionDeleteData')
   remove(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.run(reply, body, { itemClass: IdItem, type: 'questions', dedupeKey: idKey, dedupePointer: '/id', maxItems: this.config.BATCH_MAX_ITEMS }, (items) => this.v2.deleteQuestions(p, items));
   }
