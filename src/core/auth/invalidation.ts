@@ -79,6 +79,9 @@ export class AuthInvalidationBus implements OnModuleDestroy {
     this.closed = true;
     const sub = this.subscriber;
     this.subscriber = undefined;
-    if (sub) await sub.quit().catch(() => sub.disconnect());
+    if (!sub) return;
+    // quit() would wait for a reconnection while Redis is away
+    if (sub.status !== 'ready') sub.disconnect();
+    else await sub.quit().catch(() => sub.disconnect());
   }
 }
