@@ -120,11 +120,15 @@ describe('/v2/web-packages create: its own rate limit per client and per organiz
     try {
       const statuses: (number | undefined)[] = [];
       for (let i = 0; i < 4; i++) {
-        const r = answer(await client.callTool({ name: 'create_web_packages', arguments: body(`m${i}`) }));
+        const raw = await client.callTool({ name: 'create_web_packages', arguments: body(`m${i}`) });
+        const r = answer(raw);
+        const headers = (raw._meta as any)?.http_headers ?? {};
+        expect(headers.ratelimit).toMatch(/"client";r=\d+/);
         statuses.push(r.status);
         if (i === 3) {
           expect(r.isError).toBe(true);
           expect(r.json.errors[0].code).toBe('rate_limited');
+          expect(Number(headers['retry-after'])).toBeGreaterThan(0);
         }
       }
       expect(statuses).toEqual([200, 200, 200, 429]);

@@ -36,7 +36,12 @@ export interface ToolSpec {
   interface: 'v1' | 'v2';
   /** the list paginates: /v2 by cursor, /v1 by page number */
   paging?: 'cursor' | 'page';
+  /** the argument sent as the Idempotency-Key header (writes; CONVENTIONS §14) */
+  idempotencyArg?: string;
 }
+
+/** The argument of every write tool that is sent as the operation's Idempotency-Key header. */
+export const IDEMPOTENCY_ARG = 'idempotency_key';
 
 /** Operations that are no tools: credentials are exchanged and revoked by the client, not through a token. */
 const NOT_TOOLS = /^(POST|GET) \/v2\/auth\//;
@@ -195,6 +200,17 @@ function toolOf(
   } else if (o.method === 'GET') {
     additional = true; // more filters go to the query string
   }
+  // writes take an Idempotency-Key, as over HTTP (a retried tool call then does the work once)
+  let idempotencyArg: string | undefined;
+  if (o.method !== 'GET' && !(IDEMPOTENCY_ARG in properties)) {
+    idempotencyArg = IDEMPOTENCY_ARG;
+    properties[IDEMPOTENCY_ARG] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'Sent as the Idempotency-Key header: a repeat with the same key and arguments within 24 h answers the first result without doing the work again (another body with the same key: 422; while the first runs: 409).',
+    };
+  }
 
   const readOnly = o.method === 'GET';
   const scopes = o.rule.isPublic ? 'none (public)' : o.rule.scopes?.length ? `one of ${o.rule.scopes.join(', ')}` : 'any valid token';
@@ -235,6 +251,7 @@ function toolOf(
     rule: o.rule,
     interface: o.iface,
     paging,
+    idempotencyArg,
   };
 }
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
@@ -49,6 +50,12 @@ class ArgumentError extends Error {
 export class McpService {
   private readonly logger = new Logger(McpService.name);
   private catalog?: Promise<ToolSpec[]>;
+  /**
+   * One JSON Schema validator for every per-request Server: the SDK otherwise builds a new Ajv
+   * instance in each Server's constructor (about a fifth of a tool call's CPU, measured with
+   * bench/mcp.js), and ours never validates a schema (no elicitation).
+   */
+  private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -82,7 +89,7 @@ export class McpService {
 
   /** An MCP server for one HTTP request (the transport is stateless): tools/list and tools/call for this caller. */
   server(caller: Caller): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator });
     server.setRequestHandler(ListToolsRequestSchema, async () => {
       const tools = await this.tools();
       return { tools: tools.filter((t) => toolAllowed(t, caller.principal.scopes)).map(describe) };
@@ -98,7 +105,7 @@ export class McpService {
 
   /** Run the tool's operation as the caller; an answer of 400 or more is a tool error with the API's body. */
   async call(tool: ToolSpec, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
-    let request: { url: string; body?: unknown };
+    let request: { url: string; body?: unknown; idempotencyKey?: string };
     try {
       request = this.request(tool, args);
     } catch (e) {
@@ -107,6 +114,7 @@ export class McpService {
     }
     const headers: Record<string, string> = { ...caller.headers, authorization: caller.authorization, accept: 'application/json' };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
     const res = await this.fastify().inject({
       method: tool.method as 'GET',
       url: request.url,
@@ -118,12 +126,12 @@ export class McpService {
     return {
       content: [{ type: 'text', text: res.body || `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim() }],
       isError: status >= 400,
-      _meta: { http_status: status },
+      _meta: { http_status: status, ...answerHeaders(res.headers) },
     };
   }
 
   /** The operation's URL (path parameters, query string) and body, from the tool's arguments. */
-  private request(tool: ToolSpec, args: Record<string, unknown>): { url: string; body?: unknown } {
+  private request(tool: ToolSpec, args: Record<string, unknown>): { url: string; body?: unknown; idempotencyKey?: string } {
     if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ArgumentError('arguments', 'The arguments must be an object.');
     // a parameter's argument (`page.size`), or its name as the API spells it (`page[size]`)
     const argName = (name: string) => tool.argOf[name] ?? name;
@@ -143,7 +151,14 @@ export class McpService {
       else throw new ArgumentError(name, `${name} must be a string, a number, a boolean or a list of them.`);
     };
     for (const name of tool.queryParams) addQuery(name, valueOf(name));
+    let idempotencyKey: string | undefined;
+    if (tool.idempotencyArg && args[tool.idempotencyArg] !== undefined) {
+      const k = args[tool.idempotencyArg];
+      if (typeof k !== 'string' || k === '' || k.length > 255) throw new ArgumentError(tool.idempotencyArg, `${tool.idempotencyArg} must be a string of 1 to 255 characters.`);
+      idempotencyKey = k;
+    }
     const taken = new Set([...tool.pathParams, ...tool.queryParams].flatMap((n) => [n, argName(n)]));
+    if (tool.idempotencyArg) taken.add(tool.idempotencyArg);
     const rest = Object.entries(args).filter(([k]) => !taken.has(k));
     let body: unknown;
     if (tool.method === 'GET') {
@@ -156,8 +171,16 @@ export class McpService {
     } else if (rest.length) {
       body = Object.fromEntries(rest);
     }
-    return { url: query.length ? `${path}?${query.join('&')}` : path, body };
+    return { url: query.length ? `${path}?${query.join('&')}` : path, body, idempotencyKey };
   }
+}
+
+/** Answer headers a caller acts on, in the result's `_meta` (rate limits and Retry-After, Location, an idempotent replay). */
+const ANSWER_HEADERS = ['retry-after', 'ratelimit', 'ratelimit-policy', 'location', 'idempotent-replayed'];
+function answerHeaders(headers: Record<string, unknown>): { http_headers?: Record<string, string> } {
+  const out: Record<string, string> = {};
+  for (const h of ANSWER_HEADERS) if (typeof headers[h] === 'string' || typeof headers[h] === 'number') out[h] = String(headers[h]);
+  return Object.keys(out).length ? { http_headers: out } : {};
 }
 
 /** The tools/list entry of a tool. */
