@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Controller, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { SCOPES_KEY } from '../auth/decorators';
 import { V1Page } from '../pagination/v1-page';
 import { V1 } from './interfaces';
@@ -86,6 +87,44 @@ describe('@V1Resource', () => {
       ['read', 'P', 'd', 'b', 't'],
       ['update', 'P', 'd', 'b', 't', { y: 1 }],
       ['delete', 'P', 'd', 'b', 't'],
+    ]);
+  });
+
+  it('with filters, a list takes the query (of its class) before the page and hands the service filters(query) after the page; several scope families are each enough; patch is PATCH only', async () => {
+    class ThingQuery {
+      name?: string;
+    }
+    @V1Resource<ThingsService>({
+      service: 'things', id: 'thing_id', scopes: ['things', 'boxes'], present: (r: { n: number }) => r.n,
+      list: { call: 'listThings', handler: 'list', cap: 100, query: ThingQuery, filters: (q: ThingQuery) => q.name || undefined },
+      read: { call: 'readThing', handler: 'read' },
+      patch: { call: 'updateThing', body: PatchDto },
+      remove: { call: 'deleteThing', handler: 'remove' },
+    })
+    @Controller('v1/things')
+    class FilteredController {
+      constructor(readonly things: ThingsService) {}
+    }
+    const fp = FilteredController.prototype as any;
+    expect(Reflect.getMetadata('design:paramtypes', fp, 'list')).toEqual([Object, ThingQuery, V1Page]);
+    const kinds = Object.entries(Reflect.getMetadata(ROUTE_ARGS_METADATA, FilteredController, 'list') as Record<string, { index: number }>)
+      .sort(([, a], [, b]) => a.index - b.index)
+      .map(([k]) => k.split(':')[0]);
+    expect(kinds[1]).toBe(String(RouteParamtypes.QUERY));
+    expect([Reflect.getMetadata(SCOPES_KEY, fp.read), Reflect.getMetadata(SCOPES_KEY, fp.remove)]).toEqual([['things:read', 'boxes:read'], ['things:write', 'boxes:write']]);
+    // patch: PATCH only (no PUT), named as @PutAndPatch names a PATCH twin
+    expect([Reflect.getMetadata(METHOD_METADATA, fp.partialUpdateThing), Reflect.getMetadata(PATH_METADATA, fp.partialUpdateThing), fp.updateThing]).toEqual([RequestMethod.PATCH, ':thing_id', undefined]);
+    expect(Reflect.getMetadata('design:paramtypes', fp, 'partialUpdateThing')).toEqual([Object, String, PatchDto]);
+    const ctl = new FilteredController(new ThingsService()) as any;
+    calls.length = 0;
+    const page = { page: 1, pageSize: 2, offset: 0, list: (results: unknown[], count: number) => ({ results, count }) };
+    expect(await ctl.list('P', { name: 'x' }, page)).toEqual({ results: [1, 2], count: 7 });
+    await ctl.list('P', { name: '' }, page);
+    expect(await ctl.partialUpdateThing('P', 't', { y: 2 })).toBe(5);
+    expect(calls).toEqual([
+      ['list', 'P', page, 'x'],
+      ['list', 'P', page, undefined],
+      ['update', 'P', 't', { y: 2 }],
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Res, Type } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
@@ -15,11 +15,16 @@ import { patchTwinName, PutAndPatch } from './put-and-patch';
  * path parameters in URL order (the controller's, `at`'s, and for the object operations the id),
  * then the page (list) or the body (create, update), and presents what it returns:
  * - list: `{rows, count}` → `page.list(rows.map(present), count)` (`@Paged(cap, defaultSize)`);
+ *   with `filters`, the handler also takes the query (`@Query()`, of class `query` when given,
+ *   validated as a hand-written handler's would be) and the service gets `filters(query)` after the
+ *   page;
  * - create: the row → 201 (`upsert`: `{view, created}` → 201 when created, else 200);
  * - read, update: the row → 200; PUT and PATCH share one handler unless `patchBody` is given
  *   (then PATCH is its own handler `partial<Name>` with that body, as @PutAndPatch names it);
+ * - patch (instead of update, where the resource has no PUT): PATCH only, handler `partial<Call>`;
  * - remove: nothing → 204.
- * GETs need `<scopes>:read`, the others `<scopes>:write`. The handlers carry the same decorators a
+ * GETs need `<scopes>:read`, the others `<scopes>:write` (any one of the families, when `scopes`
+ * lists several). The handlers carry the same decorators a
  * hand-written handler would (route, scope, status, parameters with their types), so guards,
  * pipes and the OpenAPI document see no difference. Put the decorator between @V1() (which marks
  * the handlers and adds PATCH twins) and @Controller (whose path it reads).
@@ -31,13 +36,14 @@ export interface V1ResourceSpec<S> {
   at?: string;
   /** the object's id parameter */
   id: string;
-  scopes: string;
+  scopes: string | string[];
   /** the operation's answer from the service's result; `ctl` is the controller (for presenters that need its config) */
   present: (row: any, ctl: any) => unknown;
-  list?: Op<S> & { cap: number; defaultSize?: number };
+  list?: Op<S> & { cap: number; defaultSize?: number; query?: Type; filters?: (query: any) => unknown };
   create?: Op<S> & { body: Type; upsert?: boolean };
   read?: Op<S>;
   update?: Op<S> & { body: Type; patchBody?: Type };
+  patch?: Op<S> & { body: Type };
   remove?: Op<S>;
 }
 
@@ -59,7 +65,7 @@ type Impl = (this: Record<string, any>, p: Principal, ...args: any[]) => Promise
  * Define `name` on the prototype as `impl` with its route decorators and its parameters: the
  * caller, the path parameters, then `last` (body class or page) and, for upserts, the reply.
  */
-function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?] }, reply = false) {
+function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?]; query?: Type }, reply = false) {
   if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V1Resource: ${proto.constructor.name}.${name} exists`);
   // a function of the handler's name: Nest and the OpenAPI explorer read parameters by the function's name
   const handler = {
@@ -74,6 +80,10 @@ function defineHandler(proto: object, name: string, impl: Impl, route: MethodDec
     types.push(last.body);
     decorators.push(Body());
   } else if (last) {
+    if (last.query) {
+      types.push(last.query);
+      decorators.push(Query());
+    }
     types.push(V1Page);
     decorators.push(Paged(...last.page));
   }
@@ -98,19 +108,22 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
     const object = join(spec.at, `:${spec.id}`);
     const parents = pathParams(join(base, collection));
     const own = [...parents, spec.id];
-    const read = Scopes(`${spec.scopes}:read`);
-    const write = Scopes(`${spec.scopes}:write`);
+    const families = [spec.scopes].flat();
+    const read = Scopes(...families.map((f) => `${f}:read`));
+    const write = Scopes(...families.map((f) => `${f}:write`));
     const svc = (ctl: Record<string, any>, call: string) => {
       const s = spec.service.split('.').reduce((o, k) => o[k], ctl);
       return (s[call] as (...a: unknown[]) => Promise<any>).bind(s);
     };
-    const { list, create, update, remove } = spec;
+    const { list, create, update, patch, remove } = spec;
     if (list) {
       defineHandler(proto, list.handler ?? list.call, async function (p, ...args) {
         const page = args[args.length - 1] as V1Page;
-        const { rows, count } = await svc(this, list.call)(p, ...args);
+        // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
+        const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
+        const { rows, count } = await svc(this, list.call)(p, ...call);
         return page.list(rows.map((r: unknown) => spec.present(r, this)), count);
-      }, [Get(collection), read], parents, { page: [list.cap, list.defaultSize] });
+      }, [Get(collection), read], parents, { page: [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
     }
     if (create?.upsert) {
       defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
@@ -123,6 +136,12 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
         return spec.present(await svc(this, create.call)(p, ...args), this);
       }, [Post(collection), write], parents, { body: create.body });
+    }
+    // before read: a PATCH-only resource lists PATCH first, as its hand-written handlers did
+    if (patch) {
+      defineHandler(proto, patch.handler ?? patchTwinName(patch.call), async function (p, ...args) {
+        return spec.present(await svc(this, patch.call)(p, ...args), this);
+      }, [Patch(object), write], own, { body: patch.body });
     }
     if (spec.read) {
       const op = spec.read;

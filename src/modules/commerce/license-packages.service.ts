@@ -8,6 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { rowsOf } from '../../core/database/sql';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import type { LicensePackageCreateDto, LicensePackagePatchDto, LicensePackageSeatCreateDto, LicensePackageSeatUpdateDto } from './dto/license-packages.dto';
+import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
 
 export interface PackageRow {
   id: string;
@@ -93,12 +94,7 @@ export class LicensePackagesService {
   }
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: PackageRow[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM license_packages WHERE organization_id = $1`, [p.organizationId]);
-    const rows: PackageRow[] = await this.ds.query(
-      `SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $1 ORDER BY x.created_at, x.id LIMIT $2 OFFSET $3`,
-      [p.organizationId, page.pageSize, page.offset],
-    );
-    return { rows, count: n };
+    return v1SqlPage(this.ds, PKG_COLS('x'), 'license_packages x', new OrgWhere(p.organizationId, 'x.organization_id'), page, 'x.created_at, x.id');
   }
 
   async read(p: Principal, id: string): Promise<PackageRow> {

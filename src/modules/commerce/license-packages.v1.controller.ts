@@ -1,6 +1,4 @@
-import { Body, Controller, Param, Patch } from '@nestjs/common';
-import { Auth, Scopes } from '../../core/auth/decorators';
-import type { Principal } from '../../core/auth/principal';
+import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
@@ -21,6 +19,7 @@ import { LicensePackagesService } from './license-packages.service';
   list: { call: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
   create: { call: 'create', body: LicensePackageCreateDto },
   read: { call: 'read' },
+  patch: { call: 'update', body: LicensePackagePatchDto },
   remove: { call: 'remove' },
 })
 @V1Resource<LicensePackagesService>({
@@ -36,10 +35,4 @@ import { LicensePackagesService } from './license-packages.service';
 @Controller('v1/license-packages')
 export class LicensePackagesV1Controller {
   constructor(private readonly packages: LicensePackagesService) {}
-
-  @Patch(':license_package_id')
-  @Scopes('licensing:write')
-  async partialUpdate(@Auth() p: Principal, @Param('license_package_id') id: string, @Body() body: LicensePackagePatchDto) {
-    return presentPackage(await this.packages.update(p, id, body));
-  }
 }

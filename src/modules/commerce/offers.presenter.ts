@@ -44,8 +44,11 @@ export interface OfferItemRow {
 export const offerType = (r: Pick<OfferItemRow, 'published_course_id' | 'published_path_id' | 'plan_id'>) =>
   r.published_course_id ? 'published_course' : r.published_path_id ? 'published_path' : r.plan_id ? 'plan' : 'course_series';
 
-/** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change). */
-export function presentOfferItem(r: OfferItemRow) {
+/** What an offer shows of itself wherever the published OfferItem appears. */
+export type OfferItemBasics = Pick<OfferItemRow, 'id' | 'published_course_id' | 'published_path_id' | 'plan_id' | 'course_series_id' | 'domain_name' | 'price_cents' | 'currency_code' | 'sku'>;
+
+/** The published OfferItem's identity and price members (the promo-code pool operations show these alone). */
+export function presentOfferBasics(r: OfferItemBasics) {
   const id = encodeId('offer', r.id);
   return {
     id,
@@ -59,6 +62,13 @@ export function presentOfferItem(r: OfferItemRow) {
     currency_code: r.currency_code,
     price_credits: null,
     sku: r.sku ?? id,
+  };
+}
+
+/** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change). */
+export function presentOfferItem(r: OfferItemRow) {
+  return {
+    ...presentOfferBasics(r),
     max_quantity: MAX_QUANTITY,
     active: r.live,
     starts_at: iso(r.created_at),

@@ -1,6 +1,7 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
-import { OfferItemView, presentOfferItem } from './promo-codes.offers';
+import { presentOfferBasics } from './offers.presenter';
+import type { OfferItemView } from './promo-codes.offers';
 import type { PoolRow, PromoCodeRow } from './promo-codes.service';
 
 /** PromoCodePoolListItem / PromoCodePoolCreate / PromoCodePoolUpdate: one shape with every member (discount_type, single_use_per_user included). */
@@ -20,7 +21,7 @@ export function presentPool(r: PoolRow) {
 }
 
 /** PromoCodePoolOffer: `{offers: [OfferItem]}` (a list result holds one offer, the attach answer every offer it named). */
-export const presentPoolOffers = (offers: OfferItemView[]) => ({ offers: offers.map(presentOfferItem) });
+export const presentPoolOffers = (offers: OfferItemView[]) => ({ offers: offers.map(presentOfferBasics) });
 
 /** PromoCode. */
 export function presentPromoCode(r: PromoCodeRow) {

@@ -9,6 +9,7 @@ import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { DiscountType, PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
 import { loadOfferItems, OfferItemView } from './promo-codes.offers';
 import { clearPromoCodeUse } from './purchases.store';
+import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
 
 export interface PoolRow {
   id: string;
@@ -59,23 +60,10 @@ export class PromoCodesService {
   }
 
   async listPools(p: Principal, page: V1PageRequest, filters: { offerId?: string; name?: string }): Promise<{ rows: PoolRow[]; count: number }> {
-    const where = ['x.organization_id = $1'];
-    const params: unknown[] = [p.organizationId];
-    if (filters.name !== undefined) {
-      params.push(filters.name);
-      where.push(`x.name = $${params.length}`);
-    }
-    if (filters.offerId !== undefined) {
-      params.push(decodeId('offer', filters.offerId));
-      where.push(`EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = $${params.length}::uuid)`);
-    }
-    const w = where.join(' AND ');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM promo_code_pools x WHERE ${w}`, params);
-    const rows: PoolRow[] = await this.ds.query(
-      `SELECT ${POOL_COLS} FROM promo_code_pools x WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.pageSize, page.offset],
-    );
-    return { rows, count: n };
+    const where = new OrgWhere(p.organizationId, 'x.organization_id')
+      .equals('x.name', filters.name)
+      .and(filters.offerId === undefined ? undefined : decodeId('offer', filters.offerId), (offer) => `EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = ${offer}::uuid)`);
+    return v1SqlPage(this.ds, POOL_COLS, 'promo_code_pools x', where, page);
   }
 
   async readPool(p: Principal, id: string): Promise<PoolRow> {
@@ -214,27 +202,11 @@ export class PromoCodesService {
   }
 
   async listCodes(p: Principal, page: V1PageRequest, filters: { poolId?: string; code?: string; active?: boolean }): Promise<{ rows: PromoCodeRow[]; count: number }> {
-    const where = ['organization_id = $1'];
-    const params: unknown[] = [p.organizationId];
-    if (filters.poolId !== undefined) {
-      params.push(decodeId('promoCodePool', filters.poolId));
-      where.push(`pool_id = $${params.length}::uuid`);
-    }
-    if (filters.code !== undefined) {
-      params.push(filters.code);
-      where.push(`code = $${params.length}`);
-    }
-    if (filters.active !== undefined) {
-      params.push(filters.active);
-      where.push(`active = $${params.length}`);
-    }
-    const w = where.join(' AND ');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM promo_codes WHERE ${w}`, params);
-    const rows: PromoCodeRow[] = await this.ds.query(
-      `SELECT ${CODE_COLS} FROM promo_codes WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.pageSize, page.offset],
-    );
-    return { rows, count: n };
+    const where = new OrgWhere(p.organizationId)
+      .and(filters.poolId === undefined ? undefined : decodeId('promoCodePool', filters.poolId), (pool) => `pool_id = ${pool}::uuid`)
+      .equals('code', filters.code)
+      .equals('active', filters.active);
+    return v1SqlPage(this.ds, CODE_COLS, 'promo_codes', where, page);
   }
 
   async readCode(p: Principal, id: string): Promise<PromoCodeRow> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -20,6 +20,8 @@ const POOL_OFFER_REF = { type: 'object', required: ['id'], properties: { id: { t
   id: 'promo_code_pool_id',
   scopes: 'promo-codes',
   present: presentPool,
+  // filters: `offer_id` (pools attached to that offer), `name` (exact)
+  list: { call: 'listPools', cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id', 64), name: strParam(q, 'name', 255) }) },
   create: { call: 'createPool', body: PromoCodePoolCreateDto },
   read: { call: 'readPool' },
   update: { call: 'updatePool', body: PromoCodePoolPutDto, patchBody: PromoCodePoolPatchDto },
@@ -28,14 +30,6 @@ const POOL_OFFER_REF = { type: 'object', required: ['id'], properties: { id: { t
 @Controller('v1/promo-code-pools')
 export class PromoCodePoolsV1Controller {
   constructor(private readonly promo: PromoCodesService) {}
-
-  /** Filters: `offer_id` (pools attached to that offer), `name` (exact). */
-  @Get()
-  @Scopes('promo-codes:read')
-  async listPools(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.promo.listPools(p, page, { offerId: strParam(query, 'offer_id', 64), name: strParam(query, 'name', 255) });
-    return page.list(rows.map(presentPool), count);
-  }
 
   @Get(':promo_code_pool_id/offers')
   @Scopes('promo-codes:read')
@@ -66,6 +60,12 @@ export class PromoCodePoolsV1Controller {
   id: 'promo_code_id',
   scopes: 'promo-codes',
   present: presentPromoCode,
+  // filters: `promo_code_pool_id`, `code` (exact, case-sensitive), `active`
+  list: {
+    call: 'listCodes',
+    cap: V1_PAGE_CAP.large,
+    filters: (q) => ({ poolId: strParam(q, 'promo_code_pool_id', 64), code: strParam(q, 'code', 40), active: boolParam(q, 'active') }),
+  },
   create: { call: 'createCode', body: PromoCodeCreateDto },
   read: { call: 'readCode' },
   update: { call: 'updateCode', body: PromoCodePutDto, patchBody: PromoCodePatchDto },
@@ -74,16 +74,4 @@ export class PromoCodePoolsV1Controller {
 @Controller('v1/promo-codes')
 export class PromoCodesV1Controller {
   constructor(private readonly promo: PromoCodesService) {}
-
-  /** Filters: `promo_code_pool_id`, `code` (exact, case-sensitive), `active`. */
-  @Get()
-  @Scopes('promo-codes:read')
-  async listCodes(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.promo.listCodes(p, page, {
-      poolId: strParam(query, 'promo_code_pool_id', 64),
-      code: strParam(query, 'code', 40),
-      active: boolParam(query, 'active'),
-    });
-    return page.list(rows.map(presentPromoCode), count);
-  }
 }

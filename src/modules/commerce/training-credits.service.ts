@@ -7,6 +7,7 @@ import { decodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { AddRemove, TrainingCreditCodeCreateDto, TrainingCreditCodePatchDto } from './dto/training-credits.dto';
+import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
 
 export interface CreditCodeRow {
   id: string;
@@ -90,23 +91,8 @@ export class TrainingCreditsService {
   }
 
   async list(p: Principal, page: V1PageRequest, filters: { trackingIdentifier?: string; code?: string }): Promise<{ rows: CreditCodeRow[]; count: number }> {
-    const where = ['organization_id = $1'];
-    const params: unknown[] = [p.organizationId];
-    if (filters.trackingIdentifier !== undefined) {
-      params.push(filters.trackingIdentifier);
-      where.push(`tracking_identifier = $${params.length}`);
-    }
-    if (filters.code !== undefined) {
-      params.push(filters.code);
-      where.push(`code = $${params.length}`);
-    }
-    const w = where.join(' AND ');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM training_credit_codes WHERE ${w}`, params);
-    const rows: CreditCodeRow[] = await this.ds.query(
-      `SELECT ${COLS} FROM training_credit_codes WHERE ${w} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.pageSize, page.offset],
-    );
-    return { rows, count: n };
+    const where = new OrgWhere(p.organizationId).equals('tracking_identifier', filters.trackingIdentifier).equals('code', filters.code);
+    return v1SqlPage(this.ds, COLS, 'training_credit_codes', where, page);
   }
 
   async read(p: Principal, id: string): Promise<CreditCodeView> {

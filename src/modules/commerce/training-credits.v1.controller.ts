@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { Auth, Scopes } from '../../core/auth/decorators';
-import type { Principal } from '../../core/auth/principal';
+import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { strParam } from '../../core/http/v1-rules';
-import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { TrainingCreditCodeCreateDto, TrainingCreditCodePatchDto } from './dto/training-credits.dto';
 import { presentCreditCode } from './training-credits.presenter';
 import { TrainingCreditsService } from './training-credits.service';
@@ -16,28 +14,14 @@ import { TrainingCreditsService } from './training-credits.service';
   id: 'training_credit_code_id',
   scopes: 'training-credits',
   present: presentCreditCode,
+  // filters: `tracking_identifier`, `training_credit_code` (both exact)
+  list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q) => ({ trackingIdentifier: strParam(q, 'tracking_identifier', 256), code: strParam(q, 'training_credit_code', 255) }) },
   create: { call: 'create', body: TrainingCreditCodeCreateDto },
   read: { call: 'read' },
+  // `student_groups` and `offers` as `{add, remove}` (adds first)
+  patch: { call: 'update', body: TrainingCreditCodePatchDto },
 })
 @Controller('v1/training-credit-codes')
 export class TrainingCreditCodesV1Controller {
   constructor(private readonly credits: TrainingCreditsService) {}
-
-  /** Filters: `tracking_identifier`, `training_credit_code` (both exact). */
-  @Get()
-  @Scopes('training-credits:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.credits.list(p, page, {
-      trackingIdentifier: strParam(query, 'tracking_identifier', 256),
-      code: strParam(query, 'training_credit_code', 255),
-    });
-    return page.list(rows.map(presentCreditCode), count);
-  }
-
-  /** PATCH: `student_groups` and `offers` as `{add, remove}` (adds first). */
-  @Patch(':training_credit_code_id')
-  @Scopes('training-credits:write')
-  async partialUpdate(@Auth() p: Principal, @Param('training_credit_code_id') id: string, @Body() body: TrainingCreditCodePatchDto) {
-    return presentCreditCode(await this.credits.update(p, id, body));
-  }
 }

@@ -19,13 +19,44 @@ export function pick(body: object, columns: Record<string, unknown>, rename: Rec
 
 const fail = (problems: FieldProblem[]) => new ValidationFailed(problems, 400);
 
+type Parent = { quizId: string } | { bankId: string };
+
+/** The questions of a parent (a quiz or a question bank), found first by its public id: list, read and delete. */
+export class ParentQuestions {
+  constructor(
+    private readonly model: QuizzesService,
+    private readonly parent: (p: Principal, publicId: string) => Promise<Parent>,
+  ) {}
+
+  async list(p: Principal, parentId: string, page: V1PageRequest) {
+    return this.model.listQuestionsOf(p, await this.parent(p, parentId), page);
+  }
+
+  async read(p: Principal, parentId: string, questionId: string): Promise<QuestionRow> {
+    return this.model.getQuestion(p, questionId, await this.parent(p, parentId));
+  }
+
+  async remove(p: Principal, parentId: string, questionId: string): Promise<void> {
+    const q = await this.read(p, parentId, questionId);
+    await this.model.deleteQuestions(p.organizationId, [q.id]);
+  }
+}
+
 /**
  * The /v1 operations of quizzes, question banks and questions (resource-reference-api.md,
  * quizzes), over QuizzesService. Bad input is a 400 field map that changes nothing.
  */
 @Injectable()
 export class QuizzesV1Service {
-  constructor(readonly model: QuizzesService) {}
+  /** A quiz's own questions (404 for a quiz that is not a live quiz of the organization). */
+  readonly quizQuestions: ParentQuestions;
+  /** A question bank's questions (404 for a bank that is not a live bank of the organization). */
+  readonly bankQuestions: ParentQuestions;
+
+  constructor(readonly model: QuizzesService) {
+    this.quizQuestions = new ParentQuestions(model, async (p, id) => ({ quizId: (await model.getQuiz(p, id)).id }));
+    this.bankQuestions = new ParentQuestions(model, async (p, id) => ({ bankId: (await model.getBank(p, id)).id }));
+  }
 
   private quizUuid(p: Principal, publicId: string): string {
     const id = decodeId('quiz', publicId);
@@ -35,7 +66,7 @@ export class QuizzesV1Service {
 
   /* quizzes */
 
-  listQuizzes(p: Principal, name: string | undefined, page: V1PageRequest) {
+  listQuizzes(p: Principal, page: V1PageRequest, name: string | undefined) {
     return this.model.listQuizzesV1(p, name, page);
   }
 
@@ -57,22 +88,6 @@ export class QuizzesV1Service {
   async deleteQuiz(p: Principal, id: string): Promise<void> {
     const uuid = this.quizUuid(p, id);
     if (!(await this.model.deleteQuizzes(p.organizationId, [uuid])).has(uuid)) throw notFound('Quiz not found.');
-  }
-
-  /** A quiz's own questions (404 for a quiz that is not a live quiz of the organization). */
-  async quizQuestions(p: Principal, quizId: string, page: V1PageRequest) {
-    const quiz = await this.model.getQuiz(p, quizId);
-    return this.model.listQuestionsOf(p, { quizId: quiz.id }, page);
-  }
-
-  async quizQuestion(p: Principal, quizId: string, questionId: string): Promise<QuestionRow> {
-    const quiz = await this.model.getQuiz(p, quizId);
-    return this.model.getQuestion(p, questionId, { quizId: quiz.id });
-  }
-
-  async deleteQuizQuestion(p: Principal, quizId: string, questionId: string): Promise<void> {
-    const q = await this.quizQuestion(p, quizId, questionId);
-    await this.model.deleteQuestions(p.organizationId, [q.id]);
   }
 
   async quizBanks(p: Principal, quizId: string, page: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
@@ -112,21 +127,6 @@ export class QuizzesV1Service {
   async deleteBank(p: Principal, id: string): Promise<void> {
     const uuid = decodeId('questionBank', id);
     if (!uuid || !(await this.model.deleteBanks(p.organizationId, [uuid])).has(uuid)) throw notFound('Question bank not found.');
-  }
-
-  async bankQuestions(p: Principal, bankId: string, page: V1PageRequest) {
-    const bank = await this.model.getBank(p, bankId);
-    return this.model.listQuestionsOf(p, { bankId: bank.id }, page);
-  }
-
-  async bankQuestion(p: Principal, bankId: string, questionId: string): Promise<QuestionRow> {
-    const bank = await this.model.getBank(p, bankId);
-    return this.model.getQuestion(p, questionId, { bankId: bank.id });
-  }
-
-  async deleteBankQuestion(p: Principal, bankId: string, questionId: string): Promise<void> {
-    const q = await this.bankQuestion(p, bankId, questionId);
-    await this.model.deleteQuestions(p.organizationId, [q.id]);
   }
 
   /* quiz questions */

@@ -1,0 +1,48 @@
+import type { V1PageRequest } from './v1-page';
+
+/** Anything that runs a parameterized statement (a DataSource, an EntityManager). */
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<any>;
+}
+
+/**
+ * The WHERE clause of an organization's rows with the optional filters of a list: the organization
+ * predicate first (`<column> = $1`), then each filter that was given, its value the next parameter.
+ */
+export class OrgWhere {
+  private readonly conditions: string[];
+  readonly params: unknown[];
+
+  constructor(organizationId: string, column = 'organization_id') {
+    this.conditions = [`${column} = $1`];
+    this.params = [organizationId];
+  }
+
+  /** Add `condition($n)` with `value` as parameter $n, unless `value` is undefined (a filter not given). */
+  and(value: unknown, condition: (param: string) => string): this {
+    if (value === undefined) return this;
+    this.params.push(value);
+    this.conditions.push(condition(`$${this.params.length}`));
+    return this;
+  }
+
+  /** `column = value`, unless `value` is undefined. */
+  equals(column: string, value: unknown): this {
+    return this.and(value, (param) => `${column} = ${param}`);
+  }
+
+  toString(): string {
+    return this.conditions.join(' AND ');
+  }
+}
+
+/**
+ * One /v1 page of `SELECT <select> FROM <from> WHERE <where>`, oldest first (`order`), with the
+ * count of every row the WHERE clause takes: two statements.
+ */
+export async function v1SqlPage<R>(db: Queryable, select: string, from: string, where: OrgWhere, page: V1PageRequest, order = 'created_at, id'): Promise<{ rows: R[]; count: number }> {
+  const n = where.params.length;
+  const [{ n: count }] = await db.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, where.params);
+  const rows: R[] = await db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.pageSize, page.offset]);
+  return { rows, count };
+}
