@@ -128,6 +128,23 @@ describe('@V1Resource', () => {
     ]);
   });
 
+  it('a read with baseUrl takes the request base URL after the path parameters and presents with it', async () => {
+    @V1Resource<ThingsService>({
+      service: 'things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ plain: r.n }),
+      read: { call: 'readThing', handler: 'read', baseUrl: true, present: (r: { n: number }, _ctl: unknown, base: string) => ({ linked: `${base}/${r.n}` }) },
+    })
+    @Controller('v1/things')
+    class LinkedController {
+      constructor(readonly things: ThingsService) {}
+    }
+    expect(Reflect.getMetadata('design:paramtypes', LinkedController.prototype, 'read')).toEqual([Object, String, String]);
+    const kinds = Object.keys(Reflect.getMetadata(ROUTE_ARGS_METADATA, LinkedController, 'read') as object);
+    expect(kinds.filter((k) => k.includes('__customRouteArgs__')).length).toBe(2); // the caller and the base URL
+    calls.length = 0;
+    expect(await (new LinkedController(new ThingsService()) as any).read('P', 't', 'https://x.test')).toEqual({ linked: 'https://x.test/4' });
+    expect(calls).toEqual([['read', 'P', 't']]);
+  });
+
   it('needs the controller path (above @Controller) and refuses to replace a handler', () => {
     expect(() => {
       @V1Resource<ThingsService>({ service: 'things', id: 'x', scopes: 't', present: (r) => r, read: { call: 'readThing' } })

@@ -5,6 +5,7 @@ import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
 import type { LinkRows } from '../database/link-rows';
 import { Paged, V1_PAGE_CAP, V1Page } from '../pagination/v1-page';
+import { BaseUrl } from './base-url';
 import { patchTwinName, PutAndPatch } from './put-and-patch';
 
 /**
@@ -41,7 +42,8 @@ export interface V1ResourceSpec<S> {
   present: (row: any, ctl: any) => unknown;
   list?: Op<S> & { cap: number; defaultSize?: number; query?: Type; filters?: (query: any) => unknown };
   create?: Op<S> & { body: Type; upsert?: boolean };
-  read?: Op<S>;
+  /** `baseUrl`: the handler also takes the request's base URL (@BaseUrl()) and presents with `present(row, ctl, baseUrl)` (links only a read shows) */
+  read?: Op<S> & { baseUrl?: boolean; present?: (row: any, ctl: any, baseUrl: string) => unknown };
   update?: Op<S> & { body: Type; patchBody?: Type };
   patch?: Op<S> & { body: Type };
   remove?: Op<S>;
@@ -65,7 +67,7 @@ type Impl = (this: Record<string, any>, p: Principal, ...args: any[]) => Promise
  * Define `name` on the prototype as `impl` with its route decorators and its parameters: the
  * caller, the path parameters, then `last` (body class or page) and, for upserts, the reply.
  */
-function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?]; query?: Type }, reply = false) {
+function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?]; query?: Type } | { baseUrl: true }, reply = false) {
   if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V1Resource: ${proto.constructor.name}.${name} exists`);
   // a function of the handler's name: Nest and the OpenAPI explorer read parameters by the function's name
   const handler = {
@@ -79,6 +81,9 @@ function defineHandler(proto: object, name: string, impl: Impl, route: MethodDec
   if (last && 'body' in last) {
     types.push(last.body);
     decorators.push(Body());
+  } else if (last && 'baseUrl' in last) {
+    types.push(String);
+    decorators.push(BaseUrl());
   } else if (last) {
     if (last.query) {
       types.push(last.query);
@@ -143,7 +148,14 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         return spec.present(await svc(this, patch.call)(p, ...args), this);
       }, [Patch(object), write], own, { body: patch.body });
     }
-    if (spec.read) {
+    if (spec.read?.baseUrl) {
+      const op = spec.read;
+      const present = op.present ?? ((row: unknown, ctl: unknown) => spec.present(row, ctl));
+      defineHandler(proto, op.handler ?? op.call, async function (p, ...args) {
+        const base = args.pop() as string;
+        return present(await svc(this, op.call)(p, ...args), this, base);
+      }, [Get(object), read], own, { baseUrl: true });
+    } else if (spec.read) {
       const op = spec.read;
       defineHandler(proto, op.handler ?? op.call, async function (p, ...args) {
         return spec.present(await svc(this, op.call)(p, ...args), this);

@@ -44,6 +44,54 @@ async function withTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): 
   }
 }
 
+/** A row an import settles: PROCESSING until then. */
+interface ImportedRow {
+  id: string;
+  organizationId: string;
+}
+
+/**
+ * One import of a PROCESSING row (an asset, a web package): `work` fetches into a temporary
+ * directory, stores what it got under `prefix` and answers the columns of the READY row. The row
+ * turns READY only while it is still PROCESSING (deleted or settled meanwhile: what was stored is
+ * removed, 'skipped'). A failure removes what was stored and settles the row FAILED with its
+ * reason (a refusal's or a transient failure's message; `unknownFailure`, logged, for anything
+ * else), except a transient failure before the last attempt, which is thrown for a retry.
+ */
+async function settleImport<E extends ImportedRow>(
+  row: E,
+  repo: Repository<E>,
+  storage: FileStorage,
+  run: { prefix: string; tempPrefix: string; lastAttempt: boolean; unknownFailure: string; logUnknown: (err: unknown) => void },
+  work: (dir: string) => Promise<Record<string, unknown>>,
+): Promise<'READY' | 'FAILED' | 'skipped'> {
+  const { id, organizationId } = row;
+  try {
+    return await withTempDir(run.tempPrefix, async (dir) => {
+      const ready = await work(dir);
+      const res = await repo
+        .createQueryBuilder()
+        .update(repo.target)
+        .set({ state: 'READY', ...ready, failureReason: null } as never)
+        .where('id = :id AND organization_id = :org AND state = :state', { id, org: organizationId, state: 'PROCESSING' })
+        .execute();
+      if (!res.affected) {
+        // deleted (or settled) while downloading: do not leave the files behind
+        await storage.deletePrefix(run.prefix);
+        return 'skipped' as const;
+      }
+      return 'READY' as const;
+    });
+  } catch (err) {
+    if (err instanceof TransientImportError && !run.lastAttempt) throw err;
+    const known = err instanceof PackageRejected || err instanceof TransientImportError;
+    if (!known) run.logUnknown(err);
+    await storage.deletePrefix(run.prefix).catch(() => undefined);
+    await repo.update({ id, organizationId, state: 'PROCESSING' } as never, { state: 'FAILED', failureReason: known ? err.message : run.unknownFailure } as never);
+    return 'FAILED';
+  }
+}
+
 async function download(config: AppConfig, url: string, dest: string, maxBytes: number) {
   try {
     return await outboundDownload(url, dest, {
@@ -101,38 +149,18 @@ export class AssetImporter {
     const asset = await this.repo.findOne({ where: { id: assetId, organizationId } });
     if (!asset || asset.state !== 'PROCESSING' || !asset.sourceUrl) return 'skipped';
     const prefix = assetPrefix(organizationId, asset.id);
-    try {
-      return await withTempDir('cp-asset-', async (dir) => {
-        const dest = join(dir, 'download');
-        const got = await download(this.config, asset.sourceUrl!, dest, this.config.ASSET_MAX_BYTES);
-        let contentType = (got.contentType ?? '').split(';')[0].trim().toLowerCase();
-        if (!contentType || contentType === 'application/octet-stream' || contentType === 'binary/octet-stream') {
-          contentType = (await sniff(dest)) ?? contentTypeOf(new URL(got.url).pathname).split(';')[0];
-        }
-        const fileName = assetFileName(got.url, extensionFor(contentType));
-        const key = `${prefix}/${fileName}`;
-        await this.storage.putFile(key, dest, contentType);
-        const res = await this.repo
-          .createQueryBuilder()
-          .update(Asset)
-          .set({ state: 'READY', type: assetTypeOf(contentType), storageKey: key, contentType, sizeBytes: String(got.bytes), failureReason: null })
-          .where('id = :id AND organization_id = :org AND state = :state', { id: asset.id, org: organizationId, state: 'PROCESSING' })
-          .execute();
-        if (!res.affected) {
-          // deleted (or settled) while downloading: do not leave the file behind
-          await this.storage.deletePrefix(prefix);
-          return 'skipped' as const;
-        }
-        return 'READY' as const;
-      });
-    } catch (err) {
-      if (err instanceof TransientImportError && !lastAttempt) throw err;
-      const reason = err instanceof PackageRejected || err instanceof TransientImportError ? err.message : 'The file could not be stored.';
-      if (!(err instanceof PackageRejected || err instanceof TransientImportError)) this.logger.error({ err, assetId }, 'asset import failed');
-      await this.storage.deletePrefix(prefix).catch(() => undefined);
-      await this.repo.update({ id: asset.id, organizationId, state: 'PROCESSING' }, { state: 'FAILED', failureReason: reason });
-      return 'FAILED';
-    }
+    const run = { prefix, tempPrefix: 'cp-asset-', lastAttempt, unknownFailure: 'The file could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, assetId }, 'asset import failed') };
+    return settleImport(asset, this.repo, this.storage, run, async (dir) => {
+      const dest = join(dir, 'download');
+      const got = await download(this.config, asset.sourceUrl!, dest, this.config.ASSET_MAX_BYTES);
+      let contentType = (got.contentType ?? '').split(';')[0].trim().toLowerCase();
+      if (!contentType || contentType === 'application/octet-stream' || contentType === 'binary/octet-stream') {
+        contentType = (await sniff(dest)) ?? contentTypeOf(new URL(got.url).pathname).split(';')[0];
+      }
+      const key = `${prefix}/${assetFileName(got.url, extensionFor(contentType))}`;
+      await this.storage.putFile(key, dest, contentType);
+      return { type: assetTypeOf(contentType), storageKey: key, contentType, sizeBytes: String(got.bytes) };
+    });
   }
 }
 
@@ -155,41 +183,21 @@ export class WebPackageImporter {
   async run(organizationId: string, webPackageId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
     const pkg = await this.repo.findOne({ where: { id: webPackageId, organizationId } });
     if (!pkg || pkg.state !== 'PROCESSING') return 'skipped';
-    try {
-      return await withTempDir('cp-wpk-', async (dir) => {
-        const dest = join(dir, 'package.zip');
-        const got = await download(this.config, pkg.sourceUrl, dest, this.config.WEB_PACKAGE_MAX_BYTES);
-        const result = await this.unpack(dest, pkg.storagePrefix);
-        const res = await this.repo
-          .createQueryBuilder()
-          .update(WebPackage)
-          .set({
-            state: 'READY',
-            type: result.info.type,
-            standardVersion: result.info.version,
-            title: result.info.title ?? pkg.title,
-            launchPath: result.launch,
-            sizeBytes: String(got.bytes),
-            expandedBytes: String(result.expandedBytes),
-            fileCount: result.fileCount,
-            failureReason: null,
-          })
-          .where('id = :id AND organization_id = :org AND state = :state', { id: pkg.id, org: organizationId, state: 'PROCESSING' })
-          .execute();
-        if (!res.affected) {
-          await this.storage.deletePrefix(pkg.storagePrefix);
-          return 'skipped' as const;
-        }
-        return 'READY' as const;
-      });
-    } catch (err) {
-      if (err instanceof TransientImportError && !lastAttempt) throw err;
-      const known = err instanceof PackageRejected || err instanceof TransientImportError;
-      if (!known) this.logger.error({ err, webPackageId }, 'web package import failed');
-      await this.storage.deletePrefix(pkg.storagePrefix).catch(() => undefined);
-      await this.repo.update({ id: pkg.id, organizationId, state: 'PROCESSING' }, { state: 'FAILED', failureReason: known ? err.message : 'The package could not be stored.' });
-      return 'FAILED';
-    }
+    const run = { prefix: pkg.storagePrefix, tempPrefix: 'cp-wpk-', lastAttempt, unknownFailure: 'The package could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, webPackageId }, 'web package import failed') };
+    return settleImport(pkg, this.repo, this.storage, run, async (dir) => {
+      const dest = join(dir, 'package.zip');
+      const got = await download(this.config, pkg.sourceUrl, dest, this.config.WEB_PACKAGE_MAX_BYTES);
+      const result = await this.unpack(dest, pkg.storagePrefix);
+      return {
+        type: result.info.type,
+        standardVersion: result.info.version,
+        title: result.info.title ?? pkg.title,
+        launchPath: result.launch,
+        sizeBytes: String(got.bytes),
+        expandedBytes: String(result.expandedBytes),
+        fileCount: result.fileCount,
+      };
+    });
   }
 
   /** Check and unpack a local zip into storage under `prefix`; exported for the benchmark. */
