@@ -32,6 +32,23 @@ export type Keyed<T> = T & { createdAt: Date };
 const NOW = `date_trunc('milliseconds', now())`;
 const keyed = <T extends { created_at: Date }>(rows: T[]): Keyed<T>[] => rows.map((r) => Object.assign(r, { createdAt: r.created_at }));
 
+/** The filters of the /v2 quiz and question-bank lists. */
+type NamedFilters = { name?: string; updatedSince?: Date };
+
+/** A parent of questions (quizzes, question banks): its table, alias and columns, and what points at it. */
+interface Parent {
+  table: string;
+  alias: string;
+  select: string;
+  idType: 'quiz' | 'questionBank';
+  /** the 404 detail of an id that is not a live one of the organization */
+  missing: string;
+  /** the column of questions and question-bank assignments naming it */
+  fk: 'quiz_id' | 'question_bank_id';
+}
+const QUIZZES: Parent = { table: 'quizzes', alias: 'q', select: QUIZ_SELECT, idType: 'quiz', missing: 'Quiz not found.', fk: 'quiz_id' };
+const BANKS: Parent = { table: 'question_banks', alias: 'b', select: BANK_SELECT, idType: 'questionBank', missing: 'Question bank not found.', fk: 'question_bank_id' };
+
 /** The keyset condition and limit of a /v2 page over alias `a` (params appended to `params`). */
 function keyset(alias: string, page: PageRequest, params: unknown[]): { where: string; tail: string } {
   let where = '';
@@ -65,30 +82,17 @@ export class QuizzesService {
     return { rows, count: n };
   }
 
-  async listQuizzesV2(p: Principal, page: PageRequest, f: { name?: string; updatedSince?: Date }): Promise<Keyed<QuizRow>[]> {
-    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
-    const k = keyset('q', page, params);
-    return keyed(
-      await this.db(p).query(
-        `SELECT ${QUIZ_SELECT} FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL
-            AND ($1::text IS NULL OR lower(q.name) = $1) AND ($2::timestamptz IS NULL OR q.updated_at >= $2)${k.where}${k.tail}`,
-        params,
-      ),
-    );
+  listQuizzesV2(p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<QuizRow>[]> {
+    return this.listNamed(QUIZZES, p, page, f);
   }
 
   /** The live quizzes of the organization among `ids` (uuids), by id. */
-  async quizzesById(org: string, ids: string[]): Promise<Map<string, QuizRow>> {
-    if (!ids.length) return new Map();
-    const rows: QuizRow[] = await this.db(org).query(`SELECT ${QUIZ_SELECT} FROM quizzes q WHERE q.organization_id = $org AND q.id = ANY($1::uuid[]) AND q.deleted_at IS NULL`, [[...new Set(ids)]]);
-    return new Map(rows.map((r) => [r.id, r]));
+  quizzesById(org: string, ids: string[]): Promise<Map<string, QuizRow>> {
+    return this.liveById(QUIZZES, org, ids);
   }
 
-  async getQuiz(p: Principal, publicId: string): Promise<QuizRow> {
-    const id = decodeId('quiz', publicId);
-    const row = id ? (await this.quizzesById(p.organizationId, [id])).get(id) : undefined;
-    if (!row) throw notFound('Quiz not found.');
-    return row;
+  getQuiz(p: Principal, publicId: string): Promise<QuizRow> {
+    return this.getLive(QUIZZES, p, publicId);
   }
 
   /** Create quizzes from their column changes (absent members take the defaults); rows in input order. */
@@ -135,21 +139,8 @@ export class QuizzesService {
    * Soft-delete quizzes: their own questions (soft), their bank assignments (hard), then the
    * quizzes; shared banks are left alone (the published /v2 delete). The ids deleted.
    */
-  async deleteQuizzes(org: string, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows: { id: string }[] = await this.db(org).query(
-      `WITH del AS (
-         UPDATE quizzes q SET deleted_at = ${NOW}, updated_at = ${NOW}
-          WHERE q.organization_id = $org AND q.id = ANY($1::uuid[]) AND q.deleted_at IS NULL RETURNING q.id
-       ), qs AS (
-         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.quiz_id = del.id AND x.deleted_at IS NULL RETURNING x.id
-       ), asg AS (
-         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.quiz_id = del.id RETURNING a.id
-       )
-       SELECT id FROM del`,
-      [ids],
-    );
-    return new Set(rows.map((r) => r.id));
+  deleteQuizzes(org: string, ids: string[]): Promise<Set<string>> {
+    return this.softDelete(QUIZZES, org, ids);
   }
 
   /* ---------------------------------------------------------- question banks */
@@ -162,32 +153,16 @@ export class QuizzesService {
     return { rows, count: n };
   }
 
-  async listBanksV2(p: Principal, page: PageRequest, f: { name?: string; updatedSince?: Date }): Promise<Keyed<QuestionBankRow>[]> {
-    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
-    const k = keyset('b', page, params);
-    return keyed(
-      await this.db(p).query(
-        `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL
-            AND ($1::text IS NULL OR lower(b.name) = $1) AND ($2::timestamptz IS NULL OR b.updated_at >= $2)${k.where}${k.tail}`,
-        params,
-      ),
-    );
+  listBanksV2(p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<QuestionBankRow>[]> {
+    return this.listNamed(BANKS, p, page, f);
   }
 
-  async banksById(org: string, ids: string[]): Promise<Map<string, QuestionBankRow>> {
-    if (!ids.length) return new Map();
-    const rows: QuestionBankRow[] = await this.db(org).query(
-      `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.id = ANY($1::uuid[]) AND b.deleted_at IS NULL`,
-      [[...new Set(ids)]],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
+  banksById(org: string, ids: string[]): Promise<Map<string, QuestionBankRow>> {
+    return this.liveById(BANKS, org, ids);
   }
 
-  async getBank(p: Principal, publicId: string): Promise<QuestionBankRow> {
-    const id = decodeId('questionBank', publicId);
-    const row = id ? (await this.banksById(p.organizationId, [id])).get(id) : undefined;
-    if (!row) throw notFound('Question bank not found.');
-    return row;
+  getBank(p: Principal, publicId: string): Promise<QuestionBankRow> {
+    return this.getLive(BANKS, p, publicId);
   }
 
   async insertBanks(org: string, changes: Changes[]): Promise<QuestionBankRow[]> {
@@ -217,16 +192,57 @@ export class QuizzesService {
   }
 
   /** Soft-delete banks with their questions; every assignment of them is removed (the quizzes stay). */
-  async deleteBanks(org: string, ids: string[]): Promise<Set<string>> {
+  deleteBanks(org: string, ids: string[]): Promise<Set<string>> {
+    return this.softDelete(BANKS, org, ids);
+  }
+
+  /* ------------------------------------------- quizzes and banks alike (Parent) */
+
+  /** A /v2 page of live parents, filtered by name (case-insensitive, exact) and updated since. */
+  private async listNamed<R extends { created_at: Date }>(t: Parent, p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<R>[]> {
+    const a = t.alias;
+    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
+    const k = keyset(a, page, params);
+    return keyed(
+      await this.db(p).query(
+        `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
+            AND ($1::text IS NULL OR lower(${a}.name) = $1) AND ($2::timestamptz IS NULL OR ${a}.updated_at >= $2)${k.where}${k.tail}`,
+        params,
+      ),
+    );
+  }
+
+  /** The live parents of the organization among `ids` (uuids), by id. */
+  private async liveById<R extends { id: string }>(t: Parent, org: string, ids: string[]): Promise<Map<string, R>> {
+    if (!ids.length) return new Map();
+    const a = t.alias;
+    const rows: R[] = await this.db(org).query(`SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL`, [[...new Set(ids)]]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The live parent behind a public id (404 with its own message otherwise). */
+  private async getLive<R extends { id: string }>(t: Parent, p: Principal, publicId: string): Promise<R> {
+    const id = decodeId(t.idType, publicId);
+    const row = id ? (await this.liveById<R>(t, p.organizationId, [id])).get(id) : undefined;
+    if (!row) throw notFound(t.missing);
+    return row;
+  }
+
+  /**
+   * Soft-delete parents with their own questions (soft) and their assignments (hard), in one
+   * statement: a quiz leaves its shared banks alone, a bank leaves the quizzes. The ids deleted.
+   */
+  private async softDelete(t: Parent, org: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
+    const a = t.alias;
     const rows: { id: string }[] = await this.db(org).query(
       `WITH del AS (
-         UPDATE question_banks b SET deleted_at = ${NOW}, updated_at = ${NOW}
-          WHERE b.organization_id = $org AND b.id = ANY($1::uuid[]) AND b.deleted_at IS NULL RETURNING b.id
+         UPDATE ${t.table} ${a} SET deleted_at = ${NOW}, updated_at = ${NOW}
+          WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL RETURNING ${a}.id
        ), qs AS (
-         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.question_bank_id = del.id AND x.deleted_at IS NULL RETURNING x.id
+         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.${t.fk} = del.id AND x.deleted_at IS NULL RETURNING x.id
        ), asg AS (
-         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.question_bank_id = del.id RETURNING a.id
+         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.${t.fk} = del.id RETURNING a.id
        )
        SELECT id FROM del`,
       [ids],

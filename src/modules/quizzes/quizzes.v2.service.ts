@@ -19,7 +19,7 @@ import {
   QuizCreateItem,
   QuizUpdateItem,
 } from './dto/quiz.v2.dto';
-import { questionProblems, QuestionRow, storedAnswers } from './quiz-model';
+import { questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
 import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { Changes, QuizzesService } from './quizzes.service';
 
@@ -42,6 +42,20 @@ function sentChanges(raw: Record<string, any>, members: string[], rename: Record
 
 const QUIZ_RENAME = { description_html: 'html' };
 const QUESTION_RENAME = { question_html: 'html', question_type: 'type' };
+
+/** One kind of object the create and update batches write (quizzes, question banks). */
+interface BatchKind<R extends { id: string }> {
+  idType: 'quiz' | 'questionBank';
+  /** its name in a not_found detail */
+  what: string;
+  /** the writable attributes (any other is a validation_error) */
+  members: string[];
+  /** attributes stored under another column name */
+  rename?: Record<string, string>;
+  insert(org: string, changes: Changes[]): Promise<R[]>;
+  update(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, R>>;
+  present(row: R, baseUrl: string): unknown;
+}
 
 /**
  * The /v2 batch operations of quizzes, question banks, questions and a quiz's question-bank
@@ -79,29 +93,70 @@ export class QuizzesV2Service {
     return { merged, idOf };
   }
 
-  /* quizzes */
+  /* quizzes and question banks: the same batch rules over their own members and statements */
 
-  async createQuizzes(p: Principal, items: ValidItem<QuizCreateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const ok = this.screen(items, QUIZ_V2_MEMBERS, out);
-    const rows = await this.model.insertQuizzes(p.organizationId, ok.map((v) => sentChanges(v.raw, QUIZ_V2_MEMBERS, QUIZ_RENAME)));
-    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId('quiz', rows[i].id), result: presentQuizV2(rows[i], baseUrl) }));
-    return out;
+  private readonly quizzes: BatchKind<QuizRow> = {
+    idType: 'quiz',
+    what: 'Quiz',
+    members: QUIZ_V2_MEMBERS,
+    rename: QUIZ_RENAME,
+    insert: (org, changes) => this.model.insertQuizzes(org, changes),
+    update: (org, updates) => this.model.updateQuizzes(org, updates),
+    present: presentQuizV2,
+  };
+
+  private readonly banks: BatchKind<QuestionBankRow> = {
+    idType: 'questionBank',
+    what: 'Question bank',
+    members: ['name'],
+    insert: (org, changes) => this.model.insertBanks(org, changes),
+    update: (org, updates) => this.model.updateBanks(org, updates),
+    present: presentBankV2,
+  };
+
+  createQuizzes(p: Principal, items: ValidItem<QuizCreateItem>[], baseUrl: string): Promise<Outcomes> {
+    return this.createAll(this.quizzes, p, items, baseUrl);
   }
 
-  async updateQuizzes(p: Principal, items: ValidItem<QuizUpdateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const { merged, idOf } = this.merge(this.screen(items, QUIZ_V2_MEMBERS, out), 'quiz', (v) => sentChanges(v.raw, QUIZ_V2_MEMBERS, QUIZ_RENAME), 'Quiz', out);
-    const rows = await this.model.updateQuizzes(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
-    for (const [index, id] of idOf) {
-      const row = rows.get(id);
-      out.set(index, row ? { ok: true, id: encodeId('quiz', id), result: presentQuizV2(row, baseUrl) } : failed('not_found', 'Quiz not found.', '/id'));
-    }
-    return out;
+  updateQuizzes(p: Principal, items: ValidItem<QuizUpdateItem>[], baseUrl: string): Promise<Outcomes> {
+    return this.updateAll(this.quizzes, p, items, baseUrl);
   }
 
   async deleteQuizzes(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
     return this.remove(items, 'quiz', 'Quiz', (ids) => this.model.deleteQuizzes(p.organizationId, ids));
+  }
+
+  createBanks(p: Principal, items: ValidItem<BankCreateItem>[], baseUrl: string): Promise<Outcomes> {
+    return this.createAll(this.banks, p, items, baseUrl);
+  }
+
+  updateBanks(p: Principal, items: ValidItem<BankUpdateItem>[], baseUrl: string): Promise<Outcomes> {
+    return this.updateAll(this.banks, p, items, baseUrl);
+  }
+
+  async deleteBanks(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
+    return this.remove(items, 'questionBank', 'Question bank', (ids) => this.model.deleteBanks(p.organizationId, ids));
+  }
+
+  /** Creates, first-wins (repeats were marked by the batch engine): forbidden members refused, the others inserted in one statement. */
+  private async createAll<R extends { id: string }>(k: BatchKind<R>, p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = this.screen(items, k.members, out);
+    const rows = await k.insert(p.organizationId, ok.map((v) => sentChanges(v.raw, k.members, k.rename)));
+    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(k.idType, rows[i].id), result: k.present(rows[i], baseUrl) }));
+    return out;
+  }
+
+  /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
+  private async updateAll<R extends { id: string }>(k: BatchKind<R>, p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const { merged, idOf } = this.merge(this.screen(items, k.members, out), k.idType, (v) => sentChanges(v.raw, k.members, k.rename), k.what, out);
+    const rows = await k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    for (const [index, id] of idOf) {
+      const row = rows.get(id);
+      out.set(index, row ? { ok: true, id: encodeId(k.idType, id), result: k.present(row, baseUrl) } : failed('not_found', `${k.what} not found.`, '/id'));
+    }
+    return out;
   }
 
   private async remove(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
@@ -113,31 +168,6 @@ export class QuizzesV2Service {
       out.set(v.index, id && deleted.has(id) ? { ok: true, id: v.item.id, deleted: true } : failed('not_found', `${what} not found.`, '/id'));
     }
     return out;
-  }
-
-  /* question banks */
-
-  async createBanks(p: Principal, items: ValidItem<BankCreateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const ok = this.screen(items, ['name'], out);
-    const rows = await this.model.insertBanks(p.organizationId, ok.map((v) => sentChanges(v.raw, ['name'])));
-    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId('questionBank', rows[i].id), result: presentBankV2(rows[i], baseUrl) }));
-    return out;
-  }
-
-  async updateBanks(p: Principal, items: ValidItem<BankUpdateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const { merged, idOf } = this.merge(this.screen(items, ['name'], out), 'questionBank', (v) => sentChanges(v.raw, ['name']), 'Question bank', out);
-    const rows = await this.model.updateBanks(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
-    for (const [index, id] of idOf) {
-      const row = rows.get(id);
-      out.set(index, row ? { ok: true, id: encodeId('questionBank', id), result: presentBankV2(row, baseUrl) } : failed('not_found', 'Question bank not found.', '/id'));
-    }
-    return out;
-  }
-
-  async deleteBanks(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
-    return this.remove(items, 'questionBank', 'Question bank', (ids) => this.model.deleteBanks(p.organizationId, ids));
   }
 
   /* questions */

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsString, Length, MaxLength } from 'class-validator';
+import { Attributes } from '../../../core/http/rules';
 
 /** WebPackageCreateRequest: `content_url` (vetted by the service as on /v1) and `title` (1..500). */
 export class WebPackageCreateAttributesV2 {
@@ -10,7 +10,7 @@ export class WebPackageCreateAttributesV2 {
 /** _WebPackageCreateData */
 export class WebPackageCreateItemV2 {
   @IsIn(['web-packages']) type: string;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => WebPackageCreateAttributesV2) attributes: WebPackageCreateAttributesV2;
+  @Attributes(() => WebPackageCreateAttributesV2) attributes: WebPackageCreateAttributesV2;
 }
 
 /**
@@ -26,5 +26,5 @@ export class WebPackageUpdateItemV2 {
   @IsIn(['web-packages']) type: string;
   /** Any string: an id that cannot be decoded is that item's not_found (v2-api.md rule 4). */
   @IsString() id: string;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => WebPackageUpdateAttributesV2) attributes: WebPackageUpdateAttributesV2;
+  @Attributes(() => WebPackageUpdateAttributesV2) attributes: WebPackageUpdateAttributesV2;
 }

@@ -1,7 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
-import { Rules } from '../../../core/http/rules';
+import { Attributes, Rules } from '../../../core/http/rules';
 import { ALIGNMENTS, INT32_MAX, MAX_TIME_LIMIT_SECONDS, QUESTION_TYPES } from '../quiz-model';
 import { MAX_ANSWERS } from './quiz.v1.dto';
 
@@ -42,13 +41,13 @@ export class QuizCreateAttributes extends QuizOptionalAttributes {
 }
 
 export class QuizCreateItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuizCreateAttributes) attributes: QuizCreateAttributes;
+  @Attributes(() => QuizCreateAttributes) attributes: QuizCreateAttributes;
 }
 
 export class QuizUpdateItem {
   /** Any string: an id that does not decode is that item's not_found (v2-api.md rule 4). */
   @IsString() id: string;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuizUpdateAttributes) attributes: QuizUpdateAttributes;
+  @Attributes(() => QuizUpdateAttributes) attributes: QuizUpdateAttributes;
 }
 
 export class IdItem {
@@ -62,11 +61,11 @@ export class BankCreateAttributes {
   @IsDefined() @Name() name: string;
 }
 export class BankCreateItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => BankCreateAttributes) attributes: BankCreateAttributes;
+  @Attributes(() => BankCreateAttributes) attributes: BankCreateAttributes;
 }
 export class BankUpdateItem {
   @IsString() id: string;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => BankUpdateAttributes) attributes: BankUpdateAttributes;
+  @Attributes(() => BankUpdateAttributes) attributes: BankUpdateAttributes;
 }
 
 /** AnswerCreateRequest. */
@@ -107,11 +106,11 @@ export const QUESTION_UPDATE_MEMBERS = [
 ];
 
 export class QuestionCreateItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuestionCreateAttributes) attributes: QuestionCreateAttributes;
+  @Attributes(() => QuestionCreateAttributes) attributes: QuestionCreateAttributes;
 }
 export class QuestionUpdateItem {
   @IsString() id: string;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => QuestionUpdateAttributes) attributes: QuestionUpdateAttributes;
+  @Attributes(() => QuestionUpdateAttributes) attributes: QuestionUpdateAttributes;
 }
 
 /** QuestionBankAssignmentBindRequest / UpdateRequest / the unbind attributes. */
@@ -130,11 +129,11 @@ export class AssignmentKeyAttributes {
 export const ASSIGNMENT_MEMBERS = ['question_bank_id', 'order', 'randomize_questions', 'limit_question_count'];
 
 export class AssignmentBindItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => AssignmentAttributes) attributes: AssignmentAttributes;
+  @Attributes(() => AssignmentAttributes) attributes: AssignmentAttributes;
 }
 export class AssignmentUpdateItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => AssignmentUpdateAttributes) attributes: AssignmentUpdateAttributes;
+  @Attributes(() => AssignmentUpdateAttributes) attributes: AssignmentUpdateAttributes;
 }
 export class AssignmentUnbindItem {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => AssignmentKeyAttributes) attributes: AssignmentKeyAttributes;
+  @Attributes(() => AssignmentKeyAttributes) attributes: AssignmentKeyAttributes;
 }
