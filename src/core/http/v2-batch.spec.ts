@@ -51,4 +51,18 @@ describe('@V2Batches', () => {
     expect(things.seen).toEqual([['P', ['a'], 'https://api.example']]);
     await expect(ctl.remove('P', { data: [1, 2, 3, 4] }, {}, reply)).rejects.toThrow('from 1 to 3 items');
   });
+
+  it('finds the service at a dotted path (a property of a property of the controller)', async () => {
+    @V2Batches<ThingsService>({ service: 'deep.things', type: 'things', scopes: 'things', remove: { call: 'removeMany', item: Item } })
+    @Controller('v2/deep-things')
+    class DeepController {
+      readonly deep = { things: new ThingsService() };
+      constructor(readonly config: { BATCH_MAX_ITEMS: number }) {}
+    }
+    const ctl = new DeepController({ BATCH_MAX_ITEMS: 3 }) as any;
+    const reply = { status: jest.fn() };
+    await ctl.remove('P', { data: [{ type: 'things', id: 'b' }] }, {}, reply);
+    expect(reply.status).toHaveBeenCalledWith(200);
+    expect(ctl.deep.things.seen).toEqual([['P', ['b']]]);
+  });
 });

@@ -25,7 +25,7 @@ export interface V2BatchOp<S> {
  * controller's path), declared instead of written out: each runs runBatch over the body (items of
  * JSON:API `type`, at most the configured BATCH_MAX_ITEMS) with the service's set-wise method, and
  * answers its status (200, or 207 when an item failed) and body. Writes need `<scopes>:write`.
- * The controller has the service at `service` and the AppConfig at `config`. Put the decorator
+ * The controller has the service at `service` (`a.b`: property b of property a) and the AppConfig at `config`. Put the decorator
  * between @V2() and @Controller.
  */
 export function V2Batches<S>(spec: { service: string; type: string; scopes: string; baseUrl?: boolean; create?: V2BatchOp<S>; update?: V2BatchOp<S>; remove?: V2BatchOp<S> }): ClassDecorator {
@@ -42,7 +42,7 @@ export function V2Batches<S>(spec: { service: string; type: string; scopes: stri
       const handler = {
         async [name](this: Record<string, any>, p: Principal, body: unknown, req: FastifyRequest, reply: FastifyReply) {
           const config = this.config as AppConfig;
-          const service = this[spec.service];
+          const service = spec.service.split('.').reduce((o, k) => o[k], this);
           const extra = spec.baseUrl ? [requestBaseUrl(config, req)] : [];
           const batch = { itemClass: op.item, type: spec.type, dedupeKey: op.dedupeKey, dedupePointer: op.dedupePointer, maxItems: config.BATCH_MAX_ITEMS };
           const result = await runBatch(body, batch, (items) => service[op.call](p, items, ...extra));

@@ -14,6 +14,7 @@ import {
   AssignmentRow,
   BANK_COLUMNS,
   BANK_SELECT,
+  ColumnSpec,
   insertColumns,
   QUESTION_COLUMNS,
   QUESTION_SELECT,
@@ -59,6 +60,69 @@ function keyset(alias: string, page: PageRequest, params: unknown[]): { where: s
   return { where, tail: ` ORDER BY ${alias}.created_at, ${alias}.id LIMIT ${page.size + 1}` };
 }
 
+/** The rows of a parent of questions (quizzes, question banks), alike but for their Parent. */
+export class ParentRows<R extends { id: string; created_at: Date }> {
+  constructor(
+    private readonly db: (org: Principal | string) => Scoped,
+    private readonly t: Parent,
+  ) {}
+
+  /** A /v2 page of live parents, filtered by name (case-insensitive, exact) and updated since. */
+  async list(p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<R>[]> {
+    const t = this.t;
+    const a = t.alias;
+    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
+    const k = keyset(a, page, params);
+    return keyed(
+      await this.db(p).query(
+        `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
+            AND ($1::text IS NULL OR lower(${a}.name) = $1) AND ($2::timestamptz IS NULL OR ${a}.updated_at >= $2)${k.where}${k.tail}`,
+        params,
+      ),
+    );
+  }
+
+  /** The live parents of the organization among `ids` (uuids), by id. */
+  async byId(org: string, ids: string[]): Promise<Map<string, R>> {
+    if (!ids.length) return new Map();
+    const t = this.t;
+    const a = t.alias;
+    const rows: R[] = await this.db(org).query(`SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL`, [[...new Set(ids)]]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The live parent behind a public id (404 with its own message otherwise). */
+  async get(p: Principal, publicId: string): Promise<R> {
+    const id = decodeId(this.t.idType, publicId);
+    const row = id ? (await this.byId(p.organizationId, [id])).get(id) : undefined;
+    if (!row) throw notFound(this.t.missing);
+    return row;
+  }
+
+  /**
+   * Soft-delete parents with their own questions (soft) and their assignments (hard), in one
+   * statement: a quiz leaves its shared banks alone, a bank leaves the quizzes. The ids deleted.
+   */
+  async softDelete(org: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const t = this.t;
+    const a = t.alias;
+    const rows: { id: string }[] = await this.db(org).query(
+      `WITH del AS (
+         UPDATE ${t.table} ${a} SET deleted_at = ${NOW}, updated_at = ${NOW}
+          WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL RETURNING ${a}.id
+       ), qs AS (
+         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.${t.fk} = del.id AND x.deleted_at IS NULL RETURNING x.id
+       ), asg AS (
+         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.${t.fk} = del.id RETURNING a.id
+       )
+       SELECT id FROM del`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+}
+
 /**
  * Quizzes, question banks, questions and question-bank assignments (CONVENTIONS §12): the one
  * model the /v1 and /v2 controllers serve. Every statement names the caller's organization;
@@ -66,6 +130,11 @@ function keyset(alias: string, page: PageRequest, params: unknown[]): { where: s
  */
 @Injectable()
 export class QuizzesService {
+  /** Live quizzes: the /v2 list, by id, by public id (404 'Quiz not found.'), soft delete. */
+  readonly quizzes = new ParentRows<QuizRow>((org) => this.db(org), QUIZZES);
+  /** Live question banks, likewise (404 'Question bank not found.'). */
+  readonly banks = new ParentRows<QuestionBankRow>((org) => this.db(org), BANKS);
+
   constructor(@InjectDataSource() readonly ds: DataSource) {}
 
   db(p: Principal | string): Scoped {
@@ -82,17 +151,9 @@ export class QuizzesService {
     return { rows, count: n };
   }
 
-  listQuizzesV2(p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<QuizRow>[]> {
-    return this.listNamed(QUIZZES, p, page, f);
-  }
-
-  /** The live quizzes of the organization among `ids` (uuids), by id. */
+  /** The live quizzes of the organization among `ids` (uuids), by id (quizzes.byId). */
   quizzesById(org: string, ids: string[]): Promise<Map<string, QuizRow>> {
-    return this.liveById(QUIZZES, org, ids);
-  }
-
-  getQuiz(p: Principal, publicId: string): Promise<QuizRow> {
-    return this.getLive(QUIZZES, p, publicId);
+    return this.quizzes.byId(org, ids);
   }
 
   /** Create quizzes from their column changes (absent members take the defaults); rows in input order. */
@@ -140,7 +201,7 @@ export class QuizzesService {
    * quizzes; shared banks are left alone (the published /v2 delete). The ids deleted.
    */
   deleteQuizzes(org: string, ids: string[]): Promise<Set<string>> {
-    return this.softDelete(QUIZZES, org, ids);
+    return this.quizzes.softDelete(org, ids);
   }
 
   /* ---------------------------------------------------------- question banks */
@@ -153,18 +214,6 @@ export class QuizzesService {
     return { rows, count: n };
   }
 
-  listBanksV2(p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<QuestionBankRow>[]> {
-    return this.listNamed(BANKS, p, page, f);
-  }
-
-  banksById(org: string, ids: string[]): Promise<Map<string, QuestionBankRow>> {
-    return this.liveById(BANKS, org, ids);
-  }
-
-  getBank(p: Principal, publicId: string): Promise<QuestionBankRow> {
-    return this.getLive(BANKS, p, publicId);
-  }
-
   async insertBanks(org: string, changes: Changes[]): Promise<QuestionBankRow[]> {
     if (!changes.length) return [];
     const ids = sortedIds(changes.length);
@@ -174,80 +223,31 @@ export class QuizzesService {
        SELECT v.id, $org, ${cols.values} FROM unnest($1::uuid[], $2::jsonb[]) WITH ORDINALITY AS v(id, d, n) ORDER BY v.n`,
       [ids, changes.map((c) => JSON.stringify(c))],
     );
-    const byId = await this.banksById(org, ids);
+    const byId = await this.banks.byId(org, ids);
     return ids.map((id) => byId.get(id)!);
   }
 
   async updateBanks(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, QuestionBankRow>> {
-    if (!updates.length) return new Map();
+    return this.banks.byId(org, await this.updateLive('question_banks', 'b', BANK_COLUMNS, org, updates));
+  }
+
+  /** Apply column changes to live rows of `table` (one statement); the ids updated. */
+  private async updateLive(table: string, a: string, columns: Record<string, ColumnSpec>, org: string, updates: { id: string; d: Changes }[]): Promise<string[]> {
+    if (!updates.length) return [];
     const rows: { id: string }[] = rowsOf(
       await this.db(org).query(
-        `UPDATE question_banks b SET ${setClause('b', BANK_COLUMNS)}, updated_at = ${NOW}
+        `UPDATE ${table} ${a} SET ${setClause(a, columns)}, updated_at = ${NOW}
            FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
-          WHERE b.id = v.id AND b.organization_id = $org AND b.deleted_at IS NULL RETURNING b.id`,
+          WHERE ${a}.id = v.id AND ${a}.organization_id = $org AND ${a}.deleted_at IS NULL RETURNING ${a}.id`,
         [updates.map((u) => u.id), updates.map((u) => JSON.stringify(u.d))],
       ),
     );
-    return this.banksById(org, rows.map((r) => r.id));
+    return rows.map((r) => r.id);
   }
 
   /** Soft-delete banks with their questions; every assignment of them is removed (the quizzes stay). */
   deleteBanks(org: string, ids: string[]): Promise<Set<string>> {
-    return this.softDelete(BANKS, org, ids);
-  }
-
-  /* ------------------------------------------- quizzes and banks alike (Parent) */
-
-  /** A /v2 page of live parents, filtered by name (case-insensitive, exact) and updated since. */
-  private async listNamed<R extends { created_at: Date }>(t: Parent, p: Principal, page: PageRequest, f: NamedFilters): Promise<Keyed<R>[]> {
-    const a = t.alias;
-    const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
-    const k = keyset(a, page, params);
-    return keyed(
-      await this.db(p).query(
-        `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
-            AND ($1::text IS NULL OR lower(${a}.name) = $1) AND ($2::timestamptz IS NULL OR ${a}.updated_at >= $2)${k.where}${k.tail}`,
-        params,
-      ),
-    );
-  }
-
-  /** The live parents of the organization among `ids` (uuids), by id. */
-  private async liveById<R extends { id: string }>(t: Parent, org: string, ids: string[]): Promise<Map<string, R>> {
-    if (!ids.length) return new Map();
-    const a = t.alias;
-    const rows: R[] = await this.db(org).query(`SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL`, [[...new Set(ids)]]);
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The live parent behind a public id (404 with its own message otherwise). */
-  private async getLive<R extends { id: string }>(t: Parent, p: Principal, publicId: string): Promise<R> {
-    const id = decodeId(t.idType, publicId);
-    const row = id ? (await this.liveById<R>(t, p.organizationId, [id])).get(id) : undefined;
-    if (!row) throw notFound(t.missing);
-    return row;
-  }
-
-  /**
-   * Soft-delete parents with their own questions (soft) and their assignments (hard), in one
-   * statement: a quiz leaves its shared banks alone, a bank leaves the quizzes. The ids deleted.
-   */
-  private async softDelete(t: Parent, org: string, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const a = t.alias;
-    const rows: { id: string }[] = await this.db(org).query(
-      `WITH del AS (
-         UPDATE ${t.table} ${a} SET deleted_at = ${NOW}, updated_at = ${NOW}
-          WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL RETURNING ${a}.id
-       ), qs AS (
-         UPDATE questions x SET deleted_at = ${NOW} FROM del WHERE x.organization_id = $org AND x.${t.fk} = del.id AND x.deleted_at IS NULL RETURNING x.id
-       ), asg AS (
-         DELETE FROM question_bank_assignments a USING del WHERE a.organization_id = $org AND a.${t.fk} = del.id RETURNING a.id
-       )
-       SELECT id FROM del`,
-      [ids],
-    );
-    return new Set(rows.map((r) => r.id));
+    return this.banks.softDelete(org, ids);
   }
 
   /* --------------------------------------------------------------- questions */
@@ -324,16 +324,7 @@ export class QuizzesService {
   }
 
   async updateQuestions(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, QuestionRow>> {
-    if (!updates.length) return new Map();
-    const rows: { id: string }[] = rowsOf(
-      await this.db(org).query(
-        `UPDATE questions x SET ${setClause('x', QUESTION_COLUMNS)}, updated_at = ${NOW}
-           FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
-          WHERE x.id = v.id AND x.organization_id = $org AND x.deleted_at IS NULL RETURNING x.id`,
-        [updates.map((u) => u.id), updates.map((u) => JSON.stringify(u.d))],
-      ),
-    );
-    return this.questionsById(org, rows.map((r) => r.id));
+    return this.questionsById(org, await this.updateLive('questions', 'x', QUESTION_COLUMNS, org, updates));
   }
 
   async deleteQuestions(org: string, ids: string[]): Promise<Set<string>> {

@@ -54,8 +54,8 @@ export class QuizzesV1Service {
   readonly bankQuestions: ParentQuestions;
 
   constructor(readonly model: QuizzesService) {
-    this.quizQuestions = new ParentQuestions(model, async (p, id) => ({ quizId: (await model.getQuiz(p, id)).id }));
-    this.bankQuestions = new ParentQuestions(model, async (p, id) => ({ bankId: (await model.getBank(p, id)).id }));
+    this.quizQuestions = new ParentQuestions(model, async (p, id) => ({ quizId: (await model.quizzes.get(p, id)).id }));
+    this.bankQuestions = new ParentQuestions(model, async (p, id) => ({ bankId: (await model.banks.get(p, id)).id }));
   }
 
   private quizUuid(p: Principal, publicId: string): string {
@@ -71,7 +71,7 @@ export class QuizzesV1Service {
   }
 
   readQuiz(p: Principal, id: string): Promise<QuizRow> {
-    return this.model.getQuiz(p, id);
+    return this.model.quizzes.get(p, id);
   }
 
   async createQuiz(p: Principal, body: PatchedQuizRequest): Promise<QuizRow> {
@@ -91,12 +91,12 @@ export class QuizzesV1Service {
   }
 
   async quizBanks(p: Principal, quizId: string, page: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
-    const quiz = await this.model.getQuiz(p, quizId);
+    const quiz = await this.model.quizzes.get(p, quizId);
     return this.model.listAssignments(p.organizationId, quiz.id, page);
   }
 
   async quizBank(p: Principal, quizId: string, bankId: string): Promise<AssignmentRow> {
-    const quiz = await this.model.getQuiz(p, quizId);
+    const quiz = await this.model.quizzes.get(p, quizId);
     const bank = decodeId('questionBank', bankId);
     const row = bank ? (await this.model.assignmentsByBank(p.organizationId, quiz.id, [bank])).get(bank) : undefined;
     if (!row) throw notFound('Question bank not found.');
@@ -110,7 +110,7 @@ export class QuizzesV1Service {
   }
 
   readBank(p: Principal, id: string): Promise<QuestionBankRow> {
-    return this.model.getBank(p, id);
+    return this.model.banks.get(p, id);
   }
 
   async createBank(p: Principal, body: PatchedQuestionBankRequest): Promise<QuestionBankRow> {
@@ -145,11 +145,11 @@ export class QuizzesV1Service {
     }
     if (quiz !== null) {
       const id = decodeId('quiz', quiz);
-      if (!id || !(await this.model.quizzesById(p.organizationId, [id])).has(id)) throw fail([{ field: 'quiz', message: `Invalid pk "${quiz}" - object does not exist.` }]);
+      if (!id || !(await this.model.quizzes.byId(p.organizationId, [id])).has(id)) throw fail([{ field: 'quiz', message: `Invalid pk "${quiz}" - object does not exist.` }]);
       return { quizId: id, bankId: null };
     }
     const id = decodeId('questionBank', bank);
-    if (!id || !(await this.model.banksById(p.organizationId, [id])).has(id)) {
+    if (!id || !(await this.model.banks.byId(p.organizationId, [id])).has(id)) {
       throw fail([{ field: 'quiz_question_bank', message: `Invalid pk "${bank}" - object does not exist.` }]);
     }
     return { quizId: null, bankId: id };

@@ -26,7 +26,8 @@ import {
 } from './dto/quiz.v2.dto';
 import { presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { QuizzesService } from './quizzes.service';
-import { QuizzesV2Service } from './quizzes.v2.service';
+import { KindBatches, QuizzesV2Service } from './quizzes.v2.service';
+import type { QuestionBankRow, QuizRow } from './quiz-model';
 
 const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.id : undefined);
 /** Creates first-wins on the name (case-insensitive, trimmed, as filter[name] matches). */
@@ -54,11 +55,11 @@ const listFilters = (query: Record<string, unknown>) => ({ name: stringParam(que
 @ApiTags('quizzes')
 @ApiBearerAuth('JWTAuth')
 @V2()
-@V2Batches<QuizzesV2Service>({
-  service: 'v2', type: 'quizzes', scopes: 'quizzes', baseUrl: true,
-  create: { call: 'createQuizzes', item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
-  update: { call: 'updateQuizzes', item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
-  remove: { call: 'deleteQuizzes', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
+@V2Batches<KindBatches<QuizRow>>({
+  service: 'v2.quizzes', type: 'quizzes', scopes: 'quizzes', baseUrl: true,
+  create: { call: 'create', item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
+  update: { call: 'update', item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
+  remove: { call: 'remove', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
 })
 @Controller('v2/quizzes')
 export class QuizzesV2Controller {
@@ -72,13 +73,13 @@ export class QuizzesV2Controller {
   @Scopes('quizzes:read')
   @ListQueries()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('quizzes', { document: false }) page: V2Page) {
-    return page.document(await this.model.listQuizzesV2(p, page, listFilters(query)), (q) => presentQuizV2(q, page.baseUrl));
+    return page.document(await this.model.quizzes.list(p, page, listFilters(query)), (q) => presentQuizV2(q, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('quizzes:read')
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
-    return { data: presentQuizV2(await this.model.getQuiz(p, id), base) };
+    return { data: presentQuizV2(await this.model.quizzes.get(p, id), base) };
   }
 }
 
@@ -136,11 +137,11 @@ export class QuizBanksV2Controller {
 @ApiTags('question banks')
 @ApiBearerAuth('JWTAuth')
 @V2()
-@V2Batches<QuizzesV2Service>({
-  service: 'v2', type: 'question-banks', scopes: 'question-banks', baseUrl: true,
-  create: { call: 'createBanks', item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
-  update: { call: 'updateBanks', item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
-  remove: { call: 'deleteBanks', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
+@V2Batches<KindBatches<QuestionBankRow>>({
+  service: 'v2.banks', type: 'question-banks', scopes: 'question-banks', baseUrl: true,
+  create: { call: 'create', item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
+  update: { call: 'update', item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
+  remove: { call: 'remove', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
 })
 @Controller('v2/question-banks')
 export class QuestionBanksV2Controller {
@@ -154,13 +155,13 @@ export class QuestionBanksV2Controller {
   @Scopes('question-banks:read')
   @ListQueries()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('question-banks', { document: false }) page: V2Page) {
-    return page.document(await this.model.listBanksV2(p, page, listFilters(query)), (b) => presentBankV2(b, page.baseUrl));
+    return page.document(await this.model.banks.list(p, page, listFilters(query)), (b) => presentBankV2(b, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('question-banks:read')
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
-    return { data: presentBankV2(await this.model.getBank(p, id), base) };
+    return { data: presentBankV2(await this.model.banks.get(p, id), base) };
   }
 }
 

@@ -54,7 +54,75 @@ interface BatchKind<R extends { id: string }> {
   rename?: Record<string, string>;
   insert(org: string, changes: Changes[]): Promise<R[]>;
   update(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, R>>;
+  remove(org: string, ids: string[]): Promise<Set<string>>;
   present(row: R, baseUrl: string): unknown;
+}
+
+/** Forbidden members first (validation_error at the member); the others go on. */
+export function screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcomes): ValidItem<T>[] {
+  return items.filter((v) => {
+    const extra = unknownMember(v.raw, allowed);
+    if (extra !== undefined) out.set(v.index, failed('validation_error', `${extra}: is not a writable member of this object.`, `/attributes/${extra}`));
+    return extra === undefined;
+  });
+}
+
+/** Last-write-wins: per decoded id, the changes of its items merged in order; undecodable ids are not_found. */
+export function merge<T extends { id: string }>(items: ValidItem<T>[], type: 'quiz' | 'questionBank' | 'question', changesOf: (v: ValidItem<T>) => Changes, what: string, out: Outcomes) {
+  const merged = new Map<string, Changes>();
+  const idOf = new Map<number, string>();
+  for (const v of items) {
+    const id = decodeId(type, v.item.id);
+    if (!id) {
+      out.set(v.index, failed('not_found', `${what} not found.`, '/id'));
+      continue;
+    }
+    idOf.set(v.index, id);
+    merged.set(id, { ...(merged.get(id) ?? {}), ...changesOf(v) });
+  }
+  return { merged, idOf };
+}
+
+/** Deletes by id, one statement: each item deleted, or not_found. */
+export async function removeAll(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
+  const ids = new Map(items.map((v) => [v.index, decodeId(type, v.item.id)]));
+  const deleted = await del([...ids.values()].filter((x): x is string => !!x));
+  const out: Outcomes = new Map();
+  for (const v of items) {
+    const id = ids.get(v.index);
+    out.set(v.index, id && deleted.has(id) ? { ok: true, id: v.item.id, deleted: true } : failed('not_found', `${what} not found.`, '/id'));
+  }
+  return out;
+}
+
+/** The create, update and delete batches of one kind of object (quizzes, question banks), alike but for its BatchKind. */
+export class KindBatches<R extends { id: string }> {
+  constructor(private readonly k: BatchKind<R>) {}
+
+  /** Creates, first-wins (repeats were marked by the batch engine): forbidden members refused, the others inserted in one statement. */
+  async create(p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const ok = screen(items, this.k.members, out);
+    const rows = await this.k.insert(p.organizationId, ok.map((v) => sentChanges(v.raw, this.k.members, this.k.rename)));
+    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(this.k.idType, rows[i].id), result: this.k.present(rows[i], baseUrl) }));
+    return out;
+  }
+
+  /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
+  async update(p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
+    const out: Outcomes = new Map();
+    const { merged, idOf } = merge(screen(items, this.k.members, out), this.k.idType, (v) => sentChanges(v.raw, this.k.members, this.k.rename), this.k.what, out);
+    const rows = await this.k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    for (const [index, id] of idOf) {
+      const row = rows.get(id);
+      out.set(index, row ? { ok: true, id: encodeId(this.k.idType, id), result: this.k.present(row, baseUrl) } : failed('not_found', `${this.k.what} not found.`, '/id'));
+    }
+    return out;
+  }
+
+  remove(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
+    return removeAll(items, this.k.idType, this.k.what, (ids) => this.k.remove(p.organizationId, ids));
+  }
 }
 
 /**
@@ -68,107 +136,28 @@ interface BatchKind<R extends { id: string }> {
 export class QuizzesV2Service {
   constructor(readonly model: QuizzesService) {}
 
-  /** Forbidden members first (validation_error at the member); the others go on. */
-  private screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcomes): ValidItem<T>[] {
-    return items.filter((v) => {
-      const extra = unknownMember(v.raw, allowed);
-      if (extra !== undefined) out.set(v.index, failed('validation_error', `${extra}: is not a writable member of this object.`, `/attributes/${extra}`));
-      return extra === undefined;
-    });
-  }
-
-  /** Last-write-wins: per decoded id, the changes of its items merged in order; undecodable ids are not_found. */
-  private merge<T extends { id: string }>(items: ValidItem<T>[], type: 'quiz' | 'questionBank' | 'question', changesOf: (v: ValidItem<T>) => Changes, what: string, out: Outcomes) {
-    const merged = new Map<string, Changes>();
-    const idOf = new Map<number, string>();
-    for (const v of items) {
-      const id = decodeId(type, v.item.id);
-      if (!id) {
-        out.set(v.index, failed('not_found', `${what} not found.`, '/id'));
-        continue;
-      }
-      idOf.set(v.index, id);
-      merged.set(id, { ...(merged.get(id) ?? {}), ...changesOf(v) });
-    }
-    return { merged, idOf };
-  }
-
   /* quizzes and question banks: the same batch rules over their own members and statements */
 
-  private readonly quizzes: BatchKind<QuizRow> = {
+  readonly quizzes = new KindBatches<QuizRow>({
     idType: 'quiz',
     what: 'Quiz',
     members: QUIZ_V2_MEMBERS,
     rename: QUIZ_RENAME,
     insert: (org, changes) => this.model.insertQuizzes(org, changes),
     update: (org, updates) => this.model.updateQuizzes(org, updates),
+    remove: (org, ids) => this.model.deleteQuizzes(org, ids),
     present: presentQuizV2,
-  };
+  });
 
-  private readonly banks: BatchKind<QuestionBankRow> = {
+  readonly banks = new KindBatches<QuestionBankRow>({
     idType: 'questionBank',
     what: 'Question bank',
     members: ['name'],
     insert: (org, changes) => this.model.insertBanks(org, changes),
     update: (org, updates) => this.model.updateBanks(org, updates),
+    remove: (org, ids) => this.model.deleteBanks(org, ids),
     present: presentBankV2,
-  };
-
-  createQuizzes(p: Principal, items: ValidItem<QuizCreateItem>[], baseUrl: string): Promise<Outcomes> {
-    return this.createAll(this.quizzes, p, items, baseUrl);
-  }
-
-  updateQuizzes(p: Principal, items: ValidItem<QuizUpdateItem>[], baseUrl: string): Promise<Outcomes> {
-    return this.updateAll(this.quizzes, p, items, baseUrl);
-  }
-
-  async deleteQuizzes(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
-    return this.remove(items, 'quiz', 'Quiz', (ids) => this.model.deleteQuizzes(p.organizationId, ids));
-  }
-
-  createBanks(p: Principal, items: ValidItem<BankCreateItem>[], baseUrl: string): Promise<Outcomes> {
-    return this.createAll(this.banks, p, items, baseUrl);
-  }
-
-  updateBanks(p: Principal, items: ValidItem<BankUpdateItem>[], baseUrl: string): Promise<Outcomes> {
-    return this.updateAll(this.banks, p, items, baseUrl);
-  }
-
-  async deleteBanks(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
-    return this.remove(items, 'questionBank', 'Question bank', (ids) => this.model.deleteBanks(p.organizationId, ids));
-  }
-
-  /** Creates, first-wins (repeats were marked by the batch engine): forbidden members refused, the others inserted in one statement. */
-  private async createAll<R extends { id: string }>(k: BatchKind<R>, p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const ok = this.screen(items, k.members, out);
-    const rows = await k.insert(p.organizationId, ok.map((v) => sentChanges(v.raw, k.members, k.rename)));
-    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(k.idType, rows[i].id), result: k.present(rows[i], baseUrl) }));
-    return out;
-  }
-
-  /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
-  private async updateAll<R extends { id: string }>(k: BatchKind<R>, p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
-    const { merged, idOf } = this.merge(this.screen(items, k.members, out), k.idType, (v) => sentChanges(v.raw, k.members, k.rename), k.what, out);
-    const rows = await k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
-    for (const [index, id] of idOf) {
-      const row = rows.get(id);
-      out.set(index, row ? { ok: true, id: encodeId(k.idType, id), result: k.present(row, baseUrl) } : failed('not_found', `${k.what} not found.`, '/id'));
-    }
-    return out;
-  }
-
-  private async remove(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
-    const ids = new Map(items.map((v) => [v.index, decodeId(type, v.item.id)]));
-    const deleted = await del([...ids.values()].filter((x): x is string => !!x));
-    const out: Outcomes = new Map();
-    for (const v of items) {
-      const id = ids.get(v.index);
-      out.set(v.index, id && deleted.has(id) ? { ok: true, id: v.item.id, deleted: true } : failed('not_found', `${what} not found.`, '/id'));
-    }
-    return out;
-  }
+  });
 
   /* questions */
 
@@ -180,7 +169,7 @@ export class QuizzesV2Service {
   async createQuestions(p: Principal, items: ValidItem<QuestionCreateItem>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const parents = new Map<number, { quizId: string | null; bankId: string | null; sentQuiz: boolean }>();
-    for (const v of this.screen(items, QUESTION_CREATE_MEMBERS, out)) {
+    for (const v of screen(items, QUESTION_CREATE_MEMBERS, out)) {
       const a = v.item.attributes;
       const quiz = a.quiz_id ?? null;
       const bank = a.question_bank_id ?? null;
@@ -204,8 +193,8 @@ export class QuizzesV2Service {
     }
     const ids = [...parents.values()];
     const [quizzes, banks] = await Promise.all([
-      this.model.quizzesById(p.organizationId, ids.map((x) => x.quizId).filter((x): x is string => !!x)),
-      this.model.banksById(p.organizationId, ids.map((x) => x.bankId).filter((x): x is string => !!x)),
+      this.model.quizzes.byId(p.organizationId, ids.map((x) => x.quizId).filter((x): x is string => !!x)),
+      this.model.banks.byId(p.organizationId, ids.map((x) => x.bankId).filter((x): x is string => !!x)),
     ]);
     const pending: { index: number; quizId: string | null; bankId: string | null; d: Changes }[] = [];
     for (const v of items) {
@@ -232,7 +221,7 @@ export class QuizzesV2Service {
    */
   async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = this.screen(items, QUESTION_UPDATE_MEMBERS, out);
+    const ok = screen(items, QUESTION_UPDATE_MEMBERS, out);
     const stored = await this.model.questionsById(p.organizationId, ok.map((v) => decodeId('question', v.item.id)).filter((x): x is string => !!x));
     const state = new Map<string, QuestionRow>();
     const merged = new Map<string, Changes>();
@@ -264,14 +253,14 @@ export class QuizzesV2Service {
   }
 
   async deleteQuestions(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
-    return this.remove(items, 'question', 'Question', (ids) => this.model.deleteQuestions(p.organizationId, ids));
+    return removeAll(items, 'question', 'Question', (ids) => this.model.deleteQuestions(p.organizationId, ids));
   }
 
   /* question-bank assignments (the quiz resolved first: 404 whatever the body) */
 
   async requireQuiz(p: Principal, quizPublicId: string): Promise<string> {
     const id = decodeId('quiz', quizPublicId);
-    if (!id || !(await this.model.quizzesById(p.organizationId, [id])).has(id)) throw notFound('Quiz not found.');
+    if (!id || !(await this.model.quizzes.byId(p.organizationId, [id])).has(id)) throw notFound('Quiz not found.');
     return id;
   }
 
@@ -295,8 +284,8 @@ export class QuizzesV2Service {
   /** Bind banks (live banks of the organization, else not_found); re-binding changes only the members sent. */
   async bind(p: Principal, quizId: string, items: ValidItem<AssignmentBindItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ids = this.banksOf(this.screen(items, ASSIGNMENT_MEMBERS, out), out);
-    const banks = await this.model.banksById(p.organizationId, [...ids.values()]);
+    const ids = this.banksOf(screen(items, ASSIGNMENT_MEMBERS, out), out);
+    const banks = await this.model.banks.byId(p.organizationId, [...ids.values()]);
     const pending = [...ids].filter(([index, id]) => {
       if (!banks.has(id)) out.set(index, failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
       return banks.has(id);
@@ -313,7 +302,7 @@ export class QuizzesV2Service {
   /** Update assignments of banks bound to the quiz (else not_found); only the key: a no-op success. */
   async update(p: Principal, quizId: string, items: ValidItem<AssignmentUpdateItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = this.screen(items, ASSIGNMENT_MEMBERS, out);
+    const ok = screen(items, ASSIGNMENT_MEMBERS, out);
     const ids = this.banksOf(ok, out);
     const changes = (index: number) => {
       const d = sentChanges(ok.find((v) => v.index === index)!.raw, ASSIGNMENT_MEMBERS.slice(1));
@@ -327,7 +316,7 @@ export class QuizzesV2Service {
 
   async unbind(p: Principal, quizId: string, items: ValidItem<AssignmentUnbindItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ids = this.banksOf(this.screen(items, ['question_bank_id'], out), out);
+    const ids = this.banksOf(screen(items, ['question_bank_id'], out), out);
     const removed = await this.model.unbindBanks(p.organizationId, quizId, [...ids.values()]);
     for (const [index, bankId] of ids) {
       out.set(index, removed.has(bankId) ? { ok: true, id: encodeId('questionBank', bankId), deleted: true } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'));
