@@ -1,11 +1,12 @@
 import { DynamicModule, RequestMethod, Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
+import { PUBLIC_KEY } from '../auth/decorators';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 const WRITES = new Set<unknown>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
 
 /**
- * Put the IdempotencyInterceptor on every POST, PUT, PATCH and DELETE handler of every controller
+ * Put the IdempotencyInterceptor on every POST, PUT, PATCH and DELETE handler (but the public ones) of every controller
  * reachable from `root` (call it before NestFactory.create scans the modules). Global wiring, no
  * decorator in any controller, but only on writes: an APP_INTERCEPTOR would put Nest's interceptor
  * machinery (an rxjs pipeline and two async resources per request) in front of every read too,
@@ -37,11 +38,19 @@ export function applyIdempotencyToWrites<T extends DynamicModule>(root: T): T {
   return root;
 }
 
+/**
+ * Public writes (@Public(): the OAuth token, revoke and registration endpoints, ...) are left out:
+ * the interceptor lets every request without a principal straight through, so on them it was only
+ * its cost (an rxjs pipeline and two async resources: about a tenth of a token request's CPU).
+ */
+const isPublic = (target: object): boolean => Reflect.getMetadata(PUBLIC_KEY, target) === true;
+
 function markWrites(controller: Type): void {
+  if (isPublic(controller)) return;
   for (let proto = controller.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const handler = name === 'constructor' ? undefined : Object.getOwnPropertyDescriptor(proto, name)?.value;
-      if (typeof handler !== 'function' || !WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler))) continue;
+      if (typeof handler !== 'function' || !WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler)) || isPublic(handler)) continue;
       const existing: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
       if (!existing.includes(IdempotencyInterceptor)) Reflect.defineMetadata(INTERCEPTORS_METADATA, [IdempotencyInterceptor, ...existing], handler);
     }
