@@ -179,6 +179,39 @@ describe('/v1 VILT session events and registrations', () => {
     expect(lower.body).toHaveProperty('seats_total');
   });
 
+  it('registrations racing session writes (PUT, seats lowered, delete) never deadlock or 500, and never exceed the seats', async () => {
+    const learners = await Promise.all(Array.from({ length: 8 }, () => j.learner()));
+    const enrollments = [];
+    for (const l of learners) enrollments.push(await j.enroll(l.id, course.publishedCourseId));
+    const s = await newSession({ seats_total: 6 });
+    const { id, vilt_session, ...writable } = s;
+    const register = (e: { id: string }) => t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: e.id }, key());
+    const put = (over: Record<string, unknown>) => t.request('PUT', `/v1/ilt-sessions/${s.id}`, { ...key(), body: { ...writable, ...over } });
+    const first = await Promise.all([
+      ...enrollments.slice(0, 4).map(register),
+      put({ description: 'moved' }),
+      put({ seats_total: 4, starts_at: '2027-05-10T15:00:00Z', ends_at: '2027-05-10T16:00:00Z' }),
+      ...enrollments.slice(4).map(register),
+    ]);
+    expect(first.filter((r) => r.status >= 500)).toEqual([]);
+    const ev = (await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session;
+    const listed = (await t.get(`/v1/vilt-session-registrations?session__id=${s.vilt_session.id}`, key())).body.count;
+    expect(ev.registration_count).toBe(listed);
+    expect(listed).toBeLessThanOrEqual(ev.seats_total);
+    expect(first.slice(0, 4).concat(first.slice(6)).filter((r) => r.status === 201)).toHaveLength(listed);
+
+    // a delete racing registrations: each answer 201, 400 or 404; nothing left behind
+    const s2 = await newSession({ seats_total: 3 });
+    const raced = await Promise.all([
+      ...enrollments.slice(0, 4).map((e) => t.post('/v1/vilt-session-registrations', { vilt_session: { id: s2.vilt_session.id }, enrollment_id: e.id }, key())),
+      t.delete(`/v1/ilt-sessions/${s2.id}`, key()),
+      ...enrollments.slice(4).map((e) => t.post('/v1/vilt-session-registrations', { vilt_session: { id: s2.vilt_session.id }, enrollment_id: e.id }, key())),
+    ]);
+    expect(raced.filter((r) => ![201, 204, 400, 404].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
+    expect(raced[4].status).toBe(204);
+    expect((await t.get(`/v1/vilt-session-registrations?session__id=${s2.vilt_session.id}`, key())).body.count).toBe(0);
+  });
+
   it('needs an active enrollment in the session course; one registration per learner; bad input changes nothing', async () => {
     const s = await newSession({ seats_total: 10 });
     const learner = await j.learner();

@@ -127,23 +127,13 @@ export class RegistrationsService {
       const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
       // a full session is refused at once, without waiting for its row lock (the UPDATE below decides races)
       if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
-      const [reg] = await m.query(
-        `INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (organization_id, session_id, user_id) DO NOTHING RETURNING id`,
-        [org, s.id, en.user_id, en.id],
-      );
-      if (!reg) throw fieldError('vilt_session', 'This user is already registered for this session.');
       // the learner's progress row of the session's lesson (what student_lesson_progress shows)
       const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
       await this.progress.materializeLessons(m, org, cp, s.lesson_id);
-      const events = await m.query(
-        `SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
-           FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
-        [org, s.id],
-      );
-      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
-      // the seat, last: the session row's lock orders concurrent registrations and is held from here
-      // to the commit only (the event needs the count after this registration)
+      // the seat: the session row's lock orders concurrent registrations and is held from here to the
+      // commit. Nothing before it touches the session row (the registration's and the mail's foreign
+      // keys would take a KEY SHARE lock on it: held by several registrations at once, that lock and
+      // a session write's FOR UPDATE would deadlock)
       const [seat] = rowsOf(
         await m.query(
           `UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
@@ -152,7 +142,24 @@ export class RegistrationsService {
           [s.id, org],
         ),
       );
-      if (!seat) throw noSeat();
+      if (!seat) {
+        // deleted since the opening read (DELETE /v1/ilt-sessions/{id}), or full
+        const [still] = await m.query(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [s.id, org]);
+        throw still ? noSeat() : invalidPk('vilt_session', dto.vilt_session.id);
+      }
+      const [reg] = await m.query(
+        `INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (organization_id, session_id, user_id) DO NOTHING RETURNING id`,
+        [org, s.id, en.user_id, en.id],
+      );
+      if (!reg) throw fieldError('vilt_session', 'This user is already registered for this session.');
+      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
+      // the meetings under the session's lock: a reschedule cannot slip between them and the event
+      const events = await m.query(
+        `SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
+           FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
+        [org, s.id],
+      );
       await recordEvent(m, {
         organizationId: org,
         type: 'VILT_EVENT_REGISTRATION',
