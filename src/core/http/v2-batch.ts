@@ -3,10 +3,17 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
-import { BatchSpec, runBatch } from '../batch/batch';
+import { BatchHandler, BatchResult, BatchSpec, runBatch } from '../batch/batch';
 import type { AppConfig } from '../config/config';
 import { requestBaseUrl } from './base-url';
 import { batchBodySchema } from './request-schemas';
+
+/** Run a /v2 batch (runBatch over the body) and answer its status (200, or 207 when an item failed) and body. */
+export async function replyBatch<T, R>(reply: FastifyReply, body: unknown, spec: BatchSpec<T>, handler: BatchHandler<T, R>): Promise<BatchResult<R>['body']> {
+  const result = await runBatch(body, spec, handler);
+  reply.status(result.status);
+  return result.body;
+}
 
 /** One batch operation: the service method (called with the caller and the valid items, and the request's base URL when `baseUrl`), the item class and its dedupe rule. */
 export interface V2BatchOp<S> {
@@ -45,9 +52,7 @@ export function V2Batches<S>(spec: { service: string; type: string; scopes: stri
           const service = spec.service.split('.').reduce((o, k) => o[k], this);
           const extra = spec.baseUrl ? [requestBaseUrl(config, req)] : [];
           const batch = { itemClass: op.item, type: spec.type, dedupeKey: op.dedupeKey, dedupePointer: op.dedupePointer, maxItems: config.BATCH_MAX_ITEMS };
-          const result = await runBatch(body, batch, (items) => service[op.call](p, items, ...extra));
-          reply.status(result.status);
-          return result.body;
+          return replyBatch(reply, body, batch, (items) => service[op.call](p, items, ...extra));
         },
       }[name];
       Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });

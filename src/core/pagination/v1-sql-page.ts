@@ -1,3 +1,5 @@
+import { notFound } from '../http/api-error';
+import { decodeId, IdType } from '../ids/ids';
 import type { V1PageRequest } from './v1-page';
 
 /** Anything that runs a parameterized statement (a DataSource, an EntityManager). */
@@ -45,4 +47,15 @@ export async function v1SqlPage<R>(db: Queryable, select: string, from: string, 
   const [{ n: count }] = await db.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, where.params);
   const rows: R[] = await db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.pageSize, page.offset]);
   return { rows, count };
+}
+
+/**
+ * The organization's row of `table` behind a public id of `type` (locked FOR UPDATE when `lock`):
+ * a malformed, unknown or foreign id is the same 404.
+ */
+export async function sqlRowOr404<R>(db: Queryable, select: string, table: string, type: IdType, organizationId: string, publicId: string, lock = false): Promise<R> {
+  const id = decodeId(type, publicId);
+  const rows: R[] = id ? await db.query(`SELECT ${select} FROM ${table} WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [organizationId, id]) : [];
+  if (!rows.length) throw notFound();
+  return rows[0];
 }

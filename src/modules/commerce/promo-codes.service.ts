@@ -9,7 +9,7 @@ import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { DiscountType, PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
 import { loadOfferItems, OfferItemView } from './promo-codes.offers';
 import { clearPromoCodeUse } from './purchases.store';
-import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
+import { OrgWhere, sqlRowOr404, v1SqlPage } from '../../core/pagination/v1-sql-page';
 
 export interface PoolRow {
   id: string;
@@ -50,13 +50,8 @@ export class PromoCodesService {
 
   // ------------------------------------------------------------------ pools
 
-  private async pool(m: EntityManager, p: Principal, id: string, lock = false): Promise<PoolRow> {
-    const uuid = decodeId('promoCodePool', id);
-    const rows: PoolRow[] = uuid
-      ? await m.query(`SELECT ${POOL_COLS} FROM promo_code_pools WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [p.organizationId, uuid])
-      : [];
-    if (!rows.length) throw notFound();
-    return rows[0];
+  private pool(m: EntityManager, p: Principal, id: string, lock = false): Promise<PoolRow> {
+    return sqlRowOr404(m, POOL_COLS, 'promo_code_pools', 'promoCodePool', p.organizationId, id, lock);
   }
 
   async listPools(p: Principal, page: V1PageRequest, filters: { offerId?: string; name?: string }): Promise<{ rows: PoolRow[]; count: number }> {
@@ -194,11 +189,8 @@ export class PromoCodesService {
 
   // ------------------------------------------------------------------ codes
 
-  private async code(m: EntityManager, p: Principal, id: string): Promise<PromoCodeRow> {
-    const uuid = decodeId('promoCode', id);
-    const rows: PromoCodeRow[] = uuid ? await m.query(`SELECT ${CODE_COLS} FROM promo_codes WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
-    if (!rows.length) throw notFound();
-    return rows[0];
+  private code(m: EntityManager, p: Principal, id: string): Promise<PromoCodeRow> {
+    return sqlRowOr404(m, CODE_COLS, 'promo_codes', 'promoCode', p.organizationId, id);
   }
 
   async listCodes(p: Principal, page: V1PageRequest, filters: { poolId?: string; code?: string; active?: boolean }): Promise<{ rows: PromoCodeRow[]; count: number }> {

@@ -7,7 +7,7 @@ import { decodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { AddRemove, TrainingCreditCodeCreateDto, TrainingCreditCodePatchDto } from './dto/training-credits.dto';
-import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
+import { OrgWhere, sqlRowOr404, v1SqlPage } from '../../core/pagination/v1-sql-page';
 
 export interface CreditCodeRow {
   id: string;
@@ -46,13 +46,8 @@ type LinkName = keyof typeof LINKS;
 export class TrainingCreditsService {
   constructor(private readonly ds: DataSource) {}
 
-  private async code(m: EntityManager, p: Principal, id: string, lock = false): Promise<CreditCodeRow> {
-    const uuid = decodeId('trainingCreditCode', id);
-    const rows: CreditCodeRow[] = uuid
-      ? await m.query(`SELECT ${COLS} FROM training_credit_codes WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [p.organizationId, uuid])
-      : [];
-    if (!rows.length) throw notFound();
-    return rows[0];
+  private code(m: EntityManager, p: Principal, id: string, lock = false): Promise<CreditCodeRow> {
+    return sqlRowOr404(m, COLS, 'training_credit_codes', 'trainingCreditCode', p.organizationId, id, lock);
   }
 
   private async view(m: EntityManager, p: Principal, row: CreditCodeRow): Promise<CreditCodeView> {

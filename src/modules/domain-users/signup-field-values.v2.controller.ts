@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { batchItems, runBatch } from '../../core/batch/batch';
+import { batchItems } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
+import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
@@ -51,13 +51,12 @@ export class SignupFieldValuesV2Controller {
       throw new ValidationFailed([{ pointer: '/student_id', field: 'student_id', message: studentId === undefined ? 'is required' : 'must be a string' }]);
     }
     const userId = await this.values.student(p, studentId);
-    const result = await runBatch(
+    return replyBatch(
+      reply,
       body,
       { itemClass: SignupFieldValueItemV2, type: 'signup-field-values', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
       (items) => this.values.createMany(p, userId, items),
     );
-    reply.status(result.status);
-    return result.body;
   }
 
   @Get()

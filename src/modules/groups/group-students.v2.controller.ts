@@ -3,9 +3,10 @@ import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { ItemOutcome, runBatch, ValidItem } from '../../core/batch/batch';
+import { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { V2 } from '../../core/http/interfaces';
+import { replyBatch } from '../../core/http/v2-batch';
 import { encodeId } from '../../core/ids/ids';
 import { MembershipRequestEnvelope, MembershipStudentRef } from './dto/membership.dto';
 import { GroupMembershipsService, MembershipRow } from './group-memberships.service';
@@ -54,7 +55,8 @@ export class GroupStudentsV2Controller {
   /** The group first (404 whatever the body), then the batch; answers its status and body. */
   private async batch<R>(p: Principal, id: string, body: unknown, reply: FastifyReply, apply: (groupId: string, items: ValidItem<MembershipStudentRef>[]) => Promise<Map<number, ItemOutcome<R>>>) {
     const groupId = await this.groups.requireGroupId(p, id);
-    const result = await runBatch(
+    return replyBatch(
+      reply,
       body,
       {
         itemClass: MembershipStudentRef,
@@ -65,7 +67,5 @@ export class GroupStudentsV2Controller {
       },
       (items) => apply(groupId, items),
     );
-    reply.status(result.status);
-    return result.body;
   }
 }

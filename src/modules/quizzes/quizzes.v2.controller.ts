@@ -8,7 +8,7 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl, requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { batchBodySchema } from '../../core/http/request-schemas';
-import { V2Batches } from '../../core/http/v2-batch';
+import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam, stringParam } from '../courses/query-params';
 import { decodeId } from '../../core/ids/ids';
@@ -127,9 +127,7 @@ export class QuizBanksV2Controller {
   /** Every assignment batch is first-wins on question_bank_id. */
   private async run<T>(reply: FastifyReply, body: unknown, itemClass: BatchSpec<T>['itemClass'], handler: Parameters<typeof runBatch<T, unknown>>[2]) {
     const spec: BatchSpec<T> = { itemClass, type: 'question-bank-assignments', dedupeKey: bankKey, dedupePointer: '/attributes/question_bank_id', maxItems: this.config.BATCH_MAX_ITEMS };
-    const result = await runBatch(body, spec, handler);
-    reply.status(result.status);
-    return result.body;
+    return replyBatch(reply, body, spec, handler);
   }
 }
 
@@ -226,8 +224,6 @@ export class QuestionsV2Controller {
   }
 
   private async run<T>(reply: FastifyReply, body: unknown, spec: BatchSpec<T>, handler: Parameters<typeof runBatch<T, unknown>>[2]) {
-    const result = await runBatch(body, spec, handler);
-    reply.status(result.status);
-    return result.body;
+    return replyBatch(reply, body, spec, handler);
   }
 }

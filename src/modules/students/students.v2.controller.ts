@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { RateLimit } from '../../core/auth/rate-limit';
-import { runBatch } from '../../core/batch/batch';
+import type { BatchSpec } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
@@ -15,6 +15,7 @@ import { presentStudent } from './students.presenter';
 import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
+import { replyBatch } from '../../core/http/v2-batch';
 
 /**
  * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
@@ -23,6 +24,19 @@ import { V2 } from '../../core/http/interfaces';
  */
 export const DestructiveRateLimit = (operation: 'deactivate' | 'anonymize') =>
   RateLimit({ operation: `students:${operation}`, limit: 'DESTRUCTIVE_RATE_LIMIT', window: 'DESTRUCTIVE_RATE_WINDOW_SECONDS', organizationLimit: 'DESTRUCTIVE_ORG_RATE_LIMIT' });
+
+/** Creates: first wins on the e-mail (case-insensitive). */
+const CREATES = {
+  itemClass: StudentCreateItem,
+  dedupeKey: (raw: Record<string, any>) => (typeof raw.attributes?.email === 'string' ? raw.attributes.email.toLowerCase() : undefined),
+  dedupePointer: '/attributes/email',
+};
+/** Updates: repeats of an id are pre-marked; two items reaching the same student otherwise (id and email) are caught by the service. */
+const UPDATES = {
+  itemClass: StudentUpdateItem,
+  dedupeKey: (raw: Record<string, any>) => (typeof raw.id === 'string' ? `id:${raw.id}` : undefined),
+  dedupePointer: '/id',
+};
 
 @ApiTags('students')
 @ApiBearerAuth('JWTAuth')
@@ -45,39 +59,14 @@ export class StudentsV2Controller {
   @Scopes('students:write')
   @ApiBody({ type: StudentCreateRequestEnvelope })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      {
-        itemClass: StudentCreateItem,
-        type: 'students',
-        maxItems: this.config.BATCH_MAX_ITEMS,
-        dedupeKey: (raw) => (typeof raw.attributes?.email === 'string' ? raw.attributes.email.toLowerCase() : undefined),
-        dedupePointer: '/attributes/email',
-      },
-      (items) => this.batch.createMany(p, items),
-    );
-    reply.status(result.status);
-    return result.body;
+    return replyBatch(reply, body, this.batchOf(CREATES), (items) => this.batch.createMany(p, items));
   }
 
   @Patch()
   @Scopes('students:write')
   @ApiBody({ type: StudentUpdateRequestEnvelope })
   async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      {
-        itemClass: StudentUpdateItem,
-        type: 'students',
-        maxItems: this.config.BATCH_MAX_ITEMS,
-        // repeats of an id are pre-marked; two items reaching the same student otherwise (id and email) are caught by the service
-        dedupeKey: (raw) => (typeof raw.id === 'string' ? `id:${raw.id}` : undefined),
-        dedupePointer: '/id',
-      },
-      (items) => this.batch.updateMany(p, items),
-    );
-    reply.status(result.status);
-    return result.body;
+    return replyBatch(reply, body, this.batchOf(UPDATES), (items) => this.batch.updateMany(p, items));
   }
 
   @Get(':id')
@@ -121,5 +110,10 @@ export class StudentsV2Controller {
   @Scopes('students:manage-password')
   async setPassword(@Auth() p: Principal, @Param('id') id: string, @Body() body: SetPasswordRequestEnvelope) {
     await this.students.setPassword(p, id, body.data.attributes.password);
+  }
+
+  /** A students batch of at most BATCH_MAX_ITEMS items. */
+  private batchOf<T>(rule: Omit<BatchSpec<T>, 'type' | 'maxItems'>): BatchSpec<T> {
+    return { ...rule, type: 'students', maxItems: this.config.BATCH_MAX_ITEMS };
   }
 }
