@@ -34,6 +34,7 @@ import { V2Enrollments1763700016200 } from './1763700016200-v2-enrollments';
 import { Commerce1763700017000 } from './1763700017000-commerce';
 import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
+import { PurchasesGrantLookup1763700017200 } from './1763700017200-purchases-grant-lookup';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   Commerce1763700017000,
   CommerceLimits1763700017100,
   CommerceLimitsPurchaseKeys1763700017101,
+  PurchasesGrantLookup1763700017200,
   Quizzes1763700018000,
   LiveTraining1763700019000,
   LiveTrainingCancellations1763700019100,

@@ -90,6 +90,23 @@ describe('the purchase of an enrollment made without checkout', () => {
       refund_cents: null,
     });
 
+    // the enrollment shows the purchase's block (create, read, list)
+    const block = {
+      order_id: ev.purchase.order_id,
+      offer_price: { amount: '0.00', currency_code: 'USD' },
+      purchase_price: { amount: '0.00', currency_code: 'USD' },
+      quantity: 1,
+      purchase_state: 'SUCCESS',
+      payment_processor: 'NONE',
+      purchase_id: ev.purchase.id,
+      purchased_at: ev.purchase.purchased_at,
+      tax_price_cents: null,
+    };
+    expect(res.body.purchase).toEqual(block);
+    const base = `/v1/domains/${dn()}/published-courses/${c.publishedCourseId}/enrollments`;
+    expect((await t.get(`${base}/${res.body.id}`, key())).body.purchase).toEqual(block);
+    expect((await t.get(base, key())).body.results.find((e: any) => e.id === res.body.id).purchase).toEqual(block);
+
     // the same create again answers the existing enrollment: no second purchase, no second event
     const again = await t.post(`/v1/domains/${dn()}/published-courses/${c.publishedCourseId}/enrollments`, { user: { id: u.id } }, key());
     expect(again.status).toBe(200);
@@ -127,6 +144,46 @@ describe('the purchase of an enrollment made without checkout', () => {
     expect(await purchasesOf(u.id)).toHaveLength(1);
     const ev = (await events('COURSE_ENROLLMENT')).find((e: any) => e.user.id === u.id);
     expect(ev.purchase.id).toBe(buy.body.id);
+    // the enrollment the checkout made shows that purchase's block
+    const list = await t.get(`/v1/domains/${dn()}/published-courses/${c.publishedCourseId}/enrollments`, key());
+    expect(list.body.results).toEqual([expect.objectContaining({ purchase: expect.objectContaining({ purchase_id: buy.body.id, order_id: buy.body.order_id, payment_processor: 'NONE' }) })]);
+  });
+
+  it('/v1 published-course enrollment create with a declared purchase records it as declared; a bad one is a 400 that writes nothing', async () => {
+    const j = journey(t, org);
+    const c = await j.course([{}]);
+    const base = `/v1/domains/${dn()}/published-courses/${c.publishedCourseId}/enrollments`;
+    const u = await j.learner();
+    const res = await t.post(base, { user: { id: u.id }, purchase: { purchase_price: { amount: '12.00', currency_code: 'USD' }, purchase_state: 'SUCCESS' } }, key());
+    expect(res.status).toBe(201);
+    expect(res.body.purchase).toMatchObject({ purchase_price: { amount: '12.00', currency_code: 'USD' }, offer_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE' });
+    const ev = (await events('COURSE_ENROLLMENT')).find((e: any) => e.user.id === u.id);
+    expect(ev.purchase).toEqual(freeMember({ offer_sku: expect.any(String), purchase_price: '12.00', original_price: '12.00', price_cents: 1200 }));
+    const v = await j.learner();
+    for (const purchase of [{ purchase_state: 'PAID' }, { purchase_price: { amount: 'x' } }, 'nope', { purchased_at: 'yesterday' }]) {
+      const bad = await t.post(base, { user: { id: v.id }, purchase }, key());
+      expect([JSON.stringify(purchase), bad.status]).toEqual([JSON.stringify(purchase), 400]);
+      expect(JSON.stringify(bad.body)).toContain('purchase');
+    }
+    expect(await purchasesOf(v.id)).toHaveLength(0);
+    expect((await t.get(base, key())).body.results.filter((e: any) => e.user.id === v.id)).toHaveLength(0);
+  });
+
+  it('the enrollment list reads every page\'s purchases in one query (a page of 60 sends as many statements as a page of 1)', async () => {
+    const j = journey(t, org);
+    const c = await j.course([{}]);
+    const emails = Array.from({ length: 60 }, (_, i) => `list-free-${i}-${Date.now()}@example.test`);
+    expect((await t.post(`/v1/domains/${dn()}/users/bulk-create`, { users: emails.map((email) => ({ email })) }, key())).status).toBe(202);
+    const bulk = await t.post('/v2/enrollments/', { published_course_id: c.publishedCourseId, data: emails.map((email) => ({ type: 'enrollments', attributes: { email } })) }, { token });
+    expect(bulk.body.summary.succeeded).toBe(60);
+    const base = `/v1/domains/${dn()}/published-courses/${c.publishedCourseId}/enrollments`;
+    await t.get(`${base}?page_size=1`, key()); // warm
+    const one = await countQueries(() => t.get(`${base}?page_size=1`, key()));
+    const many = await countQueries(() => t.get(`${base}?page_size=60`, key()));
+    expect(many.result.body.results).toHaveLength(60);
+    for (const e of many.result.body.results) expect(e.purchase).toMatchObject({ purchase_price: { amount: '0.00', currency_code: 'USD' }, payment_processor: 'NONE' });
+    expect(new Set(many.result.body.results.map((e: any) => e.purchase.purchase_id)).size).toBe(60);
+    expect(many.count).toBe(one.count);
   });
 
   it('/v1 published-path enrollment: the purchase block on the enrollment and in PATH_ENROLLMENT (read back through the sample operation)', async () => {

@@ -46,7 +46,8 @@ describe('/v1 published-course enrollments', () => {
         enrolled_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         expires_at: '2030-01-01T00:00:00.000Z',
         active: true,
-        purchase: null,
+        // the registration's $0 purchase (docs/decisions/commerce.md, enrollments made without checkout)
+        purchase: expect.objectContaining({ purchase_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', purchase_id: expect.stringMatching(/^pur/) }),
         rating: null,
         feedback: null,
       });

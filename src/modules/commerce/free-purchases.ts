@@ -3,7 +3,7 @@ import { fieldError } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import { priceCents } from './offers.presenter';
 import type { StoredPurchase } from './purchases';
-import { eventPurchase } from './purchases.presenter';
+import { eventPurchase, presentPurchase } from './purchases.presenter';
 import { Grants, newOrderId, PurchaseRow } from './purchases.store';
 
 /**
@@ -131,5 +131,32 @@ export async function recordEnrollmentPurchases(
     ],
   );
   for (const p of inserted) out.set(p.enrollment_id, { stored: storedPurchase(p), event: eventPurchase(p) });
+  return out;
+}
+
+/** The published Purchase block of an enrollment (EnrollmentPurchase). */
+export type EnrollmentPurchaseBlock = NonNullable<ReturnType<typeof presentPurchase>>;
+
+/**
+ * The Purchase block of each course enrollment a purchase created (its `grants.enrollments`:
+ * a checkout's or one recorded above), keyed by enrollment id; one query for a page (GIN index
+ * purchases_grants_enrollments_idx). Enrollments without one are absent.
+ */
+export async function enrollmentPurchaseBlocks(m: EntityManager, organizationId: string, enrollmentIds: string[]): Promise<Map<string, EnrollmentPurchaseBlock>> {
+  const out = new Map<string, EnrollmentPurchaseBlock>();
+  if (!enrollmentIds.length) return out;
+  const rows: (PurchaseRow & { enrollment_id: string; o_price_cents: number | null; o_currency_code: string })[] = await m.query(
+    `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, p.id, p.price_cents, p.currency_code, p.state, p.purchased_at, p.tax_price_cents, p.order_id,
+            p.payment_processor, p.quantity, p.offer_id, o.price_cents AS o_price_cents, o.currency_code AS o_currency_code
+       FROM unnest($2::text[]) AS e(id)
+       JOIN purchases p ON p.organization_id = $1 AND p.grants -> 'enrollments' @> jsonb_build_array(e.id)
+       JOIN offers o ON o.organization_id = $1 AND o.id = p.offer_id
+      ORDER BY e.id, p.created_at, p.id`,
+    [organizationId, [...new Set(enrollmentIds)]],
+  );
+  for (const r of rows) {
+    const block = presentPurchase(storedPurchase(r), { id: r.offer_id, owner_id: '', registration_open: true, price_cents: r.o_price_cents, currency_code: r.o_currency_code });
+    if (block) out.set(r.enrollment_id, block);
+  }
   return out;
 }

@@ -3,7 +3,7 @@ import { encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { EnrollmentRow } from './enrollments.v1.service';
 
-/** The v1 Enrollment of a published course. `purchase` is null: commerce is out of scope. */
+/** The v1 Enrollment of a published course; `purchase` is the block of the purchase that created it (null when none did). */
 export function presentEnrollment(r: EnrollmentRow) {
   return {
     id: encodeId('enrollment', r.id),
@@ -11,7 +11,7 @@ export function presentEnrollment(r: EnrollmentRow) {
     enrolled_at: iso(r.enrolled_at),
     expires_at: iso(r.expires_at),
     active: r.active,
-    purchase: null,
+    purchase: r.purchase ?? null,
     rating: r.rating ?? null,
     feedback: r.feedback ?? null,
   };

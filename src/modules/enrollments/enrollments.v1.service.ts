@@ -13,7 +13,8 @@ import type { PublishedCourseRow } from '../published-courses/published-courses.
 import { ANONYMIZED_USER } from '../students/user-refs';
 import { ProgressService } from '../progress/progress.service';
 import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';
-import { recordEnrollmentPurchases } from '../commerce/free-purchases';
+import { enrollmentPurchaseBlocks, EnrollmentPurchaseBlock, recordEnrollmentPurchases } from '../commerce/free-purchases';
+import { parsePurchase } from '../commerce/purchases';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -35,6 +36,8 @@ export interface EnrollmentRow {
   last_name: string;
   rating: number | null;
   feedback: string | null;
+  /** the Purchase block of the purchase that created it (commerce), when one did */
+  purchase?: EnrollmentPurchaseBlock | null;
 }
 
 /**
@@ -57,6 +60,7 @@ export class EnrollmentsV1Service {
        ORDER BY e.enrolled_at, e.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
       [pc.id, p.organizationId],
     );
+    await this.withPurchases(this.ds.manager, p, rows);
     return { rows, count: c.n };
   }
 
@@ -65,7 +69,14 @@ export class EnrollmentsV1Service {
     if (!uuid) throw notFound();
     const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE e.id = $1 AND e.published_course_id = $2 AND e.organization_id = $3`, [uuid, pc.id, p.organizationId]);
     if (!row) throw notFound();
+    await this.withPurchases(m, p, [row]);
     return row;
+  }
+
+  /** Each row's Purchase block (commerce: the purchase whose grants created it), one query for the page. */
+  private async withPurchases(m: EntityManager, p: Principal, rows: EnrollmentRow[]): Promise<void> {
+    const blocks = await enrollmentPurchaseBlocks(m, p.organizationId, rows.map((r) => r.id));
+    for (const r of rows) r.purchase = blocks.get(r.id) ?? null;
   }
 
   /**
@@ -81,6 +92,7 @@ export class EnrollmentsV1Service {
     if (typeof rawId !== 'string' || !rawId) throw fieldError('user', 'The user id is required.');
     const enrolledAt = parseTimestamp('enrolled_at', dto.enrolled_at, false);
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
+    const declared = parsePurchase(dto.purchase, enrolledAt ?? null);
     const userId = decodeId('student', rawId);
     const [user] = userId ? await this.ds.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
     if (!user) throw fieldError('user', `Invalid id "${rawId}" - object does not exist.`);
@@ -109,8 +121,8 @@ export class EnrollmentsV1Service {
         [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
       );
       await this.progress.ensureCourseProgress(m, p.organizationId, [{ enrollmentId: row.id, userId: user.id, publishedCourseId: pc.id, courseId: pc.course_id }]);
-      // the registration's $0 purchase (commerce), which the event carries
-      const bought = await recordEnrollmentPurchases(m, p.organizationId, 'published_course', [{ enrollmentId: row.id, userId: user.id, objectId: pc.id, at: enrolledAt ?? null }]);
+      // the registration's purchase (commerce: $0 NONE, or what the body declared), which the event carries
+      const bought = await recordEnrollmentPurchases(m, p.organizationId, 'published_course', [{ enrollmentId: row.id, userId: user.id, objectId: pc.id, at: enrolledAt ?? null, declared }]);
       await recordEvents(m, [
         {
           organizationId: p.organizationId,

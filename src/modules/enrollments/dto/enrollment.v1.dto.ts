@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Allow, IsBoolean } from 'class-validator';
-import { PresentNotNull } from '../../../core/http/v1-rules';
+import { Type } from 'class-transformer';
+import { Allow, IsBoolean, ValidateIf, ValidateNested } from 'class-validator';
+import { PresentNotNull, V1Obj } from '../../../core/http/v1-rules';
+import { PurchaseDto } from './program-enrollment.v1.dto';
 
 /** CreateEnrollmentRequest: `user {id}` required; timestamps are parsed by the service. */
 export class EnrollmentCreateDto {
@@ -9,8 +11,8 @@ export class EnrollmentCreateDto {
   @Allow() expires_at?: unknown;
   /** nullable upstream (default true): null means the default */
   @PresentNotNull() @IsBoolean() active?: boolean | null;
-  /** commerce is out of scope: accepted and ignored (docs/decisions/v1-catalog.md) */
-  @Allow() purchase?: unknown;
+  /** EnrollmentPurchaseRequest: a new enrollment's purchase is recorded as declared (docs/decisions/commerce.md) */
+  @ValidateIf((_o, v) => v !== null) @V1Obj() @ValidateNested() @Type(() => PurchaseDto) purchase?: PurchaseDto | null;
 }
 
 /**

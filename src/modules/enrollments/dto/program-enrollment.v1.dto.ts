@@ -13,7 +13,8 @@ class PriceDto {
   @V1Str({ min: 1, pattern: /^[A-Za-z]{3}$/, patternMessage: 'A valid ISO 4217 currency code is required.' }) currency_code?: string;
 }
 
-class PurchaseDto {
+/** EnrollmentPurchaseRequest: the purchase an enrollment create body declares (plan, published-path and published-course enrollments). */
+export class PurchaseDto {
   @V1Obj() @ValidateNested() @Type(() => PriceDto) purchase_price?: PriceDto;
   @V1Enum(PURCHASE_STATES) purchase_state?: string;
   @V1DateTime() purchased_at?: string;
