@@ -130,36 +130,40 @@ export class RegistrationsService {
       // the learner's progress row of the session's lesson (what student_lesson_progress shows)
       const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
       await this.progress.materializeLessons(m, org, cp, s.lesson_id);
-      // the seat: the session row's lock orders concurrent registrations and is held from here to the
-      // commit. Nothing before it touches the session row (the registration's and the mail's foreign
-      // keys would take a KEY SHARE lock on it: held by several registrations at once, that lock and
-      // a session write's FOR UPDATE would deadlock)
-      const [seat] = rowsOf(
-        await m.query(
-          `UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
+      // One statement: the seat (the session row's lock orders concurrent registrations and is held
+      // from here to the commit), the registration row, the invitation's mail record and the meetings
+      // for the event, read under that lock so a reschedule cannot slip between them. Nothing before
+      // it touches the session row: the registration's and the mail's foreign keys take a KEY SHARE
+      // lock on it, and several registrations holding that while a session write (FOR UPDATE) queues
+      // for the row and they for each other's seat would deadlock. One round trip keeps the lock short.
+      const [seat] = await m.query(
+        `WITH seat AS (
+           UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
             WHERE id = $1 AND organization_id = $2 AND (seats_total IS NULL OR registration_count < seats_total)
-            RETURNING display_name, seats_total, registration_count`,
-          [s.id, org],
-        ),
+           RETURNING id, organization_id, display_name, seats_total, registration_count),
+         reg AS (
+           INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id)
+           SELECT organization_id, id, $3, $4 FROM seat
+           ON CONFLICT (organization_id, session_id, user_id) DO NOTHING
+           RETURNING id, organization_id, session_id, user_id),
+         mail AS (
+           INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method)
+           SELECT organization_id, session_id, user_id, 'REQUEST' FROM reg RETURNING id)
+         SELECT seat.display_name, seat.seats_total, seat.registration_count, reg.id AS registration_id, mail.id AS mail_id,
+                (SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.id), '[]'::json)
+                   FROM (SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
+                           FROM vilt_session_events WHERE organization_id = $2 AND session_id = $1) e) AS events
+           FROM seat LEFT JOIN reg ON true LEFT JOIN mail ON true`,
+        [s.id, org, en.user_id, en.id],
       );
       if (!seat) {
         // deleted since the opening read (DELETE /v1/ilt-sessions/{id}), or full
         const [still] = await m.query(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [s.id, org]);
         throw still ? noSeat() : invalidPk('vilt_session', dto.vilt_session.id);
       }
-      const [reg] = await m.query(
-        `INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (organization_id, session_id, user_id) DO NOTHING RETURNING id`,
-        [org, s.id, en.user_id, en.id],
-      );
-      if (!reg) throw fieldError('vilt_session', 'This user is already registered for this session.');
-      const mail = await this.mails.record(m, org, s.id, en.user_id, 'REQUEST');
-      // the meetings under the session's lock: a reschedule cannot slip between them and the event
-      const events = await m.query(
-        `SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
-           FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 ORDER BY starts_at, id`,
-        [org, s.id],
-      );
+      // the seat was taken in this transaction: the refusal rolls it back
+      if (!seat.registration_id) throw fieldError('vilt_session', 'This user is already registered for this session.');
+      const events = seat.events as { id: string; display_name: string; starts_at: string; ends_at: string; timezone: string; location: string | null; event_link: string | null; provider: string; instructor_name: string }[];
       await recordEvent(m, {
         organizationId: org,
         type: 'VILT_EVENT_REGISTRATION',
@@ -171,7 +175,7 @@ export class RegistrationsService {
           vilt_session: eventViltSession({ id: s.id, display_name: seat.display_name, seats_total: seat.seats_total, registration_count: seat.registration_count, instructor_name: events[0]?.instructor_name ?? '', events }),
         },
       });
-      return { id: reg.id as string, mailId: mail };
+      return { id: seat.registration_id as string, mailId: seat.mail_id as string };
     });
     await this.mails.enqueue(org, [mailId]);
     return (await this.row(this.ds.manager, org, encodeId('viltRegistration', id)))!;
