@@ -5,7 +5,8 @@ import { IsString } from 'class-validator';
 import { SCOPES_KEY } from '../auth/decorators';
 import type { ItemOutcome, ValidItem } from '../batch/batch';
 import { V2 } from './interfaces';
-import { V2Batches } from './v2-batch';
+import { updateLastWins, V2Batches } from './v2-batch';
+import { encodeId } from '../ids/ids';
 
 class Item {
   @IsString() id: string;
@@ -64,5 +65,31 @@ describe('@V2Batches', () => {
     await ctl.remove('P', { data: [{ type: 'things', id: 'b' }] }, {}, reply);
     expect(reply.status).toHaveBeenCalledWith(200);
     expect(ctl.deep.things.seen).toEqual([['P', ['b']]]);
+  });
+
+  it('updateLastWins: undecodable ids and refused items fail alone, the rest merge per id in request order and answer the final object', async () => {
+    const a = '0b0e1a3c-64a4-4b9e-8e5a-9f2c8d1e0a01';
+    const b = '0b0e1a3c-64a4-4b9e-8e5a-9f2c8d1e0a02';
+    const item = (index: number, id: string, attributes: Record<string, unknown>) => ({ index, item: { id, attributes }, raw: { id, attributes } });
+    const applied: unknown[] = [];
+    const out = await updateLastWins(
+      [item(0, encodeId('quiz', a), { name: 'x', n: 1 }), item(1, 'garbage', { name: 'y' }), item(2, encodeId('quiz', a), { name: 'z' }), item(3, encodeId('quiz', b), { bad: true }), item(4, encodeId('quiz', b), { name: 'w' })],
+      'quiz',
+      'Quiz not found.',
+      (v) => (v.item.attributes.bad ? { ok: false as const, code: 'validation_error' as const, detail: 'bad', pointer: '/attributes/bad' } : v.item.attributes),
+      async (merged) => {
+        applied.push(Object.fromEntries(merged));
+        // b is gone meanwhile: not returned
+        return new Map([[a, { id: encodeId('quiz', a), ...merged.get(a) }]]);
+      },
+    );
+    expect(applied).toEqual([{ [a]: { name: 'z', n: 1 }, [b]: { name: 'w' } }]);
+    expect([0, 1, 2, 3, 4].map((i) => out.get(i))).toEqual([
+      { ok: true, id: encodeId('quiz', a), result: { id: encodeId('quiz', a), name: 'z', n: 1 } },
+      { ok: false, code: 'not_found', detail: 'Quiz not found.', pointer: '/id' },
+      { ok: true, id: encodeId('quiz', a), result: { id: encodeId('quiz', a), name: 'z', n: 1 } },
+      { ok: false, code: 'validation_error', detail: 'bad', pointer: '/attributes/bad' },
+      { ok: false, code: 'not_found', detail: 'Quiz not found.', pointer: '/id' },
+    ]);
   });
 });

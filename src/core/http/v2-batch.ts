@@ -3,7 +3,8 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
-import { BatchHandler, BatchResult, BatchSpec, runBatch } from '../batch/batch';
+import { BatchHandler, BatchResult, BatchSpec, ItemOutcome, runBatch, ValidItem } from '../batch/batch';
+import { decodeId, IdType } from '../ids/ids';
 import type { AppConfig } from '../config/config';
 import { requestBaseUrl } from './base-url';
 import { batchBodySchema } from './request-schemas';
@@ -13,6 +14,45 @@ export async function replyBatch<T, R>(reply: FastifyReply, body: unknown, spec:
   const result = await runBatch(body, spec, handler);
   reply.status(result.status);
   return result.body;
+}
+
+/**
+ * A /v2 update batch, last write wins: each item's id is decoded as `type` (undecodable:
+ * not_found with `notFound` as detail), its changes (`changesOf`: the changes, or that item's
+ * failure) merge per id in request order, and `apply` writes every id's merged changes at once,
+ * answering the objects it updated (presented, by uuid). Every item of an updated id answers its
+ * final object; the others are not_found.
+ */
+export async function updateLastWins<T extends { id: string }, C extends object, R extends { id: string }>(
+  items: ValidItem<T>[],
+  type: IdType,
+  notFound: string,
+  changesOf: (v: ValidItem<T>) => C | Extract<ItemOutcome<never>, { ok: false }>,
+  apply: (merged: Map<string, C>) => Promise<Map<string, R>>,
+): Promise<Map<number, ItemOutcome<R>>> {
+  const out = new Map<number, ItemOutcome<R>>();
+  const merged = new Map<string, C>();
+  const idOf = new Map<number, string>();
+  for (const v of items) {
+    const id = decodeId(type, v.item.id);
+    if (!id) {
+      out.set(v.index, { ok: false, code: 'not_found', detail: notFound, pointer: '/id' });
+      continue;
+    }
+    const changes = changesOf(v);
+    if ('ok' in changes && changes.ok === false) {
+      out.set(v.index, changes);
+      continue;
+    }
+    merged.set(id, { ...(merged.get(id) ?? {}), ...changes } as C);
+    idOf.set(v.index, id);
+  }
+  const updated = await apply(merged);
+  for (const [index, id] of idOf) {
+    const res = updated.get(id);
+    out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: notFound, pointer: '/id' });
+  }
+  return out;
 }
 
 /** One batch operation: the service method (called with the caller and the valid items, and the request's base URL when `baseUrl`), the item class and its dedupe rule. */

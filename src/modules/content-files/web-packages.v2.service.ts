@@ -10,6 +10,7 @@ import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-packag
 import { WebPackage } from './entities';
 import { WebPackagesService } from './web-packages.service';
 import { presentWebPackageV2, WebPackageResource } from './web-packages.v2.presenter';
+import { updateLastWins } from '../../core/http/v2-batch';
 
 /**
  * /v2 web packages over the /v1 service (WebPackagesService: the same URL vetting, the same row in
@@ -48,25 +49,10 @@ export class WebPackagesV2Service {
   }
 
   /** Titles only; malformed, unknown and other organizations' ids are not_found. A repeated id: later titles win, every item answers the final package. */
-  async updateMany(p: Principal, items: ValidItem<WebPackageUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<WebPackageResource>>> {
-    const out = new Map<number, ItemOutcome<WebPackageResource>>();
-    const titles = new Map<string, string>();
-    const byItem = new Map<number, string>();
-    for (const v of items) {
-      const uuid = decodeId('webPackage', v.item.id);
-      if (!uuid) {
-        out.set(v.index, { ok: false, code: 'not_found', detail: 'Web package not found.', pointer: '/id' });
-        continue;
-      }
-      titles.set(uuid, v.item.attributes.title);
-      byItem.set(v.index, uuid);
-    }
-    const rows = await this.packages.setTitles(p, titles);
-    const byId = new Map(rows.map((r) => [r.id, presentWebPackageV2(r, baseUrl)]));
-    for (const [index, uuid] of byItem) {
-      const res = byId.get(uuid);
-      out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Web package not found.', pointer: '/id' });
-    }
-    return out;
+  updateMany(p: Principal, items: ValidItem<WebPackageUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<WebPackageResource>>> {
+    return updateLastWins(items, 'webPackage', 'Web package not found.', (v) => ({ title: v.item.attributes.title }), async (merged) => {
+      const rows = await this.packages.setTitles(p, new Map([...merged].map(([id, c]) => [id, c.title])));
+      return new Map(rows.map((r) => [r.id, presentWebPackageV2(r, baseUrl)]));
+    });
   }
 }

@@ -11,6 +11,7 @@ import { itemDateTime } from '../enrollments/v2-dates';
 import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
 import { PUBLISH_MESSAGES, PublishedCoursesService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './published-courses.service';
 import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { updateLastWins } from '../../core/http/v2-batch';
 
 export interface PublishedCourseFiltersV2 {
   domainUuid?: string;
@@ -159,32 +160,13 @@ export class PublishedCoursesV2Service {
   }
 
   /** Update batch (PATCH): settings only (slug, course and domain are set when publishing); a repeated id: later values win, every item answers the final row. */
-  async updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
-    const out = new Map<number, ItemOutcome<PublishedCourseResource>>();
-    const updates = new Map<string, Record<string, unknown>>();
-    const byItem = new Map<number, string>();
-    for (const v of items) {
-      const uuid = decodeId('publishedCourse', v.item.id);
-      if (!uuid) {
-        out.set(v.index, { ok: false, code: 'not_found', detail: 'Published course not found.', pointer: '/id' });
-        continue;
-      }
-      const values = this.settings(v.raw, v.item.attributes, SETTINGS_MEMBERS, ['slug', 'course', 'domain']);
-      if ('ok' in values) {
-        out.set(v.index, values as Failure);
-        continue;
-      }
-      updates.set(uuid, { ...(updates.get(uuid) ?? {}), ...values });
-      byItem.set(v.index, uuid);
-    }
-    const updated = await this.published.updateSettings(p.organizationId, updates);
-    const rows = await this.rows(p.organizationId, [...updated]);
-    const byId = new Map(rows.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
-    for (const [index, uuid] of byItem) {
-      const res = byId.get(uuid);
-      out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Published course not found.', pointer: '/id' });
-    }
-    return out;
+  updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
+    const settings = (v: ValidItem<PublishedCourseUpdateItemV2>) => this.settings(v.raw, v.item.attributes, SETTINGS_MEMBERS, ['slug', 'course', 'domain']) as Record<string, unknown> | Failure;
+    return updateLastWins(items, 'publishedCourse', 'Published course not found.', settings, async (merged) => {
+      const updated = await this.published.updateSettings(p.organizationId, merged);
+      const rows = await this.rows(p.organizationId, [...updated]);
+      return new Map(rows.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
+    });
   }
 
   /** POST {id}/unpublish/: live=false, the slug freed (already unpublished: unchanged). */

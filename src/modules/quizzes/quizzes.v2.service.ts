@@ -22,6 +22,7 @@ import {
 import { questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
 import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { Changes, QuizzesService } from './quizzes.service';
+import { updateLastWins } from '../../core/http/v2-batch';
 
 type Outcomes<R = unknown> = Map<number, ItemOutcome<R>>;
 const failed = (code: 'not_found' | 'validation_error', detail: string, pointer: string): ItemOutcome<never> => ({ ok: false, code, detail, pointer });
@@ -55,7 +56,7 @@ interface BatchKind<R extends { id: string }> {
   insert(org: string, changes: Changes[]): Promise<R[]>;
   update(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, R>>;
   remove(org: string, ids: string[]): Promise<Set<string>>;
-  present(row: R, baseUrl: string): unknown;
+  present(row: R, baseUrl: string): { id: string };
 }
 
 /** Forbidden members first (validation_error at the member); the others go on. */
@@ -67,21 +68,6 @@ export function screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcome
   });
 }
 
-/** Last-write-wins: per decoded id, the changes of its items merged in order; undecodable ids are not_found. */
-export function merge<T extends { id: string }>(items: ValidItem<T>[], type: 'quiz' | 'questionBank' | 'question', changesOf: (v: ValidItem<T>) => Changes, what: string, out: Outcomes) {
-  const merged = new Map<string, Changes>();
-  const idOf = new Map<number, string>();
-  for (const v of items) {
-    const id = decodeId(type, v.item.id);
-    if (!id) {
-      out.set(v.index, failed('not_found', `${what} not found.`, '/id'));
-      continue;
-    }
-    idOf.set(v.index, id);
-    merged.set(id, { ...(merged.get(id) ?? {}), ...changesOf(v) });
-  }
-  return { merged, idOf };
-}
 
 /** Deletes by id, one statement: each item deleted, or not_found. */
 export async function removeAll(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
@@ -111,13 +97,12 @@ export class KindBatches<R extends { id: string }> {
   /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
   async update(p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const { merged, idOf } = merge(screen(items, this.k.members, out), this.k.idType, (v) => sentChanges(v.raw, this.k.members, this.k.rename), this.k.what, out);
-    const rows = await this.k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
-    for (const [index, id] of idOf) {
-      const row = rows.get(id);
-      out.set(index, row ? { ok: true, id: encodeId(this.k.idType, id), result: this.k.present(row, baseUrl) } : failed('not_found', `${this.k.what} not found.`, '/id'));
-    }
-    return out;
+    const ok = screen(items, this.k.members, out);
+    const updated = await updateLastWins(ok, this.k.idType, `${this.k.what} not found.`, (v) => sentChanges(v.raw, this.k.members, this.k.rename), async (merged) => {
+      const rows = await this.k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+      return new Map([...rows].map(([id, row]) => [id, this.k.present(row, baseUrl)]));
+    });
+    return new Map([...out, ...updated]);
   }
 
   remove(p: Principal, items: ValidItem<IdItem>[]): Promise<Outcomes> {
