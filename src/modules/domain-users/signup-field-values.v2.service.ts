@@ -106,6 +106,19 @@ export class SignupFieldValuesV2Service {
   }
 
   /** The value's validation_error when the field's rule refuses it (SignupFieldsService.checkValue). */
+  /** Each item's field (by the item's decoded id, `uuids`) and value: not_found without a field, the field's refusal of the value, or accepted. */
+  private accept<F extends FieldRow>(items: ValidItem<SignupFieldValueItemV2>[], uuids: (string | null)[], byId: Map<string, F>, notFound: string, out: Map<number, ItemOutcome<SignupFieldValueResource>>) {
+    const accepted: { index: number; field: F; value: string }[] = [];
+    items.forEach((v, i) => {
+      const field = uuids[i] ? byId.get(uuids[i]!) : undefined;
+      if (!field) return void out.set(v.index, { ok: false, code: 'not_found', detail: notFound, pointer: '/id' });
+      const refused = this.refusal(field, v.item.attributes.value);
+      if (refused) return void out.set(v.index, refused);
+      accepted.push({ index: v.index, field, value: v.item.attributes.value });
+    });
+    return accepted;
+  }
+
   private refusal(field: FieldRow, value: string): ItemOutcome<never> | null {
     try {
       this.fields.checkValue(field, value, 'value');
@@ -127,15 +140,7 @@ export class SignupFieldValuesV2Service {
           [known, userId],
         )
       : [];
-    const byId = new Map(fields.map((f) => [f.id, f]));
-    const accepted: { index: number; field: FieldRow; value: string }[] = [];
-    items.forEach((v, i) => {
-      const field = uuids[i] ? byId.get(uuids[i]!) : undefined;
-      if (!field) return void out.set(v.index, { ok: false, code: 'not_found', detail: 'Signup field not found.', pointer: '/id' });
-      const refused = this.refusal(field, v.item.attributes.value);
-      if (refused) return void out.set(v.index, refused);
-      accepted.push({ index: v.index, field, value: v.item.attributes.value });
-    });
+    const accepted = this.accept(items, uuids, new Map(fields.map((f) => [f.id, f])), 'Signup field not found.', out);
     if (!accepted.length) return out;
     await this.fields.upsert(p, userId, accepted);
     const rows = await this.rows(p.organizationId, 'v.user_id = $1 AND v.signup_field_id = ANY($2::uuid[])', [userId, accepted.map((a) => a.field.id)]);
@@ -160,15 +165,7 @@ export class SignupFieldValuesV2Service {
           [known],
         )
       : [];
-    const byValue = new Map(current.map((c) => [c.value_id, c]));
-    const accepted: { index: number; id: string; value: string }[] = [];
-    items.forEach((v, i) => {
-      const field = uuids[i] ? byValue.get(uuids[i]!) : undefined;
-      if (!field) return void out.set(v.index, { ok: false, code: 'not_found', detail: 'Signup field value not found.', pointer: '/id' });
-      const refused = this.refusal(field, v.item.attributes.value);
-      if (refused) return void out.set(v.index, refused);
-      accepted.push({ index: v.index, id: field.value_id, value: v.item.attributes.value });
-    });
+    const accepted = this.accept(items, uuids, new Map(current.map((c) => [c.value_id, c])), 'Signup field value not found.', out).map((a) => ({ index: a.index, id: a.field.value_id, value: a.value }));
     if (!accepted.length) return out;
     const params: unknown[] = [];
     const tuples = accepted.map((a) => `($${params.push(a.id)}::uuid, $${params.push(a.value)}::text)`);
