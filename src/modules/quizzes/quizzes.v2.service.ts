@@ -8,16 +8,12 @@ import {
   AssignmentBindItem,
   AssignmentUnbindItem,
   AssignmentUpdateItem,
-  BankCreateItem,
-  BankUpdateItem,
   IdItem,
   QUESTION_CREATE_MEMBERS,
   QUESTION_UPDATE_MEMBERS,
   QuestionCreateItem,
   QuestionUpdateItem,
   QUIZ_V2_MEMBERS,
-  QuizCreateItem,
-  QuizUpdateItem,
 } from './dto/quiz.v2.dto';
 import { questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
 import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
