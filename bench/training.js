@@ -103,19 +103,25 @@ async function serveBare(port) {
     const to = { ...learner, session: req.params.session, sessionPublic: script.sessions[req.params.session] };
     const ids = new Map();
     const map = rewriter(script.registration.learner, to, constants, ids);
+    const { pre, tx, post } = script.registration;
+    // the reads before the transaction, side by side on the pool (as the API sends them); a full session ends there
+    const reads = await Promise.all(pre.map((s) => pool.query(s.sql, map(s.params))));
+    const opening = reads[pre.findIndex((s) => s.precheck)].rows[0];
+    if (opening && opening.seats_total !== null && opening.registration_count >= opening.seats_total) {
+      return reply.code(400).send({ vilt_session: ['This session has no seats left.'] });
+    }
     const client = await pool.connect();
     try {
-      for (const s of script.registration.statements) {
+      for (const s of tx) {
         const params = map(s.params);
         const r = await client.query(s.sql, params);
-        const full = s.precheck && r.rows[0] && r.rows[0].seats_total !== null && r.rows[0].registration_count >= r.rows[0].seats_total;
-        // no row from the seat UPDATE: the API tells a deleted session from a full one with one more read
-        if (s.seat && r.rowCount === 0) await client.query(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [params[0], params[1]]);
-        if (full || (s.seat && r.rowCount === 0)) {
+        if (s.seat && r.rowCount === 0) {
+          // no row from the seat statement: the API tells a deleted session from a full one with one more read
+          await client.query(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [params[0], params[1]]);
           await client.query('ROLLBACK');
           return reply.code(400).send({ vilt_session: ['This session has no seats left.'] });
         }
-        // an id the INSERT returned: the recorded one stands for it in the statements after
+        // an id the seat statement returned: the recorded one stands for it in the statements after
         if (s.returns && r.rows[0]) for (const [k, rec] of Object.entries(s.returns)) ids.set(rec, r.rows[0][k]);
       }
     } catch (e) {
@@ -124,6 +130,7 @@ async function serveBare(port) {
     } finally {
       client.release();
     }
+    for (const s of post) await pool.query(s.sql, map(s.params));
     return reply.code(201).send({ user: req.params.user });
   });
   app.get('/', async () => ({ ok: true }));
@@ -348,11 +355,20 @@ async function main() {
     if (!statements.some((s) => s.seat) || !statements.some((s) => s.precheck)) throw new Error('the session read or the seat UPDATE is not in the recorded statements');
     const sessionNames = {};
     for (const s of [sessions.bareWarm, sessions.bareOne, ...sessions.bareMany]) sessionNames[s.uuid] = s.public;
+    // the statements before START TRANSACTION (the reads), the transaction, and those after COMMIT
+    const begin = statements.findIndex((st) => norm(st.sql) === 'START TRANSACTION');
+    const commit = statements.findIndex((st) => norm(st.sql) === 'COMMIT');
+    if (begin < 0 || commit < begin || !statements.slice(0, begin).some((st) => st.precheck)) throw new Error('unexpected statement order of a registration');
     const script = {
       constants: [...constants],
       learners,
       sessions: sessionNames,
-      registration: { learner: { ...x, session: sessions.count.uuid, sessionPublic: sessions.count.public }, statements },
+      registration: {
+        learner: { ...x, session: sessions.count.uuid, sessionPublic: sessions.count.public },
+        pre: statements.slice(0, begin),
+        tx: statements.slice(begin, commit + 1),
+        post: statements.slice(commit + 1),
+      },
     };
     fs.writeFileSync(scriptFile, JSON.stringify(script));
     await stopChild(api0.child);

@@ -97,18 +97,20 @@ export class RegistrationsService {
     const org = p.organizationId;
     const sessionId = decodeId('viltSession', dto.vilt_session.id);
     const enrollmentId = decodeId('enrollment', dto.enrollment_id);
-    const { id, mailId } = await this.ds.transaction(async (m) => {
-      const [s] = sessionId
-        ? await m.query(
+    // The reads and every refusal they decide come before the transaction (they take no lock, so
+    // READ COMMITTED inside one would see nothing more): the two reads run side by side, and a
+    // refused registration, most of them when a session fills, costs them alone.
+    const [[s], [en]] = await Promise.all([
+      sessionId
+        ? this.ds.query(
             `SELECT s.id, s.lesson_id, s.seats_total, s.registration_count, l.course_id, l.title AS lesson_title FROM vilt_sessions s
                JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = s.organization_id
               WHERE s.id = $1 AND s.organization_id = $2`,
             [sessionId, org],
           )
-        : [];
-      if (!s) throw invalidPk('vilt_session', dto.vilt_session.id);
-      const [en] = enrollmentId
-        ? await m.query(
+        : [],
+      enrollmentId
+        ? this.ds.query(
             `SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.active, u.email, u.first_name, u.last_name, u.is_anonymized,
                     c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
                FROM enrollments e
@@ -119,14 +121,17 @@ export class RegistrationsService {
               WHERE e.id = $1 AND e.organization_id = $2`,
             [enrollmentId, org],
           )
-        : [];
-      if (!en) throw invalidPk('enrollment_id', dto.enrollment_id);
-      if (en.course_id !== s.course_id) throw fieldError('enrollment_id', "The enrollment is not in the session's course.");
-      if (!en.active) throw fieldError('enrollment_id', 'The enrollment is not active.');
-      if (en.is_anonymized) throw fieldError('enrollment_id', 'The user of this enrollment was anonymized.');
-      const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
-      // a full session is refused at once, without waiting for its row lock (the UPDATE below decides races)
-      if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
+        : [],
+    ]);
+    if (!s) throw invalidPk('vilt_session', dto.vilt_session.id);
+    if (!en) throw invalidPk('enrollment_id', dto.enrollment_id);
+    if (en.course_id !== s.course_id) throw fieldError('enrollment_id', "The enrollment is not in the session's course.");
+    if (!en.active) throw fieldError('enrollment_id', 'The enrollment is not active.');
+    if (en.is_anonymized) throw fieldError('enrollment_id', 'The user of this enrollment was anonymized.');
+    const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
+    // a full session is refused at once, without a transaction or its row lock (the seat UPDATE decides races)
+    if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
+    const { id, mailId } = await this.ds.transaction(async (m) => {
       // the learner's progress row of the session's lesson (what student_lesson_progress shows)
       const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
       await this.progress.materializeLessons(m, org, cp, s.lesson_id);
