@@ -4,7 +4,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.module';
+import { AccessTokens } from './access-tokens';
 import { AuthService } from './auth.service';
+import { VerifiedClients } from './verified-clients';
 import { AuthInvalidationBus } from './invalidation';
 import { GlobalAuthGuard } from './auth.guard';
 import { KeysService } from './keys.service';
@@ -21,7 +23,7 @@ import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
       }),
     }),
   ],
-  providers: [KeysService, AuthInvalidationBus, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
-  exports: [KeysService, AuthService, RateLimitGuard, ThrottlerModule],
+  providers: [KeysService, AuthInvalidationBus, AccessTokens, VerifiedClients, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
+  exports: [KeysService, AccessTokens, VerifiedClients, AuthService, RateLimitGuard, ThrottlerModule],
 })
 export class AuthModule {}
