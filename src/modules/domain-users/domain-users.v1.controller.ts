@@ -1,10 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../../core/http/v1-rules';
@@ -12,6 +11,8 @@ import { DomainUserInvitesService } from './domain-user-invites.service';
 import { DomainUsersService, DomainUserFilters, DomainUserRow, presentDomainUser } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
+
+const route = ScopedRoutes('students');
 
 /** /v1/domains/{domain_name}/users and their invites (scopes students:*). */
 @V1()
@@ -21,7 +22,6 @@ export class DomainUsersV1Controller {
     private readonly domains: DomainsService,
     private readonly users: DomainUsersService,
     private readonly invites: DomainUserInvitesService,
-    private readonly config: AppConfig,
   ) {}
 
   private async present(p: Principal, domain: Domain, rows: DomainUserRow[], withSignup: boolean) {
@@ -32,10 +32,8 @@ export class DomainUsersV1Controller {
     return rows.map((r) => presentDomainUser(r, codes, values));
   }
 
-  @Get()
-  @Scopes('students:read')
-  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  @route.get()
+  async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const accessCode = strParam(query, 'access_code');
     if (accessCode !== undefined && accessCode !== '' && accessCode.toLowerCase() !== 'null') throw paramError('access_code', 'Only the value "null" is supported.');
     const s = (n: string) => {
@@ -58,11 +56,10 @@ export class DomainUsersV1Controller {
     const withSignup = boolParam(query, 'include_signup_field_data') ?? false;
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.users.list(p, domain, page, filters);
-    return v1List(await this.present(p, domain, rows, withSignup), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(await this.present(p, domain, rows, withSignup), count);
   }
 
-  @Post()
-  @Scopes('students:write')
+  @route.post()
   async create(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: DomainUserCreateDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const domain = await this.domains.requireByName(p, name);
     const { row, created, loginToken } = await this.users.create(p, domain, dto);
@@ -71,53 +68,40 @@ export class DomainUsersV1Controller {
   }
 
   /** OpenAPI-only bulk create: validated as a whole, processed at once, answered 202. */
-  @Post('bulk-create')
-  @HttpCode(202)
-  @Scopes('students:write')
+  @route.post('bulk-create', 202)
   async bulkCreate(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: BulkDomainUsersDto) {
     const domain = await this.domains.requireByName(p, name);
     const { joined, existing } = await this.users.bulkCreate(p, domain, dto.users);
     return { detail: `${dto.users.length} users accepted.`, joined, already_members: existing };
   }
 
-  @Get(':user_id')
-  @Scopes('students:read')
+  @route.get(':user_id')
   async read(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string) {
     const domain = await this.domains.requireByName(p, name);
     return (await this.present(p, domain, [await this.users.get(p, domain, userId)], true))[0];
   }
 
-  @Put(':user_id')
-  @Scopes('students:write')
+  /** PUT and PATCH: the same partial update. */
+  @route.putAndPatch(':user_id')
   async update(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: DomainUserUpdateDto) {
     const domain = await this.domains.requireByName(p, name);
     return (await this.present(p, domain, [await this.users.update(p, domain, userId, dto)], true))[0];
   }
 
-  @Patch(':user_id')
-  @Scopes('students:write')
-  async partialUpdate(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: DomainUserUpdateDto) {
-    return this.update(p, name, userId, dto);
-  }
-
-  @Get(':user_id/invites')
-  @Scopes('students:read')
-  async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
+  @route.get(':user_id/invites')
+  async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.invites.listInvites(p, domain, userId, page);
-    return v1List(rows, count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows, count);
   }
 
-  @Post(':user_id/invites')
-  @Scopes('students:write')
+  @route.post(':user_id/invites')
   async createInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: InviteCreateDto) {
     const domain = await this.domains.requireByName(p, name);
     return this.invites.createInvite(p, domain, userId, dto.send_email ?? true);
   }
 
-  @Get(':user_id/invites/:invite_id')
-  @Scopes('students:read')
+  @route.get(':user_id/invites/:invite_id')
   async readInvite(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Param('invite_id') inviteId: string) {
     const domain = await this.domains.requireByName(p, name);
     return this.invites.getInvite(p, domain, userId, inviteId);

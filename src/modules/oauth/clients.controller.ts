@@ -1,64 +1,55 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
+import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { V2 } from '../../core/http/interfaces';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import type { OAuthClient } from './oauth.entities';
 import { ClientsService } from './clients.service';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
-import { V2 } from '../../core/http/interfaces';
+
+const route = ScopedRoutes('clients');
 
 @ApiTags('clients')
 @ApiBearerAuth('JWTAuth')
 @V2()
 @Controller('v2/clients')
 export class ClientsController {
-  constructor(
-    private readonly clients: ClientsService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly clients: ClientsService) {}
 
-  @Get()
-  @Scopes('clients:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parsePage(query, this.config.APP_SECRET, 'clients');
-    const rows = await this.clients.list(p, page);
-    return pageDocument(rows, page, (c) => this.clients.present(c), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+  @route.get()
+  async list(@Auth() p: Principal, @CursorPaged('clients', { document: false }) page: V2Page) {
+    return page.document(await this.clients.list(p, page), (c) => this.clients.present(c));
   }
 
-  @Post()
-  @Scopes('clients:write')
+  @route.post()
   async create(@Auth() p: Principal, @Body() dto: ClientCreateRequest) {
-    const { client, secret } = await this.clients.create(p, dto);
-    return { data: this.clients.present(client, secret) };
+    return this.document(await this.clients.create(p, dto));
   }
 
-  @Get(':id')
-  @Scopes('clients:read')
+  @route.get(':id')
   async get(@Auth() p: Principal, @Param('id') id: string) {
-    return { data: this.clients.present(await this.clients.get(p, id)) };
+    return this.document({ client: await this.clients.get(p, id) });
   }
 
-  @Patch(':id')
-  @Scopes('clients:write')
+  @route.patch(':id')
   async update(@Auth() p: Principal, @Param('id') id: string, @Body() dto: ClientUpdateRequest) {
-    return { data: this.clients.present(await this.clients.update(p, id, dto)) };
+    return this.document({ client: await this.clients.update(p, id, dto) });
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Scopes('clients:write')
+  @route.delete(':id', 204)
   async deactivate(@Auth() p: Principal, @Param('id') id: string) {
     await this.clients.deactivate(p, id);
   }
 
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
-  @Scopes('clients:write')
+  @route.post(':id/rotate-secret', 200)
   async rotate(@Auth() p: Principal, @Param('id') id: string) {
-    const { client, secret } = await this.clients.rotateSecret(p, id);
+    return this.document(await this.clients.rotateSecret(p, id));
+  }
+
+  /** The client's document, with its secret when this request made one (create, rotate-secret: shown this once). */
+  private document({ client, secret }: { client: OAuthClient; secret?: string }) {
     return { data: this.clients.present(client, secret) };
   }
 }

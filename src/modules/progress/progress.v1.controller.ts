@@ -1,39 +1,31 @@
-import { Body, Controller, Get, Param, Patch, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
+import { Body, Controller, Param } from '@nestjs/common';
+import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
 import { V1 } from '../../core/http/interfaces';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { LessonProgressDto, ProgressTokenDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';
 import { presentLessonProgress, presentProgressToken } from './progress.presenter';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
 
-/** /v1/lesson-progress/{id}: read, and update (PUT and PATCH are both partial, as published). */
+const route = ScopedRoutes('enrollments');
+
+/** /v1/lesson-progress/{id}: read, and update (PUT and PATCH are both partial, as published: one handler). */
 @V1()
 @Controller('v1/lesson-progress')
 export class LessonProgressV1Controller {
   constructor(private readonly progress: ProgressService) {}
 
-  @Get(':lesson_progress_id')
-  @Scopes('enrollments:read')
+  @route.get(':lesson_progress_id')
   async read(@Auth() p: Principal, @Param('lesson_progress_id') id: string) {
     return presentLessonProgress(await this.progress.readLesson(p, { id }));
   }
 
-  @Put(':lesson_progress_id')
-  @Scopes('enrollments:write')
+  @route.putAndPatch(':lesson_progress_id')
   async update(@Auth() p: Principal, @Param('lesson_progress_id') id: string, @Body() dto: LessonProgressDto) {
     return presentLessonProgress(await this.progress.writeLesson(p, { id }, lessonPatchOf(dto as Record<string, unknown>), false));
-  }
-
-  @Patch(':lesson_progress_id')
-  @Scopes('enrollments:write')
-  async partialUpdate(@Auth() p: Principal, @Param('lesson_progress_id') id: string, @Body() dto: LessonProgressDto) {
-    return this.update(p, id, dto);
   }
 }
 
@@ -47,32 +39,21 @@ export class ProgressTokensV1Controller {
   constructor(
     private readonly progress: ProgressService,
     private readonly reads: ProgressReads,
-    private readonly config: AppConfig,
   ) {}
 
-  @Get()
-  @Scopes('enrollments:read')
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.small);
+  @route.get()
+  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.reads.tokens(p, page);
-    return v1List(rows.map((r) => presentProgressToken(r as never)), count, page, requestBaseUrl(this.config, req), req.url);
+    return page.list(rows.map((r) => presentProgressToken(r as never)), count);
   }
 
-  @Get(':progress_token_id')
-  @Scopes('enrollments:read')
+  @route.get(':progress_token_id')
   async read(@Auth() p: Principal, @Param('progress_token_id') token: string) {
     return presentProgressToken(await this.progress.readLesson(p, { token }));
   }
 
-  @Put(':progress_token_id')
-  @Scopes('enrollments:write')
+  @route.putAndPatch(':progress_token_id')
   async update(@Auth() p: Principal, @Param('progress_token_id') token: string, @Body() dto: ProgressTokenDto) {
     return presentProgressToken(await this.progress.writeLesson(p, { token }, lessonPatchOf(dto as Record<string, unknown>), true));
-  }
-
-  @Patch(':progress_token_id')
-  @Scopes('enrollments:write')
-  async partialUpdate(@Auth() p: Principal, @Param('progress_token_id') token: string, @Body() dto: ProgressTokenDto) {
-    return this.update(p, token, dto);
   }
 }

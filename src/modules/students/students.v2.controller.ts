@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
@@ -24,6 +24,9 @@ import { replyBatch } from '../../core/http/v2-batch';
  */
 export const DestructiveRateLimit = (operation: 'deactivate' | 'anonymize') =>
   RateLimit({ operation: `students:${operation}`, limit: 'DESTRUCTIVE_RATE_LIMIT', window: 'DESTRUCTIVE_RATE_WINDOW_SECONDS', organizationLimit: 'DESTRUCTIVE_ORG_RATE_LIMIT' });
+
+/** A destructive operation: its own scope (`students:<operation>`) and its rate-limit budget. */
+export const Destructive = (operation: 'deactivate' | 'anonymize') => applyDecorators(Scopes(`students:${operation}`), DestructiveRateLimit(operation));
 
 /** Creates: first wins on the e-mail (case-insensitive). */
 const CREATES = {
@@ -77,16 +80,14 @@ export class StudentsV2Controller {
 
   @Delete(':id')
   @HttpCode(204)
-  @Scopes('students:deactivate')
-  @DestructiveRateLimit('deactivate')
+  @Destructive('deactivate')
   async deactivate(@Auth() p: Principal, @Param('id') id: string) {
     await this.students.deactivate(p, id);
   }
 
   @Post(':id/anonymize')
   @HttpCode(204)
-  @Scopes('students:anonymize')
-  @DestructiveRateLimit('anonymize')
+  @Destructive('anonymize')
   @ApiHeader({ name: 'X-Confirm-Destructive', required: true, description: 'must be "true"' })
   async anonymize(@Auth() p: Principal, @Param('id') id: string, @Headers('x-confirm-destructive') confirm: unknown) {
     // checked before anything is looked up or changed

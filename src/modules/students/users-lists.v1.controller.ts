@@ -1,11 +1,7 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
-import type { Principal } from '../../core/auth/principal';
-import { AppConfig } from '../../core/config/config';
-import { requestBaseUrl } from '../../core/http/base-url';
+import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
-import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { UserEnrollmentsV1Service } from './user-enrollments.v1.service';
 import { presentUserPathEnrollment, presentUserPlanEnrollment } from './users.v1.presenter';
 
@@ -16,26 +12,15 @@ import { presentUserPathEnrollment, presentUserPlanEnrollment } from './users.v1
  * "users and their sub-lists" cap of 1000 (docs/decisions/v1-users.md).
  */
 @V1()
+@V1Resource<UserEnrollmentsV1Service>({
+  service: 'enrollments', at: 'published-path-enrollments', id: 'published_path_enrollment_id', scopes: 'students', present: presentUserPathEnrollment,
+  list: { call: 'pathEnrollments', cap: V1_PAGE_CAP.large },
+})
+@V1Resource<UserEnrollmentsV1Service>({
+  service: 'enrollments', at: 'plan-enrollments', id: 'plan_enrollment_id', scopes: 'students', present: presentUserPlanEnrollment,
+  list: { call: 'planEnrollments', cap: V1_PAGE_CAP.large },
+})
 @Controller('v1/users/:user_id')
 export class UserListsV1Controller {
-  constructor(
-    private readonly enrollments: UserEnrollmentsV1Service,
-    private readonly config: AppConfig,
-  ) {}
-
-  @Get('plan-enrollments')
-  @Scopes('students:read')
-  async planEnrollments(@Auth() p: Principal, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.enrollments.planEnrollments(p, userId, page);
-    return v1List(rows.map(presentUserPlanEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
-  }
-
-  @Get('published-path-enrollments')
-  @Scopes('students:read')
-  async pathEnrollments(@Auth() p: Principal, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const page = parseV1Page(query, V1_PAGE_CAP.large);
-    const { rows, count } = await this.enrollments.pathEnrollments(p, userId, page);
-    return v1List(rows.map(presentUserPathEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
-  }
+  constructor(readonly enrollments: UserEnrollmentsV1Service) {}
 }

@@ -1,15 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
+import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1 } from '../../core/http/interfaces';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1UserUpdateDto } from './dto/user.v1.dto';
-import { DestructiveRateLimit } from './students.v2.controller';
+import { Destructive } from './students.v2.controller';
 import { StudentsService } from './students.service';
 import { presentUserOverview, presentUserUpdate } from './users.v1.presenter';
 import { UsersV1Service } from './users.v1.service';
@@ -26,6 +27,8 @@ import { UsersV1Service } from './users.v1.service';
  * budget, and 200 with the published `UserOverview` of the anonymized user. The published v1 has no
  * confirmation header, so none is required here (existing clients would not send one).
  */
+const route = ScopedRoutes('students');
+
 @V1()
 @Controller('v1/users')
 export class UsersV1Controller {
@@ -36,8 +39,7 @@ export class UsersV1Controller {
   ) {}
 
   /** users_list: `email`, `first_name`, `last_name` exact and case-sensitive, `is_inactive` a boolean; an empty value filters nothing. */
-  @Get()
-  @Scopes('students:read')
+  @route.get()
   @ApiQuery({ name: 'email', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'first_name', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'last_name', required: false, schema: { type: 'string' } })
@@ -55,29 +57,20 @@ export class UsersV1Controller {
     return v1List(rows.map(presentUserOverview), count, page, requestBaseUrl(this.config, req), req.url);
   }
 
-  @Get(':user_id')
-  @Scopes('students:read')
+  @route.get(':user_id')
   async read(@Auth() p: Principal, @Param('user_id') userId: string) {
     return presentUserOverview(await this.users.overview(p, userId));
   }
 
-  /** users_update: a partial update too, as published. */
-  @Put(':user_id')
-  @Scopes('students:write')
+  /** users_update, and users_partial_update (PATCH, the same partial update, as published). */
+  @route.putAndPatch(':user_id')
   async update(@Auth() p: Principal, @Param('user_id') userId: string, @Body() dto: V1UserUpdateDto) {
-    return presentUserUpdate(await this.users.update(p, userId, dto));
-  }
-
-  @Patch(':user_id')
-  @Scopes('students:write')
-  async partialUpdate(@Auth() p: Principal, @Param('user_id') userId: string, @Body() dto: V1UserUpdateDto) {
     return presentUserUpdate(await this.users.update(p, userId, dto));
   }
 
   @Post(':user_id/anonymize')
   @HttpCode(200)
-  @Scopes('students:anonymize')
-  @DestructiveRateLimit('anonymize')
+  @Destructive('anonymize')
   async anonymize(@Auth() p: Principal, @Param('user_id') userId: string) {
     await this.students.anonymize(p, userId);
     return presentUserOverview(await this.users.overview(p, userId, { anyUser: true }));

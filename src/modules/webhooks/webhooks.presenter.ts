@@ -66,3 +66,6 @@ export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {
     })),
   };
 }
+
+/** A delivery as the service reads it (one delivery with its attempts). */
+export const presentDeliveryOf = ({ row, attempts }: { row: DeliveryRow; attempts: AttemptRow[] }) => presentDelivery(row, attempts);

@@ -1,13 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Param, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { Auth, Scopes } from '../../core/auth/decorators';
+import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
-import { presentDelivery, presentWebhook } from './webhooks.presenter';
+import { presentDelivery, presentDeliveryOf, presentWebhook } from './webhooks.presenter';
 import { V1 } from '../../core/http/interfaces';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
+
+const route = ScopedRoutes('webhooks');
 
 /** /v1/webhooks: configuration, ping, the ten sample-* events, deliveries with their attempts. */
 @V1()
@@ -15,48 +18,40 @@ import { V1 } from '../../core/http/interfaces';
 export class WebhooksV1Controller {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Get()
-  @Scopes('webhooks:read')
+  @route.get()
   async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count } = await this.webhooks.list(p, page);
     return page.list(rows.map(presentWebhook), count);
   }
 
-  @Post()
-  @Scopes('webhooks:write')
+  @route.post()
   async create(@Auth() p: Principal, @Body() dto: WebhookDto) {
     const { webhook, secret } = await this.webhooks.create(p, dto);
     return { ...presentWebhook(webhook), secret };
   }
 
-  @Get(Object.keys(SAMPLE_PATHS))
-  @Scopes('webhooks:read')
+  @route.get(Object.keys(SAMPLE_PATHS))
   async sample(@Auth() p: Principal, @Req() req: FastifyRequest) {
     const name = (req.routeOptions.url ?? req.url).split('?')[0].replace(/\/+$/, '').split('/').pop()!;
     return this.webhooks.sample(p, SAMPLE_PATHS[name]);
   }
 
-  @Get(':webhook_id')
-  @Scopes('webhooks:read')
+  @route.get(':webhook_id')
   async read(@Auth() p: Principal, @Param('webhook_id') id: string) {
     return presentWebhook(await this.webhooks.get(p, id));
   }
 
-  @Put(':webhook_id')
-  @Scopes('webhooks:write')
+  @route.put(':webhook_id')
   async update(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() dto: WebhookDto) {
     return presentWebhook(await this.webhooks.update(p, id, dto, true));
   }
 
-  @Patch(':webhook_id')
-  @Scopes('webhooks:write')
+  @route.patch(':webhook_id')
   async partialUpdate(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() dto: WebhookPatchDto) {
     return presentWebhook(await this.webhooks.update(p, id, dto, false));
   }
 
-  @Delete(':webhook_id')
-  @HttpCode(204)
-  @Scopes('webhooks:write')
+  @route.delete(':webhook_id', 204)
   async remove(@Auth() p: Principal, @Param('webhook_id') id: string) {
     await this.webhooks.remove(p, id);
   }
@@ -65,40 +60,30 @@ export class WebhooksV1Controller {
    * A new signing secret, shown this once (with the webhook). Deliveries carry signatures with the
    * new and the old secret until `previous_secret_expires_at` (24 h by default), then the new only.
    */
-  @Post(':webhook_id/rotate-secret')
-  @HttpCode(200)
-  @Scopes('webhooks:write')
+  @route.post(':webhook_id/rotate-secret', 200)
   async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string) {
     const { webhook, secret, previousSecretExpiresAt } = await this.webhooks.rotateSecret(p, id);
     return { ...presentWebhook(webhook), secret, previous_secret_expires_at: previousSecretExpiresAt.toISOString() };
   }
 
-  @Post(':webhook_id/ping')
-  @HttpCode(200)
-  @Scopes('webhooks:write')
+  @route.post(':webhook_id/ping', 200)
   async ping(@Auth() p: Principal, @Param('webhook_id') id: string) {
     return this.webhooks.ping(p, id);
   }
 
-  @Get(':webhook_id/deliveries')
-  @Scopes('webhooks:read')
+  @route.get(':webhook_id/deliveries')
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
     return page.list(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count);
   }
 
-  @Get(':webhook_id/deliveries/:delivery_id')
-  @Scopes('webhooks:read')
+  @route.get(':webhook_id/deliveries/:delivery_id')
   async delivery(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
-    const { row, attempts } = await this.webhooks.getDelivery(p, id, deliveryId);
-    return presentDelivery(row, attempts);
+    return presentDeliveryOf(await this.webhooks.getDelivery(p, id, deliveryId));
   }
 
-  @Post(':webhook_id/deliveries/:delivery_id/retry')
-  @HttpCode(202)
-  @Scopes('webhooks:write')
+  @route.post(':webhook_id/deliveries/:delivery_id/retry', 202)
   async retry(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
-    const { row, attempts } = await this.webhooks.retryDelivery(p, id, deliveryId);
-    return presentDelivery(row, attempts);
+    return presentDeliveryOf(await this.webhooks.retryDelivery(p, id, deliveryId));
   }
 }
