@@ -11,6 +11,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import { insertMissingUsers } from '../students/students.service';
+import { assignOnRegistration } from '../groups/auto-assignment';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../../core/http/v1-rules';
@@ -228,6 +229,7 @@ export class DomainUsersService {
       );
       const created = inserted.length > 0;
       if (created) {
+        await assignOnRegistration(m, p.organizationId, [user.id]);
         await recordEvents(m, [
           {
             organizationId: p.organizationId,
@@ -282,6 +284,7 @@ export class DomainUsersService {
         ],
       );
       const joined = new Set(inserted.map((r) => r.user_id));
+      await assignOnRegistration(m, p.organizationId, [...joined]);
       await recordEvents(
         m,
         ordered

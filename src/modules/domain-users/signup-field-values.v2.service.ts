@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { assignBySignupFields } from '../groups/auto-assignment';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
@@ -169,12 +170,17 @@ export class SignupFieldValuesV2Service {
     if (!accepted.length) return out;
     const params: unknown[] = [];
     const tuples = accepted.map((a) => `($${params.push(a.id)}::uuid, $${params.push(a.value)}::text)`);
-    const result = await scoped(this.ds, p.organizationId).query(
-      `UPDATE signup_field_values AS s SET value = v.value, updated_at = date_trunc('milliseconds', now())
-         FROM (VALUES ${tuples.join(', ')}) AS v(id, value)
-        WHERE s.id = v.id AND s.organization_id = $org RETURNING s.id`,
-      params,
-    );
+    // the values and the groups whose enforced sign-up-field rule their students now match (groups/auto-assignment), in one transaction
+    const result = await this.ds.transaction(async (m) => {
+      const written = await scoped(m, p.organizationId).query(
+        `UPDATE signup_field_values AS s SET value = v.value, updated_at = date_trunc('milliseconds', now())
+           FROM (VALUES ${tuples.join(', ')}) AS v(id, value)
+          WHERE s.id = v.id AND s.organization_id = $org RETURNING s.id, s.user_id`,
+        params,
+      );
+      await assignBySignupFields(m, p.organizationId, [...new Set(rowsOf<{ user_id: string }>(written).map((r) => r.user_id))]);
+      return written;
+    });
     const updated = rowsOf<{ id: string }>(result).map((r) => r.id);
     const rows = await this.rows(p.organizationId, 'v.id = ANY($1::uuid[])', [updated]);
     const byId = new Map(rows.map((r) => [r.id, presentSignupFieldValueV2(r)]));

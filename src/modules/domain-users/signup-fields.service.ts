@@ -7,6 +7,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainUsersService, FIELD_APPLIES, SignupValue } from './domain-users.service';
+import { assignBySignupFields } from '../groups/auto-assignment';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -106,17 +107,25 @@ export class SignupFieldsService {
     }
   }
 
-  /** Insert or update values (one statement; both interfaces); returns only the rows that were new or changed. */
+  /**
+   * Insert or update values (one statement; both interfaces), then the groups whose enforced
+   * sign-up-field rule the user now matches take them in (groups/auto-assignment), in one
+   * transaction; returns only the rows that were new or changed.
+   */
   async upsert(p: Principal, userId: string, items: { field: FieldRow; value: string }[]): Promise<SignupValue[]> {
     if (!items.length) return [];
-    const rows: { signup_field_id: string; value: string }[] = await this.ds.query(
-      `INSERT INTO signup_field_values (organization_id, user_id, signup_field_id, value)
-       SELECT $1, $2, f, v FROM unnest($3::uuid[], $4::text[]) AS x(f, v)
-       ON CONFLICT (user_id, signup_field_id) DO UPDATE SET value = EXCLUDED.value, updated_at = date_trunc('milliseconds', now())
-         WHERE signup_field_values.value IS DISTINCT FROM EXCLUDED.value
-       RETURNING signup_field_id, value`,
-      [p.organizationId, userId, items.map((i) => i.field.id), items.map((i) => i.value)],
-    );
+    const rows: { signup_field_id: string; value: string }[] = await this.ds.transaction(async (m) => {
+      const written = await m.query(
+        `INSERT INTO signup_field_values (organization_id, user_id, signup_field_id, value)
+         SELECT $1, $2, f, v FROM unnest($3::uuid[], $4::text[]) AS x(f, v)
+         ON CONFLICT (user_id, signup_field_id) DO UPDATE SET value = EXCLUDED.value, updated_at = date_trunc('milliseconds', now())
+           WHERE signup_field_values.value IS DISTINCT FROM EXCLUDED.value
+         RETURNING signup_field_id, value`,
+        [p.organizationId, userId, items.map((i) => i.field.id), items.map((i) => i.value)],
+      );
+      await assignBySignupFields(m, p.organizationId, [userId]);
+      return written;
+    });
     const labels = new Map(items.map((i) => [i.field.id, i.field.label]));
     return rows.map((r) => ({ user_id: userId, field_id: r.signup_field_id, label: labels.get(r.signup_field_id) ?? '', value: r.value }));
   }
