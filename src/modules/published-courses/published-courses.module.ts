@@ -4,6 +4,7 @@ import { DomainsModule } from '../domains/domains.module';
 import { AccessRulesService } from './access-rules.service';
 import { PublishedCourseExtrasService } from './published-course-extras.service';
 import { PublishedCourse } from './published-course.entity';
+import { PublicationsService } from './publications.service';
 import { PublishedCoursesService } from './published-courses.service';
 import { PublishedCoursesV1Controller } from './published-courses.v1.controller';
 import { PublishedCoursesV2Controller } from './published-courses.v2.controller';
@@ -13,7 +14,7 @@ import { CoursesModule } from '../courses/courses.module';
 @Module({
   imports: [TypeOrmModule.forFeature([PublishedCourse]), DomainsModule, CoursesModule],
   controllers: [PublishedCoursesV1Controller, PublishedCoursesV2Controller],
-  providers: [PublishedCoursesService, PublishedCoursesV2Service, AccessRulesService, PublishedCourseExtrasService],
+  providers: [PublicationsService, PublishedCoursesService, PublishedCoursesV2Service, AccessRulesService, PublishedCourseExtrasService],
   exports: [PublishedCoursesService, AccessRulesService],
 })
 export class PublishedCoursesModule {}

@@ -9,7 +9,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { itemDateTime } from '../enrollments/v2-dates';
 import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
-import { PUBLISH_MESSAGES, PublishedCoursesService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './published-courses.service';
+import { PUBLISH_MESSAGES, PublicationsService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './publications.service';
 import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';
 import { updateLastWins } from '../../core/http/v2-batch';
 
@@ -48,13 +48,13 @@ const FROM = `published_courses pc JOIN courses c ON c.id = pc.course_id AND c.o
 type Failure = { ok: false; code: 'validation_error'; detail: string; pointer: string };
 
 /**
- * /v2 published courses over PublishedCoursesService (the /v1 rules: publishMany, updateSettings,
+ * /v2 published courses over PublicationsService (the /v1 rules: publishMany, updateSettings,
  * setUnpublished, republish): the batch item outcomes, the reads and the cursor page.
  */
 @Injectable()
 export class PublishedCoursesV2Service {
   constructor(
-    readonly published: PublishedCoursesService,
+    private readonly publications: PublicationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -140,7 +140,7 @@ export class PublishedCoursesV2Service {
       });
     }
     if (!requests.length) return out;
-    const outcomes = await this.published.publishMany(p.organizationId, requests.map((r) => r.request));
+    const outcomes = await this.publications.publishMany(p.organizationId, requests.map((r) => r.request));
     const created = await this.rows(p.organizationId, outcomes.flatMap((o) => (o.ok ? [o.id] : [])));
     const byId = new Map(created.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
     requests.forEach(({ index }, i) => {
@@ -163,7 +163,7 @@ export class PublishedCoursesV2Service {
   updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
     const settings = (v: ValidItem<PublishedCourseUpdateItemV2>) => this.settings(v.raw, v.item.attributes, SETTINGS_MEMBERS, ['slug', 'course', 'domain']) as Record<string, unknown> | Failure;
     return updateLastWins(items, 'publishedCourse', 'Published course not found.', settings, async (merged) => {
-      const updated = await this.published.updateSettings(p.organizationId, merged);
+      const updated = await this.publications.updateSettings(p.organizationId, merged);
       const rows = await this.rows(p.organizationId, [...updated]);
       return new Map(rows.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
     });
@@ -172,14 +172,14 @@ export class PublishedCoursesV2Service {
   /** POST {id}/unpublish/: live=false, the slug freed (already unpublished: unchanged). */
   async unpublish(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
     const row = await this.get(p, publicId);
-    await this.published.setUnpublished(p.organizationId, row.id);
+    await this.publications.setUnpublished(p.organizationId, row.id);
     return this.get(p, publicId);
   }
 
   /** POST {id}/publish/: live again, its slug or the first free one; 400 when the course is live on the domain through another publication. */
   async republish(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
     const row = await this.get(p, publicId);
-    const r = await this.published.republish(p.organizationId, row.id);
+    const r = await this.publications.republish(p.organizationId, row.id);
     if (!r.ok) throw new ApiError(400, PUBLISH_MESSAGES.already_published, { code: 'already_published' });
     return this.get(p, publicId);
   }
@@ -187,6 +187,6 @@ export class PublishedCoursesV2Service {
   /** DELETE: the /v1 delete (a soft unpublish): 204, the row stays readable with live=false. */
   async remove(p: Principal, publicId: string): Promise<void> {
     const row = await this.get(p, publicId);
-    await this.published.setUnpublished(p.organizationId, row.id);
+    await this.publications.setUnpublished(p.organizationId, row.id);
   }
 }

@@ -92,13 +92,13 @@ export class QuizzesV1Service {
 
   async quizBanks(p: Principal, quizId: string, page: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
     const quiz = await this.model.quizzes.get(p, quizId);
-    return this.model.listAssignments(p.organizationId, quiz.id, page);
+    return this.model.assignments.list(p.organizationId, quiz.id, page);
   }
 
   async quizBank(p: Principal, quizId: string, bankId: string): Promise<AssignmentRow> {
     const quiz = await this.model.quizzes.get(p, quizId);
     const bank = decodeId('questionBank', bankId);
-    const row = bank ? (await this.model.assignmentsByBank(p.organizationId, quiz.id, [bank])).get(bank) : undefined;
+    const row = bank ? (await this.model.assignments.byBank(p.organizationId, quiz.id, [bank])).get(bank) : undefined;
     if (!row) throw notFound('Question bank not found.');
     return row;
   }

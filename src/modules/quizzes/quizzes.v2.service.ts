@@ -247,7 +247,7 @@ export class QuizzesV2Service {
 
   async listAssignments(p: Principal, quizPublicId: string) {
     const quizId = await this.requireQuiz(p, quizPublicId);
-    const { rows } = await this.model.listAssignments(p.organizationId, quizId);
+    const { rows } = await this.model.assignments.list(p.organizationId, quizId);
     return { data: rows.map(presentAssignmentV2) };
   }
 
@@ -271,7 +271,7 @@ export class QuizzesV2Service {
       if (!banks.has(id)) out.set(index, failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
       return banks.has(id);
     });
-    const byBank = await this.model.bindBanks(
+    const byBank = await this.model.assignments.bind(
       p.organizationId,
       quizId,
       pending.map(([index, bankId]) => ({ bankId, d: sentChanges(items.find((v) => v.index === index)!.raw, ASSIGNMENT_MEMBERS.slice(1)) })),
@@ -290,7 +290,7 @@ export class QuizzesV2Service {
       if (d.order === null) delete d.order;
       return d;
     };
-    const byBank = await this.model.updateAssignments(p.organizationId, quizId, [...ids].map(([index, bankId]) => ({ bankId, d: changes(index) })));
+    const byBank = await this.model.assignments.update(p.organizationId, quizId, [...ids].map(([index, bankId]) => ({ bankId, d: changes(index) })));
     for (const [index, bankId] of ids) this.answer(out, index, byBank.get(bankId));
     return out;
   }
@@ -298,7 +298,7 @@ export class QuizzesV2Service {
   async unbind(p: Principal, quizId: string, items: ValidItem<AssignmentUnbindItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const ids = this.banksOf(screen(items, ['question_bank_id'], out), out);
-    const removed = await this.model.unbindBanks(p.organizationId, quizId, [...ids.values()]);
+    const removed = await this.model.assignments.unbind(p.organizationId, quizId, [...ids.values()]);
     for (const [index, bankId] of ids) {
       out.set(index, removed.has(bankId) ? { ok: true, id: encodeId('questionBank', bankId), deleted: true } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'));
     }

@@ -1,22 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { rowsOf } from '../../core/database/sql';
 import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, paramError, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import type { IltSessionDto, MultiSessionEventPatchDto } from './dto/training.dto';
+import type { IltSessionDto } from './dto/training.dto';
 import { parseEmail } from './instructor-email';
+import { checkedSeats, multiSession, MultiSessionRow, viltLesson } from './multi-sessions.service';
 import { CancelledSnapshot, TrainingMails } from './training-mails';
-
-export interface MultiSessionRow {
-  id: string;
-  lesson_id: string;
-  display_name: string;
-  seats_total: number | null;
-  registration_count: number;
-}
 
 /** One scheduled meeting (an ILT session, a VILT session event) with its session, lesson and course. */
 export interface EventRow {
@@ -63,8 +55,8 @@ const IN_MULTI = 'This cannot be set for sessions belonging to a multi-session e
 const SCHEDULE_MEMBERS = ['starts_at', 'ends_at', 'timezone', 'location', 'event_link', 'display_name'] as const;
 
 /**
- * Multi-session events, ILT sessions and VILT session events (docs/decisions/training.md).
- * A multi-session event is a vilt_sessions row with is_multi_session; a lesson-based ILT session
+ * ILT sessions and VILT session events (docs/decisions/training.md); multi-session events are
+ * MultiSessionsService's (vilt_sessions rows with is_multi_session). A lesson-based ILT session
  * makes its own vilt_sessions row (the one learners register for) and one event; an ILT session of
  * a multi-session event is one more event of that session. Every statement names the organization.
  */
@@ -74,78 +66,6 @@ export class SessionsService {
     private readonly ds: DataSource,
     private readonly mails: TrainingMails,
   ) {}
-
-  /** A live, VILT lesson of the organization for `field`, or a 400 naming it. */
-  private async viltLesson(m: EntityManager, org: string, field: string, value: string): Promise<string> {
-    const uuid = decodeId('lesson', value);
-    const [l] = uuid ? await m.query(`SELECT id, type FROM lessons WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`, [uuid, org]) : [];
-    if (!l) throw invalidPk(field, value);
-    if (l.type !== 'VILT') throw fieldError(field, 'The lesson must be a live-training (VILT) lesson.');
-    return l.id;
-  }
-
-  // ------------------------------------------------------------ multi-session events
-
-  private async multi(m: EntityManager, org: string, id: string, lock = false): Promise<MultiSessionRow | null> {
-    const uuid = decodeId('viltSession', id);
-    if (!uuid) return null;
-    const [row] = await m.query(
-      `SELECT id, lesson_id, display_name, seats_total, registration_count FROM vilt_sessions
-        WHERE id = $1 AND organization_id = $2 AND is_multi_session${lock ? ' FOR UPDATE' : ''}`,
-      [uuid, org],
-    );
-    return row ?? null;
-  }
-
-  async listMulti(p: Principal, page: V1PageRequest): Promise<{ rows: MultiSessionRow[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM vilt_sessions WHERE organization_id = $1 AND is_multi_session`, [p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT id, lesson_id, display_name, seats_total, registration_count FROM vilt_sessions
-        WHERE organization_id = $1 AND is_multi_session ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      [p.organizationId, page.pageSize, page.offset],
-    );
-    return { rows, count: n };
-  }
-
-  async readMulti(p: Principal, id: string): Promise<MultiSessionRow> {
-    const row = await this.multi(this.ds.manager, p.organizationId, id);
-    if (!row) throw notFound();
-    return row;
-  }
-
-  async createMulti(p: Principal, dto: MultiSessionEventPatchDto): Promise<MultiSessionRow> {
-    const org = p.organizationId;
-    const lessonId = await this.viltLesson(this.ds.manager, org, 'lesson', dto.lesson!);
-    const [row] = await this.ds.query(
-      `INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total) VALUES ($1, $2, true, $3, $4)
-       RETURNING id, lesson_id, display_name, seats_total, registration_count`,
-      [org, lessonId, dto.display_name, dto.seats_total ?? null],
-    );
-    return row;
-  }
-
-  /** PUT and PATCH: the lesson changes only while nobody is registered; seats never drop below the registrations. */
-  async updateMulti(p: Principal, id: string, dto: MultiSessionEventPatchDto): Promise<MultiSessionRow> {
-    const org = p.organizationId;
-    return this.ds.transaction(async (m) => {
-      const cur = await this.multi(m, org, id, true);
-      if (!cur) throw notFound();
-      const lessonId = dto.lesson !== undefined ? await this.viltLesson(m, org, 'lesson', dto.lesson) : cur.lesson_id;
-      if (lessonId !== cur.lesson_id && cur.registration_count > 0) throw fieldError('lesson', 'The lesson cannot change while learners are registered.');
-      const seats = dto.seats_total !== undefined ? dto.seats_total : cur.seats_total;
-      if (seats !== null && seats < cur.registration_count) throw fieldError('seats_total', `There are already ${cur.registration_count} registrations.`);
-      const [row] = rowsOf(
-        await m.query(
-          `UPDATE vilt_sessions SET lesson_id = $3, display_name = $4, seats_total = $5, updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 RETURNING id, lesson_id, display_name, seats_total, registration_count`,
-          [cur.id, org, lessonId, dto.display_name ?? cur.display_name, seats],
-        ),
-      );
-      return row;
-    });
-  }
-
-  // ------------------------------------------------------------ events (ILT sessions, VILT session events)
 
   async listEvents(
     p: Principal,
@@ -218,12 +138,12 @@ export class SessionsService {
     let multi: MultiSessionRow | null = null;
     let lessonId: string | null = null;
     if (multiGiven) {
-      multi = await this.multi(m, org, dto.multi_session_event!, true);
+      multi = await multiSession(m, org, dto.multi_session_event!, true);
       if (!multi) throw invalidPk('multi_session_event', dto.multi_session_event);
       if (dto.seats_total !== undefined) throw fieldError('seats_total', IN_MULTI);
       if (dto.tags !== undefined) throw fieldError('tags', IN_MULTI);
     } else {
-      lessonId = await this.viltLesson(m, org, 'lesson', dto.lesson!);
+      lessonId = await viltLesson(m, org, 'lesson', dto.lesson!);
     }
     if (cur) {
       if (cur.is_multi_session !== multiGiven || (multi && multi.id !== cur.session_id)) {
@@ -317,9 +237,7 @@ export class SessionsService {
       const input = await this.sessionInput(m, org, dto, cur);
       const e = input.event;
       if (!cur.is_multi_session) {
-        if (input.lessonId !== cur.lesson_id && cur.registration_count > 0) throw fieldError('lesson', 'The lesson cannot change while learners are registered.');
-        const seats = input.seatsTotal !== undefined ? input.seatsTotal : cur.seats_total;
-        if (seats !== null && seats < cur.registration_count) throw fieldError('seats_total', `There are already ${cur.registration_count} registrations.`);
+        const seats = checkedSeats(cur, input.lessonId, input.seatsTotal);
         await m.query(`UPDATE vilt_sessions SET lesson_id = $3, display_name = $4, seats_total = $5, tags = $6, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [
           cur.session_id,
           org,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProgressModule } from '../progress/progress.module';
 import { InstructorsService } from './instructors.service';
+import { MultiSessionsService } from './multi-sessions.service';
 import { RegistrationsService } from './registrations.service';
 import { SessionsService } from './sessions.service';
 import { TrainingMails } from './training-mails';
@@ -20,7 +21,7 @@ import {
 @Module({
   imports: [ProgressModule],
   controllers: [IltInstructorsV1Controller, IltMultiSessionEventsV1Controller, IltSessionsV1Controller, ViltSessionEventsV1Controller, ViltSessionRegistrationsV1Controller],
-  providers: [InstructorsService, SessionsService, RegistrationsService, TrainingMails],
+  providers: [InstructorsService, MultiSessionsService, SessionsService, RegistrationsService, TrainingMails],
   exports: [TrainingMails],
 })
 export class TrainingModule {}

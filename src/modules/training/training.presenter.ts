@@ -3,7 +3,8 @@ import { iso } from '../../core/http/v1-rules';
 import { presentUser } from '../students/user-refs.presenter';
 import type { InstructorRow } from './instructors.service';
 import type { RegistrationRow } from './registrations.service';
-import type { EventRow, MultiSessionRow } from './sessions.service';
+import type { MultiSessionRow } from './multi-sessions.service';
+import type { EventRow } from './sessions.service';
 
 /** IltInstructor, with the `id` of /v1/ilt-instructors/{id} (CONVENTIONS §13). */
 export const presentInstructor = (r: InstructorRow) => ({ id: encodeId('iltInstructor', r.id), email: r.email, name: r.name, providers: r.providers });

@@ -17,6 +17,7 @@ import {
   RegistrationUpdateDto,
 } from './dto/training.dto';
 import { InstructorsService } from './instructors.service';
+import { MultiSessionsService } from './multi-sessions.service';
 import { RegistrationsService } from './registrations.service';
 import { SessionsService } from './sessions.service';
 import {
@@ -102,7 +103,7 @@ export class IltInstructorsV1Controller {
 @V1()
 @Controller('v1/ilt-multi-session-events')
 export class IltMultiSessionEventsV1Controller {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(private readonly sessions: MultiSessionsService) {}
 
   @Get()
   @Scopes('vilt-sessions:read')
