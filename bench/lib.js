@@ -225,4 +225,17 @@ function fmt(n, digits = 0) {
   return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-module.exports = { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt };
+/** The statements (and their parameters) in a chunk of the stdout of an API child started with DATABASE_LOG_QUERIES=true (TypeORM's query log). */
+function loggedStatements(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('query failed: ')) out.push({ failed: true, raw: line.slice('query failed: '.length) });
+    else if (line.startsWith('query: ')) out.push({ failed: false, raw: line.slice('query: '.length) });
+    else if (out.length && !line.startsWith('{') && !line.startsWith('error:')) out[out.length - 1].raw += `\n${line}`;
+  }
+  return out.map((s) => {
+    const at = s.raw.indexOf(' -- PARAMETERS: ');
+    return at < 0 ? { failed: s.failed, sql: s.raw.trim(), params: [] } : { failed: s.failed, sql: s.raw.slice(0, at), params: JSON.parse(s.raw.slice(at + ' -- PARAMETERS: '.length)) };
+  });
+}
+module.exports = { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements };

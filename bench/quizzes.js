@@ -35,7 +35,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt } = require('./lib');
+const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements } = require('./lib');
 
 const json = { 'content-type': 'application/json' };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -114,19 +114,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** The statements (and their parameters) in a chunk of the logging child's stdout. */
-function loggedStatements(text) {
-  const out = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith('query failed: ')) out.push({ failed: true, raw: line.slice('query failed: '.length) });
-    else if (line.startsWith('query: ')) out.push({ failed: false, raw: line.slice('query: '.length) });
-    else if (out.length && !line.startsWith('{') && !line.startsWith('error:')) out[out.length - 1].raw += `\n${line}`;
-  }
-  return out.map((s) => {
-    const at = s.raw.indexOf(' -- PARAMETERS: ');
-    return at < 0 ? { failed: s.failed, sql: s.raw.trim(), params: [] } : { failed: s.failed, sql: s.raw.slice(0, at), params: JSON.parse(s.raw.slice(at + ' -- PARAMETERS: '.length)) };
-  });
-}
 const norm = (sql) => sql.replace(/\s+/g, ' ').trim();
 const QUESTION_KINDS = [
   { type: 'MULTIPLE_CHOICE', answers: [{ answer_text: '4', correct: true }, { answer_text: '5' }, { answer_text: '22' }] },
