@@ -18,15 +18,14 @@
  * listed in NOT_SCENARIOS. Each runs as `node bench/<name>.js [--json]` (--json when the script knows
  * it) with BENCH_DURATION=BENCH_SECONDS; its stdout is shown and its last JSON document read:
  *  - `{ results: [{ name, api: { rps, p50, p99, eventLoop? }, bare: { rps, p50, p99 }, bare_prepared?, goal? }] }`
- *    gives rows of the ratio table (v2-students, progress, http);
+ *    gives rows of the ratio table (v2-students, v1-catalog, progress, quizzes, training, mcp, http);
  *  - any other JSON object gives a row of the "without a bare baseline" table (its headline figures);
  *  - no JSON: the scenario's exit status only.
  * For every scenario the runner records the machine's load average (os.loadavg) right before and
  * right after it, and the event-loop delay of the API process: bench/lib.js starts every API child
  * with EVENT_LOOP_STATS=ipc (src/main.ts answers its perf_hooks.monitorEventLoopDelay histogram on
  * the IPC channel), resets it before each autocannon run aimed at that API and reads it after; the
- * readings land in BENCH_EVENT_LOOP_FILE, one JSON line each. Scenarios that boot the API in-process
- * (v1-catalog) measure the histogram in their own process, which also runs the load generator.
+ * readings land in BENCH_EVENT_LOOP_FILE, one JSON line each.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
