@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FieldProblem } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
-import type { QuestionType, StoredAnswer } from './quiz-model';
+import type { QuestionRow } from './quiz-model';
 
 /**
  * The pure part of a graded attempt (CONVENTIONS §12, docs/decisions/quizzes.md "Graded
@@ -11,18 +11,11 @@ import type { QuestionType, StoredAnswer } from './quiz-model';
  */
 
 /** A question the quiz can ask: its own, or one of a bound bank (with the assignment's rules). */
-export interface PoolQuestion {
-  id: string;
-  question_bank_id: string | null;
-  type: QuestionType;
-  case_sensitive: boolean;
-  requires_manual_grading: boolean;
-  is_graded: boolean;
-  is_optional: boolean;
-  correct_answer_feedback_html: string;
-  incorrect_answer_feedback_html: string;
-  answers: StoredAnswer[];
-  order: number;
+export interface PoolQuestion
+  extends Pick<
+    QuestionRow,
+    'id' | 'question_bank_id' | 'type' | 'case_sensitive' | 'requires_manual_grading' | 'is_graded' | 'is_optional' | 'correct_answer_feedback_html' | 'incorrect_answer_feedback_html' | 'answers' | 'order'
+  > {
   /** the bank assignment's order, creation and limit (null for the quiz's own questions) */
   bank_order: number | null;
   bank_at: Date | null;

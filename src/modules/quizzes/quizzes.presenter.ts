@@ -1,3 +1,4 @@
+import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import { uuidV5 } from '../../core/ids/uuid-v5';
 import type { AssignmentRow, QuestionBankRow, QuestionRow, QuizRow, StoredAnswer } from './quiz-model';
@@ -8,7 +9,6 @@ const NAMESPACE = uuidV5('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'https://course
 /** external_id: a stable UUID5 of the object's kind and uuid (as courses and lessons derive theirs). */
 const externalId = (kind: string, uuid: string) => uuidV5(NAMESPACE, `${kind}:${uuid}`);
 const iso = (d: Date) => new Date(d).toISOString();
-const base = (url: string) => url.replace(/\/$/, '');
 
 const answersOf = (answers: StoredAnswer[]) =>
   [...answers].sort((a, b) => a.order - b.order).map((a) => ({ id: encodeId('answer', a.id), answer_text: a.answer_text, correct: a.correct, order: a.order }));
@@ -87,67 +87,49 @@ export function presentAssignmentV1(a: AssignmentRow) {
 /* ---------------------------------------------------------------------- /v2 */
 
 export function presentQuizV2(q: QuizRow, baseUrl: string) {
-  const id = encodeId('quiz', q.id);
-  return {
-    type: 'quizzes' as const,
-    id,
-    attributes: {
-      name: q.name,
-      description_html: q.html,
-      passing_percentage_correct: q.passing_percentage_correct,
-      max_attempts: q.max_attempts,
-      require_correct_response: q.require_correct_response,
-      randomize_questions: q.randomize_questions,
-      limit_question_count: q.limit_question_count,
-      randomize_answers: q.randomize_answers,
-      show_results_on_failure: q.show_results_on_failure,
-      show_question_feedback: q.show_question_feedback,
-      time_limit_seconds: q.time_limit_seconds,
-      skip_start_screen: q.skip_start_screen,
-      alignment: q.alignment,
-      external_id: externalId('quiz', q.id),
-      created_at: iso(q.created_at),
-      modified_at: iso(q.updated_at),
-    },
-    links: { self: `${base(baseUrl)}/v2/quizzes/${id}` },
-  };
+  return v2Resource('quizzes', 'quiz', q.id, baseUrl, {
+    name: q.name,
+    description_html: q.html,
+    passing_percentage_correct: q.passing_percentage_correct,
+    max_attempts: q.max_attempts,
+    require_correct_response: q.require_correct_response,
+    randomize_questions: q.randomize_questions,
+    limit_question_count: q.limit_question_count,
+    randomize_answers: q.randomize_answers,
+    show_results_on_failure: q.show_results_on_failure,
+    show_question_feedback: q.show_question_feedback,
+    time_limit_seconds: q.time_limit_seconds,
+    skip_start_screen: q.skip_start_screen,
+    alignment: q.alignment,
+    external_id: externalId('quiz', q.id),
+    created_at: iso(q.created_at),
+    modified_at: iso(q.updated_at),
+  });
 }
 
 export function presentBankV2(b: QuestionBankRow, baseUrl: string) {
-  const id = encodeId('questionBank', b.id);
-  return {
-    type: 'question-banks' as const,
-    id,
-    attributes: { name: b.name, external_id: externalId('question-bank', b.id), created_at: iso(b.created_at), modified_at: iso(b.updated_at) },
-    links: { self: `${base(baseUrl)}/v2/question-banks/${id}` },
-  };
+  return v2Resource('question-banks', 'questionBank', b.id, baseUrl, { name: b.name, external_id: externalId('question-bank', b.id), created_at: iso(b.created_at), modified_at: iso(b.updated_at) });
 }
 
 export function presentQuestionV2(x: QuestionRow, baseUrl: string) {
-  const id = encodeId('question', x.id);
-  return {
-    type: 'questions' as const,
-    id,
-    attributes: {
-      question_html: x.html,
-      order: x.order,
-      question_type: x.type,
-      case_sensitive: x.case_sensitive,
-      requires_manual_grading: x.requires_manual_grading,
-      is_graded: x.is_graded,
-      is_optional: x.is_optional,
-      correct_answer_feedback_html: x.correct_answer_feedback_html,
-      incorrect_answer_feedback_html: x.incorrect_answer_feedback_html,
-      answer_feedback_html: x.answer_feedback_html,
-      quiz_id: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
-      question_bank_id: x.question_bank_id ? encodeId('questionBank', x.question_bank_id) : null,
-      external_id: externalId('question', x.id),
-      created_at: iso(x.created_at),
-      modified_at: iso(x.updated_at),
-      answers: answersOf(x.answers),
-    },
-    links: { self: `${base(baseUrl)}/v2/questions/${id}` },
-  };
+  return v2Resource('questions', 'question', x.id, baseUrl, {
+    question_html: x.html,
+    order: x.order,
+    question_type: x.type,
+    case_sensitive: x.case_sensitive,
+    requires_manual_grading: x.requires_manual_grading,
+    is_graded: x.is_graded,
+    is_optional: x.is_optional,
+    correct_answer_feedback_html: x.correct_answer_feedback_html,
+    incorrect_answer_feedback_html: x.incorrect_answer_feedback_html,
+    answer_feedback_html: x.answer_feedback_html,
+    quiz_id: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
+    question_bank_id: x.question_bank_id ? encodeId('questionBank', x.question_bank_id) : null,
+    external_id: externalId('question', x.id),
+    created_at: iso(x.created_at),
+    modified_at: iso(x.updated_at),
+    answers: answersOf(x.answers),
+  });
 }
 
 export function presentAssignmentV2(a: AssignmentRow) {

@@ -1,7 +1,7 @@
-import { Controller } from '@nestjs/common';
+import { applyDecorators, Controller, Injectable, Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import {
   PatchedQuestionBankRequest,
@@ -19,6 +19,18 @@ import { ParentQuestions, QuizzesV1Service } from './quizzes.v1.service';
 /** Lists of up to 1000 (the default). */
 const cap = V1_PAGE_CAP.large;
 
+/**
+ * The object operations of a resource of QuizzesV1Service, whose methods are named after it
+ * (createQuiz, readQuiz, updateQuiz, deleteQuiz): handlers create, read, update (PUT with `body`,
+ * PATCH with `patchBody`) and remove.
+ */
+const objectOps = (name: 'Quiz' | 'Question' | 'Bank', body: Type, updateBody: Type, patchBody: Type) => ({
+  create: { call: `create${name}` as const, handler: 'create', body },
+  read: { call: `read${name}` as const, handler: 'read' },
+  update: { call: `update${name}` as const, handler: 'update', body: updateBody, patchBody },
+  remove: { call: `delete${name}` as const, handler: 'remove' },
+});
+
 /** The questions of a quiz or a bank at `<parent>/{parent id}/questions/{question_id}`: list, read, delete. */
 const parentQuestions = (service: string, at: string, scopes: string) =>
   V1Resource<ParentQuestions>({
@@ -28,57 +40,60 @@ const parentQuestions = (service: string, at: string, scopes: string) =>
     remove: { call: 'remove', handler: 'removeQuestion' },
   });
 
-/** /v1/quizzes with its question banks and questions (quizzes:read / quizzes:write); the decorators nearest @Controller make the first paths of the OpenAPI document. */
-@V1()
-@ApiTags('v1 quizzes')
-@parentQuestions('quizzes.quizQuestions', ':quiz_id/questions', 'quizzes')
-@V1Resource<QuizzesV1Service>({
-  service: 'quizzes', at: ':quiz_id/question-banks', id: 'question_bank_id', scopes: 'quizzes', present: presentAssignmentV1,
-  list: { call: 'quizBanks', handler: 'banks', cap },
-  read: { call: 'quizBank', handler: 'bank' },
-})
-@V1Resource<QuizzesV1Service>({
-  service: 'quizzes', id: 'quiz_id', scopes: 'quizzes', present: presentQuizV1,
-  // an empty filter value filters nothing (as django-filter does)
-  list: { call: 'listQuizzes', handler: 'list', cap, query: QuizListQuery, filters: (q: QuizListQuery) => q.name || undefined },
-  create: { call: 'createQuiz', handler: 'create', body: QuizRequest },
-  read: { call: 'readQuiz', handler: 'read' },
-  update: { call: 'updateQuiz', handler: 'update', body: QuizRequest, patchBody: PatchedQuizRequest },
-  remove: { call: 'deleteQuiz', handler: 'remove' },
-})
-@Controller('v1/quizzes')
-export class QuizzesV1Controller {
-  constructor(private readonly quizzes: QuizzesV1Service) {}
+/** What every /v1 quiz controller holds: the service its operations call (`quizzes`). */
+@Injectable()
+class OverQuizzesV1 {
+  constructor(protected readonly quizzes: QuizzesV1Service) {}
 }
+
+/** A V1Resource over QuizzesV1Service. */
+const quizResource = (spec: Omit<V1ResourceSpec<QuizzesV1Service>, 'service'>) => V1Resource<QuizzesV1Service>({ service: 'quizzes', ...spec });
+
+/**
+ * A /v1 quiz controller at `path`, tagged `tag` in the OpenAPI document, with the operations the
+ * resource decorators declare: the first makes the first paths of the document.
+ */
+const QuizzesV1 = (path: string, tag: string, ...resources: ClassDecorator[]) => applyDecorators(Controller(path), ...resources, ApiTags(tag), V1());
+
+/** /v1/quizzes with its question banks and questions (quizzes:read / quizzes:write). */
+@QuizzesV1(
+  'v1/quizzes',
+  'v1 quizzes',
+  quizResource({
+    id: 'quiz_id', scopes: 'quizzes', present: presentQuizV1,
+    // an empty filter value filters nothing (as django-filter does)
+    list: { call: 'listQuizzes', handler: 'list', cap, query: QuizListQuery, filters: (q: QuizListQuery) => q.name || undefined },
+    ...objectOps('Quiz', QuizRequest, QuizRequest, PatchedQuizRequest),
+  }),
+  quizResource({
+    at: ':quiz_id/question-banks', id: 'question_bank_id', scopes: 'quizzes', present: presentAssignmentV1,
+    list: { call: 'quizBanks', handler: 'banks', cap },
+    read: { call: 'quizBank', handler: 'bank' },
+  }),
+  parentQuestions('quizzes.quizQuestions', ':quiz_id/questions', 'quizzes'),
+)
+export class QuizzesV1Controller extends OverQuizzesV1 {}
 
 /** /v1/quiz-questions: a question of a quiz or of a question bank (quizzes or question-banks scopes). */
-@V1()
-@ApiTags('v1 quiz questions')
-@V1Resource<QuizzesV1Service>({
-  service: 'quizzes', id: 'question_id', scopes: ['quizzes', 'question-banks'], present: presentQuestionV1,
-  create: { call: 'createQuestion', handler: 'create', body: QuestionRequest },
-  read: { call: 'readQuestion', handler: 'read' },
-  update: { call: 'updateQuestion', handler: 'update', body: QuestionUpdateRequest, patchBody: PatchedQuestionUpdateRequest },
-  remove: { call: 'deleteQuestion', handler: 'remove' },
-})
-@Controller('v1/quiz-questions')
-export class QuizQuestionsV1Controller {
-  constructor(private readonly quizzes: QuizzesV1Service) {}
-}
+@QuizzesV1(
+  'v1/quiz-questions',
+  'v1 quiz questions',
+  quizResource({
+    id: 'question_id', scopes: ['quizzes', 'question-banks'], present: presentQuestionV1,
+    ...objectOps('Question', QuestionRequest, QuestionUpdateRequest, PatchedQuestionUpdateRequest),
+  }),
+)
+export class QuizQuestionsV1Controller extends OverQuizzesV1 {}
 
 /** /v1/question-banks with their questions (question-banks:read / question-banks:write). */
-@V1()
-@ApiTags('v1 question banks')
-@parentQuestions('quizzes.bankQuestions', ':question_bank_id/questions', 'question-banks')
-@V1Resource<QuizzesV1Service>({
-  service: 'quizzes', id: 'question_bank_id', scopes: 'question-banks', present: presentBankV1,
-  list: { call: 'listBanks', handler: 'list', cap },
-  create: { call: 'createBank', handler: 'create', body: QuestionBankRequest },
-  read: { call: 'readBank', handler: 'read' },
-  update: { call: 'updateBank', handler: 'update', body: QuestionBankRequest, patchBody: PatchedQuestionBankRequest },
-  remove: { call: 'deleteBank', handler: 'remove' },
-})
-@Controller('v1/question-banks')
-export class QuestionBanksV1Controller {
-  constructor(private readonly quizzes: QuizzesV1Service) {}
-}
+@QuizzesV1(
+  'v1/question-banks',
+  'v1 question banks',
+  quizResource({
+    id: 'question_bank_id', scopes: 'question-banks', present: presentBankV1,
+    list: { call: 'listBanks', handler: 'list', cap },
+    ...objectOps('Bank', QuestionBankRequest, QuestionBankRequest, PatchedQuestionBankRequest),
+  }),
+  parentQuestions('quizzes.bankQuestions', ':question_bank_id/questions', 'question-banks'),
+)
+export class QuestionBanksV1Controller extends OverQuizzesV1 {}

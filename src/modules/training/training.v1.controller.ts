@@ -1,8 +1,10 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
+import { OnHandlers, V1PageQuery as PageQuery } from '../../core/http/v1-controller-kit';
+import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
 import { paramError, strParam } from '../../core/http/v1-rules';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import {
@@ -18,7 +20,7 @@ import {
 } from './dto/training.dto';
 import { InstructorsService } from './instructors.service';
 import { MultiSessionsService } from './multi-sessions.service';
-import { RegistrationsService } from './registrations.service';
+import { RegistrationRow, RegistrationsService } from './registrations.service';
 import { SessionsService } from './sessions.service';
 import {
   presentIltSession,
@@ -33,109 +35,55 @@ import {
 /** Page sizes the published document leaves to the caller (`page_size`); capped at 100. */
 const CAP = V1_PAGE_CAP.small;
 
-/** The published `page` and `page_size` query parameters of a list, in the OpenAPI document. */
-const PageQuery = (cap: number) =>
-  applyDecorators(
-    ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } }),
-    ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', minimum: 1, maximum: cap } }),
-  );
-
 /** A filter value: absent or empty filters nothing. */
 const filter = (q: Record<string, unknown>, name: string) => {
   const v = strParam(q, name);
   return v === '' ? undefined : v;
 };
 
+/** The published handler names of a /v1 training resource: list, create, retrieve, update (PUT), partialUpdate (PATCH), destroy. */
+const HANDLERS = { create: 'create', read: 'retrieve', update: 'update', remove: 'destroy' } as const;
+
+/** ilt_instructors_list: `email` and `provider` exact. */
+const instructorFilters = (q: Record<string, unknown>) => {
+  const provider = filter(q, 'provider');
+  if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) {
+    throw paramError('provider', `Select a valid choice. ${provider.slice(0, 100)} is not one of the available choices.`);
+  }
+  return { email: filter(q, 'email'), provider };
+};
+
 /** /v1/ilt-instructors (instructors:*). */
 @V1()
+@OnHandlers({
+  list: [ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }), ApiQuery({ name: 'email', required: false, schema: { type: 'string' } }), PageQuery(CAP)],
+})
+@V1Resource<InstructorsService>({
+  service: 'instructors', id: 'id', scopes: 'instructors', present: presentInstructor,
+  list: { call: 'list', cap: CAP, filters: instructorFilters },
+  create: { call: 'create', handler: HANDLERS.create, body: InstructorDto },
+  read: { call: 'read', handler: HANDLERS.read },
+  update: { call: 'update', handler: HANDLERS.update, body: InstructorDto, patchBody: InstructorPatchDto },
+  remove: { call: 'remove', handler: HANDLERS.remove },
+})
 @Controller('v1/ilt-instructors')
 export class IltInstructorsV1Controller {
   constructor(private readonly instructors: InstructorsService) {}
-
-  /** ilt_instructors_list: `email` and `provider` exact. */
-  @Get()
-  @Scopes('instructors:read')
-  @PageQuery(CAP)
-  @ApiQuery({ name: 'email', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } })
-  async list(@Auth() p: Principal, @Query() q: Record<string, unknown>, @Paged(CAP) page: V1Page) {
-    const provider = filter(q, 'provider');
-    if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) {
-      throw paramError('provider', `Select a valid choice. ${provider.slice(0, 100)} is not one of the available choices.`);
-    }
-    const { rows, count } = await this.instructors.list(p, page, { email: filter(q, 'email'), provider });
-    return page.list(rows.map(presentInstructor), count);
-  }
-
-  @Post()
-  @Scopes('instructors:write')
-  async create(@Auth() p: Principal, @Body() dto: InstructorDto) {
-    return presentInstructor(await this.instructors.create(p, dto));
-  }
-
-  @Get(':id')
-  @Scopes('instructors:read')
-  async retrieve(@Auth() p: Principal, @Param('id') id: string) {
-    return presentInstructor(await this.instructors.read(p, id));
-  }
-
-  @Put(':id')
-  @Scopes('instructors:write')
-  async update(@Auth() p: Principal, @Param('id') id: string, @Body() dto: InstructorDto) {
-    return presentInstructor(await this.instructors.update(p, id, dto));
-  }
-
-  @Patch(':id')
-  @Scopes('instructors:write')
-  async partialUpdate(@Auth() p: Principal, @Param('id') id: string, @Body() dto: InstructorPatchDto) {
-    return presentInstructor(await this.instructors.update(p, id, dto));
-  }
-
-  @Delete(':id')
-  @HttpCode(204)
-  @Scopes('instructors:write')
-  async destroy(@Auth() p: Principal, @Param('id') id: string) {
-    await this.instructors.remove(p, id);
-  }
 }
 
 /** /v1/ilt-multi-session-events (vilt-sessions:*). */
 @V1()
+@OnHandlers({ list: [PageQuery(CAP)] })
+@V1Resource<MultiSessionsService>({
+  service: 'sessions', id: 'multi_session_event_id', scopes: 'vilt-sessions', present: presentMultiSessionEvent,
+  list: { call: 'listMulti', handler: 'list', cap: CAP },
+  create: { call: 'createMulti', handler: HANDLERS.create, body: MultiSessionEventDto },
+  read: { call: 'readMulti', handler: HANDLERS.read },
+  update: { call: 'updateMulti', handler: HANDLERS.update, body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
+})
 @Controller('v1/ilt-multi-session-events')
 export class IltMultiSessionEventsV1Controller {
   constructor(private readonly sessions: MultiSessionsService) {}
-
-  @Get()
-  @Scopes('vilt-sessions:read')
-  @PageQuery(CAP)
-  async list(@Auth() p: Principal, @Paged(CAP) page: V1Page) {
-    const { rows, count } = await this.sessions.listMulti(p, page);
-    return page.list(rows.map(presentMultiSessionEvent), count);
-  }
-
-  @Post()
-  @Scopes('vilt-sessions:write')
-  async create(@Auth() p: Principal, @Body() dto: MultiSessionEventDto) {
-    return presentMultiSessionEvent(await this.sessions.createMulti(p, dto));
-  }
-
-  @Get(':multi_session_event_id')
-  @Scopes('vilt-sessions:read')
-  async retrieve(@Auth() p: Principal, @Param('multi_session_event_id') id: string) {
-    return presentMultiSessionEvent(await this.sessions.readMulti(p, id));
-  }
-
-  @Put(':multi_session_event_id')
-  @Scopes('vilt-sessions:write')
-  async update(@Auth() p: Principal, @Param('multi_session_event_id') id: string, @Body() dto: MultiSessionEventDto) {
-    return presentMultiSessionEvent(await this.sessions.updateMulti(p, id, dto));
-  }
-
-  @Patch(':multi_session_event_id')
-  @Scopes('vilt-sessions:write')
-  async partialUpdate(@Auth() p: Principal, @Param('multi_session_event_id') id: string, @Body() dto: MultiSessionEventPatchDto) {
-    return presentMultiSessionEvent(await this.sessions.updateMulti(p, id, dto));
-  }
 }
 
 /** /v1/ilt-sessions (vilt-sessions:*): list, create, read, update (PUT), as published; delete, an extension. */
@@ -215,51 +163,25 @@ export class ViltSessionEventsV1Controller {
   }
 }
 
-/** /v1/vilt-session-registrations (vilt-sessions:*): pages of up to 1000 (section 8). */
+/** A V1Resource over RegistrationsService: each operation presents as published (the list item, the registration, the update's result). */
+const registrations = (present: (r: RegistrationRow) => unknown, ops: Omit<V1ResourceSpec<RegistrationsService>, 'service' | 'id' | 'scopes' | 'present'>) =>
+  V1Resource<RegistrationsService>({ service: 'registrations', id: 'vilt_session_registration_id', scopes: 'vilt-sessions', present, ...ops });
+
+/**
+ * /v1/vilt-session-registrations (vilt-sessions:*): pages of up to 1000 (section 8). PUT and PATCH
+ * are both partial updates, as published ("Both PATCH and PUT perform partial updates"); PUT
+ * requires `attended`. vilt_session_registrations_destroy: the registration removed, its seat
+ * freed, a cancellation (METHOD:CANCEL) mailed.
+ */
 @V1()
+@OnHandlers({ list: [ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } }), PageQuery(V1_PAGE_CAP.large)] })
+@registrations(presentRegistrationUpdate, {
+  update: { call: 'update', handler: HANDLERS.update, body: RegistrationUpdateDto, patchBody: RegistrationPatchDto },
+  remove: { call: 'remove', handler: HANDLERS.remove },
+})
+@registrations(presentRegistration, { create: { call: 'create', handler: HANDLERS.create, body: RegistrationCreateDto }, read: { call: 'read', handler: HANDLERS.read } })
+@registrations(presentRegistrationItem, { list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ sessionId: filter(q, 'session__id') }) } })
 @Controller('v1/vilt-session-registrations')
 export class ViltSessionRegistrationsV1Controller {
   constructor(private readonly registrations: RegistrationsService) {}
-
-  @Get()
-  @Scopes('vilt-sessions:read')
-  @PageQuery(V1_PAGE_CAP.large)
-  @ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() q: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.registrations.list(p, page, { sessionId: filter(q, 'session__id') });
-    return page.list(rows.map(presentRegistrationItem), count);
-  }
-
-  @Post()
-  @Scopes('vilt-sessions:write')
-  async create(@Auth() p: Principal, @Body() dto: RegistrationCreateDto) {
-    return presentRegistration(await this.registrations.create(p, dto));
-  }
-
-  @Get(':vilt_session_registration_id')
-  @Scopes('vilt-sessions:read')
-  async retrieve(@Auth() p: Principal, @Param('vilt_session_registration_id') id: string) {
-    return presentRegistration(await this.registrations.read(p, id));
-  }
-
-  /** PUT and PATCH are both partial updates, as published ("Both PATCH and PUT perform partial updates"); PUT requires `attended`. */
-  @Put(':vilt_session_registration_id')
-  @Scopes('vilt-sessions:write')
-  async update(@Auth() p: Principal, @Param('vilt_session_registration_id') id: string, @Body() dto: RegistrationUpdateDto) {
-    return presentRegistrationUpdate(await this.registrations.update(p, id, dto));
-  }
-
-  @Patch(':vilt_session_registration_id')
-  @Scopes('vilt-sessions:write')
-  async partialUpdate(@Auth() p: Principal, @Param('vilt_session_registration_id') id: string, @Body() dto: RegistrationPatchDto) {
-    return presentRegistrationUpdate(await this.registrations.update(p, id, dto));
-  }
-
-  /** vilt_session_registrations_destroy: the registration removed, its seat freed, a cancellation (METHOD:CANCEL) mailed. */
-  @Delete(':vilt_session_registration_id')
-  @HttpCode(204)
-  @Scopes('vilt-sessions:write')
-  async destroy(@Auth() p: Principal, @Param('vilt_session_registration_id') id: string) {
-    await this.registrations.remove(p, id);
-  }
 }
