@@ -1,10 +1,6 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
 import { unscoped } from '../../core/database/scoped';
-import { AppConfig } from '../../core/config/config';
-import { addWithin } from '../../core/queue/enqueue';
+import { JobProducer } from '../../core/queue/job-producer';
 import { AssetImportJob, ContentFileJob, QUEUES, WebPackageImportJob } from '../../core/queue/queues';
 
 /** Import jobs retry transient download failures (connection, timeout) a few times. */
@@ -37,18 +33,10 @@ type ImportJob = ReturnType<typeof assetImportJob> | ReturnType<typeof webPackag
  * that has no job in the queue.
  */
 @Injectable()
-export class ImportJobs {
-  private readonly logger = new Logger(ImportJobs.name);
-
-  constructor(
-    private readonly ds: DataSource,
-    private readonly config: AppConfig,
-    @InjectQueue(QUEUES.contentFiles) private readonly queue: Queue<ContentFileJob>,
-  ) {}
-
+export class ImportJobs extends JobProducer<ContentFileJob>(QUEUES.contentFiles) {
   /** True when Redis took the job in time; false leaves it to the sweeper. Never throws. */
   enqueue(job: ImportJob): Promise<boolean> {
-    return addWithin(this.queue, job.name, job.data, job.opts, this.config.ENQUEUE_TIMEOUT_MS);
+    return this.enqueueWithin(job);
   }
 
   /** The sweep: queue the job of every pending import whose job is not in the queue. */
@@ -73,16 +61,5 @@ export class ImportJobs {
     };
     if (done.assets || done.webPackages) this.logger.warn({ msg: 'imports re-queued by the sweeper', ...done });
     return done;
-  }
-
-  private async addMissing(jobs: ImportJob[]): Promise<number> {
-    let added = 0;
-    for (const job of jobs) {
-      // a job still known to BullMQ (waiting, active, delayed, completed or failed) is left alone
-      if (await this.queue.getJob(job.opts.jobId)) continue;
-      await this.queue.add(job.name, job.data, job.opts);
-      added++;
-    }
-    return added;
   }
 }

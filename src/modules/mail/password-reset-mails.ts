@@ -1,9 +1,5 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, Module } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { AppConfig } from '../../core/config/config';
-import { addWithin } from '../../core/queue/enqueue';
+import { Injectable, Module } from '@nestjs/common';
+import { JobProducer, QueuedJob } from '../../core/queue/job-producer';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { resetUrl, signResetToken } from '../students/password-reset-token';
 import { unscoped } from '../../core/database/scoped';
@@ -30,15 +26,7 @@ interface Row {
  * so the record holds no credential and a re-queued job carries the very same link.
  */
 @Injectable()
-export class PasswordResetMails {
-  private readonly logger = new Logger(PasswordResetMails.name);
-
-  constructor(
-    private readonly ds: DataSource,
-    private readonly config: AppConfig,
-    @InjectQueue(QUEUES.mail) private readonly queue: Queue<MailJob>,
-  ) {}
-
+export class PasswordResetMails extends JobProducer<MailJob>(QUEUES.mail) {
   /** Record the mail and try to queue it; returns the job (queued now or later by the sweeper). */
   async request(input: { organizationId: string; studentId: string; domainName: string; exp: number; pca: string | null }): Promise<PasswordResetMailJob> {
     const [row]: Row[] = await this.ds.query(
@@ -48,8 +36,8 @@ export class PasswordResetMails {
       [input.organizationId, input.studentId, input.domainName, input.exp, input.pca],
     );
     const job = this.jobOf(row);
-    await addWithin(this.queue, 'password-reset', job, { jobId: jobIdOf(row.id) }, this.config.ENQUEUE_TIMEOUT_MS);
-    return job;
+    await this.enqueueWithin(job);
+    return job.data;
   }
 
   /** Whether the record's mail was already sent or skipped (a job that runs twice sends once). */
@@ -70,14 +58,7 @@ export class PasswordResetMails {
         ORDER BY created_at LIMIT 500`,
       [this.config.REQUEUE_AFTER_SECONDS],
     );
-    let mails = 0;
-    for (const row of rows) {
-      const jobId = jobIdOf(row.id);
-      // a job still known to BullMQ (waiting, active, delayed, completed or failed) is left alone
-      if (await this.queue.getJob(jobId)) continue;
-      await this.queue.add('password-reset', this.jobOf(row), { jobId });
-      mails++;
-    }
+    const mails = await this.addMissing(rows.map((row) => this.jobOf(row)));
     await unscoped(this.ds, 'the mail sweeper, across organizations').query(
       `DELETE FROM password_reset_mails WHERE id IN (SELECT id FROM password_reset_mails WHERE expires_at < now() - interval '1 day' LIMIT 1000)`,
     );
@@ -85,10 +66,11 @@ export class PasswordResetMails {
     return { mails };
   }
 
-  private jobOf(row: Row): PasswordResetMailJob {
+  /** The record's job, id `password-reset-<record id>`. */
+  private jobOf(row: Row): QueuedJob<PasswordResetMailJob> {
     const exp = Math.round(new Date(row.expires_at).getTime() / 1000);
     const token = signResetToken(this.config.APP_SECRET, { sid: row.user_id, exp, pca: row.password_changed_at });
-    return {
+    const data: PasswordResetMailJob = {
       kind: 'password-reset',
       organizationId: row.organization_id,
       studentId: row.user_id,
@@ -96,10 +78,9 @@ export class PasswordResetMails {
       resetUrl: resetUrl(row.domain_name, token),
       requestId: row.id,
     };
+    return { name: 'password-reset', data, opts: { jobId: `password-reset-${row.id}` } };
   }
 }
-
-const jobIdOf = (requestId: string) => `password-reset-${requestId}`;
 
 /** Records and queues password-reset mails; imported by the students module (API) and the mail module (worker). */
 @Module({ providers: [PasswordResetMails], exports: [PasswordResetMails] })

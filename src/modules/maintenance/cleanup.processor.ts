@@ -1,10 +1,8 @@
-import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
-import { AppConfig } from '../../core/config/config';
-import { JobSchedulers } from '../../core/queue/job-schedulers';
+import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
+import { Job } from 'bullmq';
+import { JobHandlers, QueueWorker, WorkerSchedule } from '../../core/queue/queue-worker';
 import { CleanupJob, QUEUES } from '../../core/queue/queues';
-import { CleanupResult, CleanupService } from './cleanup.service';
+import { CleanupService } from './cleanup.service';
 
 /** Id of the job scheduler that enqueues the cleanup every CLEANUP_INTERVAL_SECONDS. */
 export const CLEANUP_SCHEDULER_ID = 'cleanup-expired-auth';
@@ -16,45 +14,22 @@ export const CLEANUP_SCHEDULER_ID = 'cleanup-expired-auth';
  * job at once, so each worker start also cleans up. JobSchedulers restores the scheduler when
  * Redis loses it.
  */
-@Processor(QUEUES.maintenance, { concurrency: 1 })
-export class CleanupProcessor extends WorkerHost implements OnApplicationBootstrap {
-  private readonly logger = new Logger(CleanupProcessor.name);
+/** The cleanup, every CLEANUP_INTERVAL_SECONDS. */
+const cleanupSchedule: WorkerSchedule<CleanupJob> = { id: CLEANUP_SCHEDULER_ID, name: 'cleanup', data: { kind: 'expired-auth' }, everySeconds: (config) => config.CLEANUP_INTERVAL_SECONDS };
 
-  constructor(
-    private readonly cleanup: CleanupService,
-    private readonly config: AppConfig,
-    @InjectQueue(QUEUES.maintenance) private readonly queue: Queue<CleanupJob>,
-    private readonly schedulers: JobSchedulers,
-  ) {
+@Processor(QUEUES.maintenance, { concurrency: 1 })
+export class CleanupProcessor extends QueueWorker<CleanupJob>(QUEUES.maintenance, 'maintenance', cleanupSchedule) {
+  constructor(private readonly cleanup: CleanupService) {
     super();
   }
 
+  protected readonly jobs: JobHandlers<CleanupJob> = {
+    'expired-auth': () => this.cleanup.run(),
+  };
+
   async onApplicationBootstrap() {
-    // kept alive by JobSchedulers: restored within seconds if Redis loses it (restart, flush)
-    await this.schedulers.register({
-      queue: this.queue,
-      id: CLEANUP_SCHEDULER_ID,
-      every: this.config.CLEANUP_INTERVAL_SECONDS * 1000,
-      name: 'cleanup',
-      data: { kind: 'expired-auth' },
-      opts: { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
-    });
+    await super.onApplicationBootstrap();
     this.logger.log({ msg: 'cleanup scheduled', everySeconds: this.config.CLEANUP_INTERVAL_SECONDS });
-  }
-
-  async process(job: Job<CleanupJob>): Promise<CleanupResult> {
-    switch (job.data.kind) {
-      case 'expired-auth':
-        return this.cleanup.run();
-      default:
-        throw new Error(`unknown maintenance job kind: ${(job.data as { kind?: unknown }).kind}`);
-    }
-  }
-
-  /** Connection trouble (Redis restarting, keys lost under a running job): logged, the worker carries on. */
-  @OnWorkerEvent('error')
-  onError(err: Error) {
-    this.logger.warn({ msg: 'maintenance worker error', err: err.message });
   }
 
   @OnWorkerEvent('failed')

@@ -1,11 +1,9 @@
-import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../core/config/config';
-import { JobSchedulers } from '../../core/queue/job-schedulers';
+import { JobHandlers, QueueWorker, sweeper } from '../../core/queue/queue-worker';
 import { QUEUES, ViltMailJob, ViltMailQueueJob } from '../../core/queue/queues';
 import { Mailer, OutgoingMail } from '../mail/mailer';
+import { sendOnce } from '../mail/sent-once';
 import { buildInvitation, InvitationEvent } from './invitation';
 import { CancelledSnapshot, TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
 
@@ -23,45 +21,14 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
  * A record is sent once: marked done after the send, and a job of a done record sends nothing.
  */
 @Processor(QUEUES.viltMail, { concurrency: 5 })
-export class TrainingMailProcessor extends WorkerHost implements OnApplicationBootstrap {
-  private readonly logger = new Logger(TrainingMailProcessor.name);
+export class TrainingMailProcessor extends QueueWorker<ViltMailQueueJob>(QUEUES.viltMail, 'vilt mail', sweeper(VILT_MAIL_SWEEP_SCHEDULER_ID, 'requeue-vilt-mails')) {
+  protected readonly jobs: JobHandlers<ViltMailQueueJob> = {
+    'vilt-mail': (data) => sendOnce(this.mails, data.mailId, data.organizationId, () => this.send(data)),
+    'requeue-vilt-mails': () => this.mails.requeuePending(),
+  };
 
-  constructor(
-    private readonly ds: DataSource,
-    private readonly mailer: Mailer,
-    private readonly mails: TrainingMails,
-    private readonly config: AppConfig,
-    private readonly schedulers: JobSchedulers,
-    @InjectQueue(QUEUES.viltMail) private readonly queue: Queue<ViltMailQueueJob>,
-  ) {
+  constructor(private readonly ds: DataSource, private readonly mailer: Mailer, private readonly mails: TrainingMails) {
     super();
-  }
-
-  async onApplicationBootstrap() {
-    await this.schedulers.register({
-      queue: this.queue,
-      id: VILT_MAIL_SWEEP_SCHEDULER_ID,
-      every: this.config.REQUEUE_SWEEP_SECONDS * 1000,
-      name: 'requeue-vilt-mails',
-      data: { kind: 'requeue-vilt-mails' },
-      opts: { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
-    });
-  }
-
-  async process(job: Job<ViltMailQueueJob>): Promise<ViltMailResult | { mails: number }> {
-    switch (job.data.kind) {
-      case 'vilt-mail': {
-        const data = job.data;
-        if (await this.mails.isDone(data.mailId, data.organizationId)) return { sent: false, reason: 'already-sent' };
-        const result = await this.send(data);
-        await this.mails.markDone(data.mailId, data.organizationId);
-        return result;
-      }
-      case 'requeue-vilt-mails':
-        return this.mails.requeuePending();
-      default:
-        throw new Error(`unknown vilt mail job kind: ${(job.data as { kind?: unknown }).kind}`);
-    }
   }
 
   private async send(data: ViltMailJob): Promise<ViltMailResult> {
@@ -107,10 +74,5 @@ export class TrainingMailProcessor extends WorkerHost implements OnApplicationBo
       html,
       icalEvent: { method, filename: method === 'REQUEST' ? 'invite.ics' : 'cancel.ics', content: ics },
     };
-  }
-
-  @OnWorkerEvent('error')
-  onError(err: Error) {
-    this.logger.warn({ msg: 'vilt mail worker error', err: err.message });
   }
 }

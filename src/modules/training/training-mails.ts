@@ -1,31 +1,16 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { DataSource, EntityManager } from 'typeorm';
-import { AppConfig } from '../../core/config/config';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { unscoped } from '../../core/database/scoped';
-import { addWithin } from '../../core/queue/enqueue';
-import { QUEUES, ViltMailJob, ViltMailQueueJob } from '../../core/queue/queues';
+import { JobProducer, QueuedJob } from '../../core/queue/job-producer';
+import { QUEUES, ViltMailQueueJob } from '../../core/queue/queues';
+import type { InvitationEvent } from './invitation';
 
 export type MailMethod = 'REQUEST' | 'CANCEL';
 
 /** What a cancellation of deleted meetings shows: the session's title and the meetings as they were (times as ISO strings). */
 export interface CancelledSnapshot {
   title: string;
-  events: {
-    id: string;
-    display_name: string;
-    description: string;
-    post_registration_instructions: string;
-    starts_at: string;
-    ends_at: string;
-    timezone: string;
-    location: string | null;
-    event_link: string | null;
-    instructor_email: string;
-    instructor_name: string;
-    sequence: number;
-  }[];
+  events: (Omit<InvitationEvent, 'starts_at' | 'ends_at'> & { post_registration_instructions: string; starts_at: string; ends_at: string })[];
 }
 
 /** Id of the job scheduler of the live-training mail sweeper. */
@@ -41,15 +26,7 @@ export const viltMailJobId = (mailId: string) => `vilt-mail-${mailId}`;
  * Redis. The worker builds the invitation from the session as it is when the mail goes out.
  */
 @Injectable()
-export class TrainingMails {
-  private readonly logger = new Logger(TrainingMails.name);
-
-  constructor(
-    private readonly ds: DataSource,
-    private readonly config: AppConfig,
-    @InjectQueue(QUEUES.viltMail) private readonly queue: Queue<ViltMailQueueJob>,
-  ) {}
-
+export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail) {
   /** One mail to one learner (in the caller's transaction); returns the record id. */
   async record(m: EntityManager, organizationId: string, sessionId: string, userId: string, method: MailMethod): Promise<string> {
     const [row] = await m.query(`INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method) VALUES ($1, $2, $3, $4) RETURNING id`, [
@@ -91,12 +68,12 @@ export class TrainingMails {
   async enqueue(organizationId: string, mailIds: string[]): Promise<void> {
     if (!mailIds.length) return;
     if (mailIds.length === 1) {
-      await addWithin(this.queue, 'vilt-mail', this.job(organizationId, mailIds[0]), { jobId: viltMailJobId(mailIds[0]) }, this.config.ENQUEUE_TIMEOUT_MS);
+      await this.enqueueWithin(this.job(organizationId, mailIds[0]));
       return;
     }
     let timer: NodeJS.Timeout | undefined;
     const added = this.queue
-      .addBulk(mailIds.map((id) => ({ name: 'vilt-mail', data: this.job(organizationId, id), opts: { jobId: viltMailJobId(id) } })))
+      .addBulk(mailIds.map((id) => this.job(organizationId, id)))
       .then(() => true)
       .catch((err: Error) => {
         this.logger.warn({ msg: 'vilt mails not queued; the sweeper will queue them', err: err.message });
@@ -106,8 +83,9 @@ export class TrainingMails {
     await Promise.race([added, late]).finally(() => clearTimeout(timer));
   }
 
-  private job(organizationId: string, mailId: string): ViltMailJob {
-    return { kind: 'vilt-mail', organizationId, mailId };
+  /** The record's job, id `vilt-mail-<record id>`. */
+  private job(organizationId: string, mailId: string): QueuedJob<ViltMailQueueJob> {
+    return { name: 'vilt-mail', data: { kind: 'vilt-mail', organizationId, mailId }, opts: { jobId: viltMailJobId(mailId) } };
   }
 
   async isDone(mailId: string, organizationId: string): Promise<boolean> {
@@ -126,13 +104,7 @@ export class TrainingMails {
       `SELECT id, organization_id FROM vilt_session_mails WHERE done_at IS NULL AND created_at <= now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
       [this.config.REQUEUE_AFTER_SECONDS],
     );
-    let mails = 0;
-    for (const row of rows) {
-      const jobId = viltMailJobId(row.id);
-      if (await this.queue.getJob(jobId)) continue;
-      await this.queue.add('vilt-mail', this.job(row.organization_id, row.id), { jobId });
-      mails++;
-    }
+    const mails = await this.addMissing(rows.map((row) => this.job(row.organization_id, row.id)));
     await db.query(`DELETE FROM vilt_session_mails WHERE id IN (SELECT id FROM vilt_session_mails WHERE done_at < now() - interval '7 days' LIMIT 1000)`);
     if (mails) this.logger.warn({ msg: 'live-training mails re-queued by the sweeper', mails });
     return { mails };
