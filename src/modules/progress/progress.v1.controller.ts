@@ -1,59 +1,73 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { Auth } from '../../core/auth/decorators';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
-import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { LessonProgressDto, ProgressTokenDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';
 import { presentLessonProgress, presentProgressToken } from './progress.presenter';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
 
-const route = ScopedRoutes('enrollments');
+/**
+ * The /v1 read and update of a lesson progress addressed by `key`: its id, or its progress token.
+ * PUT and PATCH are both partial, as published; an update through the token is a report from the
+ * content and counts as a view (docs/decisions/progress.md).
+ */
+class LessonProgressBy {
+  constructor(
+    private readonly progress: ProgressService,
+    private readonly key: 'id' | 'token',
+  ) {}
 
-/** /v1/lesson-progress/{id}: read, and update (PUT and PATCH are both partial, as published: one handler). */
-@V1()
-@Controller('v1/lesson-progress')
-export class LessonProgressV1Controller {
-  constructor(private readonly progress: ProgressService) {}
-
-  @route.get(':lesson_progress_id')
-  async read(@Auth() p: Principal, @Param('lesson_progress_id') id: string) {
-    return presentLessonProgress(await this.progress.readLesson(p, { id }));
+  read(p: Principal, value: string) {
+    return this.progress.readLesson(p, this.target(value));
   }
 
-  @route.putAndPatch(':lesson_progress_id')
-  async update(@Auth() p: Principal, @Param('lesson_progress_id') id: string, @Body() dto: LessonProgressDto) {
-    return presentLessonProgress(await this.progress.writeLesson(p, { id }, lessonPatchOf(dto as Record<string, unknown>), false));
+  update(p: Principal, value: string, dto: LessonProgressDto | ProgressTokenDto) {
+    return this.progress.writeLesson(p, this.target(value), lessonPatchOf(dto as Record<string, unknown>), this.key === 'token');
+  }
+
+  private target(value: string) {
+    return this.key === 'id' ? { id: value } : { token: value };
   }
 }
 
-/**
- * /v1/progresstokens: a lesson progress seen through its token. An update is a report from the
- * content and counts as a view (docs/decisions/progress.md).
- */
+/** /v1/lesson-progress/{id}: read, and update. */
 @V1()
+@V1Resource<LessonProgressBy>({
+  service: 'lessons', id: 'lesson_progress_id', scopes: 'enrollments', present: presentLessonProgress,
+  read: { call: 'read' },
+  update: { call: 'update', body: LessonProgressDto },
+})
+@Controller('v1/lesson-progress')
+export class LessonProgressV1Controller {
+  readonly lessons: LessonProgressBy;
+
+  constructor(progress: ProgressService) {
+    this.lessons = new LessonProgressBy(progress, 'id');
+  }
+}
+
+/** /v1/progresstokens: a lesson progress seen through its token (the list first: the lower @V1Resource declares its handlers first). */
+@V1()
+@V1Resource<LessonProgressBy>({
+  service: 'tokens', id: 'progress_token_id', scopes: 'enrollments', present: presentProgressToken,
+  read: { call: 'read' },
+  update: { call: 'update', body: ProgressTokenDto },
+})
+@V1Resource<ProgressReads>({
+  service: 'reads', id: 'progress_token_id', scopes: 'enrollments', present: (r) => presentProgressToken(r as never),
+  list: { call: 'tokens', handler: 'list', cap: V1_PAGE_CAP.small },
+})
 @Controller('v1/progresstokens')
 export class ProgressTokensV1Controller {
+  readonly tokens: LessonProgressBy;
+
   constructor(
-    private readonly progress: ProgressService,
-    private readonly reads: ProgressReads,
-  ) {}
-
-  @route.get()
-  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.reads.tokens(p, page);
-    return page.list(rows.map((r) => presentProgressToken(r as never)), count);
-  }
-
-  @route.get(':progress_token_id')
-  async read(@Auth() p: Principal, @Param('progress_token_id') token: string) {
-    return presentProgressToken(await this.progress.readLesson(p, { token }));
-  }
-
-  @route.putAndPatch(':progress_token_id')
-  async update(@Auth() p: Principal, @Param('progress_token_id') token: string, @Body() dto: ProgressTokenDto) {
-    return presentProgressToken(await this.progress.writeLesson(p, { token }, lessonPatchOf(dto as Record<string, unknown>), true));
+    progress: ProgressService,
+    readonly reads: ProgressReads,
+  ) {
+    this.tokens = new LessonProgressBy(progress, 'token');
   }
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
@@ -16,6 +16,7 @@ import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
 import { replyBatch } from '../../core/http/v2-batch';
+import { ScopedRoutes } from '../../core/http/scoped-routes';
 
 /**
  * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
@@ -41,6 +42,8 @@ const UPDATES = {
   dedupePointer: '/id',
 };
 
+const route = ScopedRoutes('students');
+
 @ApiTags('students')
 @ApiBearerAuth('JWTAuth')
 @V2()
@@ -52,28 +55,24 @@ export class StudentsV2Controller {
     private readonly config: AppConfig,
   ) {}
 
-  @Get()
-  @Scopes('students:read')
+  @route.get()
   async list(@Auth() p: Principal, @Query() query: StudentListQuery, @CursorPaged('students', { document: false }) page: V2Page) {
     return page.document(await this.students.list(p, query, page), presentStudent);
   }
 
-  @Post()
-  @Scopes('students:write')
+  @route.post()
   @ApiBody({ type: StudentCreateRequestEnvelope })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     return replyBatch(reply, body, this.batchOf(CREATES), (items) => this.batch.createMany(p, items));
   }
 
-  @Patch()
-  @Scopes('students:write')
+  @route.patch()
   @ApiBody({ type: StudentUpdateRequestEnvelope })
   async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     return replyBatch(reply, body, this.batchOf(UPDATES), (items) => this.batch.updateMany(p, items));
   }
 
-  @Get(':id')
-  @Scopes('students:read')
+  @route.get(':id')
   async get(@Auth() p: Principal, @Param('id') id: string) {
     return { data: presentStudent(await this.students.get(p, id)) };
   }

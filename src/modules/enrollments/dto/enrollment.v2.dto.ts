@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsDefined, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-
-export const EMAIL_MAX = 254;
+import { Allow, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { Attributes, Rules } from '../../../core/http/rules';
+import { StudentEmail } from '../../students/dto/student-email';
 
 /**
  * The published /v2 enrollment request schemas (EnrollmentBatchCreateRequest,
@@ -13,23 +12,18 @@ export const EMAIL_MAX = 254;
 
 /** EnrollmentCreateRequest: the student by email (normalized to lowercase). */
 export class EnrollmentCreateAttributes {
-  @ApiProperty({ format: 'email', maxLength: EMAIL_MAX })
-  @IsString()
-  @MaxLength(EMAIL_MAX)
-  @IsEmail({}, { message: 'email must be a valid email address' })
-  email: string;
+  @StudentEmail() email: string;
 }
+
+/** The `type` member of every enrollment item (its value is checked by runBatch). */
+const EnrollmentsType = Rules(ApiProperty({ enum: ['enrollments'] }), Allow());
+/** The `id` of an item about an existing enrollment: a string (one that does not decode is the item's not_found). */
+const EnrollmentId = Rules(ApiProperty(), IsDefined(), IsString());
 
 /** _EnrollmentCreateData */
 export class EnrollmentCreateItem {
-  @ApiProperty({ enum: ['enrollments'] }) @Allow() type: 'enrollments';
-
-  @ApiProperty({ type: EnrollmentCreateAttributes })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentCreateAttributes)
-  attributes: EnrollmentCreateAttributes;
+  @EnrollmentsType type: 'enrollments';
+  @ApiProperty({ type: EnrollmentCreateAttributes }) @Attributes(() => EnrollmentCreateAttributes) attributes: EnrollmentCreateAttributes;
 }
 
 /** EnrollmentUpdateAttributes: omitted members are left unchanged; null clears a date; `active` may not be null. */
@@ -44,15 +38,9 @@ export class EnrollmentUpdateAttributes {
 
 /** _EnrollmentUpdateData */
 export class EnrollmentUpdateItem {
-  @ApiProperty({ enum: ['enrollments'] }) @Allow() type: 'enrollments';
-  @ApiProperty() @IsDefined() @IsString() id: string;
-
-  @ApiProperty({ type: EnrollmentUpdateAttributes })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentUpdateAttributes)
-  attributes: EnrollmentUpdateAttributes;
+  @EnrollmentsType type: 'enrollments';
+  @EnrollmentId id: string;
+  @ApiProperty({ type: EnrollmentUpdateAttributes }) @Attributes(() => EnrollmentUpdateAttributes) attributes: EnrollmentUpdateAttributes;
 }
 
 /** EnrollmentCompletionAttributes: `completed_at` null removes the completion. */
@@ -63,15 +51,9 @@ export class EnrollmentCompletionAttributes {
 
 /** EnrollmentCompletionData */
 export class EnrollmentCompletionItem {
-  @ApiProperty({ enum: ['enrollments'] }) @Allow() type: 'enrollments';
-  @ApiProperty() @IsDefined() @IsString() id: string;
-
-  @ApiProperty({ type: EnrollmentCompletionAttributes })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => EnrollmentCompletionAttributes)
-  attributes: EnrollmentCompletionAttributes;
+  @EnrollmentsType type: 'enrollments';
+  @EnrollmentId id: string;
+  @ApiProperty({ type: EnrollmentCompletionAttributes }) @Attributes(() => EnrollmentCompletionAttributes) attributes: EnrollmentCompletionAttributes;
 }
 
 /** For the OpenAPI document only: the bodies are read by the controller and runBatch. */

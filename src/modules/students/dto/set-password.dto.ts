@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
+import { Attributes, Rules } from '../../../core/http/rules';
 
 /** As the published SetPasswordAttributes; length rules are the organization's (checked by the service). */
 export class SetPasswordAttributes {
@@ -10,20 +11,10 @@ export class SetPasswordAttributes {
 /** As the published _SetPasswordData. */
 export class SetPasswordData {
   @ApiProperty({ enum: ['password-sets'] }) @IsIn(['password-sets'], { message: 'type must be "password-sets"' }) type: 'password-sets';
-  @ApiProperty({ type: SetPasswordAttributes })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SetPasswordAttributes)
-  attributes: SetPasswordAttributes;
+  @ApiProperty({ type: SetPasswordAttributes }) @Attributes(() => SetPasswordAttributes) attributes: SetPasswordAttributes;
 }
 
-/** As the published SetPasswordRequestEnvelope. */
+/** As the published SetPasswordRequestEnvelope: `data` required, an object, validated as SetPasswordData. */
 export class SetPasswordRequestEnvelope {
-  @ApiProperty({ type: SetPasswordData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SetPasswordData)
-  data: SetPasswordData;
+  @ApiProperty({ type: SetPasswordData }) @Rules(IsDefined(), IsObject(), ValidateNested(), Type(() => SetPasswordData)) data: SetPasswordData;
 }
