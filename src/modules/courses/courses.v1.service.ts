@@ -8,6 +8,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Course } from './course.entity';
 import { CourseLabelsService } from './course-labels.service';
 import type { PatchedCourseRequest } from './dto/course.v1.dto';
+import { oneOr404, setColumns, softDelete } from './v1-rows';
 
 /** The facts a v1 Course needs beyond its row, loaded for a whole page at once. */
 export interface CourseExtras {
@@ -45,11 +46,7 @@ export class V1CoursesService {
   async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<Course> {
     const uuid = decodeId('course', id);
     if (!uuid) throw notFound();
-    const qb = m.getRepository(Course).createQueryBuilder('c').where(`c.id = :id AND ${LIVE}`, { id: uuid, org: p.organizationId });
-    if (lock) qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (!row) throw notFound();
-    return row;
+    return oneOr404(m.getRepository(Course).createQueryBuilder('c').where(`c.id = :id AND ${LIVE}`, { id: uuid, org: p.organizationId }), lock);
   }
 
   async create(p: Principal, dto: PatchedCourseRequest): Promise<Course> {
@@ -93,13 +90,7 @@ export class V1CoursesService {
       if (dto.issues_certificate !== undefined) set.issuesCertificate = dto.issues_certificate;
       if (dto.certificate_validity_days !== undefined) set.certificateValidityDays = dto.certificate_validity_days;
       // modified_at moves on every update, also when only the labels change.
-      await m
-        .getRepository(Course)
-        .createQueryBuilder()
-        .update()
-        .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
-        .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
-        .execute();
+      await setColumns(m, Course, p.organizationId, row.id, set);
       if (dto.labels !== undefined) await this.labels.set(m, p, row.id, dto.labels);
       return m.getRepository(Course).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });
@@ -107,13 +98,7 @@ export class V1CoursesService {
 
   async delete(p: Principal, id: string): Promise<void> {
     const row = await this.get(p, id);
-    await this.ds
-      .getRepository(Course)
-      .createQueryBuilder()
-      .update()
-      .set({ deletedAt: () => 'now()', updatedAt: () => 'now()' })
-      .where('id = :id AND organization_id = :org AND deleted_at IS NULL', { id: row.id, org: p.organizationId })
-      .execute();
+    await softDelete(this.ds.manager, Course, p.organizationId, row.id, () => 'now()');
   }
 
   // ---- presentation ----

@@ -7,6 +7,7 @@ import { IdType, decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { Lesson, LessonType } from './lesson.entity';
+import { oneOr404, setColumns, softDelete } from '../courses/v1-rows';
 
 /** A lesson is live when it and its course are neither drafts nor soft-deleted. */
 const LIVE = `l.organization_id = :org AND l.deleted_at IS NULL AND NOT l.is_draft
@@ -43,11 +44,7 @@ export class V1LessonsService {
   async get(p: Principal, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<Lesson> {
     const uuid = decodeId('lesson', id);
     if (!uuid) throw notFound();
-    const qb = this.live(m, p.organizationId).andWhere('l.id = :id', { id: uuid });
-    if (lock) qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (!row) throw notFound();
-    return row;
+    return oneOr404(this.live(m, p.organizationId).andWhere('l.id = :id', { id: uuid }), lock);
   }
 
   async create(p: Principal, dto: LessonUpdateRequest): Promise<Lesson> {
@@ -103,26 +100,14 @@ export class V1LessonsService {
       if (dto.search_keywords !== undefined) set.searchKeywords = dto.search_keywords;
       if (dto.time_seconds !== undefined) set.timeSeconds = dto.time_seconds;
       if (dto.tooltip_html !== undefined) set.tooltipHtml = dto.tooltip_html;
-      await m
-        .getRepository(Lesson)
-        .createQueryBuilder()
-        .update()
-        .set({ ...(set as object), updatedAt: () => "date_trunc('milliseconds', now())" })
-        .where('id = :id AND organization_id = :org', { id: row.id, org: p.organizationId })
-        .execute();
+      await setColumns(m, Lesson, p.organizationId, row.id, set);
       return m.getRepository(Lesson).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     const row = await this.get(p, id);
-    await this.ds
-      .getRepository(Lesson)
-      .createQueryBuilder()
-      .update()
-      .set({ deletedAt: () => 'now()', updatedAt: () => "date_trunc('milliseconds', now())" })
-      .where('id = :id AND organization_id = :org AND deleted_at IS NULL', { id: row.id, org: p.organizationId })
-      .execute();
+    await softDelete(this.ds.manager, Lesson, p.organizationId, row.id, () => "date_trunc('milliseconds', now())");
   }
 
   /**
