@@ -14,13 +14,28 @@ const BY_DELIVERY_ID = unscopedMarker('a delivery job addresses its delivery by 
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'DEAD';
 
+/** Runs the load and POST of one delivery (the worker's limit on deliveries in flight). */
+export type Gate = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * A row read for a batch job is used for a POST only this long after it was read; later it is read
+ * again, so the webhook's state (active, target_url, secrets) is never older than this when a
+ * POST starts.
+ */
+export const PRELOAD_FRESH_MS = 500;
+
+/** The rows of a batch job's deliveries (DeliveryService.preloader). */
+export interface Preloaded {
+  load(id: string): Promise<LoadedDelivery | undefined>;
+}
+
 export interface DeliverResult {
   /** when set, the job must run again at this time (a retry, or a job that fired early) */
   retryAt?: Date;
   status?: DeliveryStatus;
 }
 
-interface LoadedDelivery {
+export interface LoadedDelivery {
   id: string;
   status: DeliveryStatus;
   attempt_count: number;
@@ -79,8 +94,50 @@ export class DeliveryService {
     return (this.ds.driver as unknown as { master: Pool }).master;
   }
 
-  async deliver(deliveryId: string): Promise<DeliverResult> {
-    const row = await this.loader.add(deliveryId);
+  /**
+   * One attempt of one delivery. `gate` (the worker's delivery slots) wraps the load and the POST:
+   * the attempt record is written after the slot is given back, grouped with the records of the
+   * other deliveries that finish meanwhile. `preloaded`: the batch job's rows (read together).
+   */
+  async deliver(deliveryId: string, opts: { gate?: Gate; preloaded?: Preloaded } = {}): Promise<DeliverResult> {
+    const gate: Gate = opts.gate ?? ((fn) => fn());
+    const attempt = await gate(async () => {
+      const row = opts.preloaded ? await opts.preloaded.load(deliveryId) : await this.loader.add(deliveryId);
+      return this.attempt(deliveryId, row);
+    });
+    return 'row' in attempt ? this.record(attempt.row, attempt.result) : attempt;
+  }
+
+  /**
+   * The rows of a batch job's deliveries, read together: the first delivery to get its slot reads
+   * its own row and those of the deliveries after it in one query, and the following ones use
+   * those rows while fresh (PRELOAD_FRESH_MS; then the next one to start reads again).
+   */
+  preloader(ids: string[]): Preloaded {
+    let at = -Infinity;
+    let rows = new Map<string, LoadedDelivery | undefined>();
+    let reading: Promise<unknown> | null = null;
+    const load = async (id: string): Promise<LoadedDelivery | undefined> => {
+      if (reading) await reading.catch(() => undefined); // deliveries starting together share one read
+      if (performance.now() - at < PRELOAD_FRESH_MS && rows.has(id)) return rows.get(id);
+      const rest = ids.slice(Math.max(0, ids.indexOf(id)));
+      const sent = performance.now();
+      const read = this.loadMany(rest);
+      reading = read;
+      try {
+        const got = await read;
+        at = sent;
+        rows = new Map(rest.map((x, i) => [x, got[i]]));
+      } finally {
+        if (reading === read) reading = null;
+      }
+      return rows.get(id);
+    };
+    return { load };
+  }
+
+  /** Check and POST; answers what to record, or the job's outcome when there is nothing to send. */
+  private async attempt(deliveryId: string, row: LoadedDelivery | undefined): Promise<DeliverResult | { row: LoadedDelivery; result: AttemptResult }> {
     if (!row || row.status === 'SUCCEEDED' || row.status === 'DEAD') return {};
     // never POST to a URL the webhook no longer has (it may belong to someone else by now)
     const giveUp = !row.active ? 'the webhook is not active' : row.webhook_url !== row.target_url ? "the webhook's target_url has changed" : null;
@@ -110,7 +167,7 @@ export class DeliveryService {
       body,
       { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, allowPrivate: this.config.ALLOW_PRIVATE_URLS },
     );
-    return this.record(row, result);
+    return { row, result };
   }
 
   private open(sealed: string): string {
@@ -124,16 +181,18 @@ export class DeliveryService {
   }
 
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
-    const { rows } = await this.pool.query<LoadedDelivery>(
-      `${BY_DELIVERY_ID}SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
+    const { rows } = await this.pool.query<LoadedDelivery>({
+      // a named (prepared) statement: parsed and planned once per connection
+      name: 'webhook_deliveries_load',
+      text: `${BY_DELIVERY_ID}SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
               w.target_url AS webhook_url, w.active, w.secret,
               CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
          JOIN outbox_events e ON e.id = d.event_id
         WHERE d.id = ANY($1::uuid[])`,
-      [ids],
-    );
+      values: [ids],
+    });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id));
   }
@@ -177,8 +236,9 @@ export class DeliveryService {
   /** Attempt rows + delivery states + deactivations of a group of attempts, in one statement. */
   private async recordMany(recs: AttemptRecord[]): Promise<boolean[]> {
     const col = <T>(f: (r: AttemptRecord) => T) => recs.map(f);
-    const { rows } = await this.pool.query<{ id: string }>(
-      `${BY_DELIVERY_ID}WITH i AS (
+    const { rows } = await this.pool.query<{ id: string }>({
+      name: 'webhook_deliveries_record',
+      text: `${BY_DELIVERY_ID}WITH i AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::uuid[])
            AS t(delivery_id, attempt_no, status, next_at, http_status, error, started_at, latency_ms, excerpt, deactivate, webhook_id)
        ), d AS (
@@ -200,7 +260,7 @@ export class DeliveryService {
        -- at-least-once allows: this commit does not wait for the WAL flush (set_config(.., true) is
        -- SET LOCAL for this statement's transaction)
        SELECT d.id FROM d CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`,
-      [
+      values: [
         col((r) => r.deliveryId),
         col((r) => r.attemptNo),
         col((r) => r.status),
@@ -213,7 +273,7 @@ export class DeliveryService {
         col((r) => r.deactivate),
         col((r) => r.webhookId),
       ],
-    );
+    });
     const done = new Set(rows.map((r) => r.id));
     return recs.map((r) => done.has(r.deliveryId));
   }

@@ -21,6 +21,19 @@ const QUICK_SWEEP_EVERY_MS = 1_000;
 const QUICK_SWEEP_LIMIT = 500;
 const LIVE_STATES = new Set(['waiting', 'active', 'prioritized', 'waiting-children']);
 
+/**
+ * Deliveries per delivery job when the relay queues them: one job (two BullMQ scripts in Redis)
+ * carries up to this many deliveries of one relay batch, in outbox order. Each delivery is still
+ * attempted, recorded and retried on its own; a retry is a job of its own (job id = delivery id).
+ */
+export const DELIVERIES_PER_JOB = 25;
+
+/** A delivery job of the relay: several deliveries (job id `batch-` + the first delivery id). */
+export interface WebhookDeliveryBatchJob {
+  deliveryIds: string[];
+}
+export type AnyDeliveryJob = WebhookDeliveryJob | WebhookDeliveryBatchJob;
+
 export const deliveryJobOptions = (deliveryId: string) => ({
   jobId: deliveryId,
   // retries of the HTTP POST are the delivery's own schedule (the job re-delays itself); these
@@ -58,7 +71,7 @@ export class RelayService {
   constructor(
     private readonly ds: DataSource,
     private readonly config: AppConfig,
-    @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<WebhookDeliveryJob>,
+    @InjectQueue(QUEUES.webhookDelivery) private readonly deliveries: Queue<AnyDeliveryJob>,
   ) {}
 
   async run(): Promise<RelayResult> {
@@ -115,13 +128,14 @@ export class RelayService {
   }
 
   /**
-   * Queue committed deliveries (job id = delivery id, so adding one twice is a no-op), then clear
-   * their `awaiting_enqueue` mark. A process that dies in between leaves the mark: the quick sweep
+   * Queue committed deliveries, DELIVERIES_PER_JOB to a job in the order given (job id derived from
+   * the first delivery id, so adding the same jobs twice is a no-op), then clear their
+   * `awaiting_enqueue` mark. A process that dies in between leaves the mark: the quick sweep
    * queues them a couple of seconds later.
    */
   async enqueue(deliveryIds: string[]): Promise<void> {
     try {
-      await this.deliveries.addBulk(deliveryIds.map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: deliveryJobOptions(id) })));
+      await this.deliveries.addBulk(deliveryJobs(deliveryIds));
     } catch (err) {
       // the deliveries are committed and still marked: the quick sweep enqueues them once Redis answers
       this.logger.error({ msg: 'could not enqueue webhook deliveries; the sweep will retry', count: deliveryIds.length, err: (err as Error).message });
@@ -191,6 +205,17 @@ export class RelayService {
     if (n) this.logger.warn({ msg: 're-enqueued overdue webhook deliveries', count: n });
     return n;
   }
+}
+
+/** The jobs of a list of deliveries: DELIVERIES_PER_JOB to a job, a lone delivery as a job of its own. */
+export function deliveryJobs(deliveryIds: string[]) {
+  const jobs: { name: string; data: AnyDeliveryJob; opts: ReturnType<typeof deliveryJobOptions> }[] = [];
+  for (let i = 0; i < deliveryIds.length; i += DELIVERIES_PER_JOB) {
+    const ids = deliveryIds.slice(i, i + DELIVERIES_PER_JOB);
+    if (ids.length === 1) jobs.push({ name: 'deliver', data: { deliveryId: ids[0] }, opts: deliveryJobOptions(ids[0]) });
+    else jobs.push({ name: 'deliver-batch', data: { deliveryIds: ids }, opts: deliveryJobOptions(`batch-${ids[0]}`) });
+  }
+  return jobs;
 }
 
 /** Clear the awaiting_enqueue mark of deliveries whose jobs are queued. */

@@ -5,8 +5,9 @@ import { AppConfig } from '../../core/config/config';
 import { JobSchedulers } from '../../core/queue/job-schedulers';
 import { QUEUES, WebhookDeliveryJob, WebhookRelayJob } from '../../core/queue/queues';
 import { redisOptions } from '../../core/redis/redis.module';
-import { DeliveryService } from './delivery.service';
-import { RelayService } from './relay.service';
+import { DeliveryService, Gate } from './delivery.service';
+import { DeliverySlots } from './delivery-slots';
+import { AnyDeliveryJob, deliveryJobOptions, RelayService } from './relay.service';
 
 export const RELAY_SCHEDULER_ID = 'webhook-relay';
 
@@ -29,19 +30,24 @@ export function deliveryLockOptions(lockMs: number) {
  * worker's stalled-job check) is WEBHOOK_LOCK_MS.
  * - webhook-relay: a repeatable job every WEBHOOK_RELAY_INTERVAL_MS (one scheduler per deployment)
  *   that moves pending outbox rows to deliveries; concurrency 1.
- * - webhook-delivery: one job per delivery (job id = delivery id); a failed attempt re-delays the
- *   same job to the next time of the retry schedule.
+ * - webhook-delivery: the relay's jobs carry up to DELIVERIES_PER_JOB deliveries each; a retry (and
+ *   a delivery queued by a sweep or a retry request) is a job of its own (job id = delivery id),
+ *   which a failed attempt re-delays to the next time of the retry schedule. At most
+ *   WORKER_CONCURRENCY deliveries are in flight in the process, whatever jobs they belong to.
  */
 @Injectable()
 export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookWorkers.name);
   private workers: Worker[] = [];
+  private slots!: DeliverySlots;
+  private readonly gate: Gate = (fn) => this.slots.run(fn);
 
   constructor(
     private readonly config: AppConfig,
     private readonly relay: RelayService,
     private readonly delivery: DeliveryService,
     @InjectQueue(QUEUES.webhookRelay) private readonly relayQueue: Queue<WebhookRelayJob>,
+    @InjectQueue(QUEUES.webhookDelivery) private readonly deliveryQueue: Queue<AnyDeliveryJob>,
     private readonly schedulers: JobSchedulers,
   ) {}
 
@@ -50,10 +56,13 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     const prefix = `${this.config.REDIS_PREFIX}:bull`;
     const lock = this.config.WEBHOOK_LOCK_MS;
 
-    const deliveryWorker = new Worker<WebhookDeliveryJob>(
+    this.slots = new DeliverySlots(this.config.WORKER_CONCURRENCY);
+    const deliveryWorker = new Worker<AnyDeliveryJob>(
       QUEUES.webhookDelivery,
-      async (job: Job<WebhookDeliveryJob>, token?: string) => {
-        const r = await this.delivery.deliver(job.data.deliveryId);
+      async (job: Job<AnyDeliveryJob>, token?: string) => {
+        if ('deliveryIds' in job.data) return this.deliverBatch(job.data.deliveryIds);
+        const { deliveryId } = job.data as WebhookDeliveryJob;
+        const r = await this.delivery.deliver(deliveryId, { gate: this.gate });
         if (r.retryAt) {
           await job.moveToDelayed(r.retryAt.getTime(), token);
           throw new DelayedError();
@@ -84,6 +93,33 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       data: { kind: 'relay' },
       opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
     });
+  }
+
+  /**
+   * The deliveries of a relay job, each attempted and recorded on its own (at most
+   * WORKER_CONCURRENCY loads and POSTs in flight across the process, started in the job's order;
+   * the rows are read together, see DeliveryService.preloader). Those that must
+   * run again later (a failed attempt, or one not yet due) get a delayed job of their own, job id =
+   * delivery id, as a single delivery's job re-delays itself. If a delivery could not be attempted
+   * (the database unreachable, ...) the job fails once the others are done and BullMQ runs it
+   * again: the delivery rows tell what is already done (succeeded, or failed and re-queued).
+   */
+  private async deliverBatch(ids: string[]): Promise<{ delivered: number; retries: number }> {
+    const later: { id: string; at: number }[] = [];
+    const preloaded = this.delivery.preloader(ids);
+    const outcomes = await Promise.allSettled(
+      ids.map(async (id) => {
+        const r = await this.delivery.deliver(id, { gate: this.gate, preloaded });
+        if (r.retryAt) later.push({ id, at: r.retryAt.getTime() });
+      }),
+    );
+    if (later.length) {
+      const now = Date.now();
+      await this.deliveryQueue.addBulk(later.map(({ id, at }) => ({ name: 'deliver', data: { deliveryId: id }, opts: { ...deliveryJobOptions(id), delay: Math.max(0, at - now) } })));
+    }
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    return { delivered: ids.length - later.length, retries: later.length };
   }
 
   /** Stop taking jobs and wait for the ones in flight (Nest calls this on shutdown). */
