@@ -9,6 +9,7 @@ import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { checkBody } from './core/http/body-guard';
+import { installFastPaths } from './core/http/fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
 import { completeRequestSchemas } from './core/http/request-schemas';
@@ -56,6 +57,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     const problem = req.body === undefined ? null : checkBody(req.body, apiOf(req));
     done(problem ?? undefined);
   });
+  // the routes' fast paths (@FastPath, core/http/fast-path.ts: the token endpoint's cached client_credentials grant)
+  installFastPaths(fastify, app);
   // callback-style hooks: no promise (and no async-context bookkeeping) per request
   const requestLines = REQUEST_LINES_AT.has(config.LOG_LEVEL);
   fastify.addHook('onRequest', (req, reply, done) => {

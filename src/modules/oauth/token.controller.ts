@@ -2,54 +2,10 @@ import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
-import { ApiError } from '../../core/http/api-error';
-import { ClientCredentials, oauthError, TokenService } from './token.service';
+import { oauthError, TokenResponse, TokenService } from './token.service';
+import { asObject, basicChallenge, clientCredentials, parseTokenRequest, str } from './token-request';
+import { FastPath } from '../../core/http/fast-path';
 import { OAuthApi } from '../../core/http/interfaces';
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** Client authentication: HTTP Basic (RFC 6749 2.3.1, form-encoded parts) or body members, not both. */
-export function clientCredentials(authorization: string | undefined, body: Record<string, unknown>): ClientCredentials {
-  const bodyId = str(body.client_id);
-  const bodySecret = str(body.client_secret);
-  if (authorization && /^basic /i.test(authorization)) {
-    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
-    let id: string;
-    let secret: string;
-    try {
-      id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
-    } catch {
-      throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
-    }
-    if (bodySecret !== undefined) throw oauthError(400, 'invalid_request', 'Use one client authentication method, not both.');
-    if (bodyId !== undefined && bodyId !== id) throw oauthError(400, 'invalid_request', 'client_id differs from the Basic credentials.');
-    return { clientId: id, clientSecret: secret };
-  }
-  return { clientId: bodyId, clientSecret: bodySecret };
-}
-
-/** RFC 6749 section 5.2: a client that tried HTTP Basic and failed gets a 401 with the Basic challenge. */
-async function basicChallenge<T>(authorization: string | undefined, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401 && authorization && /^basic /i.test(authorization)) {
-      err.headers['WWW-Authenticate'] = 'Basic realm="oauth", charset="UTF-8"';
-    }
-    throw err;
-  }
-}
-
-function asObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw oauthError(400, 'invalid_request', 'The request body must be a JSON object or a form.');
-  return body as Record<string, unknown>;
-}
 
 @ApiTags('oauth')
 @OAuthApi()
@@ -60,19 +16,32 @@ export class TokenController {
   @Public()
   @Post('token')
   @HttpCode(200)
+  @FastPath('cachedToken')
   @ApiOperation({ summary: 'Exchange credentials for an access token (client_credentials, refresh_token, authorization_code)' })
   async token(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     return basicChallenge(authorization, () => this.grant(rawBody, authorization, req.ip));
   }
 
-  private async grant(rawBody: unknown, authorization: string | undefined, ip: string) {
-    const body = asObject(rawBody);
-    for (const [k, v] of Object.entries(body)) {
-      if (v !== undefined && v !== null && typeof v !== 'string') throw oauthError(400, 'invalid_request', `${k} must be a string.`);
+  /**
+   * The token route's fast path (core/http/fast-path.ts): a client_credentials request whose client
+   * is cached as verified for this secret gets its token here, without Nest's pipeline; anything
+   * else (another grant, a client to read, any refusal) goes on to token() above, which answers it.
+   */
+  cachedToken(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+    let answer: TokenResponse | undefined;
+    try {
+      const { grantType, creds, body } = parseTokenRequest(req.body, req.headers.authorization);
+      if (grantType === 'client_credentials') answer = this.tokens.cachedClientCredentials(creds, str(body.scope), req.ip);
+    } catch {
+      answer = undefined; // token() gives the error
     }
-    const grantType = str(body.grant_type) ?? 'client_credentials';
-    const creds = clientCredentials(authorization, body);
+    if (answer === undefined) return done();
+    reply.code(200).header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
+  }
+
+  private async grant(rawBody: unknown, authorization: string | undefined, ip: string) {
+    const { grantType, creds, body } = parseTokenRequest(rawBody, authorization);
     const scope = str(body.scope);
     switch (grantType) {
       case 'client_credentials':

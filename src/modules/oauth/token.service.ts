@@ -66,6 +66,21 @@ export class TokenService {
     if (!creds.clientId || !creds.clientSecret) throw oauthError(401, 'invalid_client', 'client_id and client_secret are required.');
     const client = await this.clients.authenticate(creds.clientId, creds.clientSecret);
     if (!client) throw invalidClient();
+    return this.clientCredentialsFor(client, requestedScope, ip);
+  }
+
+  /**
+   * clientCredentials() without a promise when the client's verification is cached (the same
+   * client_id and secret accepted within AUTH_CACHE_SECONDS, not invalidated since): the same token
+   * answer, or the same error thrown; undefined when the client must be read and verified first.
+   */
+  cachedClientCredentials(creds: ClientCredentials, requestedScope: string | undefined, ip: string): TokenResponse | undefined {
+    if (!creds.clientId || !creds.clientSecret) return undefined;
+    const client = this.auth.verifiedClient<OAuthClient>(creds.clientId, creds.clientSecret);
+    return client && this.clientCredentialsFor(client, requestedScope, ip);
+  }
+
+  private clientCredentialsFor(client: OAuthClient, requestedScope: string | undefined, ip: string): TokenResponse {
     if (!client.organizationId || !client.grantTypes.includes('client_credentials')) {
       throw oauthError(400, 'unauthorized_client', 'This client may not use the client_credentials grant.');
     }
