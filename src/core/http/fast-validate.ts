@@ -1,5 +1,7 @@
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
-import './validation-metadata-cache';
+import { metadataGeneration } from './validation-metadata-cache';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
 /**
  * `validateSync(object, { whitelist: true, forbidUnknownValues: false })` with a fast path for the
@@ -24,6 +26,8 @@ const WHITELIST = 'whitelistValidation';
 
 interface Check {
   metadata: any;
+  /** the constraint instances of the rule's constraint class, resolved once */
+  constraints: any[];
 }
 interface PropertyPlan {
   name: string;
@@ -36,21 +40,29 @@ interface PropertyPlan {
 interface Plan {
   allowed: Set<string>;
   properties: PropertyPlan[];
+  /** the class's name, as class-validator hands it to the constraints (`targetName`) */
+  targetName: string | undefined;
 }
 
 const storage = getMetadataStorage() as any;
 /** per metadata array handed out by the (memoized) storage: a plan, or null when the fast path does not apply */
 const plans = new WeakMap<object, Plan | null>();
 
-function planOf(metadatas: any[]): Plan | null {
+/**
+ * The plan of the metadata array the storage hands out for `target` (memoized per class and
+ * schema by validation-metadata-cache.ts, and dropped with it when metadata is added).
+ */
+function planOf(metadatas: any[], target: { name: string }): Plan | null {
   let plan = plans.get(metadatas);
   if (plan !== undefined) return plan;
-  plan = buildPlan(metadatas);
+  plan = buildPlan(metadatas, target.name);
   plans.set(metadatas, plan);
   return plan;
 }
 
-function buildPlan(metadatas: any[]): Plan | null {
+const check = (metadata: any): Check => ({ metadata, constraints: storage.getTargetValidatorConstraints(metadata.constraintCls) });
+
+function buildPlan(metadatas: any[], targetName: string | undefined): Plan | null {
   if (!metadatas.length) return null;
   const grouped: Record<string, any[]> = storage.groupByPropertyName(metadatas);
   const properties: PropertyPlan[] = [];
@@ -60,10 +72,10 @@ function buildPlan(metadatas: any[]): Plan | null {
       if (m.each) return null;
       switch (m.type) {
         case DEFINED:
-          p.defined.push({ metadata: m });
+          p.defined.push(check(m));
           break;
         case CUSTOM:
-          p.custom.push({ metadata: m });
+          p.custom.push(check(m));
           break;
         case CONDITIONAL:
           p.conditions.push(m.constraints[0]);
@@ -80,7 +92,7 @@ function buildPlan(metadatas: any[]): Plan | null {
     }
     properties.push(p);
   }
-  return { allowed: new Set(Object.keys(grouped)), properties };
+  return { allowed: new Set(Object.keys(grouped)), properties, targetName };
 }
 
 function isPromise(p: unknown): boolean {
@@ -88,14 +100,13 @@ function isPromise(p: unknown): boolean {
 }
 
 /** The checks of one rule; false when one fails or cannot be mirrored. */
-function passes(object: any, value: unknown, checks: Check[]): boolean {
-  for (const { metadata } of checks) {
+function passes(object: any, value: unknown, checks: Check[], targetName: string | undefined): boolean {
+  for (const { metadata, constraints } of checks) {
     if (metadata.validateIf && !metadata.validateIf(object, value)) continue;
-    const constraints: any[] = storage.getTargetValidatorConstraints(metadata.constraintCls);
     for (const c of constraints) {
       if (c.async) return false;
       const ok = c.instance.validate(value, {
-        targetName: object.constructor ? object.constructor.name : undefined,
+        targetName,
         property: metadata.propertyName,
         object,
         value,
@@ -111,7 +122,7 @@ function passes(object: any, value: unknown, checks: Check[]): boolean {
 function passesFast(object: any, schema: string | undefined): boolean {
   if (typeof object.constructor !== 'function') return false;
   const metadatas = storage.getTargetValidationMetadatas(object.constructor, schema, false, false, undefined);
-  const plan = planOf(metadatas);
+  const plan = planOf(metadatas, object.constructor);
   if (!plan) return false;
   for (const key of Object.keys(object)) if (!plan.allowed.has(key)) delete object[key];
   for (const p of plan.properties) {
@@ -120,7 +131,7 @@ function passesFast(object: any, schema: string | undefined): boolean {
     let canValidate = true;
     for (const condition of p.conditions) canValidate = condition(object, value) && canValidate;
     if (!canValidate) continue;
-    if (!passes(object, value, p.defined) || !passes(object, value, p.custom)) return false;
+    if (!passes(object, value, p.defined, plan.targetName) || !passes(object, value, p.custom, plan.targetName)) return false;
     if (value === undefined) continue;
     for (const schemaName of p.nested) {
       if (Array.isArray(value) || value instanceof Set || value instanceof Map || !(value instanceof Object)) return false;
@@ -136,4 +147,122 @@ const OPTIONS = { whitelist: true, forbidUnknownValues: false } as const;
 export function validateWhitelisted(object: object): ValidationError[] {
   if (object !== null && typeof object === 'object' && passesFast(object, undefined)) return [];
   return validateSync(object, OPTIONS);
+}
+
+/**
+ * `plainToInstance(cls, plain, { exposeDefaultValues: true })` compiled for a class whose members
+ * are plain values and nested objects (`@Type(() => Class)` with `@ValidateNested()`): the instance
+ * is made as class-transformer makes it (`new cls()`, then the members in the order `plain` has
+ * them, an omitted member keeping its default), keeping only the members the class has rules for,
+ * as the whitelist would. null when the class is outside that (transform, expose or exclude
+ * metadata, accessors, a nested member without its rule or class, a class without rules).
+ */
+interface Shape {
+  cls: new () => any;
+  /** member -> the shape of its nested class, or null for a plain value */
+  members: Map<string, Shape | null>;
+  /** members the constructor makes that the whitelist removes */
+  extra: string[];
+}
+
+let shapes = new Map<unknown, Shape | null>();
+let shapesGeneration = -1;
+
+function shapeOf(cls: new () => any, building: Set<unknown> = new Set()): Shape | null {
+  if (shapesGeneration !== metadataGeneration()) {
+    shapes = new Map();
+    shapesGeneration = metadataGeneration();
+  }
+  let shape = shapes.get(cls);
+  if (shape === undefined) {
+    if (building.has(cls)) return null; // a class nested in itself: class-transformer's way
+    building.add(cls);
+    shape = buildShape(cls, building);
+    building.delete(cls);
+    shapes.set(cls, shape);
+  }
+  return shape;
+}
+
+function buildShape(cls: new () => any, building: Set<unknown>): Shape | null {
+  const t = transformerStorage as any;
+  if (t.getStrategy(cls) !== 'none' || t.getExposedMetadatas(cls).length || t.getExcludedMetadatas(cls).length) return null;
+  for (const target of [cls, ...t.getAncestors(cls)]) if (t._transformMetadatas.has(target)) return null;
+  // rules registered under a schema name would reach nested objects (class-validator validates them under the parent's name)
+  for (const target of storage.validationMetadatas.keys()) if (typeof target === 'string') return null;
+  const metadatas = storage.getTargetValidationMetadatas(cls, undefined, false, false, undefined);
+  const plan = planOf(metadatas, cls);
+  if (!plan) return null;
+  const members = new Map<string, Shape | null>();
+  for (const name of plan.allowed) {
+    if (name === '__proto__' || name === 'constructor' || name in Object.prototype) return null;
+    for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      if (Object.getOwnPropertyDescriptor(proto, name)) return null; // an accessor or method of that name
+    }
+    const property = plan.properties.find((p) => p.name === name)!;
+    const type = t.findTypeMetadata(cls, name);
+    if (!type) {
+      if (property.nested.length) return null; // a nested rule over a plain object
+      members.set(name, null);
+      continue;
+    }
+    // the nested object must always be descended into (and so whitelisted): a nested rule, no condition but IsOptional's
+    const conditional = metadatas.some((m: any) => m.propertyName === name && m.type === CONDITIONAL && m.name !== 'isOptional');
+    if (type.options?.discriminator || typeof type.typeFunction !== 'function' || type.typeFunction.length > 0 || !property.nested.length || conditional) return null;
+    const nestedCls = type.typeFunction();
+    if (typeof nestedCls !== 'function' || nestedCls === Object) return null;
+    const nested = shapeOf(nestedCls, building);
+    if (!nested) return null;
+    members.set(name, nested);
+  }
+  let probe: object;
+  try {
+    probe = new cls();
+  } catch {
+    return null;
+  }
+  if (Object.keys(probe).some((k) => members.has(k) && typeof (probe as any)[k] === 'function')) return null;
+  return { cls, members, extra: Object.keys(probe).filter((k) => !members.has(k)) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The instance of `shape` for `plain`, or undefined when a value is outside what the shape mirrors. */
+function instanceOf(shape: Shape, plain: Record<string, unknown>): any {
+  const object = new shape.cls();
+  for (const key of shape.extra) delete object[key];
+  for (const key of Object.keys(plain)) {
+    const nested = shape.members.get(key);
+    if (nested === undefined) continue; // unknown: whitelisted away
+    const value = plain[key];
+    if (value === undefined) continue; // the default stays
+    if (nested === null) {
+      if (value !== null && typeof value === 'object') return undefined; // copied by class-transformer: its own way
+      object[key] = value;
+    } else {
+      if (!isPlainObject(value)) return undefined;
+      const inner = instanceOf(nested, value);
+      if (inner === undefined) return undefined;
+      object[key] = inner;
+    }
+  }
+  return object;
+}
+
+/**
+ * `plainToInstance(cls, plain, { exposeDefaultValues: true })` followed by
+ * `validateWhitelisted`, for the common case: a plain object of a simple class that passes. Answers
+ * the validated instance (the same object, members and defaults as the slow way), or undefined:
+ * then the caller goes the usual way (class-transformer, then class-validator's errors).
+ */
+export function transformValid<T>(cls: new () => T, plain: unknown): T | undefined {
+  if (!isPlainObject(plain)) return undefined;
+  const shape = shapeOf(cls);
+  if (!shape) return undefined;
+  const object = instanceOf(shape, plain);
+  return object !== undefined && passesFast(object, undefined) ? object : undefined;
 }

@@ -1,4 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
+// the storage @Type/@Transform/@Expose/@Exclude write to (as core/http/request-schemas.ts reads it)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
 /**
  * class-validator resolves a class's rules again on every validate call, and again for every
@@ -14,6 +17,17 @@ import { getMetadataStorage } from 'class-validator';
  * filters into new arrays), and so do the other callers in this code base.
  */
 const INSTALLED = Symbol.for('course-platform.class-validator-metadata-cache');
+
+let generation = 0;
+
+/**
+ * Bumped whenever class-validator or class-transformer metadata is added (decorators at load time,
+ * mapped types later): what is derived from the metadata and kept (core/http/fast-validate.ts)
+ * is rebuilt when it changes.
+ */
+export function metadataGeneration(): number {
+  return generation;
+}
 
 export function installValidationMetadataCache(): void {
   const storage = getMetadataStorage() as any;
@@ -32,6 +46,7 @@ export function installValidationMetadataCache(): void {
   const reset = () => {
     byTarget = new Map();
     grouped = new WeakMap();
+    generation++;
   };
 
   storage.getTargetValidationMetadatas = (targetConstructor: unknown, targetSchema: unknown, always: unknown, strictGroups: unknown, groups?: unknown) => {
@@ -68,6 +83,15 @@ export function installValidationMetadataCache(): void {
     reset();
     return addConstraint(metadata);
   };
+
+  const transformer = defaultMetadataStorage as any;
+  for (const method of ['addTypeMetadata', 'addTransformMetadata', 'addExposeMetadata', 'addExcludeMetadata']) {
+    const add = transformer[method].bind(transformer);
+    transformer[method] = (metadata: unknown) => {
+      generation++;
+      return add(metadata);
+    };
+  }
 }
 
 installValidationMetadataCache();

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError } from 'class-validator';
 import { badRequest, FieldProblem, ValidationFailed } from './api-error';
 import { drfMessages, failedConstraints } from './drf-messages';
-import { validateWhitelisted } from './fast-validate';
+import { transformValid, validateWhitelisted } from './fast-validate';
 
 /** Flatten class-validator's error tree into problems with JSON pointers. */
 export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
@@ -46,6 +46,8 @@ export class AppValidationPipe implements PipeTransform {
     if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw badRequest('The request body must be a JSON object.');
     }
+    const valid = transformValid(metatype, value ?? {});
+    if (valid !== undefined) return valid;
     const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
     const errors = validateWhitelisted(instance as object);
     if (errors.length) throw new ValidationFailed(toProblems(errors, metadata.type));
