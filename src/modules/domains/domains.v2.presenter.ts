@@ -1,4 +1,4 @@
-import { encodeId } from '../../core/ids/ids';
+import { v2Resource } from '../../core/http/v2-resource-kit';
 import { externalIdOf } from '../courses/external-id';
 import type { Domain } from './domain.entity';
 
@@ -8,11 +8,12 @@ import type { Domain } from './domain.entity';
  * exist on this platform, so the theme relationship is null (docs/decisions/v2-rest.md).
  */
 export function presentDomainV2(d: Domain, baseUrl: string) {
-  const id = encodeId('domain', d.id);
-  return {
-    type: 'domains' as const,
-    id,
-    attributes: {
+  return v2Resource(
+    'domains',
+    'domain',
+    d.id,
+    baseUrl,
+    {
       external_id: externalIdOf('domain', d.id, null),
       name: d.name,
       access: d.access,
@@ -22,7 +23,6 @@ export function presentDomainV2(d: Domain, baseUrl: string) {
       created_at: d.createdAt.toISOString(),
       modified_at: d.updatedAt.toISOString(),
     },
-    relationships: { theme: { data: null } },
-    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/domains/${id}` },
-  };
+    { theme: { data: null } },
+  );
 }

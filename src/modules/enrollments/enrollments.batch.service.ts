@@ -14,6 +14,7 @@ import { ProgressService } from '../progress/progress.service';
 import type { EnrollmentCreateItem, EnrollmentUpdateItem } from './dto/enrollment.v2.dto';
 import type { EnrollmentWriteRow } from './enrollments.v2.presenter';
 import { itemDateTime } from './v2-dates';
+import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
 
 type Outcome = ItemOutcome<EnrollmentWriteRow>;
 const fail = (code: 'not_found' | 'validation_error' | 'not_in_domain' | 'already_enrolled', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
@@ -189,16 +190,10 @@ export class EnrollmentsBatchService {
   async updateMany(p: Principal, items: ValidItem<EnrollmentUpdateItem>[]): Promise<Map<number, Outcome>> {
     const out = new Map<number, Outcome>();
     const changes: { index: number; id: string; setExpires: boolean; expires: Date | null; setDue: boolean; due: Date | null; active: boolean | null }[] = [];
-    for (const v of items) {
+    for (const { v, id, sent } of enrollmentItems(items, out)) {
       const a = v.item.attributes;
-      const raw = (v.raw.attributes ?? {}) as Record<string, unknown>;
-      const id = decodeId('enrollment', v.item.id);
-      if (!id) {
-        out.set(v.index, fail('not_found', 'Enrollment not found.', '/id'));
-        continue;
-      }
-      const setExpires = 'expires_at' in raw;
-      const setDue = 'due_at' in raw;
+      const setExpires = 'expires_at' in sent;
+      const setDue = 'due_at' in sent;
       if (!setExpires && !setDue && a.active === undefined) {
         out.set(v.index, fail('validation_error', 'Nothing to update: give at least one of expires_at, due_at, active.', '/attributes'));
         continue;
@@ -238,7 +233,7 @@ export class EnrollmentsBatchService {
     const byId = new Map(updated.map((r) => [r.id, r]));
     for (const c of changes) {
       const r = byId.get(c.id);
-      out.set(c.index, r ? ok(r) : fail('not_found', 'Enrollment not found.', '/id'));
+      out.set(c.index, r ? ok(r) : ENROLLMENT_NOT_FOUND);
     }
     return out;
   }

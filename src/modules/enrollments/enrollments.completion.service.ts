@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { decodeId, encodeId } from '../../core/ids/ids';
+import { encodeId } from '../../core/ids/ids';
 import { ProgressService } from '../progress/progress.service';
 import type { EnrollmentCompletionItem } from './dto/enrollment.v2.dto';
 import { EnrollmentsV2Service, EnrollmentV2Row } from './enrollments.v2.service';
 import { itemDateTime } from './v2-dates';
+import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
 
 type Outcome = ItemOutcome<EnrollmentV2Row>;
 const fail = (code: 'not_found' | 'validation_error', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
@@ -30,15 +31,9 @@ export class EnrollmentsCompletionService {
   async completeMany(p: Principal, items: ValidItem<EnrollmentCompletionItem>[]): Promise<Map<number, Outcome>> {
     const out = new Map<number, Outcome>();
     const changes: { index: number; enrollmentId: string; completedAt: Date | null | undefined; successStatus: 'PASSED' | 'FAILED' | null | undefined }[] = [];
-    for (const v of items) {
-      const raw = (v.raw.attributes ?? {}) as Record<string, unknown>;
-      const id = decodeId('enrollment', v.item.id);
-      if (!id) {
-        out.set(v.index, fail('not_found', 'Enrollment not found.', '/id'));
-        continue;
-      }
-      const setStatus = 'success_status' in raw;
-      const setCompletion = 'completed_at' in raw;
+    for (const { v, id, sent } of enrollmentItems(items, out)) {
+      const setStatus = 'success_status' in sent;
+      const setCompletion = 'completed_at' in sent;
       if (!setStatus && !setCompletion) {
         out.set(v.index, fail('validation_error', 'Nothing to update: give completed_at (a date-time, or null to remove the completion) or success_status (passed, failed or null).', '/attributes'));
         continue;
@@ -63,7 +58,7 @@ export class EnrollmentsCompletionService {
       const rows = new Map((await this.reads.byIds(p.organizationId, [...found], m)).map((r) => [r.id, r]));
       for (const c of changes) {
         const r = rows.get(c.enrollmentId);
-        out.set(c.index, r ? { ok: true, id: encodeId('enrollment', r.id), result: r } : fail('not_found', 'Enrollment not found.', '/id'));
+        out.set(c.index, r ? { ok: true, id: encodeId('enrollment', r.id), result: r } : ENROLLMENT_NOT_FOUND);
       }
       return out;
     });

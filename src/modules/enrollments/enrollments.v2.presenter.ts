@@ -1,3 +1,4 @@
+import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
 
@@ -7,7 +8,6 @@ import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
  * EnrollmentCompletionResource (completion results). Pure: no queries.
  */
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const selfLink = (baseUrl: string, id: string) => ({ self: `${baseUrl.replace(/\/$/, '')}/v2/enrollments/${id}` });
 
 export function progressStatus(r: { completedAt: Date | null; startedAt: Date | null }): ProgressStatus {
   return r.completedAt ? 'completed' : r.startedAt ? 'in_progress' : 'not_started';
@@ -28,11 +28,12 @@ function relationships(r: { userId: string; publishedCourseId: string }) {
 }
 
 export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
-  const id = encodeId('enrollment', r.id);
-  return {
-    type: 'enrollments' as const,
-    id,
-    attributes: {
+  return v2Resource(
+    'enrollments',
+    'enrollment',
+    r.id,
+    baseUrl,
+    {
       enrolled_at: r.enrolledAt.toISOString(),
       expires_at: iso(r.expiresAt),
       due_at: iso(r.dueAt),
@@ -51,13 +52,12 @@ export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
       rating_scale: r.rating === null ? null : r.ratingScale,
       feedback: r.feedback,
     },
-    relationships: {
+    {
       ...relationships(r),
       purchase: { data: null },
       certificate: { data: r.certificateId ? { type: 'certificates' as const, id: encodeId('certificate', r.certificateId) } : null },
     },
-    links: selfLink(baseUrl, id),
-  };
+  );
 }
 
 /** What a bulk-enroll or update answers per item. */
@@ -72,14 +72,8 @@ export interface EnrollmentWriteRow {
 }
 
 export function presentEnrollmentWrite(r: EnrollmentWriteRow, baseUrl: string) {
-  const id = encodeId('enrollment', r.id);
-  return {
-    type: 'enrollments' as const,
-    id,
-    attributes: { enrolled_at: r.enrolledAt.toISOString(), expires_at: iso(r.expiresAt), due_at: iso(r.dueAt), active: r.isActive },
-    relationships: relationships(r),
-    links: selfLink(baseUrl, id),
-  };
+  const attributes = { enrolled_at: r.enrolledAt.toISOString(), expires_at: iso(r.expiresAt), due_at: iso(r.dueAt), active: r.isActive };
+  return v2Resource('enrollments', 'enrollment', r.id, baseUrl, attributes, relationships(r));
 }
 
 export function presentEnrollmentCompletion(r: EnrollmentV2Row) {

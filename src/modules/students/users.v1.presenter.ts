@@ -27,15 +27,17 @@ export function presentUserUpdate(s: Student) {
   return { id: encodeId('student', s.id), email: s.email, first_name: s.firstName, last_name: s.lastName, inactive_at: s.isInactive ? iso(s.deactivatedAt) : null };
 }
 
+/** What a user's plan and published-path enrollments both show after the program's id, in the published order. */
+function enrollmentTerms(r: UserPlanEnrollmentRow | UserPathEnrollmentRow) {
+  return { domain_name: r.domain_name, enrolled_at: iso(r.enrolled_at), expires_at: iso(r.expires_at), active: r.active };
+}
+
 /** `UserPlanEnrollments`. */
 export function presentUserPlanEnrollment(r: UserPlanEnrollmentRow) {
   const planId = encodeId('plan', r.plan_id);
   return {
     plan_id: planId,
-    domain_name: r.domain_name,
-    enrolled_at: iso(r.enrolled_at),
-    expires_at: iso(r.expires_at),
-    active: r.active,
+    ...enrollmentTerms(r),
     enrollment_id: encodeId('planEnrollment', r.id),
     plan: { id: planId, title: r.plan_title },
   };
@@ -51,10 +53,7 @@ export function presentUserPathEnrollment(r: UserPathEnrollmentRow) {
   const enrollmentId = encodeId('publishedPathEnrollment', r.id);
   return {
     published_path_id: publishedPathId,
-    domain_name: r.domain_name,
-    enrolled_at: iso(r.enrolled_at),
-    expires_at: iso(r.expires_at),
-    active: r.active,
+    ...enrollmentTerms(r),
     enrollment_id: enrollmentId,
     published_path: { id: publishedPathId, title: r.title, course_count: r.course_count },
     published_path_progress: {
