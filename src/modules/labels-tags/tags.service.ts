@@ -7,23 +7,14 @@ import { encodeId } from '../../core/ids/ids';
 import { OrgRowsService } from '../../core/database/org-rows';
 import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
+import { slugOf } from '../../core/http/slug-kit';
 
 export const presentTag = (t: Tag) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
 
 const duplicate = () => new ValidationFailed([{ field: 'name', message: 'tag with this name already exists.' }], 400);
 
 /** Lowercase letters, digits and dashes; accents folded; `tag` when nothing is left. */
-export function slugify(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 240)
-    .replace(/-+$/g, '');
-  return s || 'tag';
-}
+export const slugify = (name: string): string => slugOf(name, 240, 'tag');
 
 /** /v1 tags: names unique within the organization (case-insensitive), slugs derived and unique. */
 @Injectable()

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { newUuid } from '../../core/ids/ids';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
+import { slugOf } from '../../core/http/slug-kit';
 
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -38,17 +39,8 @@ export const PUBLISH_MESSAGES: Record<PublishRefusal, string> = {
 export const WINDOW_MESSAGE = 'The end of the registration period must not precede its start.';
 export const windowReversed = (starts: Date | null | undefined, ends: Date | null | undefined): boolean => !!starts && !!ends && ends < starts;
 
-export function slugify(title: string): string {
-  const s = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 90)
-    .replace(/-+$/g, '');
-  return s || 'course';
-}
+/** A course title's slug (at most 90 characters; `course` when nothing is left). */
+export const slugify = (title: string): string => slugOf(title, 90, 'course');
 
 /** What the slug statements need of a domain. */
 type DomainRef = { id: string; organizationId: string };
