@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { eventCourse, eventDomain, eventUser } from '../../core/events/bodies';
+import { learnerCourseObjects } from './learner-objects';
 import type { PendingEvent } from '../../core/events/outbox';
 import { expireCertificates, issueCertificates } from '../certificates/certificate-writes';
 import { syncEnrollmentCompletion } from '../enrollments/enrollment-progress';
@@ -122,9 +122,7 @@ export async function setCourseCompletion(m: EntityManager, organizationId: stri
     organizationId,
     type: 'COURSE_COMPLETION',
     objects: {
-      user: eventUser({ id: r.user_id, email: r.email, first_name: r.first_name, last_name: r.last_name }),
-      course: eventCourse({ course_id: r.course_id, published_course_id: r.published_course_id, title: r.title, domain_name: r.domain_name, slug: r.slug }),
-      domain: eventDomain({ id: r.domain_id, name: r.domain_name }),
+      ...learnerCourseObjects(r, r.title),
       success_status: r.success_status,
       score: r.score,
       completed_at: new Date(r.completed_at as Date).toISOString(),

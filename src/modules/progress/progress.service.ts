@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { eventCourse, eventDomain, eventLesson, eventUser } from '../../core/events/bodies';
+import { eventLesson } from '../../core/events/bodies';
+import { learnerCourseObjects } from './learner-objects';
 import { PendingEvent, recordEvents } from '../../core/events/outbox';
 import { notFound } from '../../core/http/api-error';
 import { parseTimestamp } from '../../core/http/v1-rules';
@@ -243,9 +244,7 @@ export class ProgressService {
         organizationId: org,
         type: 'LESSON_COMPLETION',
         objects: {
-          user: eventUser({ id: cur.user_id, email: cur.email, first_name: cur.first_name, last_name: cur.last_name }),
-          course: eventCourse({ course_id: cur.course_id, published_course_id: cur.published_course_id, title: cur.course_title, domain_name: cur.domain_name, slug: cur.slug }),
-          domain: eventDomain({ id: cur.domain_id, name: cur.domain_name }),
+          ...learnerCourseObjects(cur, cur.course_title),
           lesson: eventLesson({ id: cur.lesson_id, title: cur.lesson_title }),
           success_status: next.success_status,
           score: next.score,
