@@ -60,6 +60,25 @@ function planOf(metadatas: any[], target: { name: string }): Plan | null {
   return plan;
 }
 
+/** class -> schema -> plan, for passesFast: no argument key to build per object (rebuilt when metadata is added) */
+let byClass = new Map<unknown, Map<string | undefined, Plan | null>>();
+let byClassGeneration = -1;
+
+function planFor(cls: { name: string }, schema: string | undefined): Plan | null {
+  if (byClassGeneration !== metadataGeneration()) {
+    byClass = new Map();
+    byClassGeneration = metadataGeneration();
+  }
+  let perSchema = byClass.get(cls);
+  if (!perSchema) byClass.set(cls, (perSchema = new Map()));
+  let plan = perSchema.get(schema);
+  if (plan === undefined) {
+    plan = planOf(storage.getTargetValidationMetadatas(cls, schema, false, false, undefined), cls);
+    perSchema.set(schema, plan);
+  }
+  return plan;
+}
+
 const check = (metadata: any): Check => ({ metadata, constraints: storage.getTargetValidatorConstraints(metadata.constraintCls) });
 
 function buildPlan(metadatas: any[], targetName: string | undefined): Plan | null {
@@ -121,8 +140,7 @@ function passes(object: any, value: unknown, checks: Check[], targetName: string
 /** True when class-validator would report nothing for `object` (whitelisting it on the way, as it does). */
 function passesFast(object: any, schema: string | undefined): boolean {
   if (typeof object.constructor !== 'function') return false;
-  const metadatas = storage.getTargetValidationMetadatas(object.constructor, schema, false, false, undefined);
-  const plan = planOf(metadatas, object.constructor);
+  const plan = planFor(object.constructor, schema);
   if (!plan) return false;
   for (const key of Object.keys(object)) if (!plan.allowed.has(key)) delete object[key];
   for (const p of plan.properties) {

@@ -6,14 +6,15 @@ import { rowsOf } from '../../core/database/sql';
 import { scoped } from '../../core/database/scoped';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
-import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
-import { presentStudent, StudentResource } from './students.presenter';
+import { STUDENT_COLUMNS } from './student.entity';
+import { presentStudentRow, StudentResource } from './students.presenter';
 import { NOW, studentExternalId } from './students.service';
 
 type Outcome = ItemOutcome<StudentResource>;
 const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
-const ok = (s: Student): Outcome => {
-  const r = presentStudent(s);
+/** A row the statement returned (STUDENT_COLUMNS), presented. */
+const ok = (row: any): Outcome => {
+  const r = presentStudentRow(row);
   return { ok: true, id: r.id, result: r };
 };
 
@@ -49,7 +50,7 @@ export class StudentsBatchService {
         ],
       ),
     );
-    const created = new Map(rows.map((r) => [r.id as string, studentFromRow(r)]));
+    const created = new Map(rows.map((r) => [r.id as string, r]));
     const out = new Map<number, Outcome>();
     items.forEach((v, i) => {
       const s = created.get(ids[i]);
@@ -72,6 +73,8 @@ export class StudentsBatchService {
       firstName?: string;
       lastName?: string;
       isInactive?: boolean;
+      /** the student's uuid once resolved */
+      id?: string;
     }
     const pending: Pending[] = [];
     for (const v of items) {
@@ -104,20 +107,18 @@ export class StudentsBatchService {
     // only what the rules below read; the usual batch names every student by id, and then the lookup
     // is by primary key alone (the email branch made PostgreSQL scan the organization's rows)
     const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
-    const found: { id: string; email: string; isInactive: boolean; isAnonymized: boolean; ssoProvider: string | null }[] = (
-      emails.length
-        ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
-            uuids,
-            emails,
-          ])
-        : await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids])
-    ).map((r: any) => ({ id: r.id, email: r.email, isInactive: r.is_inactive, isAnonymized: r.is_anonymized, ssoProvider: r.sso_provider }));
+    const found: { id: string; email: string; is_inactive: boolean; is_anonymized: boolean; sso_provider: string | null }[] = emails.length
+      ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
+          uuids,
+          emails,
+        ])
+      : await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]);
     const byId = new Map(found.map((s) => [s.id, s]));
     // needed only for items named by email
     const byEmail = new Map(emails.length ? found.map((s) => [s.email.toLowerCase(), s]) : []);
 
     const claimed = new Set<string>();
-    const changes: (Pending & { id: string })[] = [];
+    const changes: Pending[] = [];
     for (const q of pending) {
       const ptr = q.uuid ? '/id' : '/attributes/email';
       const s = q.uuid ? byId.get(q.uuid) : byEmail.get(q.email!.toLowerCase());
@@ -134,23 +135,24 @@ export class StudentsBatchService {
         continue;
       }
       claimed.add(s.id);
-      if (s.isAnonymized) {
+      if (s.is_anonymized) {
         out.set(q.index, fail('validation_error', 'An anonymized student cannot be updated.', ptr));
         continue;
       }
-      if (s.ssoProvider !== null) {
+      if (s.sso_provider !== null) {
         out.set(q.index, fail('validation_error', 'A single-sign-on student cannot be updated.', ptr));
         continue;
       }
       const reactivation = q.isInactive === false && q.firstName === undefined && q.lastName === undefined;
-      if (s.isInactive && !reactivation) {
+      if (s.is_inactive && !reactivation) {
         out.set(
           q.index,
           fail('validation_error', 'An inactive student cannot be updated; reactivate first with an item carrying only is_inactive: false.', ptr),
         );
         continue;
       }
-      changes.push({ index: q.index, uuid: q.uuid, email: q.email, firstName: q.firstName, lastName: q.lastName, isInactive: q.isInactive, id: s.id });
+      q.id = s.id;
+      changes.push(q);
     }
     if (!changes.length) return out;
 
@@ -170,16 +172,16 @@ export class StudentsBatchService {
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
         RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`,
         [
-          changes.map((c) => c.id),
+          changes.map((c) => c.id!),
           changes.map((c) => c.firstName ?? null),
           changes.map((c) => c.lastName ?? null),
           changes.map((c) => c.isInactive ?? null),
         ],
       ),
     );
-    const after = new Map(updated.map((r) => [r.id as string, studentFromRow(r)]));
+    const after = new Map(updated.map((r) => [r.id as string, r]));
     for (const c of changes) {
-      const s = after.get(c.id);
+      const s = after.get(c.id!);
       out.set(c.index, s ? ok(s) : fail('validation_error', 'The student changed state meanwhile (deactivated, anonymized or single-sign-on) and was not updated.', c.uuid ? '/id' : '/attributes/email'));
     }
     return out;
