@@ -1,13 +1,12 @@
 import { Column, Entity } from 'typeorm';
-import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import { DomainOrgEntity } from '../../core/database/org-entity';
 
 export type PoolChannel = 'api' | 'import' | 'dashboard' | 'ecommerce' | 'unknown';
 export type DurationUnit = 'MONTHS' | 'DAYS';
 
 /** A pool of access codes on a domain. */
 @Entity('access_code_pools')
-export class AccessCodePool extends UpdatedOrgEntity {
-  @Column('uuid') domainId: string;
+export class AccessCodePool extends DomainOrgEntity {
   @Column('text') name: string;
   @Column('boolean') active: boolean;
   @Column('timestamptz', { nullable: true }) startDate: Date | null;
@@ -21,8 +20,7 @@ export class AccessCodePool extends UpdatedOrgEntity {
  * (incremented with `access_code_uses` rows by whoever redeems, see the decisions doc).
  */
 @Entity('access_codes')
-export class AccessCode extends UpdatedOrgEntity {
-  @Column('uuid') domainId: string;
+export class AccessCode extends DomainOrgEntity {
   @Column('uuid') poolId: string;
   @Column('text') code: string;
   @Column('boolean') active: boolean;

@@ -1,10 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { OrgEntity } from '../../core/database/org-entity';
 
 /** One issued certificate. Expired when expires_at <= now. */
 @Entity('certificates')
-export class Certificate {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Certificate extends OrgEntity {
   @Column('uuid') userId: string;
   @Column('uuid') courseId: string;
   @Column('uuid', { nullable: true }) publishedCourseId: string | null;
@@ -14,5 +13,4 @@ export class Certificate {
   @Column('timestamptz') issuedAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('int', { nullable: true }) scoreAsPercent: number | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

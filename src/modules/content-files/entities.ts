@@ -10,37 +10,40 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 /** Web package kinds (`type`); SCORM 1.2 and 2004 are told apart by standard_version. */
 export type WebPackageType = 'SCORM' | 'XAPI' | 'CMI5';
 
+/**
+ * What an asset and a web package share: whether finishing it completes the lesson, where the
+ * worker's import stands (and why it failed), and the stored size in bytes (bigint, as a string).
+ */
+export abstract class ContentFile extends UpdatedOrgEntity {
+  @Column('boolean') syncCompletion: boolean;
+  @Column('text') state: ContentFileState;
+  @Column('text', { nullable: true }) failureReason: string | null;
+  @Column('bigint', { nullable: true }) sizeBytes: string | null;
+}
+
 /** A /v1 asset: a re-hosted file (from content_url) or an embed link. */
 @Entity('assets')
-export class Asset extends UpdatedOrgEntity {
+export class Asset extends ContentFile {
   @Column('text') name: string;
   @Column('text', { nullable: true }) type: AssetType | null;
   @Column('text', { nullable: true }) sourceUrl: string | null;
   @Column('text', { nullable: true }) embedLinkUrl: string | null;
   @Column('text') aspectRatio: '16:9' | '4:3';
-  @Column('boolean') syncCompletion: boolean;
-  @Column('text') state: ContentFileState;
-  @Column('text', { nullable: true }) failureReason: string | null;
   @Column('text', { nullable: true }) storageKey: string | null;
   @Column('text', { nullable: true }) contentType: string | null;
-  @Column('bigint', { nullable: true }) sizeBytes: string | null;
 }
 
 /** A /v1 web package: a SCORM / xAPI / cmi5 zip, fetched, checked and unpacked by the worker. */
 @Entity('web_packages')
-export class WebPackage extends UpdatedOrgEntity {
+export class WebPackage extends ContentFile {
   @Column('text') title: string;
   @Column('text', { nullable: true }) type: WebPackageType | null;
   @Column('text', { nullable: true }) standardVersion: string | null;
   @Column('boolean') redirectOnCompletion: boolean;
-  @Column('boolean') syncCompletion: boolean;
-  @Column('text') state: ContentFileState;
-  @Column('text', { nullable: true }) failureReason: string | null;
   @Column('text') sourceUrl: string;
   /** where the package lives in storage: `<prefix>/package.zip` and `<prefix>/files/...` */
   @Column('text') storagePrefix: string;
   @Column('text', { nullable: true }) launchPath: string | null;
-  @Column('bigint', { nullable: true }) sizeBytes: string | null;
   @Column('bigint', { nullable: true }) expandedBytes: string | null;
   @Column('integer', { nullable: true }) fileCount: number | null;
 }

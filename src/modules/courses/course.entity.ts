@@ -1,9 +1,9 @@
 import { Column, Entity } from 'typeorm';
-import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import { SoftDeletedOrgEntity } from '../../core/database/org-entity';
 
 /** A course (authoring object). Drafts and soft-deleted courses are invisible on /v2. */
 @Entity('courses')
-export class Course extends UpdatedOrgEntity {
+export class Course extends SoftDeletedOrgEntity {
   @Column('text') title: string;
   @Column('text') shortDescription: string;
   @Column('text') longDescriptionHtml: string;
@@ -17,7 +17,6 @@ export class Course extends UpdatedOrgEntity {
   @Column('boolean') isDraft: boolean;
   @Column('uuid', { nullable: true }) draftOriginId: string | null;
   @Column('text', { nullable: true }) createdByEmail: string | null;
-  @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
   /** certificate settings (CONVENTIONS §15): whether a completion issues a certificate, and its validity in days (null: never expires) */
   @Column('boolean', { default: true }) issuesCertificate: boolean;
   @Column('integer', { nullable: true }) certificateValidityDays: number | null;

@@ -1,19 +1,24 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
-/** A student's enrollment in a published course (course_id is denormalized from it). */
-@Entity('enrollments')
-export class Enrollment {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+/**
+ * What the three enrollment tables share (`enrollments`, `plan_enrollments`,
+ * `published_path_enrollments`): whose enrollment it is, since when, until when (null: no end),
+ * and whether it is active.
+ */
+export abstract class EnrollmentColumns extends UpdatedOrgEntity {
   @Column('uuid') userId: string;
-  @Column('uuid') publishedCourseId: string;
-  @Column('uuid') courseId: string;
   @Column('timestamptz') enrolledAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('boolean') active: boolean;
+}
+
+/** A student's enrollment in a published course (course_id is denormalized from it). */
+@Entity('enrollments')
+export class Enrollment extends EnrollmentColumns {
+  @Column('uuid') publishedCourseId: string;
+  @Column('uuid') courseId: string;
   @Column('timestamptz', { nullable: true }) dueAt: Date | null;
   @Column('timestamptz', { nullable: true }) startedAt: Date | null;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

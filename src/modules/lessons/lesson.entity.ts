@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import { SoftDeletedOrgEntity } from '../../core/database/org-entity';
 
 export const LESSON_TYPES = ['ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'] as const;
 export type LessonType = (typeof LESSON_TYPES)[number];
@@ -45,7 +45,7 @@ export function contentItemsOf(l: { contentItems: unknown }): StoredContentItem[
 
 /** A lesson of a course. Drafts and soft-deleted lessons (or lessons of deleted courses) are invisible on /v2. */
 @Entity('lessons')
-export class Lesson extends UpdatedOrgEntity {
+export class Lesson extends SoftDeletedOrgEntity {
   @Column('uuid') courseId: string;
   @Column('text') title: string;
   @Column('text') type: LessonType;
@@ -63,6 +63,5 @@ export class Lesson extends UpdatedOrgEntity {
   @Column('text') tooltipHtml: string;
   @Column('text') externalId: string;
   @Column('boolean') isDraft: boolean;
-  @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
 }
 

@@ -1,9 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { OrgEntity } from '../../core/database/org-entity';
+import { Column, Entity } from 'typeorm';
+import { CreatedEntity, OrgEntity, UpdatedEntity } from '../../core/database/org-entity';
 
 @Entity('oauth_clients')
-export class OAuthClient {
-  @PrimaryGeneratedColumn('uuid') id: string;
+export class OAuthClient extends UpdatedEntity {
   /** null for a dynamically registered client that no administrator has authorized yet */
   @Column('uuid', { nullable: true }) organizationId: string | null;
   @Column('text') clientId: string;
@@ -19,8 +18,6 @@ export class OAuthClient {
   @Column('text', { array: true }) responseTypes: string[];
   @Column('boolean') isDynamic: boolean;
   @Column('boolean') isBootstrap: boolean;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
   @Column('timestamptz', { nullable: true }) deactivatedAt: Date | null;
 }
 
@@ -33,8 +30,7 @@ export class TokenFamily extends OrgEntity {
 }
 
 @Entity('refresh_tokens')
-export class RefreshToken {
-  @PrimaryGeneratedColumn('uuid') id: string;
+export class RefreshToken extends CreatedEntity {
   @Column('uuid') familyId: string;
   @Column('bytea') tokenHash: Buffer;
   @Column('text') scope: string;
@@ -42,7 +38,6 @@ export class RefreshToken {
   @Column('timestamptz', { nullable: true }) rotatedAt: Date | null;
   /** the token that replaced this one, encrypted with APP_SECRET, kept only for REFRESH_TOKEN_GRACE_SECONDS after rotation */
   @Column('text', { nullable: true, select: false }) successorEnc: string | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
 
 @Entity('auth_codes')

@@ -1,14 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { OrgEntity } from '../../core/database/org-entity';
+import { Column, Entity } from 'typeorm';
+import { OrgEntity, UpdatedEntity } from '../../core/database/org-entity';
 
 @Entity('organizations')
-export class Organization {
-  @PrimaryGeneratedColumn('uuid') id: string;
+export class Organization extends UpdatedEntity {
   @Column('text') name: string;
   /** the organization's password rule for learners (minimum length) */
   @Column('int') passwordMinLength: number;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** An organization administrator: signs in on the authorization page. */

@@ -1,9 +1,9 @@
 import { Column, Entity } from 'typeorm';
-import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import { SoftDeletedOrgEntity } from '../../core/database/org-entity';
 
 /** A learning path of the organization (/v1/paths); published to domains as PublishedPath. */
 @Entity('paths')
-export class LearningPath extends UpdatedOrgEntity {
+export class LearningPath extends SoftDeletedOrgEntity {
   @Column('text') title: string;
   @Column('text') shortDescription: string;
   @Column('text') longDescriptionHtml: string;
@@ -12,5 +12,4 @@ export class LearningPath extends UpdatedOrgEntity {
   @Column('text') courseNamePlural: string;
   @Column('text') promoImageUrl: string;
   @Column('text') searchKeywords: string;
-  @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
 }

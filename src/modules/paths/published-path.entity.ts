@@ -1,12 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { OrgOwned, UpdatedOrgEntity } from '../../core/database/org-entity';
+import { DomainOrgEntity, OrgOwned, UpdatedOrgEntity } from '../../core/database/org-entity';
 import type { StoredPurchase } from '../commerce/purchases';
+import { EnrollmentColumns } from '../enrollments/enrollment.entity';
 
 /** A path published to a domain, with its slug and catalog flags. */
 @Entity('published_paths')
-export class PublishedPath extends UpdatedOrgEntity {
+export class PublishedPath extends DomainOrgEntity {
   @Column('uuid') pathId: string;
-  @Column('uuid') domainId: string;
   @Column('text') slug: string;
   @Column('boolean') hidden: boolean;
   @Column('boolean') strictEnforceGroupVisibility: boolean;
@@ -31,13 +31,9 @@ export class PathLabel extends OrgOwned {
 
 /** A user's enrollment in a published path; access needs one active, unexpired enrollment. */
 @Entity('published_path_enrollments')
-export class PublishedPathEnrollment extends UpdatedOrgEntity {
+export class PublishedPathEnrollment extends EnrollmentColumns {
   @Column('uuid') publishedPathId: string;
   @Column('uuid') pathId: string;
-  @Column('uuid') userId: string;
-  @Column('timestamptz') enrolledAt: Date;
-  @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
-  @Column('boolean') active: boolean;
   @Column('jsonb', { nullable: true }) purchase: StoredPurchase | null;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
 }

@@ -1,11 +1,10 @@
 import { Column, Entity } from 'typeorm';
-import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import { DomainOrgEntity } from '../../core/database/org-entity';
 
 /** A course published to a domain (the /v1 PublishedCourse); learners enroll in these. */
 @Entity('published_courses')
-export class PublishedCourse extends UpdatedOrgEntity {
+export class PublishedCourse extends DomainOrgEntity {
   @Column('uuid') courseId: string;
-  @Column('uuid') domainId: string;
   @Column('text') slug: string;
   @Column('text') externalId: string;
   @Column('boolean') isHidden: boolean;

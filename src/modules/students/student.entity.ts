@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UpdatedOrgEntity } from '../../core/database/org-entity';
 
 /**
  * A learner of an organization (the `users` table). Email is unique per organization,
@@ -7,9 +8,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
  * (`is_inactive`); anonymized ones keep their row with every personal field erased.
  */
 @Entity('users')
-export class Student {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') organizationId: string;
+export class Student extends UpdatedOrgEntity {
   @Column('text') email: string;
   @Column('text') firstName: string;
   @Column('text') lastName: string;
@@ -21,8 +20,6 @@ export class Student {
   @Column('timestamptz', { nullable: true }) passwordChangedAt: Date | null;
   @Column('timestamptz', { nullable: true }) deactivatedAt: Date | null;
   @Column('timestamptz', { nullable: true }) anonymizedAt: Date | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** The columns a raw `RETURNING` / `SELECT` gives back, mapped onto the entity (no password hash). */
