@@ -43,10 +43,6 @@ export class AccessCodesService {
     private readonly domains: DomainsService,
   ) {}
 
-  private async domain(p: Principal, name: string): Promise<Domain> {
-    return this.domains.requireByName(p, name);
-  }
-
   private async pool(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<AccessCodePool> {
     const uuid = decodeId('accessCodePool', id);
     const pool = uuid ? await m.getRepository(AccessCodePool).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id } }) : null;
@@ -73,7 +69,7 @@ export class AccessCodesService {
   // ------------------------------------------------------------------ pools
 
   async listPools(p: Principal, domainName: string, page: V1PageRequest, name?: string): Promise<{ rows: PoolView[]; count: number }> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const [pools, count] = await m.getRepository(AccessCodePool).findAndCount({
       where: { organizationId: p.organizationId, domainId: domain.id, ...(name !== undefined ? { name } : {}) },
@@ -85,7 +81,7 @@ export class AccessCodesService {
   }
 
   async readPool(p: Principal, domainName: string, id: string): Promise<PoolView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     return (await this.poolViews(m, [await this.pool(m, p, domain, id)]))[0];
   }
@@ -100,7 +96,7 @@ export class AccessCodesService {
   }
 
   async createPool(p: Principal, domainName: string, dto: PoolCreateDto): Promise<PoolView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const { start, end } = this.poolDates(dto);
     const repo = this.ds.getRepository(AccessCodePool);
     const pool = await repo.save(
@@ -119,7 +115,7 @@ export class AccessCodesService {
   }
 
   async updatePool(p: Principal, domainName: string, id: string, dto: PoolUpdateDto): Promise<PoolView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     return this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, domain, id);
       const { start, end } = this.poolDates(dto, pool);
@@ -142,7 +138,7 @@ export class AccessCodesService {
    * their membership and lose the code (domain_users.access_code_id has no foreign key).
    */
   async deletePool(p: Principal, domainName: string, id: string): Promise<void> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, domain, id);
       await detachAccessCodes(m, p.organizationId, domain.id, { poolId: pool.id });
@@ -198,7 +194,7 @@ export class AccessCodesService {
   }
 
   async listCodes(p: Principal, domainName: string, poolId: string, page: V1PageRequest): Promise<{ rows: CodeView[]; count: number }> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const pool = await this.pool(m, p, domain, poolId);
     const [codes, count] = await m.getRepository(AccessCode).findAndCount({
@@ -212,7 +208,7 @@ export class AccessCodesService {
   }
 
   async readCode(p: Principal, domainName: string, poolId: string, id: string): Promise<CodeView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const pool = await this.pool(m, p, domain, poolId);
     return this.withUsers(m, p, await this.code(m, p, pool, id));
@@ -224,7 +220,7 @@ export class AccessCodesService {
   }
 
   async createCode(p: Principal, domainName: string, poolId: string, dto: AccessCodeDto): Promise<CodeView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.ds.transaction(async (m) => {
@@ -255,7 +251,7 @@ export class AccessCodesService {
   }
 
   async updateCode(p: Principal, domainName: string, poolId: string, id: string, dto: AccessCodeDto): Promise<CodeView> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     try {
       return await this.ds.transaction(async (m) => {
         const pool = await this.pool(m, p, domain, poolId);
@@ -283,7 +279,7 @@ export class AccessCodesService {
 
   /** Deletes the code; memberships that carried it keep the membership and lose the code. */
   async deleteCode(p: Principal, domainName: string, poolId: string, id: string): Promise<void> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, domain, poolId);
       const code = await this.code(m, p, pool, id);

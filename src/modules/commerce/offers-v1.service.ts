@@ -8,6 +8,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { OfferUpdateDto } from './dto/offer.dto';
 import type { OfferItemRow } from './offers.presenter';
+import { updateSent } from './update-sent';
 
 /**
  * The offers of live objects (a published course whose course exists, a published path, a plan or
@@ -51,16 +52,7 @@ export class OffersV1Service {
     if (dto.price_credits !== undefined && dto.price_credits !== null) throw fieldError('price_credits', 'Credit pricing is not enabled for this organization.');
     return this.ds.transaction(async (m) => {
       const row = await this.read(p, publicId, m);
-      const sets: string[] = [];
-      const params: unknown[] = [row.id, p.organizationId];
-      const set = (col: string, v: unknown) => {
-        params.push(v);
-        sets.push(`${col} = $${params.length}`);
-      };
-      if (dto.price_cents !== undefined) set('price_cents', dto.price_cents);
-      if (dto.currency_code !== undefined) set('currency_code', dto.currency_code);
-      if (dto.registration_open !== undefined) set('registration_open', dto.registration_open);
-      if (sets.length) await m.query(`UPDATE offers SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+      await updateSent(m, 'offers', row.id, p.organizationId, { price_cents: dto.price_cents, currency_code: dto.currency_code, registration_open: dto.registration_open });
       return this.read(p, publicId, m);
     });
   }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { DomainsService } from '../domains/domains.service';
 import { loadOffers, OfferRow } from '../commerce/offers';
+import { LivePrograms } from '../plans/live-programs';
 import { CourseSeries } from './course-series.entity';
 import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.presenter';
 
@@ -28,75 +26,34 @@ export interface SeriesCourseRow extends PublishedCourseSettingsRow {
   offer?: OfferRow;
 }
 
+/** The number of live published courses of each series. One query. */
+async function courseCounts(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (!ids.length) return out;
+  const rows: { id: string; n: number }[] = await m.query(
+    `SELECT csi.course_series_id AS id, count(*)::int AS n FROM course_series_items csi
+       JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.organization_id = $2 AND pc.unpublished_at IS NULL
+      WHERE csi.organization_id = $2 AND csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
+    [ids, organizationId],
+  );
+  for (const r of rows) out.set(r.id, r.n);
+  return out;
+}
+
 /** Course series of a domain: the /v1 reads (course-series-admin.service.ts writes them). */
 @Injectable()
-export class CourseSeriesService {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly domains: DomainsService,
-  ) {}
-
-  private async domain(p: Principal, name: string): Promise<Domain> {
-    return this.domains.requireByName(p, name);
-  }
-
-  private async counts(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    if (!ids.length) return out;
-    const rows: { id: string; n: number }[] = await m.query(
-      `SELECT csi.course_series_id AS id, count(*)::int AS n FROM course_series_items csi
-         JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.organization_id = $2 AND pc.unpublished_at IS NULL
-        WHERE csi.organization_id = $2 AND csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
-      [ids, organizationId],
-    );
-    for (const r of rows) out.set(r.id, r.n);
-    return out;
-  }
-
-  private async views(m: EntityManager, p: Principal, domain: Domain, series: CourseSeries[]): Promise<CourseSeriesView[]> {
+export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeriesView>(CourseSeries, 'courseSeries') {
+  protected async views(m: EntityManager, organizationId: string, domain: Domain, series: CourseSeries[]): Promise<CourseSeriesView[]> {
     const ids = series.map((s) => s.id);
-    const [counts, offers] = await Promise.all([this.counts(m, p.organizationId, ids), loadOffers(m, p.organizationId, 'course_series_id', ids)]);
+    const [counts, offers] = await Promise.all([courseCounts(m, organizationId, ids), loadOffers(m, organizationId, 'course_series_id', ids)]);
     return series.map((s) => ({ series: s, domainName: domain.name, courseCount: counts.get(s.id) ?? 0, offer: offers.get(s.id) }));
-  }
-
-  private async series(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<CourseSeries> {
-    const uuid = decodeId('courseSeries', id);
-    const s = uuid ? await m.getRepository(CourseSeries).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } }) : null;
-    if (!s) throw notFound();
-    return s;
-  }
-
-  async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: CourseSeriesView[]; count: number }> {
-    const domain = await this.domain(p, domainName);
-    const m = this.ds.manager;
-    const [series, count] = await m.getRepository(CourseSeries).findAndCount({
-      where: { organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      take: page.pageSize,
-      skip: page.offset,
-    });
-    return { rows: await this.views(m, p, domain, series), count };
-  }
-
-  /** A live series of the domain by uuid (the answer of the administrative writes). */
-  async readByUuid(p: Principal, domain: Domain, uuid: string): Promise<CourseSeriesView> {
-    const m = this.ds.manager;
-    const s = await m.getRepository(CourseSeries).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id, deletedAt: IsNull() } });
-    if (!s) throw notFound();
-    return (await this.views(m, p, domain, [s]))[0];
-  }
-
-  async read(p: Principal, domainName: string, id: string): Promise<CourseSeriesView> {
-    const domain = await this.domain(p, domainName);
-    const m = this.ds.manager;
-    return (await this.views(m, p, domain, [await this.series(m, p, domain, id)]))[0];
   }
 
   /** The series' live published courses in series order. */
   async publishedCourses(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: SeriesCourseRow[]; count: number; domainName: string }> {
-    const domain = await this.domain(p, domainName);
+    const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
-    const s = await this.series(m, p, domain, id);
+    const s = await this.byPublicId(m, p, domain, id);
     const from = `FROM course_series_items csi
                   JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL AND pc.organization_id = $1
                   JOIN courses c ON c.id = pc.course_id

@@ -1,24 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { eventDomain, eventPath, eventUser } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { loadOffers, OfferRow } from '../commerce/offers';
-import { recordEnrollmentPurchases, RecordedPurchase } from '../commerce/free-purchases';
-import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
-import { loadUsers, UserRow } from '../students/user-refs';
+import { parseEnrollmentUpdate } from '../enrollments/program-enrollments';
+import { ProgramEnrollmentRows, ProgramEnrollmentView } from '../plans/program-enrollment-rows';
 import type { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import { PathLookups } from './path-lookups.service';
-import { PublishedPath, PublishedPathEnrollment } from './published-path.entity';
+import { PublishedPathEnrollment } from './published-path.entity';
 
-export interface EnrollmentView {
-  e: PublishedPathEnrollment;
-  users: Map<string, UserRow>;
-  offer: OfferRow | undefined;
-}
+export type EnrollmentView = ProgramEnrollmentView<PublishedPathEnrollment>;
+
+const ENROLLMENTS = new ProgramEnrollmentRows(PublishedPathEnrollment, 'published_path', 'publishedPathId');
 
 /** Enrollments of a published path (table published_path_enrollments, owned here). */
 @Injectable()
@@ -28,36 +22,16 @@ export class PathEnrollmentsService {
     private readonly lookups: PathLookups,
   ) {}
 
-  private async enrollment(m: EntityManager, p: Principal, pp: PublishedPath, id: string): Promise<PublishedPathEnrollment> {
-    const uuid = decodeId('publishedPathEnrollment', id);
-    const e = uuid ? await m.getRepository(PublishedPathEnrollment).findOne({ where: { id: uuid, organizationId: p.organizationId, publishedPathId: pp.id } }) : null;
-    if (!e) throw notFound();
-    return e;
-  }
-
-  private async enrollmentViews(m: EntityManager, p: Principal, pp: PublishedPath, rows: PublishedPathEnrollment[]): Promise<EnrollmentView[]> {
-    const [users, offers] = await Promise.all([loadUsers(m, p.organizationId, rows.map((r) => r.userId)), loadOffers(m, p.organizationId, 'published_path_id', [pp.id])]);
-    return rows.map((e) => ({ e, users, offer: offers.get(pp.id) }));
-  }
-
   async listEnrollments(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: EnrollmentView[]; count: number }> {
     const domain = await this.lookups.domain(p, domainName);
     const m = this.ds.manager;
-    const pp = await this.lookups.publishedPath(m, p, domain, id);
-    const [rows, count] = await m.getRepository(PublishedPathEnrollment).findAndCount({
-      where: { organizationId: p.organizationId, publishedPathId: pp.id },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      take: page.pageSize,
-      skip: page.offset,
-    });
-    return { rows: await this.enrollmentViews(m, p, pp, rows), count };
+    return ENROLLMENTS.page(m, p.organizationId, (await this.lookups.publishedPath(m, p, domain, id)).id, page);
   }
 
   async readEnrollment(p: Principal, domainName: string, id: string, enrollmentId: string): Promise<EnrollmentView> {
     const domain = await this.lookups.domain(p, domainName);
     const m = this.ds.manager;
-    const pp = await this.lookups.publishedPath(m, p, domain, id);
-    return (await this.enrollmentViews(m, p, pp, [await this.enrollment(m, p, pp, enrollmentId)]))[0];
+    return ENROLLMENTS.read(m, p.organizationId, (await this.lookups.publishedPath(m, p, domain, id)).id, enrollmentId);
   }
 
   /**
@@ -69,23 +43,9 @@ export class PathEnrollmentsService {
     const domain = await this.lookups.domain(p, domainName);
     return this.ds.transaction(async (m) => {
       const pp = await this.lookups.publishedPath(m, p, domain, id);
-      const input = await parseEnrollmentCreate(m, p.organizationId, dto as any);
-      const { id: enrollmentId, created } = await insertEnrollment(m, {
-        organizationId: p.organizationId,
-        domainId: domain.id,
-        table: 'published_path_enrollments',
-        owner: { column: 'published_path_id', id: pp.id },
-        extra: { column: 'path_id', value: pp.pathId },
-        input,
-      });
-      // a new registration records its purchase (commerce: $0 NONE, or what the body declared), kept on the enrollment and in the event
-      const bought = created
-        ? await recordEnrollmentPurchases(m, p.organizationId, 'published_path', [{ enrollmentId, userId: input.userUuid, objectId: pp.id, at: input.enrolledAt, declared: input.purchase }])
-        : new Map<string, RecordedPurchase>();
-      const purchase = bought.get(enrollmentId);
-      if (purchase) await linkEnrollmentPurchases(m, p.organizationId, 'published_path_enrollments', [{ id: enrollmentId, purchase: purchase.stored }]);
-      const e = await m.getRepository(PublishedPathEnrollment).findOneByOrFail({ id: enrollmentId, organizationId: p.organizationId });
-      const [view] = await this.enrollmentViews(m, p, pp, [e]);
+      const extra = { column: 'path_id' as const, value: pp.pathId };
+      const { view, created, purchase } = await ENROLLMENTS.enroll(m, p.organizationId, { id: pp.id, domainId: domain.id, extra }, dto);
+      const e = view.e;
       if (created) {
         const path = await this.lookups.path(m, p, pp.pathId);
         const u = view.users.get(e.userId);
@@ -109,17 +69,6 @@ export class PathEnrollmentsService {
   async updateEnrollment(p: Principal, domainName: string, id: string, enrollmentId: string, dto: ProgramEnrollmentUpdateDto): Promise<EnrollmentView> {
     const domain = await this.lookups.domain(p, domainName);
     const input = parseEnrollmentUpdate(dto);
-    return this.ds.transaction(async (m) => {
-      const pp = await this.lookups.publishedPath(m, p, domain, id);
-      const e = await this.enrollment(m, p, pp, enrollmentId);
-      const patch: Partial<PublishedPathEnrollment> = {};
-      if (input.expiresAt !== undefined) patch.expiresAt = input.expiresAt;
-      if (input.active !== undefined) patch.active = input.active;
-      if (Object.keys(patch).length) {
-        await m.getRepository(PublishedPathEnrollment).update({ id: e.id, organizationId: p.organizationId }, patch);
-        Object.assign(e, patch);
-      }
-      return (await this.enrollmentViews(m, p, pp, [e]))[0];
-    });
+    return this.ds.transaction(async (m) => ENROLLMENTS.update(m, p.organizationId, (await this.lookups.publishedPath(m, p, domain, id)).id, enrollmentId, input));
   }
 }

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
-import { insertDefaultOffer } from '../commerce/offers';
+import { isUniqueViolation } from '../../core/database/sql';
+import { updateSent } from '../commerce/update-sent';
 import { DomainsService } from '../domains/domains.service';
 import type { PlanCreateDto, PlanPatchDto } from './dto/plan-write.dto';
-import { Plan } from './plan.entity';
 import { PlansService, PlanView } from './plans.service';
-import { insertWithSlug, resolveItems, slugFrom, slugTaken } from './program-writes';
-import { isUniqueViolation } from '../../core/database/sql';
+import { insertProgram, lockLive, Program, replaceItems, resolveItems, slugFrom, slugTaken, softDelete } from './program-writes';
+
+const PLANS: Program = { table: 'plans', kind: 'plan', offerOwner: 'plan_id', what: 'plan', items: { table: 'plan_items', owner: 'plan_id' } };
 
 /**
  * Plans written by an administrator (CONVENTIONS §15; POST/PUT/PATCH/DELETE
@@ -26,30 +25,12 @@ export class PlansAdminService {
     private readonly plans: PlansService,
   ) {}
 
-  private async live(m: EntityManager, p: Principal, domainId: string, publicId: string): Promise<Plan> {
-    const uuid = decodeId('plan', publicId);
-    const [row] = uuid
-      ? await m.query(`SELECT id FROM plans WHERE id = $1 AND domain_id = $2 AND organization_id = $3 AND deleted_at IS NULL FOR UPDATE`, [uuid, domainId, p.organizationId])
-      : [];
-    if (!row) throw notFound();
-    return row;
-  }
-
   private async writeItems(m: EntityManager, p: Principal, domainId: string, planId: string, dto: PlanPatchDto) {
     for (const [kind, column, refs, field] of [
       ['publishedCourse', 'published_course_id', dto.published_courses, 'published_courses'],
       ['publishedPath', 'published_path_id', dto.published_paths, 'published_paths'],
     ] as const) {
-      if (refs === undefined) continue;
-      const ids = await resolveItems(m, p.organizationId, domainId, kind, refs, field);
-      await m.query(`DELETE FROM plan_items WHERE plan_id = $1 AND organization_id = $2 AND ${column} IS NOT NULL`, [planId, p.organizationId]);
-      if (ids.length) {
-        await m.query(
-          `INSERT INTO plan_items (organization_id, plan_id, ${column}, "order")
-           SELECT $1, $2, x.id, x.ord - 1 FROM unnest($3::uuid[]) WITH ORDINALITY AS x(id, ord)`,
-          [p.organizationId, planId, ids],
-        );
-      }
+      if (refs !== undefined) await replaceItems(m, PLANS, p.organizationId, planId, column, await resolveItems(m, p.organizationId, domainId, kind, refs, field));
     }
   }
 
@@ -57,17 +38,10 @@ export class PlansAdminService {
   async create(p: Principal, domainName: string, dto: PlanCreateDto): Promise<PlanView> {
     const domain = await this.domains.requireByName(p, domainName);
     const id = await this.ds.transaction(async (m) => {
-      const row = await insertWithSlug(dto.slug ?? slugFrom(dto.name!, 'plan'), dto.slug !== undefined, 'plan', async (slug) => {
-        const [r] = await m.query(
-          `INSERT INTO plans (organization_id, domain_id, name, slug, hidden, short_description) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (organization_id, domain_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
-          [p.organizationId, domain.id, dto.name, slug, dto.hidden, dto.short_description ?? null],
-        );
-        return r as { id: string } | undefined;
-      });
-      await insertDefaultOffer(m, p.organizationId, 'plan_id', row.id, dto.name!);
-      await this.writeItems(m, p, domain.id, row.id, dto);
-      return row.id;
+      const slug = { slug: dto.slug ?? slugFrom(dto.name!, 'plan'), chosen: dto.slug !== undefined };
+      const planId = await insertProgram(m, PLANS, p.organizationId, domain.id, slug, { name: dto.name, hidden: dto.hidden, short_description: dto.short_description ?? null }, dto.name!);
+      await this.writeItems(m, p, domain.id, planId, dto);
+      return planId;
     });
     return this.plans.readByUuid(p, domain, id);
   }
@@ -76,25 +50,13 @@ export class PlansAdminService {
   async update(p: Principal, domainName: string, publicId: string, dto: PlanPatchDto): Promise<PlanView> {
     const domain = await this.domains.requireByName(p, domainName);
     const id = await this.ds.transaction(async (m) => {
-      const plan = await this.live(m, p, domain.id, publicId);
-      const sets: string[] = [];
-      const params: unknown[] = [plan.id, p.organizationId];
-      const set = (col: string, v: unknown) => {
-        params.push(v);
-        sets.push(`${col} = $${params.length}`);
-      };
-      if (dto.name !== undefined) set('name', dto.name);
-      if (dto.slug !== undefined) set('slug', dto.slug);
-      if (dto.hidden !== undefined) set('hidden', dto.hidden);
-      if (dto.short_description !== undefined) set('short_description', dto.short_description);
-      if (sets.length) {
-        try {
-          await m.query(`UPDATE plans SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
-        } catch (e) {
-          // another live plan of the domain has the slug: the transaction rolls back, 400 on slug
-          if (isUniqueViolation(e, 'plans_slug_uq')) throw slugTaken('plan');
-          throw e;
-        }
+      const plan = await lockLive(m, PLANS, p.organizationId, domain.id, publicId);
+      try {
+        await updateSent(m, 'plans', plan.id, p.organizationId, { name: dto.name, slug: dto.slug, hidden: dto.hidden, short_description: dto.short_description });
+      } catch (e) {
+        // another live plan of the domain has the slug: the transaction rolls back, 400 on slug
+        if (isUniqueViolation(e, 'plans_slug_uq')) throw slugTaken('plan');
+        throw e;
       }
       await this.writeItems(m, p, domain.id, plan.id, dto);
       return plan.id;
@@ -105,9 +67,6 @@ export class PlansAdminService {
   /** DELETE: soft; 404 once deleted. */
   async remove(p: Principal, domainName: string, publicId: string): Promise<void> {
     const domain = await this.domains.requireByName(p, domainName);
-    await this.ds.transaction(async (m) => {
-      const plan = await this.live(m, p, domain.id, publicId);
-      await m.query(`UPDATE plans SET deleted_at = now(), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [plan.id, p.organizationId]);
-    });
+    await this.ds.transaction(async (m) => softDelete(m, PLANS, p.organizationId, (await lockLive(m, PLANS, p.organizationId, domain.id, publicId)).id));
   }
 }

@@ -1,25 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { ValidationFailed } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
+import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { decodeId, IdType } from '../../core/ids/ids';
+import { insertDefaultOffer, OfferOwner } from '../commerce/offers';
 
 /**
  * What plan and course-series writes share (plans own this file; course-series imports it): slugs
- * made from a name and kept unique per domain by the tables' partial unique indexes, and the
- * published courses and paths a write names, which must be live ones of the same domain.
+ * made from a name and kept unique per domain by the tables' partial unique indexes, the
+ * published courses and paths a write names, which must be live ones of the same domain, and the
+ * program's rows themselves (created with their offer, locked while written, soft-deleted).
  */
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
-export function slugFrom(name: string, fallback: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 90)
-    .replace(/-+$/g, '');
-  return s || fallback;
+/** Lowercase letters and digits, accents folded, every other run a dash, at most `max` characters; `fallback` when nothing is left. */
+export function slugFrom(name: string, fallback: string, max = 90): string {
+  const words = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/);
+  return words.filter((w) => w).join('-').slice(0, max).replace(/-+$/g, '') || fallback;
 }
 
 /**
@@ -67,4 +63,68 @@ export async function resolveItems(
     if (!uuids[i] || !live.has(uuids[i]!)) throw fieldError(field, `Invalid id "${String(r.id).slice(0, 200)}" - object does not exist (a live ${kind === 'publishedCourse' ? 'published course' : 'published path'} of this domain).`);
   });
   return uuids as string[];
+}
+
+/** A program table (plans, course_series): its rows, their public id type, their offer's owner column, and their ordered items. */
+export interface Program {
+  table: 'plans' | 'course_series';
+  kind: IdType;
+  offerOwner: OfferOwner;
+  /** `a plan`, `a course series` in messages */
+  what: string;
+  items: { table: 'plan_items' | 'course_series_items'; owner: 'plan_id' | 'course_series_id' };
+}
+
+/**
+ * A new program row of the domain with `columns`, its slug unique among the domain's live rows
+ * (`insertWithSlug`: a chosen slug taken is a 400, a derived one gets a suffix), and its offer
+ * (described by `name`), in the caller's transaction. Returns the row's uuid.
+ */
+export async function insertProgram(
+  m: EntityManager,
+  program: Program,
+  organizationId: string,
+  domainId: string,
+  slug: { slug: string; chosen: boolean },
+  columns: Record<string, unknown>,
+  name: string,
+): Promise<string> {
+  const names = Object.keys(columns);
+  const row = await insertWithSlug(slug.slug, slug.chosen, program.what, async (candidate) => {
+    const [r] = await m.query(
+      `INSERT INTO ${program.table} (organization_id, domain_id, slug, ${names.join(', ')}) VALUES ($1, $2, $3, ${names.map((_, i) => `$${i + 4}`).join(', ')})
+       ON CONFLICT (organization_id, domain_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
+      [organizationId, domainId, candidate, ...Object.values(columns)],
+    );
+    return r as { id: string } | undefined;
+  });
+  await insertDefaultOffer(m, organizationId, program.offerOwner, row.id, name);
+  return row.id;
+}
+
+/** The live program row of the domain behind a public id, locked for the write (FOR UPDATE); 404 when there is none. */
+export async function lockLive(m: EntityManager, program: Program, organizationId: string, domainId: string, publicId: string): Promise<{ id: string }> {
+  const uuid = decodeId(program.kind, publicId);
+  const [row] = uuid
+    ? await m.query(`SELECT id FROM ${program.table} WHERE id = $1 AND domain_id = $2 AND organization_id = $3 AND deleted_at IS NULL FOR UPDATE`, [uuid, domainId, organizationId])
+    : [];
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The program's items in `column` (published_course_id, published_path_id) become `ids`, in that order. */
+export async function replaceItems(m: EntityManager, program: Program, organizationId: string, ownerId: string, column: string, ids: string[]): Promise<void> {
+  const { table, owner } = program.items;
+  await m.query(`DELETE FROM ${table} WHERE ${owner} = $1 AND organization_id = $2 AND ${column} IS NOT NULL`, [ownerId, organizationId]);
+  if (!ids.length) return;
+  await m.query(
+    `INSERT INTO ${table} (organization_id, ${owner}, ${column}, "order")
+     SELECT $1, $2, x.id, x.ord - 1 FROM unnest($3::uuid[]) WITH ORDINALITY AS x(id, ord)`,
+    [organizationId, ownerId, ids],
+  );
+}
+
+/** Soft delete: the row leaves every read; its items, enrollments and offer stay for the record. */
+export async function softDelete(m: EntityManager, program: Program, organizationId: string, id: string): Promise<void> {
+  await m.query(`UPDATE ${program.table} SET deleted_at = now(), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
 }
