@@ -67,18 +67,14 @@ const strProblem = (v: unknown, o: { min?: number; max?: number }): string | nul
 
 export const Str = (o: { min?: number; max?: number } & Nullable = {}) => rule('v1String', o, (v) => strProblem(v, o));
 export const Bool = (o: Nullable = {}) => rule('v1Boolean', o, (v) => (typeof v === 'boolean' ? null : MSG.boolean));
-export const Int = (min = -2147483648, max = 2147483647, o: Nullable = {}) =>
-  rule(
-    'v1Integer',
-    o,
-    (v) => {
-      if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
-      if (v < min) return MSG.min(min);
-      if (v > max) return MSG.max(max);
-      return null;
-    },
-    { ...o, min, max },
-  );
+const intProblem = (v: unknown, min: number, max: number): string | null => {
+  if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
+  if (v < min) return MSG.min(min);
+  if (v > max) return MSG.max(max);
+  return null;
+};
+
+export const Int = (min = -2147483648, max = 2147483647, o: Nullable = {}) => rule('v1Integer', o, (v) => intProblem(v, min, max), { ...o, min, max });
 export const Choice = (values: readonly string[], o: Nullable = {}) =>
   rule('v1Choice', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(typeof v === 'object' ? JSON.stringify(v) : v)), { ...o, values });
 /** A list of strings, at most `maxItems` of them (MAX_ARRAY_ITEMS unless a published limit says otherwise). */
@@ -152,17 +148,7 @@ export const V1Bool = (o: Presence = {}): PropertyDecorator => rule('v1Bool', o,
 export function V1Int(o: Presence & { min?: number; max?: number } = {}): PropertyDecorator {
   const min = o.min ?? -2147483648;
   const max = o.max ?? 2147483647;
-  return rule(
-    'v1Int',
-    o,
-    (v) => {
-      if (typeof v !== 'number' || !Number.isInteger(v)) return MSG.integer;
-      if (v < min) return MSG.min(min);
-      if (v > max) return MSG.max(max);
-      return null;
-    },
-    { ...o, min, max },
-  );
+  return rule('v1Int', o, (v) => intProblem(v, min, max), { ...o, min, max });
 }
 
 /** A nested object member; pair with @ValidateNested() @Type(() => Dto). */

@@ -13,6 +13,7 @@ import { GroupResource, presentGroup } from './groups.presenter';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { itemNotFound, itemsWithIds } from '../../core/http/v2-item-ids';
 
 export interface GroupListFilters {
   name?: string;
@@ -20,6 +21,8 @@ export interface GroupListFilters {
   categoryId?: string;
 }
 
+/** The outcome of a batch item whose id is no group of the organization. */
+const GROUP_NOT_FOUND = itemNotFound('Group');
 const NOW = `date_trunc('milliseconds', now())`;
 
 /** Escape LIKE wildcards so a filter value matches literally. */
@@ -186,7 +189,7 @@ export class GroupsService {
       }
       const id = decodeId('group', v.item.id);
       if (!id) {
-        out.set(v.index, { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+        out.set(v.index, GROUP_NOT_FOUND);
         continue;
       }
       pending.push({ v, id, sent });
@@ -277,26 +280,21 @@ export class GroupsService {
     const byId = new Map(updated.map((r: any) => [r.id as string, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
-      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : GROUP_NOT_FOUND);
     }
   }
 
   /** Batch hard delete: one `DELETE ... RETURNING id`; memberships and overrides cascade in the database. */
   async remove(p: Principal, items: ValidItem<GroupDeleteItem>[]): Promise<Map<number, ItemOutcome<never>>> {
     const out = new Map<number, ItemOutcome<never>>();
-    const rows: { v: ValidItem<GroupDeleteItem>; id: string }[] = [];
-    for (const v of items) {
-      const id = decodeId('group', v.item.id);
-      if (!id) out.set(v.index, { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
-      else rows.push({ v, id });
-    }
+    const rows = itemsWithIds(items, 'group', GROUP_NOT_FOUND, out);
     if (!rows.length) return out;
     const deleted = rowsOf(
       await scoped(this.groups, p.organizationId).query(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]),
     );
     const gone = new Set(deleted.map((r: any) => r.id as string));
     for (const { v, id } of rows) {
-      out.set(v.index, gone.has(id) ? { ok: true, id: v.item.id, deleted: true } : { ok: false, code: 'not_found', detail: 'Group not found.', pointer: '/id' });
+      out.set(v.index, gone.has(id) ? { ok: true, id: v.item.id, deleted: true } : GROUP_NOT_FOUND);
     }
     return out;
   }
