@@ -91,6 +91,26 @@ async function main() {
     const orgUuid = decodeId('organization', org.organization_id);
     const STUDENT_SQL = 'SELECT id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at FROM users WHERE id = $1 AND organization_id = $2';
     bare.get('/', async () => ({ hello: 'world' }));
+    // the token endpoint's own work without the framework: the JSON body parsed, the client's secret
+    // checked against a keyed hash, one ES256 signature over the same claims (a key of its own)
+    {
+      const c = require('node:crypto');
+      const { privateKey } = c.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const macKey = c.randomBytes(32);
+      const mac = (id, secret) => c.createHmac('sha256', macKey).update(id).update('\0').update(secret).digest();
+      const known = mac(org.client_id, org.client_secret);
+      const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'bench' })).toString('base64url');
+      const scope = [...SCOPE_CODENAMES].join(' ');
+      bare.post('/token', (req, reply) => {
+        const { client_id, client_secret } = req.body;
+        if (!c.timingSafeEqual(mac(client_id, client_secret), known)) return reply.code(401).send({ error: 'invalid_client' });
+        const iat = Math.floor(Date.now() / 1000);
+        const payload = { sub: client_id, client_id, org: orgUuid, scope, cid: orgUuid, jti: c.randomUUID(), iat, exp: iat + 3600, aud: config.PUBLIC_URL, iss: config.PUBLIC_URL };
+        const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+        const sig = c.sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send({ access_token: `${input}.${sig.toString('base64url')}`, token_type: 'Bearer', expires_in: 3600, scope });
+      });
+    }
     bare.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));
     bare.get('/student/:id', async (req) => ({ data: (await pool.query({ name: 'read', text: STUDENT_SQL, values: [req.params.id, orgUuid] })).rows[0] }));
     await bare.ready();
@@ -103,6 +123,12 @@ async function main() {
         bare: ['scope-catalog body', () => ({ method: 'GET', url: '/catalog' })],
       },
       { key: 'token', name: 'POST /v2/auth/token (client credentials)', api: tokenReq, bare: ['hello-world', () => ({ method: 'GET', url: '/' })] },
+      {
+        key: 'token-bare',
+        name: 'POST /v2/auth/token (client credentials)',
+        api: tokenReq,
+        bare: ['token (same body parsed, keyed-hash check, one ES256 signature)', () => ({ ...tokenReq(), url: '/token' })],
+      },
       {
         key: 'student',
         name: 'GET /v2/students/{id}',

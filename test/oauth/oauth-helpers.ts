@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { AuthInvalidationBus } from '../../src/core/auth/invalidation';
 import type { HttpResponse, TestApp } from '../support/app';
+import { waitFor } from '../support/eventually';
 
 /** Shared steps of the OAuth e2e tests: PKCE pairs, registration, the authorization page. */
 
@@ -78,4 +80,14 @@ export async function authorizeCode(t: TestApp, input: AuthorizeInput): Promise<
 export function decodeJwt(token: string): { header: any; payload: any } {
   const [h, p] = token.split('.');
   return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()) };
+}
+
+/**
+ * Open the auth invalidation subscription and wait until it is ready: its start clears every auth
+ * cache (AuthInvalidationBus), so a test that counts cache hits must not race it.
+ */
+export async function authInvalidationReady(t: TestApp): Promise<void> {
+  const bus = t.app.get(AuthInvalidationBus);
+  bus.ensureSubscribed();
+  await waitFor(() => (bus as unknown as { subscriber?: { status: string } }).subscriber?.status === 'ready', { what: 'the auth invalidation subscription' });
 }

@@ -3,7 +3,7 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
 import { TokenService } from '../../src/modules/oauth/token.service';
 import { startTestApp, TestApp } from '../support/app';
 import { waitFor } from '../support/eventually';
-import { decodeJwt } from './oauth-helpers';
+import { authInvalidationReady, decodeJwt } from './oauth-helpers';
 
 /**
  * The token route's fast path (TokenController.cachedToken, core/http/fast-path.ts): a
@@ -25,6 +25,7 @@ describe('token endpoint: the cached client_credentials fast path answers as the
   beforeAll(async () => {
     t = await startTestApp({ AUTH_CACHE_SECONDS: 60, LOG_LEVEL: 'debug' }, { logDestination: sink });
     org = await t.newOrg();
+    await authInvalidationReady(t);
   });
   afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());

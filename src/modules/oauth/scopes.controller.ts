@@ -1,7 +1,10 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthService } from '../../core/auth/auth.service';
 import { Scopes } from '../../core/auth/decorators';
 import { describeScope, SCOPE_CODENAMES, SCOPE_PRESETS } from '../../core/auth/scopes';
+import { FastPath } from '../../core/http/fast-path';
 import { V2 } from '../../core/http/interfaces';
 
 const CATALOG = {
@@ -16,11 +19,26 @@ const CATALOG_JSON = JSON.stringify(CATALOG);
 @V2()
 @Controller('v2/scopes')
 export class ScopesController {
+  constructor(private readonly auth: AuthService) {}
+
   /** The catalog is constant: built and serialized once (the /v2 media type is set on send). */
   @Get()
   @Scopes('clients:read')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @FastPath('cachedCatalog')
   catalog(): string {
     return CATALOG_JSON;
+  }
+
+  /**
+   * The fast path (core/http/fast-path.ts): a caller whose Bearer token is cached as valid, with
+   * clients:read, gets the catalog here without Nest's pipeline; every other request (no or another
+   * credential, one to verify, a missing scope) goes to the global guard and catalog() above.
+   */
+  cachedCatalog(req: FastifyRequest & { principal?: unknown }, reply: FastifyReply, done: () => void): void {
+    const principal = this.auth.cachedBearerPrincipal(req.headers.authorization);
+    if (!principal?.scopes.has('clients:read')) return done();
+    req.principal = principal;
+    reply.header('Content-Type', 'application/json; charset=utf-8').send(CATALOG_JSON);
   }
 }
