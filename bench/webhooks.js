@@ -9,9 +9,11 @@
  * A throw-away database (created and migrated here, dropped at the end) gets one organization,
  * `--urls` webhooks (each on its own URL of one receiver) and `--events` pending outbox events;
  * then the worker (the real worker module, in this process) is started and the clock runs until
- * every delivery is SUCCEEDED. The receiver runs in a child process (its own core), answers 200 and
+ * every delivery is SUCCEEDED (the receiver's count is polled, then the database). The receiver runs in a child process (its own core), answers 200 and
  * checks nothing but counts; the relay, the BullMQ jobs, the signed POSTs and the attempt records
  * are all the production code paths. Reads DATABASE_URL / REDIS_URL like the app (defaults local).
+ * Besides the worker's CPU per delivery it reports the receiver's, the PostgreSQL backends' of this
+ * database and Redis's (see otherCpu): their sum is what one delivery costs the machine.
  */
 require('reflect-metadata');
 const { fork } = require('node:child_process');
@@ -77,6 +79,7 @@ async function main() {
     const total = EVENTS * URLS;
     process.stdout.write(`webhooks bench: ${EVENTS} events x ${URLS} URL(s) = ${total} deliveries, WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}\n`);
 
+    const redis0 = await redisCpuMs(config);
     const t0 = Date.now();
     const cpu0 = process.cpuUsage();
     worker = await createWorker(config);
@@ -84,10 +87,17 @@ async function main() {
     let done = 0;
     let firstAt = 0;
     let lastLog = t0;
+    // the receiver's count is polled (no load on PostgreSQL); the database only once every POST has arrived
+    const receivedCount = () =>
+      new Promise((res) => {
+        rx.once('message', (m) => res(m.count));
+        rx.send('count');
+      });
     while (done < total) {
       await new Promise((r) => setTimeout(r, 100));
-      done = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'SUCCEEDED'`)).rows[0].n;
-      if (!firstAt && done > 0) firstAt = Date.now();
+      const got = await receivedCount();
+      if (!firstAt && got > 0) firstAt = Date.now();
+      done = got < total ? Math.min(got, total - 1) : (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'SUCCEEDED'`)).rows[0].n;
       if (Date.now() - lastLog > 2000) {
         lastLog = Date.now();
         process.stdout.write(`  ${done}/${total} after ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
@@ -96,11 +106,9 @@ async function main() {
     }
     const endAt = Date.now();
     const cpu = process.cpuUsage(cpu0);
+    const others = await otherCpu(db, dbName, rx, config);
     const elapsed = (endAt - t0) / 1000;
-    const received = await new Promise((res) => {
-      rx.once('message', (m) => res(m.count));
-      rx.send('count');
-    });
+    const received = await receivedCount();
     const failed = (await db.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE http_status IS DISTINCT FROM 200`)).rows[0].n;
     const lat = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS p FROM webhook_attempts`)).rows[0].p;
     const load = require('node:os').loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -119,6 +127,11 @@ async function main() {
       // CPU time of the worker process (user + system) per delivery: the rate one free core allows
       worker_cpu_ms_per_delivery: Number(((cpu.user + cpu.system) / 1000 / total).toFixed(3)),
       worker_cpu_bound_deliveries_per_second: Math.round(total / ((cpu.user + cpu.system) / 1e6)),
+      // the rest of the work per delivery (see otherCpu): receiver, PostgreSQL backends of this database, Redis
+      receiver_cpu_ms_per_delivery: Number((others.receiverMs / total).toFixed(3)),
+      postgres_cpu_ms_per_delivery: Number((others.postgresMs / total).toFixed(3)),
+      redis_cpu_ms_per_delivery: Number(((others.redisMs - redis0) / total).toFixed(3)),
+      total_cpu_ms_per_delivery: Number(((cpu.user + cpu.system) / 1000 / total + (others.receiverMs + others.postgresMs + others.redisMs - redis0) / total).toFixed(3)),
       load_average: load,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -131,6 +144,44 @@ async function main() {
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await c.end();
+  }
+}
+
+/**
+ * CPU used by the other processes of a delivery: the receiver (its own process.cpuUsage), the
+ * PostgreSQL backends connected to this run's database (utime + stime from /proc, read while they
+ * are still connected; includes the bench's own polling, a few statements a second), and Redis
+ * (INFO cpu, the whole server: other users of the same Redis count too).
+ */
+async function otherCpu(db, dbName, rx, config) {
+  const receiverMs = await new Promise((res) => {
+    rx.once('message', (m) => res(m.cpuMs));
+    rx.send('cpu');
+  });
+  const fs = require('node:fs');
+  const tick = 100; // USER_HZ
+  const pids = (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r) => r.pid);
+  let postgresMs = 0;
+  for (const pid of pids) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      postgresMs += ((Number(f[11]) + Number(f[12])) * 1000) / tick;
+    } catch {
+      /* not readable here: left out */
+    }
+  }
+  return { receiverMs, postgresMs, redisMs: await redisCpuMs(config) };
+}
+
+async function redisCpuMs(config) {
+  const Redis = require('ioredis');
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+  try {
+    const info = await redis.info('cpu');
+    const v = (k) => Number((info.match(new RegExp(`${k}:([0-9.]+)`)) || [])[1] || 0);
+    return (v('used_cpu_sys') + v('used_cpu_user')) * 1000;
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -163,7 +214,13 @@ function receiver() {
   });
   server.keepAliveTimeout = 5000;
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-  process.on('message', (m) => m === 'count' && process.send({ count }));
+  process.on('message', (m) => {
+    if (m === 'count') process.send({ count });
+    if (m === 'cpu') {
+      const c = process.cpuUsage();
+      process.send({ cpuMs: (c.user + c.system) / 1000 });
+    }
+  });
 }
 
 main().then(

@@ -161,18 +161,39 @@ function cap(maxBytes: number, deadline: number, timeoutMs: number) {
 /** A request whose whole (capped) body is read into memory. */
 export async function outboundRequest(rawUrl: string, opts: OutboundOptions): Promise<OutboundResponse> {
   const { res, url, deadline } = await open(rawUrl, opts);
-  const chunks: Buffer[] = [];
-  const timer = setTimeout(() => res.destroy(new OutboundError('timeout', `transfer took longer than ${opts.timeoutMs} ms`)), Math.max(1, deadline - Date.now()));
-  try {
-    await pipeline(res, cap(opts.maxBytes, deadline, opts.timeoutMs), async function* (source) {
-      for await (const chunk of source) chunks.push(chunk as Buffer);
+  const body = await readCapped(res, opts.maxBytes, deadline, opts.timeoutMs);
+  return { status: res.statusCode ?? 0, headers: res.headers, body, url: url.toString() };
+}
+
+/**
+ * The whole body of a response, capped in size and time (the same limits as `cap`). Read with
+ * plain listeners rather than a stream pipeline: a webhook answer is a few bytes, and a pipeline
+ * per request (abort controller, transform, async iterator) cost more CPU than the request itself.
+ */
+function readCapped(res: IncomingMessage, maxBytes: number, deadline: number, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!err) return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, seen));
+      res.destroy();
+      reject(err instanceof OutboundError ? err : new OutboundError('connection', err.message));
+    };
+    const timer = setTimeout(() => finish(new OutboundError('timeout', `transfer took longer than ${timeoutMs} ms`)), Math.max(1, deadline - Date.now()));
+    res.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) return finish(new OutboundError('too_large', `response larger than ${maxBytes} bytes`));
+      if (Date.now() > deadline) return finish(new OutboundError('timeout', `transfer took longer than ${timeoutMs} ms`));
+      chunks.push(chunk);
     });
-  } catch (err) {
-    throw err instanceof OutboundError ? err : new OutboundError('connection', (err as Error).message);
-  } finally {
-    clearTimeout(timer);
-  }
-  return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), url: url.toString() };
+    res.on('end', () => finish());
+    res.on('error', (err) => finish(err));
+    res.on('close', () => finish(res.complete ? undefined : new OutboundError('connection', 'Premature close')));
+  });
 }
 
 /** Download to a file (capped in size and time); non-2xx answers are errors. Returns bytes written. */
