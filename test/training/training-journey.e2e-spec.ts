@@ -12,10 +12,10 @@ import { dropRedisPrefix, Receiver, startReceiver, verifyStandardWebhook } from 
 
 jest.setTimeout(90_000);
 
-/** The text/calendar part of an RFC 5322 message written by nodemailer (base64, quoted-printable or plain). */
-function calendarPart(raw: string): string {
-  const part = raw.split(/\r?\n--[^\r\n]+\r?\n/).find((p) => /^Content-Type: text\/calendar/im.test(p));
-  if (!part) throw new Error('no text/calendar part');
+/** The part of a type (text/calendar, text/plain) of an RFC 5322 message written by nodemailer (base64, quoted-printable or plain). */
+function mailPart(raw: string, type = 'text/calendar'): string {
+  const part = raw.split(/\r?\n--[^\r\n]+\r?\n/).find((p) => new RegExp(`^Content-Type: ${type.replace('/', '\\/')}`, 'im').test(p));
+  if (!part) throw new Error(`no ${type} part`);
   const [head, ...rest] = part.split(/\r?\n\r?\n/);
   let body = rest.join('\n\n').replace(/\r?\n--[^\r\n]+--\s*$/, '');
   const enc = /Content-Transfer-Encoding: (\S+)/i.exec(head)?.[1]?.toLowerCase();
@@ -120,10 +120,12 @@ describe('live training end to end: schedule, fill, attend, complete', () => {
         expect(m).toHaveLength(1);
         return m;
       }, { timeoutMs: 15_000 });
-      const cal = new ICAL.Component(ICAL.parse(calendarPart(raw)));
+      const cal = new ICAL.Component(ICAL.parse(mailPart(raw)));
       expect(cal.getFirstPropertyValue('method')).toBe('REQUEST');
       const ev = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
       expect([ev.uid, ev.startDate.zone?.tzid, ev.startDate.toString()]).toEqual([`${s.body.id}@live-training`, 'Asia/Tokyo', '2027-09-01T16:00:00']);
+      // the text beside it gives the meeting in the session's zone, not UTC labelled with the zone
+      expect(mailPart(raw, 'text/plain')).toContain('- Workshop: 2027-09-01 16:00 to 18:00 Asia/Tokyo (UTC+09:00)');
     }
     expect(mailsTo(learners[2].email)).toHaveLength(0);
   });

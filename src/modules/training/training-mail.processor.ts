@@ -6,6 +6,7 @@ import { Mailer, OutgoingMail } from '../mail/mailer';
 import { sendOnce } from '../mail/sent-once';
 import { buildInvitation, InvitationEvent } from './invitation';
 import { CancelledSnapshot, TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
+import { meetingTimes } from './meeting-times';
 
 export type ViltMailResult = { sent: true; via: 'smtp' | 'outbox' } | { sent: false; reason: 'no-recipient' | 'already-sent' | 'no-session' };
 
@@ -63,7 +64,7 @@ export class TrainingMailProcessor extends QueueWorker<ViltMailQueueJob>(QUEUES.
 
   private message(method: 'REQUEST' | 'CANCEL', to: string, firstName: string, title: string, events: (InvitationEvent & { post_registration_instructions: string })[], ics: string): CalendarMail {
     const hello = firstName ? `Hello ${firstName},` : 'Hello,';
-    const when = events.map((e) => `- ${e.display_name}: ${new Date(e.starts_at).toISOString()} to ${new Date(e.ends_at).toISOString()} (${e.timezone})${e.location ? `, ${e.location}` : ''}${e.event_link ? `, ${e.event_link}` : ''}`);
+    const when = events.map((e) => `- ${e.display_name}: ${meetingTimes(new Date(e.starts_at), new Date(e.ends_at), e.timezone)}${e.location ? `, ${e.location}` : ''}${e.event_link ? `, ${e.event_link}` : ''}`);
     const lead = method === 'REQUEST' ? `You are registered for "${title}". The calendar invitation is attached.` : `Your registration for "${title}" was cancelled.`;
     const text = [hello, '', lead, '', ...when].join('\n');
     const html = `<p>${escapeHtml(hello)}</p><p>${escapeHtml(lead)}</p><ul>${when.map((w) => `<li>${escapeHtml(w.slice(2))}</li>`).join('')}</ul>${method === 'REQUEST' ? events[0].post_registration_instructions : ''}`;
