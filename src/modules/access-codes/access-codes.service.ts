@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
+import { sentMembers } from '../../core/http/sent-members';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
@@ -261,10 +262,7 @@ export class AccessCodesService {
           await this.assertCodeFree(m, domain, dto.code, code.id);
           patch.code = dto.code;
         }
-        if (dto.active !== undefined) patch.active = dto.active;
-        if (dto.max_uses !== undefined) patch.maxUses = dto.max_uses;
-        if (dto.duration !== undefined) patch.duration = dto.duration;
-        if (dto.duration_unit !== undefined) patch.durationUnit = dto.duration_unit;
+        Object.assign(patch, sentMembers<AccessCodeDto, AccessCode>(dto, { active: 'active', max_uses: 'maxUses', duration: 'duration', duration_unit: 'durationUnit' }));
         if (Object.keys(patch).length) {
           await m.getRepository(AccessCode).update({ id: code.id, organizationId: p.organizationId }, patch);
           Object.assign(code, patch);

@@ -3,12 +3,27 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
+import { SentNames, sentMembers } from '../../core/http/sent-members';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Course } from './course.entity';
 import { CourseLabelsService } from './course-labels.service';
 import type { PatchedCourseRequest } from './dto/course.v1.dto';
 import { oneOr404, setColumns, softDelete } from './v1-rows';
+
+/** The members of a /v1 course update written to the row (labels are written apart), and their columns. */
+const COURSE_COLUMNS: SentNames<PatchedCourseRequest, Course> = {
+  title: 'title',
+  short_description: 'shortDescription',
+  enforce_sequential_navigation: 'enforceSequentialNavigation',
+  long_description_html: 'longDescriptionHtml',
+  display_course_and_lesson_time: 'displayCourseAndLessonTime',
+  manual_course_time: 'manualCourseTime',
+  display_manual_course_time: 'displayManualCourseTime',
+  course_and_lesson_time_format: 'courseAndLessonTimeFormat',
+  issues_certificate: 'issuesCertificate',
+  certificate_validity_days: 'certificateValidityDays',
+};
 
 /** The facts a v1 Course needs beyond its row, loaded for a whole page at once. */
 export interface CourseExtras {
@@ -78,19 +93,8 @@ export class V1CoursesService {
   async update(p: Principal, id: string, dto: PatchedCourseRequest): Promise<Course> {
     return this.ds.transaction(async (m) => {
       const row = await this.get(p, id, m, true);
-      const set: Partial<Record<keyof Course, unknown>> = {};
-      if (dto.title !== undefined) set.title = dto.title;
-      if (dto.short_description !== undefined) set.shortDescription = dto.short_description;
-      if (dto.enforce_sequential_navigation !== undefined) set.enforceSequentialNavigation = dto.enforce_sequential_navigation;
-      if (dto.long_description_html !== undefined) set.longDescriptionHtml = dto.long_description_html;
-      if (dto.display_course_and_lesson_time !== undefined) set.displayCourseAndLessonTime = dto.display_course_and_lesson_time;
-      if (dto.manual_course_time !== undefined) set.manualCourseTime = dto.manual_course_time;
-      if (dto.display_manual_course_time !== undefined) set.displayManualCourseTime = dto.display_manual_course_time;
-      if (dto.course_and_lesson_time_format !== undefined) set.courseAndLessonTimeFormat = dto.course_and_lesson_time_format;
-      if (dto.issues_certificate !== undefined) set.issuesCertificate = dto.issues_certificate;
-      if (dto.certificate_validity_days !== undefined) set.certificateValidityDays = dto.certificate_validity_days;
       // modified_at moves on every update, also when only the labels change.
-      await setColumns(m, Course, p.organizationId, row.id, set);
+      await setColumns(m, Course, p.organizationId, row.id, sentMembers(dto, COURSE_COLUMNS));
       if (dto.labels !== undefined) await this.labels.set(m, p, row.id, dto.labels);
       return m.getRepository(Course).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });

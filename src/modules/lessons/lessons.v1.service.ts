@@ -3,11 +3,38 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
+import { SentNames, sentMembers } from '../../core/http/sent-members';
 import { IdType, decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { Lesson, LessonType } from './lesson.entity';
 import { oneOr404, setColumns, softDelete } from '../courses/v1-rows';
+
+/** The rows a /v1 lesson body's ids name (resolveRefs). */
+interface LessonRefs {
+  courseId?: string;
+  assetId?: string | null;
+  quizId?: string | null;
+  webPackageId?: string | null;
+}
+
+/** The members of a /v1 lesson update (its ids resolved) written to the row, and their columns. */
+const LESSON_COLUMNS: SentNames<LessonUpdateRequest & LessonRefs, Lesson> = {
+  courseId: 'courseId',
+  title: 'title',
+  type: 'type',
+  order: 'order',
+  description_html: 'descriptionHtml',
+  content_html: 'contentHtml',
+  quizId: 'quizId',
+  assetId: 'contentAssetId',
+  webPackageId: 'contentWebPackageId',
+  display_fullscreen: 'displayFullscreen',
+  optional: 'optional',
+  search_keywords: 'searchKeywords',
+  time_seconds: 'timeSeconds',
+  tooltip_html: 'tooltipHtml',
+};
 
 /** A lesson is live when it and its course are neither drafts nor soft-deleted. */
 const LIVE = `l.organization_id = :org AND l.deleted_at IS NULL AND NOT l.is_draft
@@ -85,22 +112,7 @@ export class V1LessonsService {
       const row = await this.get(p, id, m, true);
       if (scopeCourseId !== undefined && decodeId('course', scopeCourseId) !== row.courseId) throw notFound();
       const refs = await this.resolveRefs(m, p, dto);
-      const set: Partial<Record<keyof Lesson, unknown>> = {};
-      if (refs.courseId !== undefined) set.courseId = refs.courseId;
-      if (dto.title !== undefined) set.title = dto.title;
-      if (dto.type !== undefined) set.type = dto.type;
-      if (dto.order !== undefined) set.order = dto.order;
-      if (dto.description_html !== undefined) set.descriptionHtml = dto.description_html;
-      if (dto.content_html !== undefined) set.contentHtml = dto.content_html;
-      if (refs.quizId !== undefined) set.quizId = refs.quizId;
-      if (refs.assetId !== undefined) set.contentAssetId = refs.assetId;
-      if (refs.webPackageId !== undefined) set.contentWebPackageId = refs.webPackageId;
-      if (dto.display_fullscreen !== undefined) set.displayFullscreen = dto.display_fullscreen;
-      if (dto.optional !== undefined) set.optional = dto.optional;
-      if (dto.search_keywords !== undefined) set.searchKeywords = dto.search_keywords;
-      if (dto.time_seconds !== undefined) set.timeSeconds = dto.time_seconds;
-      if (dto.tooltip_html !== undefined) set.tooltipHtml = dto.tooltip_html;
-      await setColumns(m, Lesson, p.organizationId, row.id, set);
+      await setColumns(m, Lesson, p.organizationId, row.id, sentMembers({ ...dto, ...refs }, LESSON_COLUMNS));
       return m.getRepository(Lesson).findOneByOrFail({ id: row.id, organizationId: p.organizationId });
     });
   }
@@ -115,9 +127,9 @@ export class V1LessonsService {
    * asset, quiz and web package ids must be ids of their type (null clears them). All problems
    * are reported together as 400 field errors.
    */
-  private async resolveRefs(m: EntityManager, p: Principal, dto: LessonUpdateRequest) {
+  private async resolveRefs(m: EntityManager, p: Principal, dto: LessonUpdateRequest): Promise<LessonRefs> {
     const problems: FieldProblem[] = [];
-    const out: { courseId?: string; assetId?: string | null; quizId?: string | null; webPackageId?: string | null } = {};
+    const out: LessonRefs = {};
     if (dto.course_id !== undefined) {
       const uuid = decodeId('course', dto.course_id);
       const rows: unknown[] = uuid

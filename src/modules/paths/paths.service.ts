@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { SentNames, sentMembers } from '../../core/http/sent-members';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { PathFieldsDto } from './dto/published-path.dto';
 import { PathLookups } from './path-lookups.service';
@@ -13,6 +14,16 @@ export interface PathView {
 }
 
 /** /v1/paths: the organization's paths (created by publishing one), read, changed and deleted organization-wide. */
+/** The members of a path update, and their columns. */
+const PATH_COLUMNS: SentNames<PathFieldsDto, LearningPath> = {
+  title: 'title',
+  short_description: 'shortDescription',
+  long_description_html: 'longDescriptionHtml',
+  header_html: 'headerHtml',
+  course_name_singular: 'courseNameSingular',
+  course_name_plural: 'courseNamePlural',
+};
+
 @Injectable()
 export class PathsService {
   constructor(
@@ -41,13 +52,7 @@ export class PathsService {
   async updatePath(p: Principal, id: string, dto: PathFieldsDto): Promise<PathView> {
     const m = this.ds.manager;
     const path = await this.lookups.pathByPublicId(m, p, id);
-    const patch: Partial<LearningPath> = {};
-    if (dto.title !== undefined) patch.title = dto.title;
-    if (dto.short_description !== undefined) patch.shortDescription = dto.short_description;
-    if (dto.long_description_html !== undefined) patch.longDescriptionHtml = dto.long_description_html;
-    if (dto.header_html !== undefined) patch.headerHtml = dto.header_html;
-    if (dto.course_name_singular !== undefined) patch.courseNameSingular = dto.course_name_singular;
-    if (dto.course_name_plural !== undefined) patch.courseNamePlural = dto.course_name_plural;
+    const patch = sentMembers<PathFieldsDto, LearningPath>(dto, PATH_COLUMNS);
     if (Object.keys(patch).length) {
       await m.getRepository(LearningPath).update({ id: path.id, organizationId: p.organizationId }, patch);
       Object.assign(path, patch);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { fieldError } from '../../core/http/v1-rules';
+import { sentMembers } from '../../core/http/sent-members';
 import { encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { insertDefaultOffer, loadOffers, OfferRow } from '../commerce/offers';
@@ -200,9 +201,7 @@ export class PublishedPathsService {
           await this.assertSlugFree(m, domain, dto.slug, pp.id);
           patch.slug = dto.slug;
         }
-        if (dto.hidden !== undefined) patch.hidden = dto.hidden;
-        if (dto.strict_enforce_group_visibility !== undefined) patch.strictEnforceGroupVisibility = dto.strict_enforce_group_visibility;
-        if (dto.unique_progress_per_enrollment !== undefined) patch.uniqueProgressPerEnrollment = dto.unique_progress_per_enrollment;
+        Object.assign(patch, sentMembers<PublishedPathPatchDto, PublishedPath>(dto, { hidden: 'hidden', strict_enforce_group_visibility: 'strictEnforceGroupVisibility', unique_progress_per_enrollment: 'uniqueProgressPerEnrollment' }));
         if (Object.keys(patch).length) {
           await m.getRepository(PublishedPath).update({ id: pp.id, organizationId: p.organizationId }, patch);
           Object.assign(pp, patch, { updatedAt: new Date() });
