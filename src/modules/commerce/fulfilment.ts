@@ -8,18 +8,12 @@ import { enrollInCoursesFor, setEnrollmentsActive } from '../enrollments/purchas
 import { insertEnrollment, setProgramEnrollmentsActive } from '../enrollments/program-enrollments';
 import type { ProgressService } from '../progress/progress.service';
 import { storedPurchase } from './free-purchases';
-import { offerType } from './offers.presenter';
+import { OfferProduct, offerType } from './offers.presenter';
 import { eventPurchase } from './purchases.presenter';
 import { Grants, PurchaseRow } from './purchases.store';
 
 /** The offer's object with what fulfilment needs (any state: fulfilment refuses a dead one itself). */
-interface OfferTarget {
-  published_course_id: string | null;
-  published_path_id: string | null;
-  plan_id: string | null;
-  course_series_id: string | null;
-  domain_id: string | null;
-  domain_name: string | null;
+interface OfferTarget extends OfferProduct {
   live: boolean;
 }
 

@@ -23,15 +23,19 @@ export function presentOffer(o: OfferRow | undefined, domainName: string) {
 /** The most units one checkout may buy (OfferItem.max_quantity). */
 export const MAX_QUANTITY = 100;
 
-/** One row of the /v1/offers queries (offers-v1.service.ts). */
-export interface OfferItemRow {
-  id: string;
+/** What an offer sells (one of its four product ids is set) and the domain the product is on. */
+export interface OfferProduct {
   published_course_id: string | null;
   published_path_id: string | null;
   plan_id: string | null;
   course_series_id: string | null;
   domain_id: string | null;
   domain_name: string | null;
+}
+
+/** One row of the /v1/offers queries (offers-v1.service.ts). */
+export interface OfferItemRow extends OfferProduct {
+  id: string;
   description: string | null;
   registration_open: boolean;
   price_cents: number | null;
