@@ -37,6 +37,15 @@ export const eventPath = (p: { path_id: string; published_path_id: string; title
   url: pathUrl(p.domain_name, p.slug),
 });
 
+/** When and where a scheduled VILT event takes place (ISO times), as event bodies and the training mails' snapshots carry it. */
+export const eventSchedule = (e: { starts_at: Date | string; ends_at: Date | string; timezone: string; location: string | null; event_link: string | null }) => ({
+  starts_at: new Date(e.starts_at).toISOString(),
+  ends_at: new Date(e.ends_at).toISOString(),
+  timezone: e.timezone,
+  location: e.location,
+  event_link: e.event_link,
+});
+
 /** The session of VILT_EVENT_REGISTRATION (modules/training): the members of the published ViltSession and its scheduled events. */
 export const eventViltSession = (s: {
   id: string;
@@ -54,11 +63,7 @@ export const eventViltSession = (s: {
   events: s.events.map((e) => ({
     id: encodeId('viltSessionEvent', e.id),
     display_name: e.display_name,
-    starts_at: new Date(e.starts_at).toISOString(),
-    ends_at: new Date(e.ends_at).toISOString(),
-    timezone: e.timezone,
-    location: e.location,
-    event_link: e.event_link,
+    ...eventSchedule(e),
     provider: e.provider,
   })),
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { eventSchedule } from '../../core/events/bodies';
 import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, paramError, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -289,11 +290,7 @@ export class SessionsService {
             display_name: e.display_name,
             description: e.description,
             post_registration_instructions: e.post_registration_instructions,
-            starts_at: new Date(e.starts_at).toISOString(),
-            ends_at: new Date(e.ends_at).toISOString(),
-            timezone: e.timezone,
-            location: e.location,
-            event_link: e.event_link,
+            ...eventSchedule(e),
             instructor_email: e.instructor_email,
             instructor_name: e.instructor_name,
             sequence: e.sequence + 1,
