@@ -79,14 +79,21 @@ export function presentSignupValue(v: SignupValue) {
   return { signup_field: { id: encodeId('signupField', v.field_id), label: v.label }, value: v.value };
 }
 
+/** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
+const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
+
+/**
+ * A page of 1,000 members is presented per request (issue 16): one object literal per row, no
+ * intermediate objects. Members in the order of presentUser + full_name and of the published DomainUser.
+ */
 export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>) {
   const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
   const out: Record<string, unknown> = {
-    user: { ...presentUser(r), full_name: fullName(r.first_name, r.last_name) },
+    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
     active: r.active,
     marketing_optin: r.marketing_optin,
-    enrolled_at: iso(r.enrolled_at),
-    expires_at: iso(r.expires_at),
+    enrolled_at: isoOf(r.enrolled_at),
+    expires_at: isoOf(r.expires_at),
     access_code: code
       ? { id: encodeId('accessCode', code.id), code: code.code, pool: code.pool_id ? { id: encodeId('accessCodePool', code.pool_id), name: code.pool_name ?? '' } : null }
       : null,

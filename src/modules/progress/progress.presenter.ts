@@ -29,19 +29,22 @@ export const presentProgressToken = (r: { progress_token: string; completed_at: 
   max_score: r.max_score,
 });
 
+/** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
+const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
+
 /** UserPublishedCourseProgress. */
 export const presentUserCourse = (r: UserCourseRow) => ({
   published_course_id: encodeId('publishedCourse', r.published_course_id),
   domain_name: r.domain_name,
-  enrolled_at: iso(r.enrolled_at),
+  enrolled_at: isoOf(r.enrolled_at),
   enrollment_id: encodeId('enrollment', r.enrollment_id),
   course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
   course_progress: {
     course_progress_id: encodeId('courseProgress', r.cp_id),
     completed_lesson_count: r.completed_lesson_count,
     completed_required_lesson_count: r.completed_required_lesson_count,
-    completed_at: iso(r.completed_at),
-    latest_activity: iso(r.latest_activity),
+    completed_at: isoOf(r.completed_at),
+    latest_activity: isoOf(r.latest_activity),
     score: r.score,
     max_score: r.max_score,
     credits_earned: r.credits_earned,
@@ -49,7 +52,7 @@ export const presentUserCourse = (r: UserCourseRow) => ({
     success_status: r.success_status,
   },
   certificate: r.cert_code
-    ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: iso(r.cert_issued_at), expires_at: iso(r.cert_expires_at) }
+    ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: isoOf(r.cert_issued_at), expires_at: isoOf(r.cert_expires_at) }
     : null,
   all_enrollments: (r.all_enrollments ?? []).map((e) => ({
     course_progress_id: encodeId('courseProgress', e.course_progress_id),

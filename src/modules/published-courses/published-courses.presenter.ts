@@ -16,7 +16,13 @@ export interface PublishedCourseSettingsRow {
   require_all_prerequisites: boolean;
 }
 
-/** The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null. */
+/** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
+const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
+
+/**
+ * The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null.
+ * presentPublishedCourse writes the same members in place (a catalog page presents 100 rows): keep the two in step.
+ */
 export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
   return {
     hidden: r.is_hidden,
@@ -84,12 +90,22 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
     course.short_description = r.course_short_description;
     course.long_description_html = r.course_long_description_html;
   }
+  // presentPublishedCourseSettings's members written out in place (its order): no intermediate object per row
   const out: Record<string, unknown> = {
     id: encodeId('publishedCourse', r.id),
     course,
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,
-    ...presentPublishedCourseSettings(r),
+    hidden: r.is_hidden,
+    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
+    registration_required: r.registration_required,
+    registration_starts_at: isoOf(r.registration_starts_at),
+    registration_ends_at: isoOf(r.registration_ends_at),
+    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
+    allow_self_service_reenroll: r.allow_self_service_reenroll,
+    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
+    require_all_prerequisites: r.require_all_prerequisites,
+    timezone: null,
     offer: presentOffer(o.offers?.get(r.id), o.domainName),
   };
   if (o.searchable) {
