@@ -61,6 +61,15 @@ const TYPE_OF_RULE: Record<string, string> = {
   v1Object: 'object',
   v1Obj: 'object',
 };
+/** The rules whose first constraint is, as it is, the value of a schema keyword: that keyword. */
+const KEYWORD_OF_RULE = new Map<string, string>([
+  ['maxLength', 'maxLength'],
+  ['minLength', 'minLength'],
+  ['min', 'minimum'],
+  ['max', 'maximum'],
+  ['arrayMaxSize', 'maxItems'],
+  ['arrayMinSize', 'minItems'],
+]);
 const FORMATS: Record<string, string> = { isEmail: 'email', isUrl: 'uri', isUUID: 'uuid', isDateString: 'date-time', isISO8601: 'date-time', v1DateTime: 'date-time' };
 
 /** The /v1 rules that let an absent member pass (only Required() refuses one), so they imply no requirement. */
@@ -164,18 +173,17 @@ function applyRule(s: JsonSchema, r: ValidationMetadata): void {
   // an integer rule narrows a number; a number bound keeps an integer
   if (type && (!s.type || (s.type === 'number' && type === 'integer'))) s.type = type;
   if (FORMATS[name]) s.format = FORMATS[name];
+  const keyword = KEYWORD_OF_RULE.get(name);
+  if (keyword) {
+    s[keyword] = c[0];
+    return;
+  }
   switch (name) {
     case 'isIn':
       if (Array.isArray(c[0])) {
         s.enum = [...c[0]];
         if (!s.type && c[0].length && c[0].every((v: unknown) => typeof v === 'string')) s.type = 'string';
       }
-      break;
-    case 'maxLength':
-      s.maxLength = c[0];
-      break;
-    case 'minLength':
-      s.minLength = c[0];
       break;
     case 'isLength':
       if (typeof c[0] === 'number') s.minLength = c[0];
@@ -184,18 +192,6 @@ function applyRule(s: JsonSchema, r: ValidationMetadata): void {
     case 'matches':
       if (c[0] instanceof RegExp) s.pattern = c[0].source;
       else if (typeof c[0] === 'string') s.pattern = c[0];
-      break;
-    case 'min':
-      s.minimum = c[0];
-      break;
-    case 'max':
-      s.maximum = c[0];
-      break;
-    case 'arrayMaxSize':
-      s.maxItems = c[0];
-      break;
-    case 'arrayMinSize':
-      s.minItems = c[0];
       break;
     case 'arrayNotEmpty':
       s.minItems = Math.max(1, s.minItems ?? 0);
