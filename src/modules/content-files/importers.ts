@@ -1,9 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Type } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { mkdtemp, open as openFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Repository } from 'typeorm';
+import { FindOptionsWhere, Repository } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { OutboundError, outboundDownload } from '../../core/net/guarded-http';
 import { FileStorage } from '../../core/storage/storage';
@@ -92,6 +92,29 @@ async function settleImport<E extends ImportedRow>(
   }
 }
 
+/**
+ * The base of an importer of `entity`'s rows: its logger (named after the importer), the rows'
+ * repository, the configuration and the file storage, and the row an import works on.
+ */
+function Importer<E extends ImportedRow & { state: string }>(entity: Type<E>) {
+  abstract class RowImporter {
+    protected readonly logger = new Logger(this.constructor.name);
+
+    constructor(
+      @InjectRepository(entity) protected readonly repo: Repository<E>,
+      protected readonly config: AppConfig,
+      protected readonly storage: FileStorage,
+    ) {}
+
+    /** The organization's row `id` while it is PROCESSING; else null (nothing to import). */
+    protected async processing(organizationId: string, id: string): Promise<E | null> {
+      const row = await this.repo.findOne({ where: { id, organizationId } as FindOptionsWhere<E> });
+      return row && row.state === 'PROCESSING' ? row : null;
+    }
+  }
+  return RowImporter;
+}
+
 async function download(config: AppConfig, url: string, dest: string, maxBytes: number) {
   try {
     return await outboundDownload(url, dest, {
@@ -135,19 +158,11 @@ async function sniff(path: string): Promise<string | null> {
 
 /** Downloads an asset's content_url (guarded, capped) and re-hosts it in storage. */
 @Injectable()
-export class AssetImporter {
-  private readonly logger = new Logger(AssetImporter.name);
-
-  constructor(
-    @InjectRepository(Asset) private readonly repo: Repository<Asset>,
-    private readonly config: AppConfig,
-    private readonly storage: FileStorage,
-  ) {}
-
+export class AssetImporter extends Importer(Asset) {
   /** Runs one import; `lastAttempt` turns a transient failure into FAILED instead of a retry. */
   async run(organizationId: string, assetId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
-    const asset = await this.repo.findOne({ where: { id: assetId, organizationId } });
-    if (!asset || asset.state !== 'PROCESSING' || !asset.sourceUrl) return 'skipped';
+    const asset = await this.processing(organizationId, assetId);
+    if (!asset?.sourceUrl) return 'skipped';
     const prefix = assetPrefix(organizationId, asset.id);
     const run = { prefix, tempPrefix: 'cp-asset-', lastAttempt, unknownFailure: 'The file could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, assetId }, 'asset import failed') };
     return settleImport(asset, this.repo, this.storage, run, async (dir) => {
@@ -171,18 +186,10 @@ export class AssetImporter {
  * package's prefix, and settles the row READY or FAILED.
  */
 @Injectable()
-export class WebPackageImporter {
-  private readonly logger = new Logger(WebPackageImporter.name);
-
-  constructor(
-    @InjectRepository(WebPackage) private readonly repo: Repository<WebPackage>,
-    private readonly config: AppConfig,
-    private readonly storage: FileStorage,
-  ) {}
-
+export class WebPackageImporter extends Importer(WebPackage) {
   async run(organizationId: string, webPackageId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
-    const pkg = await this.repo.findOne({ where: { id: webPackageId, organizationId } });
-    if (!pkg || pkg.state !== 'PROCESSING') return 'skipped';
+    const pkg = await this.processing(organizationId, webPackageId);
+    if (!pkg) return 'skipped';
     const run = { prefix: pkg.storagePrefix, tempPrefix: 'cp-wpk-', lastAttempt, unknownFailure: 'The package could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, webPackageId }, 'web package import failed') };
     return settleImport(pkg, this.repo, this.storage, run, async (dir) => {
       const dest = join(dir, 'package.zip');
