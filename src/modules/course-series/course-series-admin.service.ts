@@ -3,7 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { updateSent } from '../commerce/update-sent';
 import { DomainsService } from '../domains/domains.service';
-import { insertProgram, lockLive, Program, replaceItems, resolveItems, slugFrom, softDelete } from '../plans/program-writes';
+import { ProgramAdminService } from '../plans/program-admin-service';
+import { insertProgram, Program, replaceItems, resolveItems, slugFrom } from '../plans/program-writes';
 import { CourseSeriesService, CourseSeriesView } from './course-series.service';
 import type { CourseSeriesCreateDto, CourseSeriesPatchDto } from './dto/course-series-write.dto';
 
@@ -23,12 +24,10 @@ const SERIES: Program = {
  * courses are course_series_items in the order sent. Delete is soft (deleted_at).
  */
 @Injectable()
-export class CourseSeriesAdminService {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly domains: DomainsService,
-    private readonly series: CourseSeriesService,
-  ) {}
+export class CourseSeriesAdminService extends ProgramAdminService<CourseSeriesView> {
+  constructor(ds: DataSource, domains: DomainsService, series: CourseSeriesService) {
+    super(SERIES, ds, domains, series);
+  }
 
   private async writeItems(m: EntityManager, p: Principal, domainId: string, seriesId: string, refs: { id: string }[] | undefined) {
     if (refs === undefined) return;
@@ -37,30 +36,21 @@ export class CourseSeriesAdminService {
   }
 
   async create(p: Principal, domainName: string, dto: CourseSeriesCreateDto): Promise<CourseSeriesView> {
-    const domain = await this.domains.requireByName(p, domainName);
-    const id = await this.ds.transaction(async (m) => {
+    return this.written(p, domainName, async (m, domain) => {
       const slug = { slug: slugFrom(dto.title!, 'series'), chosen: false };
       const seriesId = await insertProgram(m, SERIES, p.organizationId, domain.id, slug, { title: dto.title, visible_on_catalog: dto.visible_on_catalog ?? true }, dto.title!);
       await this.writeItems(m, p, domain.id, seriesId, dto.published_courses);
       return seriesId;
     });
-    return this.series.readByUuid(p, domain, id);
   }
 
   /** PUT (title required) and PATCH: the members sent change. */
   async update(p: Principal, domainName: string, publicId: string, dto: CourseSeriesPatchDto): Promise<CourseSeriesView> {
-    const domain = await this.domains.requireByName(p, domainName);
-    const id = await this.ds.transaction(async (m) => {
-      const s = await lockLive(m, SERIES, p.organizationId, domain.id, publicId);
+    return this.written(p, domainName, async (m, domain) => {
+      const s = await this.locked(m, p, domain, publicId);
       await updateSent(m, 'course_series', s.id, p.organizationId, { title: dto.title, visible_on_catalog: dto.visible_on_catalog });
       await this.writeItems(m, p, domain.id, s.id, dto.published_courses);
       return s.id;
     });
-    return this.series.readByUuid(p, domain, id);
-  }
-
-  async remove(p: Principal, domainName: string, publicId: string): Promise<void> {
-    const domain = await this.domains.requireByName(p, domainName);
-    await this.ds.transaction(async (m) => softDelete(m, SERIES, p.organizationId, (await lockLive(m, SERIES, p.organizationId, domain.id, publicId)).id));
   }
 }

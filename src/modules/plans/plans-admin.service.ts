@@ -6,7 +6,8 @@ import { updateSent } from '../commerce/update-sent';
 import { DomainsService } from '../domains/domains.service';
 import type { PlanCreateDto, PlanPatchDto } from './dto/plan-write.dto';
 import { PlansService, PlanView } from './plans.service';
-import { insertProgram, lockLive, Program, replaceItems, resolveItems, slugFrom, slugTaken, softDelete } from './program-writes';
+import { ProgramAdminService } from './program-admin-service';
+import { insertProgram, Program, replaceItems, resolveItems, slugFrom, slugTaken } from './program-writes';
 
 const PLANS: Program = { table: 'plans', kind: 'plan', offerOwner: 'plan_id', what: 'plan', items: { table: 'plan_items', owner: 'plan_id' } };
 
@@ -18,12 +19,10 @@ const PLANS: Program = { table: 'plans', kind: 'plan', offerOwner: 'plan_id', wh
  * disappears from every read, its enrollments and offer rows stay for the record.
  */
 @Injectable()
-export class PlansAdminService {
-  constructor(
-    private readonly ds: DataSource,
-    private readonly domains: DomainsService,
-    private readonly plans: PlansService,
-  ) {}
+export class PlansAdminService extends ProgramAdminService<PlanView> {
+  constructor(ds: DataSource, domains: DomainsService, plans: PlansService) {
+    super(PLANS, ds, domains, plans);
+  }
 
   private async writeItems(m: EntityManager, p: Principal, domainId: string, planId: string, dto: PlanPatchDto) {
     for (const [kind, column, refs, field] of [
@@ -36,21 +35,18 @@ export class PlansAdminService {
 
   /** POST: answers the published Plan (with its offer and items). */
   async create(p: Principal, domainName: string, dto: PlanCreateDto): Promise<PlanView> {
-    const domain = await this.domains.requireByName(p, domainName);
-    const id = await this.ds.transaction(async (m) => {
+    return this.written(p, domainName, async (m, domain) => {
       const slug = { slug: dto.slug ?? slugFrom(dto.name!, 'plan'), chosen: dto.slug !== undefined };
       const planId = await insertProgram(m, PLANS, p.organizationId, domain.id, slug, { name: dto.name, hidden: dto.hidden, short_description: dto.short_description ?? null }, dto.name!);
       await this.writeItems(m, p, domain.id, planId, dto);
       return planId;
     });
-    return this.plans.readByUuid(p, domain, id);
   }
 
   /** PUT (name and hidden required) and PATCH: the members sent change. */
   async update(p: Principal, domainName: string, publicId: string, dto: PlanPatchDto): Promise<PlanView> {
-    const domain = await this.domains.requireByName(p, domainName);
-    const id = await this.ds.transaction(async (m) => {
-      const plan = await lockLive(m, PLANS, p.organizationId, domain.id, publicId);
+    return this.written(p, domainName, async (m, domain) => {
+      const plan = await this.locked(m, p, domain, publicId);
       try {
         await updateSent(m, 'plans', plan.id, p.organizationId, { name: dto.name, slug: dto.slug, hidden: dto.hidden, short_description: dto.short_description });
       } catch (e) {
@@ -61,12 +57,5 @@ export class PlansAdminService {
       await this.writeItems(m, p, domain.id, plan.id, dto);
       return plan.id;
     });
-    return this.plans.readByUuid(p, domain, id);
-  }
-
-  /** DELETE: soft; 404 once deleted. */
-  async remove(p: Principal, domainName: string, publicId: string): Promise<void> {
-    const domain = await this.domains.requireByName(p, domainName);
-    await this.ds.transaction(async (m) => softDelete(m, PLANS, p.organizationId, (await lockLive(m, PLANS, p.organizationId, domain.id, publicId)).id));
   }
 }
