@@ -9,6 +9,7 @@ import { invalidPk } from '../enrollments/program-enrollments';
 import type { PathItemCreateDto, PathItemUpdateDto } from './dto/published-path.dto';
 import { isUniqueViolation } from '../../core/database/sql';
 import { PathLookups } from './path-lookups.service';
+import { writePublishedPath } from './published-path-write';
 import { LearningPath } from './path.entity';
 import { PathItem } from './published-path.entity';
 
@@ -109,50 +110,38 @@ export class PathItemsService {
   }
 
   async createItem(p: Principal, domainName: string, id: string, dto: PathItemCreateDto): Promise<PathItemView> {
-    const domain = await this.lookups.domain(p, domainName);
-    try {
-      return await this.ds.transaction(async (m) => {
-        const pp = await this.lookups.publishedPath(m, p, domain, id);
-        // A live published course of the organization on the same domain as the path.
-        const pcUuid = decodeId('publishedCourse', dto.published_course.id);
-        const pc = pcUuid
-          ? await m.query(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [
-              pcUuid,
-              p.organizationId,
-              domain.id,
-            ])
-          : [];
-        if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
-        await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
-        const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
-        if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
-        const item = await m.getRepository(PathItem).save(
-          m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }),
-        );
-        await m.getRepository(LearningPath).update({ id: pp.pathId, organizationId: p.organizationId }, { updatedAt: new Date() });
-        return this.itemView(m, p.organizationId, pp.pathId, encodeId('pathItem', item.id));
-      });
-    } catch (e) {
-      this.mapItemConflict(e);
-    }
+    return writePublishedPath(this.ds, this.lookups, p, domainName, id, (e) => this.mapItemConflict(e), async (m, pp, domain) => {
+      // A live published course of the organization on the same domain as the path.
+      const pcUuid = decodeId('publishedCourse', dto.published_course.id);
+      const pc = pcUuid
+        ? await m.query(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [
+            pcUuid,
+            p.organizationId,
+            domain.id,
+          ])
+        : [];
+      if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
+      await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
+      const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
+      if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
+      const item = await m.getRepository(PathItem).save(
+        m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }),
+      );
+      await m.getRepository(LearningPath).update({ id: pp.pathId, organizationId: p.organizationId }, { updatedAt: new Date() });
+      return this.itemView(m, p.organizationId, pp.pathId, encodeId('pathItem', item.id));
+    });
   }
 
   async updateItem(p: Principal, domainName: string, id: string, itemId: string, dto: PathItemUpdateDto): Promise<PathItemView> {
-    const domain = await this.lookups.domain(p, domainName);
-    try {
-      return await this.ds.transaction(async (m) => {
-        const pp = await this.lookups.publishedPath(m, p, domain, id);
-        const view = await this.itemView(m, p.organizationId, pp.pathId, itemId);
-        if (dto.order !== undefined && dto.order !== view.item.order) {
-          await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order, view.item.id);
-          await m.getRepository(PathItem).update({ id: view.item.id, organizationId: p.organizationId }, { order: dto.order });
-          return this.itemView(m, p.organizationId, pp.pathId, itemId);
-        }
-        return view;
-      });
-    } catch (e) {
-      this.mapItemConflict(e);
-    }
+    return writePublishedPath(this.ds, this.lookups, p, domainName, id, (e) => this.mapItemConflict(e), async (m, pp) => {
+      const view = await this.itemView(m, p.organizationId, pp.pathId, itemId);
+      if (dto.order !== undefined && dto.order !== view.item.order) {
+        await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order, view.item.id);
+        await m.getRepository(PathItem).update({ id: view.item.id, organizationId: p.organizationId }, { order: dto.order });
+        return this.itemView(m, p.organizationId, pp.pathId, itemId);
+      }
+      return view;
+    });
   }
 
   async deleteItem(p: Principal, domainName: string, id: string, itemId: string): Promise<void> {

@@ -10,6 +10,7 @@ import type { Domain } from '../domains/domain.entity';
 import type { PublishedPathCreateDto, PublishedPathPatchDto } from './dto/published-path.dto';
 import { isUniqueViolation } from '../../core/database/sql';
 import { PathLookups } from './path-lookups.service';
+import { writePublishedPath } from './published-path-write';
 import { LearningPath } from './path.entity';
 import { PublishedPath } from './published-path.entity';
 
@@ -37,6 +38,12 @@ export interface ListQuery {
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A write's failure: another published path of the domain has the slug (400 on slug), or the failure itself. */
+function slugConflict(e: unknown): never {
+  if (isUniqueViolation(e, 'published_paths_domain_slug_uq')) throw fieldError('slug', 'A published path with this slug already exists on this domain.');
+  throw e;
+}
 
 /**
  * Published paths: a published path is a path on a domain with a slug, a default offer, ordered
@@ -186,32 +193,24 @@ export class PublishedPathsService {
         return (await this.views(m, p, domain, [pp], new Map([[path.id, path]])))[0];
       });
     } catch (e) {
-      if (isUniqueViolation(e, 'published_paths_domain_slug_uq')) throw fieldError('slug', 'A published path with this slug already exists on this domain.');
-      throw e;
+      slugConflict(e);
     }
   }
 
   async updatePublished(p: Principal, domainName: string, id: string, dto: PublishedPathPatchDto): Promise<PublishedPathView> {
-    const domain = await this.lookups.domain(p, domainName);
-    try {
-      return await this.ds.transaction(async (m) => {
-        const pp = await this.lookups.publishedPath(m, p, domain, id);
-        const patch: Partial<PublishedPath> = {};
-        if (dto.slug !== undefined && dto.slug !== pp.slug) {
-          await this.assertSlugFree(m, domain, dto.slug, pp.id);
-          patch.slug = dto.slug;
-        }
-        Object.assign(patch, sentMembers<PublishedPathPatchDto, PublishedPath>(dto, { hidden: 'hidden', strict_enforce_group_visibility: 'strictEnforceGroupVisibility', unique_progress_per_enrollment: 'uniqueProgressPerEnrollment' }));
-        if (Object.keys(patch).length) {
-          await m.getRepository(PublishedPath).update({ id: pp.id, organizationId: p.organizationId }, patch);
-          Object.assign(pp, patch, { updatedAt: new Date() });
-        }
-        return this.viewOne(m, p, domain, pp);
-      });
-    } catch (e) {
-      if (isUniqueViolation(e, 'published_paths_domain_slug_uq')) throw fieldError('slug', 'A published path with this slug already exists on this domain.');
-      throw e;
-    }
+    return writePublishedPath(this.ds, this.lookups, p, domainName, id, slugConflict, async (m, pp, domain) => {
+      const patch: Partial<PublishedPath> = {};
+      if (dto.slug !== undefined && dto.slug !== pp.slug) {
+        await this.assertSlugFree(m, domain, dto.slug, pp.id);
+        patch.slug = dto.slug;
+      }
+      Object.assign(patch, sentMembers<PublishedPathPatchDto, PublishedPath>(dto, { hidden: 'hidden', strict_enforce_group_visibility: 'strictEnforceGroupVisibility', unique_progress_per_enrollment: 'uniqueProgressPerEnrollment' }));
+      if (Object.keys(patch).length) {
+        await m.getRepository(PublishedPath).update({ id: pp.id, organizationId: p.organizationId }, patch);
+        Object.assign(pp, patch, { updatedAt: new Date() });
+      }
+      return this.viewOne(m, p, domain, pp);
+    });
   }
 
   /** Unpublishes the path from the domain; the path itself stays (/v1/paths). */
