@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
+import { types as pgTypes } from 'pg';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { uuidV5 } from '../../core/ids/uuid-v5';
@@ -20,6 +21,7 @@ import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
 import { eraseRatingFeedback } from '../analytics/rating-writes';
 import { ANONYMIZED_USER_EDIT, userState } from './user-refs';
+import type { StudentRow } from './students.presenter';
 
 /** A /v1 user update naming an email another user of the organization has. */
 export const EMAIL_TAKEN = 'A user with this email address already exists.';
@@ -70,13 +72,23 @@ const PREPARED = {
   },
 } as const;
 
-async function preparedQuery(ds: DataSource, organizationId: string, statement: { name: string; sql: string }, params: unknown[]): Promise<any[]> {
+async function preparedQuery(ds: DataSource, organizationId: string, statement: { name: string; sql: string }, params: unknown[], rowTypes?: RowTypes): Promise<any[]> {
   const text = bindOrg(statement.sql, params.length);
   const values = [...params, organizationId];
   if (ds.logger && (ds.options as { logging?: unknown }).logging) ds.logger.logQuery(text, values);
-  const pool = (ds.driver as unknown as { master: { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[] }> } }).master;
-  return (await pool.query({ name: statement.name, text, values })).rows;
+  const pool = (ds.driver as unknown as { master: { query(q: { name: string; text: string; values: unknown[]; types?: RowTypes }): Promise<{ rows: any[] }> } }).master;
+  return (await pool.query(rowTypes ? { name: statement.name, text, values, types: rowTypes } : { name: statement.name, text, values })).rows;
 }
+
+type RowTypes = { getTypeParser(oid: number, format?: string): (value: string) => unknown };
+
+/**
+ * The list's result types: timestamptz columns stay pg's text (the list shows only created_at, which
+ * its presenter parses with pg's own parser: studentRowCreatedAt), every other type as pg parses it.
+ */
+const LIST_ROW_TYPES: RowTypes = {
+  getTypeParser: (oid, format) => (oid === pgTypes.builtins.TIMESTAMPTZ ? (value: string) => value : (pgTypes.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown)),
+};
 
 /**
  * Students (the `users` table) for /v2. Every method takes the caller first and every statement
@@ -96,16 +108,16 @@ export class StudentsService {
   /**
    * A keyset page: fixed SQL (no query builder, no entity hydration), served by the index on
    * (organization_id, created_at, id); filters on lower(email) use the (organization_id,
-   * lower(email)) unique index. LIMIT is size + 1 (parsePage bounds size to 1..100).
+   * lower(email)) unique index. LIMIT is size + 1 (parsePage bounds size to 1..100). The rows as pg
+   * gives them (no entities: the list presents them straight from the rows, students.presenter.ts).
    */
-  async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<Student[]> {
+  async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<StudentRow[]> {
     const unfiltered =
       q['filter[email]'] === undefined && q['filter[first_name]'] === undefined && q['filter[last_name]'] === undefined && q['filter[is_inactive]'] === undefined;
     if (unfiltered) {
-      const rows = page.after
-        ? await preparedQuery(this.ds, p.organizationId, PREPARED.listAfter, [page.after.t, page.after.id, page.size + 1])
-        : await preparedQuery(this.ds, p.organizationId, PREPARED.list, [page.size + 1]);
-      return rows.map(studentFromRow);
+      return page.after
+        ? preparedQuery(this.ds, p.organizationId, PREPARED.listAfter, [page.after.t, page.after.id, page.size + 1], LIST_ROW_TYPES)
+        : preparedQuery(this.ds, p.organizationId, PREPARED.list, [page.size + 1], LIST_ROW_TYPES);
     }
     const params: unknown[] = [];
     let where = 'organization_id = $org';
@@ -114,8 +126,7 @@ export class StudentsService {
     if (q['filter[last_name]'] !== undefined) where += ` AND last_name = $${params.push(q['filter[last_name]'])}`;
     if (q['filter[is_inactive]'] !== undefined) where += ` AND is_inactive = $${params.push(q['filter[is_inactive]'] === 'true')}`;
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
-    const rows: any[] = await scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
-    return rows.map(studentFromRow);
+    return scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
   }
 
   async get(p: Principal, publicId: string): Promise<Student> {
