@@ -6,15 +6,17 @@ import { LicensePackageCreateDto, LicensePackagePatchDto, LicensePackageSeatCrea
 import { presentPackage, presentSeat } from './license-packages.presenter';
 import { LicensePackagesService } from './license-packages.service';
 
+/** What the packages and their seats share: the controller's service and the `licensing` scopes. */
+const LICENSING = { service: 'packages', scopes: 'licensing' } as const;
+
 /**
  * /v1/license-packages and their students (the `licensing` family): packages list, create, read,
  * partial update (PATCH only, as published), delete; seats list, add, update (PUT and PATCH).
  */
 @V1()
 @V1Resource<LicensePackagesService>({
-  service: 'packages',
+  ...LICENSING,
   id: 'license_package_id',
-  scopes: 'licensing',
   present: presentPackage,
   list: { call: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
   create: { call: 'create', body: LicensePackageCreateDto },
@@ -23,10 +25,9 @@ import { LicensePackagesService } from './license-packages.service';
   remove: { call: 'remove' },
 })
 @V1Resource<LicensePackagesService>({
-  service: 'packages',
+  ...LICENSING,
   at: ':license_package_id/students',
   id: 'student_id',
-  scopes: 'licensing',
   present: presentSeat,
   list: { call: 'listSeats', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
   create: { call: 'addSeat', body: LicensePackageSeatCreateDto },

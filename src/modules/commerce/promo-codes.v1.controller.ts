@@ -13,12 +13,14 @@ import { PromoCodesService } from './promo-codes.service';
 /** The body of the attach operation: one `{id}` (an offer's) or a list of them. */
 const POOL_OFFER_REF = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'an offer id' } } };
 
+/** What the pools and the codes share: the controllers' service and the `promo-codes` scopes. */
+const PROMO_CODES = { service: 'promo', scopes: 'promo-codes' } as const;
+
 /** /v1/promo-code-pools and their offers (the `promo-codes` family). */
 @V1()
 @V1Resource<PromoCodesService>({
-  service: 'promo',
+  ...PROMO_CODES,
   id: 'promo_code_pool_id',
-  scopes: 'promo-codes',
   present: presentPool,
   // filters: `offer_id` (pools attached to that offer), `name` (exact)
   list: { call: 'listPools', cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id', 64), name: strParam(q, 'name', 255) }) },
@@ -56,9 +58,8 @@ export class PromoCodePoolsV1Controller {
 /** /v1/promo-codes (the `promo-codes` family). */
 @V1()
 @V1Resource<PromoCodesService>({
-  service: 'promo',
+  ...PROMO_CODES,
   id: 'promo_code_id',
-  scopes: 'promo-codes',
   present: presentPromoCode,
   // filters: `promo_code_pool_id`, `code` (exact, case-sensitive), `active`
   list: {
