@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { ApiError, conflict } from '../http/api-error';
 import { apiOf } from '../http/interfaces';
 import { requestFingerprint } from './fingerprint';
-import { IdempotencyClaim, IdempotencyService, STORED_HEADERS } from './idempotency.service';
+import { holdsSecret, IdempotencyClaim, IdempotencyService, STORED_HEADERS } from './idempotency.service';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_KEY_LENGTH = 255;
@@ -106,6 +106,8 @@ export function idempotencyOnSend(idem: IdempotencyService) {
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    idem.finish(claim, reply.statusCode, headers, body).then(() => done(null, payload));
+    // a string payload is scanned for secrets as is (one pass, before its encoding: holdsSecret)
+    const sealed = body === null || reply.statusCode >= 500 ? undefined : holdsSecret(typeof payload === 'string' ? payload : body);
+    idem.finish(claim, reply.statusCode, headers, body, sealed).then(() => done(null, payload));
   };
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { decryptBytes, encryptBytes } from '../crypto/crypto';
-import { scoped } from '../database/scoped';
+import { bindOrg, scoped } from '../database/scoped';
 
 /**
  * A claim that is still NULL after this long is taken as abandoned (the process died, or the
@@ -37,14 +37,50 @@ export const STORED_HEADERS = ['content-type', 'location'] as const;
  * (`sealed`), never in plain text; other answers are stored as sent, so that anonymization can find
  * the ones that show a person with one statement.
  */
-const SECRET_MEMBERS = ['"client_secret"', '"secret"', '"token"', '"invite_url"', '"api_key"', '"access_token"', '"refresh_token"', '"password"'].map((m) =>
-  Buffer.from(m),
-);
+const SECRET_MEMBERS = ['client_secret', 'secret', 'token', 'invite_url', 'api_key', 'access_token', 'refresh_token', 'password'];
+/** Any of them, quoted, anywhere in the text: one scan instead of one per name. */
+const SECRET_MEMBER = new RegExp(`"(?:${SECRET_MEMBERS.join('|')})"`);
 
-/** True when a stored answer would hold a secret (a member named like one appears in it). */
-export function holdsSecret(body: Buffer): boolean {
-  return SECRET_MEMBERS.some((m) => body.includes(m));
+/**
+ * True when a stored answer would hold a secret (a member named like one appears in it). Given the
+ * payload as the string it was sent as (before its UTF-8 encoding) or as bytes: the names are ASCII,
+ * and an ASCII run appears in a string exactly when it appears in its UTF-8 bytes (every byte of a
+ * multi-byte sequence is >= 0x80), as in the bytes read as latin1.
+ */
+export function holdsSecret(body: Buffer | string): boolean {
+  return SECRET_MEMBER.test(typeof body === 'string' ? body : body.toString('latin1'));
 }
+
+/** pg's Pool under TypeORM's postgres driver (what its QueryRunners take connections from). */
+type PgPool = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[] }> };
+
+/**
+ * The claim and the store, the two statements of every keyed write, as pg named (prepared)
+ * statements: parsed and planned once per pooled connection, and sent straight to TypeORM's pg pool
+ * (no QueryRunner per statement), as StudentsService sends its hot reads. Fixed texts with `$org`
+ * bound last by bindOrg, exactly as scoped() binds it; DATABASE_LOG_QUERIES still logs them through
+ * TypeORM's logger.
+ */
+const CLAIM = {
+  name: 'idempotency_claim',
+  sql: `WITH claim AS (
+           INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
+           VALUES ($org, $1, $2, $3, now() + make_interval(secs => $4))
+           ON CONFLICT (organization_id, lookup) DO UPDATE
+              SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL, sealed = false,
+                  created_at = now(), expires_at = EXCLUDED.expires_at
+            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $5))
+           RETURNING 1
+         )
+         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed FROM claim
+         UNION ALL
+         SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed FROM idempotency_keys k
+          WHERE k.organization_id = $org AND k.lookup = $1 AND NOT EXISTS (SELECT 1 FROM claim)`,
+};
+const COMPLETE = {
+  name: 'idempotency_complete',
+  sql: `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5, sealed = $6 WHERE organization_id = $org AND lookup = $1 AND claim_id = $2`,
+};
 
 /**
  * Idempotency-Key records (CONVENTIONS §14), kept in PostgreSQL per organization. One row per
@@ -60,6 +96,14 @@ export class IdempotencyService {
     private readonly ds: DataSource,
     private readonly config: AppConfig,
   ) {}
+
+  /** One of the fixed statements above, prepared, for `organizationId` (bound as `$org`). */
+  private async prepared(organizationId: string, statement: { name: string; sql: string }, params: unknown[]): Promise<any[]> {
+    const text = bindOrg(statement.sql, params.length);
+    const values = [...params, organizationId];
+    if (this.ds.logger && (this.ds.options as { logging?: unknown }).logging) this.ds.logger.logQuery(text, values);
+    return (await (this.ds.driver as unknown as { master: PgPool }).master.query({ name: statement.name, text, values })).rows;
+  }
 
   /** The caller a key belongs to: the OAuth client and token subject, or the organization's API key. */
   static callerOf(p: Principal): string {
@@ -80,22 +124,7 @@ export class IdempotencyService {
     const lookup = IdempotencyService.lookupOf(IdempotencyService.callerOf(p), method, path, key);
     const claimId = randomUUID();
     const rows: Array<{ claimed: boolean; fingerprint: Buffer | null; status: number | null; headers: Record<string, string> | null; body: Buffer | null; sealed: boolean | null }> =
-      await scoped(this.ds, p.organizationId).query(
-        `WITH claim AS (
-           INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
-           VALUES ($org, $1, $2, $3, now() + make_interval(secs => $4))
-           ON CONFLICT (organization_id, lookup) DO UPDATE
-              SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL, sealed = false,
-                  created_at = now(), expires_at = EXCLUDED.expires_at
-            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $5))
-           RETURNING 1
-         )
-         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed FROM claim
-         UNION ALL
-         SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed FROM idempotency_keys k
-          WHERE k.organization_id = $org AND k.lookup = $1 AND NOT EXISTS (SELECT 1 FROM claim)`,
-        [lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS],
-      );
+      await this.prepared(p.organizationId, CLAIM, [lookup, claimId, fingerprint, this.config.IDEMPOTENCY_KEY_TTL_SECONDS, IN_FLIGHT_ABANDONED_AFTER_SECONDS]);
     const row = rows[0];
     if (!row) return { kind: 'in_flight' };
     if (row.claimed) return { kind: 'claimed', claim: { organizationId: p.organizationId, lookup, claimId } };
@@ -105,13 +134,13 @@ export class IdempotencyService {
     return { kind: 'replay', status: row.status, headers: row.headers ?? {}, body: row.sealed ? decryptBytes(this.config.APP_SECRET, body) : body };
   }
 
-  /** Store the answer of a claimed request (the exact bytes sent; encrypted when it holds a secret). */
-  async complete(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
-    const sealed = holdsSecret(body);
-    await scoped(this.ds, c.organizationId).query(
-      `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5, sealed = $6 WHERE organization_id = $org AND lookup = $1 AND claim_id = $2`,
-      [c.lookup, c.claimId, status, JSON.stringify(headers), sealed ? encryptBytes(this.config.APP_SECRET, body) : body, sealed],
-    );
+  /**
+   * Store the answer of a claimed request (the exact bytes sent; encrypted when it holds a secret).
+   * `sealed`: holdsSecret of the answer when the caller already knows it (it scanned the payload
+   * string before encoding it).
+   */
+  async complete(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer, sealed = holdsSecret(body)): Promise<void> {
+    await this.prepared(c.organizationId, COMPLETE, [c.lookup, c.claimId, status, JSON.stringify(headers), sealed ? encryptBytes(this.config.APP_SECRET, body) : body, sealed]);
   }
 
   /**
@@ -145,10 +174,10 @@ export class IdempotencyService {
   }
 
   /** Store or release, never throwing: the answer goes out either way (an unstored claim is abandoned after IN_FLIGHT_ABANDONED_AFTER_SECONDS). */
-  async finish(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer | null): Promise<void> {
+  async finish(c: IdempotencyClaim, status: number, headers: Record<string, string>, body: Buffer | null, sealed?: boolean): Promise<void> {
     try {
       if (status >= 500 || body === null) await this.release(c);
-      else await this.complete(c, status, headers, body);
+      else await this.complete(c, status, headers, body, sealed);
     } catch (err) {
       this.logger.error({ err, status }, 'could not store the answer of an Idempotency-Key request');
     }
