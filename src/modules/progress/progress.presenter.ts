@@ -32,35 +32,42 @@ export const presentProgressToken = (r: { progress_token: string; completed_at: 
 /** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
 const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
 
-/** UserPublishedCourseProgress. */
-export const presentUserCourse = (r: UserCourseRow) => ({
-  published_course_id: encodeId('publishedCourse', r.published_course_id),
-  domain_name: r.domain_name,
-  enrolled_at: isoOf(r.enrolled_at),
-  enrollment_id: encodeId('enrollment', r.enrollment_id),
-  course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
-  course_progress: {
-    course_progress_id: encodeId('courseProgress', r.cp_id),
-    completed_lesson_count: r.completed_lesson_count,
-    completed_required_lesson_count: r.completed_required_lesson_count,
-    completed_at: isoOf(r.completed_at),
-    latest_activity: isoOf(r.latest_activity),
-    score: r.score,
-    max_score: r.max_score,
-    credits_earned: r.credits_earned,
-    credit_unit_plural: r.credit_unit_plural,
-    success_status: r.success_status,
-  },
-  certificate: r.cert_code
-    ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: isoOf(r.cert_issued_at), expires_at: isoOf(r.cert_expires_at) }
-    : null,
-  all_enrollments: (r.all_enrollments ?? []).map((e) => ({
-    course_progress_id: encodeId('courseProgress', e.course_progress_id),
-    active: e.active,
-    expires_at: iso(e.expires_at),
-    enrollment_id: encodeId('enrollment', e.enrollment_id),
-  })),
-});
+/**
+ * UserPublishedCourseProgress. A page presents 100 of them (issue 16): the latest enrollment and
+ * the course progress usually come back in all_enrollments, so their public ids are encoded once.
+ */
+export const presentUserCourse = (r: UserCourseRow) => {
+  const enrollmentId = encodeId('enrollment', r.enrollment_id);
+  const progressId = encodeId('courseProgress', r.cp_id);
+  return {
+    published_course_id: encodeId('publishedCourse', r.published_course_id),
+    domain_name: r.domain_name,
+    enrolled_at: isoOf(r.enrolled_at),
+    enrollment_id: enrollmentId,
+    course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
+    course_progress: {
+      course_progress_id: progressId,
+      completed_lesson_count: r.completed_lesson_count,
+      completed_required_lesson_count: r.completed_required_lesson_count,
+      completed_at: isoOf(r.completed_at),
+      latest_activity: isoOf(r.latest_activity),
+      score: r.score,
+      max_score: r.max_score,
+      credits_earned: r.credits_earned,
+      credit_unit_plural: r.credit_unit_plural,
+      success_status: r.success_status,
+    },
+    certificate: r.cert_code
+      ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: isoOf(r.cert_issued_at), expires_at: isoOf(r.cert_expires_at) }
+      : null,
+    all_enrollments: (r.all_enrollments ?? []).map((e) => ({
+      course_progress_id: e.course_progress_id === r.cp_id ? progressId : encodeId('courseProgress', e.course_progress_id),
+      active: e.active,
+      expires_at: iso(e.expires_at),
+      enrollment_id: e.enrollment_id === r.enrollment_id ? enrollmentId : encodeId('enrollment', e.enrollment_id),
+    })),
+  };
+};
 
 /** UserLessonProgress. */
 export const presentUserLesson = (r: UserLessonRow) => ({
