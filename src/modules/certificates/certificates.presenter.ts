@@ -1,27 +1,38 @@
-import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
-import type { Certificate } from './certificate.entity';
+
+/** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
+export interface CertificateView {
+  id: string;
+  userId: string;
+  courseId: string;
+  code: string;
+  issuedAt: Date;
+  expiresAt: Date | null;
+  scoreAsPercent: number | null;
+}
 
 /**
  * CertificateResource. `status` (active | expired, from expires_at at read time) is added to the
  * published attributes; the student and course are relationships, as the reference has them.
+ * One literal, members in the order v2Resource answers them (type, id, attributes,
+ * relationships, links).
  */
-export function presentCertificate(c: Certificate, baseUrl: string, now = new Date()) {
-  return v2Resource(
-    'certificates',
-    'certificate',
-    c.id,
-    baseUrl,
-    {
+export function presentCertificate(c: CertificateView, baseUrl: string, now = new Date()) {
+  const id = encodeId('certificate', c.id);
+  return {
+    type: 'certificates' as const,
+    id,
+    attributes: {
       code: c.code,
       issued_at: c.issuedAt.toISOString(),
       expires_at: c.expiresAt ? c.expiresAt.toISOString() : null,
       score_as_percent: c.scoreAsPercent,
       status: c.expiresAt && c.expiresAt <= now ? ('expired' as const) : ('active' as const),
     },
-    {
+    relationships: {
       student: { data: { type: 'students' as const, id: encodeId('student', c.userId) } },
       course: { data: { type: 'courses' as const, id: encodeId('course', c.courseId) } },
     },
-  );
+    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/certificates/${id}` },
+  };
 }

@@ -15,7 +15,10 @@ export interface GroupResource {
   };
 }
 
-export function presentGroup(g: Group): GroupResource {
+/** What a group resource shows: a Group entity, or a row read with these members as pg answers it. */
+export type GroupView = Pick<Group, 'id' | 'name' | 'ruleEmailDomains' | 'sendCourseEnrollmentEmail' | 'categoryId' | 'createdAt' | 'updatedAt'>;
+
+export function presentGroup(g: GroupView): GroupResource {
   return {
     type: 'groups',
     id: encodeId('group', g.id),
