@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { PageRequest } from '../../core/pagination/cursor-page';
 import { Course } from './course.entity';
-import { CourseView, presentCourse } from './courses.presenter';
+import { CourseFields, CourseView, presentCourse } from './courses.presenter';
+import { poolRead } from './pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';
@@ -25,6 +26,72 @@ export type CourseResource = ReturnType<typeof presentCourse>;
 
 const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
 
+/** What a /v2 course shows of its row (CourseFields), in the page's statements. ("courses" quoted, as the index test finds the list statement.) */
+const COURSE_COLUMNS =
+  'id, created_at, updated_at, external_id, title, short_description, long_description_html, enforce_sequential_navigation, promo_image_url, issues_certificate, certificate_validity_days';
+
+/**
+ * The computed attributes of the courses whose ids `ids` (an SQL uuid[] expression) gives: lesson
+ * count and the newest lesson change (non-deleted lessons; drafts are not counted), the average
+ * rating on the organization's active scale, and whether a live published course exists. CTEs
+ * l, r and p, joined on the course id by statsJoins, selected as STATS_COLUMNS.
+ */
+const statsCtes = (ids: string) =>
+  `l AS (
+     SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
+       FROM lessons WHERE organization_id = $org AND course_id = ANY(${ids}) AND deleted_at IS NULL GROUP BY course_id),
+   r AS (
+     SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
+       FROM course_ratings
+      WHERE organization_id = $org AND course_id = ANY(${ids})
+        AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $org)
+      GROUP BY course_id),
+   p AS (
+     SELECT DISTINCT course_id FROM published_courses
+      WHERE organization_id = $org AND course_id = ANY(${ids}) AND unpublished_at IS NULL)`;
+const STATS_COLUMNS = 'COALESCE(l.n, 0) AS lesson_count, l.m AS lessons_updated_at, r.avg AS average_rating, (p.course_id IS NOT NULL) AS is_published';
+const statsJoins = (id: string) => `LEFT JOIN l ON l.course_id = ${id} LEFT JOIN r ON r.course_id = ${id} LEFT JOIN p ON p.course_id = ${id}`;
+
+/** Live courses (not soft-deleted, not drafts) of the organization matching `where`, with their computed attributes, in `tail` order. */
+const liveSql = (where: string, tail: string) =>
+  `WITH page AS (SELECT ${COURSE_COLUMNS} FROM "courses" WHERE organization_id = $org AND deleted_at IS NULL AND NOT is_draft${where}${tail}),
+   ${statsCtes('ARRAY(SELECT id FROM page)')}
+   SELECT page.*, ${STATS_COLUMNS} FROM page ${statsJoins('page.id')}`;
+
+/** A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of live courses matching `where`. */
+const pageSql = (where: string, limit: number) => `${liveSql(where, ` ORDER BY created_at ASC, id ASC LIMIT $${limit}`)} ORDER BY page.created_at ASC, page.id ASC`;
+
+const READS = {
+  list: { name: 'courses_v2_list', sql: pageSql('', 1) },
+  listAfter: { name: 'courses_v2_list_after', sql: pageSql(' AND (created_at, id) > ($1::timestamptz, $2::uuid)', 3) },
+  get: { name: 'courses_v2_get', sql: liveSql(' AND id = $1', '') },
+} as const;
+
+const statsOfRow = (r: any): CourseStats => ({
+  lessonCount: Number(r.lesson_count),
+  lessonsUpdatedAt: r.lessons_updated_at,
+  averageRating: r.average_rating === null ? null : Number(r.average_rating),
+  isPublished: !!r.is_published,
+});
+
+/** A row of liveSql → the course and its computed attributes (by hand: the columns of COURSE_COLUMNS and STATS_COLUMNS). */
+const viewOfRow = (r: any): CourseView => ({
+  course: {
+    id: r.id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    externalId: r.external_id,
+    title: r.title,
+    shortDescription: r.short_description,
+    longDescriptionHtml: r.long_description_html,
+    enforceSequentialNavigation: r.enforce_sequential_navigation,
+    promoImageUrl: r.promo_image_url,
+    issuesCertificate: r.issues_certificate,
+    certificateValidityDays: r.certificate_validity_days,
+  },
+  stats: statsOfRow(r),
+});
+
 /**
  * Courses on /v2: only live courses (not soft-deleted, not drafts) exist for the caller. Every
  * query filters on the caller's organization. Writes are set-wise: a batch of 100 is one
@@ -35,29 +102,33 @@ const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageR
 export class CoursesService {
   constructor(@InjectRepository(Course) private readonly courses: Repository<Course>) {}
 
-  private liveQuery(organizationId: string) {
-    return this.courses
-      .createQueryBuilder('c')
-      .where('c.organization_id = :org', { org: organizationId })
-      .andWhere('c.deleted_at IS NULL AND NOT c.is_draft');
+  private get ds(): DataSource {
+    return this.courses.manager.connection;
   }
 
+  /**
+   * A keyset page of live courses and their computed attributes in ONE statement (pageSql), the
+   * rows mapped by hand (no query builder, no entity hydration); on the partial index
+   * (organization_id, created_at, id) of live courses, or the pg_trgm index on lower(title) when
+   * filtered by title. The unfiltered page (first or after a cursor) is a named statement.
+   */
   async list(p: Principal, page: PageRequest, filter: { title?: string }): Promise<CourseView[]> {
-    const qb = this.liveQuery(p.organizationId);
+    const params: unknown[] = [];
+    let where = '';
     if (filter.title !== undefined && filter.title !== '') {
-      // served by the pg_trgm GIN index on lower(title)
-      qb.andWhere(`lower(c.title) LIKE :pat ESCAPE '\\'`, { pat: `%${escapeLike(filter.title.toLowerCase())}%` });
+      where += ` AND lower(title) LIKE $${params.push(`%${escapeLike(filter.title.toLowerCase())}%`)} ESCAPE '\\'`;
     }
-    const rows = await applyKeyset(qb, 'c', page).getMany();
-    return this.withStats(p.organizationId, rows);
+    if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const read = where === '' ? READS.list : params.length === 2 && page.after ? READS.listAfter : { sql: pageSql(where, params.length + 1) };
+    params.push(page.size + 1);
+    return (await poolRead(this.ds, p.organizationId, read, params)).map(viewOfRow);
   }
 
   async get(p: Principal, publicId: string): Promise<CourseView> {
     const id = decodeId('course', publicId);
-    const course = id ? await this.liveQuery(p.organizationId).andWhere('c.id = :id', { id }).getOne() : null;
-    if (!course) throw notFound('Course not found.');
-    const [view] = await this.withStats(p.organizationId, [course]);
-    return view;
+    const rows = id ? await poolRead(this.ds, p.organizationId, READS.get, [id]) : [];
+    if (!rows.length) throw notFound('Course not found.');
+    return viewOfRow(rows[0]);
   }
 
   /** The subset of `uuids` that are live courses of the organization (optionally locked (FOR NO KEY UPDATE: serializes lesson appends, never blocks foreign-key checks) in `manager`'s transaction). */
@@ -77,33 +148,14 @@ export class CoursesService {
    * lesson change (non-deleted lessons; drafts are not counted), the average rating on the
    * organization's active scale, and whether a live published course exists.
    */
-  async withStats(organizationId: string, courses: Course[]): Promise<CourseView[]> {
+  async withStats(organizationId: string, courses: CourseFields[]): Promise<CourseView[]> {
     if (!courses.length) return [];
-    const ids = courses.map((c) => c.id);
     const rows: any[] = await scoped(this.courses, organizationId).query(
-      `WITH l AS (
-         SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
-           FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL GROUP BY course_id),
-       r AS (
-         SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
-           FROM course_ratings
-          WHERE organization_id = $org AND course_id = ANY($1::uuid[])
-            AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $org)
-          GROUP BY course_id),
-       p AS (
-         SELECT DISTINCT course_id FROM published_courses
-          WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND unpublished_at IS NULL)
-       SELECT ids.id, COALESCE(l.n, 0) AS lesson_count, l.m AS lessons_updated_at, r.avg AS average_rating, (p.course_id IS NOT NULL) AS is_published
-         FROM unnest($1::uuid[]) AS ids(id)
-         LEFT JOIN l ON l.course_id = ids.id LEFT JOIN r ON r.course_id = ids.id LEFT JOIN p ON p.course_id = ids.id`,
-      [ids],
+      `WITH ${statsCtes('$1::uuid[]')}
+       SELECT ids.id, ${STATS_COLUMNS} FROM unnest($1::uuid[]) AS ids(id) ${statsJoins('ids.id')}`,
+      [courses.map((c) => c.id)],
     );
-    const byId = new Map<string, CourseStats>(
-      rows.map((r) => [
-        r.id,
-        { lessonCount: Number(r.lesson_count), lessonsUpdatedAt: r.lessons_updated_at, averageRating: r.average_rating === null ? null : Number(r.average_rating), isPublished: !!r.is_published },
-      ]),
-    );
+    const byId = new Map<string, CourseStats>(rows.map((r) => [r.id, statsOfRow(r)]));
     return courses.map((course) => ({ course, stats: byId.get(course.id) ?? NO_STATS }));
   }
 

@@ -2,7 +2,13 @@ import { encodeId } from '../../core/ids/ids';
 import { externalIdOf } from '../courses/external-id';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 
-function base(l: Lesson) {
+/** What the presenters read of a lesson: an entity, or a row of the /v2 reads mapped by hand (contentItems: the detail's). */
+export type LessonFields = Pick<
+  Lesson,
+  'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'
+> & { contentItems: unknown };
+
+function base(l: LessonFields) {
   return {
     title: l.title,
     type: l.type,
@@ -22,7 +28,7 @@ function links(id: string, baseUrl: string) {
 }
 
 /** LessonResource (list): never carries content_items. */
-export function presentLesson(l: Lesson, baseUrl: string) {
+export function presentLesson(l: LessonFields, baseUrl: string) {
   const id = encodeId('lesson', l.id);
   return { type: 'lessons' as const, id, attributes: base(l), links: links(id, baseUrl) };
 }
@@ -41,7 +47,7 @@ export function presentContentItem(c: StoredContentItem) {
 }
 
 /** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons. */
-export function presentLessonDetail(l: Lesson, baseUrl: string) {
+export function presentLessonDetail(l: LessonFields, baseUrl: string) {
   const id = encodeId('lesson', l.id);
   return {
     type: 'lessons' as const,

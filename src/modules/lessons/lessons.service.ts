@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
 import { externalIdOf } from '../courses/external-id';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
-import { LessonDetailResource, presentLessonDetail } from './lessons.presenter';
+import { LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
+import { poolRead } from '../courses/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
 
@@ -26,6 +27,38 @@ export interface LessonFilters {
   updatedSince?: Date;
 }
 
+/** What a /v2 lesson shows of its row (LessonFields); content_items on the detail only. */
+const LIST_COLUMNS = 'l.id, l.created_at, l.updated_at, l.course_id, l.title, l.type, l."order", l.description_html, l.content_html, l.quiz_id, l.external_id';
+
+/** Visible lessons: non-draft, non-deleted, of a non-deleted course, of the organization. */
+const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND l.deleted_at IS NULL AND NOT l.is_draft
+  AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)`;
+
+/** A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of visible lessons matching `where`. */
+const pageSql = (where: string, limit: number) => `SELECT ${LIST_COLUMNS} ${VISIBLE}${where} ORDER BY l.created_at ASC, l.id ASC LIMIT $${limit}`;
+
+const READS = {
+  list: { name: 'lessons_v2_list', sql: pageSql('', 1) },
+  listAfter: { name: 'lessons_v2_list_after', sql: pageSql(' AND (l.created_at, l.id) > ($1::timestamptz, $2::uuid)', 3) },
+  get: { name: 'lessons_v2_get', sql: `SELECT ${LIST_COLUMNS}, l.content_items ${VISIBLE} AND l.id = $1` },
+} as const;
+
+/** A row of READS (by hand: the columns of LIST_COLUMNS, and content_items when selected) → what the presenters read. */
+const lessonOfRow = (r: any): LessonFields => ({
+  id: r.id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  courseId: r.course_id,
+  title: r.title,
+  type: r.type,
+  order: r.order,
+  descriptionHtml: r.description_html,
+  contentHtml: r.content_html,
+  quizId: r.quiz_id,
+  externalId: r.external_id,
+  contentItems: r.content_items,
+});
+
 /**
  * Lessons on /v2: non-draft, non-deleted lessons of non-deleted courses, always within the caller's
  * organization. Batch writes are set-wise inside one transaction: create = lock the named courses
@@ -39,30 +72,35 @@ export class LessonsService {
     private readonly courses: CoursesService,
   ) {}
 
-  private visible(organizationId: string) {
-    return this.lessons
-      .createQueryBuilder('l')
-      .where('l.organization_id = :org', { org: organizationId })
-      .andWhere('l.deleted_at IS NULL AND NOT l.is_draft')
-      .andWhere('EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)');
+  private get ds(): DataSource {
+    return this.lessons.manager.connection;
   }
 
-  async list(p: Principal, page: PageRequest, f: LessonFilters): Promise<Lesson[]> {
-    const qb = this.visible(p.organizationId);
-    if (f.courseUuid) qb.andWhere('l.course_id = :cid', { cid: f.courseUuid });
-    if (f.type) qb.andWhere('l.type = :type', { type: f.type });
-    if (f.title !== undefined) qb.andWhere('lower(l.title) = lower(:title)', { title: f.title });
-    if (f.updatedSince) qb.andWhere('l.updated_at >= :since', { since: f.updatedSince });
-    return applyKeyset(qb, 'l', page).getMany();
+  /**
+   * A keyset page of visible lessons in one fixed statement (no query builder, no entity
+   * hydration: the rows mapped by hand), on the partial index (organization_id, created_at, id)
+   * of live lessons. The unfiltered page (first or after a cursor) is a named statement.
+   */
+  async list(p: Principal, page: PageRequest, f: LessonFilters): Promise<LessonFields[]> {
+    const params: unknown[] = [];
+    let where = '';
+    if (f.courseUuid) where += ` AND l.course_id = $${params.push(f.courseUuid)}`;
+    if (f.type) where += ` AND l.type = $${params.push(f.type)}`;
+    if (f.title !== undefined) where += ` AND lower(l.title) = lower($${params.push(f.title)})`;
+    if (f.updatedSince) where += ` AND l.updated_at >= $${params.push(f.updatedSince)}`;
+    const filtered = where !== '';
+    if (page.after) where += ` AND (l.created_at, l.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const read = filtered ? { sql: pageSql(where, params.length + 1) } : page.after ? READS.listAfter : READS.list;
+    params.push(page.size + 1);
+    return (await poolRead(this.ds, p.organizationId, read, params)).map(lessonOfRow);
   }
 
-  async get(p: Principal, publicId: string): Promise<Lesson> {
+  async get(p: Principal, publicId: string): Promise<LessonFields> {
     const id = decodeId('lesson', publicId);
-    const lesson = id ? await this.visible(p.organizationId).andWhere('l.id = :id', { id }).getOne() : null;
-    if (!lesson) throw notFound('Lesson not found.');
-    return lesson;
+    const rows = id ? await poolRead(this.ds, p.organizationId, READS.get, [id]) : [];
+    if (!rows.length) throw notFound('Lesson not found.');
+    return lessonOfRow(rows[0]);
   }
-
 
   async createMany(p: Principal, items: ValidItem<LessonCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
     const org = p.organizationId;
