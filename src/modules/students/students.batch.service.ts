@@ -4,6 +4,7 @@ import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { rowsOf } from '../../core/database/sql';
 import { scoped } from '../../core/database/scoped';
+import { isDatabaseUnavailable } from '../../core/database/unavailable';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import { STUDENT_COLUMNS } from './student.entity';
@@ -17,6 +18,39 @@ const ok = (row: any): Outcome => {
   const r = presentStudentRow(row);
   return { ok: true, id: r.id, result: r };
 };
+
+/** An update item once checked: the student it names (uuid or email) and its changes. */
+interface Pending {
+  index: number;
+  uuid?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  isInactive?: boolean;
+  /** the student's uuid once resolved */
+  id?: string;
+}
+
+/** What the update rules read of a student. */
+const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
+type Looked = { id: string; email: string; is_inactive: boolean; is_anonymized: boolean; sso_provider: string | null };
+const RETURNING = STUDENT_COLUMNS.split(', ')
+  .map((c) => `u.${c}`)
+  .join(', ');
+
+/** The state rules of an update (the UPDATE's guards repeat them): the item's failure, or undefined when the student may be changed. */
+function stateRefusal(q: Pending, s: Looked, ptr: string): Outcome | undefined {
+  if (s.is_anonymized) return fail('validation_error', 'An anonymized student cannot be updated.', ptr);
+  if (s.sso_provider !== null) return fail('validation_error', 'A single-sign-on student cannot be updated.', ptr);
+  const reactivation = q.isInactive === false && q.firstName === undefined && q.lastName === undefined;
+  if (s.is_inactive && !reactivation) {
+    return fail('validation_error', 'An inactive student cannot be updated; reactivate first with an item carrying only is_inactive: false.', ptr);
+  }
+  return undefined;
+}
+
+/** A student the rules let through that the UPDATE's guards then refused (a concurrent change). */
+const changedMeanwhile = (ptr: string) => fail('validation_error', 'The student changed state meanwhile (deactivated, anonymized or single-sign-on) and was not updated.', ptr);
 
 /**
  * The /v2 students batch writes (POST and PATCH /v2/students). Set-wise: create is one INSERT,
@@ -62,20 +96,12 @@ export class StudentsBatchService {
   /**
    * Batch update: one SELECT resolves every id and email of the batch, the rules run in memory,
    * one UPDATE ... FROM unnest(...) applies every change. The UPDATE repeats the state guards, so
-   * a student anonymized or deactivated meanwhile is never changed (that item fails).
+   * a student anonymized or deactivated meanwhile is never changed (that item fails). A batch of
+   * items by id alone runs the UPDATE first and looks up only what it did not update (updateFirst):
+   * one statement when every item applies.
    */
   async updateMany(p: Principal, items: ValidItem<StudentUpdateItem>[]): Promise<Map<number, Outcome>> {
     const out = new Map<number, Outcome>();
-    interface Pending {
-      index: number;
-      uuid?: string;
-      email?: string;
-      firstName?: string;
-      lastName?: string;
-      isInactive?: boolean;
-      /** the student's uuid once resolved */
-      id?: string;
-    }
     const pending: Pending[] = [];
     for (const v of items) {
       const a = v.item.attributes;
@@ -101,18 +127,21 @@ export class StudentsBatchService {
       pending.push({ index: v.index, uuid, email, firstName: change.firstName, lastName: change.lastName, isInactive: change.isInactive });
     }
     if (!pending.length) return out;
+    // the usual batch: every item names a different student by id alone
+    if (pending.every((q) => q.uuid !== undefined && q.email === undefined) && new Set(pending.map((q) => q.uuid)).size === pending.length) {
+      if (await this.updateFirst(p, pending, out)) return out;
+    }
 
     const uuids = [...new Set(pending.filter((q) => q.uuid).map((q) => q.uuid!))];
     const emails = [...new Set(pending.filter((q) => !q.uuid).map((q) => q.email!.toLowerCase()))];
     // only what the rules below read; the usual batch names every student by id, and then the lookup
     // is by primary key alone (the email branch made PostgreSQL scan the organization's rows)
-    const LOOKUP = 'id, email, is_inactive, is_anonymized, sso_provider';
-    const found: { id: string; email: string; is_inactive: boolean; is_anonymized: boolean; sso_provider: string | null }[] = emails.length
+    const found: Looked[] = emails.length
       ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
           uuids,
           emails,
         ])
-      : await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]);
+      : await this.lookUp(p, uuids);
     const byId = new Map(found.map((s) => [s.id, s]));
     // needed only for items named by email
     const byEmail = new Map(emails.length ? found.map((s) => [s.email.toLowerCase(), s]) : []);
@@ -135,20 +164,9 @@ export class StudentsBatchService {
         continue;
       }
       claimed.add(s.id);
-      if (s.is_anonymized) {
-        out.set(q.index, fail('validation_error', 'An anonymized student cannot be updated.', ptr));
-        continue;
-      }
-      if (s.sso_provider !== null) {
-        out.set(q.index, fail('validation_error', 'A single-sign-on student cannot be updated.', ptr));
-        continue;
-      }
-      const reactivation = q.isInactive === false && q.firstName === undefined && q.lastName === undefined;
-      if (s.is_inactive && !reactivation) {
-        out.set(
-          q.index,
-          fail('validation_error', 'An inactive student cannot be updated; reactivate first with an item carrying only is_inactive: false.', ptr),
-        );
+      const refused = stateRefusal(q, s, ptr);
+      if (refused) {
+        out.set(q.index, refused);
         continue;
       }
       q.id = s.id;
@@ -156,7 +174,55 @@ export class StudentsBatchService {
     }
     if (!changes.length) return out;
 
-    const updated = rowsOf(
+    const updated = await this.apply(p, changes);
+    const after = new Map(updated.map((r) => [r.id as string, r]));
+    for (const c of changes) {
+      const s = after.get(c.id!);
+      out.set(c.index, s ? ok(s) : changedMeanwhile(c.uuid ? '/id' : '/attributes/email'));
+    }
+    return out;
+  }
+
+  /**
+   * A batch whose items each name a different student by id alone, in one statement when every
+   * item is applied: the UPDATE first (its guards are the state rules of updateMany: anonymized,
+   * single sign-on, inactive unless a reactivation), then, only for the items it did not update,
+   * the look-up that says why (not found, or the rule refused, or changed meanwhile). The same
+   * outcomes as looking up first. When the UPDATE fails (a value the column refuses...), false and
+   * nothing answered: updateMany then looks up first as usual (an item refused by the look-up is
+   * never sent to the UPDATE). A database outage is thrown as it is.
+   */
+  private async updateFirst(p: Principal, pending: Pending[], out: Map<number, Outcome>): Promise<boolean> {
+    let updated: any[];
+    try {
+      updated = await this.apply(p, pending.map((q) => ({ ...q, id: q.uuid })));
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) throw err;
+      return false;
+    }
+    const after = new Map(updated.map((r) => [r.id as string, r]));
+    const missed = pending.filter((q) => !after.has(q.uuid!));
+    const found = new Map(missed.length ? (await this.lookUp(p, missed.map((q) => q.uuid!))).map((s) => [s.id, s]) : []);
+    for (const q of pending) {
+      const row = after.get(q.uuid!);
+      if (row) {
+        out.set(q.index, ok(row));
+        continue;
+      }
+      const s = found.get(q.uuid!);
+      out.set(q.index, s ? (stateRefusal(q, s, '/id') ?? changedMeanwhile('/id')) : fail('not_found', 'Student not found.', '/id'));
+    }
+    return true;
+  }
+
+  /** The students of `uuids` in the caller's organization: what the update rules read. */
+  private lookUp(p: Principal, uuids: string[]): Promise<Looked[]> {
+    return scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]);
+  }
+
+  /** One UPDATE of every change (`id`: the student's uuid), repeating the state guards; the rows it updated. */
+  private async apply(p: Principal, changes: Pending[]): Promise<any[]> {
+    return rowsOf(
       await scoped(this.ds, p.organizationId).query(
         `UPDATE users u SET
             first_name = COALESCE(v.first_name, u.first_name),
@@ -170,7 +236,7 @@ export class StudentsBatchService {
           WHERE u.id = v.id AND u.organization_id = $org
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
-        RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`,
+        RETURNING ${RETURNING}`,
         [
           changes.map((c) => c.id!),
           changes.map((c) => c.firstName ?? null),
@@ -179,11 +245,5 @@ export class StudentsBatchService {
         ],
       ),
     );
-    const after = new Map(updated.map((r) => [r.id as string, r]));
-    for (const c of changes) {
-      const s = after.get(c.id!);
-      out.set(c.index, s ? ok(s) : fail('validation_error', 'The student changed state meanwhile (deactivated, anonymized or single-sign-on) and was not updated.', c.uuid ? '/id' : '/attributes/email'));
-    }
-    return out;
   }
 }
