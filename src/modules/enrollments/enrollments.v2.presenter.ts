@@ -27,22 +27,22 @@ function relationships(r: { userId: string; publishedCourseId: string }) {
   };
 }
 
+/** EnrollmentResource: one literal, members in the order v2Resource answers them (type, id, attributes, relationships, links). */
 export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
-  return v2Resource(
-    'enrollments',
-    'enrollment',
-    r.id,
-    baseUrl,
-    {
+  const id = encodeId('enrollment', r.id);
+  return {
+    type: 'enrollments' as const,
+    id,
+    attributes: {
       enrolled_at: r.enrolledAt.toISOString(),
-      expires_at: iso(r.expiresAt),
-      due_at: iso(r.dueAt),
+      expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+      due_at: r.dueAt ? r.dueAt.toISOString() : null,
       active: r.isActive,
       // every enrollment of this platform is made through its API, by an administrator (no storefront, no self-enrollment yet)
       channel: 'api',
       source: 'assigned',
       progress_status: progressStatus(r),
-      completed_at: iso(r.completedAt),
+      completed_at: r.completedAt ? r.completedAt.toISOString() : null,
       score: r.score,
       max_score: r.maxScore,
       success_status: successStatus(r),
@@ -52,12 +52,14 @@ export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
       rating_scale: r.rating === null ? null : r.ratingScale,
       feedback: r.feedback,
     },
-    {
-      ...relationships(r),
+    relationships: {
+      student: { data: { type: 'students' as const, id: encodeId('student', r.userId) } },
+      'published-course': { data: { type: 'published-courses' as const, id: encodeId('publishedCourse', r.publishedCourseId) } },
       purchase: { data: null },
       certificate: { data: r.certificateId ? { type: 'certificates' as const, id: encodeId('certificate', r.certificateId) } : null },
     },
-  );
+    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/enrollments/${id}` },
+  };
 }
 
 /** What a bulk-enroll or update answers per item. */

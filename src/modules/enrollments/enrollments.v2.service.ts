@@ -6,7 +6,7 @@ import { scoped, SqlRunner } from '../../core/database/scoped';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import { Certificate } from '../certificates/certificate.entity';
+import type { CertificateView } from '../certificates/certificates.presenter';
 import { DERIVED } from '../progress/completion';
 import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.entity';
 
@@ -60,17 +60,19 @@ export interface EnrollmentFilters {
  * own when progress is kept per enrollment, else the user's shared one, as the progress module
  * finds it) with the score and success status derived from its graded lessons where none was set
  * directly (DERIVED, the progress module's own expression), the latest certificate linked to it
- * and its latest rating. Index probes per enrollment of the page, never a statement per row.
+ * and its latest rating. Index probes per enrollment of the page, never a statement per row. The
+ * columns are named as EnrollmentV2Row's members: the pg row is the EnrollmentV2Row (no copy).
  */
 const ACTIVE = `(e.active AND (e.expires_at IS NULL OR e.expires_at > now()))`;
-const SELECT = `SELECT e.id, e.created_at, e.user_id, e.published_course_id, e.course_id, e.enrolled_at, e.expires_at, e.due_at,
-       ${ACTIVE} AS is_active, e.started_at, e.completed_at, d.name AS domain_name,
-       COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS max_score,
-       COALESCE(cp.success_status, der.success_status) AS success_status,
+const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.user_id AS "userId", e.published_course_id AS "publishedCourseId", e.course_id AS "courseId",
+       e.enrolled_at AS "enrolledAt", e.expires_at AS "expiresAt", e.due_at AS "dueAt",
+       ${ACTIVE} AS "isActive", e.started_at AS "startedAt", e.completed_at AS "completedAt", d.name AS "domainName",
+       COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS "maxScore",
+       COALESCE(cp.success_status, der.success_status) AS "successStatus",
        EXISTS (SELECT 1 FROM lessons l
                 WHERE l.organization_id = e.organization_id AND l.course_id = e.course_id AND l.deleted_at IS NULL AND NOT l.is_draft
                   AND NOT l.optional AND l.type IN ('QUIZ', 'IE_EXAM')) AS graded,
-       cert.id AS certificate_id, r.rating, r.scale_max AS rating_scale, r.feedback
+       cert.id AS "certificateId", r.rating, r.scale_max AS "ratingScale", r.feedback
   FROM enrollments e
   JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = e.organization_id
   JOIN domains d ON d.id = pc.domain_id AND d.organization_id = e.organization_id
@@ -86,33 +88,6 @@ const SELECT = `SELECT e.id, e.created_at, e.user_id, e.published_course_id, e.c
   LEFT JOIN LATERAL (
     SELECT cr.rating, cr.scale_max, cr.feedback FROM course_ratings cr WHERE cr.organization_id = e.organization_id AND cr.enrollment_id = e.id
      ORDER BY cr.created_at DESC, cr.id DESC LIMIT 1) r ON true`;
-
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
-
-function rowOf(r: Record<string, any>): EnrollmentV2Row {
-  return {
-    id: r.id,
-    createdAt: new Date(r.created_at),
-    userId: r.user_id,
-    publishedCourseId: r.published_course_id,
-    courseId: r.course_id,
-    enrolledAt: new Date(r.enrolled_at),
-    expiresAt: date(r.expires_at),
-    dueAt: date(r.due_at),
-    isActive: r.is_active,
-    startedAt: date(r.started_at),
-    completedAt: date(r.completed_at),
-    domainName: r.domain_name,
-    score: r.score ?? null,
-    maxScore: r.max_score ?? null,
-    successStatus: r.success_status ?? null,
-    graded: r.graded,
-    certificateId: r.certificate_id ?? null,
-    rating: r.rating ?? null,
-    ratingScale: r.rating_scale ?? null,
-    feedback: r.feedback ?? null,
-  };
-}
 
 /** Where each progress state is, on the enrollment's own copy of its progress (kept by the progress module). */
 const PROGRESS_SQL: Record<ProgressStatus, string> = {
@@ -152,8 +127,7 @@ export class EnrollmentsV2Service {
     }
     if (f.active !== undefined) where.push(f.active ? ACTIVE : `NOT ${ACTIVE}`);
     if (page.after) where.push(`(e.created_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);
-    const rows = await scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${page.size + 1}`, params);
-    return rows.map(rowOf);
+    return scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${page.size + 1}`, params);
   }
 
   /** One enrollment of the organization, or 404 (undecodable, unknown or another organization's id alike). */
@@ -167,8 +141,7 @@ export class EnrollmentsV2Service {
   /** Enrollments of the organization by uuid (any order). One statement. */
   async byIds(organizationId: string, ids: string[], m: SqlRunner = this.ds): Promise<EnrollmentV2Row[]> {
     if (!ids.length) return [];
-    const rows = await scoped(m, organizationId).query(`${SELECT} WHERE e.organization_id = $org AND e.id = ANY($1::uuid[])`, [ids]);
-    return rows.map(rowOf);
+    return scoped(m, organizationId).query(`${SELECT} WHERE e.organization_id = $org AND e.id = ANY($1::uuid[])`, [ids]);
   }
 
   /** The students of a page, for `include=student` (users is the students module's table: a read). One statement. */
@@ -180,29 +153,13 @@ export class EnrollmentsV2Service {
     return rows.map(studentFromRow);
   }
 
-  /** The certificates of a page, for `include=certificate` (the certificates module's table: a read). One statement. */
-  async certificates(organizationId: string, ids: string[]): Promise<Certificate[]> {
-    if (!ids.length) return [];
-    const rows = await scoped(this.ds, organizationId).query(
-      `SELECT id, organization_id, user_id, course_id, published_course_id, domain_id, enrollment_id, code, issued_at, expires_at, score_as_percent, created_at
+  /** The certificates of a page, for `include=certificate` (the certificates module's table: a read). One statement, the rows as pg answers them. */
+  certificates(organizationId: string, ids: string[]): Promise<CertificateView[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return scoped(this.ds, organizationId).query(
+      `SELECT id, user_id AS "userId", course_id AS "courseId", code, issued_at AS "issuedAt", expires_at AS "expiresAt", score_as_percent AS "scoreAsPercent"
          FROM certificates WHERE organization_id = $org AND id = ANY($1::uuid[]) ORDER BY created_at, id`,
       [[...new Set(ids)]],
-    );
-    return rows.map((r: Record<string, any>) =>
-      Object.assign(new Certificate(), {
-        id: r.id,
-        organizationId: r.organization_id,
-        userId: r.user_id,
-        courseId: r.course_id,
-        publishedCourseId: r.published_course_id,
-        domainId: r.domain_id,
-        enrollmentId: r.enrollment_id,
-        code: r.code,
-        issuedAt: new Date(r.issued_at),
-        expiresAt: date(r.expires_at),
-        scoreAsPercent: r.score_as_percent,
-        createdAt: new Date(r.created_at),
-      }),
     );
   }
 }
