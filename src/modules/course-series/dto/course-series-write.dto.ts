@@ -1,7 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ObjectList } from '../../../core/http/array-rules';
-import { Present, requireMembers, V1Bool, V1Str } from '../../../core/http/v1-rules';
-import { MAX_PROGRAM_ITEMS, ProgramRefDto } from '../../plans/dto/plan-write.dto';
+import { requireMembers, V1Bool, V1Str } from '../../../core/http/v1-rules';
+import { ProgramList, ProgramRefDto } from '../../plans/dto/plan-write.dto';
 
 /**
  * PATCH /v1/domains/{domain_name}/course-series/{course_series_id} (extension, CONVENTIONS §15): the
@@ -11,10 +9,7 @@ import { MAX_PROGRAM_ITEMS, ProgramRefDto } from '../../plans/dto/plan-write.dto
 export class CourseSeriesPatchDto {
   @V1Str({ min: 1, max: 500 }) title?: string;
   @V1Bool() visible_on_catalog?: boolean;
-  @ApiProperty({ type: [ProgramRefDto], required: false, description: 'the series’ published courses, in order' })
-  @Present()
-  @ObjectList(() => ProgramRefDto, MAX_PROGRAM_ITEMS)
-  published_courses?: ProgramRefDto[];
+  @ProgramList('the series’ published courses, in order') published_courses?: ProgramRefDto[];
 }
 
 /** POST and PUT: `title` required, as in the published CourseSeries. */
