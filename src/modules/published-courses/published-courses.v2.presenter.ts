@@ -1,4 +1,3 @@
-import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import { externalIdOf } from '../courses/external-id';
 
@@ -25,37 +24,41 @@ export interface PublishedCourseV2Row {
   updated_at: Date;
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
 /**
  * PublishedCourseResource. `live` is "not unpublished"; the access window is the registration
  * window /v1 shows (one pair of columns); a visibility mode never set (NONE, /v1 rows) is GROUP, the
- * published default (docs/decisions/v2-rest.md).
+ * published default (docs/decisions/v2-rest.md). One literal, members in the order v2Resource
+ * answers them (type, id, attributes, relationships, links); the dates as pg answers them (Dates).
  */
 export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: string) {
-  const relationships = {
-    course: { data: { type: 'courses', id: encodeId('course', r.course_id) } },
-    domain: { data: { type: 'domains', id: encodeId('domain', r.domain_id) } },
+  const id = encodeId('publishedCourse', r.id);
+  return {
+    type: 'published-courses' as const,
+    id,
+    attributes: {
+      external_id: externalIdOf('publishedCourse', r.id, r.external_id),
+      slug: r.slug,
+      live: r.unpublished_at === null,
+      is_hidden: r.is_hidden,
+      visible_on_catalog: r.visible_on_catalog,
+      open_access: r.open_access,
+      strict_enforce_group_visibility: r.strict_enforce_group_visibility,
+      visibility_override_type: r.visibility_override_type === 'CATEGORY' ? 'CATEGORY' : 'GROUP',
+      access_period_starts_at: r.registration_starts_at ? r.registration_starts_at.toISOString() : null,
+      access_period_ends_at: r.registration_ends_at ? r.registration_ends_at.toISOString() : null,
+      restrict_access_start_end_dates: r.restrict_access_start_end_dates,
+      allow_self_service_reenroll: r.allow_self_service_reenroll,
+      unique_progress_per_enrollment: r.unique_progress_per_enrollment,
+      require_all_prerequisites: r.require_all_prerequisites,
+      created_at: r.created_at.toISOString(),
+      modified_at: r.updated_at.toISOString(),
+    },
+    relationships: {
+      course: { data: { type: 'courses', id: encodeId('course', r.course_id) } },
+      domain: { data: { type: 'domains', id: encodeId('domain', r.domain_id) } },
+    },
+    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/published-courses/${id}` },
   };
-  const attributes = {
-    external_id: externalIdOf('publishedCourse', r.id, r.external_id),
-    slug: r.slug,
-    live: r.unpublished_at === null,
-    is_hidden: r.is_hidden,
-    visible_on_catalog: r.visible_on_catalog,
-    open_access: r.open_access,
-    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
-    visibility_override_type: r.visibility_override_type === 'CATEGORY' ? 'CATEGORY' : 'GROUP',
-    access_period_starts_at: iso(r.registration_starts_at),
-    access_period_ends_at: iso(r.registration_ends_at),
-    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
-    allow_self_service_reenroll: r.allow_self_service_reenroll,
-    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
-    require_all_prerequisites: r.require_all_prerequisites,
-    created_at: new Date(r.created_at).toISOString(),
-    modified_at: new Date(r.updated_at).toISOString(),
-  };
-  return v2Resource('published-courses', 'publishedCourse', r.id, baseUrl, attributes, relationships);
 }
 
 export type PublishedCourseResource = ReturnType<typeof presentPublishedCourseV2>;

@@ -45,6 +45,11 @@ const PUBLISH_DEFAULTS: Record<string, unknown> = {
 /** A published course whose course is deleted does not exist (as on /v1); unpublished ones do on /v2 (live=false). */
 const FROM = `published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id AND c.deleted_at IS NULL`;
 
+/** The columns of PublishedCourseV2Row (what the resource shows), not `pc.*`: no column read and parsed for nothing. */
+const COLUMNS = `pc.id, pc.course_id, pc.domain_id, pc.slug, pc.external_id, pc.is_hidden, pc.visible_on_catalog, pc.open_access, pc.strict_enforce_group_visibility,
+       pc.visibility_override_type, pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
+       pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.unpublished_at, pc.created_at, pc.updated_at`;
+
 type Failure = { ok: false; code: 'validation_error'; detail: string; pointer: string };
 
 /**
@@ -66,11 +71,13 @@ export class PublishedCoursesV2Service {
     if (f.courseUuid !== undefined) where.push(`pc.course_id = $${params.push(f.courseUuid)}::uuid`);
     if (f.live !== undefined) where.push(f.live ? 'pc.unpublished_at IS NULL' : 'pc.unpublished_at IS NOT NULL');
     if (page.after) where.push(`(pc.created_at, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
-    const rows: PublishedCourseV2Row[] = await scoped(this.ds, p.organizationId).query(
-      `SELECT pc.* FROM ${FROM} WHERE ${where.join(' AND ')} ORDER BY pc.created_at, pc.id LIMIT ${page.size + 1}`,
+    const rows: (PublishedCourseV2Row & { createdAt: Date })[] = await scoped(this.ds, p.organizationId).query(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.join(' AND ')} ORDER BY pc.created_at, pc.id LIMIT ${page.size + 1}`,
       params,
     );
-    return rows.map((r) => Object.assign(r, { createdAt: new Date(r.created_at) }));
+    // the page's keyset position (pg answers created_at as a Date: the same object, no copy)
+    for (const r of rows) r.createdAt = r.created_at;
+    return rows;
   }
 
   async get(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
@@ -82,7 +89,7 @@ export class PublishedCoursesV2Service {
 
   private rows(organizationId: string, uuids: string[]): Promise<PublishedCourseV2Row[]> {
     if (!uuids.length) return Promise.resolve([]);
-    return scoped(this.ds, organizationId).query(`SELECT pc.* FROM ${FROM} WHERE pc.organization_id = $org AND pc.id = ANY($1::uuid[])`, [uuids]);
+    return scoped(this.ds, organizationId).query(`SELECT ${COLUMNS} FROM ${FROM} WHERE pc.organization_id = $org AND pc.id = ANY($1::uuid[])`, [uuids]);
   }
 
   /**
