@@ -1,7 +1,6 @@
-import { encodeId } from '../../core/ids/ids';
 import type { Course } from './course.entity';
 import type { CourseStats } from './courses.service';
-import { externalIdOf } from './external-id';
+import { publicIdsOf, trimBase } from './public-ids';
 
 /** What presentCourse reads of a course: an entity, or a row of the /v2 reads mapped by hand. */
 export type CourseFields = Pick<
@@ -26,13 +25,14 @@ export interface CourseView {
 
 /** CourseResource: the computed members come from CoursesService.withStats (one query per page). */
 export function presentCourse({ course: c, stats }: CourseView, baseUrl: string) {
-  const id = encodeId('course', c.id);
+  const ids = publicIdsOf('course', c.id);
+  const id = ids.id;
   const modified = stats.lessonsUpdatedAt && stats.lessonsUpdatedAt > c.updatedAt ? stats.lessonsUpdatedAt : c.updatedAt;
   return {
     type: 'courses' as const,
     id,
     attributes: {
-      external_id: externalIdOf('course', c.id, c.externalId),
+      external_id: c.externalId ? c.externalId : ids.derivedExternalId,
       title: c.title,
       short_description: c.shortDescription,
       long_description_html: c.longDescriptionHtml,
@@ -47,6 +47,6 @@ export function presentCourse({ course: c, stats }: CourseView, baseUrl: string)
       issues_certificate: c.issuesCertificate,
       certificate_validity_days: c.certificateValidityDays,
     },
-    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/courses/${id}` },
+    links: { self: `${trimBase(baseUrl)}/v2/courses/${id}` },
   };
 }

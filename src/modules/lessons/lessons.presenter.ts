@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { externalIdOf } from '../courses/external-id';
+import { PublicIds, publicIdsOf, trimBase } from '../courses/public-ids';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 
 /** What the presenters read of a lesson: an entity, or a row of the /v2 reads mapped by hand (contentItems: the detail's). */
@@ -8,29 +8,29 @@ export type LessonFields = Pick<
   'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'
 > & { contentItems: unknown };
 
-function base(l: LessonFields) {
+function base(l: LessonFields, ids: PublicIds) {
   return {
     title: l.title,
     type: l.type,
     order: l.order,
-    course_id: encodeId('course', l.courseId),
+    course_id: publicIdsOf('course', l.courseId).id,
     description_html: l.descriptionHtml,
     content_html: l.contentHtml,
     quiz_id: l.quizId ? encodeId('quiz', l.quizId) : null,
-    external_id: externalIdOf('lesson', l.id, l.externalId),
+    external_id: l.externalId ? l.externalId : ids.derivedExternalId,
     created_at: l.createdAt.toISOString(),
     modified_at: l.updatedAt.toISOString(),
   };
 }
 
 function links(id: string, baseUrl: string) {
-  return { self: `${baseUrl.replace(/\/$/, '')}/v2/lessons/${id}` };
+  return { self: `${trimBase(baseUrl)}/v2/lessons/${id}` };
 }
 
 /** LessonResource (list): never carries content_items. */
 export function presentLesson(l: LessonFields, baseUrl: string) {
-  const id = encodeId('lesson', l.id);
-  return { type: 'lessons' as const, id, attributes: base(l), links: links(id, baseUrl) };
+  const ids = publicIdsOf('lesson', l.id);
+  return { type: 'lessons' as const, id: ids.id, attributes: base(l, ids), links: links(ids.id, baseUrl) };
 }
 
 /** ContentItemResource: members of other block types are omitted. */
@@ -48,11 +48,12 @@ export function presentContentItem(c: StoredContentItem) {
 
 /** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons. */
 export function presentLessonDetail(l: LessonFields, baseUrl: string) {
-  const id = encodeId('lesson', l.id);
+  const ids = publicIdsOf('lesson', l.id);
+  const id = ids.id;
   return {
     type: 'lessons' as const,
     id,
-    attributes: { ...base(l), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map(presentContentItem) } : {}) },
+    attributes: { ...base(l, ids), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map(presentContentItem) } : {}) },
     links: links(id, baseUrl),
   };
 }
