@@ -21,11 +21,13 @@ import { patchTwinName, PutAndPatch } from './put-and-patch';
  *   page;
  * - create: the row → 201 (`upsert`: `{view, created}` → 201 when created, else 200);
  * - read, update: the row → 200; PUT and PATCH share one handler unless `patchBody` is given
- *   (then PATCH is its own handler `partial<Name>` with that body, as @PutAndPatch names it);
+ *   (then PATCH is its own handler `partial<Name>` with that body, as @PutAndPatch names it) or
+ *   `putOnly` (no PATCH route); with `queryArg`, the update handler also takes the query (`@Query()`
+ *   of class `query`, before the body) and the service gets `queryArg(query)` after the body;
  * - patch (instead of update, where the resource has no PUT): PATCH only, handler `partial<Call>`;
  * - remove: nothing → 204.
  * GETs need `<scopes>:read`, the others `<scopes>:write` (any one of the families, when `scopes`
- * lists several). The handlers carry the same decorators a
+ * lists several; `{read, write}`: the reads' families and the writes'). The handlers carry the same decorators a
  * hand-written handler would (route, scope, status, parameters with their types), so guards,
  * pipes and the OpenAPI document see no difference. Put the decorator between @V1() (which marks
  * the handlers and adds PATCH twins) and @Controller (whose path it reads).
@@ -37,14 +39,14 @@ export interface V1ResourceSpec<S> {
   at?: string;
   /** the object's id parameter */
   id: string;
-  scopes: string | string[];
+  scopes: string | string[] | { read: string | string[]; write: string | string[] };
   /** the operation's answer from the service's result; `ctl` is the controller (for presenters that need its config) */
   present: (row: any, ctl: any) => unknown;
   list?: Op<S> & { cap: number; defaultSize?: number; query?: Type; filters?: (query: any) => unknown };
   create?: Op<S> & { body: Type; upsert?: boolean };
   /** `baseUrl`: the handler also takes the request's base URL (@BaseUrl()) and presents with `present(row, ctl, baseUrl)` (links only a read shows) */
   read?: Op<S> & { baseUrl?: boolean; present?: (row: any, ctl: any, baseUrl: string) => unknown };
-  update?: Op<S> & { body: Type; patchBody?: Type };
+  update?: Op<S> & { body: Type; patchBody?: Type; putOnly?: boolean; query?: Type; queryArg?: (query: any) => unknown };
   patch?: Op<S> & { body: Type };
   remove?: Op<S>;
 }
@@ -67,7 +69,7 @@ type Impl = (this: Record<string, any>, p: Principal, ...args: any[]) => Promise
  * Define `name` on the prototype as `impl` with its route decorators and its parameters: the
  * caller, the path parameters, then `last` (body class or page) and, for upserts, the reply.
  */
-function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type } | { page: [number, number?]; query?: Type } | { baseUrl: true }, reply = false) {
+function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type; query?: Type } | { page: [number, number?]; query?: Type } | { baseUrl: true }, reply = false) {
   if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V1Resource: ${proto.constructor.name}.${name} exists`);
   // a function of the handler's name: Nest and the OpenAPI explorer read parameters by the function's name
   const handler = {
@@ -79,6 +81,10 @@ function defineHandler(proto: object, name: string, impl: Impl, route: MethodDec
   const types: unknown[] = [Object, ...params.map(() => String)];
   const decorators: ParameterDecorator[] = [Auth(), ...params.map((n) => Param(n))];
   if (last && 'body' in last) {
+    if (last.query) {
+      types.push(last.query);
+      decorators.push(Query());
+    }
     types.push(last.body);
     decorators.push(Body());
   } else if (last && 'baseUrl' in last) {
@@ -113,9 +119,9 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
     const object = join(spec.at, `:${spec.id}`);
     const parents = pathParams(join(base, collection));
     const own = [...parents, spec.id];
-    const families = [spec.scopes].flat();
-    const read = Scopes(...families.map((f) => `${f}:read`));
-    const write = Scopes(...families.map((f) => `${f}:write`));
+    const families = typeof spec.scopes === 'object' && !Array.isArray(spec.scopes) ? spec.scopes : { read: spec.scopes, write: spec.scopes };
+    const read = Scopes(...[families.read].flat().map((f) => `${f}:read`));
+    const write = Scopes(...[families.write].flat().map((f) => `${f}:write`));
     const svc = (ctl: Record<string, any>, call: string) => {
       const s = spec.service.split('.').reduce((o, k) => o[k], ctl);
       return (s[call] as (...a: unknown[]) => Promise<any>).bind(s);
@@ -163,10 +169,14 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
     }
     if (update) {
       const name = update.handler ?? update.call;
+      const { queryArg } = update;
       const impl: Impl = async function (p, ...args) {
-        return spec.present(await svc(this, update.call)(p, ...args), this);
+        // with queryArg: (…path parameters, query, body) → (…path parameters, body, queryArg(query))
+        const call = queryArg ? [...args.slice(0, -2), args[args.length - 1], queryArg(args[args.length - 2])] : args;
+        return spec.present(await svc(this, update.call)(p, ...call), this);
       };
-      defineHandler(proto, name, impl, [update.patchBody ? Put(object) : PutAndPatch(object), write], own, { body: update.body });
+      const put = update.patchBody || update.putOnly ? Put(object) : PutAndPatch(object);
+      defineHandler(proto, name, impl, [put, write], own, { body: update.body, query: queryArg ? (update.query ?? Object) : undefined });
       if (update.patchBody) defineHandler(proto, patchTwinName(name), impl, [Patch(object), write], own, { body: update.patchBody });
     }
     if (remove) {

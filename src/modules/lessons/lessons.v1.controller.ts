@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -6,12 +6,19 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { presentLesson } from './lessons.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
-import { PutAndPatch } from '../../core/http/put-and-patch';
+import { V1Resource } from '../../core/http/v1-resource';
 import { V1LessonsService } from './lessons.v1.service';
 
-/** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. */
+/** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. PUT and PATCH take `?course_id` (the lesson must belong to that course). */
 @V1()
 @ApiTags('v1 lessons')
+@V1Resource<V1LessonsService>({
+  service: 'lessons', id: 'lesson_id', scopes: 'lessons', present: presentLesson,
+  create: { call: 'create', body: LessonRequest },
+  read: { call: 'get', handler: 'read' },
+  update: { call: 'update', body: LessonUpdateRequest, query: LessonUpdateQuery, queryArg: (q: LessonUpdateQuery) => q.course_id },
+  remove: { call: 'delete', handler: 'remove' },
+})
 @Controller('v1/lessons')
 export class LessonsV1Controller {
   constructor(private readonly lessons: V1LessonsService) {}
@@ -22,30 +29,5 @@ export class LessonsV1Controller {
     // An empty filter value filters nothing (as django-filter does).
     const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined);
     return page.list(rows.map(presentLesson), count);
-  }
-
-  @Post()
-  @Scopes('lessons:write')
-  async create(@Auth() p: Principal, @Body() dto: LessonRequest) {
-    return presentLesson(await this.lessons.create(p, dto));
-  }
-
-  @Get(':lesson_id')
-  @Scopes('lessons:read')
-  async read(@Auth() p: Principal, @Param('lesson_id') id: string) {
-    return presentLesson(await this.lessons.get(p, id));
-  }
-
-  @PutAndPatch(':lesson_id')
-  @Scopes('lessons:write')
-  async update(@Auth() p: Principal, @Param('lesson_id') id: string, @Query() q: LessonUpdateQuery, @Body() dto: LessonUpdateRequest) {
-    return presentLesson(await this.lessons.update(p, id, dto, q.course_id));
-  }
-
-  @Delete(':lesson_id')
-  @HttpCode(204)
-  @Scopes('lessons:write')
-  async remove(@Auth() p: Principal, @Param('lesson_id') id: string) {
-    await this.lessons.delete(p, id);
   }
 }

@@ -1,12 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
-import { Auth, Scopes } from '../../core/auth/decorators';
-import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
 import { OnHandlers, V1PageQuery as PageQuery } from '../../core/http/v1-controller-kit';
 import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
 import { paramError, strParam } from '../../core/http/v1-rules';
-import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import {
   IltSessionDto,
   InstructorDto,
@@ -88,79 +86,60 @@ export class IltMultiSessionEventsV1Controller {
 
 /** /v1/ilt-sessions (vilt-sessions:*): list, create, read, update (PUT), as published; delete, an extension. */
 @V1()
+@OnHandlers({
+  list: [PageQuery(CAP)],
+  // beyond the published document: a scheduled session cancelled (its registrants mailed a cancellation)
+  destroy: [
+    ApiExtension('x-extension', true),
+    ApiOperation({
+      description:
+        'Extension (not in the published API): deletes the ILT session and mails every learner registered for it a cancellation (METHOD:CANCEL, the UID of its invitations). ' +
+        "A lesson-based session goes with its registrations; a session of a multi-session event goes alone (the event's registrations stay).",
+    }),
+  ],
+})
+@V1Resource<SessionsService>({
+  service: 'sessions', id: 'ilt_session_id', scopes: 'vilt-sessions', present: presentIltSession,
+  list: { call: 'listEvents', handler: 'list', cap: CAP },
+  create: { call: 'createSession', handler: HANDLERS.create, body: IltSessionDto },
+  read: { call: 'readEvent', handler: HANDLERS.read },
+  update: { call: 'updateSession', handler: HANDLERS.update, body: IltSessionDto, putOnly: true },
+  remove: { call: 'deleteSession', handler: HANDLERS.remove },
+})
 @Controller('v1/ilt-sessions')
 export class IltSessionsV1Controller {
   constructor(private readonly sessions: SessionsService) {}
-
-  @Get()
-  @Scopes('vilt-sessions:read')
-  @PageQuery(CAP)
-  async list(@Auth() p: Principal, @Paged(CAP) page: V1Page) {
-    const { rows, count } = await this.sessions.listEvents(p, page);
-    return page.list(rows.map(presentIltSession), count);
-  }
-
-  @Post()
-  @Scopes('vilt-sessions:write')
-  async create(@Auth() p: Principal, @Body() dto: IltSessionDto) {
-    return presentIltSession(await this.sessions.createSession(p, dto));
-  }
-
-  @Get(':ilt_session_id')
-  @Scopes('vilt-sessions:read')
-  async retrieve(@Auth() p: Principal, @Param('ilt_session_id') id: string) {
-    return presentIltSession(await this.sessions.readEvent(p, id));
-  }
-
-  @Put(':ilt_session_id')
-  @Scopes('vilt-sessions:write')
-  async update(@Auth() p: Principal, @Param('ilt_session_id') id: string, @Body() dto: IltSessionDto) {
-    return presentIltSession(await this.sessions.updateSession(p, id, dto));
-  }
-
-  /** Beyond the published document: a scheduled session cancelled (its registrants mailed a cancellation). */
-  @Delete(':ilt_session_id')
-  @HttpCode(204)
-  @Scopes('vilt-sessions:write')
-  @ApiExtension('x-extension', true)
-  @ApiOperation({
-    description:
-      'Extension (not in the published API): deletes the ILT session and mails every learner registered for it a cancellation (METHOD:CANCEL, the UID of its invitations). ' +
-      "A lesson-based session goes with its registrations; a session of a multi-session event goes alone (the event's registrations stay).",
-  })
-  async destroy(@Auth() p: Principal, @Param('ilt_session_id') id: string) {
-    await this.sessions.deleteSession(p, id);
-  }
 }
 
 /** /v1/vilt-session-events (vilt-sessions:read): the scheduled meetings, filtered by course, lesson and time. */
 @V1()
-@Controller('v1/vilt-session-events')
-export class ViltSessionEventsV1Controller {
-  constructor(private readonly sessions: SessionsService) {}
-
-  @Get()
-  @Scopes('vilt-sessions:read')
-  @PageQuery(CAP)
-  @ApiQuery({ name: 'session__lesson__course__id', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'session__lesson__id', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'starts_at__gte', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'ends_at__lte', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() q: Record<string, unknown>, @Paged(CAP) page: V1Page) {
-    const { rows, count } = await this.sessions.listEvents(p, page, {
+@OnHandlers({
+  list: [
+    ApiQuery({ name: 'ends_at__lte', required: false, schema: { type: 'string' } }),
+    ApiQuery({ name: 'starts_at__gte', required: false, schema: { type: 'string' } }),
+    ApiQuery({ name: 'session__lesson__id', required: false, schema: { type: 'string' } }),
+    ApiQuery({ name: 'session__lesson__course__id', required: false, schema: { type: 'string' } }),
+    PageQuery(CAP),
+  ],
+})
+@V1Resource<SessionsService>({
+  service: 'sessions', id: 'vilt_session_event_id', scopes: 'vilt-sessions', present: presentSessionEvent,
+  list: {
+    call: 'listEvents',
+    handler: 'list',
+    cap: CAP,
+    filters: (q: Record<string, unknown>) => ({
       courseId: filter(q, 'session__lesson__course__id'),
       lessonId: filter(q, 'session__lesson__id'),
       startsAtGte: filter(q, 'starts_at__gte'),
       endsAtLte: filter(q, 'ends_at__lte'),
-    });
-    return page.list(rows.map(presentSessionEvent), count);
-  }
-
-  @Get(':vilt_session_event_id')
-  @Scopes('vilt-sessions:read')
-  async retrieve(@Auth() p: Principal, @Param('vilt_session_event_id') id: string) {
-    return presentSessionEvent(await this.sessions.readEvent(p, id));
-  }
+    }),
+  },
+  read: { call: 'readEvent', handler: HANDLERS.read },
+})
+@Controller('v1/vilt-session-events')
+export class ViltSessionEventsV1Controller {
+  constructor(private readonly sessions: SessionsService) {}
 }
 
 /** A V1Resource over RegistrationsService: each operation presents as published (the list item, the registration, the update's result). */
