@@ -27,7 +27,7 @@ import { patchTwinName, PutAndPatch } from './put-and-patch';
  * - patch (instead of update, where the resource has no PUT): PATCH only, handler `partial<Call>`;
  * - remove: nothing → 204.
  * GETs need `<scopes>:read`, the others `<scopes>:write` (any one of the families, when `scopes`
- * lists several; `{read, write}`: the reads' families and the writes'). The handlers carry the same decorators a
+ * lists several). The handlers carry the same decorators a
  * hand-written handler would (route, scope, status, parameters with their types), so guards,
  * pipes and the OpenAPI document see no difference. Put the decorator between @V1() (which marks
  * the handlers and adds PATCH twins) and @Controller (whose path it reads).
@@ -39,7 +39,7 @@ export interface V1ResourceSpec<S> {
   at?: string;
   /** the object's id parameter */
   id: string;
-  scopes: string | string[] | { read: string | string[]; write: string | string[] };
+  scopes: string | string[];
   /** the operation's answer from the service's result; `ctl` is the controller (for presenters that need its config) */
   present: (row: any, ctl: any) => unknown;
   list?: Op<S> & { cap: number; defaultSize?: number; query?: Type; filters?: (query: any) => unknown };
@@ -119,9 +119,9 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
     const object = join(spec.at, `:${spec.id}`);
     const parents = pathParams(join(base, collection));
     const own = [...parents, spec.id];
-    const families = typeof spec.scopes === 'object' && !Array.isArray(spec.scopes) ? spec.scopes : { read: spec.scopes, write: spec.scopes };
-    const read = Scopes(...[families.read].flat().map((f) => `${f}:read`));
-    const write = Scopes(...[families.write].flat().map((f) => `${f}:write`));
+    const families = [spec.scopes].flat();
+    const read = Scopes(...families.map((f) => `${f}:read`));
+    const write = Scopes(...families.map((f) => `${f}:write`));
     const svc = (ctl: Record<string, any>, call: string) => {
       const s = spec.service.split('.').reduce((o, k) => o[k], ctl);
       return (s[call] as (...a: unknown[]) => Promise<any>).bind(s);

@@ -1,4 +1,4 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Type } from '@nestjs/common';
 import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
 import { OnHandlers, V1PageQuery as PageQuery } from '../../core/http/v1-controller-kit';
@@ -42,6 +42,26 @@ const filter = (q: Record<string, unknown>, name: string) => {
 /** The published handler names of a /v1 training resource: list, create, retrieve, update (PUT), partialUpdate (PATCH), destroy. */
 const HANDLERS = { create: 'create', read: 'retrieve', update: 'update', remove: 'destroy' } as const;
 
+/** The service methods of a training resource's operations (remove: where it has a destroy). */
+type Calls<S> = Record<'list' | 'create' | 'read' | 'update', keyof S & string> & { remove?: keyof S & string };
+
+/**
+ * The operations of a /v1 training resource (ILT instructors, multi-session events, ILT sessions)
+ * under their published handler names: the list in pages of up to CAP (`filters`: its query
+ * filters), create and update with `body` (`patchBody`: PATCH's own body; `putOnly`: no PATCH),
+ * retrieve, and destroy where `calls` names its method.
+ */
+const trainingOps = <S>(
+  calls: Calls<S>,
+  opts: { body: Type; patchBody?: Type; putOnly?: boolean; filters?: (q: Record<string, unknown>) => unknown },
+): Pick<V1ResourceSpec<S>, 'list' | 'create' | 'read' | 'update' | 'remove'> => ({
+  list: { call: calls.list, handler: 'list', cap: CAP, filters: opts.filters },
+  create: { call: calls.create, handler: HANDLERS.create, body: opts.body },
+  read: { call: calls.read, handler: HANDLERS.read },
+  update: { call: calls.update, handler: HANDLERS.update, body: opts.body, patchBody: opts.patchBody, putOnly: opts.putOnly },
+  remove: calls.remove && { call: calls.remove, handler: HANDLERS.remove },
+});
+
 /** ilt_instructors_list: `email` and `provider` exact. */
 const instructorFilters = (q: Record<string, unknown>) => {
   const provider = filter(q, 'provider');
@@ -58,11 +78,10 @@ const instructorFilters = (q: Record<string, unknown>) => {
 })
 @V1Resource<InstructorsService>({
   service: 'instructors', id: 'id', scopes: 'instructors', present: presentInstructor,
-  list: { call: 'list', cap: CAP, filters: instructorFilters },
-  create: { call: 'create', handler: HANDLERS.create, body: InstructorDto },
-  read: { call: 'read', handler: HANDLERS.read },
-  update: { call: 'update', handler: HANDLERS.update, body: InstructorDto, patchBody: InstructorPatchDto },
-  remove: { call: 'remove', handler: HANDLERS.remove },
+  ...trainingOps<InstructorsService>(
+    { list: 'list', create: 'create', read: 'read', update: 'update', remove: 'remove' },
+    { body: InstructorDto, patchBody: InstructorPatchDto, filters: instructorFilters },
+  ),
 })
 @Controller('v1/ilt-instructors')
 export class IltInstructorsV1Controller {
@@ -74,10 +93,10 @@ export class IltInstructorsV1Controller {
 @OnHandlers({ list: [PageQuery(CAP)] })
 @V1Resource<MultiSessionsService>({
   service: 'sessions', id: 'multi_session_event_id', scopes: 'vilt-sessions', present: presentMultiSessionEvent,
-  list: { call: 'listMulti', handler: 'list', cap: CAP },
-  create: { call: 'createMulti', handler: HANDLERS.create, body: MultiSessionEventDto },
-  read: { call: 'readMulti', handler: HANDLERS.read },
-  update: { call: 'updateMulti', handler: HANDLERS.update, body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
+  ...trainingOps<MultiSessionsService>(
+    { list: 'listMulti', create: 'createMulti', read: 'readMulti', update: 'updateMulti' },
+    { body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
+  ),
 })
 @Controller('v1/ilt-multi-session-events')
 export class IltMultiSessionEventsV1Controller {
@@ -100,11 +119,10 @@ export class IltMultiSessionEventsV1Controller {
 })
 @V1Resource<SessionsService>({
   service: 'sessions', id: 'ilt_session_id', scopes: 'vilt-sessions', present: presentIltSession,
-  list: { call: 'listEvents', handler: 'list', cap: CAP },
-  create: { call: 'createSession', handler: HANDLERS.create, body: IltSessionDto },
-  read: { call: 'readEvent', handler: HANDLERS.read },
-  update: { call: 'updateSession', handler: HANDLERS.update, body: IltSessionDto, putOnly: true },
-  remove: { call: 'deleteSession', handler: HANDLERS.remove },
+  ...trainingOps<SessionsService>(
+    { list: 'listEvents', create: 'createSession', read: 'readEvent', update: 'updateSession', remove: 'deleteSession' },
+    { body: IltSessionDto, putOnly: true },
+  ),
 })
 @Controller('v1/ilt-sessions')
 export class IltSessionsV1Controller {
