@@ -15,6 +15,24 @@ describe('ids', () => {
     }
   });
 
+  it('encodeId and decodeId answer as their plain definitions (the whole hex in base 36; the value back in hex, checked as a UUID)', () => {
+    const plainEncode = (type: IdType, uuid: string) => ID_PREFIXES[type] + BigInt('0x' + uuid.replace(/-/g, '')).toString(36).padStart(25, '0');
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const uuids = [...Array.from({ length: 500 }, newUuid), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'ABCDEF01-2345-6789-ABCD-EF0123456789'];
+    const odd = ['0123456789abcdef0123456789abcdef', '-0123456-789abcdef0123-456789abcdef', '01234567-89ab-cdef-0123-456789ab-def', '0-1', 'abc'];
+    for (const uuid of [...uuids, ...odd]) expect(encodeId('student', uuid)).toBe(plainEncode('student', uuid));
+    for (const uuid of uuids) {
+      const id = encodeId('student', uuid);
+      const back = decodeId('student', id);
+      expect(back).toBe(uuid.toLowerCase());
+      expect(back).toMatch(UUID);
+    }
+    // the largest and smallest bodies, and one past 2^128
+    expect(decodeId('student', 'stu' + '0'.repeat(25))).toBe('00000000-0000-0000-0000-000000000000');
+    expect(decodeId('student', 'stu' + (2n ** 128n - 1n).toString(36).padStart(25, '0'))).toBe('ffffffff-ffff-ffff-ffff-ffffffffffff');
+    expect(decodeId('student', 'stu' + (2n ** 128n).toString(36).padStart(25, '0'))).toBeNull();
+  });
+
   it('prefixes are distinct and lowercase letters only', () => {
     const prefixes = Object.values(ID_PREFIXES);
     expect(new Set(prefixes).size).toBe(prefixes.length);

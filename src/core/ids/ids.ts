@@ -68,8 +68,6 @@ export const ID_PREFIXES = {
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export function newUuid(): string {
   return randomUUID();
 }
@@ -81,7 +79,13 @@ const MAX = 1n << 128n;
 const CHUNK = 36n ** 5n;
 
 export function encodeId(type: IdType, uuid: string): string {
-  return ID_PREFIXES[type] + BigInt('0x' + uuid.replace(/-/g, '')).toString(36).padStart(ID_BODY_LENGTH, '0');
+  // a uuid in its usual form (dashes at 8, 13, 18 and 23) is joined by slices: the global replace cost more than the conversion
+  let hex =
+    uuid.length === 36 && uuid.charCodeAt(8) === 45 && uuid.charCodeAt(13) === 45 && uuid.charCodeAt(18) === 45 && uuid.charCodeAt(23) === 45
+      ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24)
+      : uuid;
+  if (hex.includes('-')) hex = uuid.replace(/-/g, '');
+  return ID_PREFIXES[type] + BigInt('0x' + hex).toString(36).padStart(ID_BODY_LENGTH, '0');
 }
 
 /** The UUID behind a public id of the given type, or null when it is not one. Never throws. */
@@ -94,9 +98,9 @@ export function decodeId(type: IdType, id: unknown): string | null {
   let value = 0n;
   for (let i = 0; i < ID_BODY_LENGTH; i += 5) value = value * CHUNK + BigInt(parseInt(body.slice(i, i + 5), 36));
   if (value >= MAX) return null; // 25 base-36 digits reach past 2^128: only the canonical form decodes
+  // below 2^128: at most 32 lowercase hex digits, so the uuid below always has the UUID form
   const hex = value.toString(16).padStart(32, '0');
-  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return UUID_RE.test(uuid) ? uuid : null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Decode many ids at once; undecodable ones are left out. */

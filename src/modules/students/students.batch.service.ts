@@ -195,7 +195,8 @@ export class StudentsBatchService {
   private async updateFirst(p: Principal, pending: Pending[], out: Map<number, Outcome>): Promise<boolean> {
     let updated: any[];
     try {
-      updated = await this.apply(p, pending.map((q) => ({ ...q, id: q.uuid })));
+      for (const q of pending) q.id = q.uuid;
+      updated = await this.apply(p, pending);
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw err;
       return false;
