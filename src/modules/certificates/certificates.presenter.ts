@@ -1,4 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
+import { publicIdsOf, trimBase } from '../courses/public-ids';
 
 /** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
 export interface CertificateView {
@@ -31,8 +32,8 @@ export function presentCertificate(c: CertificateView, baseUrl: string, now = ne
     },
     relationships: {
       student: { data: { type: 'students' as const, id: encodeId('student', c.userId) } },
-      course: { data: { type: 'courses' as const, id: encodeId('course', c.courseId) } },
+      course: { data: { type: 'courses' as const, id: publicIdsOf('course', c.courseId).id } },
     },
-    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/certificates/${id}` },
+    links: { self: `${trimBase(baseUrl)}/v2/certificates/${id}` },
   };
 }

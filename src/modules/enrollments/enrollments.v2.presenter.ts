@@ -1,5 +1,6 @@
 import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
+import { trimBase } from '../courses/public-ids';
 import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
 
 /**
@@ -58,7 +59,7 @@ export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
       purchase: { data: null },
       certificate: { data: r.certificateId ? { type: 'certificates' as const, id: encodeId('certificate', r.certificateId) } : null },
     },
-    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/enrollments/${id}` },
+    links: { self: `${trimBase(baseUrl)}/v2/enrollments/${id}` },
   };
 }
 

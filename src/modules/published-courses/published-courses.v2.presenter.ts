@@ -1,5 +1,6 @@
 import { encodeId } from '../../core/ids/ids';
 import { externalIdOf } from '../courses/external-id';
+import { publicIdsOf, trimBase } from '../courses/public-ids';
 
 /** One row of the /v2 published-course reads (published_courses columns). */
 export interface PublishedCourseV2Row {
@@ -54,10 +55,10 @@ export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: strin
       modified_at: r.updated_at.toISOString(),
     },
     relationships: {
-      course: { data: { type: 'courses', id: encodeId('course', r.course_id) } },
+      course: { data: { type: 'courses', id: publicIdsOf('course', r.course_id).id } },
       domain: { data: { type: 'domains', id: encodeId('domain', r.domain_id) } },
     },
-    links: { self: `${baseUrl.replace(/\/$/, '')}/v2/published-courses/${id}` },
+    links: { self: `${trimBase(baseUrl)}/v2/published-courses/${id}` },
   };
 }
 
