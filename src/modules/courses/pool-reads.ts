@@ -1,3 +1,4 @@
+import { types as pgTypes } from 'pg';
 import type { DataSource } from 'typeorm';
 import { bindOrg } from '../../core/database/scoped';
 
@@ -6,9 +7,33 @@ export interface PoolRead {
   sql: string;
   /** set: run as a pg named (prepared) statement, parsed and planned once per pooled connection */
   name?: string;
+  /** the result's type parsers, when not pg's defaults (TEXT_TIMESTAMPS) */
+  types?: RowTypes;
 }
 
-type Pool = { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: any[] }> };
+type RowTypes = { getTypeParser(oid: number, format?: any): (value: any) => any };
+type Pool = { query(q: { name?: string; text: string; values: unknown[]; types?: RowTypes }): Promise<{ rows: any[] }> };
+
+const TIMESTAMPTZ = 1184;
+/** pg's own parser of a timestamptz text (postgres-date: what a row's Date is by default). */
+export const parseTimestamptz = pgTypes.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date;
+
+/** Result types: timestamptz columns stay pg's text (isoOfTimestamptz), every other type as pg parses it. */
+export const TEXT_TIMESTAMPS: RowTypes = {
+  getTypeParser: (oid, format) => (oid === TIMESTAMPTZ ? (text: string) => text : (pgTypes.getTypeParser as (o: number, f?: any) => (v: any) => any)(oid, format)),
+};
+
+const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+/**
+ * A timestamptz text as `parseTimestamptz(text).toISOString()` gives it, without the Date: sliced
+ * when the session writes UTC ('2025-03-04 05:06:07.123456+00': the fraction truncated to
+ * milliseconds, as the Date truncates it), else through the Date.
+ */
+export function isoOfTimestamptz(text: string): string {
+  const m = UTC_TEXT.exec(text);
+  if (m === null) return parseTimestamptz(text).toISOString();
+  return `${m[1]}T${m[2]}.${m[3] === undefined ? '000' : m[3].length >= 3 ? m[3].slice(0, 3) : m[3].padEnd(3, '0')}Z`;
+}
 
 /**
  * The /v2 course and lesson reads, sent straight to TypeORM's pg pool (no query builder, no
@@ -23,5 +48,5 @@ export async function poolRead(ds: DataSource, organizationId: string, read: Poo
   const values = [...params, organizationId];
   if (ds.logger && (ds.options as { logging?: unknown }).logging) ds.logger.logQuery(text, values);
   const pool = (ds.driver as unknown as { master: Pool }).master;
-  return (await pool.query(read.name ? { name: read.name, text, values } : { text, values })).rows;
+  return (await pool.query(read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types })).rows;
 }

@@ -6,7 +6,12 @@ import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 export type LessonFields = Pick<
   Lesson,
   'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'
-> & { contentItems: unknown };
+> & {
+  contentItems: unknown;
+  /** created_at / updated_at as toISOString() gives them, when the row carries them so (LessonRow) */
+  createdIso?: string;
+  updatedIso?: string;
+};
 
 function base(l: LessonFields, ids: PublicIds) {
   return {
@@ -18,8 +23,8 @@ function base(l: LessonFields, ids: PublicIds) {
     content_html: l.contentHtml,
     quiz_id: l.quizId ? encodeId('quiz', l.quizId) : null,
     external_id: l.externalId ? l.externalId : ids.derivedExternalId,
-    created_at: l.createdAt.toISOString(),
-    modified_at: l.updatedAt.toISOString(),
+    created_at: l.createdIso ?? l.createdAt.toISOString(),
+    modified_at: l.updatedIso ?? l.updatedAt.toISOString(),
   };
 }
 

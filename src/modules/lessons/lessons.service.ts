@@ -12,7 +12,7 @@ import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
 import { LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
-import { poolRead } from '../courses/pool-reads';
+import { isoOfTimestamptz, parseTimestamptz, poolRead, TEXT_TIMESTAMPS } from '../courses/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
 
@@ -38,26 +38,58 @@ const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND l.deleted_a
 const pageSql = (where: string, limit: number) => `SELECT ${LIST_COLUMNS} ${VISIBLE}${where} ORDER BY l.created_at ASC, l.id ASC LIMIT $${limit}`;
 
 const READS = {
-  list: { name: 'lessons_v2_list', sql: pageSql('', 1) },
-  listAfter: { name: 'lessons_v2_list_after', sql: pageSql(' AND (l.created_at, l.id) > ($1::timestamptz, $2::uuid)', 3) },
-  get: { name: 'lessons_v2_get', sql: `SELECT ${LIST_COLUMNS}, l.content_items ${VISIBLE} AND l.id = $1` },
+  list: { name: 'lessons_v2_list', sql: pageSql('', 1), types: TEXT_TIMESTAMPS },
+  listAfter: { name: 'lessons_v2_list_after', sql: pageSql(' AND (l.created_at, l.id) > ($1::timestamptz, $2::uuid)', 3), types: TEXT_TIMESTAMPS },
+  get: { name: 'lessons_v2_get', sql: `SELECT ${LIST_COLUMNS}, l.content_items ${VISIBLE} AND l.id = $1`, types: TEXT_TIMESTAMPS },
 } as const;
 
-/** A row of READS (by hand: the columns of LIST_COLUMNS, and content_items when selected) → what the presenters read. */
-const lessonOfRow = (r: any): LessonFields => ({
-  id: r.id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  courseId: r.course_id,
-  title: r.title,
-  type: r.type,
-  order: r.order,
-  descriptionHtml: r.description_html,
-  contentHtml: r.content_html,
-  quizId: r.quiz_id,
-  externalId: r.external_id,
-  contentItems: r.content_items,
-});
+/**
+ * A row of READS (by hand: the columns of LIST_COLUMNS, and content_items when selected), its
+ * timestamps as pg's text (TEXT_TIMESTAMPS): the presenters show createdIso / updatedIso (no Date
+ * parsed and printed again per row); createdAt / updatedAt are the Dates pg would have given, made
+ * when asked (the page's cursor asks the last row's).
+ */
+class LessonRow implements LessonFields {
+  readonly id: string;
+  readonly courseId: string;
+  readonly title: string;
+  readonly type: LessonType;
+  readonly order: number;
+  readonly descriptionHtml: string;
+  readonly contentHtml: string | null;
+  readonly quizId: string | null;
+  readonly externalId: string;
+  readonly contentItems: unknown;
+  private readonly created: string;
+  private readonly updated: string;
+  constructor(r: any) {
+    this.id = r.id;
+    this.created = r.created_at;
+    this.updated = r.updated_at;
+    this.courseId = r.course_id;
+    this.title = r.title;
+    this.type = r.type;
+    this.order = r.order;
+    this.descriptionHtml = r.description_html;
+    this.contentHtml = r.content_html;
+    this.quizId = r.quiz_id;
+    this.externalId = r.external_id;
+    this.contentItems = r.content_items;
+  }
+  get createdAt(): Date {
+    return parseTimestamptz(this.created);
+  }
+  get updatedAt(): Date {
+    return parseTimestamptz(this.updated);
+  }
+  get createdIso(): string {
+    return isoOfTimestamptz(this.created);
+  }
+  get updatedIso(): string {
+    return isoOfTimestamptz(this.updated);
+  }
+}
+const lessonOfRow = (r: any): LessonFields => new LessonRow(r);
 
 /**
  * Lessons on /v2: non-draft, non-deleted lessons of non-deleted courses, always within the caller's
@@ -90,7 +122,7 @@ export class LessonsService {
     if (f.updatedSince) where += ` AND l.updated_at >= $${params.push(f.updatedSince)}`;
     const filtered = where !== '';
     if (page.after) where += ` AND (l.created_at, l.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
-    const read = filtered ? { sql: pageSql(where, params.length + 1) } : page.after ? READS.listAfter : READS.list;
+    const read = filtered ? { sql: pageSql(where, params.length + 1), types: TEXT_TIMESTAMPS } : page.after ? READS.listAfter : READS.list;
     params.push(page.size + 1);
     return (await poolRead(this.ds, p.organizationId, read, params)).map(lessonOfRow);
   }
