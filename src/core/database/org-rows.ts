@@ -48,3 +48,15 @@ export abstract class OrgRowsService<T extends OrgRow> {
     return orgRowOr404(this.repo, this.idType, publicId, p.organizationId);
   }
 }
+
+/**
+ * The row one statement reads for the uuid behind a public id (its `$1`), through a scoped handle
+ * (`scoped(ds, organizationId)`: the statement names `$org`), or the 404 with `message` that a
+ * malformed, unknown or foreign id gets alike (no statement for a malformed one).
+ */
+export async function scopedRowOr404<T>(db: { query(sql: string, params?: unknown[]): Promise<any> }, type: IdType, publicId: string, sql: string, message: string): Promise<T> {
+  const id = decodeId(type, publicId);
+  const rows: T[] = id ? await db.query(sql, [id]) : [];
+  if (!rows[0]) throw notFound(message);
+  return rows[0];
+}

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { scopedRowOr404 } from '../../core/database/org-rows';
 import { scoped } from '../../core/database/scoped';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from './certificates.presenter';
 
@@ -56,9 +55,6 @@ export class CertificatesService {
   }
 
   async get(p: Principal, publicId: string): Promise<CertificateRow> {
-    const id = decodeId('certificate', publicId);
-    const [cert]: CertificateRow[] = id ? await scoped(this.ds, p.organizationId).query(`SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org`, [id]) : [];
-    if (!cert) throw notFound('Certificate not found.');
-    return cert;
+    return scopedRowOr404(scoped(this.ds, p.organizationId), 'certificate', publicId, `SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org`, 'Certificate not found.');
   }
 }

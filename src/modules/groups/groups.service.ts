@@ -10,6 +10,7 @@ import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } fr
 import { GroupCategory } from './group-category.entity';
 import { Group, GROUP_COLUMNS } from './group.entity';
 import { GroupResource, GroupView, presentGroup } from './groups.presenter';
+import { scopedRowOr404 } from '../../core/database/org-rows';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -90,10 +91,7 @@ export class GroupsService {
   }
 
   async get(p: Principal, publicId: string): Promise<GroupReadRow> {
-    const id = decodeId('group', publicId);
-    const [group]: GroupReadRow[] = id ? await scoped(this.groups, p.organizationId).query(`SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org`, [id]) : [];
-    if (!group) throw notFound('Group not found.');
-    return group;
+    return scopedRowOr404(scoped(this.groups, p.organizationId), 'group', publicId, `SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org`, 'Group not found.');
   }
 
   /** The group's uuid when it is a group of the caller's organization, else 404. */
