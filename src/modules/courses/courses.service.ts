@@ -8,7 +8,7 @@ import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { Course } from './course.entity';
 import { CourseFields, CourseView, presentCourse } from './courses.presenter';
-import { poolRead } from './pool-reads';
+import { poolRead } from '../../core/database/pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';

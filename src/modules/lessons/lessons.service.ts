@@ -12,7 +12,7 @@ import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
 import { LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
-import { isoOfTimestamptz, parseTimestamptz, poolRead, TEXT_TIMESTAMPS } from '../courses/pool-reads';
+import { isoOfTimestamptz, parseTimestamptz, poolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { types as pgTypes } from 'pg';
+import { poolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { uuidV5 } from '../../core/ids/uuid-v5';
@@ -15,7 +15,7 @@ import { DomainsService } from '../domains/domains.service';
 import { PasswordResetMails } from '../mail/password-reset-mails';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import type { StudentListQuery } from './dto/student-query.dto';
-import { bindOrg, scoped } from '../../core/database/scoped';
+import { scoped } from '../../core/database/scoped';
 import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
@@ -56,7 +56,7 @@ export async function insertMissingUsers(m: EntityManager, organizationId: strin
 }
 
 /**
- * The hot /v2 reads as pg named (prepared) statements: parsed and planned once per pooled
+ * The hot /v2 reads as pg named (prepared) statements (poolRead, core/database/pool-reads.ts): parsed and planned once per pooled
  * connection, then executed by name (one Bind/Execute instead of Parse/Bind/Execute and a fresh
  * plan). Same SQL texts as before, `$org` bound last as scoped() binds it, and sent straight to
  * TypeORM's pg pool (no QueryRunner per statement); DATABASE_LOG_QUERIES still logs them through
@@ -71,24 +71,6 @@ const PREPARED = {
     sql: `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $org AND (created_at, id) > ($1, $2) ORDER BY created_at ASC, id ASC LIMIT $3`,
   },
 } as const;
-
-async function preparedQuery(ds: DataSource, organizationId: string, statement: { name: string; sql: string }, params: unknown[], rowTypes?: RowTypes): Promise<any[]> {
-  const text = bindOrg(statement.sql, params.length);
-  const values = [...params, organizationId];
-  if (ds.logger && (ds.options as { logging?: unknown }).logging) ds.logger.logQuery(text, values);
-  const pool = (ds.driver as unknown as { master: { query(q: { name: string; text: string; values: unknown[]; types?: RowTypes }): Promise<{ rows: any[] }> } }).master;
-  return (await pool.query(rowTypes ? { name: statement.name, text, values, types: rowTypes } : { name: statement.name, text, values })).rows;
-}
-
-type RowTypes = { getTypeParser(oid: number, format?: string): (value: string) => unknown };
-
-/**
- * The list's result types: timestamptz columns stay pg's text (the list shows only created_at, which
- * its presenter parses with pg's own parser: studentRowCreatedAt), every other type as pg parses it.
- */
-const LIST_ROW_TYPES: RowTypes = {
-  getTypeParser: (oid, format) => (oid === pgTypes.builtins.TIMESTAMPTZ ? (value: string) => value : (pgTypes.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown)),
-};
 
 /**
  * Students (the `users` table) for /v2. Every method takes the caller first and every statement
@@ -116,8 +98,8 @@ export class StudentsService {
       q['filter[email]'] === undefined && q['filter[first_name]'] === undefined && q['filter[last_name]'] === undefined && q['filter[is_inactive]'] === undefined;
     if (unfiltered) {
       return page.after
-        ? preparedQuery(this.ds, p.organizationId, PREPARED.listAfter, [page.after.t, page.after.id, page.size + 1], LIST_ROW_TYPES)
-        : preparedQuery(this.ds, p.organizationId, PREPARED.list, [page.size + 1], LIST_ROW_TYPES);
+        ? poolRead(this.ds, p.organizationId, { ...PREPARED.listAfter, types: TEXT_TIMESTAMPS }, [page.after.t, page.after.id, page.size + 1])
+        : poolRead(this.ds, p.organizationId, { ...PREPARED.list, types: TEXT_TIMESTAMPS }, [page.size + 1]);
     }
     const params: unknown[] = [];
     let where = 'organization_id = $org';
@@ -131,7 +113,7 @@ export class StudentsService {
 
   async get(p: Principal, publicId: string): Promise<Student> {
     const id = decodeId('student', publicId);
-    const rows: any[] = id ? await preparedQuery(this.ds, p.organizationId, PREPARED.get, [id]) : [];
+    const rows: any[] = id ? await poolRead(this.ds, p.organizationId, PREPARED.get, [id]) : [];
     if (!rows.length) throw notFound('Student not found.');
     return studentFromRow(rows[0]);
   }

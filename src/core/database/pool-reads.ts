@@ -1,6 +1,6 @@
 import { types as pgTypes } from 'pg';
 import type { DataSource } from 'typeorm';
-import { bindOrg } from '../../core/database/scoped';
+import { bindOrg } from './scoped';
 
 /** A fixed read text (naming the organization as `$org`) and, for the hot unfiltered ones, its pg statement name. */
 export interface PoolRead {
@@ -36,7 +36,7 @@ export function isoOfTimestamptz(text: string): string {
 }
 
 /**
- * The /v2 course and lesson reads, sent straight to TypeORM's pg pool (no query builder, no
+ * The hot /v2 reads (students, courses, lessons), sent straight to TypeORM's pg pool (no query builder, no
  * QueryRunner, no entity hydration): the rows as pg parses them, for the caller to map by hand.
  * `$org` is bound last, as scoped() binds it (the same rewrite, so a text without `$org` throws);
  * DATABASE_LOG_QUERIES still logs the statement through TypeORM's logger. Only fixed texts get a
