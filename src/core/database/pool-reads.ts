@@ -1,5 +1,7 @@
 import { types as pgTypes } from 'pg';
 import type { DataSource } from 'typeorm';
+import { notFound } from '../http/api-error';
+import { decodeId, IdType } from '../ids/ids';
 import { bindOrg } from './scoped';
 
 /** A fixed read text (naming the organization as `$org`) and, for the hot unfiltered ones, its pg statement name. */
@@ -49,4 +51,15 @@ export async function poolRead(ds: DataSource, organizationId: string, read: Poo
   if (ds.logger && (ds.options as { logging?: unknown }).logging) ds.logger.logQuery(text, values);
   const pool = (ds.driver as unknown as { master: Pool }).master;
   return (await pool.query(read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types })).rows;
+}
+
+/**
+ * The row a pool read (its `$1` the uuid behind a public id) answers, or the 404 with `message`
+ * that a malformed, unknown or foreign id gets alike (no statement for a malformed one).
+ */
+export async function poolRowOr404(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<any> {
+  const id = decodeId(type, publicId);
+  const rows = id ? await poolRead(ds, organizationId, read, [id]) : [];
+  if (!rows.length) throw notFound(message);
+  return rows[0];
 }

@@ -3,12 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { notFound } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { Course } from './course.entity';
 import { CourseFields, CourseView, presentCourse } from './courses.presenter';
-import { poolRead } from '../../core/database/pool-reads';
+import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';
@@ -125,10 +124,7 @@ export class CoursesService {
   }
 
   async get(p: Principal, publicId: string): Promise<CourseView> {
-    const id = decodeId('course', publicId);
-    const rows = id ? await poolRead(this.ds, p.organizationId, READS.get, [id]) : [];
-    if (!rows.length) throw notFound('Course not found.');
-    return viewOfRow(rows[0]);
+    return viewOfRow(await poolRowOr404(this.ds, p.organizationId, 'course', publicId, READS.get, 'Course not found.'));
   }
 
   /** The subset of `uuids` that are live courses of the organization (optionally locked (FOR NO KEY UPDATE: serializes lesson appends, never blocks foreign-key checks) in `manager`'s transaction). */

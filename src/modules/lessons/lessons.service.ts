@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { notFound } from '../../core/http/api-error';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
@@ -12,7 +11,7 @@ import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
 import { LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
-import { isoOfTimestamptz, parseTimestamptz, poolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { isoOfTimestamptz, parseTimestamptz, poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
 
@@ -128,10 +127,7 @@ export class LessonsService {
   }
 
   async get(p: Principal, publicId: string): Promise<LessonFields> {
-    const id = decodeId('lesson', publicId);
-    const rows = id ? await poolRead(this.ds, p.organizationId, READS.get, [id]) : [];
-    if (!rows.length) throw notFound('Lesson not found.');
-    return lessonOfRow(rows[0]);
+    return lessonOfRow(await poolRowOr404(this.ds, p.organizationId, 'lesson', publicId, READS.get, 'Lesson not found.'));
   }
 
   async createMany(p: Principal, items: ValidItem<LessonCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { poolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { uuidV5 } from '../../core/ids/uuid-v5';
@@ -112,10 +112,7 @@ export class StudentsService {
   }
 
   async get(p: Principal, publicId: string): Promise<Student> {
-    const id = decodeId('student', publicId);
-    const rows: any[] = id ? await poolRead(this.ds, p.organizationId, PREPARED.get, [id]) : [];
-    if (!rows.length) throw notFound('Student not found.');
-    return studentFromRow(rows[0]);
+    return studentFromRow(await poolRowOr404(this.ds, p.organizationId, 'student', publicId, PREPARED.get, 'Student not found.'));
   }
 
   /**
