@@ -65,6 +65,15 @@ export function v1List<R>(results: R[], count: number, page: V1PageRequest, base
   };
 }
 
+/**
+ * v1List's body as its JSON text, the same bytes as `JSON.stringify(v1List(...))`, from the
+ * results' JSON texts (each a presented row written directly): for the hot lists (domain users).
+ */
+export function v1ListJson(results: string[], count: number, page: V1PageRequest, baseUrl: string, url: string): string {
+  const { next, previous } = v1List(results, count, page, baseUrl, url);
+  return '{"count":' + JSON.stringify(count) + ',"next":' + JSON.stringify(next) + ',"previous":' + JSON.stringify(previous) + ',"results":[' + results.join(',') + ']}';
+}
+
 /** A /v1 list handler's page: the page asked for, and the list body it answers (`list`). */
 export class V1Page implements V1PageRequest {
   readonly page: number;
@@ -82,6 +91,11 @@ export class V1Page implements V1PageRequest {
   /** The list body: `results` (this page's rows, presented) of `count` in all, with the next/previous links of this request. */
   list<R>(results: R[], count: number): V1List<R> {
     return v1List(results, count, this, this.baseUrl, this.url);
+  }
+
+  /** The same body as JSON text (v1ListJson), from the results' JSON texts, for a handler that answers JSON text. */
+  listJson(results: string[], count: number): string {
+    return v1ListJson(results, count, this, this.baseUrl, this.url);
   }
 }
 

@@ -15,6 +15,7 @@ import { assignOnRegistration } from '../groups/auto-assignment';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { iso, parseTimestamp } from '../../core/http/v1-rules';
+import { isoOfTimestamptz, poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
 export const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -66,6 +67,20 @@ export interface SignupValue {
 
 const SELECT = `du.id, du.user_id, u.email, u.first_name, u.last_name, du.active, du.marketing_optin, du.enrolled_at, du.expires_at, du.access_code_id`;
 const FROM = `domain_users du JOIN users u ON u.id = du.user_id`;
+const LIST_WHERE = `du.organization_id = $org AND du.domain_id = $1 AND u.organization_id = $org`;
+/** The unfiltered list's two fixed texts (pg named statements). */
+const LIST_COUNT: PoolRead = { name: 'domain_users_v1_count', sql: `SELECT count(*)::int AS n FROM ${FROM} WHERE ${LIST_WHERE}` };
+const LIST_PAGE: PoolRead = {
+  name: 'domain_users_v1_page',
+  sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${LIST_WHERE} ORDER BY du.enrolled_at, du.id LIMIT $2 OFFSET $3`,
+  types: TEXT_TIMESTAMPS,
+};
+
+/** A list row: a DomainUserRow whose timestamps are pg's text (TEXT_TIMESTAMPS). */
+export interface DomainUserListRow extends Omit<DomainUserRow, 'enrolled_at' | 'expires_at'> {
+  enrolled_at: string;
+  expires_at: string | null;
+}
 
 /** Signup fields that apply to a domain: the organization's own (domain_id null) and the domain's. */
 export const FIELD_APPLIES = (f: string, domainParam: string) => `(${f}.domain_id IS NULL OR ${f}.domain_id = ${domainParam})`;
@@ -102,6 +117,69 @@ export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCod
   return out;
 }
 
+/** encodeId('student', uuid), remembered per uuid (a page of 1,000 members encodes 1,000 ids per request). */
+const studentIds = new Map<string, string>();
+const STUDENT_IDS_LIMIT = 20_000;
+function studentPublicId(uuid: string): string {
+  let id = studentIds.get(uuid);
+  if (id === undefined) {
+    id = encodeId('student', uuid);
+    if (studentIds.size >= STUDENT_IDS_LIMIT) studentIds.clear();
+    studentIds.set(uuid, id);
+  }
+  return id;
+}
+
+/**
+ * `JSON.stringify(presentDomainUser(...))` of a list row written directly (the same bytes: the same
+ * members in the same order, every string through JSON.stringify), without the objects in between;
+ * the timestamps are pg's text, shown as pg's Date would be (isoOfTimestamptz).
+ */
+export function domainUserJson(r: DomainUserListRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>): string {
+  const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
+  let out =
+    '{"user":{"id":"' +
+    studentPublicId(r.user_id) +
+    '","email":' +
+    JSON.stringify(r.email) +
+    ',"first_name":' +
+    JSON.stringify(r.first_name) +
+    ',"last_name":' +
+    JSON.stringify(r.last_name) +
+    ',"full_name":' +
+    JSON.stringify(fullName(r.first_name, r.last_name)) +
+    '},"active":' +
+    JSON.stringify(r.active) +
+    ',"marketing_optin":' +
+    JSON.stringify(r.marketing_optin) +
+    ',"enrolled_at":' +
+    (r.enrolled_at ? '"' + isoOfTimestamptz(r.enrolled_at) + '"' : 'null') +
+    ',"expires_at":' +
+    (r.expires_at ? '"' + isoOfTimestamptz(r.expires_at) + '"' : 'null') +
+    ',"access_code":' +
+    (code
+      ? '{"id":"' +
+        encodeId('accessCode', code.id) +
+        '","code":' +
+        JSON.stringify(code.code) +
+        ',"pool":' +
+        (code.pool_id ? '{"id":"' + encodeId('accessCodePool', code.pool_id) + '","name":' + JSON.stringify(code.pool_name ?? '') + '}' : 'null') +
+        '}'
+      : 'null');
+  if (values) {
+    const list = values.get(r.user_id);
+    out += ',"signup_fields":[';
+    if (list) {
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        out += (i === 0 ? '{"signup_field":{"id":"' : ',{"signup_field":{"id":"') + encodeId('signupField', v.field_id) + '","label":' + JSON.stringify(v.label) + '},"value":' + JSON.stringify(v.value) + '}';
+      }
+    }
+    out += ']';
+  }
+  return out + '}';
+}
+
 /**
  * Domain users: membership of the organization's users in a domain (table domain_users), with
  * the list filters of resource-reference-api.md section 4. Joining a domain records
@@ -127,9 +205,13 @@ export class DomainUsersService {
     return this.accessCodesReady;
   }
 
-  async list(p: Principal, domain: Domain, page: V1PageRequest, f: DomainUserFilters): Promise<{ rows: DomainUserRow[]; count: number }> {
-    const params: unknown[] = [p.organizationId, domain.id];
-    const where = [`du.organization_id = $1`, `du.domain_id = $2`, `u.organization_id = $1`];
+  /**
+   * A page of the domain's members and their count: two statements sent to the pg pool (poolRead),
+   * named when unfiltered (the hot page of issue 16), timestamps kept as pg's text (domainUserJson).
+   */
+  async list(p: Principal, domain: Domain, page: V1PageRequest, f: DomainUserFilters): Promise<{ rows: DomainUserListRow[]; count: number }> {
+    const params: unknown[] = [domain.id];
+    const where = [`du.organization_id = $org`, `du.domain_id = $1`, `u.organization_id = $org`];
     const add = (sql: (n: string) => string, value: unknown) => {
       params.push(value);
       where.push(sql(`$${params.length}`));
@@ -155,7 +237,7 @@ export class DomainUsersService {
     }
     if (f.signupFieldId !== undefined || f.signupFieldLabel !== undefined || f.signupFieldValue !== undefined) {
       // one value row must satisfy every signup-field filter given
-      const conds = [`v.user_id = du.user_id`, `sf.organization_id = $1`, FIELD_APPLIES('sf', '$2')];
+      const conds = [`v.user_id = du.user_id`, `sf.organization_id = $org`, FIELD_APPLIES('sf', '$1')];
       if (f.signupFieldId !== undefined) {
         const uuid = decodeId('signupField', f.signupFieldId);
         if (!uuid) return { rows: [], count: 0 };
@@ -172,9 +254,13 @@ export class DomainUsersService {
       }
       where.push(`EXISTS (SELECT 1 FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id WHERE ${conds.join(' AND ')})`);
     }
+    const fixed = params.length === 1 && where.length === 3;
     const w = where.join(' AND ');
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${FROM} WHERE ${w}`, params);
-    const rows = await this.ds.query(`SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY du.enrolled_at, du.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const n = params.length;
+    const countRead: PoolRead = fixed ? LIST_COUNT : { sql: `SELECT count(*)::int AS n FROM ${FROM} WHERE ${w}` };
+    const pageRead: PoolRead = fixed ? LIST_PAGE : { sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY du.enrolled_at, du.id LIMIT $${n + 1} OFFSET $${n + 2}`, types: TEXT_TIMESTAMPS };
+    const [c] = await poolRead(this.ds, p.organizationId, countRead, params);
+    const rows = await poolRead(this.ds, p.organizationId, pageRead, [...params, page.pageSize, page.offset]);
     return { rows, count: c.n };
   }
 
