@@ -7,16 +7,16 @@ export interface PublicIds {
   derivedExternalId: string;
 }
 
-type Kind = 'course' | 'lesson';
+type Kind = 'course' | 'lesson' | 'publishedCourse' | 'domain';
 
-const memo: Record<Kind, Map<string, PublicIds>> = { course: new Map(), lesson: new Map() };
+const memo: Record<Kind, Map<string, PublicIds>> = { course: new Map(), lesson: new Map(), publishedCourse: new Map(), domain: new Map() };
 /** Per kind; about 200 bytes an entry. Cleared when full (a page re-fills what it needs). */
 const MEMO_LIMIT = 20_000;
 
 /**
  * The public id (encodeId: a BigInt in base 36) and the derived external id (externalIdOf: a
- * SHA-1 UUID5) of a course or lesson, computed once per uuid: both are pure functions of it, and
- * were most of a /v2 course or lesson presenter's CPU time per row. The same strings as
+ * SHA-1 UUID5) of a course, lesson, published course or domain, computed once per uuid: both are pure functions of it, and
+ * were most of a /v2 course, lesson or published-course presenter's CPU time per row. The same strings as
  * encodeId(kind, uuid) and externalIdOf(kind, uuid, null).
  */
 export function publicIdsOf(kind: Kind, uuid: string): PublicIds {

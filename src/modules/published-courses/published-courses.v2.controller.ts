@@ -1,6 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -18,7 +19,7 @@ import { Domain } from '../domains/domain.entity';
 import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
 import { PublishedCourseFiltersV2, PublishedCoursesV2Service } from './published-courses.v2.service';
-import { presentPublishedCourseV2, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
 
 const INCLUDES = ['course', 'domain'] as const;
 type Include = (typeof INCLUDES)[number];
@@ -27,6 +28,9 @@ const pairKey = (raw: Record<string, any>) => {
   const d = raw.relationships?.domain?.data?.id;
   return typeof c === 'string' && typeof d === 'string' ? `${c}|${d}` : undefined;
 };
+
+/** The Content-Type Fastify gives a serialized object (the /v2 one is set on send). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * /v2/published-courses: list (filter[domain], filter[course], filter[live], include=course,domain),
@@ -60,7 +64,12 @@ export class PublishedCoursesV2Controller {
   @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated: course, domain.' })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('published-courses') page: V2Page) {
+  async list(
+    @Auth() p: Principal,
+    @Query() query: Record<string, unknown>,
+    @CursorPaged('published-courses') page: V2Page,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const include = includeParam(query, INCLUDES);
     const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
     const domain = stringParam(query, 'filter[domain]', 64);
@@ -69,8 +78,12 @@ export class PublishedCoursesV2Controller {
     if (domain !== undefined) none ||= !(f.domainUuid = decodeId('domain', domain) ?? undefined);
     if (course !== undefined) none ||= !(f.courseUuid = decodeId('course', course) ?? undefined);
     const rows = none ? [] : await this.v2.list(p, page, f);
-    const doc = page.document(rows, (r) => presentPublishedCourseV2(r, page.baseUrl));
-    return include.size ? { ...doc, included: await this.included(p, page.shown(rows), include, page.baseUrl) } : doc;
+    // the document as JSON text, written from the rows (the same bytes as the presented document; `included` last)
+    const base = page.baseUrl;
+    let json = page.documentJson(rows, (r) => publishedCourseRowJson(r, base), publishedCourseRowPosition);
+    if (include.size) json = json.slice(0, -1) + ',"included":' + JSON.stringify(await this.included(p, page.shown(rows), include, base)) + '}';
+    reply.header('Content-Type', JSON_TYPE);
+    return json;
   }
 
   @Get(':id')

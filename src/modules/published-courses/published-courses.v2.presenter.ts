@@ -1,6 +1,9 @@
-import { encodeId } from '../../core/ids/ids';
-import { externalIdOf } from '../courses/external-id';
+import { isoOfTimestamptz } from '../../core/database/pool-reads';
+import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, trimBase } from '../courses/public-ids';
+
+/** A timestamptz as pg answers it: a Date (pg's default parser) or its text (TEXT_TIMESTAMPS, the reads). */
+export type Timestamp = Date | string;
 
 /** One row of the /v2 published-course reads (published_courses columns). */
 export interface PublishedCourseV2Row {
@@ -14,30 +17,35 @@ export interface PublishedCourseV2Row {
   open_access: boolean;
   strict_enforce_group_visibility: boolean;
   visibility_override_type: string;
-  registration_starts_at: Date | null;
-  registration_ends_at: Date | null;
+  registration_starts_at: Timestamp | null;
+  registration_ends_at: Timestamp | null;
   restrict_access_start_end_dates: boolean;
   allow_self_service_reenroll: boolean;
   unique_progress_per_enrollment: boolean;
   require_all_prerequisites: boolean;
-  unpublished_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  unpublished_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
+
+/** toISOString() of the instant (isoOfTimestamptz for pg's text: the same string without the Date). */
+const iso = (t: Timestamp): string => (typeof t === 'string' ? isoOfTimestamptz(t) : t.toISOString());
 
 /**
  * PublishedCourseResource. `live` is "not unpublished"; the access window is the registration
  * window /v1 shows (one pair of columns); a visibility mode never set (NONE, /v1 rows) is GROUP, the
  * published default (docs/decisions/v2-rest.md). One literal, members in the order v2Resource
- * answers them (type, id, attributes, relationships, links); the dates as pg answers them (Dates).
+ * answers them (type, id, attributes, relationships, links); the dates as pg answers them (Dates or
+ * text). The public ids and derived external id are computed once per uuid (publicIdsOf).
  */
 export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: string) {
-  const id = encodeId('publishedCourse', r.id);
+  const ids = publicIdsOf('publishedCourse', r.id);
+  const id = ids.id;
   return {
     type: 'published-courses' as const,
     id,
     attributes: {
-      external_id: externalIdOf('publishedCourse', r.id, r.external_id),
+      external_id: r.external_id ? r.external_id : ids.derivedExternalId,
       slug: r.slug,
       live: r.unpublished_at === null,
       is_hidden: r.is_hidden,
@@ -45,21 +53,93 @@ export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: strin
       open_access: r.open_access,
       strict_enforce_group_visibility: r.strict_enforce_group_visibility,
       visibility_override_type: r.visibility_override_type === 'CATEGORY' ? 'CATEGORY' : 'GROUP',
-      access_period_starts_at: r.registration_starts_at ? r.registration_starts_at.toISOString() : null,
-      access_period_ends_at: r.registration_ends_at ? r.registration_ends_at.toISOString() : null,
+      access_period_starts_at: r.registration_starts_at ? iso(r.registration_starts_at) : null,
+      access_period_ends_at: r.registration_ends_at ? iso(r.registration_ends_at) : null,
       restrict_access_start_end_dates: r.restrict_access_start_end_dates,
       allow_self_service_reenroll: r.allow_self_service_reenroll,
       unique_progress_per_enrollment: r.unique_progress_per_enrollment,
       require_all_prerequisites: r.require_all_prerequisites,
-      created_at: r.created_at.toISOString(),
-      modified_at: r.updated_at.toISOString(),
+      created_at: iso(r.created_at),
+      modified_at: iso(r.updated_at),
     },
     relationships: {
       course: { data: { type: 'courses', id: publicIdsOf('course', r.course_id).id } },
-      domain: { data: { type: 'domains', id: encodeId('domain', r.domain_id) } },
+      domain: { data: { type: 'domains', id: publicIdsOf('domain', r.domain_id).id } },
     },
     links: { self: `${trimBase(baseUrl)}/v2/published-courses/${id}` },
   };
 }
 
 export type PublishedCourseResource = ReturnType<typeof presentPublishedCourseV2>;
+
+/** `"<base>/v2/published-courses/` as JSON text (its closing quote left out), for the last base asked (a page asks with one). */
+let selfBase: string | undefined;
+let selfPrefix = '';
+function selfPrefixOf(baseUrl: string): string {
+  if (baseUrl !== selfBase) {
+    const full = JSON.stringify(`${trimBase(baseUrl)}/v2/published-courses/`);
+    selfPrefix = full.slice(0, -1);
+    selfBase = baseUrl;
+  }
+  return selfPrefix;
+}
+
+const dateJson = (t: Timestamp | null): string => (t ? '"' + iso(t) + '"' : 'null');
+
+/**
+ * `JSON.stringify(presentPublishedCourseV2(r, baseUrl))` written directly (the same bytes: same
+ * members in the same order, strings through JSON.stringify, booleans (true / false as text) and ISO dates as JSON
+ * writes them), without the resource object: the list presents 100 of these per request.
+ */
+export function publishedCourseRowJson(r: PublishedCourseV2Row, baseUrl: string): string {
+  const ids = publicIdsOf('publishedCourse', r.id);
+  return (
+    '{"type":"published-courses","id":"' +
+    ids.id +
+    '","attributes":{"external_id":' +
+    JSON.stringify(r.external_id ? r.external_id : ids.derivedExternalId) +
+    ',"slug":' +
+    JSON.stringify(r.slug) +
+    ',"live":' +
+    (r.unpublished_at === null) +
+    ',"is_hidden":' +
+    r.is_hidden +
+    ',"visible_on_catalog":' +
+    r.visible_on_catalog +
+    ',"open_access":' +
+    r.open_access +
+    ',"strict_enforce_group_visibility":' +
+    r.strict_enforce_group_visibility +
+    ',"visibility_override_type":' +
+    (r.visibility_override_type === 'CATEGORY' ? '"CATEGORY"' : '"GROUP"') +
+    ',"access_period_starts_at":' +
+    dateJson(r.registration_starts_at) +
+    ',"access_period_ends_at":' +
+    dateJson(r.registration_ends_at) +
+    ',"restrict_access_start_end_dates":' +
+    r.restrict_access_start_end_dates +
+    ',"allow_self_service_reenroll":' +
+    r.allow_self_service_reenroll +
+    ',"unique_progress_per_enrollment":' +
+    r.unique_progress_per_enrollment +
+    ',"require_all_prerequisites":' +
+    r.require_all_prerequisites +
+    ',"created_at":"' +
+    iso(r.created_at) +
+    '","modified_at":"' +
+    iso(r.updated_at) +
+    '"},"relationships":{"course":{"data":{"type":"courses","id":"' +
+    publicIdsOf('course', r.course_id).id +
+    '"}},"domain":{"data":{"type":"domains","id":"' +
+    publicIdsOf('domain', r.domain_id).id +
+    '"}}},"links":{"self":' +
+    selfPrefixOf(baseUrl) +
+    ids.id +
+    '"}}'
+  );
+}
+
+/** A list row's keyset position (the cursor of the page it ends): created_at as toISOString writes it. */
+export function publishedCourseRowPosition(r: PublishedCourseV2Row): CursorPosition {
+  return { t: iso(r.created_at), id: r.id };
+}

@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
+import { poolRead, PoolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
-import { ApiError, notFound } from '../../core/http/api-error';
+import { ApiError } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { itemDateTime } from '../enrollments/v2-dates';
@@ -50,6 +51,16 @@ const COLUMNS = `pc.id, pc.course_id, pc.domain_id, pc.slug, pc.external_id, pc.
        pc.visibility_override_type, pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
        pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.unpublished_at, pc.created_at, pc.updated_at`;
 
+/** A page's statement: the filters' conditions and keyset position in `where` (each ` AND ...`), LIMIT its `$limit`. */
+const listSql = (where: string, limit: number) => `SELECT ${COLUMNS} FROM ${FROM} WHERE pc.organization_id = $org${where} ORDER BY pc.created_at, pc.id LIMIT $${limit}`;
+
+/** The fixed reads, as pg named statements (parsed and planned once per pooled connection). */
+const READS: Record<'list' | 'listAfter' | 'get', PoolRead> = {
+  list: { name: 'published_courses_v2_list', sql: listSql('', 1), types: TEXT_TIMESTAMPS },
+  listAfter: { name: 'published_courses_v2_list_after', sql: listSql(' AND (pc.created_at, pc.id) > ($1::timestamptz, $2::uuid)', 3), types: TEXT_TIMESTAMPS },
+  get: { name: 'published_courses_v2_get', sql: `SELECT ${COLUMNS} FROM ${FROM} WHERE pc.organization_id = $org AND pc.id = $1`, types: TEXT_TIMESTAMPS },
+};
+
 type Failure = { ok: false; code: 'validation_error'; detail: string; pointer: string };
 
 /**
@@ -63,28 +74,28 @@ export class PublishedCoursesV2Service {
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
-  /** Oldest first (created_at, id); each filter narrows, an undecodable id matches nothing. */
-  async list(p: Principal, page: PageRequest, f: PublishedCourseFiltersV2): Promise<(PublishedCourseV2Row & { createdAt: Date })[]> {
+  /**
+   * Oldest first (created_at, id); each filter narrows, an undecodable id matches nothing. One
+   * statement sent to the pg pool (poolRead), the timestamps kept as pg's text (TEXT_TIMESTAMPS: no
+   * Date parsed and printed again per row); the unfiltered page (first or after a cursor) is a
+   * named statement.
+   */
+  async list(p: Principal, page: PageRequest, f: PublishedCourseFiltersV2): Promise<PublishedCourseV2Row[]> {
     const params: unknown[] = [];
-    const where = ['pc.organization_id = $org'];
-    if (f.domainUuid !== undefined) where.push(`pc.domain_id = $${params.push(f.domainUuid)}::uuid`);
-    if (f.courseUuid !== undefined) where.push(`pc.course_id = $${params.push(f.courseUuid)}::uuid`);
-    if (f.live !== undefined) where.push(f.live ? 'pc.unpublished_at IS NULL' : 'pc.unpublished_at IS NOT NULL');
-    if (page.after) where.push(`(pc.created_at, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
-    const rows: (PublishedCourseV2Row & { createdAt: Date })[] = await scoped(this.ds, p.organizationId).query(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.join(' AND ')} ORDER BY pc.created_at, pc.id LIMIT ${page.size + 1}`,
-      params,
-    );
-    // the page's keyset position (pg answers created_at as a Date: the same object, no copy)
-    for (const r of rows) r.createdAt = r.created_at;
-    return rows;
+    let where = '';
+    if (f.domainUuid !== undefined) where += ` AND pc.domain_id = $${params.push(f.domainUuid)}::uuid`;
+    if (f.courseUuid !== undefined) where += ` AND pc.course_id = $${params.push(f.courseUuid)}::uuid`;
+    if (f.live !== undefined) where += f.live ? ' AND pc.unpublished_at IS NULL' : ' AND pc.unpublished_at IS NOT NULL';
+    const filtered = where !== '';
+    if (page.after) where += ` AND (pc.created_at, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const read = filtered ? { sql: listSql(where, params.length + 1), types: TEXT_TIMESTAMPS } : page.after ? READS.listAfter : READS.list;
+    params.push(page.size + 1);
+    return poolRead(this.ds, p.organizationId, read, params);
   }
 
-  async get(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
-    const uuid = decodeId('publishedCourse', publicId);
-    const [row] = uuid ? await this.rows(p.organizationId, [uuid]) : [];
-    if (!row) throw notFound('Published course not found.');
-    return row;
+  /** One published course by public id (a named statement, timestamps as pg's text), or the 404 a malformed, unknown or foreign id gets alike. */
+  get(p: Principal, publicId: string): Promise<PublishedCourseV2Row> {
+    return poolRowOr404(this.ds, p.organizationId, 'publishedCourse', publicId, READS.get, 'Published course not found.');
   }
 
   private rows(organizationId: string, uuids: string[]): Promise<PublishedCourseV2Row[]> {
