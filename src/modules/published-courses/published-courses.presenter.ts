@@ -1,5 +1,6 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
+import { publicIdsOf } from '../courses/public-ids';
 import type { OfferRow } from '../commerce/offers';
 import { presentOffer } from '../commerce/offers.presenter';
 
@@ -74,6 +75,19 @@ export interface PresentOptions {
   offers?: Map<string, OfferRow>;
 }
 
+/** encodeId('publishedCourse', uuid), remembered per uuid (a catalog page encodes 100 per request). */
+const publishedIds = new Map<string, string>();
+const PUBLISHED_IDS_LIMIT = 20_000;
+function publishedCourseId(uuid: string): string {
+  let id = publishedIds.get(uuid);
+  if (id === undefined) {
+    id = encodeId('publishedCourse', uuid);
+    if (publishedIds.size >= PUBLISHED_IDS_LIMIT) publishedIds.clear();
+    publishedIds.set(uuid, id);
+  }
+  return id;
+}
+
 /**
  * The v1 PublishedCourse. `timezone` is null (no per-course time zone is kept); `offer` is the
  * published course's offer (commerce, docs/decisions/commerce.md).
@@ -81,7 +95,7 @@ export interface PresentOptions {
 export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions) {
   const stats = o.stats.get(r.course_id) ?? { lessonCount: 0, requiredLessonCount: 0 };
   const course: Record<string, unknown> = {
-    id: encodeId('course', r.course_id),
+    id: publicIdsOf('course', r.course_id).id,
     title: r.course_title,
     lesson_count: stats.lessonCount,
     required_lesson_count: stats.requiredLessonCount,
@@ -92,7 +106,7 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
   }
   // presentPublishedCourseSettings's members written out in place (its order): no intermediate object per row
   const out: Record<string, unknown> = {
-    id: encodeId('publishedCourse', r.id),
+    id: publishedCourseId(r.id),
     course,
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,

@@ -5,6 +5,7 @@ import { DataSource, In, IsNull, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
+import { poolRead, PoolRead } from '../../core/database/pool-reads';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
@@ -19,6 +20,14 @@ const SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_gr
   pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
   pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.created_at,
   c.title AS course_title, c.short_description AS course_short_description, c.long_description_html AS course_long_description_html`;
+
+/** Lesson counts of a page's courses (a fixed text: a pg named statement). */
+const LESSON_STATS: PoolRead = {
+  name: 'published_courses_v1_lesson_stats',
+  sql: `SELECT course_id, count(*)::int AS n, (count(*) FILTER (WHERE NOT optional))::int AS req
+       FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
+       GROUP BY course_id`,
+};
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -50,8 +59,8 @@ export class PublishedCoursesService {
    * B keywords, C descriptions), then oldest first. Served by the GIN index on courses.search_vector.
    */
   async list(p: Principal, domain: Domain, page: V1PageRequest, filters: { courseId?: string; search?: string }): Promise<{ rows: PublishedCourseRow[]; count: number }> {
-    const params: unknown[] = [p.organizationId, domain.id];
-    const where = [`pc.organization_id = $1`, `pc.domain_id = $2`, `pc.unpublished_at IS NULL`];
+    const params: unknown[] = [domain.id];
+    const where = [`pc.organization_id = $org`, `pc.domain_id = $1`, `pc.unpublished_at IS NULL`];
     if (filters.courseId !== undefined) {
       const uuid = decodeId('course', filters.courseId);
       if (!uuid) return { rows: [], count: 0 };
@@ -68,17 +77,20 @@ export class PublishedCoursesService {
       order = `(ts_filter(c.search_vector, '{a}') @@ q) DESC, (ts_filter(c.search_vector, '{b}') @@ q) DESC,
         ts_rank('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q) DESC, pc.created_at, pc.id`;
     }
+    // the catalog's statements go straight to the pg pool (poolRead: no QueryRunner per statement, issue 16)
     const whereSql = where.join(' AND ');
-    const countQuery = async () => (await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}`, params))[0].n as number;
+    const countQuery = async () => (await poolRead(this.ds, p.organizationId, { sql: `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}` }, params))[0].n as number;
     if (search) {
       // every match is ranked anyway: take the total from the same scan (window count)
-      const rows = await this.ds.query(
-        `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      const rows = await poolRead(
+        this.ds,
+        p.organizationId,
+        { sql: `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}` },
         params,
       );
       return { rows, count: rows.length ? rows[0].total_count : page.offset ? await countQuery() : 0 };
     }
-    const [count, rows] = [await countQuery(), await this.ds.query(`SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)];
+    const [count, rows] = [await countQuery(), await poolRead(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}` }, params)];
     return { rows, count };
   }
 
@@ -104,12 +116,7 @@ export class PublishedCoursesService {
   async lessonStats(p: Principal, courseIds: string[]): Promise<Map<string, LessonStats>> {
     const out = new Map<string, LessonStats>();
     if (!courseIds.length) return out;
-    const rows = await this.ds.query(
-      `SELECT course_id, count(*)::int AS n, (count(*) FILTER (WHERE NOT optional))::int AS req
-       FROM lessons WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
-       GROUP BY course_id`,
-      [p.organizationId, [...new Set(courseIds)]],
-    );
+    const rows = await poolRead(this.ds, p.organizationId, LESSON_STATS, [[...new Set(courseIds)]]);
     for (const r of rows) out.set(r.course_id, { lessonCount: r.n, requiredLessonCount: r.req });
     return out;
   }
