@@ -17,7 +17,7 @@ jest.setTimeout(120_000);
  * nested objects and list items); members beyond the schema are allowed (documented in
  * docs/decisions/commerce*.md).
  */
-const REFERENCE = resolve(__dirname, '../../../shared/reference/skilljar-v1-openapi.yml');
+const REFERENCE = resolve(__dirname, '../reference/skilljar-v1-openapi.yml');
 const FAMILY = /^\/v1\/(offers|promo-code-pools|promo-codes|training-credit-codes|purchases|license-packages)(\/|$)/;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
