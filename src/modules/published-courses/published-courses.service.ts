@@ -5,7 +5,7 @@ import { DataSource, In, IsNull, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
-import { poolRead, PoolRead } from '../../core/database/pool-reads';
+import { parseTimestamptz, poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
@@ -28,6 +28,18 @@ const LESSON_STATS: PoolRead = {
        FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
        GROUP BY course_id`,
 };
+
+/**
+ * A catalog page's rows read with TEXT_TIMESTAMPS: the registration window becomes pg's own Date
+ * again (what the presenter shows, only when set); created_at, not shown, stays text (no Date per row).
+ */
+function withWindowDates(rows: any[]): (PublishedCourseRow & { total_count: number })[] {
+  for (const r of rows) {
+    if (r.registration_starts_at !== null) r.registration_starts_at = parseTimestamptz(r.registration_starts_at);
+    if (r.registration_ends_at !== null) r.registration_ends_at = parseTimestamptz(r.registration_ends_at);
+  }
+  return rows;
+}
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -85,12 +97,15 @@ export class PublishedCoursesService {
       const rows = await poolRead(
         this.ds,
         p.organizationId,
-        { sql: `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}` },
+        { sql: `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS },
         params,
-      );
+      ).then(withWindowDates);
       return { rows, count: rows.length ? rows[0].total_count : page.offset ? await countQuery() : 0 };
     }
-    const [count, rows] = [await countQuery(), await poolRead(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}` }, params)];
+    const [count, rows] = [await countQuery(), withWindowDates(
+        await poolRead(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS }, params),
+      ),
+    ];
     return { rows, count };
   }
 
