@@ -1,4 +1,4 @@
-import { decodeId, encodeId, ID_PREFIXES, IdType, newUuid } from './ids';
+import { cachedPublicId, decodeId, encodeId, ID_PREFIXES, IdType, newUuid } from './ids';
 
 const TYPES = Object.keys(ID_PREFIXES) as IdType[];
 
@@ -78,5 +78,15 @@ describe('ids', () => {
     const last = id[id.length - 1];
     const tweaked = id.slice(0, -1) + (last === 'a' ? 'b' : 'a');
     expect(decodeId('student', tweaked)).not.toBe(uuid);
+  });
+});
+
+describe('cachedPublicId', () => {
+  it('answers encodeId of the same type and uuid, also when asked again and for another type', () => {
+    const uuid = newUuid();
+    expect(cachedPublicId('student', uuid)).toBe(encodeId('student', uuid));
+    expect(cachedPublicId('student', uuid)).toBe(encodeId('student', uuid));
+    expect(cachedPublicId('course', uuid)).toBe(encodeId('course', uuid));
+    expect(cachedPublicId('course', uuid)).not.toBe(cachedPublicId('student', uuid));
   });
 });

@@ -8,7 +8,8 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../../core/http/v1-rules';
 import { DomainUserInvitesService } from './domain-user-invites.service';
-import { DomainUsersService, DomainUserFilters, DomainUserRow, domainUserJson, presentDomainUser } from './domain-users.service';
+import { domainUserJson, presentDomainUser } from './domain-users.presenter';
+import { DomainUsersService, DomainUserFilters, DomainUserRow } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
 

@@ -6,7 +6,7 @@ import { absoluteUrl, BaseUrl } from '../../core/http/base-url';
 import { ScopedRoutes } from '../../core/http/scoped-routes';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
-import { presentSignupValue } from './domain-users.service';
+import { presentSignupValue } from './domain-users.presenter';
 import { BulkSignupFieldsDto, SignupFieldValueCreateDto } from './dto/domain-user.dto';
 import { SignupFieldsService } from './signup-fields.service';
 import { V1 } from '../../core/http/interfaces';
