@@ -40,7 +40,7 @@ const END = '<!-- bench:end -->';
 const LAST_RUN = path.join(os.tmpdir(), 'cp-bench-last-run.json');
 
 /** Helpers and stand-alone probes: not scenarios. */
-const NOT_SCENARIOS = new Set(['lib', 'run', 'rls-probe', 'profile-summary']);
+const NOT_SCENARIOS = new Set(['lib', 'run', 'replay', 'rls-probe', 'profile-summary']);
 /** Known scenarios first, in this order (cheap and quiet ones first); any other bench file after them, by name. */
 const ORDER = ['cpu', 'http', 'v2-students', 'v2-reads', 'v1-catalog', 'progress', 'quizzes', 'commerce', 'training', 'webhooks', 'web-package'];
 

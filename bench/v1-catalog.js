@@ -8,7 +8,7 @@
  *   npm run bench -- v1-catalog
  *   npm run build && node bench/v1-catalog.js [--courses 10000] [--users 1000] [--duration 3] [--connections 10] [--json]
  *
- * One run:
+ * One run (the frame is bench/replay.js):
  *  1. a throw-away database `cp_bench_catalog_<random>` (created, migrated, dropped at the end) and a
  *     unique REDIS_PREFIX; an organization made by the CLI's code (its API key authenticates, Basic);
  *     `--courses` courses with 3 lessons each, published on the organization's domain, and `--users`
@@ -23,224 +23,56 @@
  *     auth, no validation, no presentation: what the database work alone allows.
  * Every answer must be 200: anything else is reported and the exit code is 1.
  */
-const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
+const { main, parseArgs, runReplayScenario } = require('./replay');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements } = require('./lib');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const norm = (sql) => sql.replace(/\s+/g, ' ').trim();
 const WORDS = ['python', 'kubernetes', 'sales', 'marketing', 'design', 'finance', 'cloud', 'security', 'leadership', 'data', 'excel', 'writing', 'negotiation', 'onboarding', 'compliance', 'safety', 'networking', 'java', 'golang', 'support'];
 
-/** `node bench/v1-catalog.js --serve-bare PORT` (env BARE_DATABASE_URL, BARE_POOL_SIZE, BARE_SCRIPT: a JSON file). */
-async function serveBare(port) {
-  const { Pool } = require('pg');
-  const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
-  const script = JSON.parse(fs.readFileSync(process.env.BARE_SCRIPT, 'utf8'));
-  const app = require('fastify')({ logger: false });
-  app.get('/read/:key', async (req, reply) => {
-    const statements = script[req.params.key];
-    if (!statements) return reply.code(404).send({ detail: 'Not found.' });
-    const results = [];
-    for (const s of statements) results.push((await pool.query(s.sql, s.params)).rows);
-    return { results };
-  });
-  app.get('/', async () => ({ ok: true }));
-  await app.listen({ port, host: '127.0.0.1' });
-}
+const opts = parseArgs(process.argv.slice(2), { courses: 10000, users: 1000, connections: 10 }, (a, next, o) => {
+  if (a === '--courses') o.courses = Number(next());
+  else if (a === '--users') o.users = Number(next());
+  else return false;
+  return true;
+});
 
-function parseArgs(argv) {
-  const opts = { courses: 10000, users: 1000, duration: Number(process.env.BENCH_SECONDS ?? process.env.BENCH_DURATION ?? 3), connections: 10, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--courses') opts.courses = Number(argv[++i]);
-    else if (a === '--users') opts.users = Number(argv[++i]);
-    else if (a === '--duration' || a === '--seconds') opts.duration = Number(argv[++i]);
-    else if (a === '--connections') opts.connections = Number(argv[++i]);
-    else if (a === '--json') opts.json = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return opts;
-}
-
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
-  const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
-  const { Client } = require('pg');
-
-  const base = loadConfig(process.env);
-  const run = randomBytes(4).toString('hex');
-  const dbName = `cp_bench_catalog_${run}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const adminUrl = new URL(base.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const redisPrefix = `cpbench_${run}`;
-  const scriptFile = path.join(os.tmpdir(), `cp-bench-catalog-${run}.json`);
-
-  const children = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(children.map(stopChild));
-    fs.rmSync(scriptFile, { force: true });
-    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
-    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
-  };
-  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
-
-  const load0 = os.loadavg();
-  let failed = false;
-  try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: dbUrl.toString(),
-      DATABASE_LOG_QUERIES: 'false',
-      REDIS_PREFIX: redisPrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
-    };
-    const config = loadConfig(env);
-    await migrate(config);
-    const org = await runCli(['create-org', '--name', 'Bench catalog'], config);
-    const orgId = decodeId('organization', org.organization_id);
-
-    // --- 1. fixtures ---------------------------------------------------------------------------
-    const t0 = Date.now();
-    const db = new Client({ connectionString: dbUrl.toString() });
-    await db.connect();
-    const [{ id: domainId }] = (await db.query(`SELECT id FROM domains WHERE name = $1 AND organization_id = $2`, [org.domain_name, orgId])).rows;
-    await db.query(
-      `INSERT INTO courses (organization_id, title, short_description, long_description_html)
-       SELECT $1, initcap(w[1 + g % 20]) || ' ' || initcap(w[1 + (g / 20) % 20]) || ' ' || g,
-              'Learn ' || w[1 + (g / 7) % 20] || ' and ' || w[1 + (g / 3) % 20],
-              '<p>This course covers ' || w[1 + (g / 11) % 20] || ' in depth.</p>'
-       FROM generate_series(1, $2) g, (SELECT $3::text[] AS w) words`,
-      [orgId, opts.courses, WORDS],
-    );
-    await db.query(
-      `INSERT INTO lessons (organization_id, course_id, title, type, "order", search_keywords)
-       SELECT c.organization_id, c.id, 'Lesson ' || i, 'HTML', i, ($2::text[])[1 + (abs(hashtext(c.id::text)) + i) % 20]
-       FROM courses c, generate_series(1, 3) i WHERE c.organization_id = $1`,
-      [orgId, WORDS],
-    );
-    await db.query(`INSERT INTO published_courses (organization_id, course_id, domain_id, slug) SELECT organization_id, id, $2, 'c-' || id FROM courses WHERE organization_id = $1`, [
-      orgId,
-      domainId,
-    ]);
-    await db.query(
-      `INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'u' || g || '@example.test', 'First' || (g % 50), 'Last' || (g % 97) FROM generate_series(1, $2) g`,
-      [orgId, opts.users],
-    );
-    await db.query(`INSERT INTO domain_users (organization_id, domain_id, user_id) SELECT organization_id, $2, id FROM users WHERE organization_id = $1`, [orgId, domainId]);
-    await db.query('VACUUM ANALYZE');
-    await db.end();
-    process.stdout.write(`fixtures in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-
-    const reads = [
-      { key: 'search', name: `catalog search over ${opts.courses} published courses (search=kubernetes security)`, path: `/v1/domains/${org.domain_name}/published-courses?search=kubernetes%20security` },
-      { key: 'rare', name: 'catalog search, one rare term (search=1234)', path: `/v1/domains/${org.domain_name}/published-courses?search=1234` },
-      { key: 'users', name: `domain users, page of ${Math.min(opts.users, 1000)}`, path: `/v1/domains/${org.domain_name}/users?page_size=1000` },
-    ];
-    const auth = { authorization: `Basic ${Buffer.from(`${org.api_key}:`).toString('base64')}` };
-    const startApi = async (logQueries) => {
-      const port = await freePort();
-      const child = startChild(['dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
-      children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor(`${url}/health`, child, 'the API');
-      return { child, url };
-    };
-    const get = async (url, p, headers = {}) => {
-      const res = await fetch(url + p, { headers });
-      return { status: res.status, body: await res.json() };
-    };
-
-    // --- 2. SQL statements per request, kept as the bare server's script --------------------------
-    const api0 = await startApi(true);
-    const script = {};
-    const sqlCounts = {};
-    process.stdout.write('\nSQL statements per request (API with DATABASE_LOG_QUERIES=true):\n');
-    for (const r of reads) {
-      await get(api0.url, r.path, auth);
-      await sleep(300);
-      const before = api0.child.output.length;
-      const res = await get(api0.url, r.path, auth);
-      await sleep(300);
-      const statements = loggedStatements(api0.child.output.slice(before));
-      if (res.status !== 200 || statements.some((s) => s.failed)) throw new Error(`${r.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      script[r.key] = statements.map(({ sql, params }) => ({ sql, params }));
-      sqlCounts[r.key] = statements.length;
-      r.answer = { count: res.body.count, page: res.body.results.length };
-      process.stdout.write(`  ${r.name}: ${statements.length} (count ${r.answer.count}, page ${r.answer.page})\n`);
-      for (const s of statements) process.stdout.write(`      ${norm(s.sql).slice(0, 110)}${norm(s.sql).length > 110 ? ' ...' : ''}\n`);
-    }
-    fs.writeFileSync(scriptFile, JSON.stringify(script));
-    await stopChild(api0.child);
-
-    // --- 3. throughput -------------------------------------------------------------------------
-    const api = await startApi(false);
-    const barePort = await freePort();
-    const bare = startChild([__filename, '--serve-bare', String(barePort)], { ...process.env, BARE_DATABASE_URL: dbUrl.toString(), BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE), BARE_SCRIPT: scriptFile });
-    children.push(bare);
-    await waitFor(`http://127.0.0.1:${barePort}/`, bare, 'the bare server');
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    process.stdout.write(`\nNode ${process.version}, pool ${config.DATABASE_POOL_SIZE} connections each, ${opts.connections} connections, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`);
-
-    const measure = async (o) => {
-      const r = await runAutocannon(o);
-      const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, v]) => [c, v.count]));
-      if (Object.keys(statuses).some((c) => c !== '200') || r.errors || r.timeouts) failed = true;
-      return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, cpuUs: r.cpu?.usPerRequest, eventLoop: r.eventLoop ?? undefined, statuses };
-    };
-    const results = [];
-    for (const r of reads) {
-      const row = { name: r.name, sql: sqlCounts[r.key] };
-      for (const target of ['api', 'bare']) {
-        const o = (duration) => ({ url: target === 'api' ? api.url + r.path : `${bareUrl}/read/${r.key}`, connections: opts.connections, duration, headers: target === 'api' ? auth : {} });
-        await runAutocannon(o(1));
-        row[target] = await measure(o(opts.duration));
-      }
-      results.push(row);
-    }
-
-    process.stdout.write(
-      '| read | API req/s | bare req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | server CPU us/request API / bare | SQL statements per request |\n' +
-        '|---|---:|---:|---:|---:|---:|---:|---:|\n',
-    );
-    for (const r of results) {
-      process.stdout.write(
-        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${r.api.cpuUs ?? '-'} / ${r.bare.cpuUs ?? '-'} | ${r.sql} |\n`,
+main(() =>
+  runReplayScenario({
+    db: 'catalog',
+    orgName: 'Bench catalog',
+    opts,
+    auth: async (_url, org) => ({ authorization: `Basic ${Buffer.from(`${org.api_key}:`).toString('base64')}` }),
+    check: (body) => `count ${body.count}, page ${body.results.length}`,
+    async fixtures(db, { org, orgId, domainId }) {
+      await db.query(
+        `INSERT INTO courses (organization_id, title, short_description, long_description_html)
+         SELECT $1, initcap(w[1 + g % 20]) || ' ' || initcap(w[1 + (g / 20) % 20]) || ' ' || g,
+                'Learn ' || w[1 + (g / 7) % 20] || ' and ' || w[1 + (g / 3) % 20],
+                '<p>This course covers ' || w[1 + (g / 11) % 20] || ' in depth.</p>'
+         FROM generate_series(1, $2) g, (SELECT $3::text[] AS w) words`,
+        [orgId, opts.courses, WORDS],
       );
-      for (const t of ['api', 'bare']) if (Object.keys(r[t].statuses).some((c) => c !== '200')) process.stdout.write(`  ${t}: statuses ${JSON.stringify(r[t].statuses)}\n`);
-    }
-    process.stdout.write(`\nload average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-    if (opts.json) process.stdout.write(`${JSON.stringify({ results })}\n`);
-  } finally {
-    await cleanup();
-  }
-  if (failed) {
-    process.stderr.write('some answers were not 200\n');
-    process.exitCode = 1;
-  }
-}
-
-if (process.argv[2] === '--serve-bare') {
-  serveBare(Number(process.argv[3])).catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-} else {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+      await db.query(
+        `INSERT INTO lessons (organization_id, course_id, title, type, "order", search_keywords)
+         SELECT c.organization_id, c.id, 'Lesson ' || i, 'HTML', i, ($2::text[])[1 + (abs(hashtext(c.id::text)) + i) % 20]
+         FROM courses c, generate_series(1, 3) i WHERE c.organization_id = $1`,
+        [orgId, WORDS],
+      );
+      await db.query(`INSERT INTO published_courses (organization_id, course_id, domain_id, slug) SELECT organization_id, id, $2, 'c-' || id FROM courses WHERE organization_id = $1`, [
+        orgId,
+        domainId,
+      ]);
+      await db.query(
+        `INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'u' || g || '@example.test', 'First' || (g % 50), 'Last' || (g % 97) FROM generate_series(1, $2) g`,
+        [orgId, opts.users],
+      );
+      await db.query(`INSERT INTO domain_users (organization_id, domain_id, user_id) SELECT organization_id, $2, id FROM users WHERE organization_id = $1`, [orgId, domainId]);
+      await db.query('VACUUM ANALYZE');
+      return {
+        reads: [
+          { key: 'search', name: `catalog search over ${opts.courses} published courses (search=kubernetes security)`, path: `/v1/domains/${org.domain_name}/published-courses?search=kubernetes%20security` },
+          { key: 'rare', name: 'catalog search, one rare term (search=1234)', path: `/v1/domains/${org.domain_name}/published-courses?search=1234` },
+          { key: 'users', name: `domain users, page of ${Math.min(opts.users, 1000)}`, path: `/v1/domains/${org.domain_name}/users?page_size=1000` },
+        ],
+      };
+    },
+  }),
+);
