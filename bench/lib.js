@@ -238,4 +238,74 @@ function loggedStatements(text) {
     return at < 0 ? { failed: s.failed, sql: s.raw.trim(), params: [] } : { failed: s.failed, sql: s.raw.slice(0, at), params: JSON.parse(s.raw.slice(at + ' -- PARAMETERS: '.length)) };
   });
 }
-module.exports = { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements };
+/**
+ * The world of a scenario that runs API children on its own data: a throw-away database
+ * `cp_bench_<name>_<random>` (created and migrated), a unique REDIS_PREFIX, an organization made by
+ * the CLI's code and a file name for a recorded script. `startApi(logQueries)` starts an API child
+ * (dist/, NODE_ENV=production, LOG_LEVEL=warn unless BENCH_LOG_LEVEL) on it and waits for /health;
+ * `cleanup()` stops the children and drops the database, the Redis keys and the script file (also
+ * on SIGINT, and at once if the world cannot be built). `envExtra`: settings of the API children.
+ */
+async function benchWorld(name, orgName, envExtra = {}) {
+  const { randomBytes } = require('node:crypto');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
+  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
+  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
+  const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
+
+  const base = loadConfig(process.env);
+  const run = randomBytes(4).toString('hex');
+  const dbName = `cp_bench_${name}_${run}`;
+  const dbUrl = new URL(base.DATABASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const adminUrl = new URL(base.DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const redisPrefix = `cpbench_${run}`;
+  const scriptFile = path.join(os.tmpdir(), `cp-bench-${name}-${run}.json`);
+  const load0 = os.loadavg();
+
+  const children = [];
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await Promise.all(children.map(stopChild));
+    fs.rmSync(scriptFile, { force: true });
+    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
+    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
+  };
+  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
+
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: dbUrl.toString(),
+    DATABASE_LOG_QUERIES: 'false',
+    REDIS_PREFIX: redisPrefix,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    HOST: '127.0.0.1',
+    ...envExtra,
+  };
+  try {
+    const config = loadConfig(env);
+    await migrate(config);
+    const org = await runCli(['create-org', '--name', orgName], config);
+    const startApi = async (logQueries) => {
+      const port = await freePort();
+      const child = startChild(['dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(`${url}/health`, child, 'the API');
+      return { child, url };
+    };
+    return { run, base, env, config, org, orgUuid: decodeId('organization', org.organization_id), dbUrl, scriptFile, children, startApi, cleanup, load0 };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
+module.exports = { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements, benchWorld };

@@ -19,12 +19,10 @@
  * `spec.auth(url, org)` gives the headers a read is sent with (an API key, or a token from that API
  * child). Every answer must be 200: anything else is reported and the exit code is 1.
  */
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
-const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements } = require('./lib');
+const { startChild, stopChild, freePort, waitFor, runAutocannon, fmt, loggedStatements, benchWorld } = require('./lib');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const norm = (sql) => sql.replace(/\s+/g, ' ').trim();
@@ -61,52 +59,11 @@ function parseArgs(argv, defaults, extra = () => false) {
 
 async function runReplayScenario(spec) {
   const opts = spec.opts;
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
-  const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
   const { Client } = require('pg');
-
-  const base = loadConfig(process.env);
-  const run = randomBytes(4).toString('hex');
-  const dbName = `cp_bench_${spec.db}_${run}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const adminUrl = new URL(base.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const redisPrefix = `cpbench_${run}`;
-  const scriptFile = path.join(os.tmpdir(), `cp-bench-${spec.db}-${run}.json`);
-
-  const children = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(children.map(stopChild));
-    fs.rmSync(scriptFile, { force: true });
-    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
-    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
-  };
-  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
-
-  const load0 = os.loadavg();
+  const world = await benchWorld(spec.db, spec.orgName);
+  const { config, org, orgUuid: orgId, dbUrl, scriptFile, children, cleanup, load0 } = world;
   let failed = false;
   try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: dbUrl.toString(),
-      DATABASE_LOG_QUERIES: 'false',
-      REDIS_PREFIX: redisPrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
-    };
-    const config = loadConfig(env);
-    await migrate(config);
-    const org = await runCli(['create-org', '--name', spec.orgName], config);
-    const orgId = decodeId('organization', org.organization_id);
-
     // --- 1. fixtures ---------------------------------------------------------------------------
     const t0 = Date.now();
     const db = new Client({ connectionString: dbUrl.toString() });
@@ -117,12 +74,8 @@ async function runReplayScenario(spec) {
     process.stdout.write(`fixtures in ${((Date.now() - t0) / 1000).toFixed(1)} s${summary ? ` (${summary})` : ''}\n`);
 
     const startApi = async (logQueries) => {
-      const port = await freePort();
-      const child = startChild(['dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
-      children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor(`${url}/health`, child, 'the API');
-      return { child, url, auth: await spec.auth(url, org) };
+      const api = await world.startApi(logQueries);
+      return { ...api, auth: await spec.auth(api.url, org) };
     };
     const get = async (url, p, headers = {}) => {
       const res = await fetch(url + p, { headers });

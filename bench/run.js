@@ -260,7 +260,8 @@ async function main() {
     if (!argv.includes('--no-write')) writeDoc(section);
     return;
   }
-  const wanted = argv.filter((a) => !a.startsWith('-') && a !== argv[argv.indexOf('--report') + 1]);
+  // (--report has returned above: every other word is a scenario's name)
+  const wanted = argv.filter((a) => !a.startsWith('-'));
   const unknown = wanted.filter((w) => !all.includes(w));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
   const names = wanted.length ? all.filter((n) => wanted.includes(n)) : all;

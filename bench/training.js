@@ -45,7 +45,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, dropBenchDb, dropRedisPrefix, fmt, loggedStatements } = require('./lib');
+const { ROOT, startChild, stopChild, freePort, waitFor, dropBenchDb, dropRedisPrefix, fmt, loggedStatements, benchWorld } = require('./lib');
 
 const json = { 'content-type': 'application/json' };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -161,58 +161,14 @@ async function main() {
   const { decodeId, encodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
   const { Client } = require('pg');
 
-  const base = loadConfig(process.env);
-  const run = randomBytes(4).toString('hex');
-  const dbName = `cp_bench_training_${run}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const adminUrl = new URL(base.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const redisPrefix = `cpbench_${run}`;
-  const scriptFile = path.join(os.tmpdir(), `cp-bench-training-${run}.json`);
-
-  const children = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(children.map(stopChild));
-    fs.rmSync(scriptFile, { force: true });
-    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
-    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
-  };
-  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
-
-  const load0 = os.loadavg();
+  const { run, env, config, org, orgUuid, dbUrl, scriptFile, children, startApi, cleanup, load0 } = await benchWorld('training', 'Bench Training Org', {
+    // a thousand requests queue for the pool's connections at once: let them wait (the default 5 s
+    // would turn the tail of the queue into 503s, the outage answer, which is not what is measured)
+    DATABASE_CONNECT_TIMEOUT_MS: '120000',
+  });
   let failed = false;
   try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: dbUrl.toString(),
-      DATABASE_LOG_QUERIES: 'false',
-      REDIS_PREFIX: redisPrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
-      // a thousand requests queue for the pool's connections at once: let them wait (the default 5 s
-      // would turn the tail of the queue into 503s, the outage answer, which is not what is measured)
-      DATABASE_CONNECT_TIMEOUT_MS: '120000',
-    };
-    const config = loadConfig(env);
-    await migrate(config);
-    const org = await runCli(['create-org', '--name', 'Bench Training Org'], config);
-    const orgUuid = decodeId('organization', org.organization_id);
     const domain = org.domain_name;
-
-    const startApi = async (logQueries) => {
-      const port = await freePort();
-      const child = startChild(['dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
-      children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor(`${url}/health`, child, 'the API');
-      return { child, url };
-    };
     const call = async (url, method, p, body, headers = {}) => {
       const res = await fetch(url + p, { method, headers: body === undefined ? headers : { ...json, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
