@@ -1,7 +1,7 @@
 import { types as pgTypes } from 'pg';
 import type { DataSource } from 'typeorm';
-import { notFound } from '../http/api-error';
-import { decodeId, IdType } from '../ids/ids';
+import type { IdType } from '../ids/ids';
+import { publicRowOr404 } from './org-rows';
 import { bindOrg } from './scoped';
 
 /** A fixed read text (naming the organization as `$org`) and, for the hot unfiltered ones, its pg statement name. */
@@ -53,13 +53,7 @@ export async function poolRead(ds: DataSource, organizationId: string, read: Poo
   return (await pool.query(read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types })).rows;
 }
 
-/**
- * The row a pool read (its `$1` the uuid behind a public id) answers, or the 404 with `message`
- * that a malformed, unknown or foreign id gets alike (no statement for a malformed one).
- */
-export async function poolRowOr404(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<any> {
-  const id = decodeId(type, publicId);
-  const rows = id ? await poolRead(ds, organizationId, read, [id]) : [];
-  if (!rows.length) throw notFound(message);
-  return rows[0];
+/** publicRowOr404 (org-rows.ts) of a pool read, the uuid behind the public id its `$1`. */
+export function poolRowOr404(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<any> {
+  return publicRowOr404(type, publicId, (id) => poolRead(ds, organizationId, read, [id]), message);
 }
