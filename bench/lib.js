@@ -241,8 +241,9 @@ function loggedStatements(text) {
 /**
  * The world of a scenario that runs API children on its own data: a throw-away database
  * `cp_bench_<name>_<random>` (created and migrated), a unique REDIS_PREFIX, an organization made by
- * the CLI's code and a file name for a recorded script. `startApi(logQueries)` starts an API child
- * (dist/, NODE_ENV=production, LOG_LEVEL=warn unless BENCH_LOG_LEVEL) on it and waits for /health;
+ * the CLI's code and a file name for a recorded script. `startApi(logQueries, nodeArgs)` starts an API
+ * child (dist/, NODE_ENV=production, LOG_LEVEL=warn unless BENCH_LOG_LEVEL; `nodeArgs` before the
+ * script, e.g. --cpu-prof) on it and waits for /health;
  * `cleanup()` stops the children and drops the database, the Redis keys and the script file (also
  * on SIGINT, and at once if the world cannot be built). `envExtra`: settings of the API children.
  */
@@ -293,9 +294,9 @@ async function benchWorld(name, orgName, envExtra = {}) {
     const config = loadConfig(env);
     await migrate(config);
     const org = await runCli(['create-org', '--name', orgName], config);
-    const startApi = async (logQueries) => {
+    const startApi = async (logQueries, nodeArgs = []) => {
       const port = await freePort();
-      const child = startChild(['dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
+      const child = startChild([...nodeArgs, 'dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) }, logQueries);
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       await waitFor(`${url}/health`, child, 'the API');

@@ -24,11 +24,10 @@
  * runs); anything else is reported and the exit code is 1. The load average (1, 5, 15 min) is
  * printed at start and end and is in the JSON.
  */
-const { randomBytes } = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt } = require('./lib');
+const { ROOT, runAutocannon, fmt, benchWorld } = require('./lib');
 
 function parseArgs(argv) {
   const opts = {
@@ -64,52 +63,11 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
 
-  const base = loadConfig(process.env);
-  const run = randomBytes(4).toString('hex');
-  const dbName = `cp_bench_mcp_${run}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const adminUrl = new URL(base.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const redisPrefix = `cpbench_${run}`;
-
-  const children = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(children.map(stopChild));
-    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
-    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
-  };
-  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
-
-  const load0 = os.loadavg();
+  const { run, org, startApi, cleanup, load0 } = await benchWorld('mcp', 'Bench MCP Org');
   let failed = false;
   try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: dbUrl.toString(),
-      DATABASE_LOG_QUERIES: 'false',
-      REDIS_PREFIX: redisPrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
-    };
-    const config = loadConfig(env);
-    await migrate(config);
-    const org = await runCli(['create-org', '--name', 'Bench MCP Org'], config);
-
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const child = startChild([...(opts.cpuProf ? PROFILE_ARGS(opts.cpuProf) : []), 'dist/src/main.js'], { ...env, PORT: String(port), PUBLIC_URL: url });
-    children.push(child);
-    await waitFor(`${url}/health`, child, 'the API');
+    const { child, url } = await startApi(false, opts.cpuProf ? PROFILE_ARGS(opts.cpuProf) : []);
 
     const call = async (method, p, body, headers = {}) => {
       const res = await fetch(url + p, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });

@@ -35,7 +35,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt, loggedStatements, benchWorld } = require('./lib');
+const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, fmt, loggedStatements, benchWorld } = require('./lib');
 
 const json = { 'content-type': 'application/json' };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -124,10 +124,6 @@ const QUESTION_KINDS = [
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const WARM = 20;
-
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
   const { decodeId, encodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
   const { Client } = require('pg');
 

@@ -40,12 +40,12 @@
  * and one VILT_EVENT_REGISTRATION per accepted API registration; no session holds more than its
  * seats. A mismatch exits 1.
  */
-const { randomBytes, randomUUID } = require('node:crypto');
+const { randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, dropBenchDb, dropRedisPrefix, fmt, loggedStatements, benchWorld } = require('./lib');
+const { ROOT, startChild, stopChild, freePort, waitFor, fmt, loggedStatements, benchWorld } = require('./lib');
 
 const json = { 'content-type': 'application/json' };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -154,10 +154,6 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const WARM = 100;
   const many = Math.ceil(opts.registrations / opts.seats);
-
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
   const { decodeId, encodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
   const { Client } = require('pg');
 

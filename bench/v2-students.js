@@ -37,11 +37,11 @@
  * Every answer must be 200 (a 207 means some batch item failed): anything else is reported and the
  * exit code is 1.
  */
-const { createHash, randomBytes, randomUUID } = require('node:crypto');
+const { createHash, randomUUID } = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, dropBenchDb, dropRedisPrefix, fmt } = require('./lib');
+const { ROOT, startChild, stopChild, freePort, waitFor, runAutocannon, fmt, benchWorld } = require('./lib');
 
 // ---------------------------------------------------------------------------------------------
 // The SQL. Read and list are the fixed statements of StudentsService.get and StudentsService.list
@@ -262,62 +262,13 @@ async function main() {
   const ops = OPERATIONS.filter((o) => !opts.only || o.key === opts.only || o.name.includes(opts.only));
 
   // compiled code (npm run bench builds first)
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/core/config/config.js'));
-  const { migrate } = require(path.join(ROOT, 'dist/src/core/database/database.js'));
-  const { runCli } = require(path.join(ROOT, 'dist/src/cli.js'));
   const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
 
-  const base = loadConfig(process.env);
-  const run = randomBytes(4).toString('hex');
-  const dbName = `cp_bench_students_${run}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const adminUrl = new URL(base.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const redisPrefix = `cpbench_${run}`;
-
-  const children = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(children.map(stopChild));
-    await dropBenchDb(adminUrl.toString(), dbName).catch((e) => process.stderr.write(`could not drop ${dbName}: ${e.message}\n`));
-    await dropRedisPrefix(base.REDIS_URL, redisPrefix).catch((e) => process.stderr.write(`could not remove ${redisPrefix}:* keys: ${e.message}\n`));
-  };
-  process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
-
-  const load0 = os.loadavg();
+  const { run, env, config, org, orgUuid, dbUrl, children, startApi: startWorldApi, cleanup, load0 } = await benchWorld('students', 'Bench Students Org');
   let failed = false;
   try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: dbUrl.toString(),
-      DATABASE_LOG_QUERIES: 'false',
-      REDIS_PREFIX: redisPrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
-    };
-    const config = loadConfig(env);
-    await migrate(config);
-    const org = await runCli(['create-org', '--name', 'Bench Students Org'], config);
-    const orgUuid = decodeId('organization', org.organization_id);
-
     /** Start an API child; `logQueries` pipes its stdout to count statements. */
-    const startApi = async (logQueries) => {
-      const port = await freePort();
-      const child = startChild(
-        [...(opts.cpuProf && !logQueries ? PROFILE_ARGS(opts.cpuProf) : []), 'dist/src/main.js'],
-        { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_LOG_QUERIES: String(logQueries) },
-        logQueries,
-      );
-      children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor(`${url}/health`, child, 'the API');
-      return { child, url };
-    };
+    const startApi = (logQueries) => startWorldApi(logQueries, opts.cpuProf && !logQueries ? PROFILE_ARGS(opts.cpuProf) : []);
     const call = async (url, method, p, body, headers = {}) => {
       const res = await fetch(url + p, {
         method,
