@@ -10,7 +10,7 @@ import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { CursorPaged, V2Page, v2PageOf } from '../../core/pagination/cursor-page';
 import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
-import { StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
+import { quickCreateItem, quickUpdateItem, StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
 import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
 import { presentStudent, StudentRow, studentRowJson, studentRowPosition } from './students.presenter';
 import { StudentsBatchService } from './students.batch.service';
@@ -34,12 +34,14 @@ export const Destructive = (operation: 'deactivate' | 'anonymize') => applyDecor
 /** Creates: first wins on the e-mail (case-insensitive). */
 const CREATES = {
   itemClass: StudentCreateItem,
+  quickItem: quickCreateItem,
   dedupeKey: (raw: Record<string, any>) => (typeof raw.attributes?.email === 'string' ? raw.attributes.email.toLowerCase() : undefined),
   dedupePointer: '/attributes/email',
 };
 /** Updates: repeats of an id are pre-marked; two items reaching the same student otherwise (id and email) are caught by the service. */
 const UPDATES = {
   itemClass: StudentUpdateItem,
+  quickItem: quickUpdateItem,
   dedupeKey: (raw: Record<string, any>) => (typeof raw.id === 'string' ? `id:${raw.id}` : undefined),
   dedupePointer: '/id',
 };

@@ -1,0 +1,62 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { quickCreateItem, quickUpdateItem, StudentCreateItem, StudentUpdateItem } from './student-batch.dto';
+
+/** Every combination of the given member values (undefined: the member omitted). */
+function combos(members: Record<string, unknown[]>): Record<string, unknown>[] {
+  let out: Record<string, unknown>[] = [{}];
+  for (const [name, values] of Object.entries(members)) {
+    out = out.flatMap((o) => values.map((v) => (v === undefined ? { ...o } : { ...o, [name]: v })));
+  }
+  return out;
+}
+
+const EMAILS = [undefined, null, 'a@example.com', 'A.B+c@Sub.Example.ORG', 'nope', '', 'a@b', 'é@example.com', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.com`, `${'a'.repeat(250)}@x.io`, 1, ['a@example.com'], {}];
+const NAMES = [undefined, null, '', 'Ann', 'x'.repeat(50), 'x'.repeat(51), '😀'.repeat(25), '😀'.repeat(26), 3, true, ['x'], {}];
+const FLAGS = [undefined, null, true, false, 'true', 0];
+const IDS = [undefined, null, 'stu_x', '', 7, ['stu_x']];
+
+/**
+ * The hand-written checks against class-transformer + class-validator (the usual way runBatch takes):
+ * an item they accept passes the DTO's rules and is the same item; whatever the rules refuse, they
+ * refuse (the usual way then gives the errors).
+ */
+function agree(cls: new () => object, quick: (raw: Record<string, any>) => object | undefined, raws: Record<string, any>[]): number {
+  let accepted = 0;
+  for (const raw of raws) {
+    const input = JSON.parse(JSON.stringify(raw));
+    const instance = plainToInstance(cls, JSON.parse(JSON.stringify(raw)), { exposeDefaultValues: true });
+    const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: false });
+    const item = quick(input);
+    expect(input).toEqual(JSON.parse(JSON.stringify(raw))); // left as it was
+    if (item === undefined) continue;
+    accepted++;
+    expect({ raw, errors: errors.map((e) => e.property) }).toEqual({ raw, errors: [] });
+    expect({ raw, item }).toEqual({ raw, item: { ...instance } });
+  }
+  return accepted;
+}
+
+describe('quickCreateItem / quickUpdateItem (the DTO rules, hand-written)', () => {
+  it('accept exactly what the create rules accept, as the same item', () => {
+    const attrs = combos({ email: EMAILS, first_name: NAMES, last_name: NAMES.slice(0, 6) });
+    const raws = [...attrs.map((attributes) => ({ type: 'students', attributes })), { type: 'students' }, { type: 'students', attributes: { email: 'a@example.com', extra: { x: 1 } }, id: 'x' }];
+    const accepted = agree(StudentCreateItem, quickCreateItem, raws);
+    // the valid ones are taken: emails 2..3 and 6..8 pass, names 0..4 (5 without the long one), last names 0..4
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('accept exactly what the update rules accept, as the same item', () => {
+    const attrs = combos({ email: EMAILS, first_name: NAMES.slice(0, 7), last_name: [undefined, 'L', 'x'.repeat(51)], is_inactive: FLAGS });
+    const raws = IDS.flatMap((id) => attrs.slice(0, id === undefined ? attrs.length : 60).map((attributes) => (id === undefined ? { type: 'students', attributes } : { type: 'students', id, attributes })));
+    raws.push({ type: 'students', id: 'stu_x' } as any);
+    const accepted = agree(StudentUpdateItem, quickUpdateItem, raws);
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  it('leave to class-validator what they do not mirror', () => {
+    expect(quickCreateItem({ type: 'students', attributes: Object.assign(Object.create({ email: 'a@example.com' }), {}) })).toBeUndefined();
+    expect(quickCreateItem({ type: 'students', attributes: [] as any })).toBeUndefined();
+    expect(quickUpdateItem({ type: 'students', attributes: null as any })).toBeUndefined();
+  });
+});
