@@ -1,6 +1,12 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
+import { AuthService } from '../auth/auth.service';
+import { PUBLIC_KEY, SCOPES_KEY } from '../auth/decorators';
+import type { Principal } from '../auth/principal';
+import { AppConfig } from '../config/config';
+import { v2PageOf, type V2Page } from '../pagination/cursor-page';
+import { requestBaseUrl } from './base-url';
 
 /**
  * A route's fast path: a synchronous Fastify preHandler, a method of the route's controller, that
@@ -18,7 +24,26 @@ export type FastPathHandler = (req: FastifyRequest, reply: FastifyReply, done: (
 
 interface FastPathConfig {
   fastPath?: { controller: Type; method: string };
+  fastRead?: { controller: Type; handler: object; read: FastReader<any> };
 }
+
+/**
+ * What a FastRead reader gets to call its handler with the arguments Nest's parameter decorators
+ * would give it: the request, the reply, the caller, and the values of @Param / @Query (raw),
+ * @BaseUrl() and @CursorPaged(scope), computed the same way.
+ */
+export interface FastReadContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  principal: Principal;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  baseUrl(): string;
+  page(scope: string): V2Page;
+}
+
+/** Calls the route's handler (a method of `controller`) with the arguments Nest would pass, and returns what it returns. */
+export type FastReader<C> = (controller: C, ctx: FastReadContext) => unknown;
 
 /** Mark a handler as having a fast path: `method`, a FastPathHandler of the same controller. */
 export function FastPath(method: string): MethodDecorator {
@@ -30,17 +55,79 @@ export function FastPath(method: string): MethodDecorator {
 }
 
 /**
+ * A GET route's generic fast path: for a caller whose Bearer token is cached as valid
+ * (AuthService.cachedBearerPrincipal) and holds one of the route's @Scopes (any-of, as the global
+ * guard checks them), `read` calls the handler itself with the arguments Nest's parameter
+ * decorators would build, and its result is sent as Nest sends a handler's result (status 200,
+ * Fastify's serializer). Anything else, including a reader that throws or rejects (a 404, a bad
+ * parameter), goes to Nest's pipeline untouched, which runs the handler again and answers or
+ * refuses: every error comes from the pipeline. Use it only on a handler whose parameters need no
+ * pipe but these (a plain `@Param`, a raw `@Query() query: Record<string, unknown>`, `@BaseUrl()`,
+ * `@CursorPaged`, `@Req`, `@Res({ passthrough: true })`), that has no @Header / @HttpCode / own
+ * guard or interceptor, and that reads nothing but does not write.
+ */
+export function FastRead<C>(read: FastReader<C>): MethodDecorator {
+  return (target, _key, descriptor) => {
+    const handler = descriptor.value as object;
+    const existing = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as Record<string, unknown> | undefined;
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, fastRead: { controller: target.constructor as Type, handler, read } }, handler);
+  };
+}
+
+function fastReadHook(app: INestApplicationContext, spec: NonNullable<FastPathConfig['fastRead']>): preHandlerHookHandler {
+  const controller = app.get(spec.controller, { strict: false }) as unknown;
+  const auth = app.get(AuthService, { strict: false });
+  const config = app.get(AppConfig, { strict: false });
+  if (Reflect.getMetadata(PUBLIC_KEY, spec.handler) ?? Reflect.getMetadata(PUBLIC_KEY, spec.controller)) {
+    throw new Error(`${spec.controller.name}: @FastRead is for routes behind the guard`);
+  }
+  // the guard's own reading: the handler's @Scopes, else the controller's (Reflector.getAllAndOverride)
+  const needed = (Reflect.getMetadata(SCOPES_KEY, spec.handler) ?? Reflect.getMetadata(SCOPES_KEY, spec.controller)) as string[] | undefined;
+  const hook = (req: FastifyRequest & { principal?: unknown }, reply: FastifyReply, done: () => void): void => {
+    const principal = auth.cachedBearerPrincipal(req.headers.authorization);
+    if (!principal || (needed?.length && !needed.some((s) => principal.scopes.has(s)))) return done();
+    let answer: unknown;
+    try {
+      answer = spec.read(controller, {
+        req,
+        reply,
+        principal,
+        params: (req.params ?? {}) as Record<string, string>,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        baseUrl: () => requestBaseUrl(config, req),
+        page: (scope) => v2PageOf(config, req, scope),
+      });
+    } catch {
+      return done();
+    }
+    Promise.resolve(answer).then(
+      (body) => {
+        req.principal = principal;
+        reply.send(body);
+      },
+      () => done(),
+    );
+  };
+  return hook as unknown as preHandlerHookHandler;
+}
+
+/**
  * Put each declared fast path in front of its route (call before the routes are registered, i.e.
  * before app.init() / listen): the controller instance is Nest's own, taken from the application.
  */
 export function installFastPaths(fastify: FastifyInstance, app: INestApplicationContext): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
-    const spec = (route.config as FastPathConfig | undefined)?.fastPath;
-    if (!spec) return;
-    const controller = app.get(spec.controller, { strict: false }) as Record<string, FastPathHandler>;
-    const fast = controller[spec.method];
-    if (typeof fast !== 'function') throw new Error(`${spec.controller.name}.${spec.method} is not a fast path`);
-    const hook = fast.bind(controller) as unknown as preHandlerHookHandler;
+    const config = route.config as FastPathConfig | undefined;
+    let hook: preHandlerHookHandler;
+    if (config?.fastPath) {
+      const spec = config.fastPath;
+      const controller = app.get(spec.controller, { strict: false }) as Record<string, FastPathHandler>;
+      const fast = controller[spec.method];
+      if (typeof fast !== 'function') throw new Error(`${spec.controller.name}.${spec.method} is not a fast path`);
+      hook = fast.bind(controller) as unknown as preHandlerHookHandler;
+    } else if (config?.fastRead) {
+      hook = fastReadHook(app, config.fastRead);
+    } else return;
     const existing = route.preHandler;
     route.preHandler = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });

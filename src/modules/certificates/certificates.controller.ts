@@ -11,6 +11,7 @@ import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query
 import { presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { V2 } from '../../core/http/interfaces';
+import { FastRead } from '../../core/http/fast-path';
 
 const STATUSES: CertificateStatus[] = ['active', 'expired', 'all'];
 
@@ -26,6 +27,7 @@ export class CertificatesController {
 
   @Get()
   @Scopes('certificates:read')
+  @FastRead<CertificatesController>((c, { principal, query, req }) => c.list(principal, query, req))
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[status]', required: false, enum: ['active', 'expired', 'all'] })
   @ApiQuery({ name: 'filter[issued_gte]', required: false, schema: { type: 'string', format: 'date-time' } })
@@ -63,6 +65,7 @@ export class CertificatesController {
 
   @Get(':id')
   @Scopes('certificates:read')
+  @FastRead<CertificatesController>((c, { principal, params, req }) => c.get(principal, params.id, req))
   async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
     return { data: presentCertificate(await this.certificates.get(p, id), requestBaseUrl(this.config, req)) };
   }

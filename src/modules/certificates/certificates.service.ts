@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { scopedRowOr404 } from '../../core/database/org-rows';
-import { scoped } from '../../core/database/scoped';
+import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from './certificates.presenter';
 
@@ -24,6 +23,8 @@ export type CertificateRow = CertificateView & { createdAt: Date };
 
 /** The columns of a /v2 certificate read, aliased to the members presentCertificate and pageDocument read (no entity in between). */
 const COLUMNS = `c.id, c.created_at AS "createdAt", c.user_id AS "userId", c.course_id AS "courseId", c.code, c.issued_at AS "issuedAt", c.expires_at AS "expiresAt", c.score_as_percent AS "scoreAsPercent"`;
+
+const GET = { name: 'certificates_v2_get', sql: `SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org` };
 
 /** Certificates of the caller's organization (read-only on /v2). */
 @Injectable()
@@ -50,11 +51,14 @@ export class CertificatesService {
     if (f.issuedLte) where += ` AND c.issued_at <= $${params.push(f.issuedLte)}`;
     if (f.studentUuid) where += ` AND c.user_id = $${params.push(f.studentUuid)}`;
     if (f.courseUuid) where += ` AND c.course_id = $${params.push(f.courseUuid)}`;
-    if (page.after) where += ` AND (c.created_at, c.id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
-    return scoped(this.ds, p.organizationId).query(`SELECT ${COLUMNS} FROM certificates c WHERE ${where} ORDER BY c.created_at ASC, c.id ASC LIMIT ${page.size + 1}`, params);
+    // the unfiltered pages (every status, nothing else) are two fixed texts: named statements
+    const name = params.length === 0 && f.status === 'all' ? (page.after ? 'certificates_v2_list_after' : 'certificates_v2_list') : undefined;
+    if (page.after) where += ` AND (c.created_at, c.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const sql = `SELECT ${COLUMNS} FROM certificates c WHERE ${where} ORDER BY c.created_at ASC, c.id ASC LIMIT $${params.push(page.size + 1)}`;
+    return poolRead(this.ds, p.organizationId, { sql, name }, params);
   }
 
   async get(p: Principal, publicId: string): Promise<CertificateRow> {
-    return scopedRowOr404(scoped(this.ds, p.organizationId), 'certificate', publicId, `SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org`, 'Certificate not found.');
+    return poolRowOr404(this.ds, p.organizationId, 'certificate', publicId, GET, 'Certificate not found.');
   }
 }

@@ -11,6 +11,7 @@ import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { stringParam } from './query-params';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
+import { FastRead } from '../../core/http/fast-path';
 
 @ApiTags('courses')
 @ApiBearerAuth('JWTAuth')
@@ -29,6 +30,7 @@ export class CoursesController {
 
   @Get()
   @Scopes('courses:read')
+  @FastRead<CoursesController>((c, { principal, query, page }) => c.list(principal, query, page('courses')))
   @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('courses') page: V2Page) {
     const rows = await this.courses.list(p, page, { title: stringParam(query, 'filter[title]', 500) });
@@ -40,6 +42,7 @@ export class CoursesController {
 
   @Get(':id')
   @Scopes('courses:read')
+  @FastRead<CoursesController>((c, { principal, params, baseUrl }) => c.get(principal, params.id, baseUrl()))
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentCourse(await this.courses.get(p, id), base) };
   }

@@ -26,6 +26,7 @@ import { EnrollmentsCompletionService } from './enrollments.completion.service';
 import { presentEnrollment, presentEnrollmentCompletion, presentEnrollmentWrite } from './enrollments.v2.presenter';
 import { EnrollmentFilters, EnrollmentsV2Service, EnrollmentV2Row, PROGRESS_STATUSES, ProgressStatus } from './enrollments.v2.service';
 import { itemDateTime } from './v2-dates';
+import { FastRead } from '../../core/http/fast-path';
 
 const INCLUDES = ['purchase', 'student', 'certificate'] as const;
 type Include = (typeof INCLUDES)[number];
@@ -62,6 +63,7 @@ export class EnrollmentsV2Controller {
 
   @Get()
   @Scopes('enrollments:read')
+  @FastRead<EnrollmentsV2Controller>((c, { principal, query, page }) => c.list(principal, query, page('enrollments')))
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[student.email]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[course.id]', required: false, schema: { type: 'string' } })
@@ -84,6 +86,7 @@ export class EnrollmentsV2Controller {
 
   @Get(':id')
   @Scopes('enrollments:read')
+  @FastRead<EnrollmentsV2Controller>((c, { principal, params, query, baseUrl }) => c.get(principal, params.id, query, baseUrl()))
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' } })
   async get(@Auth() p: Principal, @Param('id') id: string, @Query() query: Record<string, unknown>, @BaseUrl() base: string) {
     const include = parseInclude(query);

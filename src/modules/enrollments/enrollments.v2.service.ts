@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { scoped, SqlRunner } from '../../core/database/scoped';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
@@ -89,6 +90,9 @@ const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.user_id AS "userId",
     SELECT cr.rating, cr.scale_max, cr.feedback FROM course_ratings cr WHERE cr.organization_id = e.organization_id AND cr.enrollment_id = e.id
      ORDER BY cr.created_at DESC, cr.id DESC LIMIT 1) r ON true`;
 
+/** One enrollment by uuid (a named statement). */
+const GET = { name: 'enrollments_v2_get', sql: `${SELECT} WHERE e.organization_id = $org AND e.id = $1` };
+
 /** Where each progress state is, on the enrollment's own copy of its progress (kept by the progress module). */
 const PROGRESS_SQL: Record<ProgressStatus, string> = {
   completed: `e.completed_at IS NOT NULL`,
@@ -126,16 +130,16 @@ export class EnrollmentsV2Service {
          WHERE pcd.organization_id = $org AND lower(dd.name) = ANY(${bind(f.domains)}::text[]))`);
     }
     if (f.active !== undefined) where.push(f.active ? ACTIVE : `NOT ${ACTIVE}`);
+    // the unfiltered pages are two fixed texts: named statements
+    const name = where.length === 1 ? (page.after ? 'enrollments_v2_list_after' : 'enrollments_v2_list') : undefined;
     if (page.after) where.push(`(e.created_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);
-    return scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${page.size + 1}`, params);
+    const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${bind(page.size + 1)}`;
+    return poolRead(this.ds, p.organizationId, { sql, name }, params);
   }
 
   /** One enrollment of the organization, or 404 (undecodable, unknown or another organization's id alike). */
-  async get(p: Principal, publicId: string): Promise<EnrollmentV2Row> {
-    const uuid = decodeId('enrollment', publicId);
-    const [row] = uuid ? await this.byIds(p.organizationId, [uuid]) : [];
-    if (!row) throw notFound('Enrollment not found.');
-    return row;
+  get(p: Principal, publicId: string): Promise<EnrollmentV2Row> {
+    return poolRowOr404(this.ds, p.organizationId, 'enrollment', publicId, GET, 'Enrollment not found.');
   }
 
   /** Enrollments of the organization by uuid (any order). One statement. */

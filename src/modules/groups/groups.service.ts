@@ -10,7 +10,7 @@ import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } fr
 import { GroupCategory } from './group-category.entity';
 import { Group, GROUP_COLUMNS } from './group.entity';
 import { GroupResource, GroupView, presentGroup } from './groups.presenter';
-import { scopedRowOr404 } from '../../core/database/org-rows';
+import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -29,6 +29,8 @@ const NOW = `date_trunc('milliseconds', now())`;
 /** A group as the /v2 reads answer it: the columns presentGroup and the page read, aliased to their members (no entity in between). */
 export type GroupReadRow = GroupView & { createdAt: Date };
 const READ_COLUMNS = `g.id, g.name, g.category_id AS "categoryId", g.rule_email_domains AS "ruleEmailDomains", g.send_course_enrollment_email AS "sendCourseEnrollmentEmail", g.created_at AS "createdAt", g.updated_at AS "updatedAt"`;
+
+const GET = { name: 'groups_v2_get', sql: `SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org` };
 
 /** Escape LIKE wildcards so a filter value matches literally. */
 export function escapeLike(s: string): string {
@@ -86,12 +88,15 @@ export class GroupsService {
       // served by the pg_trgm GIN index on lower(name)
       where += ` AND lower(g.name) LIKE $${params.push(`%${escapeLike(filters.name.toLowerCase())}%`)} ESCAPE '\\'`;
     }
-    if (page.after) where += ` AND (g.created_at, g.id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
-    return scoped(this.groups, p.organizationId).query(`SELECT ${READ_COLUMNS} FROM groups g WHERE ${where} ORDER BY g.created_at ASC, g.id ASC LIMIT ${page.size + 1}`, params);
+    // the unfiltered pages are two fixed texts: named statements
+    const name = params.length === 0 ? (page.after ? 'groups_v2_list_after' : 'groups_v2_list') : undefined;
+    if (page.after) where += ` AND (g.created_at, g.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const sql = `SELECT ${READ_COLUMNS} FROM groups g WHERE ${where} ORDER BY g.created_at ASC, g.id ASC LIMIT $${params.push(page.size + 1)}`;
+    return poolRead(this.groups.manager.connection, p.organizationId, { sql, name }, params);
   }
 
   async get(p: Principal, publicId: string): Promise<GroupReadRow> {
-    return scopedRowOr404(scoped(this.groups, p.organizationId), 'group', publicId, `SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org`, 'Group not found.');
+    return poolRowOr404(this.groups.manager.connection, p.organizationId, 'group', publicId, GET, 'Group not found.');
   }
 
   /** The group's uuid when it is a group of the caller's organization, else 404. */

@@ -9,6 +9,7 @@ import { GroupListQuery } from './dto/list.dto';
 import { GroupsService } from './groups.service';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
+import { FastRead } from '../../core/http/fast-path';
 
 /** Case-insensitive, trimmed: "Sales" and " sales" are the same name inside one create batch. */
 export function groupNameKey(raw: Record<string, any>): string | undefined {
@@ -44,6 +45,7 @@ export class GroupsV2Controller {
 
   @Get(':id')
   @Scopes('student-groups:read')
+  @FastRead<GroupsV2Controller>((c, { principal, params }) => c.get(principal, params.id))
   async get(@Auth() p: Principal, @Param('id') id: string) {
     return { data: this.groups.present(await this.groups.get(p, id)) };
   }

@@ -13,6 +13,7 @@ import { presentLesson, presentLessonDetail } from './lessons.presenter';
 import { LessonFilters, LessonsService } from './lessons.service';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
+import { FastRead } from '../../core/http/fast-path';
 
 @ApiTags('lessons')
 @ApiBearerAuth('JWTAuth')
@@ -31,6 +32,7 @@ export class LessonsController {
 
   @Get()
   @Scopes('lessons:read')
+  @FastRead<LessonsController>((c, { principal, query, page }) => c.list(principal, query, page('lessons')))
   @ApiQuery({ name: 'filter[course_id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[type]', required: false, enum: ['ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'] })
   @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
@@ -54,6 +56,7 @@ export class LessonsController {
 
   @Get(':id')
   @Scopes('lessons:read')
+  @FastRead<LessonsController>((c, { principal, params, baseUrl }) => c.get(principal, params.id, baseUrl()))
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentLessonDetail(await this.lessons.get(p, id), base) };
   }

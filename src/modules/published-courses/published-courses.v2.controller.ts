@@ -20,6 +20,7 @@ import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
 import { PublishedCourseFiltersV2, PublishedCoursesV2Service } from './published-courses.v2.service';
 import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { FastRead } from '../../core/http/fast-path';
 
 const INCLUDES = ['course', 'domain'] as const;
 type Include = (typeof INCLUDES)[number];
@@ -60,6 +61,7 @@ export class PublishedCoursesV2Controller {
 
   @Get()
   @Scopes('published-courses:read')
+  @FastRead<PublishedCoursesV2Controller>((c, { principal, query, page, reply }) => c.list(principal, query, page('published-courses'), reply))
   @ApiQuery({ name: 'filter[domain]', required: false, schema: { type: 'string' }, description: 'Opaque domain id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
@@ -88,6 +90,7 @@ export class PublishedCoursesV2Controller {
 
   @Get(':id')
   @Scopes('published-courses:read')
+  @FastRead<PublishedCoursesV2Controller>((c, { principal, params, baseUrl }) => c.get(principal, params.id, baseUrl()))
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentPublishedCourseV2(await this.v2.get(p, id), base) };
   }
