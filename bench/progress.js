@@ -13,6 +13,7 @@
  *
  *   npm run bench -- progress
  *   npm run build && node bench/progress.js [--learners 1000] [--enrollments 200] [--duration 3] [--connections 50] [--only complete|courses] [--json]
+ *   node bench/progress.js --only courses --cpu-prof /tmp/prof   # CPU profile of the measured API child (node bench/profile-summary.js /tmp/prof/*.cpuprofile)
  *
  * One run:
  *  1. a throw-away database `cp_bench_progress_<random>` (created, migrated, dropped at the end) and a
@@ -130,6 +131,7 @@ function parseArgs(argv) {
     connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
     only: null,
     json: false,
+    cpuProf: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -139,6 +141,7 @@ function parseArgs(argv) {
     else if (a === '--connections') opts.connections = Number(argv[++i]);
     else if (a === '--only') opts.only = argv[++i];
     else if (a === '--json') opts.json = true;
+    else if (a === '--cpu-prof') opts.cpuProf = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
@@ -299,7 +302,9 @@ async function main() {
     await stopChild(api0.child);
 
     // --- 3. throughput -----------------------------------------------------------------------------------
-    const api = await startApi(false);
+    // --cpu-prof DIR: the measured API child's CPU profile, written when it stops (SIGTERM exits at once so that it is)
+    const prof = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf, '--import', 'data:text/javascript,process.prependListener("SIGTERM",()=>process.exit(0))'] : [];
+    const api = await startApi(false, prof);
     auth = await tokenFrom(api.url);
     const barePort = await freePort();
     const bare = startChild([__filename, '--serve-bare', String(barePort)], {
@@ -322,7 +327,7 @@ async function main() {
       if (bad.length || r.errors || r.timeouts) failed = true;
       // requests / elapsed: a fixed-amount run lasts a fraction of a second more or less than its last full second
       const rps = r.requests.total / r.duration;
-      return { rps, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, seconds: r.duration, statuses, errors: r.errors + r.timeouts };
+      return { rps, p50: r.latency.p50, p99: r.latency.p99, cpuUs: r.cpu ? r.cpu.usPerRequest : null, requests: r.requests.total, seconds: r.duration, statuses, errors: r.errors + r.timeouts };
     };
     const results = [];
     if (complete) {
@@ -381,12 +386,12 @@ async function main() {
     const load1 = os.loadavg();
     process.stdout.write(
       `load average at the end ${load1.map((l) => l.toFixed(2)).join(' ')}\n\n` +
-        '| scenario | API req/s | bare req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | SQL statements per request |\n' +
-        '|---|---:|---:|---:|---:|---:|---:|\n',
+        '| scenario | API req/s | bare req/s | ratio | API p50 / p99 ms | bare p50 / p99 ms | server CPU us/request API / bare | SQL statements per request |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|---:|\n',
     );
     for (const r of results) {
       process.stdout.write(
-        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${r.sql} |\n`,
+        `| ${r.name} | ${fmt(r.api.rps)} | ${fmt(r.bare.rps)} | ${(r.api.rps / r.bare.rps).toFixed(2)}x | ${r.api.p50} / ${r.api.p99} | ${r.bare.p50} / ${r.bare.p99} | ${r.api.cpuUs ?? '-'} / ${r.bare.cpuUs ?? '-'} | ${r.sql} |\n`,
       );
       for (const t of ['api', 'bare']) {
         const bad = Object.entries(r[t].statuses).filter(([c]) => c !== '200');

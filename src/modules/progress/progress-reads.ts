@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
@@ -79,6 +80,30 @@ export interface UserCourseRow {
   all_enrollments: { enrollment_id: string; active: boolean; expires_at: string | null; course_progress_id: string }[];
 }
 
+/** A list row (USER_COURSES_PAGE): a UserCourseRow whose timestamps are pg's text (TEXT_TIMESTAMPS). */
+export type UserCourseListRow = Omit<UserCourseRow, 'enrolled_at' | 'completed_at' | 'latest_activity' | 'cert_issued_at' | 'cert_expires_at'> & {
+  enrolled_at: string;
+  completed_at: string | null;
+  latest_activity: string | null;
+  cert_issued_at: string | null;
+  cert_expires_at: string | null;
+};
+
+/** A statement of USER_COURSES' numbering ($1 the organization, $2 the user) for poolRead: the organization `$org` (bound last), the user `$1`. */
+const orgLast = (sql: string) => sql.replace(/\$1\b/g, '$org').replace(/\$2\b/g, '$1');
+
+/**
+ * The /v1 list of a user's published courses (issue 16): its two statements sent to the pg pool
+ * (poolRead: no QueryRunner per statement), named (planned once per pooled connection), the page
+ * bounds as parameters so that the text is fixed, the timestamps kept as pg's text.
+ */
+const USER_COURSES_COUNT: PoolRead = {
+  name: 'user_courses_v1_count',
+  sql: orgLast(`SELECT count(DISTINCT published_course_id)::int AS n, ${REGISTERED_USER} AS known
+                  FROM enrollments WHERE organization_id = $1 AND user_id = $2`),
+};
+const USER_COURSES_PAGE: PoolRead = { name: 'user_courses_v1_page', sql: orgLast(USER_COURSES('', 'LIMIT $3 OFFSET $4')).replace('LIMIT $3 OFFSET $4', 'LIMIT $2 OFFSET $3'), types: TEXT_TIMESTAMPS };
+
 export interface UserLessonRow {
   lesson_id: string;
   lesson_title: string;
@@ -106,15 +131,11 @@ export class ProgressReads {
     return id;
   }
 
-  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserCourseRow[]; count: number }> {
+  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserCourseListRow[]; count: number }> {
     const userId = this.userOf(p, userPublicId);
-    const [c] = await this.ds.query(
-      `SELECT count(DISTINCT published_course_id)::int AS n, ${REGISTERED_USER} AS known
-         FROM enrollments WHERE organization_id = $1 AND user_id = $2`,
-      [p.organizationId, userId],
-    );
+    const [c] = await poolRead(this.ds, p.organizationId, USER_COURSES_COUNT, [userId]);
     if (!c.known) throw notFound();
-    const rows = c.n ? await this.ds.query(USER_COURSES('', `LIMIT ${page.pageSize} OFFSET ${page.offset}`), [p.organizationId, userId]) : [];
+    const rows = c.n ? await poolRead(this.ds, p.organizationId, USER_COURSES_PAGE, [userId, page.pageSize, page.offset]) : [];
     return { rows, count: c.n };
   }
 

@@ -1,7 +1,8 @@
-import { encodeId } from '../../core/ids/ids';
+import { isoOfTimestamptz } from '../../core/database/pool-reads';
+import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import type { LessonProgressRow } from './progress.service';
-import type { UserCourseRow, UserLessonRow } from './progress-reads';
+import type { UserCourseListRow, UserCourseRow, UserLessonRow } from './progress-reads';
 
 /** LessonProgress (/v1/lesson-progress/{id}). */
 export const presentLessonProgress = (r: LessonProgressRow) => ({
@@ -68,6 +69,86 @@ export const presentUserCourse = (r: UserCourseRow) => {
     })),
   };
 };
+
+/** A timestamp of pg's text (TEXT_TIMESTAMPS) as its JSON value: isoOf's string, quoted, or null. */
+const isoJson = (t: string | null): string => (t ? '"' + isoOfTimestamptz(t) + '"' : 'null');
+
+/**
+ * `JSON.stringify(presentUserCourse(row))` of a list row written directly (the same bytes: the same
+ * members in the same order, every string through JSON.stringify), without the objects in between
+ * (issue 16: a page presents 100 of them). The timestamps are pg's text, shown as pg's Date would
+ * be (isoOfTimestamptz); the public ids are remembered per uuid (cachedPublicId).
+ */
+export function userCourseJson(r: UserCourseListRow): string {
+  const enrollmentId = cachedPublicId('enrollment', r.enrollment_id);
+  const progressId = cachedPublicId('courseProgress', r.cp_id);
+  let out =
+    '{"published_course_id":"' +
+    cachedPublicId('publishedCourse', r.published_course_id) +
+    '","domain_name":' +
+    JSON.stringify(r.domain_name) +
+    ',"enrolled_at":' +
+    isoJson(r.enrolled_at) +
+    ',"enrollment_id":"' +
+    enrollmentId +
+    '","course":{"id":"' +
+    cachedPublicId('course', r.course_id) +
+    '","title":' +
+    JSON.stringify(r.title) +
+    ',"lesson_count":' +
+    JSON.stringify(r.lesson_count) +
+    ',"required_lesson_count":' +
+    JSON.stringify(r.required_lesson_count) +
+    '},"course_progress":{"course_progress_id":"' +
+    progressId +
+    '","completed_lesson_count":' +
+    JSON.stringify(r.completed_lesson_count) +
+    ',"completed_required_lesson_count":' +
+    JSON.stringify(r.completed_required_lesson_count) +
+    ',"completed_at":' +
+    isoJson(r.completed_at) +
+    ',"latest_activity":' +
+    isoJson(r.latest_activity) +
+    ',"score":' +
+    JSON.stringify(r.score) +
+    ',"max_score":' +
+    JSON.stringify(r.max_score) +
+    ',"credits_earned":' +
+    JSON.stringify(r.credits_earned) +
+    ',"credit_unit_plural":' +
+    JSON.stringify(r.credit_unit_plural) +
+    ',"success_status":' +
+    JSON.stringify(r.success_status) +
+    '},"certificate":' +
+    (r.cert_code
+      ? '{"code":' +
+        JSON.stringify(r.cert_code) +
+        ',"validate_url":' +
+        JSON.stringify(`https://${r.domain_name}/certificates/${r.cert_code}`) +
+        ',"issued_at":' +
+        isoJson(r.cert_issued_at) +
+        ',"expires_at":' +
+        isoJson(r.cert_expires_at) +
+        '}'
+      : 'null') +
+    ',"all_enrollments":[';
+  const all = r.all_enrollments ?? [];
+  for (let i = 0; i < all.length; i++) {
+    const e = all[i];
+    const expires = iso(e.expires_at);
+    out +=
+      (i ? ',{"course_progress_id":"' : '{"course_progress_id":"') +
+      (e.course_progress_id === r.cp_id ? progressId : cachedPublicId('courseProgress', e.course_progress_id)) +
+      '","active":' +
+      JSON.stringify(e.active) +
+      ',"expires_at":' +
+      (expires === null ? 'null' : '"' + expires + '"') +
+      ',"enrollment_id":"' +
+      (e.enrollment_id === r.enrollment_id ? enrollmentId : cachedPublicId('enrollment', e.enrollment_id)) +
+      '"}';
+  }
+  return out + ']}';
+}
 
 /** UserLessonProgress. */
 export const presentUserLesson = (r: UserLessonRow) => ({

@@ -1,4 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -8,12 +9,15 @@ import { DRF } from '../../core/http/drf-messages';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { UserCourseProgressDto, UserLessonProgressDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';
-import { presentUserCourse, presentUserLesson } from './progress.presenter';
+import { presentUserCourse, presentUserLesson, userCourseJson } from './progress.presenter';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
 
 const ONE = { page: 1, pageSize: 1, offset: 0 };
 const route = ScopedRoutes('enrollments');
+
+/** The Content-Type Fastify gives a serialized object (the list answers its JSON text). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * A learner's published courses and lessons with progress: /v1/users/{user_id}/published-courses...
@@ -27,10 +31,13 @@ export class UserProgressV1Controller {
     private readonly reads: ProgressReads,
   ) {}
 
+  /** The page as its JSON text (userCourseJson: the bytes JSON.stringify gave of the presented page), issue 16. */
   @route.get()
-  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.small) page: V1Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { rows, count } = await this.reads.userCourses(p, userId, page);
-    return page.list(rows.map(presentUserCourse), count);
+    const json = page.listJson(rows.map(userCourseJson), count);
+    reply.header('Content-Type', JSON_TYPE);
+    return json;
   }
 
   @route.get(':published_course_id')
