@@ -31,6 +31,7 @@ describe('@FastRead: /v2 reads for a cached token answer as the guarded handler 
     const cert = await issueCertificate(t, org, student.uuid, course.uuid, { published_uuid: published.uuid, score: 91, expires_at: new Date('2030-01-01T00:00:00Z') });
     paths.push(
       `/v2/groups/${group.body.data[0].id}`,
+      '/v2/groups/?filter[name]=QUOTED&page[size]=3',
       `/v2/certificates/${cert.id}`,
       '/v2/certificates/',
       '/v2/certificates/?filter[status]=active&page[size]=1',
@@ -83,11 +84,13 @@ describe('@FastRead: /v2 reads for a cached token answer as the guarded handler 
     expect(badStatus.body.errors[0].source).toEqual({ parameter: 'filter[status]' });
     expect((await t.get('/v2/enrollments/?page[size]=0', { token })).status).toBe(422);
     expect((await t.get('/v2/courses/?page[cursor]=nope', { token })).status).toBe(400);
+    const badQuery = await t.get('/v2/groups/?filter[name]=a&filter[name]=b', { token });
+    expect(badQuery.status).toBe(422);
     // each of these went to the pipeline (the fast read gave up), which refused
-    expect(guard).toHaveBeenCalledTimes(5);
+    expect(guard).toHaveBeenCalledTimes(6);
 
     const other = await t.newOrg();
-    const foreign = await t.get(paths[1], { token: await t.tokenFor(other, SCOPES) });
+    const foreign = await t.get(paths[2], { token: await t.tokenFor(other, SCOPES) });
     expect(foreign.status).toBe(404);
 
     guard.mockClear();

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { v2PageOf, type V2Page } from '../pagination/cursor-page';
 import { requestBaseUrl } from './base-url';
+import { AppValidationPipe } from './validation.pipe';
 
 /**
  * A route's fast path: a synchronous Fastify preHandler, a method of the route's controller, that
@@ -40,7 +41,11 @@ export interface FastReadContext {
   query: Record<string, unknown>;
   baseUrl(): string;
   page(scope: string): V2Page;
+  /** `@Query() q: QueryClass`: the query validated and transformed by the global pipe (throws as it does) */
+  validQuery<T>(cls: Type<T>): T;
 }
+
+const PIPE = new AppValidationPipe();
 
 /** Calls the route's handler (a method of `controller`) with the arguments Nest would pass, and returns what it returns. */
 export type FastReader<C> = (controller: C, ctx: FastReadContext) => unknown;
@@ -62,8 +67,8 @@ export function FastPath(method: string): MethodDecorator {
  * Fastify's serializer). Anything else, including a reader that throws or rejects (a 404, a bad
  * parameter), goes to Nest's pipeline untouched, which runs the handler again and answers or
  * refuses: every error comes from the pipeline. Use it only on a handler whose parameters need no
- * pipe but these (a plain `@Param`, a raw `@Query() query: Record<string, unknown>`, `@BaseUrl()`,
- * `@CursorPaged`, `@Req`, `@Res({ passthrough: true })`), that has no @Header / @HttpCode / own
+ * pipe but these (a plain `@Param`, a raw `@Query() query: Record<string, unknown>` or a query class
+ * (validQuery), `@BaseUrl()`, `@CursorPaged`, `@Req`, `@Res({ passthrough: true })`), that has no @Header / @HttpCode / own
  * guard or interceptor, and that reads nothing but does not write.
  */
 export function FastRead<C>(read: FastReader<C>): MethodDecorator {
@@ -96,6 +101,7 @@ function fastReadHook(app: INestApplicationContext, spec: NonNullable<FastPathCo
         query: (req.query ?? {}) as Record<string, unknown>,
         baseUrl: () => requestBaseUrl(config, req),
         page: (scope) => v2PageOf(config, req, scope),
+        validQuery: <T>(cls: Type<T>) => PIPE.transform(req.query ?? {}, { type: 'query', metatype: cls }) as T,
       });
     } catch {
       return done();

@@ -38,6 +38,7 @@ export class GroupsV2Controller {
 
   @Get()
   @Scopes('student-groups:read')
+  @FastRead<GroupsV2Controller>((c, { principal, validQuery, page }) => c.list(principal, validQuery(GroupListQuery), page('groups')))
   async list(@Auth() p: Principal, @Query() q: GroupListQuery, @CursorPaged('groups', { document: false }) page: V2Page) {
     const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'] });
     return page.document(rows, (g) => this.groups.present(g));
