@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { rowsOf } from '../../core/database/sql';
-import { scoped } from '../../core/database/scoped';
+import { TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { bindOrg } from '../../core/database/scoped';
 import { isDatabaseUnavailable } from '../../core/database/unavailable';
-import { decodeId, newUuid } from '../../core/ids/ids';
+import { cachedPublicId, decodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import { STUDENT_COLUMNS } from './student.entity';
 import { presentStudentRow, StudentResource } from './students.presenter';
@@ -13,11 +13,16 @@ import { NOW, studentExternalId } from './students.service';
 
 type Outcome = ItemOutcome<StudentResource>;
 const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
-/** A row the statement returned (STUDENT_COLUMNS), presented. */
-const ok = (row: any): Outcome => {
-  const r = presentStudentRow(row);
+/** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text), presented; `publicId` when known (cachedPublicId). */
+const ok = (row: any, publicId?: string): Outcome => {
+  const r = presentStudentRow(row, publicId);
   return { ok: true, id: r.id, result: r };
 };
+/** An updated row, presented: the students a batch updates are the ones it and its neighbours update again, their public ids remembered. */
+const okUpdated = (row: any): Outcome => ok(row, cachedPublicId('student', row.id));
+
+/** pg's Pool under TypeORM's postgres driver. */
+type PgPool = { query(q: { text: string; values: unknown[]; types?: typeof TEXT_TIMESTAMPS }): Promise<{ rows: any[] }> };
 
 /** An update item once checked: the student it names (uuid or email) and its changes. */
 interface Pending {
@@ -62,27 +67,46 @@ export class StudentsBatchService {
   constructor(private readonly ds: DataSource) {}
 
   /**
+   * One statement of the caller's organization (`$org` bound last, as scoped() binds it), sent
+   * straight to TypeORM's pg pool as poolRead sends the hot reads (no QueryRunner per statement),
+   * timestamps left as pg's text (TEXT_TIMESTAMPS: only created_at is presented, through
+   * studentRowJoined, and the other four are never parsed). Its rows. Logged through TypeORM's
+   * logger as its query runner logs (DATABASE_LOG_QUERIES); a failure is thrown as TypeORM's QueryFailedError (the driver's
+   * error looked through by isDatabaseUnavailable, its code read by runBatch), as ds.query throws it.
+   */
+  private async run(p: Principal, sql: string, params: unknown[]): Promise<any[]> {
+    const text = bindOrg(sql, params.length);
+    const values = [...params, p.organizationId];
+    // as TypeORM's query runner does: the logger decides (DATABASE_LOG_QUERIES), and whatever wraps logQuery sees every statement
+    this.ds.logger.logQuery(text, values);
+    try {
+      return (await (this.ds.driver as unknown as { master: PgPool }).master.query({ text, values, types: TEXT_TIMESTAMPS })).rows;
+    } catch (err) {
+      throw new QueryFailedError(text, values, err as Error);
+    }
+  }
+
+  /**
    * Batch create: one INSERT ... ON CONFLICT DO NOTHING on the (organization_id, lower(email))
    * index. A row that conflicts (the email exists in the organization, or a concurrent request
    * just created it) is not returned and fails as validation_error on /attributes/email.
    */
   async createMany(p: Principal, items: ValidItem<StudentCreateItem>[]): Promise<Map<number, Outcome>> {
     const ids = items.map(() => newUuid());
-    const rows = rowsOf(
-      await scoped(this.ds, p.organizationId).query(
-        `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
+    const rows = await this.run(
+      p,
+      `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id)
          SELECT v.id, $org::uuid, v.email, v.first_name, v.last_name, v.external_id
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, email, first_name, last_name, external_id)
          ON CONFLICT (organization_id, lower(email)) DO NOTHING
          RETURNING ${STUDENT_COLUMNS}`,
-        [
-          ids,
-          items.map((v) => v.item.attributes.email.toLowerCase()),
-          items.map((v) => v.item.attributes.first_name ?? ''),
-          items.map((v) => v.item.attributes.last_name ?? ''),
-          ids.map(studentExternalId),
-        ],
-      ),
+      [
+        ids,
+        items.map((v) => v.item.attributes.email.toLowerCase()),
+        items.map((v) => v.item.attributes.first_name ?? ''),
+        items.map((v) => v.item.attributes.last_name ?? ''),
+        ids.map(studentExternalId),
+      ],
     );
     const created = new Map(rows.map((r) => [r.id as string, r]));
     const out = new Map<number, Outcome>();
@@ -137,10 +161,7 @@ export class StudentsBatchService {
     // only what the rules below read; the usual batch names every student by id, and then the lookup
     // is by primary key alone (the email branch made PostgreSQL scan the organization's rows)
     const found: Looked[] = emails.length
-      ? await scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [
-          uuids,
-          emails,
-        ])
+      ? await this.run(p, `SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND (id = ANY($1::uuid[]) OR lower(email) = ANY($2::text[]))`, [uuids, emails])
       : await this.lookUp(p, uuids);
     const byId = new Map(found.map((s) => [s.id, s]));
     // needed only for items named by email
@@ -178,7 +199,7 @@ export class StudentsBatchService {
     const after = new Map(updated.map((r) => [r.id as string, r]));
     for (const c of changes) {
       const s = after.get(c.id!);
-      out.set(c.index, s ? ok(s) : changedMeanwhile(c.uuid ? '/id' : '/attributes/email'));
+      out.set(c.index, s ? okUpdated(s) : changedMeanwhile(c.uuid ? '/id' : '/attributes/email'));
     }
     return out;
   }
@@ -207,7 +228,7 @@ export class StudentsBatchService {
     for (const q of pending) {
       const row = after.get(q.uuid!);
       if (row) {
-        out.set(q.index, ok(row));
+        out.set(q.index, okUpdated(row));
         continue;
       }
       const s = found.get(q.uuid!);
@@ -218,14 +239,14 @@ export class StudentsBatchService {
 
   /** The students of `uuids` in the caller's organization: what the update rules read. */
   private lookUp(p: Principal, uuids: string[]): Promise<Looked[]> {
-    return scoped(this.ds, p.organizationId).query(`SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]);
+    return this.run(p, `SELECT ${LOOKUP} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]);
   }
 
   /** One UPDATE of every change (`id`: the student's uuid), repeating the state guards; the rows it updated. */
   private async apply(p: Principal, changes: Pending[]): Promise<any[]> {
-    return rowsOf(
-      await scoped(this.ds, p.organizationId).query(
-        `UPDATE users u SET
+    return this.run(
+      p,
+      `UPDATE users u SET
             first_name = COALESCE(v.first_name, u.first_name),
             last_name = COALESCE(v.last_name, u.last_name),
             is_inactive = COALESCE(v.is_inactive, u.is_inactive),
@@ -238,13 +259,12 @@ export class StudentsBatchService {
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
         RETURNING ${RETURNING}`,
-        [
-          changes.map((c) => c.id!),
-          changes.map((c) => c.firstName ?? null),
-          changes.map((c) => c.lastName ?? null),
-          changes.map((c) => c.isInactive ?? null),
-        ],
-      ),
+      [
+        changes.map((c) => c.id!),
+        changes.map((c) => c.firstName ?? null),
+        changes.map((c) => c.lastName ?? null),
+        changes.map((c) => c.isInactive ?? null),
+      ],
     );
   }
 }

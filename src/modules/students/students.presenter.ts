@@ -22,20 +22,21 @@ export type StudentResource = ReturnType<typeof presentStudent>;
 
 /**
  * The same resource straight from a row of STUDENT_COLUMNS as pg answers it (snake_case members,
- * created_at a Date), without the entity in between: the batch writes present the rows their
- * statement returned.
+ * created_at a Date or pg's text, as studentRowJoined reads it), without the entity in between: the
+ * batch writes present the rows their statement returned. `publicId`: the row's public id when the
+ * caller has it already (cachedPublicId).
  */
-export function presentStudentRow(r: { id: string; email: string; first_name: string; last_name: string; is_inactive: boolean; external_id: string; created_at: Date | string }): StudentResource {
+export function presentStudentRow(r: StudentRow, publicId: string = encodeId('student', r.id)): StudentResource {
   return {
     type: 'students',
-    id: encodeId('student', r.id),
+    id: publicId,
     attributes: {
       email: r.email,
       first_name: r.first_name,
       last_name: r.last_name,
       is_inactive: r.is_inactive,
       external_id: r.external_id,
-      date_joined: (r.created_at instanceof Date ? r.created_at : new Date(r.created_at)).toISOString(),
+      date_joined: studentRowJoined(r),
     },
   };
 }
