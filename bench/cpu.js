@@ -9,7 +9,7 @@
  * one to compare builds with on a shared machine. Also counts the promises created per request (an
  * async-hook round each while the request's logging context, an AsyncLocalStorage, is on).
  *
- *   npm run build && node bench/cpu.js [--json] [--requests 4000] [token|scopes|jwks|student ...]
+ *   npm run build && node bench/cpu.js [--json] [--requests 4000] [token|scopes|jwks|student|group ...]
  *
  * A throw-away database `cp_bench_cpu_<random>` (created, migrated, dropped at the end), a unique
  * REDIS_PREFIX, an organization made by the CLI's code.
@@ -84,6 +84,8 @@ async function main() {
     // one student, read through the API and by a bare route running the same statement on its own pg pool
     const made = await f.inject({ method: 'POST', url: '/v2/students/', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ data: [{ type: 'students', attributes: { email: `cpu-${run}@bench.test`, first_name: 'C', last_name: 'P' } }] }) });
     const studentId = JSON.parse(made.body).data[0].id;
+    const madeGroup = await f.inject({ method: 'POST', url: '/v2/groups/', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ data: [{ type: 'groups', attributes: { name: `cpu-${run}` } }] }) });
+    const groupId = JSON.parse(madeGroup.body).data[0].id;
     const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
     const { Pool } = require('pg');
     const bare = require('fastify')({ logger: false });
@@ -113,6 +115,8 @@ async function main() {
     }
     bare.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));
     bare.get('/student/:id', async (req) => ({ data: (await pool.query({ name: 'read', text: STUDENT_SQL, values: [req.params.id, orgUuid] })).rows[0] }));
+    const GROUP_SQL = 'SELECT id, name, category_id, rule_email_domains, send_course_enrollment_email, created_at, updated_at FROM groups WHERE id = $1 AND organization_id = $2';
+    bare.get('/group/:id', async (req) => ({ data: (await pool.query({ name: 'group', text: GROUP_SQL, values: [req.params.id, orgUuid] })).rows[0] }));
     await bare.ready();
     const cases = [
       { key: 'jwks', name: 'GET /.well-known/jwks.json (public)', api: () => ({ method: 'GET', url: '/.well-known/jwks.json' }), bare: ['hello-world', () => ({ method: 'GET', url: '/' })] },
@@ -134,6 +138,12 @@ async function main() {
         name: 'GET /v2/students/{id}',
         api: () => ({ method: 'GET', url: `/v2/students/${studentId}`, headers: { authorization: `Bearer ${token}` } }),
         bare: ['same statement (prepared)', () => ({ method: 'GET', url: `/student/${decodeId('student', studentId)}` })],
+      },
+      {
+        key: 'group',
+        name: 'GET /v2/groups/{id}',
+        api: () => ({ method: 'GET', url: `/v2/groups/${groupId}`, headers: { authorization: `Bearer ${token}` } }),
+        bare: ['same statement (prepared)', () => ({ method: 'GET', url: `/group/${decodeId('group', groupId)}` })],
       },
     ].filter((c) => !only.length || only.includes(c.key));
 
