@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { quickCreateItem, quickUpdateItem, StudentCreateItem, StudentUpdateItem } from './student-batch.dto';
+import { isEmail, validateSync } from 'class-validator';
+import { plainEmail, quickCreateItem, quickUpdateItem, StudentCreateItem, StudentUpdateItem } from './student-batch.dto';
 
 /** Every combination of the given member values (undefined: the member omitted). */
 function combos(members: Record<string, unknown[]>): Record<string, unknown>[] {
@@ -58,5 +58,29 @@ describe('quickCreateItem / quickUpdateItem (the DTO rules, hand-written)', () =
     expect(quickCreateItem({ type: 'students', attributes: Object.assign(Object.create({ email: 'a@example.com' }), {}) })).toBeUndefined();
     expect(quickCreateItem({ type: 'students', attributes: [] as any })).toBeUndefined();
     expect(quickUpdateItem({ type: 'students', attributes: null as any })).toBeUndefined();
+  });
+
+  it('take for a plain address only what isEmail accepts', () => {
+    // a small deterministic generator (no flaky seeds): letters, digits, every atom character, dots, at signs, quotes, spaces, underscores, non-ASCII
+    let seed = 12345;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const pick = (chars: string, n: number) => Array.from({ length: n }, () => chars[rnd(chars.length)]).join('');
+    const LOCAL = "abcXYZ019!#$%&'*+/=?^_`{|}~-..@\" ~é";
+    const LABEL = 'abcXYZ019--_.é１';
+    const samples: string[] = ['a@example.com', 'A.B+c@Sub.Example.ORG', 'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@-x.com', 'a@x-.com', 'a@x.c', 'a@x.c0m', 'a@x.123', 'a@x_y.com', 'a@x.xn--p1ai', '"a b"@x.com', 'a@b@c.com', `${'a'.repeat(64)}@x.io`, `${'a'.repeat(65)}@x.io`, `a@${'b'.repeat(63)}.io`, `a@${'b'.repeat(64)}.io`, `a@b.${'c'.repeat(63)}`, `a@b.${'c'.repeat(64)}`];
+    for (let i = 0; i < 20000; i++) {
+      const local = pick(LOCAL, 1 + rnd(i % 50 === 0 ? 70 : 8));
+      const labels = Array.from({ length: 1 + rnd(3) }, () => pick(LABEL, 1 + rnd(i % 40 === 0 ? 70 : 6)));
+      const tld = pick(i % 3 ? 'abcXYZ' : 'abZ09-é', rnd(i % 30 === 0 ? 70 : 5));
+      samples.push(`${local}@${[...labels, tld].join('.')}`);
+    }
+    let plain = 0;
+    for (const s of samples) {
+      if (!plainEmail(s)) continue;
+      plain++;
+      expect([s, isEmail(s, {})]).toEqual([s, true]);
+    }
+    expect(plain).toBeGreaterThan(1000);
+    expect(['a@example.com', 'A.B+c@Sub.Example.ORG', `${'a'.repeat(64)}@x.io`].every(plainEmail)).toBe(true);
   });
 });
