@@ -2,7 +2,7 @@ import { AuthService } from '../../src/core/auth/auth.service';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { authInvalidationReady } from '../oauth/oauth-helpers';
 import { startTestApp, TestApp } from '../support/app';
-import { enroll, insertCourse, insertLesson, insertStudent, issueCertificate, publishCourse } from '../support/fixtures';
+import { countQueries, enroll, insertCourse, insertLesson, insertStudent, issueCertificate, publishCourse } from '../support/fixtures';
 
 /**
  * @FastRead (core/http/fast-path.ts): the /v2 reads it is on answer a caller whose token is cached
@@ -67,6 +67,18 @@ describe('@FastRead: /v2 reads for a cached token answer as the guarded handler 
       expect(fast.text).toBe(slow.text);
       expect(slow.headers.get('content-type')).toBe('application/vnd.api+json');
       expect(slow.body.data).toBeTruthy();
+    }
+  });
+
+  it('a fast read runs its statements once: one statement per read, as through the pipeline', async () => {
+    const token = await t.tokenFor(org, SCOPES);
+    expect((await t.get(paths[0], { token })).status).toBe(200); // cached as valid from here on
+    for (const path of paths.filter((p) => !p.includes('include='))) {
+      const guard = jest.spyOn(AuthService.prototype, 'authenticateFast');
+      const { result, count, statements } = await countQueries(() => t.get(path, { token }));
+      expect([path, result.status, guard.mock.calls.length]).toEqual([path, 200, 0]);
+      guard.mockRestore();
+      expect([path, count, statements]).toEqual([path, 1, expect.any(Array)]);
     }
   });
 
