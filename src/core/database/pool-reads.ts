@@ -37,6 +37,19 @@ export function isoOfTimestamptz(text: string): string {
   return `${m[1]}T${m[2]}.${m[3] === undefined ? '000' : m[3].length >= 3 ? m[3].slice(0, 3) : m[3].padEnd(3, '0')}Z`;
 }
 
+/** A timestamp as pg's Date parser or, under TEXT_TIMESTAMPS, as its text. */
+export type Timestamp = Date | string;
+
+/** toISOString() of the instant (isoOfTimestamptz for pg's text: the same string without the Date). */
+export function isoOf(t: Timestamp): string {
+  return typeof t === 'string' ? isoOfTimestamptz(t) : t.toISOString();
+}
+
+/** The instant as a Date (pg's own parser for its text). */
+export function dateOf(t: Timestamp): Date {
+  return typeof t === 'string' ? parseTimestamptz(t) : t;
+}
+
 /**
  * The hot /v2 reads (students, courses, lessons), sent straight to TypeORM's pg pool (no query builder, no
  * QueryRunner, no entity hydration): the rows as pg parses them, for the caller to map by hand.

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/config';
 import { ApiError, ValidationFailed } from '../http/api-error';
 import { signPayload, verifyPayload } from '../crypto/crypto';
 import { absoluteUrl, requestBaseUrl } from '../http/base-url';
+import { isoOf, type Timestamp } from '../database/pool-reads';
 
 /**
  * /v2 cursor pagination. `page[size]` 1..100 (default 25, out of range 422); `page[cursor]` is an
@@ -63,7 +64,7 @@ export function applyKeyset<T extends ObjectLiteral>(
 
 export interface Keyed {
   id: string;
-  createdAt: Date;
+  createdAt: Timestamp;
 }
 
 export interface ListDocument<R> {
@@ -89,7 +90,7 @@ export function pageDocument<E extends Keyed, R>(
   const hasMore = rows.length > page.size;
   const shown = hasMore ? rows.slice(0, page.size) : rows;
   const last = shown[shown.length - 1];
-  return { data: shown.map(present), ...pageTrailer(page, hasMore, hasMore && last ? { t: last.createdAt.toISOString(), id: last.id } : undefined, baseUrl, url, secret) };
+  return { data: shown.map(present), ...pageTrailer(page, hasMore, hasMore && last ? { t: isoOf(last.createdAt), id: last.id } : undefined, baseUrl, url, secret) };
 }
 
 /** Everything of a list document after `data`; `last`: the position of the last shown row when more follow. */

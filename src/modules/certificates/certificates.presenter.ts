@@ -1,4 +1,5 @@
-import { encodeId } from '../../core/ids/ids';
+import { dateOf, isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { cachedPublicId } from '../../core/ids/ids';
 import { publicIdsOf, trimBase } from '../courses/public-ids';
 
 /** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
@@ -7,8 +8,8 @@ export interface CertificateView {
   userId: string;
   courseId: string;
   code: string;
-  issuedAt: Date;
-  expiresAt: Date | null;
+  issuedAt: Timestamp;
+  expiresAt: Timestamp | null;
   scoreAsPercent: number | null;
 }
 
@@ -19,19 +20,19 @@ export interface CertificateView {
  * relationships, links).
  */
 export function presentCertificate(c: CertificateView, baseUrl: string, now = new Date()) {
-  const id = encodeId('certificate', c.id);
+  const id = cachedPublicId('certificate', c.id);
   return {
     type: 'certificates' as const,
     id,
     attributes: {
       code: c.code,
-      issued_at: c.issuedAt.toISOString(),
-      expires_at: c.expiresAt ? c.expiresAt.toISOString() : null,
+      issued_at: isoOf(c.issuedAt),
+      expires_at: c.expiresAt ? isoOf(c.expiresAt) : null,
       score_as_percent: c.scoreAsPercent,
-      status: c.expiresAt && c.expiresAt <= now ? ('expired' as const) : ('active' as const),
+      status: c.expiresAt && dateOf(c.expiresAt) <= now ? ('expired' as const) : ('active' as const),
     },
     relationships: {
-      student: { data: { type: 'students' as const, id: encodeId('student', c.userId) } },
+      student: { data: { type: 'students' as const, id: cachedPublicId('student', c.userId) } },
       course: { data: { type: 'courses' as const, id: publicIdsOf('course', c.courseId).id } },
     },
     links: { self: `${trimBase(baseUrl)}/v2/certificates/${id}` },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
+import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from './certificates.presenter';
 
@@ -19,12 +19,12 @@ export interface CertificateFilters {
 }
 
 /** A certificate row as pg answers it, the columns named as the presenter and the page read them. */
-export type CertificateRow = CertificateView & { createdAt: Date };
+export type CertificateRow = CertificateView & { createdAt: Timestamp };
 
 /** The columns of a /v2 certificate read, aliased to the members presentCertificate and pageDocument read (no entity in between). */
 const COLUMNS = `c.id, c.created_at AS "createdAt", c.user_id AS "userId", c.course_id AS "courseId", c.code, c.issued_at AS "issuedAt", c.expires_at AS "expiresAt", c.score_as_percent AS "scoreAsPercent"`;
 
-const GET = { name: 'certificates_v2_get', sql: `SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org` };
+const GET = { name: 'certificates_v2_get', sql: `SELECT ${COLUMNS} FROM certificates c WHERE c.id = $1 AND c.organization_id = $org`, types: TEXT_TIMESTAMPS };
 
 /** Certificates of the caller's organization (read-only on /v2). */
 @Injectable()
@@ -55,7 +55,7 @@ export class CertificatesService {
     const name = params.length === 0 && f.status === 'all' ? (page.after ? 'certificates_v2_list_after' : 'certificates_v2_list') : undefined;
     if (page.after) where += ` AND (c.created_at, c.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     const sql = `SELECT ${COLUMNS} FROM certificates c WHERE ${where} ORDER BY c.created_at ASC, c.id ASC LIMIT $${params.push(page.size + 1)}`;
-    return poolRead(this.ds, p.organizationId, { sql, name }, params);
+    return poolRead(this.ds, p.organizationId, { sql, name, types: TEXT_TIMESTAMPS }, params);
   }
 
   async get(p: Principal, publicId: string): Promise<CertificateRow> {

@@ -1,4 +1,5 @@
-import { encodeId } from '../../core/ids/ids';
+import { isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import type { Group } from './group.entity';
 import type { VisibilityOverride } from './visibility-override.entity';
 
@@ -16,19 +17,19 @@ export interface GroupResource {
 }
 
 /** What a group resource shows: a Group entity, or a row read with these members as pg answers it. */
-export type GroupView = Pick<Group, 'id' | 'name' | 'ruleEmailDomains' | 'sendCourseEnrollmentEmail' | 'categoryId' | 'createdAt' | 'updatedAt'>;
+export type GroupView = Pick<Group, 'id' | 'name' | 'ruleEmailDomains' | 'sendCourseEnrollmentEmail' | 'categoryId'> & { createdAt: Timestamp; updatedAt: Timestamp };
 
 export function presentGroup(g: GroupView): GroupResource {
   return {
     type: 'groups',
-    id: encodeId('group', g.id),
+    id: cachedPublicId('group', g.id),
     attributes: {
       name: g.name,
       rule_email_domains: g.ruleEmailDomains ?? [],
       send_course_enrollment_email: g.sendCourseEnrollmentEmail ?? null,
-      category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
-      created_at: g.createdAt.toISOString(),
-      updated_at: g.updatedAt.toISOString(),
+      category_id: g.categoryId ? cachedPublicId('groupCategory', g.categoryId) : null,
+      created_at: isoOf(g.createdAt),
+      updated_at: isoOf(g.updatedAt),
     },
   };
 }

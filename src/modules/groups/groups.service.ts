@@ -10,7 +10,7 @@ import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } fr
 import { GroupCategory } from './group-category.entity';
 import { Group, GROUP_COLUMNS } from './group.entity';
 import { GroupResource, GroupView, presentGroup } from './groups.presenter';
-import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
+import { poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -27,10 +27,10 @@ const GROUP_NOT_FOUND = itemNotFound('Group');
 const NOW = `date_trunc('milliseconds', now())`;
 
 /** A group as the /v2 reads answer it: the columns presentGroup and the page read, aliased to their members (no entity in between). */
-export type GroupReadRow = GroupView & { createdAt: Date };
+export type GroupReadRow = GroupView;
 const READ_COLUMNS = `g.id, g.name, g.category_id AS "categoryId", g.rule_email_domains AS "ruleEmailDomains", g.send_course_enrollment_email AS "sendCourseEnrollmentEmail", g.created_at AS "createdAt", g.updated_at AS "updatedAt"`;
 
-const GET = { name: 'groups_v2_get', sql: `SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org` };
+const GET = { name: 'groups_v2_get', sql: `SELECT ${READ_COLUMNS} FROM groups g WHERE g.id = $1 AND g.organization_id = $org`, types: TEXT_TIMESTAMPS };
 
 /** Escape LIKE wildcards so a filter value matches literally. */
 export function escapeLike(s: string): string {
@@ -92,7 +92,7 @@ export class GroupsService {
     const name = params.length === 0 ? (page.after ? 'groups_v2_list_after' : 'groups_v2_list') : undefined;
     if (page.after) where += ` AND (g.created_at, g.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     const sql = `SELECT ${READ_COLUMNS} FROM groups g WHERE ${where} ORDER BY g.created_at ASC, g.id ASC LIMIT $${params.push(page.size + 1)}`;
-    return poolRead(this.groups.manager.connection, p.organizationId, { sql, name }, params);
+    return poolRead(this.groups.manager.connection, p.organizationId, { sql, name, types: TEXT_TIMESTAMPS }, params);
   }
 
   async get(p: Principal, publicId: string): Promise<GroupReadRow> {

@@ -1,9 +1,8 @@
-import { isoOfTimestamptz } from '../../core/database/pool-reads';
+import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, trimBase } from '../courses/public-ids';
 
-/** A timestamptz as pg answers it: a Date (pg's default parser) or its text (TEXT_TIMESTAMPS, the reads). */
-export type Timestamp = Date | string;
+export type { Timestamp };
 
 /** One row of the /v2 published-course reads (published_courses columns). */
 export interface PublishedCourseV2Row {
@@ -28,8 +27,7 @@ export interface PublishedCourseV2Row {
   updated_at: Timestamp;
 }
 
-/** toISOString() of the instant (isoOfTimestamptz for pg's text: the same string without the Date). */
-const iso = (t: Timestamp): string => (typeof t === 'string' ? isoOfTimestamptz(t) : t.toISOString());
+const iso = isoOf;
 
 /**
  * PublishedCourseResource. `live` is "not unpublished"; the access window is the registration
