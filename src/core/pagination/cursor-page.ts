@@ -111,6 +111,9 @@ function pageTrailer(page: PageRequest, hasMore: boolean, last: CursorPosition |
   };
 }
 
+/** The media type Fastify gives a serialized object: what a handler answering JSON text sets (the /v2 one is set on send). */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * pageDocument's document as its JSON text, the same bytes as `JSON.stringify(pageDocument(...))`,
  * written straight from the rows: `presentJson` gives a row's presented resource as JSON text and

@@ -1,14 +1,14 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { JSON_TYPE, pageDocumentJson, parsePage } from '../../core/pagination/cursor-page';
 import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
-import { presentCertificate } from './certificates.presenter';
+import { certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { V2 } from '../../core/http/interfaces';
 import { FastRead } from '../../core/http/fast-path';
@@ -27,7 +27,7 @@ export class CertificatesController {
 
   @Get()
   @Scopes('certificates:read')
-  @FastRead<CertificatesController>((c, { principal, query, req }) => c.list(principal, query, req))
+  @FastRead<CertificatesController>((c, { principal, query, req, reply }) => c.list(principal, query, req, reply))
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[status]', required: false, enum: ['active', 'expired', 'all'] })
   @ApiQuery({ name: 'filter[issued_gte]', required: false, schema: { type: 'string', format: 'date-time' } })
@@ -36,7 +36,7 @@ export class CertificatesController {
   @ApiQuery({ name: 'filter[course.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const page = parsePage(query, this.config.APP_SECRET, 'certificates');
     const status = (stringParam(query, 'filter[status]', 16) ?? 'all') as CertificateStatus;
     if (!STATUSES.includes(status)) throw invalid('filter[status]', 'must be one of active, expired, all');
@@ -60,7 +60,11 @@ export class CertificatesController {
             courseUuid,
           });
     const now = new Date();
-    return pageDocument(rows, page, (c) => presentCertificate(c, requestBaseUrl(this.config, req), now), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+    const base = requestBaseUrl(this.config, req);
+    // the document as JSON text, written from the rows (the bytes of the presented document)
+    const json = pageDocumentJson(rows, page, (c) => certificateRowJson(c, base, now), certificateRowPosition, base, req.url, this.config.APP_SECRET);
+    reply.header('Content-Type', JSON_TYPE);
+    return json;
   }
 
   @Get(':id')

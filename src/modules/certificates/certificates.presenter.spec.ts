@@ -1,6 +1,6 @@
 import { parseTimestamptz } from '../../core/database/pool-reads';
 import { presentGroup } from '../groups/groups.presenter';
-import { presentCertificate } from './certificates.presenter';
+import { certificateRowJson, presentCertificate } from './certificates.presenter';
 
 /**
  * The /v2 group and certificate reads keep timestamps as pg's text (TEXT_TIMESTAMPS); the
@@ -27,6 +27,24 @@ describe('presentCertificate / presentGroup: pg text timestamps present as their
     for (const t of texts) {
       const row = { id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', name: 'G', ruleEmailDomains: ['a.test'], sendCourseEnrollmentEmail: true, categoryId: null };
       expect(JSON.stringify(presentGroup({ ...row, createdAt: t, updatedAt: t }))).toBe(JSON.stringify(presentGroup({ ...row, createdAt: parseTimestamptz(t), updatedAt: parseTimestamptz(t) })));
+    }
+  });
+});
+
+describe('certificateRowJson: the bytes of JSON.stringify(presentCertificate(...))', () => {
+  it('for text and Date timestamps, null and odd values, expired and active', () => {
+    const now = new Date('2025-03-04T05:06:07.100Z');
+    const rows = [
+      { code: 'CERT-ABC', scoreAsPercent: 87, issuedAt: '2025-03-04 05:06:07.123456+00', expiresAt: null },
+      { code: 'quote " back \\ \u2028 é 😀', scoreAsPercent: null, issuedAt: new Date('2020-01-01T00:00:00Z'), expiresAt: '2025-03-04 05:06:07.05+00' },
+      { code: '', scoreAsPercent: 0, issuedAt: '2025-03-04 07:06:07+02', expiresAt: new Date('2030-01-01T00:00:00Z') },
+      { code: 'x', scoreAsPercent: 99.5, issuedAt: '2025-03-04 05:06:07+00', expiresAt: '2025-03-04 05:06:07.1+00' },
+    ];
+    for (const base of ['http://a.test', 'https://b.test:8443/', 'http://a.test']) {
+      for (const r of rows) {
+        const c = { id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51', courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52', ...r };
+        expect(certificateRowJson(c, base, now)).toBe(JSON.stringify(presentCertificate(c, base, now)));
+      }
     }
   });
 });

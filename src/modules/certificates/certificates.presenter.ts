@@ -1,5 +1,6 @@
 import { dateOf, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { cachedPublicId } from '../../core/ids/ids';
+import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, trimBase } from '../courses/public-ids';
 
 /** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
@@ -37,4 +38,51 @@ export function presentCertificate(c: CertificateView, baseUrl: string, now = ne
     },
     links: { self: `${trimBase(baseUrl)}/v2/certificates/${id}` },
   };
+}
+
+/** `"<base>/v2/certificates/` as JSON text (its closing quote left out), for the last base asked (a page asks with one). */
+let selfBase: string | undefined;
+let selfPrefix = '';
+function selfPrefixOf(baseUrl: string): string {
+  if (baseUrl !== selfBase) {
+    selfPrefix = JSON.stringify(`${trimBase(baseUrl)}/v2/certificates/`).slice(0, -1);
+    selfBase = baseUrl;
+  }
+  return selfPrefix;
+}
+
+/**
+ * `JSON.stringify(presentCertificate(c, baseUrl, now))` written directly (the same bytes: the same
+ * members in the same order, strings through JSON.stringify, numbers and dates as JSON writes them),
+ * without the resource object: the list presents 100 of these per request.
+ */
+export function certificateRowJson(c: CertificateView, baseUrl: string, now: Date): string {
+  const id = cachedPublicId('certificate', c.id);
+  return (
+    '{"type":"certificates","id":"' +
+    id +
+    '","attributes":{"code":' +
+    JSON.stringify(c.code) +
+    ',"issued_at":"' +
+    isoOf(c.issuedAt) +
+    '","expires_at":' +
+    (c.expiresAt ? '"' + isoOf(c.expiresAt) + '"' : 'null') +
+    ',"score_as_percent":' +
+    JSON.stringify(c.scoreAsPercent) +
+    ',"status":' +
+    (c.expiresAt && dateOf(c.expiresAt) <= now ? '"expired"' : '"active"') +
+    '},"relationships":{"student":{"data":{"type":"students","id":"' +
+    cachedPublicId('student', c.userId) +
+    '"}},"course":{"data":{"type":"courses","id":"' +
+    publicIdsOf('course', c.courseId).id +
+    '"}}},"links":{"self":' +
+    selfPrefixOf(baseUrl) +
+    id +
+    '"}}'
+  );
+}
+
+/** A list row's keyset position (the cursor of the page it ends): created_at as toISOString writes it. */
+export function certificateRowPosition(c: CertificateView & { createdAt: Timestamp }): CursorPosition {
+  return { t: isoOf(c.createdAt), id: c.id };
 }

@@ -12,11 +12,11 @@ import { domainUserJson, presentDomainUser } from './domain-users.presenter';
 import { DomainUsersService, DomainUserFilters, DomainUserRow } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
+import { JSON_TYPE } from '../../core/pagination/cursor-page';
 
 const route = ScopedRoutes('students');
 
 /** The Content-Type Fastify gives a serialized object (the list answers its JSON text). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** /v1/domains/{domain_name}/users and their invites (scopes students:*). */
 @V1()

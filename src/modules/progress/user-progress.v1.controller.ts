@@ -12,12 +12,12 @@ import { lessonPatchOf } from './lesson-rules';
 import { presentUserCourse, presentUserLesson, userCourseJson } from './progress.presenter';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
+import { JSON_TYPE } from '../../core/pagination/cursor-page';
 
 const ONE = { page: 1, pageSize: 1, offset: 0 };
 const route = ScopedRoutes('enrollments');
 
 /** The Content-Type Fastify gives a serialized object (the list answers its JSON text). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * A learner's published courses and lessons with progress: /v1/users/{user_id}/published-courses...

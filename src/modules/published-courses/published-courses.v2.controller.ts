@@ -10,7 +10,7 @@ import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { decodeId } from '../../core/ids/ids';
-import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { CursorPaged, JSON_TYPE, V2Page } from '../../core/pagination/cursor-page';
 import { Course } from '../courses/course.entity';
 import { presentCourse } from '../courses/courses.presenter';
 import { CoursesService } from '../courses/courses.service';
@@ -31,7 +31,6 @@ const pairKey = (raw: Record<string, any>) => {
 };
 
 /** The Content-Type Fastify gives a serialized object (the /v2 one is set on send). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * /v2/published-courses: list (filter[domain], filter[course], filter[live], include=course,domain),
