@@ -108,6 +108,7 @@ export function idempotencyOnSend(idem: IdempotencyService) {
     }
     // a string payload is scanned for secrets as is (one pass, before its encoding: holdsSecret)
     const sealed = body === null || reply.statusCode >= 500 ? undefined : holdsSecret(typeof payload === 'string' ? payload : body);
-    idem.finish(claim, reply.statusCode, headers, body, sealed).then(() => done(null, payload));
+    // a string payload goes out as the bytes just stored (the same bytes: Fastify would encode the string again)
+    idem.finish(claim, reply.statusCode, headers, body, sealed).then(() => done(null, typeof payload === 'string' ? body : payload));
   };
 }
