@@ -1,3 +1,4 @@
+import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import { trimBase } from '../courses/public-ids';
@@ -8,9 +9,9 @@ import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
  * (list and read), EnrollmentWriteResource (bulk-enroll and update results) and
  * EnrollmentCompletionResource (completion results). Pure: no queries.
  */
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const iso = (d: Timestamp | null) => (d ? isoOf(d) : null);
 
-export function progressStatus(r: { completedAt: Date | null; startedAt: Date | null }): ProgressStatus {
+export function progressStatus(r: { completedAt: Timestamp | null; startedAt: Timestamp | null }): ProgressStatus {
   return r.completedAt ? 'completed' : r.startedAt ? 'in_progress' : 'not_started';
 }
 
@@ -35,15 +36,15 @@ export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string) {
     type: 'enrollments' as const,
     id,
     attributes: {
-      enrolled_at: r.enrolledAt.toISOString(),
-      expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
-      due_at: r.dueAt ? r.dueAt.toISOString() : null,
+      enrolled_at: isoOf(r.enrolledAt),
+      expires_at: iso(r.expiresAt),
+      due_at: iso(r.dueAt),
       active: r.isActive,
       // every enrollment of this platform is made through its API, by an administrator (no storefront, no self-enrollment yet)
       channel: 'api',
       source: 'assigned',
       progress_status: progressStatus(r),
-      completed_at: r.completedAt ? r.completedAt.toISOString() : null,
+      completed_at: iso(r.completedAt),
       score: r.score,
       max_score: r.maxScore,
       success_status: successStatus(r),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
+import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import { scoped, SqlRunner } from '../../core/database/scoped';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
@@ -14,20 +14,20 @@ import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.en
 export type ProgressStatus = 'completed' | 'in_progress' | 'not_started';
 export const PROGRESS_STATUSES: ProgressStatus[] = ['completed', 'in_progress', 'not_started'];
 
-/** One enrollment as GET /v2/enrollments/ shows it (its progress and certificate read by join). */
+/** One enrollment as GET /v2/enrollments/ shows it (its progress and certificate read by join; the reads keep timestamps as pg's text). */
 export interface EnrollmentV2Row {
   id: string;
-  createdAt: Date;
+  createdAt: Timestamp;
   userId: string;
   publishedCourseId: string;
   courseId: string;
-  enrolledAt: Date;
-  expiresAt: Date | null;
-  dueAt: Date | null;
+  enrolledAt: Timestamp;
+  expiresAt: Timestamp | null;
+  dueAt: Timestamp | null;
   /** the stored flag and not expired (the published "currently active") */
   isActive: boolean;
-  startedAt: Date | null;
-  completedAt: Date | null;
+  startedAt: Timestamp | null;
+  completedAt: Timestamp | null;
   domainName: string;
   score: number | null;
   maxScore: number | null;
@@ -91,7 +91,7 @@ const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.user_id AS "userId",
      ORDER BY cr.created_at DESC, cr.id DESC LIMIT 1) r ON true`;
 
 /** One enrollment by uuid (a named statement). */
-const GET = { name: 'enrollments_v2_get', sql: `${SELECT} WHERE e.organization_id = $org AND e.id = $1` };
+const GET = { name: 'enrollments_v2_get', sql: `${SELECT} WHERE e.organization_id = $org AND e.id = $1`, types: TEXT_TIMESTAMPS };
 
 /** Where each progress state is, on the enrollment's own copy of its progress (kept by the progress module). */
 const PROGRESS_SQL: Record<ProgressStatus, string> = {
@@ -134,7 +134,7 @@ export class EnrollmentsV2Service {
     const name = where.length === 1 ? (page.after ? 'enrollments_v2_list_after' : 'enrollments_v2_list') : undefined;
     if (page.after) where.push(`(e.created_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);
     const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.id LIMIT ${bind(page.size + 1)}`;
-    return poolRead(this.ds, p.organizationId, { sql, name }, params);
+    return poolRead(this.ds, p.organizationId, { sql, name, types: TEXT_TIMESTAMPS }, params);
   }
 
   /** One enrollment of the organization, or 404 (undecodable, unknown or another organization's id alike). */
