@@ -5,7 +5,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { bindOrg } from '../../core/database/scoped';
 import { isDatabaseUnavailable } from '../../core/database/unavailable';
-import { cachedPublicId, decodeId, newUuid } from '../../core/ids/ids';
+import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import { STUDENT_COLUMNS } from './student.entity';
 import { presentStudentRow, StudentResource } from './students.presenter';
@@ -13,33 +13,24 @@ import { NOW, studentExternalId } from './students.service';
 
 type Outcome = ItemOutcome<StudentResource>;
 const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
-/** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text), presented; `publicId` when known (cachedPublicId). */
+/** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text), presented; `publicId`: its public id when known. */
 const ok = (row: any, publicId?: string): Outcome => {
   const r = presentStudentRow(row, publicId);
   return { ok: true, id: r.id, result: r };
 };
 /**
- * decodeId('student', id), remembered per public id (decoding is pure: the same id always names the
- * same uuid, or none): a client updating students sends the same ids again and again, and the
- * decoding (BigInt arithmetic, about 1 us an id) was the largest part of a batch update's own code.
- * Bounded as cachedPublicId is; a string too long to be an id is not remembered.
+ * The uuids behind the public ids update items named, remembered per id (bounded as encodeId's memo
+ * is): a client updating students sends the same ids again and again, and decodeId's BigInt
+ * arithmetic (about 1 us an id) was the largest part of a batch update's own code. Only an id that
+ * is encodeId's own answer for its uuid is remembered, so such an id is also the public id the
+ * updated student is presented with (no encoding either).
  */
-const uuidMemo = new Map<string, string | null>();
-const UUID_MEMO_LIMIT = 20_000;
-function studentUuid(id: unknown): string | null {
-  // only what can be a public id is remembered (decodeId refuses longer strings at once)
-  if (typeof id !== 'string' || id.length > 64) return decodeId('student', id);
-  let uuid = uuidMemo.get(id);
-  if (uuid === undefined) {
-    uuid = decodeId('student', id);
-    if (uuidMemo.size >= UUID_MEMO_LIMIT) uuidMemo.clear();
-    uuidMemo.set(id, uuid);
-  }
-  return uuid;
+const knownIds = new Map<string, string>();
+const KNOWN_IDS_LIMIT = 20_000;
+function rememberId(publicId: string, uuid: string): void {
+  if (knownIds.size >= KNOWN_IDS_LIMIT) knownIds.clear();
+  knownIds.set(publicId, uuid);
 }
-
-/** An updated row, presented: the students a batch updates are the ones it and its neighbours update again, their public ids remembered. */
-const okUpdated = (row: any): Outcome => ok(row, cachedPublicId('student', row.id));
 
 /** pg's Pool under TypeORM's postgres driver. */
 type PgPool = { query(q: { text: string; values: unknown[]; types?: typeof TEXT_TIMESTAMPS }): Promise<{ rows: any[] }> };
@@ -54,6 +45,8 @@ interface Pending {
   isInactive?: boolean;
   /** the student's uuid once resolved */
   id?: string;
+  /** the item's `id` when it is the student's public id as encodeId writes it (the answer's id) */
+  publicId?: string;
 }
 
 /** What the update rules read of a student. */
@@ -161,14 +154,21 @@ export class StudentsBatchService {
         continue;
       }
       let uuid: string | undefined;
+      let publicId: string | undefined;
       if (hasId) {
-        uuid = studentUuid(v.item.id) ?? undefined;
-        if (!uuid) {
-          out.set(v.index, fail('not_found', 'Student not found.', '/id'));
-          continue;
+        const id = v.item.id!;
+        uuid = knownIds.get(id);
+        if (uuid !== undefined) publicId = id;
+        else {
+          uuid = decodeId('student', id) ?? undefined;
+          if (!uuid) {
+            out.set(v.index, fail('not_found', 'Student not found.', '/id'));
+            continue;
+          }
+          if (encodeId('student', uuid) === id) rememberId((publicId = id), uuid);
         }
       }
-      pending.push({ index: v.index, uuid, email, firstName: change.firstName, lastName: change.lastName, isInactive: change.isInactive });
+      pending.push({ index: v.index, uuid, email, firstName: change.firstName, lastName: change.lastName, isInactive: change.isInactive, publicId });
     }
     if (!pending.length) return out;
     // the usual batch: every item names a different student by id alone
@@ -219,7 +219,7 @@ export class StudentsBatchService {
     const after = new Map(updated.map((r) => [r.id as string, r]));
     for (const c of changes) {
       const s = after.get(c.id!);
-      out.set(c.index, s ? okUpdated(s) : changedMeanwhile(c.uuid ? '/id' : '/attributes/email'));
+      out.set(c.index, s ? ok(s, c.publicId) : changedMeanwhile(c.uuid ? '/id' : '/attributes/email'));
     }
     return out;
   }
@@ -248,7 +248,7 @@ export class StudentsBatchService {
     for (const q of pending) {
       const row = after.get(q.uuid!);
       if (row) {
-        out.set(q.index, okUpdated(row));
+        out.set(q.index, ok(row, q.publicId));
         continue;
       }
       const s = found.get(q.uuid!);
