@@ -14,7 +14,7 @@ describe('@FastRead: /v2 reads for a cached token answer as the guarded handler 
   let t: TestApp;
   let org: CreatedOrg;
   const paths: string[] = [];
-  const SCOPES = ['courses:read', 'lessons:read', 'published-courses:read', 'enrollments:read', 'student-groups:read', 'certificates:read'];
+  const SCOPES = ['students:read', 'courses:read', 'lessons:read', 'published-courses:read', 'enrollments:read', 'student-groups:read', 'certificates:read'];
 
   beforeAll(async () => {
     t = await startTestApp({ AUTH_CACHE_SECONDS: 60 });
@@ -43,6 +43,7 @@ describe('@FastRead: /v2 reads for a cached token answer as the guarded handler 
       `/v2/lessons/${lesson.id}`,
       `/v2/lessons/?filter[course_id]=${course.id}`,
       `/v2/published-courses/${published.id}`,
+      `/v2/students/${student.id}`,
       '/v2/published-courses/?include=course,domain',
     );
   });

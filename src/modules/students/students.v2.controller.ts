@@ -18,7 +18,7 @@ import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
 import { replyBatch } from '../../core/http/v2-batch';
 import { ScopedRoutes } from '../../core/http/scoped-routes';
-import { FastPath } from '../../core/http/fast-path';
+import { FastPath, FastRead } from '../../core/http/fast-path';
 
 /**
  * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
@@ -125,6 +125,7 @@ export class StudentsV2Controller {
   }
 
   @route.get(':id')
+  @FastRead<StudentsV2Controller>((c, { principal, params }) => c.get(principal, params.id))
   async get(@Auth() p: Principal, @Param('id') id: string) {
     return { data: presentStudent(await this.students.get(p, id)) };
   }
