@@ -86,7 +86,9 @@ function lastJson(text) {
 function runScenario(name, seconds) {
   const file = path.join(__dirname, `${name}.js`);
   const source = fs.readFileSync(file, 'utf8');
-  const args = [file, ...(source.includes("'--json'") ? ['--json'] : [])];
+  // --json when the script (or the replay frame it runs on, bench/replay.js) takes it
+  const takesJson = source.includes("'--json'") || source.includes("require('./replay')");
+  const args = [file, ...(takesJson ? ['--json'] : [])];
   const eventLoopFile = path.join(os.tmpdir(), `cp-bench-eventloop-${process.pid}-${name}.jsonl`);
   fs.rmSync(eventLoopFile, { force: true });
   const before = load();
