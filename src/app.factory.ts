@@ -1,4 +1,6 @@
 
+// first: AsyncResource.bind without Node 20's per-call deprecation wrappers (core/runtime/async-resource-bind.ts)
+import './core/runtime/async-resource-bind';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';

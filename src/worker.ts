@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import 'reflect-metadata';
+import './core/runtime/async-resource-bind';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
