@@ -269,7 +269,16 @@ async function main() {
   const names = wanted.length ? all.filter((n) => wanted.includes(n)) : all;
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   const runs = [];
-  for (const name of names) {
+  // BENCH_SETTLE_SECONDS (default 0): before each scenario after the first, wait up to that long for
+  // the 1-minute load average to fall to the number of CPUs, so that a scenario does not start in
+  // the wake of the one before it (its PostgreSQL clean-up, its processes' exit); the wait is printed
+  const settle = Number(process.env.BENCH_SETTLE_SECONDS ?? 0);
+  for (const [i, name] of names.entries()) {
+    if (i > 0 && settle > 0) {
+      const t = Date.now();
+      while (Date.now() - t < settle * 1000 && os.loadavg()[0] > os.cpus().length) await new Promise((r) => setTimeout(r, 1000));
+      process.stdout.write(`\n(settled ${((Date.now() - t) / 1000).toFixed(0)} s before ${name})`);
+    }
     process.stdout.write(`\n== ${name} (load average ${load().join(' ')}) ==\n`);
     const r = await runScenario(name, seconds);
     runs.push(r);
