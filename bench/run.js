@@ -220,7 +220,7 @@ function report(runs, seconds, at) {
       `| ${r.name} | ${r.load.before.join(' ')} | ${r.load.after.join(' ')} | ${Math.round(r.seconds)} | ${r.status} | ${runsEld ? ms(runsEld.p99) : r.json?.eventLoop ? ms(r.json.eventLoop.p99) : '-'}${life ? ` (${ms(life.p99)})` : ''} |`,
     );
   }
-  lines.push('', 'Reproduce: `npm run bench` (everything, a few minutes), or `npm run bench -- <scenario>`; `BENCH_SECONDS=8` for longer runs on a quiet machine.', '', END);
+  lines.push('', 'Reproduce: `npm run bench` (everything, a few minutes), or `npm run bench -- <scenario>`; `BENCH_SECONDS=8` for longer runs on a quiet machine; `BENCH_SETTLE_SECONDS=30` to let the load fall before each scenario (how the run above was made, when its load column shows waits).', '', END);
   return lines.join('\n');
 }
 
