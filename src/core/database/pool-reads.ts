@@ -45,6 +45,11 @@ export function isoOf(t: Timestamp): string {
   return typeof t === 'string' ? isoOfTimestamptz(t) : t.toISOString();
 }
 
+/** A timestamp as its JSON value in a document written as text: isoOf's string, quoted, or null. */
+export function isoJson(t: Timestamp | null): string {
+  return t ? '"' + isoOf(t) + '"' : 'null';
+}
+
 /** The instant as a Date (pg's own parser for its text). */
 export function dateOf(t: Timestamp): Date {
   return typeof t === 'string' ? parseTimestamptz(t) : t;

@@ -1,7 +1,7 @@
-import { dateOf, isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { dateOf, isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { cachedPublicId } from '../../core/ids/ids';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
-import { publicIdsOf, trimBase } from '../courses/public-ids';
+import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
 
 /** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
 export interface CertificateView {
@@ -40,17 +40,6 @@ export function presentCertificate(c: CertificateView, baseUrl: string, now = ne
   };
 }
 
-/** `"<base>/v2/certificates/` as JSON text (its closing quote left out), for the last base asked (a page asks with one). */
-let selfBase: string | undefined;
-let selfPrefix = '';
-function selfPrefixOf(baseUrl: string): string {
-  if (baseUrl !== selfBase) {
-    selfPrefix = JSON.stringify(`${trimBase(baseUrl)}/v2/certificates/`).slice(0, -1);
-    selfBase = baseUrl;
-  }
-  return selfPrefix;
-}
-
 /**
  * `JSON.stringify(presentCertificate(c, baseUrl, now))` written directly (the same bytes: the same
  * members in the same order, strings through JSON.stringify, numbers and dates as JSON writes them),
@@ -66,7 +55,7 @@ export function certificateRowJson(c: CertificateView, baseUrl: string, now: Dat
     ',"issued_at":"' +
     isoOf(c.issuedAt) +
     '","expires_at":' +
-    (c.expiresAt ? '"' + isoOf(c.expiresAt) + '"' : 'null') +
+    isoJson(c.expiresAt) +
     ',"score_as_percent":' +
     JSON.stringify(c.scoreAsPercent) +
     ',"status":' +
@@ -76,7 +65,7 @@ export function certificateRowJson(c: CertificateView, baseUrl: string, now: Dat
     '"}},"course":{"data":{"type":"courses","id":"' +
     publicIdsOf('course', c.courseId).id +
     '"}}},"links":{"self":' +
-    selfPrefixOf(baseUrl) +
+    selfLinkJsonPrefix(baseUrl, 'certificates') +
     id +
     '"}}'
   );

@@ -40,3 +40,14 @@ export function trimBase(baseUrl: string): string {
   }
   return lastTrimmed;
 }
+
+/** `"<base>/v2/<collection>/` as JSON text (its closing quote left out), per collection for the last base asked (a page asks with one). */
+const linkPrefixes = new Map<string, { base: string; prefix: string }>();
+export function selfLinkJsonPrefix(baseUrl: string, collection: string): string {
+  let hit = linkPrefixes.get(collection);
+  if (hit === undefined || hit.base !== baseUrl) {
+    hit = { base: baseUrl, prefix: JSON.stringify(`${trimBase(baseUrl)}/v2/${collection}/`).slice(0, -1) };
+    linkPrefixes.set(collection, hit);
+  }
+  return hit.prefix;
+}

@@ -1,5 +1,5 @@
 import { iso } from '../../core/http/v1-rules';
-import { isoOfTimestamptz } from '../../core/database/pool-reads';
+import { isoJson } from '../../core/database/pool-reads';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { AccessCodeInfo, DomainUserListRow, DomainUserRow, SignupValue } from './domain-users.service';
@@ -59,9 +59,9 @@ export function domainUserJson(r: DomainUserListRow, codes: Map<string, AccessCo
     ',"marketing_optin":' +
     JSON.stringify(r.marketing_optin) +
     ',"enrolled_at":' +
-    (r.enrolled_at ? '"' + isoOfTimestamptz(r.enrolled_at) + '"' : 'null') +
+    isoJson(r.enrolled_at) +
     ',"expires_at":' +
-    (r.expires_at ? '"' + isoOfTimestamptz(r.expires_at) + '"' : 'null') +
+    isoJson(r.expires_at) +
     ',"access_code":' +
     (code
       ? '{"id":"' +

@@ -1,4 +1,4 @@
-import { isoOfTimestamptz } from '../../core/database/pool-reads';
+import { isoJson } from '../../core/database/pool-reads';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import type { LessonProgressRow } from './progress.service';
@@ -70,8 +70,6 @@ export const presentUserCourse = (r: UserCourseRow) => {
   };
 };
 
-/** A timestamp of pg's text (TEXT_TIMESTAMPS) as its JSON value: isoOf's string, quoted, or null. */
-const isoJson = (t: string | null): string => (t ? '"' + isoOfTimestamptz(t) + '"' : 'null');
 
 /**
  * `JSON.stringify(presentUserCourse(row))` of a list row written directly (the same bytes: the same

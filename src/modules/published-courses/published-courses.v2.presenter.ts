@@ -1,6 +1,6 @@
-import { isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
-import { publicIdsOf, trimBase } from '../courses/public-ids';
+import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
 
 export type { Timestamp };
 
@@ -27,7 +27,6 @@ export interface PublishedCourseV2Row {
   updated_at: Timestamp;
 }
 
-const iso = isoOf;
 
 /**
  * PublishedCourseResource. `live` is "not unpublished"; the access window is the registration
@@ -51,14 +50,14 @@ export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: strin
       open_access: r.open_access,
       strict_enforce_group_visibility: r.strict_enforce_group_visibility,
       visibility_override_type: r.visibility_override_type === 'CATEGORY' ? 'CATEGORY' : 'GROUP',
-      access_period_starts_at: r.registration_starts_at ? iso(r.registration_starts_at) : null,
-      access_period_ends_at: r.registration_ends_at ? iso(r.registration_ends_at) : null,
+      access_period_starts_at: r.registration_starts_at ? isoOf(r.registration_starts_at) : null,
+      access_period_ends_at: r.registration_ends_at ? isoOf(r.registration_ends_at) : null,
       restrict_access_start_end_dates: r.restrict_access_start_end_dates,
       allow_self_service_reenroll: r.allow_self_service_reenroll,
       unique_progress_per_enrollment: r.unique_progress_per_enrollment,
       require_all_prerequisites: r.require_all_prerequisites,
-      created_at: iso(r.created_at),
-      modified_at: iso(r.updated_at),
+      created_at: isoOf(r.created_at),
+      modified_at: isoOf(r.updated_at),
     },
     relationships: {
       course: { data: { type: 'courses', id: publicIdsOf('course', r.course_id).id } },
@@ -69,20 +68,6 @@ export function presentPublishedCourseV2(r: PublishedCourseV2Row, baseUrl: strin
 }
 
 export type PublishedCourseResource = ReturnType<typeof presentPublishedCourseV2>;
-
-/** `"<base>/v2/published-courses/` as JSON text (its closing quote left out), for the last base asked (a page asks with one). */
-let selfBase: string | undefined;
-let selfPrefix = '';
-function selfPrefixOf(baseUrl: string): string {
-  if (baseUrl !== selfBase) {
-    const full = JSON.stringify(`${trimBase(baseUrl)}/v2/published-courses/`);
-    selfPrefix = full.slice(0, -1);
-    selfBase = baseUrl;
-  }
-  return selfPrefix;
-}
-
-const dateJson = (t: Timestamp | null): string => (t ? '"' + iso(t) + '"' : 'null');
 
 /**
  * `JSON.stringify(presentPublishedCourseV2(r, baseUrl))` written directly (the same bytes: same
@@ -111,9 +96,9 @@ export function publishedCourseRowJson(r: PublishedCourseV2Row, baseUrl: string)
     ',"visibility_override_type":' +
     (r.visibility_override_type === 'CATEGORY' ? '"CATEGORY"' : '"GROUP"') +
     ',"access_period_starts_at":' +
-    dateJson(r.registration_starts_at) +
+    isoJson(r.registration_starts_at) +
     ',"access_period_ends_at":' +
-    dateJson(r.registration_ends_at) +
+    isoJson(r.registration_ends_at) +
     ',"restrict_access_start_end_dates":' +
     r.restrict_access_start_end_dates +
     ',"allow_self_service_reenroll":' +
@@ -123,15 +108,15 @@ export function publishedCourseRowJson(r: PublishedCourseV2Row, baseUrl: string)
     ',"require_all_prerequisites":' +
     r.require_all_prerequisites +
     ',"created_at":"' +
-    iso(r.created_at) +
+    isoOf(r.created_at) +
     '","modified_at":"' +
-    iso(r.updated_at) +
+    isoOf(r.updated_at) +
     '"},"relationships":{"course":{"data":{"type":"courses","id":"' +
     publicIdsOf('course', r.course_id).id +
     '"}},"domain":{"data":{"type":"domains","id":"' +
     publicIdsOf('domain', r.domain_id).id +
     '"}}},"links":{"self":' +
-    selfPrefixOf(baseUrl) +
+    selfLinkJsonPrefix(baseUrl, 'published-courses') +
     ids.id +
     '"}}'
   );
@@ -139,5 +124,5 @@ export function publishedCourseRowJson(r: PublishedCourseV2Row, baseUrl: string)
 
 /** A list row's keyset position (the cursor of the page it ends): created_at as toISOString writes it. */
 export function publishedCourseRowPosition(r: PublishedCourseV2Row): CursorPosition {
-  return { t: iso(r.created_at), id: r.id };
+  return { t: isoOf(r.created_at), id: r.id };
 }
