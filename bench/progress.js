@@ -115,7 +115,7 @@ async function serveBare(port) {
   });
   app.get('/user-courses', async () => {
     const r = await replay(script.courses.statements, (p) => p);
-    return { results: r.rows };
+    return r.rows; // a bare array, as the API answers it (CONVENTIONS §16)
   });
   app.get('/', async () => ({ ok: true }));
   await app.listen({ port, host: '127.0.0.1' });
@@ -293,7 +293,7 @@ async function main() {
     if (courses) {
       await counted('GET', courses.path);
       const { r, statements } = await counted('GET', courses.path);
-      if (r.status !== 200 || r.body.count !== opts.enrollments) throw new Error(`counted courses: ${r.status} count ${r.body?.count}`);
+      if (r.status !== 200 || !Array.isArray(r.body) || r.body.length !== Math.min(100, opts.enrollments)) throw new Error(`counted courses: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
       sqlCounts.courses = statements.length;
       script.courses = { statements: statements.map(({ sql, params }) => ({ sql, params })) };
       show(`GET /v1/users/{id}/published-courses?page_size=100 (${opts.enrollments} enrollments)`, statements);

@@ -222,10 +222,22 @@ describe('progress and completion', () => {
     }
     const many = await measure();
     expect(many).toBe(one);
-    const page = (await t.get(`/v1/users/${s.id}/published-courses?page_size=2`, key())).body;
-    expect(page.count).toBe(5);
-    expect(page.results).toHaveLength(2);
-    expect(page.next).toContain('page=2');
+    // a bare JSON array, as published (CONVENTIONS §16, issue 25 item 1): page and page_size choose a window
+    const ok = (r: { status: number; body: any }) => {
+      expect([r.status, r.body]).toEqual([200, expect.anything()]);
+      return r.body;
+    };
+    const all = ok(await t.get(`/v1/users/${s.id}/published-courses`, key()));
+    expect(Array.isArray(all)).toBe(true);
+    expect(all).toHaveLength(5);
+    const ids = all.map((x: any) => x.published_course_id);
+    const window = async (q: string) => ok(await t.get(`/v1/users/${s.id}/published-courses?${q}`, key())).map((x: any) => x.published_course_id);
+    expect(await window('page_size=2')).toEqual(ids.slice(0, 2));
+    expect(await window('page_size=2&page=3')).toEqual(ids.slice(4));
+    expect(await window('page_size=2&page=4')).toEqual([]);
+    expect(await window('page_size=5000')).toEqual(ids);
+    expect(all[0]).toEqual(ok(await t.get(`/v1/users/${s.id}/published-courses/${ids[0]}`, key())));
+    expect((await t.get(`/v1/users/${s.id}/published-courses?page_size=0`, key())).body).toEqual({ page_size: ['A valid positive integer is required.'] });
   });
 
   it('scopes: reads need enrollments:read, writes enrollments:write', async () => {

@@ -348,24 +348,24 @@ describe('/v1 users', () => {
       const gold = await insertPlan(t, w.a, domain.uuid, { name: 'Gold' }); // through POST /v1/domains/{domain_name}/plan (the fixture)
       const silver = await insertPlan(t, w.a, domain.uuid, { name: 'Silver' });
       const base = `/v1/domains/${w.a.domain_name}/plan`;
-      expect(ok(await t.get(`/v1/users/${u.id}/plan-enrollments`, A))).toEqual({ count: 0, next: null, previous: null, results: [] });
+      expect(ok(await t.get(`/v1/users/${u.id}/plan-enrollments`, A))).toEqual([]);
       const e1 = ok(await t.post(`${base}/${gold.id}/plan-enrollments`, { user: { id: u.id }, expires_at: '2031-01-01T00:00:00Z' }, A), 201);
       const e2 = ok(await t.post(`${base}/${silver.id}/plan-enrollments`, { user: { id: u.id }, active: false }, A), 201);
       const someoneElse = await learner();
       ok(await t.post(`${base}/${gold.id}/plan-enrollments`, { user: { id: someoneElse.id } }, A), 201);
       const body = ok(await t.get(`/v1/users/${u.id}/plan-enrollments`, A));
-      expect(body).toEqual({
-        count: 2,
-        next: null,
-        previous: null,
-        results: [
-          { plan_id: gold.id, domain_name: w.a.domain_name, enrolled_at: e1.enrolled_at, expires_at: '2031-01-01T00:00:00.000Z', active: true, enrollment_id: e1.id, plan: { id: gold.id, title: 'Gold' } },
-          { plan_id: silver.id, domain_name: w.a.domain_name, enrolled_at: e2.enrolled_at, expires_at: null, active: false, enrollment_id: e2.id, plan: { id: silver.id, title: 'Silver' } },
-        ],
-      });
-      const paged = ok(await t.get(`/v1/users/${u.id}/plan-enrollments?page_size=1&page=2`, A));
-      expect(paged.results.map((r: any) => r.enrollment_id)).toEqual([e2.id]);
-      expect(paged.previous).not.toBeNull();
+      // a bare JSON array, as published (CONVENTIONS §16, issue 25 item 1)
+      expect(body).toEqual([
+        { plan_id: gold.id, domain_name: w.a.domain_name, enrolled_at: e1.enrolled_at, expires_at: '2031-01-01T00:00:00.000Z', active: true, enrollment_id: e1.id, plan: { id: gold.id, title: 'Gold' } },
+        { plan_id: silver.id, domain_name: w.a.domain_name, enrolled_at: e2.enrolled_at, expires_at: null, active: false, enrollment_id: e2.id, plan: { id: silver.id, title: 'Silver' } },
+      ]);
+      // page and page_size choose a window; past the end, none
+      const window = async (q: string) => ok(await t.get(`/v1/users/${u.id}/plan-enrollments?${q}`, A)).map((r: any) => r.enrollment_id);
+      expect(await window('page_size=1&page=2')).toEqual([e2.id]);
+      expect(await window('page_size=1')).toEqual([e1.id]);
+      expect(await window('page_size=1&page=3')).toEqual([]);
+      expect(await window('page_size=100000')).toEqual([e1.id, e2.id]);
+      expect((await t.get(`/v1/users/${u.id}/plan-enrollments?page=x`, A)).body).toEqual({ page: ['A valid positive integer is required.'] });
     });
 
     it('404 for a bad id, another organization\'s user and a student on no domain', async () => {
@@ -398,45 +398,40 @@ describe('/v1 users', () => {
       const e = await enrollPath(u.id, pp.id);
       const list = async () => ok(await t.get(`/v1/users/${u.id}/published-path-enrollments`, A));
       let body = await list();
-      expect(body).toEqual({
-        count: 1,
-        next: null,
-        previous: null,
-        results: [
-          {
-            published_path_id: pp.id,
-            domain_name: w.a.domain_name,
-            enrolled_at: e.enrolled_at,
-            expires_at: null,
-            active: true,
-            enrollment_id: e.id,
-            published_path: { id: pp.id, title: pp.path.title, course_count: 2 },
-            published_path_progress: {
-              path_progress_id: e.id,
-              completed_course_count: 0,
-              completed_required_course_count: 0,
-              completed_at: null,
-              latest_activity: expect.any(String),
-            },
+      expect(body).toEqual([
+        {
+          published_path_id: pp.id,
+          domain_name: w.a.domain_name,
+          enrolled_at: e.enrolled_at,
+          expires_at: null,
+          active: true,
+          enrollment_id: e.id,
+          published_path: { id: pp.id, title: pp.path.title, course_count: 2 },
+          published_path_progress: {
+            path_progress_id: e.id,
+            completed_course_count: 0,
+            completed_required_course_count: 0,
+            completed_at: null,
+            latest_activity: expect.any(String),
           },
-        ],
-      });
-      const start = body.results[0].published_path_progress.latest_activity;
+        },
+      ]);
+      const start = body[0].published_path_progress.latest_activity;
 
       await complete(u.id, pc1);
       body = await list();
-      expect(body.results[0].published_path_progress).toMatchObject({ completed_course_count: 1, completed_required_course_count: 1, completed_at: null });
-      expect(Date.parse(body.results[0].published_path_progress.latest_activity)).toBeGreaterThanOrEqual(Date.parse(start));
+      expect(body[0].published_path_progress).toMatchObject({ completed_course_count: 1, completed_required_course_count: 1, completed_at: null });
+      expect(Date.parse(body[0].published_path_progress.latest_activity)).toBeGreaterThanOrEqual(Date.parse(start));
 
       // another user's completion counts nothing here
       const other = await learner();
       await enroll(other.id, pc2);
       await complete(other.id, pc2);
-      expect((await list()).results[0].published_path_progress.completed_course_count).toBe(1);
+      expect((await list())[0].published_path_progress.completed_course_count).toBe(1);
 
       await complete(u.id, pc2);
       body = await list();
-      const progress = body.results[0].published_path_progress;
+      const progress = body[0].published_path_progress;
       expect(progress).toMatchObject({ completed_course_count: 2, completed_required_course_count: 2 });
       expect(progress.completed_at).toMatch(/Z$/);
     });
@@ -446,7 +441,7 @@ describe('/v1 users', () => {
       const pc = await publishedCourse();
       const pp = await publishPath([pc]);
       const e = await enrollPath(u.id, pp.id);
-      const [item] = ok(await t.get(`/v1/users/${u.id}/published-path-enrollments`, A)).results;
+      const [item] = ok(await t.get(`/v1/users/${u.id}/published-path-enrollments`, A));
       expect(item.published_path).toEqual({ id: pp.id, title: pp.path.title, course_count: 1 });
       expect(item.published_path_progress).toEqual({ path_progress_id: e.id, completed_course_count: 0, completed_required_course_count: 0, completed_at: null, latest_activity: null });
     });

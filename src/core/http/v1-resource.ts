@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
 import type { LinkRows } from '../database/link-rows';
-import { Paged, V1_PAGE_CAP, V1Page } from '../pagination/v1-page';
+import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../pagination/v1-page';
 import { BaseUrl } from './base-url';
 import { patchTwinName, PutAndPatch } from './put-and-patch';
 
@@ -42,7 +42,11 @@ export interface V1ResourceSpec<S> {
   scopes: string | string[];
   /** the operation's answer from the service's result; `ctl` is the controller (for presenters that need its config) */
   present: (row: any, ctl: any) => unknown;
-  list?: Op<S> & { cap: number; defaultSize?: number; query?: Type; filters?: (query: any) => unknown };
+  /**
+   * `window`: a read the published document answers as a bare array (V1_WINDOW): the service
+   * returns the window's rows (no count), the handler answers `page.window(rows.map(present))`.
+   */
+  list?: Op<S> & ({ cap: number; defaultSize?: number; window?: never } | { window: true; cap?: never; defaultSize?: never }) & { query?: Type; filters?: (query: any) => unknown };
   create?: Op<S> & { body: Type; upsert?: boolean };
   /** `baseUrl`: the handler also takes the request's base URL (@BaseUrl()) and presents with `present(row, ctl, baseUrl)` (links only a read shows) */
   read?: Op<S> & { baseUrl?: boolean; present?: (row: any, ctl: any, baseUrl: string) => unknown };
@@ -132,9 +136,10 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         const page = args[args.length - 1] as V1Page;
         // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
         const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
+        if (list.window) return page.window(((await svc(this, list.call)(p, ...call)) as unknown[]).map((r) => spec.present(r, this)));
         const { rows, count } = await svc(this, list.call)(p, ...call);
         return page.list(rows.map((r: unknown) => spec.present(r, this)), count);
-      }, [Get(collection), read], parents, { page: [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
+      }, [Get(collection), read], parents, { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
     }
     if (create?.upsert) {
       defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {

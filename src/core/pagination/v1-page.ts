@@ -19,6 +19,14 @@ export interface V1PageRequest {
 /** The caps of section 8. */
 export const V1_PAGE_CAP = { small: 100, large: 1000 } as const;
 
+/**
+ * The reads the published document answers as a bare JSON array (CONVENTIONS §16: a user's
+ * published-courses, plan-enrollments and published-path-enrollments): `page` and `page_size` choose
+ * a window of at most 1,000 rows, 1,000 when page_size is not given; a window past the end is `[]`
+ * (docs/decisions/v1-users.md). `@Paged(...V1_WINDOW)`, then `page.window(...)` / `page.windowJson(...)`.
+ */
+export const V1_WINDOW = [1000, 1000] as const;
+
 export function parseV1Page(query: Record<string, unknown>, cap: number, defaultSize = cap): V1PageRequest {
   const rawPage = query.page;
   let page = 1;
@@ -96,6 +104,16 @@ export class V1Page implements V1PageRequest {
   /** The same body as JSON text (v1ListJson), from the results' JSON texts, for a handler that answers JSON text. */
   listJson(results: string[], count: number): string {
     return v1ListJson(results, count, this, this.baseUrl, this.url);
+  }
+
+  /** A bare-array read's answer (V1_WINDOW): this window's rows, presented, as they are. */
+  window<R>(results: R[]): R[] {
+    return results;
+  }
+
+  /** The same as JSON text, from the rows' JSON texts. */
+  windowJson(results: string[]): string {
+    return '[' + results.join(',') + ']';
   }
 }
 

@@ -134,12 +134,12 @@ export class ProgressReads {
     return id;
   }
 
-  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserCourseListRow[]; count: number }> {
+  /** A window of the user's published courses (a bare array, CONVENTIONS §16): none past the end, and then no page statement. */
+  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<UserCourseListRow[]> {
     const userId = this.userOf(p, userPublicId);
     const [c] = await poolRead(this.ds, p.organizationId, USER_COURSES_COUNT, [userId]);
     if (!c.known) throw notFound();
-    const rows = c.n ? await poolRead(this.ds, p.organizationId, USER_COURSES_PAGE, [userId, page.pageSize, page.offset]) : [];
-    return { rows, count: c.n };
+    return page.offset < c.n ? poolRead(this.ds, p.organizationId, USER_COURSES_PAGE, [userId, page.pageSize, page.offset]) : [];
   }
 
   async userCourse(p: Principal, userPublicId: string, publishedCoursePublicId: string): Promise<UserCourseRow> {

@@ -6,7 +6,7 @@ import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/http/scoped-routes';
 import { fieldError } from '../../core/http/v1-rules';
 import { DRF } from '../../core/http/drf-messages';
-import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
+import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../../core/pagination/v1-page';
 import { UserCourseProgressDto, UserLessonProgressDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';
 import { presentUserCourse, presentUserLesson, userCourseJson } from './progress.presenter';
@@ -31,11 +31,14 @@ export class UserProgressV1Controller {
     private readonly reads: ProgressReads,
   ) {}
 
-  /** The page as its JSON text (userCourseJson: the bytes JSON.stringify gave of the presented page), issue 16. */
+  /**
+   * A bare array, as published (CONVENTIONS §16), `page` / `page_size` choosing a window of at most
+   * 1,000 (V1_WINDOW); written as its JSON text (userCourseJson: the bytes JSON.stringify gives of the
+   * presented rows), issue 16.
+   */
   @route.get()
-  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.small) page: V1Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const { rows, count } = await this.reads.userCourses(p, userId, page);
-    const json = page.listJson(rows.map(userCourseJson), count);
+  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(...V1_WINDOW) page: V1Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const json = page.windowJson((await this.reads.userCourses(p, userId, page)).map(userCourseJson));
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }

@@ -90,8 +90,8 @@ const PATH_ENROLLMENTS: SubList = {
 /**
  * The sub-lists of a /v1 user: users_plan_enrollments_list and
  * users_published_path_enrollments_list (the groups are the groups module's
- * UserGroupsV1Controller; the published courses with progress, the progress module's). Each page
- * is two statements whatever its size: the user check with the count, then the page. Reads only:
+ * UserGroupsV1Controller; the published courses with progress, the progress module's). Each window
+ * is two statements whatever its size: the user check, then the window. Reads only:
  * plan_enrollments is the plans module's, published_path_enrollments the paths module's.
  */
 @Injectable()
@@ -99,31 +99,28 @@ export class UserEnrollmentsV1Service {
   constructor(private readonly ds: DataSource) {}
 
   planEnrollments(p: Principal, userPublicId: string, page: V1PageRequest) {
-    return this.page<UserPlanEnrollmentRow>(PLAN_ENROLLMENTS, p, userPublicId, page);
+    return this.window<UserPlanEnrollmentRow>(PLAN_ENROLLMENTS, p, userPublicId, page);
   }
 
   pathEnrollments(p: Principal, userPublicId: string, page: V1PageRequest) {
-    return this.page<UserPathEnrollmentRow>(PATH_ENROLLMENTS, p, userPublicId, page);
+    return this.window<UserPathEnrollmentRow>(PATH_ENROLLMENTS, p, userPublicId, page);
   }
 
-  /** 404 for any id that is not a registered user of the organization (malformed, unknown, foreign, on no domain). */
-  private async page<R>(list: SubList, p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: R[]; count: number }> {
+  /**
+   * The window's rows (a bare array, CONVENTIONS §16; past the end, none). 404 for any id that is not
+   * a registered user of the organization (malformed, unknown, foreign, on no domain).
+   */
+  private async window<R>(list: SubList, p: Principal, userPublicId: string, page: V1PageRequest): Promise<R[]> {
     const id = decodeId('student', userPublicId);
     if (!id) throw notFound();
     const db = scoped(this.ds, p.organizationId);
-    const [head] = await db.query(
-      `SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}) AS registered,
-              (SELECT count(*)::int FROM ${list.from} WHERE ${list.where}) AS n`,
-      [id],
-    );
+    const [head] = await db.query(`SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}) AS registered`, [id]);
     if (!head.registered) throw notFound();
-    if (!head.n) return { rows: [], count: 0 };
-    const rows: R[] = await db.query(
+    return db.query(
       `SELECT ${list.select} FROM ${list.from} ${list.laterals ?? ''}
         WHERE ${list.where}
         ORDER BY ${list.alias}.created_at, ${list.alias}.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
       [id],
     );
-    return { rows, count: head.n };
   }
 }
