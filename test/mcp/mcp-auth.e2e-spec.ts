@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { startTestApp, TestApp } from '../support/app';
+import { freePort, startTestApp, TestApp } from '../support/app';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { orgUuid } from '../support/fixtures';
 import { cookieOf, decodeJwt, hiddenFields } from '../oauth/oauth-helpers';
@@ -78,7 +78,10 @@ describe('MCP server: a protected resource of the OAuth server', () => {
   const admin = { email: 'mcp-admin@example.test', password: PASSWORD };
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // the SDK client follows `authorization_servers` (the issuer) to the server's metadata, so the
+    // issuer must be this server's own URL: PUBLIC_URL on a port chosen before it listens
+    const port = await freePort();
+    t = await startTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` }, { port });
     org = await t.newOrg('MCP Auth', { adminEmail: admin.email, adminPassword: admin.password });
   });
   afterAll(() => t.close());
@@ -138,6 +141,8 @@ describe('MCP server: a protected resource of the OAuth server', () => {
       });
       expect(as.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials']));
       expect(as.token_endpoint_auth_methods_supported).toContain('none');
+      // the resource names the authorization server by its issuer identifier, exactly (RFC 8414 section 3.3)
+      expect(as.issuer).toBe(mcp.body.authorization_servers[0]);
     });
   });
 

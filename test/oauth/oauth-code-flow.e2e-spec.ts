@@ -1,4 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
+import Redis from 'ioredis';
 import { sha256 } from '../../src/core/crypto/crypto';
 import { decodeId } from '../../src/core/ids/ids';
 import { SCOPE_CODENAMES } from '../../src/core/auth/scopes';
@@ -206,6 +207,34 @@ describe('OAuth authorization code flow with PKCE', () => {
     expect(tok2.status).toBe(200);
     expect(tok2.body.refresh_token).toBeUndefined();
     expect((await t.get('/v2/scopes/', { token: tok2.body.access_token })).status).toBe(200);
+  });
+
+  // issue 25 item 15c: a public client sends no client_secret; one that does is refused, not let through on the grant alone
+  it('a public client that sends a client_secret is 401 invalid_client at refresh and at the code exchange; the tokens stay usable', async () => {
+    const reg = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
+    let p = pkce();
+    let code = await authorizeCode(t, { clientId: reg.client_id, challenge: p.challenge, ...adminA });
+    const bogusExchange = await exchange(reg.client_id, code, p.verifier, { client_secret: 'bogus' });
+    expect(bogusExchange.status).toBe(401);
+    expect(bogusExchange.body.error).toBe('invalid_client');
+    p = pkce();
+    code = await authorizeCode(t, { clientId: reg.client_id, challenge: p.challenge, ...adminA });
+    const tok = await exchange(reg.client_id, code, p.verifier);
+    expect(tok.status).toBe(200);
+    for (const extra of [{ client_id: reg.client_id, client_secret: 'bogus' }, { client_secret: 'bogus' }]) {
+      const bogus = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: tok.body.refresh_token, ...extra });
+      expect(bogus.status).toBe(401);
+      expect(bogus.body.error).toBe('invalid_client');
+    }
+    const basic = await t.request('POST', '/v2/auth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: tok.body.refresh_token },
+      headers: { authorization: `Basic ${Buffer.from(`${reg.client_id}:bogus`).toString('base64')}` },
+    });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toMatch(/^Basic /);
+    // the refused attempts rotated nothing: the refresh token works, without a secret
+    const ok = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: tok.body.refresh_token, client_id: reg.client_id });
+    expect(ok.status).toBe(200);
   });
 
   it('a second use of a code fails and revokes the tokens the first use issued', async () => {
@@ -488,6 +517,35 @@ describe('OAuth sign-in attempts are limited per IP', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('location')).toBeNull();
     expect(blocked.text).toContain('Too many failed sign-in attempts');
+    // issue 25 item 15b: Retry-After names the seconds until the lockout ends (the 15-minute window, less the seconds spent)
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(800);
+    expect(retryAfter).toBeLessThanOrEqual(900);
     expect((await attempt('203.0.113.51', PASSWORD)).status).toBe(302);
+  });
+
+  it('Retry-After follows the lockout: the seconds left on its counter', async () => {
+    const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
+    const { challenge } = pkce();
+    const ip = '203.0.113.60';
+    // the lockout of this address has 42 seconds left
+    const redis = new Redis(t.config.REDIS_URL);
+    try {
+      await redis.set(`${t.config.REDIS_PREFIX}:authorize-failures:${ip}`, String(SIGNIN_FAILURE_LIMIT), 'EX', 42);
+    } finally {
+      redis.disconnect();
+    }
+    const page = await t.get(
+      authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
+      { headers: { 'x-forwarded-for': ip } },
+    );
+    const blocked = await t.request('POST', '/v2/oauth/authorize', {
+      form: { ...hiddenFields(page.text), email: admin.email, password: PASSWORD },
+      headers: { cookie: cookieOf(page), 'x-forwarded-for': ip },
+    });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(40);
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(42);
   });
 });

@@ -136,9 +136,10 @@ describe('POST /v2/auth/revoke authenticates the client (RFC 7009 2.1)', () => {
     expect(wrongBasic.headers.get('www-authenticate')).toMatch(/^Basic /);
     const noSecret = await t.post('/v2/auth/revoke', { token: c.refresh, client_id: c.reg.client_id });
     expect(noSecret.status).toBe(401);
-    const nobody = await t.post('/v2/auth/revoke', { token: c.refresh });
-    expect(nobody.status).toBe(401);
-    expect(nobody.body.error).toBe('invalid_client');
+    // a secret without a client_id is credentials sent, and they do not authenticate anyone
+    const secretAlone = await t.post('/v2/auth/revoke', { token: c.refresh, client_secret: c.reg.client_secret });
+    expect(secretAlone.status).toBe(401);
+    expect(secretAlone.body.error).toBe('invalid_client');
     const unknownClient = await t.post('/v2/auth/revoke', { token: c.refresh, client_id: 'cp_nope', client_secret: 'x' });
     expect(unknownClient.status).toBe(401);
     for (const token of [c.access]) {
@@ -197,6 +198,41 @@ describe('POST /v2/auth/revoke authenticates the client (RFC 7009 2.1)', () => {
     expect(own.status).toBe(200);
     expect(await works(mine.access)).toBe(false);
     expect((await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: mine.refresh })).status).toBe(400);
+  });
+
+  // issue 25 item 3, CONVENTIONS §3: the published body alone revokes the token it names
+  it('the published body alone ({token, token_type_hint}, no client credentials) revokes a refresh token: its family is gone', async () => {
+    const c = await clientWithTokens();
+    const res = await t.post('/v2/auth/revoke', { token: c.refresh, token_type_hint: 'refresh_token' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const refreshed = await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.reg.client_id, client_secret: c.reg.client_secret });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.error).toBe('invalid_grant');
+    expect(await works(c.access)).toBe(false);
+  });
+
+  it('the published body alone revokes an access token (form-encoded too), and a public client’s token as well', async () => {
+    const c = await clientWithTokens();
+    const res = await t.request('POST', '/v2/auth/revoke', { form: { token: c.access, token_type_hint: 'access_token' } });
+    expect(res.status).toBe(200);
+    expect(await works(c.access)).toBe(false);
+    expect((await t.post('/v2/auth/token', { grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.reg.client_id, client_secret: c.reg.client_secret })).status).toBe(400);
+    const pub = await clientWithTokens({ token_endpoint_auth_method: 'none' });
+    expect((await t.post('/v2/auth/revoke', { token: pub.refresh })).status).toBe(200);
+    expect(await works(pub.access)).toBe(false);
+  });
+
+  it('the published body alone: 200 for unknown, malformed or client-credentials tokens, which stay as they were', async () => {
+    for (const token of ['not-a-token', 'cpr_unknown', 'a.b.c']) {
+      const res = await t.post('/v2/auth/revoke', { token, token_type_hint: 'refresh_token' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({});
+    }
+    const org = await t.newOrg('Revoke cc');
+    const cc = await t.tokenFor(org);
+    expect((await t.post('/v2/auth/revoke', { token: cc, token_type_hint: 'access_token' })).status).toBe(200);
+    expect(await works(cc)).toBe(true);
   });
 
   it('unknown tokens are 200 for an authenticated client; bad input is 400 and never a 500', async () => {

@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
@@ -46,7 +47,7 @@ export interface TestApp {
  * Start the real API on 127.0.0.1 (random port) over its own database cloned from the migrated
  * template and its own Redis key prefix, so test files run in parallel without sharing state.
  */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { logDestination?: DestinationStream } = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { logDestination?: DestinationStream; port?: number } = {}): Promise<TestApp> {
   const dbName = await cloneDatabase();
   const config = loadConfig(process.env, {
     NODE_ENV: 'test',
@@ -57,7 +58,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     ...overrides,
   });
   const app = await createApp(config, { logDestination: opts.logDestination });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as import("node:net").AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const ds = app.get(DataSource);
@@ -113,6 +114,22 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     },
   };
   return t;
+}
+
+/**
+ * A TCP port free on 127.0.0.1 right now, for an app that must know its own URL before it listens
+ * (PUBLIC_URL, or PORT for the default issuer http://localhost:${PORT}): startTestApp(
+ * { PUBLIC_URL: `http://127.0.0.1:${port}` }, { port }).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Remove every Redis key of this test app's prefix (queues, rate limits). */

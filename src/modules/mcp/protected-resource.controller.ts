@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
-import { AppConfig } from '../../core/config/config';
+import { AppConfig, issuerUrl } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
 
@@ -12,7 +12,10 @@ import { NeutralApi } from '../../core/http/interfaces';
  * tokens carry `aud` = its base URL (docs/decisions/oauth.md, "Audience"); the metadata is served
  * for that resource at the root form, and for the MCP endpoint at the path-suffixed form that MCP
  * clients derive from `https://host/mcp` (section 3.1), each with its own `resource` (section 3.3:
- * the identifier the well-known URL was built from). The authorization server is this server.
+ * the identifier the well-known URL was built from). The authorization server is this server, named
+ * by its issuer identifier (PUBLIC_URL, else http://localhost:${PORT}): exactly the RFC 8414
+ * `issuer` of its metadata and the `iss` of its tokens, whatever host this metadata was asked on,
+ * since a client compares the two (RFC 8414 section 3.3; CONVENTIONS §9).
  */
 @ApiTags('oauth')
 @NeutralApi()
@@ -39,7 +42,7 @@ export class ProtectedResourceController {
   private metadata(base: string, path: string) {
     return {
       resource: `${base}${path}`,
-      authorization_servers: [base],
+      authorization_servers: [issuerUrl(this.config)],
       scopes_supported: [...SCOPE_CODENAMES],
       bearer_methods_supported: ['header'],
       resource_name: path ? 'Course Platform API (MCP server)' : 'Course Platform API',

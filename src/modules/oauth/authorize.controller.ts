@@ -43,6 +43,7 @@ export class AuthorizeController {
       reply.redirect(outcome.location, 302);
       return;
     }
+    if (outcome.retryAfter !== undefined) reply.header('Retry-After', String(outcome.retryAfter));
     reply.status(outcome.status).header('Content-Type', 'text/html; charset=utf-8').send(outcome.html);
   }
 }

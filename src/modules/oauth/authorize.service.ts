@@ -19,7 +19,7 @@ type Params = Partial<Record<ParamName, string>>;
 
 /** What the controller sends: an HTML page, or a 302 to the client. */
 export type AuthorizeOutcome =
-  | { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string }
+  | { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string; retryAfter?: number }
   | { kind: 'redirect'; location: string; setCookie?: string };
 
 /** The cookie half of the CSRF double submit; the other half is the signed hidden field. */
@@ -99,8 +99,9 @@ export class AuthorizeService {
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       const password = typeof body.password === 'string' ? body.password : '';
       if (!email || !password) return this.form(req, 400, 'Enter your email address and password.', email);
-      if (await this.tooManyFailures(ip)) {
-        return this.form(req, 429, 'Too many failed sign-in attempts from your address. Try again in a few minutes.', email);
+      const lockedFor = await this.lockoutSeconds(ip);
+      if (lockedFor > 0) {
+        return { ...this.form(req, 429, 'Too many failed sign-in attempts from your address. Try again in a few minutes.', email), retryAfter: lockedFor };
       }
       const admin = await this.checkPassword(email, password);
       if (!admin) {
@@ -209,7 +210,7 @@ export class AuthorizeService {
     return constantTimeEqual(t.h, this.paramsHash(params));
   }
 
-  private form(req: ValidRequest, status: number, error?: string, email?: string): AuthorizeOutcome {
+  private form(req: ValidRequest, status: number, error?: string, email?: string): Extract<AuthorizeOutcome, { kind: 'page' }> {
     const nonce = randomToken(16);
     const csrf = signPayload(this.config.APP_SECRET, CSRF_PURPOSE, {
       h: this.paramsHash(req.params),
@@ -241,12 +242,28 @@ export class AuthorizeService {
     return `${this.config.REDIS_PREFIX}:authorize-failures:${ip}`;
   }
 
-  private async tooManyFailures(ip: string): Promise<boolean> {
+  /**
+   * 0 when the address may sign in; otherwise the seconds until its lockout ends (the failure
+   * counter's remaining time to live, at least 1), sent as the 429's Retry-After.
+   */
+  private async lockoutSeconds(ip: string): Promise<number> {
     try {
-      return Number(await this.redis.get(this.failureKey(ip))) >= SIGNIN_FAILURE_LIMIT;
+      const key = this.failureKey(ip);
+      const replies = await this.redis.multi().get(key).pttl(key).exec();
+      const failed = replies?.find(([err]) => err);
+      if (!replies || failed) throw failed?.[0] ?? new Error('the transaction was discarded');
+      const count = Number(replies[0][1]);
+      const ttl = Number(replies[1][1]);
+      if (count < SIGNIN_FAILURE_LIMIT) return 0;
+      if (ttl < 0) {
+        // a counter left without expiry (its EXPIRE lost): the window starts over now rather than never ending
+        await this.redis.expire(key, SIGNIN_FAILURE_WINDOW_SECONDS);
+        return SIGNIN_FAILURE_WINDOW_SECONDS;
+      }
+      return Math.max(1, Math.ceil(ttl / 1000));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sign-in failure counter unavailable');
-      return false;
+      return 0;
     }
   }
 

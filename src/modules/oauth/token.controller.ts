@@ -58,7 +58,7 @@ export class TokenController {
   @Public()
   @Post('revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: "Revoke a refresh token (RFC 7009). The client authenticates as at the token endpoint (body or Basic; a public client sends client_id); 200 even for unknown tokens or another client's" })
+  @ApiOperation({ summary: "Revoke a refresh token or a code-flow access token (RFC 7009). The published body alone (token, token_type_hint) revokes the token it names; client credentials, when sent (body or Basic; a public client sends client_id), must be valid and then only that client's tokens are revoked. 200 even for unknown tokens or another client's" })
   async revoke(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store');
     return basicChallenge(authorization, async () => {

@@ -144,10 +144,7 @@ export class TokenService {
       if (!client || !client.isActive) throw invalidGrant('The client of this refresh token is deactivated.');
       if (creds.clientId && creds.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
       // RFC 6749 section 6: a confidential client authenticates to refresh, so a leaked refresh token alone is useless.
-      if (client.tokenEndpointAuthMethod !== 'none') {
-        const ok = await this.clients.authenticate(client.clientId, creds.clientSecret);
-        if (!ok) throw invalidClient();
-      }
+      await this.authenticateAtTokenEndpoint(client, creds);
       if (!client.grantTypes.includes('refresh_token')) throw oauthError(400, 'unauthorized_client', 'This client may not use the refresh_token grant.');
       if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
       const base = { reuse: false as const, client, organizationId: family.organization_id as string, subject: family.subject as string, familyId: family.id as string };
@@ -202,6 +199,20 @@ export class TokenService {
     timer.unref();
   }
 
+  /**
+   * Client authentication of the refresh and code grants, for a client already found: a
+   * confidential client proves its secret; a public client (`none`) sends no secret at all, and
+   * one that sends any is refused (401 invalid_client) rather than let through on the grant alone,
+   * as ClientsService.authenticate refuses it everywhere else (revoke, client_credentials).
+   */
+  private async authenticateAtTokenEndpoint(client: OAuthClient, creds: ClientCredentials): Promise<void> {
+    if (client.tokenEndpointAuthMethod === 'none') {
+      if (creds.clientSecret) throw oauthError(401, 'invalid_client', 'A public client does not send a client_secret.');
+      return;
+    }
+    if (!(await this.clients.authenticate(client.clientId, creds.clientSecret))) throw invalidClient();
+  }
+
   async authorizationCode(
     creds: ClientCredentials,
     params: { code?: string; codeVerifier?: string; redirectUri?: string },
@@ -214,10 +225,7 @@ export class TokenService {
     if (!VERIFIER.test(codeVerifier)) throw oauthError(400, 'invalid_request', 'code_verifier must be 43 to 128 unreserved characters.');
     const client = await this.clients.findByClientId(creds.clientId);
     if (!client || !client.isActive) throw invalidClient();
-    if (client.tokenEndpointAuthMethod !== 'none') {
-      const ok = await this.clients.authenticate(creds.clientId, creds.clientSecret);
-      if (!ok) throw invalidClient();
-    }
+    await this.authenticateAtTokenEndpoint(client, creds);
     if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
     const hash = sha256(code);
     const result = await this.ds.transaction(async (m) => {
@@ -247,32 +255,39 @@ export class TokenService {
   }
 
   /**
-   * RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family. The
-   * client authenticates as at the token endpoint (a public client names itself with client_id);
-   * failed authentication is 401 invalid_client. A token that is unknown, or was issued to another
-   * client, is left alone and the answer is still 200 (section 2.2: nothing to tell the caller).
+   * RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family.
+   * Without client credentials (the published body: `token`, `token_type_hint`), holding the token
+   * is the proof, as for a public client: the token named is revoked whatever client it was issued
+   * to (CONVENTIONS §3). When credentials are sent (body or Basic; a public client names itself with
+   * client_id alone) they must authenticate the client (else 401 invalid_client), and a token issued
+   * to another client is left alone. An unknown token, or another client's, answers 200 all the
+   * same (section 2.2: nothing to tell the caller).
    */
   async revoke(creds: ClientCredentials, token: string): Promise<void> {
-    if (!creds.clientId) throw oauthError(401, 'invalid_client', 'Client authentication is required: client_id (and client_secret for a confidential client).');
-    const client = await this.clients.authenticate(creds.clientId, creds.clientSecret);
-    if (!client) throw invalidClient();
+    let clientUuid: string | undefined;
+    if (creds.clientId !== undefined || creds.clientSecret !== undefined) {
+      const client = creds.clientId ? await this.clients.authenticate(creds.clientId, creds.clientSecret) : null;
+      if (!client) throw invalidClient();
+      clientUuid = client.id;
+    }
+    const mine = (owner: string) => clientUuid === undefined || owner === clientUuid;
     let familyId: string | undefined;
     const rows: { family_id: string; client_id: string }[] = await unscoped(this.ds, 'a refresh token is looked up by its hash').query(
       `SELECT r.family_id, f.client_id FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1`,
       [sha256(token)],
     );
     if (rows.length) {
-      if (rows[0].client_id === client.id) familyId = rows[0].family_id;
+      if (mine(rows[0].client_id)) familyId = rows[0].family_id;
     } else {
       try {
         const claims = await this.auth.verifyAccessToken(token);
-        if (claims.cid === client.id) familyId = claims.fid;
+        if (mine(claims.cid)) familyId = claims.fid;
       } catch {
         familyId = undefined;
       }
     }
     if (!familyId) return;
-    await unscoped(this.ds, "revocation: a family of the authenticated client's token").query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
+    await unscoped(this.ds, "revocation: the family of the token named (the caller's own when it authenticated)").query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
     this.auth.forgetFamily(familyId);
   }
 }
