@@ -4,8 +4,9 @@
  * Checkout under contention (issue 11): `--checkouts` (200) parallel POST /v1/purchases of ONE
  * offer, every one with ONE promo code whose max_uses (`--uses`, 150) is below the number of
  * checkouts, so some are refused (400 on promo_code). Each buyer is new (by email): a checkout
- * creates the user, the purchase, claims a use (conditional UPDATE) and applies the discount, in
- * one transaction.
+ * creates the user, the purchase, applies the discount and, since the code takes 100% off, the
+ * price is 0 so the purchase succeeds at once: its use counts (conditional UPDATE, a use counts
+ * per successful purchase since issue 25 item 5) and the course is granted, in one transaction.
  *
  *   npm run bench -- commerce
  *   npm run build && node bench/commerce.js [--checkouts 200] [--uses 150] [--json]
@@ -98,7 +99,7 @@ async function main() {
     const pc = must(await call('POST', `/v1/domains/${org.domain_name}/published-courses`, { course: { id: course.id }, slug: 'bench' }), 'publish');
     const offer = pc.offer.id;
     must(await call('PATCH', `/v1/offers/${offer}`, { price_cents: 10000 }), 'price');
-    const pool = must(await call('POST', '/v1/promo-code-pools', { name: 'Bench', starts_at: '2026-01-01T00:00:00Z', discount_type: 'PERCENT_OFF', percent_off: 20 }), 'pool');
+    const pool = must(await call('POST', '/v1/promo-code-pools', { name: 'Bench', starts_at: '2026-01-01T00:00:00Z', discount_type: 'PERCENT_OFF', percent_off: 100 }), 'pool');
     must(await call('POST', `/v1/promo-code-pools/${pool.id}/offers`, { id: offer }), 'pool offer');
     const code = must(await call('POST', '/v1/promo-codes', { code: 'BENCH20', max_uses: opts.uses, promo_code_pool_id: pool.id }), 'code');
     // warm the API (JIT, pools, auth cache) on another offer-less read

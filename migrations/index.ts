@@ -35,6 +35,7 @@ import { Commerce1763700017000 } from './1763700017000-commerce';
 import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
 import { PurchasesGrantLookup1763700017200 } from './1763700017200-purchases-grant-lookup';
+import { PromoUsesCountedAtSuccess1763700017300 } from './1763700017300-promo-uses-counted-at-success';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
@@ -76,6 +77,7 @@ export const MIGRATIONS = [
   CommerceLimits1763700017100,
   CommerceLimitsPurchaseKeys1763700017101,
   PurchasesGrantLookup1763700017200,
+  PromoUsesCountedAtSuccess1763700017300,
   Quizzes1763700018000,
   LiveTraining1763700019000,
   LiveTrainingCancellations1763700019100,

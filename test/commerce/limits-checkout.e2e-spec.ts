@@ -63,14 +63,15 @@ describe('checkout limits through POST /v1/purchases', () => {
   });
   afterAll(() => t.close());
 
-  it('a promo code discounts its pool offers and takes one use; every refusal is a 400 on promo_code that charges and counts nothing', async () => {
+  it('a promo code discounts its pool offers (no use counted at checkout); every refusal is a 400 on promo_code that charges and counts nothing', async () => {
     const [o1, o2] = [await offer(1000), await offer(1000)];
     const { code } = await promo([o1]);
     const user = await learner();
     const ok = await checkout(user, o1, { promo_code: code.code, quantity: 2 });
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ state: 'CREATED', price_cents: 1500, promo_code: code.code, promo_code_percent_off: 25 });
-    expect(await useCount(code.id)).toBe(1);
+    // CREATED is not a successful purchase: nothing counted (issue 25 item 5)
+    expect(await useCount(code.id)).toBe(0);
 
     const override = await promo([o1], { discount_type: 'PRICE_OVERRIDE', price_cents: 300, percent_off: undefined });
     const ov = await checkout(user, o1, { promo_code: override.code.code });
@@ -99,38 +100,82 @@ describe('checkout limits through POST /v1/purchases', () => {
     }
     expect(await purchases()).toBe(before);
     for (const c of [inactiveCode, inactivePool, future, expired, noOffers, spent]) expect(await useCount(c.code.id)).toBe(0);
+    expect(await useCount(code.id)).toBe(0);
+    await move(ok.body.id, 'SUCCESS');
     expect(await useCount(code.id)).toBe(1);
   });
 
-  it('FAILED, CANCELLED and REFUNDED give the use back, once; SUCCESS keeps it', async () => {
+  it('a use counts only at SUCCESS: CREATED, PENDING, FAILED, CANCELLED and FLAGGED count nothing; REFUNDED gives it back, once (issue 25 item 5)', async () => {
     const o = await offer(1000);
-    const { code } = await promo([o], {}, { max_uses: 3 });
-    const users = await learners(4);
-    const [p1, p2, p3] = await Promise.all(users.slice(0, 3).map((u) => checkout(u, o, { promo_code: code.code })));
-    expect(await useCount(code.id)).toBe(3);
-    expect((await checkout(users[3], o, { promo_code: code.code })).status).toBe(400);
+    const { code } = await promo([o], {}, { max_uses: 2 });
+    const users = await learners(6);
+    // six unpaid checkouts at a code with 2 uses: all are taken (nothing counts until a success)
+    const ps = await Promise.all(users.map((u) => checkout(u, o, { promo_code: code.code })));
+    expect(ps.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(await useCount(code.id)).toBe(0);
+    await move(ps[0].body.id, 'FAILED');
+    await move(ps[1].body.id, 'CANCELLED');
+    expect((await t.patch(`/v1/purchases/${ps[2].body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
+    expect((await t.patch(`/v1/purchases/${ps[2].body.id}`, { state: 'FLAGGED' }, A())).body).toMatchObject({ state: 'FLAGGED' });
+    expect(await useCount(code.id)).toBe(0);
+    // a failed purchase cannot move again: nothing counted or released
+    expect((await t.post(`/v1/purchases/${ps[0].body.id}/fulfill`, { state: 'SUCCESS' }, A())).status).toBe(400);
+    expect(await useCount(code.id)).toBe(0);
 
-    await move(p1.body.id, 'FAILED');
+    await move(ps[3].body.id, 'SUCCESS');
+    expect(await useCount(code.id)).toBe(1);
+    // fulfilling SUCCESS again counts nothing again
+    expect((await t.post(`/v1/purchases/${ps[3].body.id}/fulfill`, { state: 'SUCCESS' }, A())).status).toBe(200);
+    expect(await useCount(code.id)).toBe(1);
+    // through PATCH as well
+    expect((await t.patch(`/v1/purchases/${ps[4].body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
+    expect((await t.patch(`/v1/purchases/${ps[4].body.id}`, { state: 'SUCCESS' }, A())).body).toMatchObject({ state: 'SUCCESS' });
     expect(await useCount(code.id)).toBe(2);
-    await move(p2.body.id, 'CANCELLED');
+
+    // the third success would pass max_uses: the move is refused with a 400 naming promo_code, the purchase stays PENDING, nothing granted
+    expect((await t.patch(`/v1/purchases/${ps[5].body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
+    const refused = await t.post(`/v1/purchases/${ps[5].body.id}/fulfill`, { state: 'SUCCESS' }, A());
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ promo_code: ['This promo code has reached its maximum number of uses.'] });
+    expect((await t.get(`/v1/purchases/${ps[5].body.id}`, A())).body).toMatchObject({ state: 'PENDING' });
+    const [{ n: granted }] = await t.ds.query(`SELECT count(*)::int AS n FROM purchases WHERE organization_id = $1 AND id = $2 AND fulfilled_at IS NOT NULL`, [
+      orgUuid(org),
+      decodeId('purchase', ps[5].body.id),
+    ]);
+    expect(granted).toBe(0);
+    expect(await useCount(code.id)).toBe(2);
+    // and a new checkout is refused at once: no successful use left
+    expect((await checkout(users[0], o, { promo_code: code.code })).body).toEqual({ promo_code: ['This promo code has reached its maximum number of uses.'] });
+
+    // a refund gives the use back (a refunded purchase is no longer a successful one), once
+    await move(ps[3].body.id, 'REFUNDED');
     expect(await useCount(code.id)).toBe(1);
-    // a failed purchase cannot move again: nothing is released twice
-    expect((await t.post(`/v1/purchases/${p1.body.id}/fulfill`, { state: 'CANCELLED' }, A())).status).toBe(400);
+    expect((await t.patch(`/v1/purchases/${ps[3].body.id}`, { state: 'REFUNDED' }, A())).status).toBe(200);
     expect(await useCount(code.id)).toBe(1);
-    await move(p3.body.id, 'SUCCESS');
-    expect(await useCount(code.id)).toBe(1);
-    await move(p3.body.id, 'REFUNDED');
-    expect(await useCount(code.id)).toBe(0);
-    expect((await t.patch(`/v1/purchases/${p3.body.id}`, { state: 'REFUNDED' }, A())).status).toBe(200);
-    expect(await useCount(code.id)).toBe(0);
+    // so the pending one can now succeed
+    expect((await t.post(`/v1/purchases/${ps[5].body.id}/fulfill`, { state: 'SUCCESS' }, A())).body.purchase).toMatchObject({ state: 'SUCCESS' });
+    expect(await useCount(code.id)).toBe(2);
   });
 
-  it('releaseForPurchase gives a held use and credits back exactly once, even called in parallel transactions', async () => {
+  it('a free purchase (price 0, fulfilled at once) counts its use at checkout; a free checkout past max_uses is refused', async () => {
+    const o = await offer(1000);
+    const { code } = await promo([o], { percent_off: 100 }, { max_uses: 1 });
+    const [u1, u2] = await learners(2);
+    const free = await checkout(u1, o, { promo_code: code.code });
+    expect(free.body).toMatchObject({ state: 'SUCCESS', price_cents: 0 });
+    expect(await useCount(code.id)).toBe(1);
+    const before = await purchases();
+    expect((await checkout(u2, o, { promo_code: code.code })).body).toEqual({ promo_code: ['This promo code has reached its maximum number of uses.'] });
+    expect(await purchases()).toBe(before);
+  });
+
+  it('releaseForPurchase gives a counted use and credits back exactly once, even called in parallel transactions', async () => {
     const o = await offer(1000);
     const { code } = await promo([o], {}, { max_uses: 5 });
     const credit = await credits({ credits_total: 5 });
     const r = await checkout(await learner(), o, { promo_code: code.code, training_credit_code: credit.training_credit_code });
     expect(r.body).toMatchObject({ state: 'CREATED', price_cents: 250 });
+    await move(r.body.id, 'SUCCESS');
     expect(await useCount(code.id)).toBe(1);
     expect((await creditCode(credit.id)).credits_used).toBe(5);
     const purchaseUuid = decodeId('purchase', r.body.id)!;
@@ -142,42 +187,79 @@ describe('checkout limits through POST /v1/purchases', () => {
     expect((await creditCode(credit.id)).credits_used).toBe(0);
   });
 
-  it('single_use_per_user: one held use per user and pool (parallel too); released uses free the user again', async () => {
+  it('single_use_per_user counts the same user\'s successful purchases only: not another user\'s unpaid checkout, nor the user\'s own (issue 25 item 5)', async () => {
     const o = await offer(1000);
     const { pool, code } = await promo([o], { single_use_per_user: true }, { max_uses: 100 });
     const second = await t.post('/v1/promo-codes', { code: `S${uniq()}`, max_uses: 100, promo_code_pool_id: pool.id }, A());
     const [u1, u2] = await learners(2);
-    const parallel = await Promise.all(Array.from({ length: 10 }, () => checkout(u1, o, { promo_code: code.code })));
-    expect(parallel.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const r of parallel.filter((x) => x.status !== 201)) expect(r.body).toEqual({ promo_code: ['This promo code can be used only once per user.'] });
-    // any code of the same pool
+    // another user's unpaid checkout of the code: u2 still checks out and succeeds with it
+    const unpaid = await checkout(u1, o, { promo_code: code.code });
+    expect(unpaid.body).toMatchObject({ state: 'CREATED' });
+    const other = await checkout(u2, o, { promo_code: code.code });
+    expect(other.status).toBe(201);
+    await move(other.body.id, 'SUCCESS');
+    expect(await useCount(code.id)).toBe(1);
+    // u1's own unpaid checkouts count nothing either: ten more are taken, with either code of the pool
+    const mine = await Promise.all(Array.from({ length: 10 }, (_, i) => checkout(u1, o, { promo_code: i % 2 ? code.code : second.body.code })));
+    expect(mine.map((r) => r.status)).toEqual(Array(10).fill(201));
+    // ...but only one of them can succeed, even in parallel
+    const all = [unpaid, ...mine];
+    for (const r of all) expect((await t.patch(`/v1/purchases/${r.body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
+    const fulfils = await Promise.all(all.map((r) => t.post(`/v1/purchases/${r.body.id}/fulfill`, { state: 'SUCCESS' }, A())));
+    expect(fulfils.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of fulfils.filter((x) => x.status !== 200)) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code can be used only once per user.'] } });
+    // u2's success and u1's one, over the pool's two codes
+    expect((await useCount(code.id)) + (await useCount(second.body.id))).toBe(2);
+    // once it succeeded, u1's next checkout with any code of the pool is refused at once
     expect((await checkout(u1, o, { promo_code: second.body.code })).body).toEqual({ promo_code: ['This promo code can be used only once per user.'] });
-    expect((await checkout(u2, o, { promo_code: code.code })).status).toBe(201);
-    expect(await useCount(code.id)).toBe(2);
-    await move(parallel.find((r) => r.status === 201)!.body.id, 'CANCELLED');
+    // a refund frees the user again
+    const won = all[fulfils.findIndex((r) => r.status === 200)];
+    await move(won.body.id, 'REFUNDED');
     expect((await checkout(u1, o, { promo_code: second.body.code })).status).toBe(201);
   });
 
-  it('30 parallel checkouts at a code with 5 uses left: exactly 5 succeed', async () => {
+  it('max_uses under parallel requests: 30 parallel fulfils of checkouts at a code with 5 uses left -> exactly 5 SUCCESS; 20 parallel free checkouts at 3 left -> exactly 3 (issue 25 item 5)', async () => {
     const o = await offer(2000);
     const { code } = await promo([o], {}, { max_uses: 7 });
     const early = await learners(2);
-    for (const u of early) expect((await checkout(u, o, { promo_code: code.code })).status).toBe(201);
+    for (const u of early) {
+      const r = await checkout(u, o, { promo_code: code.code });
+      await move(r.body.id, 'SUCCESS');
+    }
     expect(await useCount(code.id)).toBe(2);
     const users = await learners(30);
     const before = await purchases();
-    const results = await Promise.all(users.map((u) => checkout(u, o, { promo_code: code.code })));
-    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    const checkouts = await Promise.all(users.map((u) => checkout(u, o, { promo_code: code.code })));
+    expect(checkouts.map((r) => r.status)).toEqual(Array(30).fill(201));
+    expect(await purchases()).toBe(before + 30);
+    expect(await useCount(code.id)).toBe(2);
+    for (const r of checkouts) expect((await t.patch(`/v1/purchases/${r.body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
+    const results = await Promise.all(checkouts.map((r) => t.post(`/v1/purchases/${r.body.id}/fulfill`, { state: 'SUCCESS' }, A())));
+    expect(results.filter((r) => r.status >= 500)).toHaveLength(0);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 400)).toHaveLength(25);
     for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ promo_code: ['This promo code has reached its maximum number of uses.'] });
-    expect(results.filter((r) => r.status >= 500)).toHaveLength(0);
     expect(await useCount(code.id)).toBe(7);
-    expect(await purchases()).toBe(before + 5);
-    const [{ held }] = await t.ds.query(`SELECT count(*)::int AS held FROM promo_code_uses WHERE organization_id = $1 AND promo_code_id = $2 AND released_at IS NULL`, [
-      orgUuid(org),
-      decodeId('promoCode', code.id),
-    ]);
-    expect(held).toBe(7);
+    const counted = async (codeId: string) =>
+      (
+        await t.ds.query(
+          `SELECT count(u.id) FILTER (WHERE u.released_at IS NULL)::int AS held, count(*) FILTER (WHERE p.state = 'SUCCESS')::int AS successes
+             FROM purchases p LEFT JOIN promo_code_uses u ON u.organization_id = p.organization_id AND u.purchase_id = p.id
+            WHERE p.organization_id = $1 AND p.promo_code_id = $2`,
+          [orgUuid(org), decodeId('promoCode', codeId)],
+        )
+      )[0];
+    expect(await counted(code.id)).toEqual({ held: 7, successes: 7 });
+
+    // free checkouts (fulfilled at once) in parallel
+    const free = await promo([o], { percent_off: 100 }, { max_uses: 3 });
+    const buyers = await learners(20);
+    const frees = await Promise.all(buyers.map((u) => checkout(u, o, { promo_code: free.code.code })));
+    expect(frees.filter((r) => r.status >= 500)).toHaveLength(0);
+    expect(frees.filter((r) => r.status === 201).map((r) => r.body.state)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    for (const r of frees.filter((x) => x.status !== 201)) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code has reached its maximum number of uses.'] } });
+    expect(await useCount(free.code.id)).toBe(3);
+    expect(await counted(free.code.id)).toEqual({ held: 3, successes: 3 });
   });
 
   it('training credits pay up to the balance, restricted to their groups and offers; parallel checkouts never spend past the balance', async () => {

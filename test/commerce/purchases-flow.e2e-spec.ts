@@ -50,12 +50,14 @@ describe('commerce flow end to end, with webhook delivery', () => {
     expect(buy.status).toBe(201);
     expect(buy.body).toMatchObject({ state: 'CREATED', offer_price_cents: 4000, promo_code: 'LAUNCH25', promo_code_percent_off: 25, promo_code_quantity: 1, promo_code_discount_cents: 1000, price_cents: 3000 });
     const p = buy.body;
-    expect((await t.get(`/v1/promo-codes/${code.body.id}`, key)).body.use_count).toBe(1);
+    // an unpaid checkout counts no use (CONVENTIONS §11: one use per successful purchase)
+    expect((await t.get(`/v1/promo-codes/${code.body.id}`, key)).body.use_count).toBe(0);
 
     expect((await t.patch(`/v1/purchases/${p.id}`, { state: 'PENDING' }, key)).status).toBe(200);
     const done = await t.post(`/v1/purchases/${p.id}/fulfill`, { state: 'SUCCESS', payment_processor_order_id: 'pi_123' }, key);
     expect(done.status).toBe(200);
     expect(done.body.purchase.state).toBe('SUCCESS');
+    expect((await t.get(`/v1/promo-codes/${code.body.id}`, key)).body.use_count).toBe(1);
 
     const mine = await t.get(`/v1/users/${p.user.id}/published-courses/${c.publishedCourseId}`, key);
     expect(mine.status).toBe(200);

@@ -21,7 +21,7 @@ export interface CheckoutContext {
   currencyCode: string;
 }
 
-/** A promo code claimed for a purchase: one use is taken (conditional UPDATE / row lock), never past max_uses. */
+/** A promo code checked and priced for a purchase at checkout (no use counted yet: countPromoUse, at SUCCESS). */
 export interface PromoClaim {
   promoCodeId: string;
   /** the code as stored (case-sensitive) */
@@ -47,25 +47,37 @@ export interface LicenseSeat {
   licensePackageId: string;
 }
 
+/** What countPromoUse needs of a purchase moving to SUCCESS (its row, locked by the caller). */
+export interface PromoPurchase {
+  /** uuid of the purchase */
+  id: string;
+  user_id: string;
+  /** the promo code it was checked out with (null: none, or the code was deleted since) */
+  promo_code_id: string | null;
+}
+
 /** Thrown errors are `ApiError`s (400 naming the body member: `promo_code`, `training_credit_code`). */
 export interface CheckoutLimits {
   /** The active seat of the user that covers the offer, or null. */
   licenseSeatFor(m: EntityManager, ctx: CheckoutContext): Promise<LicenseSeat | null>;
-  /** Validate (active, pool window, pool offers, max_uses, single_use_per_user) and take one use. */
-  claimPromoCode(m: EntityManager, ctx: CheckoutContext, code: string): Promise<PromoClaim>;
+  /** Validate (active, pool window, pool offers, uses left, single_use_per_user) and price; counts nothing. */
+  checkPromoCode(m: EntityManager, ctx: CheckoutContext, code: string): Promise<PromoClaim>;
+  /** The purchase moves to SUCCESS: count its code's use (max_uses, single_use_per_user under locks), or 400 on promo_code. */
+  countPromoUse(m: EntityManager, organizationId: string, purchase: PromoPurchase): Promise<void>;
   /** Validate (groups, offers, balance) and spend up to `amountDueCents`. */
   spendCredits(m: EntityManager, ctx: CheckoutContext, code: string, amountDueCents: number): Promise<CreditSpend>;
-  /** Give back what a purchase took (promo use, credits) when it moves to FAILED, CANCELLED or REFUNDED. Idempotent. */
+  /** Give back what a purchase took (credits; the promo use of a refunded one) when it moves to FAILED, CANCELLED or REFUNDED. Idempotent. */
   releaseForPurchase(m: EntityManager, organizationId: string, purchaseId: string): Promise<void>;
 }
 
 /*
  * Implemented by `checkoutLimits` in checkout-limits.ts (a plain object of functions, no provider:
  * `import { checkoutLimits } from './checkout-limits'`). Notes from the limits side (commerce-limits):
- * - A promo use is taken at checkout (purchase CREATED) and given back by releaseForPurchase on
- *   FAILED / CANCELLED / REFUNDED; use_count therefore counts held + successful uses
- *   (docs/decisions/commerce-limits.md). Call releaseForPurchase in the same transaction as the
- *   state change; calling it twice is harmless.
+ * - A promo use counts when the purchase moves to SUCCESS (countPromoUse, in that move's
+ *   transaction; issue 25 item 5) and is given back by releaseForPurchase on REFUNDED; use_count
+ *   counts successful, unrefunded purchases only (docs/decisions/commerce-limits.md). Credits are
+ *   spent at checkout and given back on FAILED / CANCELLED / REFUNDED. Call releaseForPurchase in
+ *   the same transaction as the state change; calling it twice is harmless.
  * - REQUEST to purchases: deleting a promo code pool (or a code) must null `code_used` on the
  *   purchases that used its codes. Please export from purchases*.ts a function over the caller's
  *   transaction, e.g. `clearPromoCodes(m: EntityManager, organizationId: string, promoCodeIds: string[]): Promise<void>`
@@ -84,8 +96,9 @@ export interface CheckoutLimits {
  *   before deleting codes (or a pool's codes).
  * - The `purchases` table exists (migration 1763700017000, UNIQUE (organization_id, id)): the
  *   composite keys from promo_code_uses / training_credit_spends can be added.
- * - Checkout calls licenseSeatFor, claimPromoCode, spendCredits in the contract's order after
- *   inserting the purchase (CREATED), and releaseForPurchase in the transaction of every move to
+ * - Checkout calls licenseSeatFor, checkPromoCode, spendCredits in the contract's order after
+ *   inserting the purchase (CREATED), countPromoUse in the transaction of every move to SUCCESS
+ *   (a free checkout's too), and releaseForPurchase in the transaction of every move to
  *   FAILED, CANCELLED or REFUNDED. A PRICE_OVERRIDE claim's `priceCents` is stored as the purchase's
  *   `promo_code_price_cents`; the discount itself as `promo_discount_cents` (shown as
  *   `promo_code_discount_cents`).

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { fieldError } from '../../core/http/v1-rules';
 import { rowsOf } from '../../core/database/sql';
-import type { CheckoutContext, CheckoutLimits, CreditSpend, LicenseSeat, PromoClaim } from './checkout-contract';
+import type { CheckoutContext, CheckoutLimits, CreditSpend, LicenseSeat, PromoClaim, PromoPurchase } from './checkout-contract';
 
 /**
  * The limits checkout enforces (checkout-contract.ts), implemented over the promo-code, training
@@ -10,11 +10,11 @@ import type { CheckoutContext, CheckoutLimits, CreditSpend, LicenseSeat, PromoCl
  * `checkoutLimits` is a plain object of functions (no Nest provider needed): checkout calls them
  * with ITS transaction's EntityManager, so what they take is committed or rolled back with the
  * purchase. Every statement names the organization. Limits are held by the database under READ
- * COMMITTED (the default isolation): a promo use is a conditional UPDATE (`use_count < max_uses`,
- * re-checked on the latest row version after a concurrent writer commits), credits are taken
- * under the code's row lock (`FOR UPDATE`), single use per user is serialized per (pool, user)
- * with a transaction-level advisory lock, and a license seat is read `FOR SHARE` (its deactivation
- * waits for the checkout). Errors are 400s naming the body member (`promo_code`,
+ * COMMITTED (the default isolation): a promo use counts when the purchase succeeds, as a conditional
+ * UPDATE (`use_count < max_uses`, re-checked on the latest row version after a concurrent writer
+ * commits) with single use per user serialized per (pool, user) by a transaction-level advisory
+ * lock; credits are taken at checkout under the code's row lock (`FOR UPDATE`); a license seat is
+ * read `FOR SHARE` (its deactivation waits for the checkout). Errors are 400s naming the body member (`promo_code`,
  * `training_credit_code`), thrown before anything is written or after the write they undo by
  * rolling the caller's transaction back.
  */
@@ -68,49 +68,36 @@ export function promoDiscountCents(pool: Pick<PromoRow, 'discount_type' | 'perce
   return Math.min(total, Math.round((total * (pool.percent_off ?? 0)) / 100));
 }
 
-export async function claimPromoCode(m: EntityManager, ctx: CheckoutContext, code: string): Promise<PromoClaim> {
+/**
+ * Checkout: validate the code for this purchase and price it; nothing is counted (a use counts only
+ * when the purchase succeeds: countPromoUse). Refused (400 on `promo_code`) when the code does not
+ * exist, the code or its pool is inactive, now is outside the pool's window, the offer is not one of
+ * the pool's, the user already holds a counted use of the pool (`single_use_per_user`), or the code
+ * has no successful use left. The last two are read without a lock: they only refuse early what
+ * countPromoUse would refuse at SUCCESS, where they are enforced under locks.
+ */
+export async function checkPromoCode(m: EntityManager, ctx: CheckoutContext, code: string): Promise<PromoClaim> {
   const value = codeString('promo_code', code, 40);
-  const [row]: PromoRow[] = await m.query(
+  const [row]: (PromoRow & { used_up: boolean; user_used: boolean })[] = await m.query(
     `SELECT c.id, c.code, c.active, c.pool_id, p.active AS pool_active,
             p.starts_at > now() AS not_started, (p.expires_at IS NOT NULL AND p.expires_at <= now()) AS expired,
             p.discount_type, p.percent_off, p.price_cents, p.single_use_per_user,
-            EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = p.id AND po.offer_id = $3) AS offer_ok
+            EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = p.id AND po.offer_id = $3) AS offer_ok,
+            c.use_count >= c.max_uses AS used_up,
+            (p.single_use_per_user AND EXISTS (SELECT 1 FROM promo_code_uses u
+                WHERE u.organization_id = $1 AND u.pool_id = p.id AND u.user_id = $4 AND u.released_at IS NULL)) AS user_used
        FROM promo_codes c
        JOIN promo_code_pools p ON p.organization_id = $1 AND p.id = c.pool_id
       WHERE c.organization_id = $1 AND c.code = $2`,
-    [ctx.organizationId, value, ctx.offerId],
+    [ctx.organizationId, value, ctx.offerId, ctx.userId],
   );
   if (!row) throw fieldError('promo_code', 'This promo code does not exist.');
   if (!row.active || !row.pool_active) throw fieldError('promo_code', 'This promo code is not active.');
   if (row.not_started) throw fieldError('promo_code', 'This promo code is not valid yet.');
   if (row.expired) throw fieldError('promo_code', 'This promo code has expired.');
   if (!row.offer_ok) throw fieldError('promo_code', 'This promo code does not apply to this offer.');
-
-  if (row.single_use_per_user) {
-    // one holder at a time per (pool, user): parallel checkouts of the same user queue here
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${PROMO_LOCK_SPACE}))`, [`promo-user:${row.pool_id}:${ctx.userId}`]);
-    const held = await m.query(
-      `SELECT 1 FROM promo_code_uses WHERE organization_id = $1 AND pool_id = $2 AND user_id = $3 AND released_at IS NULL LIMIT 1`,
-      [ctx.organizationId, row.pool_id, ctx.userId],
-    );
-    if (held.length) throw fieldError('promo_code', 'This promo code can be used only once per user.');
-  }
-
-  // one use, never past max_uses: the row lock serializes parallel claims and the condition is
-  // re-evaluated on the row each waiter finds after the holder commits
-  const taken = rowsOf(
-    await m.query(
-      `UPDATE promo_codes SET use_count = use_count + 1, updated_at = now()
-        WHERE organization_id = $1 AND id = $2 AND active AND use_count < max_uses
-        RETURNING use_count`,
-      [ctx.organizationId, row.id],
-    ),
-  );
-  if (!taken.length) throw fieldError('promo_code', 'This promo code has reached its maximum number of uses.');
-  await m.query(
-    `INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($1, $2, $3, $4, $5)`,
-    [ctx.organizationId, row.id, row.pool_id, ctx.userId, ctx.purchaseId],
-  );
+  if (row.user_used) throw fieldError('promo_code', SINGLE_USE);
+  if (row.used_up) throw fieldError('promo_code', USED_UP);
   return {
     promoCodeId: row.id,
     code: row.code,
@@ -118,6 +105,57 @@ export async function claimPromoCode(m: EntityManager, ctx: CheckoutContext, cod
     priceCents: row.discount_type === 'PRICE_OVERRIDE' ? row.price_cents : null,
     discountCents: promoDiscountCents(row, ctx.unitPriceCents, ctx.quantity),
   };
+}
+
+const SINGLE_USE = 'This promo code can be used only once per user.';
+const USED_UP = 'This promo code has reached its maximum number of uses.';
+
+/**
+ * A purchase moving to SUCCESS (fulfil, PUT/PATCH, or a free checkout fulfilled at once) counts one
+ * use of its promo code, in the purchase's transaction (docs/decisions/commerce-limits.md, "When a
+ * promo use counts"). `single_use_per_user` is serialized per (pool, user) with a transaction-level
+ * advisory lock and checked against the user's counted uses; `max_uses` is one conditional UPDATE
+ * (`use_count < max_uses`, re-evaluated on the newest row version after a concurrent writer). Either
+ * refused: a 400 on `promo_code`, and the caller's transaction (the move to SUCCESS) rolls back.
+ * A purchase without a code, or whose code was deleted meanwhile, counts nothing.
+ */
+export async function countPromoUse(m: EntityManager, organizationId: string, purchase: PromoPurchase): Promise<void> {
+  if (!purchase.promo_code_id) return;
+  const [code]: { pool_id: string; single_use_per_user: boolean }[] = await m.query(
+    `SELECT c.pool_id, p.single_use_per_user
+       FROM promo_codes c JOIN promo_code_pools p ON p.organization_id = $1 AND p.id = c.pool_id
+      WHERE c.organization_id = $1 AND c.id = $2`,
+    [organizationId, purchase.promo_code_id],
+  );
+  if (!code) return;
+  if (code.single_use_per_user) {
+    // one counted use per (pool, user): parallel successes of the same user's purchases queue here
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${PROMO_LOCK_SPACE}))`, [`promo-user:${code.pool_id}:${purchase.user_id}`]);
+    const held = await m.query(
+      `SELECT 1 FROM promo_code_uses WHERE organization_id = $1 AND pool_id = $2 AND user_id = $3 AND released_at IS NULL LIMIT 1`,
+      [organizationId, code.pool_id, purchase.user_id],
+    );
+    if (held.length) throw fieldError('promo_code', SINGLE_USE);
+  }
+  // never past max_uses: the row lock serializes parallel successes and the condition is
+  // re-evaluated on the row each waiter finds after the holder commits
+  const taken = rowsOf(
+    await m.query(
+      `UPDATE promo_codes SET use_count = use_count + 1, updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND use_count < max_uses
+        RETURNING use_count`,
+      [organizationId, purchase.promo_code_id],
+    ),
+  );
+  if (!taken.length) {
+    const still = await m.query(`SELECT 1 FROM promo_codes WHERE organization_id = $1 AND id = $2`, [organizationId, purchase.promo_code_id]);
+    if (!still.length) return; // deleted since the SELECT above: nothing to count
+    throw fieldError('promo_code', USED_UP);
+  }
+  await m.query(
+    `INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($1, $2, $3, $4, $5)`,
+    [organizationId, purchase.promo_code_id, code.pool_id, purchase.user_id, purchase.id],
+  );
 }
 
 interface CreditRow {
@@ -176,17 +214,13 @@ export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code:
   return { trainingCreditCodeId: row.id, code: row.code, spentCents };
 }
 
-/** Gives back the purchase's promo use and credits once (the claim rows are marked released under their row lock). */
+/**
+ * Gives back what a purchase took, once (the claim rows are marked released under their row lock):
+ * its credits (spent at checkout) and its counted promo use (only a purchase that succeeded has one:
+ * a refund gives it back). Credits first, then the promo code: the order in which a free checkout
+ * takes them (credit code row lock, then the promo code's), so the two never deadlock.
+ */
 export async function releaseForPurchase(m: EntityManager, organizationId: string, purchaseId: string): Promise<void> {
-  await m.query(
-    `WITH r AS (
-       UPDATE promo_code_uses SET released_at = now()
-        WHERE organization_id = $1 AND purchase_id = $2 AND released_at IS NULL
-        RETURNING promo_code_id)
-     UPDATE promo_codes c SET use_count = c.use_count - 1, updated_at = now()
-       FROM r WHERE c.organization_id = $1 AND c.id = r.promo_code_id AND c.use_count > 0`,
-    [organizationId, purchaseId],
-  );
   await m.query(
     `WITH r AS (
        UPDATE training_credit_spends SET released_at = now()
@@ -196,7 +230,16 @@ export async function releaseForPurchase(m: EntityManager, organizationId: strin
        FROM r WHERE t.organization_id = $1 AND t.id = r.code_id`,
     [organizationId, purchaseId],
   );
+  await m.query(
+    `WITH r AS (
+       UPDATE promo_code_uses SET released_at = now()
+        WHERE organization_id = $1 AND purchase_id = $2 AND released_at IS NULL
+        RETURNING promo_code_id)
+     UPDATE promo_codes c SET use_count = c.use_count - 1, updated_at = now()
+       FROM r WHERE c.organization_id = $1 AND c.id = r.promo_code_id AND c.use_count > 0`,
+    [organizationId, purchaseId],
+  );
 }
 
 /** The implementation of the checkout contract: plain functions over the caller's transaction. */
-export const checkoutLimits: CheckoutLimits = { licenseSeatFor, claimPromoCode, spendCredits, releaseForPurchase };
+export const checkoutLimits: CheckoutLimits = { licenseSeatFor, checkPromoCode, countPromoUse, spendCredits, releaseForPurchase };

@@ -92,11 +92,10 @@ export class PurchasesService {
         set.license_package_id = seat.licensePackageId;
         due = 0;
       } else {
-        // read before the promo claim: the claim's row lock on the code is held until commit, so
-        // what follows it is kept to arithmetic and one UPDATE (docs/performance.md, commerce)
         const percent = await this.bestGroupDiscount(m, p.organizationId, userId);
         if (dto.promo_code !== undefined && dto.promo_code !== null) {
-          const claim = await this.limits.claimPromoCode(m, ctx, dto.promo_code);
+          // checked and priced; the use counts only when the purchase succeeds (succeed below)
+          const claim = await this.limits.checkPromoCode(m, ctx, dto.promo_code);
           const discount = Math.min(due, Math.max(0, claim.discountCents));
           Object.assign(set, {
             promo_code_id: claim.promoCodeId,
@@ -125,7 +124,7 @@ export class PurchasesService {
       await updatePurchase(m, p.organizationId, purchaseId, set);
       if (due + tax === 0) {
         await updatePurchase(m, p.organizationId, purchaseId, { state: 'SUCCESS' });
-        await this.grant(m, await loadPurchaseByUuid(m, p.organizationId, purchaseId));
+        await this.succeed(m, await loadPurchaseByUuid(m, p.organizationId, purchaseId));
       }
       return loadPurchaseByUuid(m, p.organizationId, purchaseId);
     });
@@ -202,9 +201,19 @@ export class PurchasesService {
       throw fieldError('state', `A purchase in state ${cur.state} cannot move to ${to}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (it is final)'}.`);
     }
     await updatePurchase(m, cur.organization_id, cur.id, { ...extra, state: to });
-    if (to === 'SUCCESS') await this.grant(m, await loadPurchaseByUuid(m, cur.organization_id, cur.id));
+    if (to === 'SUCCESS') await this.succeed(m, await loadPurchaseByUuid(m, cur.organization_id, cur.id));
     if (to === 'REFUNDED') await revokeGrants(m, cur.organization_id, cur.grants);
     if (RELEASING.has(to)) await this.limits.releaseForPurchase(m, cur.organization_id, cur.id);
+  }
+
+  /**
+   * What a purchase moving to SUCCESS entails, in its transaction: its promo code's use counts now
+   * (a 400 on `promo_code` when that would pass max_uses or single_use_per_user: the move is refused
+   * and rolled back), then fulfilment.
+   */
+  private async succeed(m: EntityManager, row: PurchaseRow): Promise<void> {
+    await this.limits.countPromoUse(m, row.organization_id, row);
+    await this.grant(m, row);
   }
 
   /** Fulfilment, once: a purchase with `fulfilled_at` set is never granted again. */
