@@ -18,6 +18,7 @@ import { LowercasePublicIds1763700014000 } from './1763700014000-lowercase-publi
 import { UsersExternalId1763700014001 } from './1763700014001-users-external-id';
 import { WebhookSecretRotation1763700014200 } from './1763700014200-webhook-secret-rotation';
 import { WebhookDeliveryAwaitingEnqueue1763700014210 } from './1763700014210-webhook-delivery-awaiting-enqueue';
+import { WebhookDeliveriesPerWebhook1763700025900 } from './1763700025900-webhook-deliveries-per-webhook';
 
 import { IdempotencyKeys1763700014500 } from './1763700014500-idempotency-keys';
 import { HashInviteTokens1763700014300 } from './1763700014300-hash-invite-tokens';
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   LiveTrainingCancellations1763700019100,
   AdminWrites1763700020000,
   V2RestIndexes1763700021000,
+  WebhookDeliveriesPerWebhook1763700025900,
 ];

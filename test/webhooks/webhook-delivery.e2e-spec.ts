@@ -167,7 +167,7 @@ describe('webhook delivery', () => {
     expect(got.map((g) => g.headers['webhook-id'])).toEqual(ids);
   });
 
-  it('one delivery per event and distinct URL; per-type and all-type subscriptions; inactive webhooks and other organizations get nothing', async () => {
+  it('one delivery per event and webhook; per-type and all-type subscriptions; inactive webhooks and other organizations get nothing', async () => {
     const org = await t.newOrg();
     const other = await t.newOrg();
     const [r1, r2, r3, r4] = await Promise.all([receiver(), receiver(), receiver(), receiver()]);
@@ -179,26 +179,75 @@ describe('webhook delivery', () => {
     const [enrollment] = await emit(org, 'COURSE_ENROLLMENT');
     const [lesson] = await emit(org, 'LESSON_COMPLETION');
     await startWorker();
-    await r1.waitFor(2);
+    // r1 carries two webhooks: all1 hears both events, typed1 the enrollment, each POST its own
+    await r1.waitFor(3);
     await r2.waitFor(1);
     await new Promise((res) => setTimeout(res, 600));
-    expect(r1.received).toHaveLength(2);
-    expect(r1.received.map((x) => JSON.parse(x.body).id).sort()).toEqual([(await payloadOf(enrollment)).id, (await payloadOf(lesson)).id].sort());
+    expect(r1.received).toHaveLength(3);
+    const enrollmentId = (await payloadOf(enrollment)).id;
+    const lessonId = (await payloadOf(lesson)).id;
+    expect(r1.received.map((x) => JSON.parse(x.body).id).sort()).toEqual([enrollmentId, enrollmentId, lessonId].sort());
+    const signedBy = (secret: string) => r1.received.filter((x) => verifyStandardWebhook(secret, x.headers, x.body)).map((x) => JSON.parse(x.body).id);
+    expect(signedBy(all1.secret).sort()).toEqual([enrollmentId, lessonId].sort());
+    expect(signedBy(typed1.secret)).toEqual([enrollmentId]);
     expect(r2.received).toHaveLength(1);
     expect(JSON.parse(r2.received[0].body).event_type).toBe('LESSON_COMPLETION');
     expect(r3.received).toHaveLength(0);
     expect(r4.received).toHaveLength(0);
-    // the deliveries are listed under the webhook that carried them (the oldest one for the URL)
-    expect(await deliveriesOf(org, all1.id)).toHaveLength(2);
-    expect(await deliveriesOf(org, typed1.id)).toHaveLength(0);
+    // each webhook lists the deliveries made for it
+    const listed = await until(async () => {
+      const a = await deliveriesOf(org, all1.id);
+      const b = await deliveriesOf(org, typed1.id);
+      return a.length === 2 && b.length === 1 && [...a, ...b].every((d) => d.status === 'SUCCEEDED') && { a, b };
+    });
+    expect(listed.a.map((d: any) => d.event_id).sort()).toEqual([enrollmentId, lessonId].sort());
+    expect(listed.b.map((d: any) => d.event_id)).toEqual([enrollmentId]);
     expect(await deliveriesOf(other, theirs.id)).toHaveLength(0);
     const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1`, [orgUuid(org)]);
-    expect(n).toBe(3);
+    expect(n).toBe(4);
     // the other organization now emits: only its own receiver hears it
     await emit(other, 'PATH_ENROLLMENT');
     await r4.waitFor(1);
     await new Promise((res) => setTimeout(res, 300));
-    expect(r1.received).toHaveLength(2);
+    expect(r1.received).toHaveLength(3);
+  });
+
+  it('two webhooks on one target_url (issue 25 item 9): each POST is signed with its own webhook\'s secret, auth and headers, and listed under it', async () => {
+    const org = await t.newOrg();
+    const r = await receiver();
+    const older = await hook(org, { target_url: r.url, basic_auth_username: 'old', basic_auth_password: 'old-pass', additional_headers: { 'X-Hook': 'older' } });
+    const newer = await hook(org, { target_url: r.url, additional_headers: { 'X-Hook': 'newer' } });
+    expect(older.secret).not.toBe(newer.secret);
+    const [eventUuid] = await emit(org);
+    const eventId = (await payloadOf(eventUuid)).id;
+    await startWorker();
+    const got = await r.waitFor(2);
+    await new Promise((res) => setTimeout(res, 400));
+    expect(r.received).toHaveLength(2);
+    const byHook = (name: string) => got.find((g) => g.headers['x-hook'] === name)!;
+    const [o, n] = [byHook('older'), byHook('newer')];
+    // one event: the same webhook-id and body on both (receivers de-duplicate on webhook-id)
+    for (const g of [o, n]) {
+      expect(g.headers['webhook-id']).toBe(eventId);
+      expect(g.body).toBe(o.body);
+      expect(g.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/); // one signature each
+    }
+    // a Standard Webhooks verifier holding either secret accepts the POST made for that webhook
+    expect(verifyStandardWebhook(older.secret, o.headers, o.body)).toBe(true);
+    expect(verifyStandardWebhook(newer.secret, n.headers, n.body)).toBe(true);
+    expect(verifyStandardWebhook(newer.secret, o.headers, o.body)).toBe(false);
+    expect(verifyStandardWebhook(older.secret, n.headers, n.body)).toBe(false);
+    expect(o.headers.authorization).toBe(`Basic ${Buffer.from('old:old-pass').toString('base64')}`);
+    expect(n.headers.authorization).toBeUndefined();
+    // and each webhook's deliveries list shows its own delivery of the event
+    for (const w of [older, newer]) {
+      const list = await until(async () => {
+        const l = await deliveriesOf(org, w.id);
+        return l[0]?.status === 'SUCCEEDED' && l;
+      });
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({ event_id: eventId, target_url: r.url, status: 'SUCCEEDED', attempt_count: 1, last_http_status: 200 });
+    }
   });
 
   it('retries failures on the (scaled) schedule with the same webhook-id, recording every attempt', async () => {

@@ -55,8 +55,9 @@ export interface RelayResult {
 /**
  * Outbox -> deliveries (worker process). Pending outbox rows are taken in order, in bounded
  * batches, with FOR UPDATE SKIP LOCKED (several relays never take the same row); in the same
- * transaction one delivery is created per event and DISTINCT target URL among the organization's
- * active webhooks subscribed to its type or to all types, and the events are marked relayed. The
+ * transaction one delivery is created per event and webhook among the organization's active
+ * webhooks subscribed to its type or to all types (two webhooks on one URL are two subscriptions,
+ * each signing with its own secret), and the events are marked relayed. The
  * delivery jobs are enqueued after the commit (job id = delivery id). If Redis fails then, the
  * deliveries are in the database and the sweep re-enqueues them: no event is lost.
  */
@@ -106,15 +107,12 @@ export class RelayService {
             FOR UPDATE SKIP LOCKED
          ), ins AS (
            INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, next_attempt_at, awaiting_enqueue)
-           SELECT organization_id, webhook_id, event_id, target_url, now(), true FROM (
-             SELECT DISTINCT ON (ev.id, w.target_url) ev.organization_id, w.id AS webhook_id, ev.id AS event_id, w.target_url, ev.seq
-               FROM ev
-               JOIN webhooks w ON w.organization_id = ev.organization_id AND w.active
-                              AND (w.event_type IS NULL OR w.event_type = ev.event_type)
-              ORDER BY ev.id, w.target_url, w.created_at, w.id
-           ) x
-           ORDER BY x.seq
-           ON CONFLICT (event_id, target_url) DO NOTHING
+           SELECT ev.organization_id, w.id, ev.id, w.target_url, now(), true
+             FROM ev
+             JOIN webhooks w ON w.organization_id = ev.organization_id AND w.active
+                            AND (w.event_type IS NULL OR w.event_type = ev.event_type)
+            ORDER BY ev.seq, w.created_at, w.id
+           ON CONFLICT (event_id, webhook_id) DO NOTHING
            RETURNING id, event_id
          ), upd AS (
            UPDATE outbox_events o SET relayed_at = now() FROM ev WHERE o.id = ev.id
