@@ -9,6 +9,7 @@ import { AppConfig } from '../../core/config/config';
 import { ApiError } from '../../core/http/api-error';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
+import { checkBatch } from './batch-limits';
 import { FORWARDED_HEADERS, McpService } from './mcp.service';
 
 /** Where a client finds this resource's RFC 9728 metadata (the path-suffixed form of `/mcp`). */
@@ -40,6 +41,12 @@ export class McpController {
   @Post()
   async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const principal = await this.authenticate(req);
+    // JSON-RPC batches: refused where the protocol version has none, capped where it has them
+    const refused = checkBatch(req.body, req.headers['mcp-protocol-version'], this.config.BATCH_MAX_ITEMS);
+    if (refused) {
+      await reply.status(refused.status).header('Content-Type', 'application/json').header('Cache-Control', 'no-store').send(refused.body);
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const v = req.headers[name];
