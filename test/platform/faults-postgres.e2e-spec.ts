@@ -90,9 +90,9 @@ describe('PostgreSQL goes away', () => {
     expect(v1.body).toEqual({ detail: expect.any(String) });
   });
 
-  it('/health answers 503', async () => {
+  it('/health answers 503 with Retry-After', async () => {
     const res = await timed(() => t.get('/health'));
-    expect(res.status).toBe(503);
+    expect503(res);
     expect(res.body.checks.postgres).not.toBe('ok');
   });
 

@@ -105,6 +105,12 @@ describe('Redis outage: imports and password-reset mails answer at once and are 
 
     await redis.stop();
 
+    // /health says so: 503 with Retry-After (issue 25 item 15e)
+    const health = await t.get('/health');
+    expect(health.status).toBe(503);
+    expect(health.body.checks).toEqual({ postgres: 'ok', redis: 'error' });
+    expect(Number(health.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
     const asset = await timed(() => t.post('/v1/assets', { content_url: `${filesUrl}/file.pdf`, asset: { name: 'Outage PDF' } }, { basic: org.api_key }));
     expect(asset.ms).toBeLessThan(10_000);
     expect(asset.value.status).toBe(201);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
 import { ApiInterface, apiOf } from './interfaces';
+import { methodNotAllowed } from './method-not-allowed';
 
 const OAUTH_DEFAULTS: Record<number, string> = {
   400: 'invalid_request',
@@ -107,7 +108,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
-    const err = toApiError(exception, this.logger, String(request.id));
+    const found = toApiError(exception, this.logger, String(request.id));
+    // no route for this method on a path served under others: 405 with Allow (method-not-allowed.ts)
+    const err = methodNotAllowed(request, found) ?? found;
     const api = apiOf(request);
     const { status, body, contentType } = renderError(err, api, String(request.id));
     if (err.status === 401 && api !== 'oauth' && !err.headers['WWW-Authenticate']) {

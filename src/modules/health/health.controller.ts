@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Public } from '../../core/auth/decorators';
 import { REDIS } from '../../core/redis/redis.module';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../core/http/http-exception.filter';
 import { NeutralApi } from '../../core/http/interfaces';
 
 async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
@@ -28,13 +29,14 @@ export class HealthController {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  /** 200 when PostgreSQL and Redis answer, 503 otherwise. */
+  /** 200 when PostgreSQL and Redis answer, 503 with Retry-After (the outage answer's, a few seconds) otherwise. */
   @Public()
   @Get()
   async health(@Res({ passthrough: true }) reply: FastifyReply) {
     const [postgres, redis] = await Promise.all([check(() => this.ds.query('SELECT 1')), check(() => this.redis.ping())]);
     const ok = postgres === 'ok' && redis === 'ok';
     reply.status(ok ? 200 : 503);
+    if (!ok) reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     return { status: ok ? 'ok' : 'degraded', checks: { postgres, redis } };
   }
 }
