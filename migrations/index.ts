@@ -36,6 +36,7 @@ import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
 import { PurchasesGrantLookup1763700017200 } from './1763700017200-purchases-grant-lookup';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
+import { LiveTrainingMailPerMeeting1763700025500 } from './1763700025500-live-training-mail-per-meeting';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   LiveTrainingCancellations1763700019100,
   AdminWrites1763700020000,
   V2RestIndexes1763700021000,
+  LiveTrainingMailPerMeeting1763700025500,
 ];
