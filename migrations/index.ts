@@ -38,6 +38,7 @@ import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerc
 import { PurchasesGrantLookup1763700017200 } from './1763700017200-purchases-grant-lookup';
 import { PromoUsesCountedAtSuccess1763700017300 } from './1763700017300-promo-uses-counted-at-success';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
+import { LiveTrainingMailPerMeeting1763700025500 } from './1763700025500-live-training-mail-per-meeting';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
@@ -84,5 +85,6 @@ export const MIGRATIONS = [
   LiveTrainingCancellations1763700019100,
   AdminWrites1763700020000,
   V2RestIndexes1763700021000,
+  LiveTrainingMailPerMeeting1763700025500,
   WebhookDeliveriesPerWebhook1763700025900,
 ];

@@ -10,17 +10,46 @@ import { startTestApp, TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { BuiltCourse, journey } from '../support/learner-journey';
 
-/** The text/calendar part of an RFC 5322 message written by nodemailer (base64, quoted-printable or plain). */
-function calendarPart(raw: string): { contentType: string; ics: string } {
+/** The part of a type (text/calendar, text/plain) of an RFC 5322 message written by nodemailer (base64, quoted-printable or plain). */
+function mailPart(raw: string, type = 'text/calendar'): { contentType: string; body: string } {
   const parts = raw.split(/\r?\n--[^\r\n]+\r?\n/);
-  const part = parts.find((p) => /^Content-Type: text\/calendar/im.test(p));
-  if (!part) throw new Error('no text/calendar part');
+  const part = parts.find((p) => new RegExp(`^Content-Type: ${type.replace('/', '\\/')}`, 'im').test(p));
+  if (!part) throw new Error(`no ${type} part`);
   const [head, ...rest] = part.split(/\r?\n\r?\n/);
   let body = rest.join('\n\n').replace(/\r?\n--[^\r\n]+--\s*$/, '');
   const enc = /Content-Transfer-Encoding: (\S+)/i.exec(head)?.[1]?.toLowerCase();
   if (enc === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (enc === 'quoted-printable') body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
-  return { contentType: /Content-Type: ([^\r\n]+(\r?\n\s+[^\r\n]+)*)/i.exec(head)![1], ics: body };
+  return { contentType: /Content-Type: ([^\r\n]+(\r?\n\s+[^\r\n]+)*)/i.exec(head)![1], body };
+}
+
+/** The text/calendar part of a message. */
+function calendarPart(raw: string): { contentType: string; ics: string } {
+  const { contentType, body } = mailPart(raw);
+  return { contentType, ics: body };
+}
+
+/**
+ * One mailed iTIP message read with ical.js: its METHOD, the UIDs of its components (RFC 5546
+ * section 3.2.2: one UID per message), its one VEVENT, its subject and its text.
+ */
+function itip(raw: string) {
+  const part = calendarPart(raw);
+  const cal = new ICAL.Component(ICAL.parse(part.ics));
+  const vevents = cal.getAllSubcomponents('vevent');
+  const ev = new ICAL.Event(vevents[0]);
+  return {
+    method: cal.getFirstPropertyValue('method') as string,
+    contentType: part.contentType,
+    uids: [...new Set(vevents.map((v) => v.getFirstPropertyValue('uid') as string))],
+    vevents: vevents.length,
+    ev,
+    uid: ev.uid,
+    sequence: ev.sequence,
+    zones: cal.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid')),
+    subject: /^Subject: (.*(?:\r?\n[ \t].*)*)$/m.exec(raw)![1].replace(/\r?\n[ \t]/g, ' '),
+    text: mailPart(raw, 'text/plain').body,
+  };
 }
 
 /**
@@ -136,27 +165,33 @@ describe('/v1 VILT session events and registrations', () => {
     // the session's zone comes with its VTIMEZONE
     expect(cal.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid'))).toEqual(['America/New_York']);
 
-    // a reschedule mails an update: same UID, SEQUENCE + 1, the new time
+    expect(itip(raw)).toMatchObject({ subject: 'Invitation: Live Q&A', text: expect.stringContaining('You are registered for "Live Q&A".') });
+
+    // a reschedule mails an update: same UID, a higher SEQUENCE, the new time
+    const invited = ev.sequence;
     const { id, vilt_session, ...writable } = s;
     expect((await t.request('PUT', `/v1/ilt-sessions/${s.id}`, { ...key(), body: { ...writable, starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z' } })).status).toBe(200);
     const update = await eventually(() => {
       const m = mailsTo(learner.email);
       expect(m).toHaveLength(2);
-      return m.map((r) => new ICAL.Event(new ICAL.Component(ICAL.parse(calendarPart(r).ics)).getFirstSubcomponent('vevent')!)).find((e) => e.sequence === 1)!;
+      return m.map(itip).find((x) => x.sequence !== invited)!;
     }, { timeoutMs: 15000 });
-    expect(update.uid).toBe(`${s.id}@live-training`);
-    expect(update.startDate.toJSDate().toISOString()).toBe('2027-05-11T14:00:00.000Z');
+    expect([update.method, update.uids, update.sequence, update.subject]).toEqual(['REQUEST', [`${s.id}@live-training`], invited + 1, 'Updated: Live Q&A']);
+    expect(update.ev.startDate.toJSDate().toISOString()).toBe('2027-05-11T14:00:00.000Z');
 
-    // removing the registration frees the seat and mails a cancellation with the same UID
+    // removing the registration frees the seat and mails a cancellation with the same UID and a
+    // SEQUENCE above the update's (a CANCEL carrying the last REQUEST's SEQUENCE is not newer than it)
     expect((await t.delete(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(204);
     expect((await t.get(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(404);
     expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(0);
     const cancel = await eventually(() => {
-      const m = mailsTo(learner.email).map((r) => new ICAL.Component(ICAL.parse(calendarPart(r).ics))).filter((c) => c.getFirstPropertyValue('method') === 'CANCEL');
+      const m = mailsTo(learner.email).map(itip).filter((x) => x.method === 'CANCEL');
       expect(m).toHaveLength(1);
       return m[0];
     }, { timeoutMs: 15000 });
-    expect(new ICAL.Event(cancel.getFirstSubcomponent('vevent')!).uid).toBe(`${s.id}@live-training`);
+    expect([cancel.uids, cancel.ev.component.getFirstPropertyValue('status'), cancel.subject]).toEqual([[`${s.id}@live-training`], 'CANCELLED', 'Cancelled: Live Q&A']);
+    expect(cancel.sequence).toBeGreaterThan(update.sequence);
+    expect(cancel.text).toContain('Your registration for "Live Q&A" was cancelled.');
   });
 
   it('never more registrations than seats: 10 parallel registrations for 3 seats, the extra ones 400 on vilt_session', async () => {
@@ -239,31 +274,79 @@ describe('/v1 VILT session events and registrations', () => {
     expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(1);
   });
 
-  it('a multi-session event: learners register for the event, seats of the event, both meetings in one invitation', async () => {
+  it('a multi-session event: learners register for the event, seats of the event, one iTIP message (one UID) per meeting', async () => {
     const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Two-day workshop', seats_total: 1 }, key());
     const day1 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 1' });
     const day2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 2', starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z', timezone: 'Europe/Berlin' });
+    const uid1 = `${day1.id}@live-training`;
+    const uid2 = `${day2.id}@live-training`;
     const a = await j.learner();
     const b = await j.learner();
     const ea = await j.enroll(a.id, course.publishedCourseId);
     const eb = await j.enroll(b.id, course.publishedCourseId);
-    expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: ea.id }, key())).status).toBe(201);
+    const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: ea.id }, key());
+    expect(reg.status).toBe(201);
     expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key())).status).toBe(400);
-    const [raw] = await eventually(() => {
-      const r = mailsTo(a.email);
-      expect(r).toHaveLength(1);
+    const mails = () => mailsTo(a.email).map(itip);
+    const invitations = await eventually(() => {
+      const r = mails();
+      expect(r).toHaveLength(2);
       return r;
     }, { timeoutMs: 15000 });
-    const cal = new ICAL.Component(ICAL.parse(calendarPart(raw).ics));
-    const evs = cal.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
-    expect(evs.map((e) => e.uid)).toEqual([`${day1.id}@live-training`, `${day2.id}@live-training`]);
-    // each meeting in its own zone, one VTIMEZONE per zone, DTSTAMP in UTC
-    expect(evs.map((e) => [e.startDate.zone?.tzid, e.startDate.toString(), e.startDate.toJSDate().toISOString()])).toEqual([
-      ['America/New_York', '2027-05-10T10:00:00', '2027-05-10T14:00:00.000Z'],
-      ['Europe/Berlin', '2027-05-11T16:00:00', '2027-05-11T14:00:00.000Z'],
+    // RFC 5546 3.2.2: every component of one METHOD:REQUEST has the same UID, so one message per meeting
+    for (const x of invitations) {
+      expect([x.method, x.vevents, x.uids.length]).toEqual(['REQUEST', 1, 1]);
+      expect(x.contentType).toMatch(/method=REQUEST/i);
+      expect(x.text).toContain('You are registered for "Two-day workshop", which has 2 meetings. Each meeting comes in its own calendar invitation');
+    }
+    const byUid = new Map(invitations.map((x) => [x.uid, x]));
+    expect([...byUid.keys()].sort()).toEqual([uid1, uid2].sort());
+    // each meeting in its own zone, with its VTIMEZONE, DTSTAMP in UTC
+    expect([uid1, uid2].map((u) => byUid.get(u)!).map((x) => [x.subject, x.zones, x.ev.startDate.zone?.tzid, x.ev.startDate.toString(), x.ev.startDate.toJSDate().toISOString()])).toEqual([
+      ['Invitation: Two-day workshop (Day 1)', ['America/New_York'], 'America/New_York', '2027-05-10T10:00:00', '2027-05-10T14:00:00.000Z'],
+      ['Invitation: Two-day workshop (Day 2)', ['Europe/Berlin'], 'Europe/Berlin', '2027-05-11T16:00:00', '2027-05-11T14:00:00.000Z'],
     ]);
-    expect(cal.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid')).sort()).toEqual(['America/New_York', 'Europe/Berlin']);
-    expect(evs.map((e) => (e.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid)).toEqual(['UTC', 'UTC']);
+    for (const x of invitations) expect((x.ev.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid).toBe('UTC');
+
+    // a reschedule of Day 2 updates Day 2 alone (its UID, a higher SEQUENCE); a new meeting is its own invitation
+    const { id, vilt_session, ...writable } = day2;
+    expect((await t.request('PUT', `/v1/ilt-sessions/${day2.id}`, { ...key(), body: { ...writable, starts_at: '2027-05-12T14:00:00Z', ends_at: '2027-05-12T15:00:00Z' } })).status).toBe(200);
+    const day3 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 3', starts_at: '2027-05-13T14:00:00Z', ends_at: '2027-05-13T15:00:00Z' });
+    const uid3 = `${day3.id}@live-training`;
+    const [update, added] = await eventually(() => {
+      const r = mails();
+      expect(r).toHaveLength(4);
+      return [r.find((x) => x.subject.startsWith('Updated: '))!, r.find((x) => x.subject.startsWith('New meeting: '))!];
+    }, { timeoutMs: 15000 });
+    expect([update.method, update.uids, update.sequence, update.subject]).toEqual(['REQUEST', [uid2], byUid.get(uid2)!.sequence + 1, 'Updated: Two-day workshop (Day 2)']);
+    expect(update.ev.startDate.toJSDate().toISOString()).toBe('2027-05-12T14:00:00.000Z');
+    expect([added.method, added.uids, added.subject]).toEqual(['REQUEST', [uid3], 'New meeting: Two-day workshop (Day 3)']);
+    const lastRequest = (uid: string, of = mails()) => Math.max(...of.filter((x) => x.method === 'REQUEST' && x.uid === uid).map((x) => x.sequence));
+
+    // removing the registration cancels each meeting in its own message, each above its meeting's last REQUEST
+    const before = mails();
+    expect((await t.delete(`/v1/vilt-session-registrations/${reg.body.id}`, key())).status).toBe(204);
+    const cancels = await eventually(() => {
+      const r = mails().filter((x) => x.method === 'CANCEL');
+      expect(r).toHaveLength(3);
+      return r;
+    }, { timeoutMs: 15000 });
+    for (const c of cancels) {
+      expect([c.vevents, c.uids.length, c.ev.component.getFirstPropertyValue('status')]).toEqual([1, 1, 'CANCELLED']);
+      expect(c.sequence).toBeGreaterThan(lastRequest(c.uid, before));
+      expect(c.text).toContain('Your registration for "Two-day workshop" was cancelled.');
+    }
+    expect(cancels.map((c) => c.uid).sort()).toEqual([uid1, uid2, uid3].sort());
+
+    // registering again: each invitation is above the cancellation of its meeting
+    expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: ea.id }, key())).status).toBe(201);
+    const again = await eventually(() => {
+      const r = mails();
+      expect(r).toHaveLength(10);
+      return r.filter((x) => x.method === 'REQUEST' && !before.some((y) => y.method === 'REQUEST' && y.uid === x.uid && y.sequence === x.sequence));
+    }, { timeoutMs: 15000 });
+    expect(again.map((x) => x.uid).sort()).toEqual([uid1, uid2, uid3].sort());
+    for (const x of again) expect(x.sequence).toBeGreaterThan(cancels.find((c) => c.uid === x.uid)!.sequence);
   });
 
   it('attendance: only attended changes; attended completes the VILT lesson (and here the course) through progress', async () => {
@@ -302,7 +385,11 @@ describe('/v1 VILT session events and registrations', () => {
     const enr = await j.enroll(learner.id, course.publishedCourseId);
     const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: enr.id }, key());
     expect(reg.status).toBe(201);
-    await eventually(() => expect(mailsTo(learner.email)).toHaveLength(1), { timeoutMs: 15000 });
+    const [invitation] = await eventually(() => {
+      const r = mailsTo(learner.email);
+      expect(r).toHaveLength(1);
+      return r.map(itip);
+    }, { timeoutMs: 15000 });
     const token = await t.tokenFor(org, ['vilt-sessions:read']);
     expect((await t.delete(`/v1/ilt-sessions/${s.id}`, { token })).status).toBe(403);
     expect((await t.delete('/v1/ilt-sessions/vse0000000000000000000000000', key())).status).toBe(404);
@@ -320,7 +407,8 @@ describe('/v1 VILT session events and registrations', () => {
     const cal = new ICAL.Component(ICAL.parse(calendarPart(cancel).ics));
     expect(cal.getFirstPropertyValue('method')).toBe('CANCEL');
     const ev = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
-    expect([ev.uid, ev.sequence, ev.component.getFirstPropertyValue('status'), ev.startDate.toJSDate().toISOString()]).toEqual([`${s.id}@live-training`, 1, 'CANCELLED', '2027-05-10T14:00:00.000Z']);
+    expect([ev.uid, ev.sequence, ev.component.getFirstPropertyValue('status'), ev.startDate.toJSDate().toISOString()]).toEqual([`${s.id}@live-training`, invitation.sequence + 1, 'CANCELLED', '2027-05-10T14:00:00.000Z']);
+    expect(itip(cancel).text).toContain('"To be cancelled" was cancelled.');
     expect((ev.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid).toBe('UTC');
 
     // a meeting of a multi-session event: only that meeting is cancelled; the registration stays
@@ -331,19 +419,31 @@ describe('/v1 VILT session events and registrations', () => {
     const eb = await j.enroll(b.id, course.publishedCourseId);
     const rb = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key());
     expect(rb.status).toBe(201);
-    await eventually(() => expect(mailsTo(b.email)).toHaveLength(1), { timeoutMs: 15000 });
+    const invitations = await eventually(() => {
+      const r = mailsTo(b.email);
+      expect(r).toHaveLength(2);
+      return r.map(itip);
+    }, { timeoutMs: 15000 });
     expect((await t.delete(`/v1/ilt-sessions/${d2.id}`, key())).status).toBe(204);
     expect((await t.get(`/v1/ilt-sessions/${d1.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/ilt-multi-session-events/${m.body.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/vilt-session-registrations/${rb.body.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/vilt-session-events/${d1.id}`, key())).body.vilt_session.registration_count).toBe(1);
     const trimmed = await eventually(() => {
-      const r = mailsTo(b.email).filter((x) => /^Subject: Cancelled: /m.test(x));
-      expect(r).toHaveLength(1);
-      return r[0];
+      const r = mailsTo(b.email).map(itip);
+      expect(r).toHaveLength(3);
+      return r.find((x) => x.method === 'CANCEL')!;
     }, { timeoutMs: 15000 });
-    const evs = new ICAL.Component(ICAL.parse(calendarPart(trimmed).ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
-    expect(evs.map((e) => [e.uid, e.summary])).toEqual([[`${d2.id}@live-training`, 'Part 2']]);
+    // one message cancelling that meeting alone, above its invitation's SEQUENCE, worded as what happened
+    expect([trimmed.vevents, trimmed.uids, trimmed.ev.summary, trimmed.ev.component.getFirstPropertyValue('status')]).toEqual([1, [`${d2.id}@live-training`], 'Part 2', 'CANCELLED']);
+    expect(trimmed.sequence).toBeGreaterThan(invitations.find((x) => x.uid === `${d2.id}@live-training`)!.sequence);
+    expect(trimmed.subject).toBe('Meeting cancelled: Part 2 (Series to trim)');
+    expect(trimmed.text).toContain('A meeting of "Series to trim" was cancelled. Your registration for "Series to trim" stands');
+    expect(trimmed.text).not.toMatch(/registration[^.]*was cancelled/);
+    // the registration, the seat and the other meeting stay; nothing else was mailed
+    expect((await t.get(`/v1/vilt-session-registrations/${rb.body.id}`, key())).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo(b.email)).toHaveLength(3);
   });
 
   it('session events: list filters (course, lesson, starts_at__gte, ends_at__lte), read, bad filter values 400', async () => {

@@ -131,13 +131,13 @@ export class RegistrationsService {
     const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
     // a full session is refused at once, without a transaction or its row lock (the seat UPDATE decides races)
     if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
-    const { id, mailId } = await this.ds.transaction(async (m) => {
+    const { id, mailIds } = await this.ds.transaction(async (m) => {
       // the learner's progress row of the session's lesson (what student_lesson_progress shows)
       const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
       await this.progress.materializeLessons(m, org, cp, s.lesson_id);
       // One statement: the seat (the session row's lock orders concurrent registrations and is held
-      // from here to the commit), the registration row, the invitation's mail record and the meetings
-      // for the event, read under that lock so a reschedule cannot slip between them. Nothing before
+      // from here to the commit), the registration row, the invitations' mail records (one per
+      // meeting, each taking its meeting's next SEQUENCE) and the meetings for the event, read under that lock so a reschedule cannot slip between them. Nothing before
       // it touches the session row: the registration's and the mail's foreign keys take a KEY SHARE
       // lock on it, and several registrations holding that while a session write (FOR UPDATE) queues
       // for the row and they for each other's seat would deadlock. One round trip keeps the lock short.
@@ -151,14 +151,19 @@ export class RegistrationsService {
            SELECT organization_id, id, $3, $4 FROM seat
            ON CONFLICT (organization_id, session_id, user_id) DO NOTHING
            RETURNING id, organization_id, session_id, user_id),
+         ev AS (
+           UPDATE vilt_session_events e SET sequence = e.sequence + 1 FROM reg
+            WHERE e.organization_id = reg.organization_id AND e.session_id = reg.session_id
+           RETURNING e.id, e.sequence),
          mail AS (
-           INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method)
-           SELECT organization_id, session_id, user_id, 'REQUEST' FROM reg RETURNING id)
-         SELECT seat.display_name, seat.seats_total, seat.registration_count, reg.id AS registration_id, mail.id AS mail_id,
+           INSERT INTO vilt_session_mails (organization_id, session_id, event_id, user_id, method, sequence, reason)
+           SELECT reg.organization_id, reg.session_id, ev.id, reg.user_id, 'REQUEST', ev.sequence, 'registered' FROM reg CROSS JOIN ev RETURNING id)
+         SELECT seat.display_name, seat.seats_total, seat.registration_count, reg.id AS registration_id,
+                (SELECT coalesce(array_agg(id::text), '{}') FROM mail) AS mail_ids,
                 (SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.id), '[]'::json)
                    FROM (SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
                            FROM vilt_session_events WHERE organization_id = $2 AND session_id = $1) e) AS events
-           FROM seat LEFT JOIN reg ON true LEFT JOIN mail ON true`,
+           FROM seat LEFT JOIN reg ON true`,
         [s.id, org, en.user_id, en.id],
       );
       if (!seat) {
@@ -180,9 +185,9 @@ export class RegistrationsService {
           vilt_session: eventViltSession({ id: s.id, display_name: seat.display_name, seats_total: seat.seats_total, registration_count: seat.registration_count, instructor_name: events[0]?.instructor_name ?? '', events }),
         },
       });
-      return { id: seat.registration_id as string, mailId: seat.mail_id as string };
+      return { id: seat.registration_id as string, mailIds: seat.mail_ids as string[] };
     });
-    await this.mails.enqueue(org, [mailId]);
+    await this.mails.enqueue(org, mailIds);
     return (await this.row(this.ds.manager, org, encodeId('viltRegistration', id)))!;
   }
 
@@ -224,17 +229,21 @@ export class RegistrationsService {
     }
   }
 
-  /** Frees the seat and mails the learner a cancellation (METHOD:CANCEL, the same UIDs). */
+  /**
+   * Frees the seat and mails the learner a cancellation of each meeting (METHOD:CANCEL, one message
+   * per UID, each SEQUENCE above the meeting's last one).
+   */
   async remove(p: Principal, id: string): Promise<void> {
     const org = p.organizationId;
     const uuid = decodeId('viltRegistration', id);
     if (!uuid) throw notFound();
-    const mailId = await this.ds.transaction(async (m) => {
+    const mailIds = await this.ds.transaction(async (m) => {
       const [gone] = rowsOf(await m.query(`DELETE FROM vilt_session_registrations WHERE id = $1 AND organization_id = $2 RETURNING session_id, user_id`, [uuid, org]));
       if (!gone) throw notFound();
+      // the session row before its meetings, as every other write of them
       await m.query(`UPDATE vilt_sessions SET registration_count = registration_count - 1, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [gone.session_id, org]);
-      return this.mails.record(m, org, gone.session_id, gone.user_id, 'CANCEL');
+      return this.mails.recordUnregistered(m, org, gone.session_id, gone.user_id);
     });
-    await this.mails.enqueue(org, [mailId]);
+    await this.mails.enqueue(org, mailIds);
   }
 }

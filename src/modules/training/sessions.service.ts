@@ -218,15 +218,15 @@ export class SessionsService {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
         [org, sessionId, e.display_name, e.description, e.post_registration_instructions, e.provider, e.instructor_email, e.instructor_name, e.instructor_id, e.starts_at, e.ends_at, e.timezone, e.location, e.event_link],
       );
-      // a new meeting of a multi-session event: its registrants get the updated invitation
-      if (input.multi) return { id: row.id, mails: await this.mails.recordForSession(m, org, sessionId, 'REQUEST') };
+      // a new meeting of a multi-session event: its registrants get its invitation (a new UID, its own message)
+      if (input.multi) return { id: row.id, mails: await this.mails.recordForEvent(m, org, row.id, 'added', false) };
       return { id: row.id, mails: [] as string[] };
     });
     await this.mails.enqueue(org, id.mails);
     return (await this.event(this.ds.manager, org, encodeEvent(id.id)))!;
   }
 
-  /** PUT /v1/ilt-sessions/{id}: a change of schedule or place mails every registrant an updated invitation (SEQUENCE + 1). */
+  /** PUT /v1/ilt-sessions/{id}: a change of schedule or place mails every registrant an update of this meeting (SEQUENCE + 1). */
   async updateSession(p: Principal, id: string, dto: IltSessionDto): Promise<EventRow> {
     const org = p.organizationId;
     const mails = await this.ds.transaction(async (m) => {
@@ -260,7 +260,8 @@ export class SessionsService {
           WHERE id = $1 AND organization_id = $2`,
         [cur.id, org, e.display_name, e.description, e.post_registration_instructions, e.provider, e.instructor_email, e.instructor_name, e.instructor_id, e.starts_at, e.ends_at, e.timezone, e.location, e.event_link, rescheduled ? 1 : 0],
       );
-      return rescheduled ? this.mails.recordForSession(m, org, cur.session_id, 'REQUEST') : [];
+      // the update of this meeting alone, at the SEQUENCE just set
+      return rescheduled ? this.mails.recordForEvent(m, org, cur.id, 'rescheduled', false) : [];
     });
     await this.mails.enqueue(org, mails);
     return this.readEvent(p, id);
@@ -269,7 +270,8 @@ export class SessionsService {
   /**
    * DELETE /v1/ilt-sessions/{id} (an extension: the published API has no delete): every registrant
    * of the session gets a cancellation of this meeting (METHOD:CANCEL, its UID, SEQUENCE + 1), made
-   * from a snapshot of it. A lesson-based session goes with its session row (its registrations and
+   * from a snapshot of it, worded as what happened: the session cancelled, or one meeting of a
+   * multi-session event cancelled while the registration stands. A lesson-based session goes with its session row (its registrations and
    * pending mails by cascade); a meeting of a multi-session event goes alone (the event, its other
    * meetings and its registrations stay). Completions already earned by attendance stay.
    */
@@ -297,7 +299,7 @@ export class SessionsService {
           },
         ],
       };
-      const ids = await this.mails.recordCancellations(m, org, e.session_id, snapshot);
+      const ids = await this.mails.recordCancellations(m, org, e.session_id, snapshot, e.is_multi_session ? 'meeting-cancelled' : 'session-cancelled');
       if (e.is_multi_session) await m.query(`DELETE FROM vilt_session_events WHERE id = $1 AND organization_id = $2`, [e.id, org]);
       else await m.query(`DELETE FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [e.session_id, org]);
       return ids;

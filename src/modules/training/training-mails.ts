@@ -7,7 +7,10 @@ import type { InvitationEvent } from './invitation';
 
 export type MailMethod = 'REQUEST' | 'CANCEL';
 
-/** What a cancellation of deleted meetings shows: the session's title and the meetings as they were (times as ISO strings). */
+/** Why a mail goes out, which decides its wording (vilt_session_mails.reason; null on records made before it existed). */
+export type MailReason = 'registered' | 'rescheduled' | 'added' | 'unregistered' | 'meeting-cancelled' | 'session-cancelled';
+
+/** What a cancellation shows: the session's title and the meeting as it was (times as ISO strings); one meeting in the records written since issue 25. */
 export interface CancelledSnapshot {
   title: string;
   events: (Omit<InvitationEvent, 'starts_at' | 'ends_at'> & { post_registration_instructions: string; starts_at: string; ends_at: string })[];
@@ -21,45 +24,65 @@ export const viltMailJobId = (mailId: string) => `vilt-mail-${mailId}`;
 /**
  * Live-training mails, made durable as password-reset mails are (table vilt_session_mails): the
  * record is written in the transaction that causes it (a registration, its removal, a new
- * schedule), the job is queued after the commit within ENQUEUE_TIMEOUT_MS (job id
+ * schedule), one record per learner and meeting: an iTIP message carries one UID (RFC 5546
+ * section 3.2.2), and a meeting's UID its own SEQUENCE, taken when the record is written. The job is queued after the commit within ENQUEUE_TIMEOUT_MS (job id
  * `vilt-mail-<record id>`), and the worker's sweeper queues any record whose job never reached
  * Redis. The worker builds the invitation from the session as it is when the mail goes out.
  */
 @Injectable()
 export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail) {
-  /** One mail to one learner (in the caller's transaction); returns the record id. */
-  async record(m: EntityManager, organizationId: string, sessionId: string, userId: string, method: MailMethod): Promise<string> {
-    const [row] = await m.query(`INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method) VALUES ($1, $2, $3, $4) RETURNING id`, [
-      organizationId,
-      sessionId,
-      userId,
-      method,
-    ]);
-    return row.id;
-  }
-
-  /** One mail to every learner registered for the session (one statement). */
-  async recordForSession(m: EntityManager, organizationId: string, sessionId: string, method: MailMethod): Promise<string[]> {
+  /**
+   * An invitation or update of one meeting to every learner registered for its session (one
+   * statement, in the caller's transaction): the meeting's next SEQUENCE is taken with the
+   * records (or `bump` false: the one the caller has just set, as a reschedule does), so every
+   * message of a UID carries a number above those recorded before it.
+   */
+  async recordForEvent(m: EntityManager, organizationId: string, eventId: string, reason: 'rescheduled' | 'added', bump: boolean): Promise<string[]> {
     const rows: { id: string }[] = await m.query(
-      `INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method)
-       SELECT r.organization_id, r.session_id, r.user_id, $3 FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
+      `WITH ev AS (
+         UPDATE vilt_session_events SET sequence = sequence + $3 WHERE id = $2 AND organization_id = $1 RETURNING id, session_id, sequence)
+       INSERT INTO vilt_session_mails (organization_id, session_id, event_id, user_id, method, sequence, reason)
+       SELECT r.organization_id, r.session_id, ev.id, r.user_id, 'REQUEST', ev.sequence, $4
+         FROM ev JOIN vilt_session_registrations r ON r.organization_id = $1 AND r.session_id = ev.session_id
        RETURNING id`,
-      [organizationId, sessionId, method],
+      [organizationId, eventId, bump ? 1 : 0, reason],
     );
     return rows.map((r) => r.id);
   }
 
   /**
-   * A cancellation to every learner registered for the session, of the meetings given (`snapshot`:
-   * the session's title and the meetings as they are before their deletion, one statement). The
-   * records point at no session: they outlive the deleted meetings and session.
+   * The cancellations of a removed registration: one message per meeting of the session (one UID
+   * each), every meeting taking its next SEQUENCE, so each CANCEL is above the REQUESTs the
+   * learner got. Snapshots (`cancelled`, the meeting as it is now), so a meeting deleted before the
+   * send is still cancelled. One statement, in the removal's transaction.
    */
-  async recordCancellations(m: EntityManager, organizationId: string, sessionId: string, snapshot: CancelledSnapshot): Promise<string[]> {
+  async recordUnregistered(m: EntityManager, organizationId: string, sessionId: string, userId: string): Promise<string[]> {
     const rows: { id: string }[] = await m.query(
-      `INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, cancelled)
-       SELECT r.organization_id, NULL, r.user_id, 'CANCEL', $3::jsonb FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
+      `WITH ev AS (
+         UPDATE vilt_session_events SET sequence = sequence + 1 WHERE organization_id = $1 AND session_id = $2
+         RETURNING id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence)
+       INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, sequence, reason, cancelled)
+       SELECT $1, NULL, $3, 'CANCEL', ev.sequence, 'unregistered', jsonb_build_object('title', s.display_name, 'events', jsonb_build_array(to_jsonb(ev)))
+         FROM ev JOIN vilt_sessions s ON s.id = $2 AND s.organization_id = $1
        RETURNING id`,
-      [organizationId, sessionId, JSON.stringify(snapshot)],
+      [organizationId, sessionId, userId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * A cancellation to every learner registered for the session, of the one meeting given
+   * (`snapshot`: the session's title and the meeting as it is before its deletion, its SEQUENCE
+   * already the next one; one statement). The records point at no session: they outlive the
+   * deleted meeting and session. `reason`: the session is gone with it (session-cancelled), or only
+   * this meeting of a multi-session event, the registrations standing (meeting-cancelled).
+   */
+  async recordCancellations(m: EntityManager, organizationId: string, sessionId: string, snapshot: CancelledSnapshot, reason: 'meeting-cancelled' | 'session-cancelled'): Promise<string[]> {
+    const rows: { id: string }[] = await m.query(
+      `INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, sequence, reason, cancelled)
+       SELECT r.organization_id, NULL, r.user_id, 'CANCEL', $4, $5, $3::jsonb FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
+       RETURNING id`,
+      [organizationId, sessionId, JSON.stringify(snapshot), snapshot.events[0].sequence, reason],
     );
     return rows.map((r) => r.id);
   }
