@@ -6,6 +6,7 @@ import { decrypt } from '../../core/crypto/crypto';
 import { eventBody } from './event-body';
 import { GroupCommit } from './group-commit';
 import { nextDelayMs } from './schedule';
+import type { SlotKey } from './delivery-slots';
 import { AttemptResult, sendOnce } from './sender';
 import { unscopedMarker } from '../../core/database/scoped';
 
@@ -14,8 +15,11 @@ const BY_DELIVERY_ID = unscopedMarker('a delivery job addresses its delivery by 
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'DEAD';
 
-/** Runs the load and POST of one delivery (the worker's limit on deliveries in flight). */
-export type Gate = <T>(fn: () => Promise<T>) => Promise<T>;
+/**
+ * Runs the POST of one delivery in the worker's slots (DeliverySlots.run): `fn` when the key's turn
+ * comes, or `defer(delayMs)` without a slot when its endpoint is degraded and busy.
+ */
+export type Gate = <T>(key: SlotKey, fn: () => Promise<T>, defer: (delayMs: number) => T) => Promise<T>;
 
 /**
  * A row read for a batch job is used for a POST only this long after it was read; later it is read
@@ -30,13 +34,16 @@ export interface Preloaded {
 }
 
 export interface DeliverResult {
-  /** when set, the job must run again at this time (a retry, or a job that fired early) */
+  /** when set, the job must run again at this time (a retry, a job that fired early, or a deferral) */
   retryAt?: Date;
   status?: DeliveryStatus;
+  /** not attempted: its endpoint is degraded and busy (DeliverySlots); it runs again at retryAt */
+  deferred?: boolean;
 }
 
 export interface LoadedDelivery {
   id: string;
+  organization_id: string;
   status: DeliveryStatus;
   attempt_count: number;
   retry_base: number;
@@ -95,16 +102,32 @@ export class DeliveryService {
   }
 
   /**
-   * One attempt of one delivery. `gate` (the worker's delivery slots) wraps the load and the POST:
-   * the attempt record is written after the slot is given back, grouped with the records of the
-   * other deliveries that finish meanwhile. `preloaded`: the batch job's rows (read together).
+   * One attempt of one delivery. Its row is read first (grouped with the others starting, or from
+   * `preloaded`, the batch job's rows read together); `gate` (the worker's delivery slots) then runs
+   * the POST in its organization's and endpoint's turn (reading the row again if it got older than
+   * PRELOAD_FRESH_MS while waiting), or defers it (`deferred`, `retryAt`: nothing attempted nor
+   * recorded) when its endpoint is degraded and busy. The attempt record is written after the slot
+   * is given back, grouped with the records of the other deliveries that finish meanwhile.
    */
   async deliver(deliveryId: string, opts: { gate?: Gate; preloaded?: Preloaded } = {}): Promise<DeliverResult> {
-    const gate: Gate = opts.gate ?? ((fn) => fn());
-    const attempt = await gate(async () => {
-      const row = opts.preloaded ? await opts.preloaded.load(deliveryId) : await this.loader.add(deliveryId);
-      return this.attempt(deliveryId, row);
-    });
+    const gate: Gate = opts.gate ?? ((_key, fn) => fn());
+    const load = () => (opts.preloaded ? opts.preloaded.load(deliveryId) : this.loader.add(deliveryId));
+    // the row first, outside the slots: its organization and endpoint decide its turn
+    const first = await load();
+    if (!first || first.status === 'SUCCEEDED' || first.status === 'DEAD') return {};
+    // a job that fired early (or a retry request's job behind the schedule) waits without a slot
+    const due = first.next_attempt_at ? new Date(first.next_attempt_at) : null;
+    if (first.active && first.webhook_url === first.target_url && due && due.getTime() > Date.now() + 50) return { retryAt: due };
+    const readAt = performance.now();
+    const attempt = await gate<DeliverResult | { row: LoadedDelivery; result: AttemptResult }>(
+      { org: first.organization_id, target: first.target_url },
+      async () => {
+        // never POST on a row older than PRELOAD_FRESH_MS (a batch's preloader reads again by itself)
+        const row = opts.preloaded || performance.now() - readAt > PRELOAD_FRESH_MS ? await load() : first;
+        return this.attempt(deliveryId, row);
+      },
+      (delayMs) => ({ retryAt: new Date(Date.now() + delayMs), deferred: true }),
+    );
     return 'row' in attempt ? this.record(attempt.row, attempt.result) : attempt;
   }
 
@@ -183,8 +206,8 @@ export class DeliveryService {
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
     const { rows } = await this.pool.query<LoadedDelivery>({
       // a named (prepared) statement: parsed and planned once per connection
-      name: 'webhook_deliveries_load',
-      text: `${BY_DELIVERY_ID}SELECT d.id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
+      name: 'webhook_deliveries_load_v2',
+      text: `${BY_DELIVERY_ID}SELECT d.id, d.organization_id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
               w.target_url AS webhook_url, w.active, w.secret,
               CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.basic_auth_username, w.basic_auth_password, w.additional_headers, e.payload
          FROM webhook_deliveries d

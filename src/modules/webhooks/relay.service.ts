@@ -28,6 +28,16 @@ const LIVE_STATES = new Set(['waiting', 'active', 'prioritized', 'waiting-childr
  */
 export const DELIVERIES_PER_JOB = 25;
 
+/**
+ * BullMQ priority of a delivery re-queued by the worker (a retry after a failure, or a delivery
+ * deferred because its endpoint is degraded): behind every organization's first few relay jobs,
+ * so that one organization's failing or slow deliveries do not hold back the others' new ones.
+ * (BullMQ takes jobs without a priority first, then the lowest priority number, FIFO within one.)
+ */
+export const REQUEUE_PRIORITY = 4;
+/** BullMQ's largest priority. */
+const MAX_PRIORITY = 2_097_152;
+
 /** A delivery job of the relay: several deliveries (job id `batch-` + the first delivery id). */
 export interface WebhookDeliveryBatchJob {
   deliveryIds: string[];
@@ -78,10 +88,10 @@ export class RelayService {
   async run(): Promise<RelayResult> {
     const out: RelayResult = { events: 0, deliveries: 0, requeued: 0, unqueued: 0 };
     for (let i = 0; i < MAX_BATCHES; i++) {
-      const { events, deliveryIds } = await this.relayBatch(RELAY_BATCH);
+      const { events, deliveryIds, organizationIds } = await this.relayBatch(RELAY_BATCH);
       out.events += events;
       out.deliveries += deliveryIds.length;
-      if (deliveryIds.length) await this.enqueue(deliveryIds);
+      if (deliveryIds.length) await this.enqueue(deliveryIds, organizationIds);
       if (events < RELAY_BATCH || this.stopping) break;
     }
     if (!this.stopping && Date.now() - this.lastQuickSweep > QUICK_SWEEP_EVERY_MS) {
@@ -96,7 +106,7 @@ export class RelayService {
     return out;
   }
 
-  async relayBatch(limit: number): Promise<{ events: number; deliveryIds: string[] }> {
+  async relayBatch(limit: number): Promise<{ events: number; deliveryIds: string[]; organizationIds: string[] }> {
     return this.ds.transaction(async (m) => {
       const [row] = await m.query(
         `WITH ev AS (
@@ -113,27 +123,29 @@ export class RelayService {
                             AND (w.event_type IS NULL OR w.event_type = ev.event_type)
             ORDER BY ev.seq, w.created_at, w.id
            ON CONFLICT (event_id, webhook_id) DO NOTHING
-           RETURNING id, event_id
+           RETURNING id, event_id, organization_id
          ), upd AS (
            UPDATE outbox_events o SET relayed_at = now() FROM ev WHERE o.id = ev.id
          )
          SELECT (SELECT count(*)::int FROM ev) AS events,
-                (SELECT coalesce(json_agg(ins.id ORDER BY ev.seq), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
+                (SELECT coalesce(json_agg(json_build_array(ins.id, ins.organization_id) ORDER BY ev.seq), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
         [limit],
       );
-      return { events: row.events, deliveryIds: row.ids };
+      const ids = row.ids as [string, string][];
+      return { events: row.events, deliveryIds: ids.map((x) => x[0]), organizationIds: ids.map((x) => x[1]) };
     });
   }
 
   /**
-   * Queue committed deliveries, DELIVERIES_PER_JOB to a job in the order given (job id derived from
-   * the first delivery id, so adding the same jobs twice is a no-op), then clear their
+   * Queue committed deliveries, DELIVERIES_PER_JOB of one organization to a job in the order given
+   * (job id derived from the first delivery id, so adding the same jobs twice is a no-op), each
+   * organization's first job ahead of every organization's second (see deliveryJobs), then clear their
    * `awaiting_enqueue` mark. A process that dies in between leaves the mark: the quick sweep
    * queues them a couple of seconds later.
    */
-  async enqueue(deliveryIds: string[]): Promise<void> {
+  async enqueue(deliveryIds: string[], organizationIds?: string[]): Promise<void> {
     try {
-      await this.deliveries.addBulk(deliveryJobs(deliveryIds));
+      await this.deliveries.addBulk(deliveryJobs(deliveryIds, organizationIds));
     } catch (err) {
       // the deliveries are committed and still marked: the quick sweep enqueues them once Redis answers
       this.logger.error({ msg: 'could not enqueue webhook deliveries; the sweep will retry', count: deliveryIds.length, err: (err as Error).message });
@@ -205,13 +217,32 @@ export class RelayService {
   }
 }
 
-/** The jobs of a list of deliveries: DELIVERIES_PER_JOB to a job, a lone delivery as a job of its own. */
-export function deliveryJobs(deliveryIds: string[]) {
-  const jobs: { name: string; data: AnyDeliveryJob; opts: ReturnType<typeof deliveryJobOptions> }[] = [];
-  for (let i = 0; i < deliveryIds.length; i += DELIVERIES_PER_JOB) {
-    const ids = deliveryIds.slice(i, i + DELIVERIES_PER_JOB);
-    if (ids.length === 1) jobs.push({ name: 'deliver', data: { deliveryId: ids[0] }, opts: deliveryJobOptions(ids[0]) });
-    else jobs.push({ name: 'deliver-batch', data: { deliveryIds: ids }, opts: deliveryJobOptions(`batch-${ids[0]}`) });
+/**
+ * The jobs of a list of deliveries: DELIVERIES_PER_JOB of one organization to a job (in the order
+ * given), a lone delivery as a job of its own. Round-robin between organizations (issue 25 item 13):
+ * each organization's first job has no priority (BullMQ takes those first, in order), its k-th job
+ * priority k, so a burst of one organization queues behind the first job of every other one
+ * relayed with it or after it, instead of ahead of all of them. Without `organizationIds` every
+ * delivery counts as one organization's.
+ */
+export function deliveryJobs(deliveryIds: string[], organizationIds?: string[]) {
+  type Opts = ReturnType<typeof deliveryJobOptions> & { priority?: number };
+  const jobs: { name: string; data: AnyDeliveryJob; opts: Opts }[] = [];
+  const byOrg = new Map<string, string[]>();
+  deliveryIds.forEach((id, i) => {
+    const org = organizationIds?.[i] ?? '';
+    const list = byOrg.get(org);
+    if (list) list.push(id);
+    else byOrg.set(org, [id]);
+  });
+  for (const list of byOrg.values()) {
+    for (let i = 0; i < list.length; i += DELIVERIES_PER_JOB) {
+      const ids = list.slice(i, i + DELIVERIES_PER_JOB);
+      const rank = i / DELIVERIES_PER_JOB;
+      const priority = rank === 0 ? {} : { priority: Math.min(MAX_PRIORITY, rank + 1) };
+      if (ids.length === 1) jobs.push({ name: 'deliver', data: { deliveryId: ids[0] }, opts: { ...deliveryJobOptions(ids[0]), ...priority } });
+      else jobs.push({ name: 'deliver-batch', data: { deliveryIds: ids }, opts: { ...deliveryJobOptions(`batch-${ids[0]}`), ...priority } });
+    }
   }
   return jobs;
 }

@@ -7,9 +7,18 @@ import { QUEUES, WebhookDeliveryJob, WebhookRelayJob } from '../../core/queue/qu
 import { redisOptions } from '../../core/redis/redis.module';
 import { DeliveryService, Gate } from './delivery.service';
 import { DeliverySlots } from './delivery-slots';
-import { AnyDeliveryJob, deliveryJobOptions, RelayService } from './relay.service';
+import { GroupCommit } from './group-commit';
+import { AnyDeliveryJob, deliveryJobOptions, RelayService, REQUEUE_PRIORITY } from './relay.service';
 
 export const RELAY_SCHEDULER_ID = 'webhook-relay';
+
+/**
+ * Delivery jobs taken at once per delivery slot. The slots (WORKER_CONCURRENCY) bound the work; a
+ * job waiting for slots costs nothing but memory. Taking more jobs than slots lets the slots go
+ * round-robin between the organizations and endpoints of several jobs, and keeps the worker taking
+ * jobs while some wait on deliveries to a slow endpoint (issue 25 item 13).
+ */
+export const JOBS_PER_SLOT = 4;
 
 /**
  * Lock and stalled-check options of the delivery consumer. A live worker renews its jobs' locks
@@ -33,14 +42,28 @@ export function deliveryLockOptions(lockMs: number) {
  * - webhook-delivery: the relay's jobs carry up to DELIVERIES_PER_JOB deliveries each; a retry (and
  *   a delivery queued by a sweep or a retry request) is a job of its own (job id = delivery id),
  *   which a failed attempt re-delays to the next time of the retry schedule. At most
- *   WORKER_CONCURRENCY deliveries are in flight in the process, whatever jobs they belong to.
+ *   WORKER_CONCURRENCY deliveries hold a slot in the process, whatever jobs they belong to, served
+ *   round-robin between organizations and endpoints (DeliverySlots); up to JOBS_PER_SLOT jobs per
+ *   slot are taken at once.
  */
 @Injectable()
 export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookWorkers.name);
   private workers: Worker[] = [];
   private slots!: DeliverySlots;
-  private readonly gate: Gate = (fn) => this.slots.run(fn);
+  private readonly gate: Gate = (key, fn, defer) => this.slots.run(key, fn, defer);
+  /**
+   * Deliveries of batch jobs to run again later (a failed attempt, a deferral, one not yet due):
+   * each gets its delayed job as soon as its own attempt is recorded, not when its whole batch is
+   * done (those finishing together are added in one addBulk).
+   */
+  private readonly later = new GroupCommit<{ id: string; at: number }, void>(async (items) => {
+    const now = Date.now();
+    await this.deliveryQueue.addBulk(
+      items.map(({ id, at }) => ({ name: 'deliver', data: { deliveryId: id }, opts: { ...deliveryJobOptions(id), priority: REQUEUE_PRIORITY, delay: Math.max(0, at - now) } })),
+    );
+    return items.map(() => undefined);
+  });
 
   constructor(
     private readonly config: AppConfig,
@@ -56,7 +79,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     const prefix = `${this.config.REDIS_PREFIX}:bull`;
     const lock = this.config.WEBHOOK_LOCK_MS;
 
-    this.slots = new DeliverySlots(this.config.WORKER_CONCURRENCY);
+    this.slots = new DeliverySlots(this.config.WORKER_CONCURRENCY, { expectedSlowMs: this.config.WEBHOOK_TIMEOUT_MS });
     const deliveryWorker = new Worker<AnyDeliveryJob>(
       QUEUES.webhookDelivery,
       async (job: Job<AnyDeliveryJob>, token?: string) => {
@@ -69,7 +92,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         }
         return r.status ?? null;
       },
-      { connection, prefix, concurrency: this.config.WORKER_CONCURRENCY, ...deliveryLockOptions(lock) },
+      { connection, prefix, concurrency: this.config.WORKER_CONCURRENCY * JOBS_PER_SLOT, ...deliveryLockOptions(lock) },
     );
     const relayWorker = new Worker<WebhookRelayJob>(QUEUES.webhookRelay, async () => this.relay.run(), {
       connection,
@@ -97,29 +120,29 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * The deliveries of a relay job, each attempted and recorded on its own (at most
-   * WORKER_CONCURRENCY loads and POSTs in flight across the process, started in the job's order;
-   * the rows are read together, see DeliveryService.preloader). Those that must
-   * run again later (a failed attempt, or one not yet due) get a delayed job of their own, job id =
-   * delivery id, as a single delivery's job re-delays itself. If a delivery could not be attempted
+   * WORKER_CONCURRENCY POSTs in flight across the process, in the slots' round-robin turn; the rows
+   * are read together, see DeliveryService.preloader). Those that must run again later (a failed
+   * attempt, a deferral, or one not yet due) get a delayed job of their own, job id = delivery id,
+   * as soon as their own attempt is done (not when the whole job is), as a single delivery's job
+   * re-delays itself. If a delivery could not be attempted
    * (the database unreachable, ...) the job fails once the others are done and BullMQ runs it
    * again: the delivery rows tell what is already done (succeeded, or failed and re-queued).
    */
   private async deliverBatch(ids: string[]): Promise<{ delivered: number; retries: number }> {
-    const later: { id: string; at: number }[] = [];
+    let retries = 0;
     const preloaded = this.delivery.preloader(ids);
     const outcomes = await Promise.allSettled(
       ids.map(async (id) => {
         const r = await this.delivery.deliver(id, { gate: this.gate, preloaded });
-        if (r.retryAt) later.push({ id, at: r.retryAt.getTime() });
+        if (r.retryAt) {
+          retries++;
+          await this.later.add({ id, at: r.retryAt.getTime() });
+        }
       }),
     );
-    if (later.length) {
-      const now = Date.now();
-      await this.deliveryQueue.addBulk(later.map(({ id, at }) => ({ name: 'deliver', data: { deliveryId: id }, opts: { ...deliveryJobOptions(id), delay: Math.max(0, at - now) } })));
-    }
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    return { delivered: ids.length - later.length, retries: later.length };
+    return { delivered: ids.length - retries, retries };
   }
 
   /** Stop taking jobs and wait for the ones in flight (Nest calls this on shutdown). */
