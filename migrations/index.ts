@@ -40,6 +40,7 @@ import { LiveTraining1763700019000 } from './1763700019000-live-training';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
+import { IdempotencyCommitMarker1763700021100 } from './1763700021100-idempotency-commit-marker';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   LiveTrainingCancellations1763700019100,
   AdminWrites1763700020000,
   V2RestIndexes1763700021000,
+  IdempotencyCommitMarker1763700021100,
 ];
