@@ -81,18 +81,23 @@ const SQL_UPDATE = `UPDATE users u SET
 // The two statements of a keyed write (core/idempotency/idempotency.service.ts CLAIM and COMPLETE,
 // `$org` bound last as bindOrg binds it): the claim before the create, the store of the answer after.
 const SQL_CLAIM = `WITH claim AS (
-           INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at)
-           VALUES ($6, $1, $2, $3, now() + make_interval(secs => $4))
+           INSERT INTO idempotency_keys AS k (organization_id, lookup, claim_id, fingerprint, expires_at, owner)
+           VALUES ($7, $1, $2, $3, now() + make_interval(secs => $4), $6)
            ON CONFLICT (organization_id, lookup) DO UPDATE
               SET claim_id = EXCLUDED.claim_id, fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL, sealed = false,
-                  created_at = now(), expires_at = EXCLUDED.expires_at
-            WHERE k.expires_at <= now() OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $5))
+                  created_at = now(), expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner, committed_at = NULL, answer_ref = NULL
+            WHERE k.expires_at <= now()
+               OR (k.status IS NULL AND k.committed_at IS NULL
+                   AND (k.created_at < now() - make_interval(secs => $5) OR pg_try_advisory_xact_lock(k.owner)))
            RETURNING 1
          )
-         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed FROM claim
+         SELECT true AS claimed, NULL::bytea AS fingerprint, NULL::smallint AS status, NULL::jsonb AS headers, NULL::bytea AS body, NULL::boolean AS sealed,
+                NULL::uuid AS claim_id, NULL::jsonb AS answer_ref, false AS lost FROM claim
          UNION ALL
-         SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed FROM idempotency_keys k
-          WHERE k.organization_id = $6 AND k.lookup = $1 AND NOT EXISTS (SELECT 1 FROM claim)`;
+         SELECT false, k.fingerprint, k.status, k.headers, k.body, k.sealed, k.claim_id, k.answer_ref,
+                (k.status IS NULL AND k.committed_at IS NOT NULL
+                 AND (k.created_at < now() - make_interval(secs => $5) OR coalesce(pg_try_advisory_xact_lock(k.owner), false))) FROM idempotency_keys k
+          WHERE k.organization_id = $7 AND k.lookup = $1 AND NOT EXISTS (SELECT 1 FROM claim)`;
 const SQL_COMPLETE = `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5, sealed = $6 WHERE organization_id = $7 AND lookup = $1 AND claim_id = $2`;
 
 /** Copy of students.service.ts uuidV5 (the external_id of a created student). */
@@ -139,7 +144,7 @@ async function serveBare(port) {
     if (typeof key === 'string') {
       claim = { lookup: createHash('sha256').update(`bench:POST:/students:${key}`).digest(), id: randomUUID() };
       const fingerprint = createHash('sha256').update(JSON.stringify(req.body)).digest();
-      const [row] = (await pool.query(SQL_CLAIM, [claim.lookup, claim.id, fingerprint, 86400, 60, org])).rows;
+      const [row] = (await pool.query(SQL_CLAIM, [claim.lookup, claim.id, fingerprint, 86400, 60, '1', org])).rows;
       if (!row?.claimed) return reply.code(409).send({ errors: [{ status: '409' }] });
     }
     const ids = items.map(() => randomUUID());

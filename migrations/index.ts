@@ -36,12 +36,13 @@ import { Commerce1763700017000 } from './1763700017000-commerce';
 import { CommerceLimits1763700017100 } from './1763700017100-commerce-limits';
 import { CommerceLimitsPurchaseKeys1763700017101 } from './1763700017101-commerce-limits-purchase-keys';
 import { PurchasesGrantLookup1763700017200 } from './1763700017200-purchases-grant-lookup';
-import { PromoUsesCountedAtSuccess1763700017300 } from './1763700017300-promo-uses-counted-at-success';
+import { PromoUsesCountedAtSuccess1763700026000 } from './1763700026000-promo-uses-counted-at-success';
 import { LiveTraining1763700019000 } from './1763700019000-live-training';
 import { LiveTrainingMailPerMeeting1763700025500 } from './1763700025500-live-training-mail-per-meeting';
 import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-training-cancellations';
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
+import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -79,7 +80,6 @@ export const MIGRATIONS = [
   CommerceLimits1763700017100,
   CommerceLimitsPurchaseKeys1763700017101,
   PurchasesGrantLookup1763700017200,
-  PromoUsesCountedAtSuccess1763700017300,
   Quizzes1763700018000,
   LiveTraining1763700019000,
   LiveTrainingCancellations1763700019100,
@@ -87,4 +87,6 @@ export const MIGRATIONS = [
   V2RestIndexes1763700021000,
   LiveTrainingMailPerMeeting1763700025500,
   WebhookDeliveriesPerWebhook1763700025900,
+  PromoUsesCountedAtSuccess1763700026000,
+  IdempotencyCommitMarker1763700026100,
 ];

@@ -90,6 +90,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) OUTBOX_RETENTION_DAYS = 30;
   /** How long an Idempotency-Key's answer is kept and replayed (CONVENTIONS §14: 24 h); the maintenance clean-up deletes expired keys. */
   @Transform(toInt) @IsInt() @Min(1) IDEMPOTENCY_KEY_TTL_SECONDS = 86400;
+  /**
+   * Fault injection for the crash tests of Idempotency-Key (test/platform/idempotency-crash.e2e-spec.ts),
+   * honoured only when NODE_ENV is `test`: a keyed write pauses for ever, after writing one line
+   * `IDEMPOTENCY_FAULT paused <point>` to stderr, either just before its transaction's COMMIT
+   * (`pause-before-commit`) or after the commit, before its answer is stored (`pause-before-answer-store`).
+   */
+  @IsOptional() @IsIn(['pause-before-commit', 'pause-before-answer-store']) IDEMPOTENCY_FAULT?: 'pause-before-commit' | 'pause-before-answer-store';
   /** Multiplies every delay of the webhook retry schedule (5 s, 5 min, ... 10 h); tests use a tiny scale. */
   @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value))) @IsNumber() @Min(0) WEBHOOK_RETRY_SCALE = 1;
   /** How often the worker relays pending outbox events to webhook deliveries. */

@@ -6,6 +6,7 @@ import { ApiError, conflict } from '../http/api-error';
 import { apiOf } from '../http/interfaces';
 import { requestFingerprint } from './fingerprint';
 import { holdsSecret, IdempotencyClaim, IdempotencyService, STORED_HEADERS } from './idempotency.service';
+import { KeyedWrite, keyedWrites } from './keyed-write';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_KEY_LENGTH = 255;
@@ -62,11 +63,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.idem.claim(req.principal, req.method, pathOf(req.url), key, fingerprint)).pipe(
       mergeMap((outcome): Observable<unknown> => {
         switch (outcome.kind) {
-          case 'claimed':
+          case 'claimed': {
             req[IDEMPOTENCY_CLAIM] = outcome.claim;
-            return next.handle();
+            // the handler runs in the keyed write's async context: the commit marker (keyed-write.ts)
+            // marks the key committed in the work's own transaction
+            const write: KeyedWrite = { claim: outcome.claim, committed: false, marking: false };
+            if (this.idem.fault === 'pause-before-commit') write.pauseBeforeCommit = pauseForEver;
+            return keyedWrites.run(write, () => next.handle());
+          }
           case 'in_flight':
             throw conflict('A request with this Idempotency-Key is still being processed; retry later.');
+          case 'lost':
+            // the first request's work committed and its process died before storing the answer:
+            // never run again; answer what its transaction noted, rebuilt (and stored)
+            return from(this.idem.rebuild(outcome.claim, outcome.ref)).pipe(
+              mergeMap((answer) => {
+                if (!answer) throw conflict('The first request with this Idempotency-Key was carried out but its answer was lost; it will not run again. Read the result, or use a new key for a new request.');
+                reply.status(answer.status).header('content-type', answer.headers['content-type']).header('Idempotent-Replayed', 'true');
+                return of(answer.body);
+              }),
+            );
           case 'mismatch': {
             const detail = 'This Idempotency-Key was used with a different request body.';
             if (api === 'v2') throw new ApiError(422, detail, { code: 'validation_error', source: { header: 'Idempotency-Key' } });
@@ -89,6 +105,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
+/** Fault injection (IDEMPOTENCY_FAULT, tests only): say where on stderr, then never go on. */
+export function pauseForEver(point: string): Promise<never> {
+  process.stderr.write(`IDEMPOTENCY_FAULT paused ${point}\n`);
+  return new Promise<never>(() => undefined);
+}
+
 /**
  * Fastify onSend hook (registered in app.factory.ts after the hooks that set the final headers):
  * stores the answer of a request whose key was claimed, as sent: status, Content-Type, Location,
@@ -108,6 +130,7 @@ export function idempotencyOnSend(idem: IdempotencyService) {
     }
     // a string payload is scanned for secrets as is (one pass, before its encoding: holdsSecret)
     const sealed = body === null || reply.statusCode >= 500 ? undefined : holdsSecret(typeof payload === 'string' ? payload : body);
+    if (idem.fault === 'pause-before-answer-store') return void pauseForEver('before-answer-store');
     // a string payload goes out as the bytes just stored (the same bytes: Fastify would encode the string again)
     idem.finish(claim, reply.statusCode, headers, body, sealed).then(() => done(null, typeof payload === 'string' ? body : payload));
   };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { noteAnswerRef } from '../../core/idempotency/keyed-write';
 import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -29,6 +30,9 @@ const MOVES: Record<PurchaseState, readonly PurchaseState[]> = {
 };
 /** States that give back what the limits took (promo use, credits). */
 const RELEASING: ReadonlySet<PurchaseState> = new Set(['FAILED', 'CANCELLED', 'REFUNDED']);
+
+/** The Idempotency-Key answer reference of a checkout (core/idempotency/keyed-write.ts): the purchase it created. */
+export const PURCHASE_ANSWER = 'v1.purchase';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -84,6 +88,9 @@ export class PurchasesService {
         paymentProcessor: dto.payment_processor ?? 'NONE',
         paymentProcessorOrderId: dto.payment_processor_order_id ?? '',
       });
+      // with an Idempotency-Key: the key is marked committed with this purchase in this transaction,
+      // so a retry after a crash before the answer is stored answers it and never checks out again
+      noteAnswerRef({ kind: PURCHASE_ANSWER, id: purchaseId });
       const ctx: CheckoutContext = { organizationId: p.organizationId, userId, offerId: offer.id, purchaseId, unitPriceCents: unit, quantity, currencyCode: offer.currency_code };
       const set: Record<string, unknown> = {};
       let due = subtotal;
@@ -128,6 +135,11 @@ export class PurchasesService {
       }
       return loadPurchaseByUuid(m, p.organizationId, purchaseId);
     });
+  }
+
+  /** A purchase by uuid (null when gone): the rebuilt answer of a checkout whose answer was lost (PURCHASE_ANSWER). */
+  async readByUuid(organizationId: string, uuid: string): Promise<PurchaseRow | null> {
+    return (await loadPurchaseByUuid(this.ds.manager, organizationId, uuid)) ?? null;
   }
 
   async read(p: Principal, publicId: string): Promise<PurchaseRow> {

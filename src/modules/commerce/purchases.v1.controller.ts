@@ -2,13 +2,14 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiOperation } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
+import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 import { V1 } from '../../core/http/interfaces';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
 import { MAX_QUANTITY } from './offers.presenter';
 import { PAYMENT_PROCESSORS } from './purchases.store';
 import { presentPurchaseV1 } from './purchases.presenter';
-import { PurchasesService } from './purchases.service';
+import { PURCHASE_ANSWER, PurchasesService } from './purchases.service';
 
 /**
  * /v1/purchases: the storefront's checkout (POST, CONVENTIONS §11: not in the published document),
@@ -18,7 +19,17 @@ import { PurchasesService } from './purchases.service';
 @V1()
 @Controller('v1/purchases')
 export class PurchasesV1Controller {
-  constructor(private readonly purchases: PurchasesService) {}
+  constructor(
+    private readonly purchases: PurchasesService,
+    idem: IdempotencyService,
+  ) {
+    // a keyed checkout whose process died after its commit, before its answer was stored: the retry
+    // answers the purchase it created, as the checkout answers it (docs/decisions/idempotency.md)
+    idem.registerRebuilder(PURCHASE_ANSWER, async (organizationId, id) => {
+      const row = await this.purchases.readByUuid(organizationId, id);
+      return row ? { status: 201, body: presentPurchaseV1(row) } : null;
+    });
+  }
 
   @Post()
   @HttpCode(201)

@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * every code's `use_count` is recounted as its unreleased uses, which are now exactly those of its
  * SUCCESS purchases. A pending purchase keeps its code and discount; its use counts when it succeeds.
  */
-export class PromoUsesCountedAtSuccess1763700017300 implements MigrationInterface {
-  name = 'PromoUsesCountedAtSuccess1763700017300';
+export class PromoUsesCountedAtSuccess1763700026000 implements MigrationInterface {
+  name = 'PromoUsesCountedAtSuccess1763700026000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
