@@ -10,7 +10,7 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
-import { checkBody } from './core/http/body-guard';
+import { checkBody, checkUrl } from './core/http/body-guard';
 import { installFastPaths } from './core/http/fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
@@ -54,9 +54,10 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
     (fastify as any).getDefaultJsonParser('error', 'error'),
   );
-  // every parsed body, whatever its content type: nesting capped, no lone surrogates (body-guard.ts)
+  // every request before its route: no NUL in path or query parameters; every parsed body, whatever
+  // its content type: nesting capped, no lone surrogates, no NUL (body-guard.ts)
   fastify.addHook('preValidation', (req, _reply, done) => {
-    const problem = req.body === undefined ? null : checkBody(req.body, apiOf(req));
+    const problem = checkUrl(req) ?? (req.body === undefined ? null : checkBody(req.body, apiOf(req)));
     done(problem ?? undefined);
   });
   // the routes' fast paths (@FastPath, core/http/fast-path.ts: the token endpoint's cached client_credentials grant)
