@@ -11,6 +11,7 @@ import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
 import { checkBody, checkUrl } from './core/http/body-guard';
+import { registerBodyParsers } from './core/http/body-parsers';
 import { installFastPaths } from './core/http/fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
@@ -45,15 +46,12 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   } as any);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false });
+  // bodyParser: false: the body parsers are registered below, all in one place (core/http/body-parsers.ts)
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  // JSON:API media type is JSON too.
-  fastify.addContentTypeParser(
-    ['application/vnd.api+json', 'application/merge-patch+json'],
-    { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
-    (fastify as any).getDefaultJsonParser('error', 'error'),
-  );
+  // JSON (and the JSON:API media types), url-encoded and multipart forms (read on /v1 as DRF reads them)
+  registerBodyParsers(fastify, config.BODY_LIMIT_BYTES);
   // every request before its route: no NUL in path or query parameters; every parsed body, whatever
   // its content type: nesting capped, no lone surrogates, no NUL (body-guard.ts)
   fastify.addHook('preValidation', (req, _reply, done) => {
