@@ -20,7 +20,7 @@ import { schemaOfClass, type JsonSchema } from './request-schemas';
  *   of its repeated values, as DRF's QueryDict does;
  * - nested objects from dotted names (`user.email=...`, `course.id=...`), lists of objects from
  *   indexed ones (`users[0].email=...` or DRF's `users[0]email=...`);
- * - an empty value of a boolean, number, list or object member is null when the member is
+ * - an empty value of a boolean, number or object member is null when the member is
  *   nullable, and absent when it is optional (DRF's `Field.get_value` for HTML input: a form cannot
  *   say null or absent otherwise); a required one stays "" and is refused as in JSON. DRF's HTML
  *   checkbox rule (an absent boolean is false) is not followed: an absent member stays absent, as in
@@ -179,8 +179,8 @@ function valueOf(node: Node, s: JsonSchema | undefined, required: boolean): unkn
   const { kind, nullable } = kindOf(s);
   const values = node.values;
   if (kind === 'array') {
-    // DRF's ListField: the repeated values, else the indexed names
-    if (values?.length && !(values.length === 1 && values[0] === '' && !node.kids)) return values.map((v) => scalar(v, kindOf(s?.items).kind));
+    // DRF's ListField: the repeated values (`labels=` is [""], refused as blank as in JSON), else the indexed names
+    if (values?.length) return values.map((v) => scalar(v, kindOf(s?.items).kind));
     if (node.kids) return listOf(node, s?.items);
     return nullable ? null : required ? '' : OMIT;
   }
