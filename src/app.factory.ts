@@ -10,7 +10,8 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/config';
-import { checkBody } from './core/http/body-guard';
+import { checkBody, checkUrl } from './core/http/body-guard';
+import { registerBodyParsers } from './core/http/body-parsers';
 import { installFastPaths } from './core/http/fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
@@ -45,18 +46,16 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   } as any);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false });
+  // bodyParser: false: the body parsers are registered below, all in one place (core/http/body-parsers.ts)
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  // JSON:API media type is JSON too.
-  fastify.addContentTypeParser(
-    ['application/vnd.api+json', 'application/merge-patch+json'],
-    { parseAs: 'string', bodyLimit: config.BODY_LIMIT_BYTES },
-    (fastify as any).getDefaultJsonParser('error', 'error'),
-  );
-  // every parsed body, whatever its content type: nesting capped, no lone surrogates (body-guard.ts)
+  // JSON (and the JSON:API media types), url-encoded and multipart forms (read on /v1 as DRF reads them)
+  registerBodyParsers(fastify, config.BODY_LIMIT_BYTES);
+  // every request before its route: no NUL in path or query parameters; every parsed body, whatever
+  // its content type: nesting capped, no lone surrogates, no NUL (body-guard.ts)
   fastify.addHook('preValidation', (req, _reply, done) => {
-    const problem = req.body === undefined ? null : checkBody(req.body, apiOf(req));
+    const problem = checkUrl(req) ?? (req.body === undefined ? null : checkBody(req.body, apiOf(req)));
     done(problem ?? undefined);
   });
   // the routes' fast paths (@FastPath, core/http/fast-path.ts: the token endpoint's cached client_credentials grant)

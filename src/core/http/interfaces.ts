@@ -2,6 +2,7 @@ import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyRequest } from 'fastify';
 import { addPatchTwins } from './put-and-patch';
+import { bodyClassOf } from './request-schemas';
 
 /**
  * Which interface a route belongs to, and so which error envelope it answers in, which credentials
@@ -21,6 +22,8 @@ export const API_INTERFACE = 'api:interface';
 /** What every route of a declared controller carries in its Fastify route config (`req.routeOptions.config`). */
 export interface ApiRouteConfig {
   api?: ApiInterface;
+  /** /v1 handlers: the class of the whole-body @Body() parameter, which form bodies are read with (form-bodies.ts) */
+  formBody?: Function;
 }
 
 /**
@@ -32,6 +35,8 @@ export interface ApiRouteConfig {
  * Class decorators run after method decorators, so every handler is already there. Only the class's
  * own methods are marked (a base class shared by two interfaces would otherwise get one of them).
  * It first adds the PATCH twins of the class's @PutAndPatch handlers (core/http/put-and-patch.ts).
+ * A /v1 handler's route config also carries its body class (`formBody`), which form bodies are
+ * read with (core/http/form-bodies.ts).
  */
 export function ApiOf(api: ApiInterface): ClassDecorator {
   return (target) => {
@@ -43,7 +48,8 @@ export function ApiOf(api: ApiInterface): ClassDecorator {
       const handler = Object.getOwnPropertyDescriptor(proto, name)?.value;
       if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
       const existing = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as Record<string, unknown> | undefined;
-      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, api } satisfies ApiRouteConfig, handler);
+      const formBody = api === 'v1' ? bodyClassOf(target, name) : undefined;
+      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, api, ...(formBody ? { formBody } : {}) } satisfies ApiRouteConfig, handler);
     }
   };
 }

@@ -242,20 +242,31 @@ const isEmptyObjectSchema = (s: JsonSchema | undefined): boolean =>
 export function bodyClassesByOperation(controllers: Function[]): Map<string, Function> {
   const out = new Map<string, Function>();
   for (const cls of controllers) {
-    const proto = cls.prototype as Record<string, unknown>;
-    for (const method of Object.getOwnPropertyNames(proto)) {
+    for (const method of Object.getOwnPropertyNames(cls.prototype)) {
       if (method === 'constructor') continue;
-      const args = Reflect.getMetadata?.(ROUTE_ARGS_METADATA, cls, method) as Record<string, { index: number; data?: unknown }> | undefined;
-      if (!args) continue;
-      for (const [key, arg] of Object.entries(args)) {
-        if (key.split(':')[0] !== String(RouteParamtypes.BODY) || arg.data !== undefined) continue;
-        const types = Reflect.getMetadata?.('design:paramtypes', proto, method) as unknown[] | undefined;
-        const t = types?.[arg.index];
-        if (typeof t === 'function' && t !== Object && t !== Array && t !== String) out.set(`${cls.name}_${method}`, t);
-      }
+      const t = bodyClassOf(cls, method);
+      if (t) out.set(`${cls.name}_${method}`, t);
     }
   }
   return out;
+}
+
+/**
+ * The class of a handler's whole-body @Body() parameter (its declared TypeScript type), or
+ * undefined (no body parameter, a named member `@Body('x')`, or a type without members such as
+ * `unknown`). Read by the OpenAPI request schemas above and by the form reader (form-bodies.ts,
+ * through the route config @V1() records).
+ */
+export function bodyClassOf(cls: Function, method: string): Function | undefined {
+  const args = Reflect.getMetadata?.(ROUTE_ARGS_METADATA, cls, method) as Record<string, { index: number; data?: unknown }> | undefined;
+  if (!args) return undefined;
+  for (const [key, arg] of Object.entries(args)) {
+    if (key.split(':')[0] !== String(RouteParamtypes.BODY) || arg.data !== undefined) continue;
+    const types = Reflect.getMetadata?.('design:paramtypes', cls.prototype, method) as unknown[] | undefined;
+    const t = types?.[arg.index];
+    if (typeof t === 'function' && t !== Object && t !== Array && t !== String) return t;
+  }
+  return undefined;
 }
 
 /**
