@@ -11,7 +11,7 @@ import { DomainUsersModule } from './modules/domain-users/domain-users.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
-import { OAuthModule } from './modules/oauth/oauth.module';
+import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';

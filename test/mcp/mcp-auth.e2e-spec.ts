@@ -5,7 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { freePort, startTestApp, TestApp } from '../support/app';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { orgUuid } from '../support/fixtures';
-import { cookieOf, decodeJwt, hiddenFields } from '../oauth/oauth-helpers';
+import { cookieOf, decodeJwt, hiddenFields } from '../auth/oauth-helpers';
 import { answer, mcpClient } from './mcp-support';
 
 const REDIRECT = 'http://127.0.0.1:8765/mcp-callback';

@@ -1,6 +1,6 @@
 import { AuthService } from '../../src/core/auth/auth.service';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { authInvalidationReady } from '../oauth/oauth-helpers';
+import { authInvalidationReady } from '../auth/oauth-helpers';
 import { startTestApp, TestApp } from '../support/app';
 import { countQueries, enroll, insertCourse, insertLesson, insertStudent, issueCertificate, publishCourse } from '../support/fixtures';
 

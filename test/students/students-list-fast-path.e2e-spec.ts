@@ -1,7 +1,7 @@
 import { AuthService } from '../../src/core/auth/auth.service';
 import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { authInvalidationReady } from '../oauth/oauth-helpers';
+import { authInvalidationReady } from '../auth/oauth-helpers';
 import { startTestApp, TestApp } from '../support/app';
 
 /**

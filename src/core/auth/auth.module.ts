@@ -1,20 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.module';
-import { AccessTokens } from './access-tokens';
 import { AuthService } from './auth.service';
-import { VerifiedClients } from './verified-clients';
 import { AuthInvalidationBus } from './invalidation';
 import { GlobalAuthGuard } from './auth.guard';
+import { AccessTokenStrategy } from './jwt.strategy';
 import { KeysService } from './keys.service';
 import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
 
+/**
+ * What every module leans on to authenticate: the access-token strategy (passport-jwt, registered
+ * as 'jwt' through PassportModule), the signing keys it verifies with, AuthService and the global
+ * guard, the rate limits. The OAuth server itself (token, revoke, register, authorize, clients,
+ * scopes, discovery) is modules/auth.
+ */
 @Global()
 @Module({
   imports: [
+    PassportModule.register({ defaultStrategy: 'jwt', session: false }),
     ThrottlerModule.forRootAsync({
       inject: [AppConfig, REDIS],
       useFactory: (config: AppConfig, redis: Redis) => ({
@@ -23,7 +30,7 @@ import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
       }),
     }),
   ],
-  providers: [KeysService, AuthInvalidationBus, AccessTokens, VerifiedClients, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
-  exports: [KeysService, AccessTokens, VerifiedClients, AuthService, RateLimitGuard, ThrottlerModule],
+  providers: [KeysService, AuthInvalidationBus, AccessTokenStrategy, AuthService, RedisThrottlerStorage, RateLimitGuard, { provide: APP_GUARD, useClass: GlobalAuthGuard }],
+  exports: [PassportModule, KeysService, AuthInvalidationBus, AccessTokenStrategy, AuthService, RateLimitGuard, ThrottlerModule],
 })
 export class AuthModule {}

@@ -3,24 +3,22 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
 import { unauthorized } from '../http/api-error';
-import { AccessClaims, AccessTokens, invalidToken } from './access-tokens';
+import { AccessClaims, AccessTokenStrategy, invalidToken } from './jwt.strategy';
 import { AuthInvalidationBus } from './invalidation';
 import type { Principal } from './principal';
 import { ALL_SCOPES } from './scopes';
 import { TtlCache } from './ttl-cache';
-import { VerifiedClients } from './verified-clients';
 import { unscoped } from '../database/scoped';
 
-export type { AccessClaims } from './access-tokens';
+export type { AccessClaims } from './jwt.strategy';
 
 /**
- * Authenticates callers: Bearer JWTs (AccessTokens verifies them) and, on /v1, organization API
- * keys by HTTP Basic. Client state and refresh-token families are re-read from the database at most
- * every AUTH_CACHE_SECONDS, so the hot path makes no query; a change to a client or a revoked family
- * drops the cached state at once in every API process (AuthInvalidationBus), within
- * AUTH_CACHE_SECONDS when Redis is unreachable. The token endpoint's client verification is cached
- * the same way (VerifiedClients). The signing, verification and verified-client members below the
- * authentication ones are the same services' answers, for the modules that only know AuthService.
+ * Authenticates callers: Bearer JWTs (verified by AccessTokenStrategy, the passport-jwt strategy
+ * registered as 'jwt', the only verifier of Bearer tokens) and, on /v1, organization API keys by
+ * HTTP Basic. Client state and refresh-token families are re-read from the database at most every
+ * AUTH_CACHE_SECONDS, so the hot path makes no query; a change to a client or a revoked family drops
+ * the cached state at once in every API process (AuthInvalidationBus), within AUTH_CACHE_SECONDS
+ * when Redis is unreachable.
  */
 @Injectable()
 export class AuthService {
@@ -34,8 +32,8 @@ export class AuthService {
     private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly bus: AuthInvalidationBus,
-    readonly tokens: AccessTokens,
-    readonly verifiedClients: VerifiedClients,
+    /** The access-token strategy: the claims of a Bearer token come from it and from nothing else. */
+    readonly strategy: AccessTokenStrategy,
   ) {
     bus.onMessage((m) => {
       this.invalidations++;
@@ -92,7 +90,7 @@ export class AuthService {
    * with the same checks, and gives the error).
    */
   private cachedPrincipal(token: string): Principal | undefined {
-    const claims = this.tokens.cached(token);
+    const claims = this.strategy.cached(token);
     if (!claims || claims.exp * 1000 <= Date.now()) return undefined;
     const client = this.clientActive.get(claims.cid);
     if (!client || !client.active || client.organizationId !== claims.org) return undefined;
@@ -124,7 +122,7 @@ export class AuthService {
   }
 
   private async fromToken(token: string): Promise<Principal> {
-    const claims = await this.tokens.verify(token);
+    const claims = await this.strategy.verify(token);
     const client = await this.clientState(claims.cid);
     if (!client.active || client.organizationId !== claims.org) throw invalidToken('The client of this token is deactivated.');
     if (claims.fid && (await this.isFamilyRevoked(claims.fid))) throw invalidToken('The access token has been revoked.');
@@ -200,28 +198,8 @@ export class AuthService {
     this.bus.publish({ family: familyId });
   }
 
-  /** AccessTokens.audience */
-  audience(): string {
-    return this.tokens.audience();
-  }
-  /** AccessTokens.sign */
-  signAccessToken(claims: Parameters<AccessTokens['sign']>[0]): { token: string; expiresIn: number } {
-    return this.tokens.sign(claims);
-  }
-  /** AccessTokens.verify (signature, expiry, audience; not the client's or family's standing) */
+  /** The claims of an access token (AccessTokenStrategy.verify: signature, expiry, audience; not the client's or family's standing). */
   verifyAccessToken(token: string): Promise<AccessClaims> {
-    return this.tokens.verify(token);
-  }
-  /** VerifiedClients.get */
-  verifiedClient<T>(clientId: string, secret: string): T | undefined {
-    return this.verifiedClients.get<T>(clientId, secret);
-  }
-  /** VerifiedClients.lookupStarted */
-  clientLookupStarted(): number {
-    return this.verifiedClients.lookupStarted();
-  }
-  /** VerifiedClients.remember */
-  rememberVerifiedClient(clientId: string, clientUuid: string, secret: string, client: unknown, startedAt: number) {
-    this.verifiedClients.remember(clientId, clientUuid, secret, client, startedAt);
+    return this.strategy.verify(token);
   }
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { deleteRelayedEvents } from '../../core/events/retention';
 import { deleteExpiredIdempotencyKeys } from '../../core/idempotency/retention';
-import { deleteExpiredAuthCodes, deleteExpiredRefreshTokens, deleteStaleTokenFamilies, eraseRefreshSuccessors } from '../oauth/retention';
+import { deleteExpiredAuthCodes, deleteExpiredRefreshTokens, deleteStaleTokenFamilies, eraseRefreshSuccessors } from '../auth/retention';
 
 export interface CleanupResult {
   refreshTokens: number;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
-import { OAuthClient } from '../oauth/oauth.entities';
+import { OAuthClient } from '../auth/oauth.entities';
 import { Admin, ApiKey, Organization } from './organization.entity';
 import { AdminsService } from './admins.service';
 import { OrganizationsService } from './organizations.service';

@@ -7,8 +7,8 @@ import { randomToken, sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { DomainsService } from '../domains/domains.service';
-import { newClientId, newClientSecret } from '../oauth/clients.service';
-import { insertBootstrapClient } from '../oauth/bootstrap-client';
+import { newClientId, newClientSecret } from '../auth/clients.service';
+import { insertBootstrapClient } from '../auth/bootstrap-client';
 import { Admin, ApiKey, Organization } from './organization.entity';
 import { unscoped } from '../../core/database/scoped';
 

@@ -11,6 +11,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
 import { OAuthClient, TokenFamily } from './oauth.entities';
+import { VerifiedClients } from './verified-clients';
 
 export function newClientId(): string {
   return `cp_${randomToken(18)}`;
@@ -56,6 +57,7 @@ export class ClientsService {
     @InjectRepository(OAuthClient) private readonly clients: Repository<OAuthClient>,
     @InjectRepository(TokenFamily) private readonly families: Repository<TokenFamily>,
     private readonly auth: AuthService,
+    private readonly verifiedClients: VerifiedClients,
   ) {}
 
   /** Resolve the scopes a create/update asks for, refusing unknown ones and any the caller lacks. */
@@ -216,10 +218,10 @@ export class ClientsService {
    */
   async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
     if (secret) {
-      const cached = this.auth.verifiedClient<OAuthClient>(clientId, secret);
+      const cached = this.verifiedClients.get<OAuthClient>(clientId, secret);
       if (cached) return cached;
     }
-    const startedAt = this.auth.clientLookupStarted();
+    const startedAt = this.verifiedClients.lookupStarted();
     const client = await this.clients.findOne({ where: { clientId }, comment: CLIENT_BY_CLIENT_ID });
     if (!client || !client.isActive) {
       constantTimeEqual(sha256(secret ?? ''), sha256('')); // same work either way
@@ -228,7 +230,7 @@ export class ClientsService {
     if (client.tokenEndpointAuthMethod === 'none') return secret ? null : client;
     if (!secret || !client.secretHash || !constantTimeEqual(sha256(secret), client.secretHash)) return null;
     // only clients bound to an organization: a registered client's binding (authorize.service) is not an invalidation point
-    if (client.organizationId) this.auth.rememberVerifiedClient(clientId, client.id, secret, client, startedAt);
+    if (client.organizationId) this.verifiedClients.remember(clientId, client.id, secret, client, startedAt);
     return client;
   }
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { TokenService } from '../../src/modules/oauth/token.service';
+import { TokenService } from '../../src/modules/auth/token.service';
 import { startTestApp, TestApp } from '../support/app';
 import { waitFor } from '../support/eventually';
 import { authInvalidationReady, decodeJwt } from './oauth-helpers';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessTokenSigner } from './access-token-signer';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
 import { ClientsController } from './clients.controller';
@@ -12,11 +13,12 @@ import { ScopesController } from './scopes.controller';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 import { V1FallbackController } from './v1-fallback.controller';
+import { VerifiedClients } from './verified-clients';
 
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthClient, TokenFamily, RefreshToken, AuthCode])],
   controllers: [TokenController, ClientsController, ScopesController, DiscoveryController, RegisterController, AuthorizeController, V1FallbackController],
-  providers: [ClientsService, TokenService, RegisterService, AuthorizeService],
+  providers: [AccessTokenSigner, VerifiedClients, ClientsService, TokenService, RegisterService, AuthorizeService],
   exports: [ClientsService, TokenService],
 })
 export class OAuthModule {}

@@ -6,7 +6,7 @@ import { SCOPE_CODENAMES } from '../../src/core/auth/scopes';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { issuerUrl } from '../../src/core/config/config';
-import { SIGNIN_FAILURE_LIMIT } from '../../src/modules/oauth/authorize.service';
+import { SIGNIN_FAILURE_LIMIT } from '../../src/modules/auth/authorize.service';
 import { authorizeCode, authorizeQuery, cookieOf, decodeJwt, hiddenFields, pkce, REDIRECT, registerClient, submitAuthorize } from './oauth-helpers';
 
 const PASSWORD = 'correct horse battery';

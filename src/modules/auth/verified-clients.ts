@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes } from 'node:crypto';
-import { AppConfig } from '../config/config';
-import { constantTimeEqual } from '../crypto/crypto';
-import { AuthInvalidationBus } from './invalidation';
-import { TtlCache } from './ttl-cache';
+import { AppConfig } from '../../core/config/config';
+import { constantTimeEqual } from '../../core/crypto/crypto';
+import { AuthInvalidationBus } from '../../core/auth/invalidation';
+import { TtlCache } from '../../core/auth/ttl-cache';
 
 /**
  * The token endpoint's clients whose secret was verified, by client_id: the client row and a keyed

@@ -7,7 +7,9 @@ import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, decrypt, encrypt, randomToken, sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
+import { AccessTokenSigner } from './access-token-signer';
 import { ClientsService, ipAllowed } from './clients.service';
+import { VerifiedClients } from './verified-clients';
 import { AuthCode, OAuthClient, RefreshToken, TokenFamily } from './oauth.entities';
 import { unscoped } from '../../core/database/scoped';
 
@@ -39,6 +41,8 @@ export class TokenService {
     private readonly config: AppConfig,
     private readonly auth: AuthService,
     private readonly clients: ClientsService,
+    private readonly signer: AccessTokenSigner,
+    private readonly verifiedClients: VerifiedClients,
     @InjectRepository(RefreshToken) private readonly refreshTokens: Repository<RefreshToken>,
   ) {}
 
@@ -52,7 +56,7 @@ export class TokenService {
   }
 
   private accessToken(client: OAuthClient, organizationId: string, subject: string, scope: string, familyId?: string) {
-    return this.auth.signAccessToken({
+    return this.signer.sign({
       sub: subject,
       client_id: client.clientId,
       org: organizationId,
@@ -76,7 +80,7 @@ export class TokenService {
    */
   cachedClientCredentials(creds: ClientCredentials, requestedScope: string | undefined, ip: string): TokenResponse | undefined {
     if (!creds.clientId || !creds.clientSecret) return undefined;
-    const client = this.auth.verifiedClient<OAuthClient>(creds.clientId, creds.clientSecret);
+    const client = this.verifiedClients.get<OAuthClient>(creds.clientId, creds.clientSecret);
     return client && this.clientCredentialsFor(client, requestedScope, ip);
   }
 
