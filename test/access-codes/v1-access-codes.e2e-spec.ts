@@ -2,6 +2,7 @@ import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { countQueries, domainOf, insertDomain, insertStudent, orgUuid, useAccessCode } from '../support/fixtures';
+import { drfFlat } from '../support/drf';
 
 describe('/v1 access code pools and access codes', () => {
   let t: TestApp;
@@ -76,7 +77,7 @@ describe('/v1 access code pools and access codes', () => {
       const bad = async (body: unknown, field: string, url = pools, method = 'POST') => {
         const r = await t.request(method, url, { body, ...basic() });
         expect(r.status).toBe(400);
-        expect(r.body[field]).toEqual([expect.any(String)]);
+        expect(drfFlat(r.body)[field]).toEqual([expect.any(String)]);
       };
       await bad({}, 'name');
       await bad({ name: '' }, 'name');
@@ -256,7 +257,7 @@ describe('/v1 access code pools and access codes', () => {
       const bad = async (body: unknown, field: string) => {
         const r = await t.post(url, body, basic());
         expect(r.status).toBe(400);
-        expect(r.body[field]).toEqual([expect.any(String)]);
+        expect(drfFlat(r.body)[field]).toEqual([expect.any(String)]);
       };
       await bad({ code: '' }, 'code');
       await bad({ code: 'x'.repeat(41) }, 'code');

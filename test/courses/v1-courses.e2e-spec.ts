@@ -316,11 +316,11 @@ describe('/v1 courses', () => {
     it('bad label references are 400; other organizations are 404 or 400; the scope is checked', async () => {
       const c = (await t.post('/v1/courses', base, key())).body;
       expect((await t.post(`/v1/courses/${c.id}/labels`, {}, key())).body).toEqual({ label: ['This field is required.'] });
-      expect((await t.post(`/v1/courses/${c.id}/labels`, { label: {} }, key())).body).toEqual({ 'label.id': ['This field is required.'] });
+      expect((await t.post(`/v1/courses/${c.id}/labels`, { label: {} }, key())).body).toEqual({ label: { id: ['This field is required.'] } });
       expect((await t.post(`/v1/courses/${c.id}/labels`, { label: 'x' }, key())).status).toBe(400);
       const nope = await t.post(`/v1/courses/${c.id}/labels`, { label: { id: 'lbl_nope' } }, key());
       expect(nope.status).toBe(400);
-      expect(nope.body['label.id'][0]).toContain('object does not exist');
+      expect(nope.body.label.id[0]).toContain('object does not exist');
       const foreign = (await t.post('/v1/labels', { name: 'Foreign' }, { basic: other.api_key })).body;
       expect((await t.post(`/v1/courses/${c.id}/labels`, { label: { id: foreign.id } }, key())).status).toBe(400);
       const mine = (await t.post('/v1/labels', { name: 'Mine for course' }, key())).body;

@@ -2,6 +2,7 @@ import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { countQueries, domainOf, insertDomain, insertPlan, insertStudent, joinDomain, orgUuid } from '../support/fixtures';
+import { drfFlat } from '../support/drf';
 
 describe('/v1 plans and plan enrollments', () => {
   let t: TestApp;
@@ -160,7 +161,7 @@ describe('/v1 plans and plan enrollments', () => {
     const expect400 = async (body: unknown, field: string) => {
       const r = await t.post(url, body, basic());
       expect(r.status).toBe(400);
-      expect(r.body[field]).toBeDefined();
+      expect(drfFlat(r.body)[field]).toBeDefined();
     };
     await expect400({}, 'user');
     await expect400({ user: {} }, 'user.id');

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
+import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from './api-error';
 import { ApiInterface, apiOf } from './interfaces';
 
 const OAUTH_DEFAULTS: Record<number, string> = {
@@ -74,12 +74,7 @@ export function renderError(err: ApiError, api: ApiInterface, requestId: string)
       };
     case 'v1': {
       if ((status === 400 || status === 422) && err.problems.length) {
-        const body: Record<string, string[]> = {};
-        for (const p of err.problems) {
-          const field = p.v1?.field ?? p.field;
-          for (const m of p.v1?.messages ?? [p.message]) if (!(body[field] ??= []).includes(m)) body[field].push(m);
-        }
-        return { status: 400, contentType: 'application/json', body };
+        return { status: 400, contentType: 'application/json', body: v1ErrorBody(err.problems) };
       }
       return { status: status === 422 ? 400 : status, contentType: 'application/json', body: { detail: err.detail } };
     }
@@ -107,6 +102,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
+    if (exception instanceof NoMatch && apiOf(request) === 'v1') {
+      reply.status(200).header('Content-Type', 'application/json').send({ count: 0, next: null, previous: null, results: [] });
+      return;
+    }
     const err = toApiError(exception, this.logger, String(request.id));
     const api = apiOf(request);
     const { status, body, contentType } = renderError(err, api, String(request.id));
