@@ -84,7 +84,7 @@ describe('/v1 access code pools and access codes', () => {
       await bad({ name: 'x'.repeat(256) }, 'name');
       await bad({ name: 7 }, 'name');
       await bad({ name: 'a\u0000b' }, 'name');
-      expect((await t.get(`${pools}?name=a%00b`, basic())).status).toBe(400);
+      expect((await t.get(`${pools}?name=a%00b`, basic())).body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
       await bad({ name: 'ok', active: 'yes' }, 'active');
       await bad({ name: 'ok', start_date: 'tomorrow' }, 'start_date');
       await bad({ name: 'ok', start_date: '2026-05-01T00:00:00Z', end_date: '2026-04-01T00:00:00Z' }, 'end_date');

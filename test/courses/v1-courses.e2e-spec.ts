@@ -120,7 +120,7 @@ describe('/v1 courses', () => {
     const nul = await t.post('/v1/courses', { ...base, title: 'a\u0000b', labels: ['x\u0000'] }, key());
     expect(nul.status).toBe(400);
     expect(nul.body).toEqual({ title: ['Null characters are not allowed.'], labels: ['Null characters are not allowed.'] });
-    expect((await t.get('/v1/courses?label__name=a%00b', key())).status).toBe(400);
+    expect((await t.get('/v1/courses?label__name=a%00b', key())).body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
     const badLabel = await t.post('/v1/courses', { ...base, labels: ['ok', ''] }, key());
     expect(badLabel.status).toBe(400);
     expect(badLabel.body.labels).toEqual(['This field may not be blank.']);

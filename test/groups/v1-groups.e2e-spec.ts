@@ -244,10 +244,12 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       expect(p2.body.results.map((g: any) => g.id)).toEqual([c.id]);
       expect(p2.body.previous).not.toBeNull();
       expect((await t.get('/v1/groups?page=9', { token: tok })).status).toBe(404);
-      for (const q of ['page=0', 'page=x', 'page_size=-1', 'page_size=abc', 'name=a%00b']) {
+      for (const q of ['page=0', 'page=x', 'page_size=-1', 'page_size=abc']) {
         const r = await t.get(`/v1/groups?${q}`, { token: tok });
         expect([q, r.status]).toEqual([q, 400]);
       }
+      // a list filter never fails on an odd value: it matches nothing (issue 25 item 7)
+      expect((await t.get('/v1/groups?name=a%00b', { token: tok })).body).toMatchObject({ count: 0, results: [] });
       // user_count of the whole page: a constant number of statements however many groups
       const counted = await countQueries(() => t.get('/v1/groups', { basic: o.api_key }));
       for (let i = 0; i < 5; i++) await member((await create({}, o)).id, o);

@@ -120,8 +120,9 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       await bad({ slug: 5, path: { title: 'x' } }, 'slug');
       await bad({ slug: 'ok', path: { title: 'x' }, hidden: 'yes' }, 'hidden');
       await bad({ slug: 'ok', path: { title: 'nul \u0000 byte' } }, 'path.title');
-      expect((await t.get(`${base}?search=a%00b`, basic())).status).toBe(400);
-      expect((await t.get(`${base}?label__name=%00`, basic())).status).toBe(400);
+      // a list filter never fails on an odd value: it matches nothing (issue 25 item 7)
+      expect((await t.get(`${base}?search=a%00b`, basic())).body).toEqual({ count: 0, next: null, previous: null, results: [] });
+      expect((await t.get(`${base}?label__name=%00`, basic())).body).toEqual({ count: 0, next: null, previous: null, results: [] });
       expect((await t.get(`/v1/domains/a%00b/published-paths`, basic())).status).toBe(404);
       expect((await t.get(`/v1/paths/%00`, basic())).status).toBe(404);
       const notObject = await t.request('POST', base, { raw: { contentType: 'application/json', data: '[1,2]' }, ...basic() });

@@ -183,8 +183,7 @@ describe('/v1 published courses', () => {
     const after = await t.get(`/v1/domains/${d.name}/published-courses?search=kubernetes`, { token });
     expect(after.body.results.map((r: any) => r.id)).not.toContain(ids[byKeyword.id]);
     const nul = await t.get(`/v1/domains/${d.name}/published-courses?search=a%00b`, { token });
-    expect(nul.status).toBe(400);
-    expect(nul.body.search).toEqual(expect.any(Array));
+    expect(nul.body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
     const nothing = await t.get(`/v1/domains/${d.name}/published-courses?search=${encodeURIComponent('"unbalanced & | !')}`, { token });
     expect(nothing.status).toBe(200);
     const plan = await t.ds.transaction(async (m) => {
