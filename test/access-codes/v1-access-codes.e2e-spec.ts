@@ -2,6 +2,7 @@ import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { countQueries, domainOf, insertDomain, insertStudent, orgUuid, useAccessCode } from '../support/fixtures';
+import { drfFlat } from '../support/drf';
 
 describe('/v1 access code pools and access codes', () => {
   let t: TestApp;
@@ -76,14 +77,14 @@ describe('/v1 access code pools and access codes', () => {
       const bad = async (body: unknown, field: string, url = pools, method = 'POST') => {
         const r = await t.request(method, url, { body, ...basic() });
         expect(r.status).toBe(400);
-        expect(r.body[field]).toEqual([expect.any(String)]);
+        expect(drfFlat(r.body)[field]).toEqual([expect.any(String)]);
       };
       await bad({}, 'name');
       await bad({ name: '' }, 'name');
       await bad({ name: 'x'.repeat(256) }, 'name');
       await bad({ name: 7 }, 'name');
       await bad({ name: 'a\u0000b' }, 'name');
-      expect((await t.get(`${pools}?name=a%00b`, basic())).status).toBe(400);
+      expect((await t.get(`${pools}?name=a%00b`, basic())).body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
       await bad({ name: 'ok', active: 'yes' }, 'active');
       await bad({ name: 'ok', start_date: 'tomorrow' }, 'start_date');
       await bad({ name: 'ok', start_date: '2026-05-01T00:00:00Z', end_date: '2026-04-01T00:00:00Z' }, 'end_date');
@@ -256,7 +257,7 @@ describe('/v1 access code pools and access codes', () => {
       const bad = async (body: unknown, field: string) => {
         const r = await t.post(url, body, basic());
         expect(r.status).toBe(400);
-        expect(r.body[field]).toEqual([expect.any(String)]);
+        expect(drfFlat(r.body)[field]).toEqual([expect.any(String)]);
       };
       await bad({ code: '' }, 'code');
       await bad({ code: 'x'.repeat(41) }, 'code');

@@ -3,6 +3,7 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
 import { startTestApp, TestApp } from '../support/app';
 import { domainOf, insertCourseSeries, insertPlan, orgUuid } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
+import { drfFlat } from '../support/drf';
 
 /** /v1/offers and the offer block of the objects that carry one (CONVENTIONS §11). */
 describe('/v1 offers', () => {
@@ -129,7 +130,7 @@ describe('/v1 offers', () => {
     for (const [body, field] of bad) {
       const res = await t.patch(`/v1/offers/${id}`, body, basic());
       expect(res.status).toBe(400);
-      expect(res.body[field]).toEqual([expect.any(String)]);
+      expect(drfFlat(res.body)[field]).toEqual([expect.any(String)]);
     }
     expect((await t.get(`/v1/offers/${id}`, basic())).body).toMatchObject({ price_cents: 0, currency_code: 'USD', registration_open: true });
     const reader = await t.tokenFor(org, ['offers:read']);

@@ -120,7 +120,7 @@ describe('/v1 courses', () => {
     const nul = await t.post('/v1/courses', { ...base, title: 'a\u0000b', labels: ['x\u0000'] }, key());
     expect(nul.status).toBe(400);
     expect(nul.body).toEqual({ title: ['Null characters are not allowed.'], labels: ['Null characters are not allowed.'] });
-    expect((await t.get('/v1/courses?label__name=a%00b', key())).status).toBe(400);
+    expect((await t.get('/v1/courses?label__name=a%00b', key())).body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
     const badLabel = await t.post('/v1/courses', { ...base, labels: ['ok', ''] }, key());
     expect(badLabel.status).toBe(400);
     expect(badLabel.body.labels).toEqual(['This field may not be blank.']);
@@ -316,11 +316,11 @@ describe('/v1 courses', () => {
     it('bad label references are 400; other organizations are 404 or 400; the scope is checked', async () => {
       const c = (await t.post('/v1/courses', base, key())).body;
       expect((await t.post(`/v1/courses/${c.id}/labels`, {}, key())).body).toEqual({ label: ['This field is required.'] });
-      expect((await t.post(`/v1/courses/${c.id}/labels`, { label: {} }, key())).body).toEqual({ 'label.id': ['This field is required.'] });
+      expect((await t.post(`/v1/courses/${c.id}/labels`, { label: {} }, key())).body).toEqual({ label: { id: ['This field is required.'] } });
       expect((await t.post(`/v1/courses/${c.id}/labels`, { label: 'x' }, key())).status).toBe(400);
       const nope = await t.post(`/v1/courses/${c.id}/labels`, { label: { id: 'lbl_nope' } }, key());
       expect(nope.status).toBe(400);
-      expect(nope.body['label.id'][0]).toContain('object does not exist');
+      expect(nope.body.label.id[0]).toContain('object does not exist');
       const foreign = (await t.post('/v1/labels', { name: 'Foreign' }, { basic: other.api_key })).body;
       expect((await t.post(`/v1/courses/${c.id}/labels`, { label: { id: foreign.id } }, key())).status).toBe(400);
       const mine = (await t.post('/v1/labels', { name: 'Mine for course' }, key())).body;

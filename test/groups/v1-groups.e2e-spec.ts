@@ -5,6 +5,7 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
 import { startTestApp, TestApp } from '../support/app';
 import { twoOrgs } from '../support/two-orgs';
 import { countQueries, domainOf, insertGroupCategory, insertStudent, orgUuid } from '../support/fixtures';
+import { drfFlat } from '../support/drf';
 
 describe('/v1 groups, email-domain rules and group categories', () => {
   let t: TestApp;
@@ -170,7 +171,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       for (const [body, field] of cases) {
         const r = await t.post('/v1/groups', body, basic());
         expect([JSON.stringify(body).slice(0, 80), r.status]).toEqual([JSON.stringify(body).slice(0, 80), 400]);
-        expect(r.body[field]).toEqual(expect.arrayContaining([expect.any(String)]));
+        expect(drfFlat(r.body)[field]).toEqual(expect.arrayContaining([expect.any(String)]));
       }
       // another organization's category is not one of ours
       const theirs = await insertGroupCategory(t, other);
@@ -243,10 +244,12 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       expect(p2.body.results.map((g: any) => g.id)).toEqual([c.id]);
       expect(p2.body.previous).not.toBeNull();
       expect((await t.get('/v1/groups?page=9', { token: tok })).status).toBe(404);
-      for (const q of ['page=0', 'page=x', 'page_size=-1', 'page_size=abc', 'name=a%00b']) {
+      for (const q of ['page=0', 'page=x', 'page_size=-1', 'page_size=abc']) {
         const r = await t.get(`/v1/groups?${q}`, { token: tok });
         expect([q, r.status]).toEqual([q, 400]);
       }
+      // a list filter never fails on an odd value: it matches nothing (issue 25 item 7)
+      expect((await t.get('/v1/groups?name=a%00b', { token: tok })).body).toMatchObject({ count: 0, results: [] });
       // user_count of the whole page: a constant number of statements however many groups
       const counted = await countQueries(() => t.get('/v1/groups', { basic: o.api_key }));
       for (let i = 0; i < 5; i++) await member((await create({}, o)).id, o);
@@ -325,7 +328,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       ] as [string, unknown, string][]) {
         const r = await t.request(method, `/v1/groups/${g.id}`, { ...basic(), body });
         expect([method, JSON.stringify(body), r.status]).toEqual([method, JSON.stringify(body), 400]);
-        expect(r.body[field]).toBeDefined();
+        expect(drfFlat(r.body)[field]).toBeDefined();
       }
       expect(await row(g.id)).toEqual(before);
       // renaming a group to its own name is not a conflict

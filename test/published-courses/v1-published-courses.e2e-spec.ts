@@ -2,6 +2,7 @@ import { startTestApp, TestApp } from '../support/app';
 import { domainOf, enroll, insertCourse, insertDomain, insertStudent, orgUuid, publishCourse } from '../support/fixtures';
 import { encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
+import { drfFlat } from '../support/drf';
 
 async function insertLesson(t: TestApp, org: CreatedOrg, courseUuid: string, attrs: { title?: string; order?: number; optional?: boolean; keywords?: string; type?: string } = {}) {
   const [row] = await t.ds.query(
@@ -108,7 +109,7 @@ describe('/v1 published courses', () => {
     for (const [body, field] of cases) {
       const res = await t.post(base(), body, { basic: org.api_key });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
-      expect(res.body[field]).toEqual(expect.any(Array));
+      expect(drfFlat(res.body)[field]).toEqual(expect.any(Array));
     }
     const [n] = await t.ds.query(`SELECT count(*)::int AS n FROM published_courses WHERE course_id = $1`, [c.uuid]);
     expect(n.n).toBe(0);
@@ -182,8 +183,7 @@ describe('/v1 published courses', () => {
     const after = await t.get(`/v1/domains/${d.name}/published-courses?search=kubernetes`, { token });
     expect(after.body.results.map((r: any) => r.id)).not.toContain(ids[byKeyword.id]);
     const nul = await t.get(`/v1/domains/${d.name}/published-courses?search=a%00b`, { token });
-    expect(nul.status).toBe(400);
-    expect(nul.body.search).toEqual(expect.any(Array));
+    expect(nul.body).toEqual({ count: 0, next: null, previous: null, results: [] }); // a filter matches nothing, never fails (issue 25 item 7)
     const nothing = await t.get(`/v1/domains/${d.name}/published-courses?search=${encodeURIComponent('"unbalanced & | !')}`, { token });
     expect(nothing.status).toBe(200);
     const plan = await t.ds.transaction(async (m) => {

@@ -180,7 +180,7 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
     expect(Object.keys(three.body)).toEqual(['answers']);
     const outside = await attempt(quiz.id, body([right(looseQ)]));
     expect(outside.status).toBe(400);
-    expect(Object.keys(outside.body)).toEqual(['answers.0.question_id']);
+    expect(outside.body).toEqual({ answers: [{ question_id: [expect.any(String)] }] });
     expect((await t.get(`/v1/quizzes/${quiz.id}/attempts?user_id=${c.learner.id}`, key())).body.count).toBe(2);
 
     // the quiz's own limit caps the whole draw

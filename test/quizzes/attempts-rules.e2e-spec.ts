@@ -4,6 +4,7 @@ import { startTestApp, TestApp } from '../support/app';
 import { journey } from '../support/learner-journey';
 import { twoOrgs } from '../support/two-orgs';
 import { FITB, FREE, MA, MC, makeQuiz, ok, quizCourse, right } from './attempts-support';
+import { drfFlat } from '../support/drf';
 
 jest.setTimeout(60_000);
 
@@ -56,12 +57,18 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: references, bad input and max_att
       [{ ...base, answers: [{ question_id: fitb.id, text: 5 }] }, ['answers.0.text']],
       [{ ...base, answers: [{ question_id: fitb.id, text: 'a\u0000b' }] }, ['answers.0.text']],
       [{ ...base, answers: [{ question_id: mc.id, answer_ids: 'x' }] }, ['answers.0.answer_ids']],
+      // null where a list or an object is expected (answer_ids: null was a 500, issue 25 item 15a)
+      [{ ...base, answers: [{ question_id: mc.id, answer_ids: null }] }, ['answers.0.answer_ids']],
+      [{ ...base, answers: [{ question_id: mc.id, answer_ids: [null] }] }, ['answers.0.answer_ids']],
+      [{ ...base, answers: [null] }, ['answers.0']],
+      [{ ...base, answers: null }, ['answers']],
+      [{ ...base, user: null, answers: [] }, ['user']],
     ];
     const before = [await attempts(), await progress()];
     for (const [body, fields] of cases) {
       const res = await t.post(`/v1/quizzes/${quiz.id}/attempts`, body, key());
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
-      expect({ body, fields: Object.keys(res.body).sort() }).toEqual({ body, fields: [...fields].sort() });
+      expect({ body, fields: Object.keys(drfFlat(res.body)).sort() }).toEqual({ body, fields: [...fields].sort() });
     }
     expect([await attempts(), await progress()]).toEqual(before);
     // max_attempts 1: the one allowed attempt is still there after all those refusals

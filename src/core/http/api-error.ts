@@ -21,7 +21,58 @@ export interface FieldProblem {
    * How /v1 shows this problem: Django REST framework's messages (drf-messages.ts) under the member
    * name (with the refused element's index for list members). Absent: `field` and `message`.
    */
-  v1?: { field: string; messages: string[] };
+  v1?: { field: string; messages: string[]; path?: V1Seg[] };
+}
+
+/**
+ * One step of where a /v1 problem sits in Django REST framework's nested error body (CONVENTIONS
+ * §16): a member name (an object's key, or a ListField element's index as DRF keys them: `{"labels":
+ * {"0": [...]}}`), or a place in a list of objects (a nested serializer with many=True), which DRF
+ * answers as a list of `of` entries, `{}` for the valid ones: `{"users": [{}, {"email": [...]}]}`.
+ */
+export type V1Seg = string | { index: number; of: number };
+
+/** The problem's path in the /v1 body: its own, or read from the dotted member name (`a.1.b`: element 1 of a list of objects, `a.1` a key). */
+export function v1PathOf(p: FieldProblem): V1Seg[] {
+  if (p.v1?.path) return p.v1.path;
+  const parts = (p.v1?.field ?? p.field).split('.');
+  return parts.map((s, i) => (/^\d{1,6}$/.test(s) && i > 0 && i < parts.length - 1 ? { index: Number(s), of: Number(s) + 1 } : s));
+}
+
+/**
+ * The /v1 validation body: every problem's messages at its place, nested as DRF nests them
+ * (`{"vilt_session": {"id": [...]}}`, `{"users": [{}, {"email": [...]}]}`), each message once.
+ */
+export function v1ErrorBody(problems: FieldProblem[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const isEmpty = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x) && !Object.keys(x).length;
+  // the key of `seg` in `node`, or undefined when node is not the container seg needs (a place another problem shaped otherwise)
+  const slot = (node: any, seg: V1Seg): string | number | undefined => {
+    if (typeof seg === 'string') return typeof node === 'object' && node !== null && !Array.isArray(node) ? seg : undefined;
+    if (!Array.isArray(node)) return undefined;
+    while (node.length <= seg.index) node.push({});
+    return seg.index;
+  };
+  next: for (const p of problems) {
+    const path = v1PathOf(p);
+    let node: any = body;
+    for (let i = 0; i < path.length - 1; i++) {
+      const key = slot(node, path[i]);
+      if (key === undefined) continue next;
+      const after = path[i + 1];
+      if (node[key] === undefined || (typeof after !== 'string' && isEmpty(node[key]))) {
+        node[key] = typeof after === 'string' ? {} : Array.from({ length: after.of }, () => ({}));
+      }
+      node = node[key];
+    }
+    const key = slot(node, path[path.length - 1]);
+    if (key === undefined) continue;
+    if (node[key] === undefined || isEmpty(node[key])) node[key] = [];
+    const list = node[key];
+    if (!Array.isArray(list) || !list.every((m) => typeof m === 'string')) continue;
+    for (const m of p.v1?.messages ?? [p.message]) if (!list.includes(m)) list.push(m);
+  }
+  return body;
 }
 
 export const V2_CODES: Record<number, string> = {
@@ -93,6 +144,17 @@ export const notFound = (detail = 'Not found.', opts?: ApiErrorOptions) => new A
 export const conflict = (detail: string, opts?: ApiErrorOptions) => new ApiError(409, detail, opts);
 export const tooManyRequests = (retryAfter: number, headers: Record<string, string> = {}) =>
   new ApiError(429, 'Request was throttled.', { headers: { 'Retry-After': String(retryAfter), ...headers } });
+
+/**
+ * A /v1 list filter whose value no row can hold (a NUL character, which PostgreSQL text cannot
+ * store): the list is empty, answered by the /v1 filter as the empty list envelope. A list filter
+ * never fails on a long or odd value: it matches nothing (CONVENTIONS §16).
+ */
+export class NoMatch extends Error {
+  constructor(readonly parameter: string) {
+    super(`${parameter}: matches nothing`);
+  }
+}
 
 /** One or more invalid members: 422 `validation_error` on /v2, 400 `{"field": [...]}` on /v1. */
 export class ValidationFailed extends ApiError {

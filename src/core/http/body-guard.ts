@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, badRequest, FieldProblem, ValidationFailed } from './api-error';
+import { ApiError, badRequest, FieldProblem, notFound, ValidationFailed } from './api-error';
 import { DRF } from './drf-messages';
 import { apiOf, type ApiInterface } from './interfaces';
 
@@ -141,8 +141,12 @@ export function checkUrl(req: FastifyRequest): ApiError | null {
     }
   };
   look(req.params, params);
+  // an id or a name with a NUL names nothing that can exist: not found, as any id that cannot be decoded (CONVENTIONS §2)
+  if (params.length) return notFound();
+  // a /v1 read's filters match nothing on an odd value (CONVENTIONS §16: Filter() in v1-rules.ts turns a NUL into NoMatch,
+  // answered as the empty list without a statement); its other parameters refuse it by their own rules
+  if (api === 'v1' && req.method === 'GET') return null;
   look(req.query, query);
-  if (params.length) return new ValidationFailed([...params, ...query], 400);
   if (query.length) return new ValidationFailed(query, api === 'v2' || api === 'authorize' || api === 'other' ? 422 : 400);
   return null;
 }

@@ -1,5 +1,6 @@
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import { metadataGeneration } from './validation-metadata-cache';
+import { PRESENT } from './v1-rules';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
@@ -225,7 +226,8 @@ function buildShape(cls: new () => any, building: Set<unknown>): Shape | null {
       continue;
     }
     // the nested object must always be descended into (and so whitelisted): a nested rule, no condition but IsOptional's
-    const conditional = metadatas.some((m: any) => m.propertyName === name && m.type === CONDITIONAL && m.name !== 'isOptional');
+    // (Present() skips only an absent member: any value it lets through is one IsOptional() lets through)
+    const conditional = metadatas.some((m: any) => m.propertyName === name && m.type === CONDITIONAL && m.name !== 'isOptional' && m.name !== PRESENT);
     if (type.options?.discriminator || typeof type.typeFunction !== 'function' || type.typeFunction.length > 0 || !property.nested.length || conditional) return null;
     const nestedCls = type.typeFunction();
     if (typeof nestedCls !== 'function' || nestedCls === Object) return null;

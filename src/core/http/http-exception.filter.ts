@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import { ApiError, isBadInputDbError, TITLES, V2_CODES } from './api-error';
+import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from './api-error';
 import { ApiInterface, apiOf } from './interfaces';
 import { methodNotAllowed } from './method-not-allowed';
 
@@ -75,12 +75,7 @@ export function renderError(err: ApiError, api: ApiInterface, requestId: string)
       };
     case 'v1': {
       if ((status === 400 || status === 422) && err.problems.length) {
-        const body: Record<string, string[]> = {};
-        for (const p of err.problems) {
-          const field = p.v1?.field ?? p.field;
-          for (const m of p.v1?.messages ?? [p.message]) if (!(body[field] ??= []).includes(m)) body[field].push(m);
-        }
-        return { status: 400, contentType: 'application/json', body };
+        return { status: 400, contentType: 'application/json', body: v1ErrorBody(err.problems) };
       }
       return { status: status === 422 ? 400 : status, contentType: 'application/json', body: { detail: err.detail } };
     }
@@ -108,6 +103,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
+    if (exception instanceof NoMatch && apiOf(request) === 'v1') {
+      reply.status(200).header('Content-Type', 'application/json').send({ count: 0, next: null, previous: null, results: [] });
+      return;
+    }
     const found = toApiError(exception, this.logger, String(request.id));
     // no route for this method on a path served under others: 405 with Allow (method-not-allowed.ts)
     const err = methodNotAllowed(request, found) ?? found;

@@ -1,5 +1,7 @@
-import { Allow, ArrayMaxSize, getMetadataStorage, Matches, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
-import { ValidationFailed } from './api-error';
+import { Allow, ArrayMaxSize, getMetadataStorage, Matches, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions, ValidationTypes } from 'class-validator';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ValidationMetadata } = require('class-validator/cjs/metadata/ValidationMetadata') as typeof import('class-validator/types/metadata/ValidationMetadata');
+import { FieldProblem, NoMatch, V1Seg, ValidationFailed } from './api-error';
 import { DRF } from './drf-messages';
 import { MAX_ARRAY_ITEMS } from './array-rules';
 
@@ -168,8 +170,17 @@ export const V1DateTime = (o: Presence = {}): PropertyDecorator =>
  * Optional members, field and query parameter errors, timestamps (every /v1 module).
  */
 
-/** The member may be absent; when present it is validated (null included, so null is rejected). */
-export const Present = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined, opts);
+/**
+ * The member may be absent; when present it is validated (null included, so null is rejected).
+ * Registered under the name PRESENT, so the fast path (fast-validate.ts) knows it skips only an
+ * absent member, as @IsOptional() skips only an absent or null one.
+ */
+export const PRESENT = 'present';
+export const Present = (opts?: ValidationOptions): PropertyDecorator => (target, key) => {
+  getMetadataStorage().addValidationMetadata(
+    new ValidationMetadata({ type: ValidationTypes.CONDITIONAL_VALIDATION, name: PRESENT, target: target.constructor, propertyName: key as string, constraints: [(_o: object, v: unknown) => v !== undefined], validationOptions: opts }),
+  );
+};
 
 /** The member may be absent or null (nullable columns). */
 export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);
@@ -177,8 +188,19 @@ export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) =
 /** PostgreSQL text cannot hold NUL characters: reject them as bad input (400), never a 500. */
 export const NoNul = () => Matches(/^[^\u0000]*$/, { message: DRF.nul });
 
-export function fieldError(field: string, message: string): ValidationFailed {
-  return new ValidationFailed([{ field, message }], 400);
+/**
+ * A problem at a member: a name (dotted for nested members, `published_course.id`), or its path in
+ * DRF's nested body when it sits in a list of objects (`['users', { index: i, of: n }, 'email']`, so
+ * that the list has its n entries, CONVENTIONS §16).
+ */
+export function problemAt(field: string | V1Seg[], message: string): FieldProblem {
+  if (typeof field === 'string') return { field, message };
+  const name = field.map((s) => (typeof s === 'string' ? s : String(s.index))).join('.');
+  return { field: name, message, v1: { field: name, messages: [message], path: field } };
+}
+
+export function fieldError(field: string | V1Seg[], message: string): ValidationFailed {
+  return new ValidationFailed([problemAt(field, message)], 400);
 }
 
 /** A reference to an object that is not there (or not the caller's): DRF's "Invalid pk" on `field`, the value cut to `max` characters. */
@@ -188,16 +210,28 @@ export function paramError(name: string, message: string): ValidationFailed {
   return new ValidationFailed([{ parameter: name, field: name, message }], 400);
 }
 
-/** A single string query parameter (the last one when repeated), or undefined. */
-export function strParam(query: Record<string, unknown>, name: string, maxLength = 1000): string | undefined {
+/**
+ * A single string query parameter (the last one when repeated), or undefined. A list filter never
+ * fails on a long or odd value (CONVENTIONS §16): a value longer than any stored one simply matches
+ * nothing, and one with a NUL character (which no stored text holds, and PostgreSQL refuses) is
+ * NoMatch, the empty list.
+ */
+export function strParam(query: Record<string, unknown>, name: string): string | undefined {
   let v = query[name];
   if (Array.isArray(v)) v = v[v.length - 1];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw paramError(name, DRF.string);
-  if (v.length > maxLength) throw paramError(name, DRF.maxLength(maxLength));
-  if (v.includes('\u0000')) throw paramError(name, DRF.nul);
+  if (v.includes('\u0000')) throw new NoMatch(name);
   return v;
 }
+
+/**
+ * A list filter member of a query DTO: a string of any length (a value no row holds matches nothing);
+ * one with a NUL character is NoMatch (AppValidationPipe), the empty list. Never `Str({ max })` on a
+ * filter: `GET /v1/quizzes?name=<300 characters>` was a 400 (issue 25 item 7).
+ */
+export const FILTER = 'v1Filter';
+export const Filter = () => rule(FILTER, {}, (v) => (typeof v === 'string' ? null : MSG.string));
 
 /** Django REST framework's boolean filter: true/false/1/0 (any case); anything else is a 400. */
 export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {
@@ -211,19 +245,19 @@ export function boolParam(query: Record<string, unknown>, name: string): boolean
 
 export const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
-export function parseTimestamp(field: string, value: unknown, nullable: boolean): Date | null | undefined {
+export function parseTimestamp(field: string | V1Seg[], value: unknown, nullable: boolean): Date | null | undefined {
   if (value === undefined) return undefined;
   if (value === null) {
     if (nullable) return null;
-    throw new ValidationFailed([{ field, message: DRF.null }], 400);
+    throw fieldError(field, DRF.null);
   }
   if (typeof value !== 'string' || !ISO_RE.test(value)) {
-    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
+    throw fieldError(field, DRF.datetime);
   }
   const withZone = /T/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
   const d = new Date(withZone);
   if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
-    throw new ValidationFailed([{ field, message: DRF.datetime }], 400);
+    throw fieldError(field, DRF.datetime);
   }
   return d;
 }

@@ -1,35 +1,67 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { ValidationError } from 'class-validator';
-import { badRequest, FieldProblem, ValidationFailed } from './api-error';
-import { drfMessages, failedConstraints } from './drf-messages';
+import { getMetadataStorage, ValidationError } from 'class-validator';
+import { badRequest, FieldProblem, NoMatch, V1Seg, ValidationFailed } from './api-error';
+import { FILTER } from './v1-rules';
+import { DRF, drfMessages, failedConstraints } from './drf-messages';
 import { transformValid, validateWhitelisted } from './fast-validate';
 
-/** Flatten class-validator's error tree into problems with JSON pointers. */
+/** Flatten class-validator's error tree into problems with JSON pointers (and, for /v1, each problem's place in DRF's nested body). */
 export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
   const out: FieldProblem[] = [];
-  const walk = (errs: ValidationError[], path: string[]) => {
+  const walk = (errs: ValidationError[], path: string[], segs: V1Seg[], parent: unknown) => {
     for (const e of errs) {
       const here = [...path, e.property];
+      // an element of a list of nested objects: DRF answers the list's errors as a list, one entry per element
+      const at: V1Seg[] = [...segs, Array.isArray(parent) && /^\d+$/.test(e.property) ? { index: Number(e.property), of: parent.length } : e.property];
       // /v1 shows Django REST framework's messages, computed once per member from the value sent
       let v1: FieldProblem['v1'] | undefined;
       if (e.constraints && Object.keys(e.constraints).length) {
-        const drf = drfMessages(e.value, failedConstraints(e));
-        v1 = { field: drf.index === undefined ? here.join('.') : [...here, drf.index].join('.'), messages: drf.messages };
+        const failed = failedConstraints(e);
+        const drf = drfMessages(e.value, failed);
+        v1 = { field: drf.index === undefined ? here.join('.') : [...here, drf.index].join('.'), messages: drf.messages, path: drf.index === undefined ? at : [...at, ...elementAt(e.value, drf.index, failed, drf.messages)] };
       }
       for (const message of Object.values(e.constraints ?? {})) {
         const field = here.join('.');
         // an element rule names the element it refused (`/content_items/0`)
-        const at = v1 && v1.field !== field ? [...here, v1.field.slice(field.length + 1)] : here;
-        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${at.join('/')}`, field, message, v1 } : { parameter: field, field, message, v1 });
-        if (v1) v1 = { field: v1.field, messages: [] };
+        const pointerAt = v1 && v1.field !== field ? [...here, v1.field.slice(field.length + 1)] : here;
+        out.push(kind === 'body' || kind === 'custom' ? { pointer: `${basePointer}/${pointerAt.join('/')}`, field, message, v1 } : { parameter: field, field, message, v1 });
+        if (v1) v1 = { ...v1, messages: [] };
       }
-      if (e.children?.length) walk(e.children, here);
+      if (e.children?.length) walk(e.children, here, at, e.value);
     }
   };
-  walk(errors, []);
+  walk(errors, [], [], undefined);
   return out;
 }
+
+/**
+ * Where DRF puts the messages about element `index` that an `each` rule refused: in a list of
+ * nested objects (ObjectList: `isObject` on each element), that element's entry of the list, its
+ * `non_field_errors` for a value that is not a dictionary ("This field may not be null." stands
+ * alone for null); in a ListField, the element's index as a key.
+ */
+function elementAt(list: unknown, index: number, failed: { name: string; each?: boolean }[], messages: string[]): V1Seg[] {
+  const objects = failed.some((f) => f.each && (f.name === 'isObject' || f.name === 'nestedValidation'));
+  if (!objects || !Array.isArray(list)) return [String(index)];
+  const element: V1Seg = { index, of: list.length };
+  return list[index] === null && messages.length === 1 && messages[0] === DRF.null ? [element] : [element, 'non_field_errors'];
+}
+
+/** The query's list filters (Filter()) can match something: one with a NUL character is NoMatch, the empty list (CONVENTIONS §16). */
+function matchable<T>(query: T): T {
+  for (const [k, v] of Object.entries(query as object)) {
+    if (typeof v === 'string' && v.includes('\u0000') && isFilter(query as object, k)) throw new NoMatch(k);
+  }
+  return query;
+}
+
+const isFilter = (query: object, member: string): boolean => {
+  const storage = getMetadataStorage() as any;
+  return storage
+    .getTargetValidationMetadatas(query.constructor, undefined, true, false, undefined)
+    .some((m: any) => m.propertyName === member && m.type === 'customValidation' && storage.getTargetValidatorConstraints(m.constraintCls).some((c: any) => c.name === FILTER));
+};
 
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 
@@ -47,10 +79,10 @@ export class AppValidationPipe implements PipeTransform {
       throw badRequest('The request body must be a JSON object.');
     }
     const valid = transformValid(metatype, value ?? {});
-    if (valid !== undefined) return valid;
+    if (valid !== undefined) return metadata.type === 'query' ? matchable(valid) : valid;
     const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
     const errors = validateWhitelisted(instance as object);
     if (errors.length) throw new ValidationFailed(toProblems(errors, metadata.type));
-    return instance;
+    return metadata.type === 'query' ? matchable(instance) : instance;
   }
 }

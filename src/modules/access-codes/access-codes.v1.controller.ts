@@ -41,7 +41,7 @@ export class AccessCodesV1Controller {
   @Get()
   @Scopes('access-codes:read')
   async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name', 255));
+    const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name'));
     return page.list(rows.map(presentPool), count);
   }
 }

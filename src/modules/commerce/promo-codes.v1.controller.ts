@@ -23,7 +23,7 @@ const PROMO_CODES = { service: 'promo', scopes: 'promo-codes' } as const;
   id: 'promo_code_pool_id',
   present: presentPool,
   // filters: `offer_id` (pools attached to that offer), `name` (exact)
-  list: { call: 'listPools', cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id', 64), name: strParam(q, 'name', 255) }) },
+  list: { call: 'listPools', cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id'), name: strParam(q, 'name') }) },
   create: { call: 'createPool', body: PromoCodePoolCreateDto },
   read: { call: 'readPool' },
   update: { call: 'updatePool', body: PromoCodePoolPutDto, patchBody: PromoCodePoolPatchDto },
@@ -65,7 +65,7 @@ export class PromoCodePoolsV1Controller {
   list: {
     call: 'listCodes',
     cap: V1_PAGE_CAP.large,
-    filters: (q) => ({ poolId: strParam(q, 'promo_code_pool_id', 64), code: strParam(q, 'code', 40), active: boolParam(q, 'active') }),
+    filters: (q) => ({ poolId: strParam(q, 'promo_code_pool_id'), code: strParam(q, 'code'), active: boolParam(q, 'active') }),
   },
   create: { call: 'createCode', body: PromoCodeCreateDto },
   read: { call: 'readCode' },

@@ -15,7 +15,7 @@ import { TrainingCreditsService } from './training-credits.service';
   scopes: 'training-credits',
   present: presentCreditCode,
   // filters: `tracking_identifier`, `training_credit_code` (both exact)
-  list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q) => ({ trackingIdentifier: strParam(q, 'tracking_identifier', 256), code: strParam(q, 'training_credit_code', 255) }) },
+  list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q) => ({ trackingIdentifier: strParam(q, 'tracking_identifier'), code: strParam(q, 'training_credit_code') }) },
   create: { call: 'create', body: TrainingCreditCodeCreateDto },
   read: { call: 'read' },
   // `student_groups` and `offers` as `{add, remove}` (adds first)

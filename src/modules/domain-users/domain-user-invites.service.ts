@@ -9,7 +9,8 @@ import { iso } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { DomainUsersService, fieldError } from './domain-users.service';
+import { fieldError } from '../../core/http/v1-rules';
+import { DomainUsersService } from './domain-users.service';
 
 /**
  * Domain-user invites (table domain_user_invites, /v1 domains/{name}/users/{id}/invites): the

@@ -13,12 +13,11 @@ import { insertMissingUsers } from '../students/students.service';
 import { assignOnRegistration } from '../groups/auto-assignment';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
-import { parseTimestamp } from '../../core/http/v1-rules';
+import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { presentUser } from './domain-users.presenter';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
-export const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
 /** Login tokens returned by a domain-user create are valid this long (seconds). */
 export const LOGIN_TOKEN_TTL = 15 * 60;
@@ -254,9 +253,10 @@ export class DomainUsersService {
     const seen = new Map<string, number>();
     const expires = items.map((it, i) => {
       const key = it.email.trim().toLowerCase();
-      if (seen.has(key)) throw fieldError(`users.${i}.email`, `Duplicate of users.${seen.get(key)}.email.`);
+      const at = { index: i, of: items.length };
+      if (seen.has(key)) throw fieldError(['users', at, 'email'], `Duplicate of users.${seen.get(key)}.email.`);
       seen.set(key, i);
-      return parseTimestamp(`users.${i}.expires_at`, it.expires_at, true) ?? null;
+      return parseTimestamp(['users', at, 'expires_at'], it.expires_at, true) ?? null;
     });
     return this.ds.transaction(async (m) => {
       const emails = items.map((it) => it.email.trim().toLowerCase());

@@ -61,8 +61,8 @@ export class PublishedCoursesV1Controller {
   @Scopes('published-courses:read')
   async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const searchable = boolParam(query, 'include_searchable_content') ?? false;
-    const search = strParam(query, 'search', 500);
-    const courseId = strParam(query, 'course__id', 64);
+    const search = strParam(query, 'search');
+    const courseId = strParam(query, 'course__id');
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.published.list(p, domain, page, { search, courseId });
     return page.list(await this.present(p, domain, rows, { searchable }), count);

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Bool, Choice, Int, Obj, PageParam, Required, Str, StrList, requireMembers } from '../../../core/http/v1-rules';
+import { Bool, Choice, Filter, Int, Obj, PageParam, Required, Str, StrList, requireMembers } from '../../../core/http/v1-rules';
 
 export const TIME_FORMATS = ['HOURS_MINUTES_SECONDS', 'HOURS_MINUTES', 'HOURS_MINUTES_VERBOSE', 'MINUTES_VERBOSE'] as const;
 export type TimeFormat = (typeof TIME_FORMATS)[number];
@@ -51,7 +51,7 @@ export class CourseRequest extends PatchedCourseRequest {}
 requireMembers(CourseRequest, ['title', 'short_description', 'enforce_sequential_navigation']);
 
 export class CourseListQuery {
-  @Str() label__name?: string;
+  @Filter() label__name?: string;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }

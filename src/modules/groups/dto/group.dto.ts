@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Rules } from '../../../core/http/rules';
+import { PresentNotNull } from '../../../core/http/v1-rules';
 
 /** A bare domain name (`example.com`, `mail.example.co.uk`): no scheme, no `@`, no port, no path. */
 export const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
@@ -29,7 +30,7 @@ const GroupName = () => Rules(Transform(trim), IsString(), MinLength(1), MaxLeng
 /** The members of GroupCreateRequest and GroupUpdateRequest besides the name; each optional. */
 class GroupOptionalAttributes {
   // null clears the list (stored as an empty array)
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_RULE_DOMAINS)
   @IsString({ each: true })

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { ObjectList } from '../../../core/http/array-rules';
+import { PresentNotNull } from '../../../core/http/v1-rules';
 import {
   IsBoolean,
   IsDefined,
@@ -45,7 +46,7 @@ export class ContentItemRequest {
   @IsOptional() @IsString() @MaxLength(1_000_000) content_html?: string | null;
   @IsOptional() @IsString() @MaxLength(64) asset_id?: string | null;
   @IsOptional() @IsString() @MaxLength(64) quiz_id?: string | null;
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => RatingConfig) rating?: RatingConfig | null;
+  @PresentNotNull() @IsObject() @ValidateNested() @Type(() => RatingConfig) rating?: RatingConfig | null;
 }
 
 /** LessonCreateRequest */
@@ -55,7 +56,7 @@ export class LessonCreateAttributes {
   @IsString() @Length(1, 500) title: string;
   @IsOptional() @IsString() @MaxLength(1_000_000) description_html?: string | null;
   @IsOptional() @IsString() @MaxLength(1_000_000) content_html?: string | null;
-  @IsOptional() @ObjectList(() => ContentItemRequest, 15) content_items?: ContentItemRequest[] | null;
+  @PresentNotNull() @ObjectList(() => ContentItemRequest, 15) content_items?: ContentItemRequest[] | null;
   @IsOptional() @IsString() @MaxLength(64) quiz_id?: string | null;
   @IsOptional() @IsInt() @Min(0) @Max(MAX_INT) order?: number | null;
 }
@@ -75,7 +76,7 @@ export class LessonUpdateAttributes {
   @ValidateIf((o) => o.description_html !== undefined) @IsString() @MaxLength(1_000_000) description_html?: string;
   @IsOptional() @IsString() @MaxLength(1_000_000) content_html?: string | null;
   @ValidateIf((o) => o.order !== undefined) @IsInt() @Min(0) @Max(MAX_INT) order?: number;
-  @IsOptional() @ObjectList(() => ContentItemRequest, 15) content_items?: ContentItemRequest[] | null;
+  @PresentNotNull() @ObjectList(() => ContentItemRequest, 15) content_items?: ContentItemRequest[] | null;
   @ValidateIf((o) => o.quiz_id !== undefined) @IsString() @Length(1, 64) quiz_id?: string;
 }
 

@@ -1,4 +1,4 @@
-import { Bool, Choice, Int, PageParam, Str, requireMembers } from '../../../core/http/v1-rules';
+import { Bool, Choice, Filter, Int, PageParam, Str, requireMembers } from '../../../core/http/v1-rules';
 
 /** Type8b7Enum of the published v1 document. */
 export const LESSON_TYPES = ['ASSET', 'HTML', 'WEB_PACKAGE', 'QUIZ', 'VILT', 'MODULAR', 'SECTION'] as const;
@@ -26,7 +26,7 @@ export class LessonRequest extends LessonUpdateRequest {}
 requireMembers(LessonRequest, ['course_id', 'order', 'title', 'type']);
 
 export class LessonListQuery {
-  @Str() course_id?: string;
+  @Filter() course_id?: string;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }

@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { Present } from '../../../core/http/v1-rules';
 import { IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 /** The members both PublishedCoursePublishAttributes and PublishedCourseUpdateAttributes take (null: the default on publish, unchanged on update; a null window bound clears it). */
@@ -49,7 +50,7 @@ export class PublishRelationshipsV2 {
 /** _PublishedCourseCreateData */
 export class PublishedCourseCreateItemV2 {
   @IsIn(['published-courses']) type: string;
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => PublishedCoursePublishAttributesV2) attributes?: PublishedCoursePublishAttributesV2;
+  @Present() @IsObject() @ValidateNested() @Type(() => PublishedCoursePublishAttributesV2) attributes?: PublishedCoursePublishAttributesV2;
   @IsDefined() @IsObject() @ValidateNested() @Type(() => PublishRelationshipsV2) relationships: PublishRelationshipsV2;
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsOptional, ValidateNested } from 'class-validator';
+import { ValidateNested } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
-import { PageParam, Required, Str, StrList, V1Obj, V1Str } from '../../../core/http/v1-rules';
+import { Filter, PageParam, Present, Required, Str, StrList, V1Obj, V1Str } from '../../../core/http/v1-rules';
 
 /** The most answers one attempt carries (a bound for the request: more than any quiz asks). */
 export const MAX_ATTEMPT_ANSWERS = 1000;
@@ -19,7 +19,7 @@ export class AttemptUserRef {
  */
 export class AttemptAnswerRequest {
   @V1Str({ required: true, min: 1, max: 64 }) question_id: string;
-  @IsOptional() @StrList(64, 100) answer_ids?: string[];
+  @Present() @StrList(64, 100) answer_ids?: string[];
   @Str({ max: MAX_ANSWER_TEXT }) text?: string;
 }
 
@@ -32,7 +32,7 @@ export class AttemptRequest {
 
 /** GET /v1/quizzes/{quiz_id}/attempts: `user_id` narrows to one learner. */
 export class AttemptListQuery {
-  @Str({ max: 64 }) user_id?: string;
+  @Filter() user_id?: string;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }

@@ -1,6 +1,5 @@
-import { IsOptional } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
-import { Bool, Choice, Int, PageParam, Required, Str, requireMembers } from '../../../core/http/v1-rules';
+import { Bool, Choice, Filter, Int, PageParam, Present, Required, Str, requireMembers } from '../../../core/http/v1-rules';
 import { ALIGNMENTS, MAX_TIME_LIMIT_SECONDS, QUESTION_TYPES } from '../quiz-model';
 
 /** The most answers one question holds (a bound for the request, not a published limit). */
@@ -27,7 +26,7 @@ export class QuizRequest extends PatchedQuizRequest {}
 requireMembers(QuizRequest, ['name']);
 
 export class QuizListQuery {
-  @Str({ max: 500 }) name?: string;
+  @Filter() name?: string;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }
@@ -55,7 +54,7 @@ export class PatchedQuestionUpdateRequest {
   @Bool() case_sensitive?: boolean;
   @Str({ max: 1_000_000 }) correct_answer_feedback_html?: string;
   @Str({ max: 1_000_000 }) incorrect_answer_feedback_html?: string;
-  @IsOptional() @ObjectList(() => AnswerRequest, MAX_ANSWERS) answers?: AnswerRequest[];
+  @Present() @ObjectList(() => AnswerRequest, MAX_ANSWERS) answers?: AnswerRequest[];
 }
 
 /** QuestionUpdateRequest (PUT) and QuestionRequest (POST): `html` and `type` required. */
