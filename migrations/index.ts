@@ -43,6 +43,7 @@ import { LiveTrainingCancellations1763700019100 } from './1763700019100-live-tra
 import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
+import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -89,4 +90,5 @@ export const MIGRATIONS = [
   WebhookDeliveriesPerWebhook1763700025900,
   PromoUsesCountedAtSuccess1763700026000,
   IdempotencyCommitMarker1763700026100,
+  RevokedAccessTokens1763700027000,
 ];

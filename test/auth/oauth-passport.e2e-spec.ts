@@ -7,7 +7,7 @@ import { KeysService } from '../../src/core/auth/keys.service';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { adminQuery } from '../support/db';
-import { decodeJwt } from './oauth-helpers';
+import { authInvalidationReady, decodeJwt } from './oauth-helpers';
 
 /**
  * Issue 36: the access-token strategy is passport-jwt's Strategy, registered as 'jwt' through
@@ -26,6 +26,8 @@ describe('Bearer tokens are verified by the passport-jwt strategy registered as 
     t = await startTestApp();
     strategy = t.app.get(AccessTokenStrategy);
     org = await t.newOrg();
+    // the subscription's start clears the strategy's cache (a revocation may have been missed): not in the middle of a test
+    await authInvalidationReady(t);
   });
   afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());

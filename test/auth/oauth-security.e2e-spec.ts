@@ -223,7 +223,7 @@ describe('POST /v2/auth/revoke authenticates the client (RFC 7009 2.1)', () => {
     expect(await works(pub.access)).toBe(false);
   });
 
-  it('the published body alone: 200 for unknown, malformed or client-credentials tokens, which stay as they were', async () => {
+  it('the published body alone: 200 for unknown or malformed tokens; a client-credentials access token is revoked (issue 25 item 3)', async () => {
     for (const token of ['not-a-token', 'cpr_unknown', 'a.b.c']) {
       const res = await t.post('/v2/auth/revoke', { token, token_type_hint: 'refresh_token' });
       expect(res.status).toBe(200);
@@ -231,8 +231,9 @@ describe('POST /v2/auth/revoke authenticates the client (RFC 7009 2.1)', () => {
     }
     const org = await t.newOrg('Revoke cc');
     const cc = await t.tokenFor(org);
-    expect((await t.post('/v2/auth/revoke', { token: cc, token_type_hint: 'access_token' })).status).toBe(200);
     expect(await works(cc)).toBe(true);
+    expect((await t.post('/v2/auth/revoke', { token: cc, token_type_hint: 'access_token' })).status).toBe(200);
+    expect(await works(cc)).toBe(false);
   });
 
   it('unknown tokens are 200 for an authenticated client; bad input is 400 and never a 500', async () => {

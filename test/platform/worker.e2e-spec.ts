@@ -172,7 +172,7 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     const job = await queue.add('cleanup', { kind: 'expired-auth' });
     const result = await job.waitUntilFinished(events);
 
-    expect(result).toEqual({ authCodes: 2, refreshTokens: 4, tokenFamilies: 2, outboxEvents: 0, idempotencyKeys: 0 });
+    expect(result).toEqual({ authCodes: 2, refreshTokens: 4, tokenFamilies: 2, outboxEvents: 0, idempotencyKeys: 0, revokedAccessTokens: 0 });
     expect(await ids(ds, 'auth_codes')).toEqual(sorted(liveCodes));
     expect(await ids(ds, 'refresh_tokens')).toEqual(sorted([early.liveToken!, liveOldLive, rotatedLive]));
     expect(await ids(ds, 'token_families')).toEqual(sorted(familiesBefore.filter((id) => id !== deadOld && id !== empty)));
@@ -180,6 +180,18 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     for (const gone of [...expiredCodes, liveOldExpired, youngExpired]) {
       expect([...(await ids(ds, 'auth_codes')), ...(await ids(ds, 'refresh_tokens'))]).not.toContain(gone);
     }
+  });
+
+  it('a cleanup job deletes the denylist rows of revoked access tokens that have expired, past the clock-skew margin (issue 25 item 3)', async () => {
+    await ds.query(
+      `INSERT INTO revoked_access_tokens (jti, expires_at) VALUES
+         ('expired-long-ago', now() - interval '1 hour'), ('expired-just-now', now() - interval '30 seconds'), ('still-valid', now() + interval '1 hour')`,
+    );
+    const queue = worker.get<Queue<CleanupJob>>(getQueueToken(QUEUES.maintenance));
+    const job = await queue.add('cleanup', { kind: 'expired-auth' });
+    expect(await job.waitUntilFinished(events)).toMatchObject({ revokedAccessTokens: 1 });
+    const left = (await ds.query(`SELECT jti FROM revoked_access_tokens ORDER BY jti`)).map((r: { jti: string }) => r.jti);
+    expect(left).toEqual(['expired-just-now', 'still-valid']);
   });
 
   it('a job of an unknown kind fails with a clear error', async () => {
@@ -200,10 +212,10 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     for (let i = 0; i < 5; i++) await code(ds, seed, -10);
     // three statements of 3 rows for the tokens (3 + 3 + 1), two capped ones for the codes
     const capped = await service.run({ batchSize: 3, maxBatches: 1 });
-    expect(capped).toEqual({ refreshTokens: 3, tokenFamilies: 0, authCodes: 3, outboxEvents: 0, idempotencyKeys: 0 });
+    expect(capped).toEqual({ refreshTokens: 3, tokenFamilies: 0, authCodes: 3, outboxEvents: 0, idempotencyKeys: 0, revokedAccessTokens: 0 });
     const rest = await service.run({ batchSize: 3 });
-    expect(rest).toEqual({ refreshTokens: 4, tokenFamilies: 0, authCodes: 2, outboxEvents: 0, idempotencyKeys: 0 });
-    expect(await service.run({ batchSize: 3 })).toEqual({ refreshTokens: 0, tokenFamilies: 0, authCodes: 0, outboxEvents: 0, idempotencyKeys: 0 });
+    expect(rest).toEqual({ refreshTokens: 4, tokenFamilies: 0, authCodes: 2, outboxEvents: 0, idempotencyKeys: 0, revokedAccessTokens: 0 });
+    expect(await service.run({ batchSize: 3 })).toEqual({ refreshTokens: 0, tokenFamilies: 0, authCodes: 0, outboxEvents: 0, idempotencyKeys: 0, revokedAccessTokens: 0 });
   });
 
   it('keeps expired refresh tokens (and their family) while an access token of the family can still be valid', async () => {
@@ -215,7 +227,7 @@ describe('worker: the maintenance queue cleans up expired OAuth state', () => {
     const old = await family(ds, seed, 7200);
     await refresh(ds, old, -3100); // expired more than 3000 s (3600 - 600) ago: nothing of it is valid any more
     const result = await service.run();
-    expect(result).toEqual({ refreshTokens: 1, tokenFamilies: 1, authCodes: 0, outboxEvents: 0, idempotencyKeys: 0 });
+    expect(result).toEqual({ refreshTokens: 1, tokenFamilies: 1, authCodes: 0, outboxEvents: 0, idempotencyKeys: 0, revokedAccessTokens: 0 });
     expect(await ids(ds, 'refresh_tokens')).toContain(recentToken);
     const families = await ids(ds, 'token_families');
     expect(families).toContain(recent);

@@ -6,6 +6,7 @@ import { unauthorized } from '../http/api-error';
 import { AccessClaims, AccessTokenStrategy, invalidToken } from './jwt.strategy';
 import { AuthInvalidationBus } from './invalidation';
 import type { Principal } from './principal';
+import { denyAccessToken } from './revoked-tokens';
 import { ALL_SCOPES } from './scopes';
 import { TtlCache } from './ttl-cache';
 import { unscoped } from '../database/scoped';
@@ -198,7 +199,19 @@ export class AuthService {
     this.bus.publish({ family: familyId });
   }
 
-  /** The claims of an access token (AccessTokenStrategy.verify: signature, expiry, audience; not the client's or family's standing). */
+  /**
+   * Revoke one access token (its claims as verified): its `jti` goes into the denylist until its
+   * `exp`, then its cached verification is dropped at once in this process and, through the bus, in
+   * every other API process (each verifies it again on its next use, reads the denylist, refuses
+   * it). The row is written before the message, so a process that hears the message and verifies
+   * again finds it.
+   */
+  async revokeAccessToken(claims: AccessClaims): Promise<void> {
+    await denyAccessToken(this.ds, claims.jti, claims.exp);
+    this.bus.publish({ jti: claims.jti });
+  }
+
+  /** The claims of an access token (AccessTokenStrategy.verify: signature, expiry, audience, not revoked; not the client's or family's standing). */
   verifyAccessToken(token: string): Promise<AccessClaims> {
     return this.strategy.verify(token);
   }

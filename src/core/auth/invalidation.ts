@@ -6,13 +6,16 @@ import { REDIS } from '../redis/redis.module';
 export interface InvalidationMessage {
   client?: string;
   family?: string;
+  /** an access token revoked (its `jti`): its cached verification is dropped */
+  jti?: string;
   all?: true;
 }
 type Listener = (message: InvalidationMessage) => void;
 
 /**
  * Cross-process invalidation of the authentication caches (docs/decisions/performance.md): a
- * change to an OAuth client (update, secret rotation, deactivation) or a revoked token family is published on the Redis
+ * change to an OAuth client (update, secret rotation, deactivation), a revoked token family or a revoked access token
+ * (its `jti`, whose cached verification AccessTokenStrategy drops) is published on the Redis
  * channel `<REDIS_PREFIX>:auth:invalidate` after its transaction commits; every API process
  * subscribed to it drops what it cached about that client at once. Without Redis (outage, a
  * message lost between a disconnection and the resubscription) the caches still expire after
@@ -54,7 +57,7 @@ export class AuthInvalidationBus implements OnModuleDestroy {
       if (channel !== this.channel) return;
       try {
         const m = JSON.parse(text);
-        if (m && (typeof m.client === 'string' || typeof m.family === 'string' || m.all === true)) this.emit(m);
+        if (m && (typeof m.client === 'string' || typeof m.family === 'string' || typeof m.jti === 'string' || m.all === true)) this.emit(m);
       } catch {
         /* not ours */
       }
@@ -63,7 +66,7 @@ export class AuthInvalidationBus implements OnModuleDestroy {
   }
 
   /** Tell every process (this one included, through its own subscription, and directly). */
-  publish(message: { client: string } | { family: string }) {
+  publish(message: { client: string } | { family: string } | { jti: string }) {
     this.emit(message);
     if (this.redis.status !== 'ready') return;
     this.redis.publish(this.channel, JSON.stringify(message)).catch((err) => {

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import * as jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { DataSource } from 'typeorm';
 import { AppConfig, issuerUrl } from '../config/config';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { unauthorized } from '../http/api-error';
+import { AuthInvalidationBus } from './invalidation';
 import { KeysService } from './keys.service';
+import { isAccessTokenRevoked } from './revoked-tokens';
 import { TtlCache } from './ttl-cache';
 
 export interface AccessClaims {
@@ -42,9 +45,12 @@ const fromBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
  *   database, reloaded when an unknown kid appears); an unknown kid or another algorithm than ES256
  *   has no key, so `alg: none` and foreign tokens fail there;
  * - passport-jwt checks the ES256 signature, `iss` and `exp` (no clock tolerance);
- * - `validate` checks what our tokens must carry (`org`, `cid`, `scope`) and the audience, and
- *   remembers the verified claims under the token until shortly before they expire (at most a
- *   minute);
+ * - `validate` checks what our tokens must carry (`org`, `cid`, `scope`, `jti`) and the audience,
+ *   that the token has not been revoked (its `jti` in the denylist, core/auth/revoked-tokens.ts),
+ *   and remembers the verified claims under the token until they expire (at most a minute);
+ * - a revocation (AuthInvalidationBus `{jti}`, from any API process) drops the token's remembered
+ *   claims at once, so its next use is verified again and refused; a (re)subscription to the bus
+ *   drops them all, since a message may have been missed;
  * - `authenticate` (passport's entry point) answers a token remembered that way without verifying it
  *   again, so every caller of the strategy shares that cache.
  * The global guard reaches it through AuthService (`cached` on the hot path: one map read, no
@@ -57,10 +63,14 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, 'jwt') {
   private readonly verified = new TtlCache<AccessClaims>();
   /** Tokens without `aud` are accepted only when issued before this process started (older versions issued them). */
   private readonly bootedAt = Date.now();
+  /** Bumped by every revocation message: a verification that read the denylist before one may not remember the claims it read. */
+  private revocations = 0;
 
   constructor(
     private readonly config: AppConfig,
     keys: KeysService,
+    private readonly ds: DataSource,
+    private readonly bus: AuthInvalidationBus,
   ) {
     super({
       jwtFromRequest: fromBearer,
@@ -74,20 +84,40 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, 'jwt') {
       jsonWebTokenOptions: { clockTolerance: 0 },
       passReqToCallback: true,
     });
+    bus.onMessage((m) => {
+      if (m.all) {
+        this.revocations++;
+        this.verified.clear();
+      } else if (m.jti) {
+        this.revocations++;
+        const jti = m.jti;
+        this.verified.deleteWhere((claims) => claims.jti === jti);
+      }
+    });
   }
 
   /**
    * passport-jwt's verify callback (through PassportStrategy): the payload's signature, issuer and
-   * expiry are verified. Refuses a token without our claims or for another audience (thrown: the
-   * strategy's `error`, a 401 invalid_token), and remembers the claims of an accepted one.
+   * expiry are verified. Refuses a token without our claims, for another audience or revoked
+   * (thrown: the strategy's `error`, a 401 invalid_token; a denylist the database cannot answer stays
+   * that error, a 503), and remembers the claims of an accepted one, unless a revocation arrived
+   * while the denylist was read (the read may predate it).
    */
-  validate(req: TokenRequest, payload: AccessClaims): AccessClaims {
-    if (!payload.org || !payload.cid || typeof payload.scope !== 'string') throw invalidToken('The access token is invalid.');
+  async validate(req: TokenRequest, payload: AccessClaims): Promise<AccessClaims> {
+    if (!payload.org || !payload.cid || typeof payload.scope !== 'string' || typeof payload.jti !== 'string' || !payload.jti) {
+      throw invalidToken('The access token is invalid.');
+    }
     if (!this.audienceOk(payload)) throw invalidToken('The access token is not meant for this API (aud).');
+    const startedAt = this.revocations;
+    if (await isAccessTokenRevoked(this.ds, payload.jti)) throw invalidToken('The access token has been revoked.');
     // the cache key is the token as the caller gave it to `verify` (the same string the guard looks up later)
     const token = req.accessToken ?? fromBearer(req as any);
     const ttl = Math.min(payload.exp * 1000 - Date.now(), 60_000);
-    if (token && ttl > 0) this.verified.set(token, payload, ttl);
+    if (token && ttl > 0 && startedAt === this.revocations) {
+      // a remembered token must hear of its revocation in any process: listen before remembering
+      this.bus.ensureSubscribed();
+      this.verified.set(token, payload, ttl);
+    }
     return payload;
   }
 

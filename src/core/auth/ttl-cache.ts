@@ -24,6 +24,10 @@ export class TtlCache<T> {
   delete(key: string) {
     this.map.delete(key);
   }
+  /** Drop every entry whose value matches (a walk of the whole cache: for rare events, never per request). */
+  deleteWhere(match: (value: T) => boolean) {
+    for (const [key, hit] of this.map) if (match(hit.value)) this.map.delete(key);
+  }
   clear() {
     this.map.clear();
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuthService } from '../../core/auth/auth.service';
+import { AccessClaims, AuthService } from '../../core/auth/auth.service';
+import { isDatabaseUnavailable } from '../../core/database/unavailable';
 import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, decrypt, encrypt, randomToken, sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
@@ -259,7 +260,11 @@ export class TokenService {
   }
 
   /**
-   * RFC 7009: revoke a refresh token (its whole family) or a code-flow access token's family.
+   * RFC 7009: revoke a refresh token (its whole family) or an access token: the token itself
+   * (AuthService.revokeAccessToken: denied until its expiry, refused at once by every API process)
+   * and, for one of the code flow or a refresh, its family as before. The token is looked up as a
+   * refresh token first, then verified as an access token, whatever `token_type_hint` says (RFC 7009
+   * 2.1: the hint is only a hint).
    * Without client credentials (the published body: `token`, `token_type_hint`), holding the token
    * is the proof, as for a public client: the token named is revoked whatever client it was issued
    * to (CONVENTIONS §3). When credentials are sent (body or Basic; a public client names itself with
@@ -276,6 +281,7 @@ export class TokenService {
     }
     const mine = (owner: string) => clientUuid === undefined || owner === clientUuid;
     let familyId: string | undefined;
+    let access: AccessClaims | undefined;
     const rows: { family_id: string; client_id: string }[] = await unscoped(this.ds, 'a refresh token is looked up by its hash').query(
       `SELECT r.family_id, f.client_id FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1`,
       [sha256(token)],
@@ -285,11 +291,16 @@ export class TokenService {
     } else {
       try {
         const claims = await this.auth.verifyAccessToken(token);
-        if (mine(claims.cid)) familyId = claims.fid;
-      } catch {
-        familyId = undefined;
+        if (mine(claims.cid)) {
+          access = claims;
+          familyId = claims.fid;
+        }
+      } catch (err) {
+        // not a valid access token (unknown, expired, forged, already revoked): nothing to revoke; an outage is a 503
+        if (isDatabaseUnavailable(err)) throw err;
       }
     }
+    if (access) await this.auth.revokeAccessToken(access);
     if (!familyId) return;
     await unscoped(this.ds, "revocation: the family of the token named (the caller's own when it authenticated)").query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
     this.auth.forgetFamily(familyId);

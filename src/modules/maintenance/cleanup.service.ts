@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { deleteRelayedEvents } from '../../core/events/retention';
 import { deleteExpiredIdempotencyKeys } from '../../core/idempotency/retention';
+import { deleteExpiredRevokedAccessTokens } from '../../core/auth/revoked-tokens';
 import { deleteExpiredAuthCodes, deleteExpiredRefreshTokens, deleteStaleTokenFamilies, eraseRefreshSuccessors } from '../auth/retention';
 
 export interface CleanupResult {
@@ -11,6 +12,7 @@ export interface CleanupResult {
   authCodes: number;
   outboxEvents: number;
   idempotencyKeys: number;
+  revokedAccessTokens: number;
 }
 
 export interface CleanupOptions {
@@ -22,7 +24,7 @@ export interface CleanupOptions {
 
 /**
  * Schedules the retention rules of the tables' owners (oauth/retention.ts, core/events/retention.ts,
- * core/idempotency/retention.ts) and repeats each batch. Deletes what the OAuth server no longer needs, set-wise and in bounded batches (each batch is
+ * core/idempotency/retention.ts, core/auth/revoked-tokens.ts) and repeats each batch. Deletes what the OAuth server no longer needs, set-wise and in bounded batches (each batch is
  * one short statement, so a large backlog never holds long locks; rows locked by a token request
  * in flight are skipped and picked up next time):
  * - refresh tokens past their expiry (rotated-out ones too: reuse detection ends with expiry);
@@ -31,7 +33,9 @@ export interface CleanupOptions {
  * - outbox events relayed more than OUTBOX_RETENTION_DAYS ago whose deliveries are all finished
  *   (SUCCEEDED or DEAD): their deliveries and attempts go with them (ON DELETE CASCADE). An event
  *   with a delivery still pending or due for a retry is kept whatever its age;
- * - Idempotency-Key records past their expiry (IDEMPOTENCY_KEY_TTL_SECONDS, src/core/idempotency).
+ * - Idempotency-Key records past their expiry (IDEMPOTENCY_KEY_TTL_SECONDS, src/core/idempotency);
+ * - revoked access tokens' denylist rows once the token has expired (core/auth/revoked-tokens.ts, a
+ *   few minutes' margin for clock skew): an expired token is refused by its `exp` alone.
  *
  * When ACCESS_TOKEN_TTL is longer than REFRESH_TOKEN_TTL, an access token can outlive the last
  * refresh token of its family; expired refresh tokens (and so their family, which access tokens
@@ -58,8 +62,9 @@ export class CleanupService {
     const outboxEvents = await this.inBatches(() => deleteRelayedEvents(this.ds, batch, this.config.OUTBOX_RETENTION_DAYS), batch, maxBatches);
     await this.eraseRefreshSuccessors();
     const idempotencyKeys = await this.inBatches(() => deleteExpiredIdempotencyKeys(this.ds, batch), batch, maxBatches);
-    const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys };
-    if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys) this.logger.log({ msg: 'expired rows deleted', ...result });
+    const revokedAccessTokens = await this.inBatches(() => deleteExpiredRevokedAccessTokens(this.ds, batch), batch, maxBatches);
+    const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys, revokedAccessTokens };
+    if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys || revokedAccessTokens) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
   }
 
