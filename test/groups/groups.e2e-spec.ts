@@ -166,7 +166,7 @@ describe('/v2/groups', () => {
             'not an object',
             { type: 'groups', attributes: 'nope' },
             { type: 'groups' },
-            item({ name: 'V nul\u0000byte' }),
+            item({ name: ['V list'] }), // (a NUL refuses the whole batch before any item: test/platform/nul-characters)
             item({ name: 'V ok', send_course_enrollment_email: null, category_id: null, rule_email_domains: null }),
           ],
         },
@@ -302,7 +302,7 @@ describe('/v2/groups', () => {
         ['filter[name]=a&filter[name]=b', 422],
         ['filter[category_id]=a&filter[category_id]=b', 422],
         ['filter[name]=a%00b', 422],
-        ['filter[category_id]=%00', 200],
+        ['filter[category_id]=%00', 422], // a NUL in a /v2 query parameter: refused before the database (issue 25 item 15d)
       ] as const) {
         const res = await t.get(`/v2/groups/?${q}`, { token: tok });
         expect(res.status).toBe(status);
