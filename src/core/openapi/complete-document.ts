@@ -217,7 +217,8 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
       continue;
     }
     const resp: any = theirs ? { ...theirs, description: theirs.description || STATUS_TEXT[Number(status)] || 'Success' } : { description: STATUS_TEXT[Number(status)] ?? 'Success' };
-    if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, method, path, ours));
+    // a published answer without a schema (`/v1/ping`): a list only when the published operation pages
+    if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
     if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
   }
