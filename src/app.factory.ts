@@ -1,9 +1,9 @@
 
 // first: AsyncResource.bind without Node 20's per-call deprecation wrappers (core/runtime/async-resource-bind.ts)
 import './core/runtime/async-resource-bind';
-import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { Store, storage } from 'nestjs-pino/storage';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
@@ -15,8 +15,8 @@ import { registerBodyParsers } from './core/http/body-parsers';
 import { installFastPaths } from './core/http/fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
-import { completeRequestSchemas } from './core/http/request-schemas';
 import { genRequestId } from './core/http/request-id';
+import { buildOpenApiDocument } from './core/openapi/document';
 import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './core/idempotency/idempotency.service';
 import { securityHeaders } from './core/http/security-headers';
@@ -105,20 +105,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
 
-  const doc = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Course Platform API')
-      .setDescription('The /v1 resource API and the /v2 API, with an OAuth 2.0 server. MCP server at `/mcp`: [its tools](/docs/mcp-tools).')
-      .setVersion('2.0.0')
-      .setOpenAPIVersion('3.1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'JWTAuth')
-      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'organization API key as user name, empty password (/v1)' }, 'ApiKey')
-      .build(),
-  );
-  // request DTOs without @ApiProperty: their members from their validation rules (core/http/request-schemas.ts)
-  const controllers = [...app.get(ModulesContainer).values()].flatMap((m) => [...m.controllers.values()].map((w) => w.metatype as Function));
-  completeRequestSchemas(doc, controllers);
+  // GET /openapi.json and /docs: built once, completed against the published documents (core/openapi)
+  const { doc } = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, doc, { jsonDocumentUrl: 'openapi.json', useGlobalPrefix: false });
   return app;
 }

@@ -134,7 +134,7 @@ describe('progress rules', () => {
       for (const schema of ['CourseRequest', 'PatchedCourseRequest']) {
         const props = doc.components.schemas[schema].properties;
         expect(props.issues_certificate).toMatchObject({ type: 'boolean', 'x-extension': true });
-        expect(props.certificate_validity_days).toMatchObject({ type: 'integer', minimum: 1, 'x-extension': true });
+        expect(props.certificate_validity_days).toMatchObject({ type: ['integer', 'null'], minimum: 1, 'x-extension': true }); // OpenAPI 3.1's null type (issue 26)
       }
       for (const [p, m] of [
         ['/v1/courses', 'get'],
