@@ -306,7 +306,7 @@ describe('/v2/groups', () => {
       ] as const) {
         const res = await t.get(`/v2/groups/?${q}`, { token: tok });
         expect(res.status).toBe(status);
-        if (status === 200) continue;
+        if ((status as number) === 200) continue;
         expect(res.body.errors[0].status).toBe(String(status));
       }
     });
