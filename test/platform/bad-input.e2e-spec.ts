@@ -84,7 +84,7 @@ describe('bad input', () => {
       const res = await t.request(method, path(), { ...basic(), body });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      for (const [field, messages] of Object.entries(expected)) expect({ field, messages: drfFlat(res.body)[field] }).toEqual({ field, messages });
+      for (const [field, messages] of Object.entries(expected)) expect({ field, messages: res.body[field] }).toEqual({ field, messages });
     });
   });
 
