@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { CreatedOrg, OrganizationsService } from '../../src/modules/organizations/organizations.service';
@@ -37,6 +38,8 @@ export interface TestApp {
    * may not do and a test needs (DDL such as a trigger that makes a statement fail, ANALYZE, ownership).
    */
   ownerQuery(sql: string, params?: unknown[]): Promise<any[]>;
+  /** A data source on this test's database as its owner (the app's options, one connection): a migration's up/down through its query runner. */
+  ownerDataSource(): Promise<DataSource>;
   baseUrl: string;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
   get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
@@ -108,11 +111,15 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     return (await (await owner).query(sql, params)).rows;
   };
 
+  let ownerDs: Promise<DataSource> | undefined;
+  const ownerDataSource = () => (ownerDs ??= new DataSource({ ...(ds.options as PostgresConnectionOptions), url: config.DATABASE_URL, extra: { max: 1 } }).initialize());
+
   const t: TestApp = {
     app,
     config,
     ds,
     ownerQuery,
+    ownerDataSource,
     baseUrl,
     request,
     get: (path, opts) => request('GET', path, opts),
@@ -130,6 +137,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     async close() {
       await app.close();
       if (owner) await (await owner).end().catch(() => undefined);
+      if (ownerDs) await (await ownerDs).destroy().catch(() => undefined);
       await dropDatabase(dbName);
       await dropRedisKeys(config);
     },
