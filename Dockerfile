@@ -5,6 +5,8 @@
 #   docker run ... course-platform node dist/src/cli.js create-org --name "Acme"   # the admin CLI
 # Both processes create the database if missing and apply pending migrations at start (under an
 # advisory lock, so starting them together is safe). NODE_ENV=production requires APP_SECRET.
+# DATABASE_URL is the owner's (migrations); both serve through APP_DATABASE_URL, a role that is neither
+# superuser nor table owner (README "Database roles"; required here when DATABASE_URL has a password).
 
 # ---- build: every dependency, compile TypeScript to dist/
 FROM node:20-slim AS build

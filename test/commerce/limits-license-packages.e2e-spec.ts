@@ -73,8 +73,8 @@ describe('/v1 license packages and seats', () => {
     const patched = await t.patch(`/v1/license-packages/${created.id}`, { name: 'Renamed', offers: [o2], license_count: 5, end_date: null, max_unique_seats: null }, A());
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Renamed', offer_ids: [o2], license_count: 5, license_seats_remaining: 5, end_date: null, max_unique_seats: null, tracking_id: 'SF-1' });
-    // no PUT in the published API
-    expect((await t.request('PUT', `/v1/license-packages/${created.id}`, { ...A(), body: { name: 'x' } })).status).toBe(405); // no PUT on the path: 405 with Allow (issue 25 item 6)
+    // no PUT in the published API: 405 (CONVENTIONS §16)
+    expect((await t.request('PUT', `/v1/license-packages/${created.id}`, { ...A(), body: { name: 'x' } })).status).toBe(405);
 
     expect((await t.get(`/v1/license-packages/${created.id}`, B())).status).toBe(404);
     expect((await t.delete(`/v1/license-packages/${created.id}`, B())).status).toBe(404);

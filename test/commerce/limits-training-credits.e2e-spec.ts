@@ -153,7 +153,7 @@ describe('/v1 training credit codes', () => {
     expect(ok.body).toMatchObject({ credits_total: 7, credits_used: 7, credits_remaining: 0, expiration_date: null });
 
     expect((await t.patch(`/v1/training-credit-codes/${c.id}`, { credits_total: 100 }, B())).status).toBe(404);
-    // no PUT and no DELETE in the published API
+    // no PUT and no DELETE in the published API: 405 (CONVENTIONS §16)
     expect((await t.request('PUT', `/v1/training-credit-codes/${c.id}`, { ...A(), body: { credits_total: 1 } })).status).toBe(405);
     expect((await t.delete(`/v1/training-credit-codes/${c.id}`, A())).status).toBe(405);
   });

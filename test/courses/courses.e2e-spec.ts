@@ -262,9 +262,9 @@ describe('/v2/courses', () => {
       const d = await insertCourse(t, org, { title: 'D0' });
       const e = await insertCourse(t, org, { title: 'E0' });
       // an unexpected server-side failure for one row: a trigger that raises for one title
-      await t.ds.query(`CREATE FUNCTION explode_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+      await t.ownerQuery(`CREATE FUNCTION explode_trg() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.title = 'explode' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$`);
-      await t.ds.query(`CREATE TRIGGER explode BEFORE UPDATE ON courses FOR EACH ROW EXECUTE FUNCTION explode_trg()`);
+      await t.ownerQuery(`CREATE TRIGGER explode BEFORE UPDATE ON courses FOR EACH ROW EXECUTE FUNCTION explode_trg()`);
       try {
         const res = await t.patch(
           '/v2/courses/',
@@ -293,8 +293,8 @@ describe('/v2/courses', () => {
         const rows = await t.ds.query(`SELECT id, title FROM courses WHERE id = ANY($1) ORDER BY title`, [[d.uuid, e.uuid]]);
         expect(rows.map((r: any) => r.title)).toEqual(['D0', 'E0']);
       } finally {
-        await t.ds.query(`DROP TRIGGER explode ON courses`);
-        await t.ds.query(`DROP FUNCTION explode_trg()`);
+        await t.ownerQuery(`DROP TRIGGER explode ON courses`);
+        await t.ownerQuery(`DROP FUNCTION explode_trg()`);
       }
     });
   });

@@ -74,7 +74,7 @@ describe('domain-user invite tokens are stored hashed', () => {
     const uid = await member();
     const created = await t.post(`${users()}/${uid}/invites`, {}, { token });
     const inviteUuid = decodeId('domainUserInvite', created.body.id);
-    const qr = t.ds.createQueryRunner();
+    const qr = (await t.ownerDataSource()).createQueryRunner(); // a migration: the owner's connection
     try {
       // back to the schema before it, with a row holding a plaintext token as it did then
       await new HashInviteTokens1763700014300().down(qr);

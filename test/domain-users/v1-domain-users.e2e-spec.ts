@@ -32,8 +32,8 @@ describe('/v1 domain users', () => {
   beforeAll(async () => {
     t = await startTestApp();
     // The access-code tables belong to another module; create a minimal stand-in when its migration has not landed.
-    await t.ds.query(`CREATE TABLE IF NOT EXISTS access_code_pools (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, name text NOT NULL)`);
-    await t.ds.query(`CREATE TABLE IF NOT EXISTS access_codes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, pool_id uuid, code text NOT NULL)`);
+    await t.ownerQuery(`CREATE TABLE IF NOT EXISTS access_code_pools (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, name text NOT NULL)`);
+    await t.ownerQuery(`CREATE TABLE IF NOT EXISTS access_codes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, pool_id uuid, code text NOT NULL)`);
     org = await t.newOrg();
     token = await t.tokenFor(org);
   });

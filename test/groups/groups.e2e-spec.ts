@@ -391,14 +391,14 @@ describe('/v2/groups', () => {
     it('update: a name taken concurrently after the check fails the renames only; the other items are applied (never a 500)', async () => {
       const [a, b] = await createGroups(token, [{ name: 'Race A' }, { name: 'Race B' }]);
       // a trigger plays the concurrent writer: it takes the new name inside the UPDATE itself
-      await t.ds.query(`CREATE FUNCTION test_race_fn() RETURNS trigger AS $$
+      await t.ownerQuery(`CREATE FUNCTION test_race_fn() RETURNS trigger AS $$
         BEGIN
           IF NEW.name = 'Race Name' AND OLD.name <> NEW.name THEN
             INSERT INTO groups (organization_id, name) VALUES (NEW.organization_id, NEW.name) ON CONFLICT DO NOTHING;
           END IF;
           RETURN NEW;
         END $$ LANGUAGE plpgsql`);
-      await t.ds.query(`CREATE TRIGGER test_race BEFORE UPDATE ON groups FOR EACH ROW EXECUTE FUNCTION test_race_fn()`);
+      await t.ownerQuery(`CREATE TRIGGER test_race BEFORE UPDATE ON groups FOR EACH ROW EXECUTE FUNCTION test_race_fn()`);
       try {
         const res = await t.patch(
           '/v2/groups/',
@@ -414,8 +414,8 @@ describe('/v2/groups', () => {
         expect(res.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'validation_error', source: { pointer: '/data/0/attributes/name' } } });
         expect(res.body.data[1]).toMatchObject({ status: 'succeeded', result: { attributes: { rule_email_domains: ['race.example'] } } });
       } finally {
-        await t.ds.query(`DROP TRIGGER test_race ON groups`);
-        await t.ds.query(`DROP FUNCTION test_race_fn()`);
+        await t.ownerQuery(`DROP TRIGGER test_race ON groups`);
+        await t.ownerQuery(`DROP FUNCTION test_race_fn()`);
       }
       expect((await row((await t.ds.query(`SELECT id FROM groups WHERE organization_id = $1 AND name = 'Race A'`, [orgUuid(org)]))[0].id)).name).toBe('Race A');
     });

@@ -451,7 +451,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
     it('renames names that already repeat in an organization before building the unique index (runs last: it rebuilds the schema it tests)', async () => {
       const o = await t.newOrg();
       const migration = new V1Groups1763700011000();
-      const qr = t.ds.createQueryRunner();
+      const qr = (await t.ownerDataSource()).createQueryRunner(); // a migration: the owner's connection
       try {
         await migration.down(qr);
         const [first] = await qr.query(`INSERT INTO groups (organization_id, name, created_at) VALUES ($1, 'Same', now() - interval '1 hour') RETURNING id`, [orgUuid(o)]);

@@ -55,7 +55,7 @@ describe('/v1 lesson content items', () => {
       expect(patch.body).toEqual({ ...item, header: 'Put header', order: 0, content_html: '<p>new</p>' });
       expect((await t.get(path(lesson.id), auth)).body.results.map((r: any) => r.id)).toEqual([item.id, first.id]);
 
-      expect((await t.delete(path(lesson.id, item.id), auth)).status).toBe(405); // no DELETE on the path: 405 with Allow (issue 25 item 6)
+      expect((await t.delete(path(lesson.id, item.id), auth)).status).toBe(405); // not served: 405 (CONVENTIONS §16)
       expect((await t.get(path(lesson.id), auth)).body.count).toBe(2);
     });
   }

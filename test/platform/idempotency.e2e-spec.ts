@@ -120,17 +120,17 @@ describe('Idempotency-Key', () => {
     });
 
     it('a 5xx releases the key: the retry runs again', async () => {
-      await t.ds.query(`CREATE FUNCTION idem_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      await t.ownerQuery(`CREATE FUNCTION idem_boom() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.name LIKE 'boom%' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$`);
-      await t.ds.query(`CREATE TRIGGER idem_boom BEFORE INSERT ON labels FOR EACH ROW EXECUTE FUNCTION idem_boom()`);
+      await t.ownerQuery(`CREATE TRIGGER idem_boom BEFORE INSERT ON labels FOR EACH ROW EXECUTE FUNCTION idem_boom()`);
       const key = newKey();
       const name = `boom ${key}`;
       try {
         const failed = await t.post('/v1/labels', { name }, { basic: org.api_key, headers: idem(key) });
         expect(failed.status).toBe(500);
       } finally {
-        await t.ds.query(`DROP TRIGGER idem_boom ON labels`);
-        await t.ds.query(`DROP FUNCTION idem_boom()`);
+        await t.ownerQuery(`DROP TRIGGER idem_boom ON labels`);
+        await t.ownerQuery(`DROP FUNCTION idem_boom()`);
       }
       const retried = await t.post('/v1/labels', { name }, { basic: org.api_key, headers: idem(key) });
       expect(retried.status).toBe(201);

@@ -337,7 +337,7 @@ describe('/v2/students', () => {
         `INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'bulk-' || g || '@example.test', 'Same', 'Same' FROM generate_series(1, 2000) g`,
         [orgUuid(org)],
       );
-      await t.ds.query(`ANALYZE users`);
+      await t.ownerQuery(`ANALYZE users`);
       const plan = await t.ds.query(
         `EXPLAIN SELECT * FROM users s WHERE s.organization_id = $1 AND lower(s.email) = lower($2) ORDER BY s.created_at, s.id LIMIT 26`,
         [orgUuid(org), 'BULK-7@example.test'],

@@ -4,10 +4,12 @@ import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { CreatedOrg, OrganizationsService } from '../../src/modules/organizations/organizations.service';
-import { cloneDatabase, dbUrl, dropDatabase } from './db';
+import { Client } from 'pg';
+import { appDbUrl, cloneDatabase, dbUrl, dropDatabase } from './db';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -30,7 +32,15 @@ export interface RequestOptions {
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
+  /** the app's own data source: the application role (neither superuser nor owner) */
   ds: DataSource;
+  /**
+   * A statement on this test's database as its owner (DATABASE_URL): for what the application role
+   * may not do and a test needs (DDL such as a trigger that makes a statement fail, ANALYZE, ownership).
+   */
+  ownerQuery(sql: string, params?: unknown[]): Promise<any[]>;
+  /** A data source on this test's database as its owner (the app's options, one connection): a migration's up/down through its query runner. */
+  ownerDataSource(): Promise<DataSource>;
   baseUrl: string;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
   get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
@@ -51,7 +61,10 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
   const dbName = await cloneDatabase();
   const config = loadConfig(process.env, {
     NODE_ENV: 'test',
+    // the owner's connection (migrations; the tests' own set-up through ownerQuery) and the
+    // application role's, which the app serves through (CONVENTIONS §1)
     DATABASE_URL: dbUrl(dbName),
+    APP_DATABASE_URL: appDbUrl(dbName),
     DATABASE_POOL_SIZE: 5,
     REDIS_PREFIX: `cpt_${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL as any) ?? 'silent',
@@ -89,10 +102,25 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 
+  let owner: Promise<Client> | undefined;
+  const ownerQuery = async (sql: string, params: unknown[] = []) => {
+    owner ??= (async () => {
+      const c = new Client({ connectionString: config.DATABASE_URL });
+      await c.connect();
+      return c;
+    })();
+    return (await (await owner).query(sql, params)).rows;
+  };
+
+  let ownerDs: Promise<DataSource> | undefined;
+  const ownerDataSource = () => (ownerDs ??= new DataSource({ ...(ds.options as PostgresConnectionOptions), url: config.DATABASE_URL, extra: { max: 1 } }).initialize());
+
   const t: TestApp = {
     app,
     config,
     ds,
+    ownerQuery,
+    ownerDataSource,
     baseUrl,
     request,
     get: (path, opts) => request('GET', path, opts),
@@ -109,6 +137,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
     },
     async close() {
       await app.close();
+      if (owner) await (await owner).end().catch(() => undefined);
+      if (ownerDs) await (await ownerDs).destroy().catch(() => undefined);
       await dropDatabase(dbName);
       await dropRedisKeys(config);
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { appDatabaseUrl } from '../../src/core/config/config';
 
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -21,6 +22,17 @@ export function dbUrl(name: string): string {
   return u.toString();
 }
 export const adminUrl = () => dbUrl('postgres');
+
+/**
+ * The application role's URL for a test database (what the API and the worker of a test connect
+ * through, CONVENTIONS §1): TEST_APP_DATABASE_URL's role and password when set, else the default
+ * role (`course_platform_app`, created by the global setup's migrate) on the same server.
+ */
+export function appDbUrl(name: string): string {
+  const u = new URL(process.env.TEST_APP_DATABASE_URL ?? appDatabaseUrl(BASE));
+  u.pathname = `/${name}`;
+  return u.toString();
+}
 
 export async function adminQuery(sql: string, params: unknown[] = []) {
   const c = new Client({ connectionString: adminUrl() });

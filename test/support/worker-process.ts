@@ -22,6 +22,7 @@ export function spawnWorker(config: AppConfig, env: Record<string, string | unde
     ...process.env,
     NODE_ENV: 'test',
     DATABASE_URL: config.DATABASE_URL,
+    APP_DATABASE_URL: config.APP_DATABASE_URL,
     REDIS_URL: config.REDIS_URL,
     REDIS_PREFIX: config.REDIS_PREFIX,
     ALLOW_PRIVATE_URLS: 'true',

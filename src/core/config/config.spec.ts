@@ -64,4 +64,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }, { PORT: 9090 }).PORT).toBe(9090);
     expect(() => loadConfig({}, { PORT: -1 })).toThrow(/PORT/);
   });
+
+  it('APP_DATABASE_URL: by default DATABASE_URL\'s server and database as course_platform_app, without a password', () => {
+    expect(loadConfig({}).APP_DATABASE_URL).toBe('postgres://course_platform_app@127.0.0.1:5432/course_platform');
+    expect(loadConfig({ DATABASE_URL: 'postgres://owner:secret@db.internal:6543/lms?sslmode=require' }).APP_DATABASE_URL).toBe(
+      'postgres://course_platform_app@db.internal:6543/lms?sslmode=require',
+    );
+    // derived after the overrides (the tests' own databases)
+    expect(loadConfig({}, { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/other' }).APP_DATABASE_URL).toBe('postgres://course_platform_app@127.0.0.1:5432/other');
+    expect(loadConfig({ APP_DATABASE_URL: 'postgres://app:pw@127.0.0.1/cp' }).APP_DATABASE_URL).toBe('postgres://app:pw@127.0.0.1/cp');
+  });
+
+  it('APP_DATABASE_URL: refused without a role or when not a postgres URL; required in production when DATABASE_URL has a password', () => {
+    expect(() => loadConfig({ APP_DATABASE_URL: 'postgres://127.0.0.1/cp' })).toThrow(/APP_DATABASE_URL: must name its role/);
+    expect(() => loadConfig({ APP_DATABASE_URL: 'mysql://app@127.0.0.1/cp' })).toThrow(/APP_DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ DATABASE_URL: 'nonsense' })).toThrow(/DATABASE_URL: not a URL/);
+    const prod = { NODE_ENV: 'production', APP_SECRET: 'a-real-secret-of-enough-length' };
+    expect(() => loadConfig({ ...prod, DATABASE_URL: 'postgres://owner:secret@db/cp' })).toThrow(/APP_DATABASE_URL must be set in production/);
+    expect(loadConfig({ ...prod, DATABASE_URL: 'postgres://owner:secret@db/cp', APP_DATABASE_URL: 'postgres://app:other@db/cp' }).APP_DATABASE_URL).toBe('postgres://app:other@db/cp');
+    expect(loadConfig({ ...prod, DATABASE_URL: 'postgres://postgres@db/cp' }).APP_DATABASE_URL).toBe('postgres://course_platform_app@db/cp');
+  });
 });

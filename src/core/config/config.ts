@@ -14,7 +14,19 @@ export class AppConfig {
   @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
+  /**
+   * The database owner's connection: creating the database and applying migrations only (the
+   * migrate step, `npm run migrate`, and the start of each process). Never serves a request.
+   */
   @IsString() DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/course_platform';
+  /**
+   * The connection the API, the worker and the CLI's commands work through: a role that is neither
+   * superuser nor owner of any table (the process refuses to start otherwise). Unset: DATABASE_URL's
+   * host and database as the role `course_platform_app` without a password (appDatabaseUrl below),
+   * which the migrate step creates. The migrate step creates the role named here when it is missing
+   * (with this URL's password, if any) and grants it what the application needs.
+   */
+  @IsString() APP_DATABASE_URL = '';
   @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
   /** Log every SQL statement to stdout (TypeORM simple-console logger, one `query: ...` entry per statement): for benchmarks and debugging only. */
   @Transform(toBool) @IsBoolean() DATABASE_LOG_QUERIES = false;
@@ -112,6 +124,38 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
+/** The application's database role when APP_DATABASE_URL is not set. */
+export const DEFAULT_APP_DATABASE_ROLE = 'course_platform_app';
+
+/**
+ * APP_DATABASE_URL's default: DATABASE_URL's host, port, database and options with the role
+ * `course_platform_app` and no password (local servers with trust or peer authentication; where
+ * passwords are needed, set APP_DATABASE_URL with one).
+ */
+export function appDatabaseUrl(databaseUrl: string, role = DEFAULT_APP_DATABASE_ROLE): string {
+  const url = new URL(databaseUrl);
+  url.username = encodeURIComponent(role);
+  url.password = '';
+  return url.toString();
+}
+
+/** The role name of a PostgreSQL URL (its user name), or '' when it names none. */
+export const databaseUser = (url: string): string => decodeURIComponent(new URL(url).username);
+
+function problemOfDatabaseUrls(config: AppConfig): string | null {
+  for (const name of ['DATABASE_URL', 'APP_DATABASE_URL'] as const) {
+    let url: URL;
+    try {
+      url = new URL(config[name]);
+    } catch {
+      return `${name}: not a URL (postgres://user[:password]@host:port/database)`;
+    }
+    if (!/^postgres(ql)?:$/.test(url.protocol)) return `${name}: must be a postgres:// URL`;
+    if (name === 'APP_DATABASE_URL' && !url.username) return 'APP_DATABASE_URL: must name its role (postgres://role[:password]@host:port/database)';
+  }
+  return null;
+}
+
 /**
  * The token issuer (`iss`, RFC 8414 `issuer`, the `iss` of authorization responses): PUBLIC_URL,
  * or `http://localhost:${PORT}` when it is not set. Also the base of the links made outside any
@@ -119,6 +163,14 @@ export class ConfigError extends Error {}
  */
 export function issuerUrl(config: Pick<AppConfig, 'PUBLIC_URL' | 'PORT'>): string {
   return config.PUBLIC_URL || `http://localhost:${config.PORT}`;
+}
+
+function safeUrl(s: string): URL | null {
+  try {
+    return new URL(s);
+  } catch {
+    return null;
+  }
 }
 
 /** Build and validate the configuration from an environment map (process.env by default). */
@@ -136,5 +188,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.NODE_ENV === 'production' && config.APP_SECRET === new AppConfig().APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET must be set in production');
   }
+  if (!config.APP_DATABASE_URL) {
+    // a DATABASE_URL with a password is a server that asks for passwords: the derived role has none
+    if (config.NODE_ENV === 'production' && safeUrl(config.DATABASE_URL)?.password) {
+      throw new ConfigError(
+        'Invalid configuration:\n  APP_DATABASE_URL must be set in production when DATABASE_URL carries a password: the application role\'s own URL, with its password (README, "Database roles")',
+      );
+    }
+    if (safeUrl(config.DATABASE_URL)) config.APP_DATABASE_URL = appDatabaseUrl(config.DATABASE_URL);
+  }
+  const urlProblem = problemOfDatabaseUrls(config);
+  if (urlProblem) throw new ConfigError(`Invalid configuration:\n  ${urlProblem}`);
   return config;
 }

@@ -3,11 +3,16 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { MIGRATIONS } from '../../../migrations';
 import { SnakeNamingStrategy } from './naming.strategy';
+import { grantAppRole } from './roles';
 
-export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+/**
+ * The data source options of a process. `url` is the connection: the application role's
+ * (APP_DATABASE_URL, the default) for serving, the owner's (DATABASE_URL) for migrations only.
+ */
+export function dataSourceOptions(config: AppConfig, url: string = config.APP_DATABASE_URL): DataSourceOptions {
   return {
     type: 'postgres',
-    url: config.DATABASE_URL,
+    url,
     namingStrategy: new SnakeNamingStrategy(),
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
@@ -59,8 +64,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 const MIGRATION_LOCK = 7_345_000;
 
 /**
- * Create the database if needed and apply every pending migration. Several processes may start
- * at once (API and worker): they take turns under an advisory lock, so each migration runs once.
+ * Create the database if needed, apply every pending migration, then create the application role
+ * when missing and (re)grant it (roles.ts), all as the owner (DATABASE_URL). Several processes may
+ * start at once (API and worker): they take turns under an advisory lock, so each migration runs once.
  */
 export async function migrate(config: AppConfig): Promise<string[]> {
   await ensureDatabase(config.DATABASE_URL);
@@ -68,14 +74,16 @@ export async function migrate(config: AppConfig): Promise<string[]> {
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 2 } });
+    const ds = new DataSource({ ...dataSourceOptions(config, config.DATABASE_URL), extra: { max: 2 } });
     await ds.initialize();
+    let ran: string[];
     try {
-      const ran = await ds.runMigrations({ transaction: 'each' });
-      return ran.map((m) => m.name);
+      ran = (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
     } finally {
       await ds.destroy();
     }
+    await grantAppRole(lock, config.APP_DATABASE_URL);
+    return ran;
   } finally {
     await lock.end(); // closing the session releases the lock
   }
