@@ -105,9 +105,9 @@ describe('PATCH /v2/students/ by ids: the UPDATE first', () => {
   it('a value the database refuses: looked up first as before (the refused item fails alone, a missing student is not found)', async () => {
     // a NUL character no longer reaches the database (body-guard.ts refuses it first, issue 25 item 15d):
     // a trigger stands in for a value the column refuses, with PostgreSQL's own SQLSTATE for it
-    await t.ds.query(`CREATE FUNCTION refuse_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+    await t.ownerQuery(`CREATE FUNCTION refuse_trg() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.first_name LIKE 'refused%' THEN RAISE EXCEPTION 'refused' USING ERRCODE = '22021'; END IF; RETURN NEW; END $$`);
-    await t.ds.query(`CREATE TRIGGER refuse BEFORE UPDATE ON users FOR EACH ROW EXECUTE FUNCTION refuse_trg()`);
+    await t.ownerQuery(`CREATE TRIGGER refuse BEFORE UPDATE ON users FOR EACH ROW EXECUTE FUNCTION refuse_trg()`);
     try {
       const [a, b] = await created(2);
       const res = await upd([
@@ -122,8 +122,8 @@ describe('PATCH /v2/students/ by ids: the UPDATE first', () => {
       expect(res.body.data[1].error.code).toBe('validation_error');
       expect(res.body.data[2].error).toEqual({ code: 'not_found', detail: 'Student not found.', source: { pointer: '/data/2/id' } });
     } finally {
-      await t.ds.query(`DROP TRIGGER refuse ON users`);
-      await t.ds.query(`DROP FUNCTION refuse_trg()`);
+      await t.ownerQuery(`DROP TRIGGER refuse ON users`);
+      await t.ownerQuery(`DROP FUNCTION refuse_trg()`);
     }
   });
 });
