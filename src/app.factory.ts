@@ -102,7 +102,7 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   // Idempotency-Key (src/core/idempotency): stores the answer of a claimed write as sent; after the hooks that set the final headers
   fastify.addHook('onSend', idempotencyOnSend(app.get(IdempotencyService)));
   app.useGlobalPipes(new AppValidationPipe());
-  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalFilters(new AllExceptionsFilter(config));
   app.enableShutdownHooks();
 
   // GET /openapi.json and /docs: built once, completed against the published documents (core/openapi)

@@ -1,6 +1,7 @@
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import { metadataGeneration } from './validation-metadata-cache';
 import { PRESENT } from './v1-rules';
+import { isClosed } from './closed';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
@@ -43,6 +44,8 @@ interface Plan {
   properties: PropertyPlan[];
   /** the class's name, as class-validator hands it to the constraints (`targetName`) */
   targetName: string | undefined;
+  /** @Closed(): an unknown member is an error (left to class-validator), not whitelisted away (closed.ts) */
+  closed: boolean;
 }
 
 const storage = getMetadataStorage() as any;
@@ -56,7 +59,7 @@ const plans = new WeakMap<object, Plan | null>();
 function planOf(metadatas: any[], target: { name: string }): Plan | null {
   let plan = plans.get(metadatas);
   if (plan !== undefined) return plan;
-  plan = buildPlan(metadatas, target.name);
+  plan = buildPlan(metadatas, target.name, isClosed(target));
   plans.set(metadatas, plan);
   return plan;
 }
@@ -82,7 +85,7 @@ function planFor(cls: { name: string }, schema: string | undefined): Plan | null
 
 const check = (metadata: any): Check => ({ metadata, constraints: storage.getTargetValidatorConstraints(metadata.constraintCls) });
 
-function buildPlan(metadatas: any[], targetName: string | undefined): Plan | null {
+function buildPlan(metadatas: any[], targetName: string | undefined, closed: boolean): Plan | null {
   if (!metadatas.length) return null;
   const grouped: Record<string, any[]> = storage.groupByPropertyName(metadatas);
   const properties: PropertyPlan[] = [];
@@ -112,7 +115,7 @@ function buildPlan(metadatas: any[], targetName: string | undefined): Plan | nul
     }
     properties.push(p);
   }
-  return { allowed: new Set(Object.keys(grouped)), properties, targetName };
+  return { allowed: new Set(Object.keys(grouped)), properties, targetName, closed };
 }
 
 function isPromise(p: unknown): boolean {
@@ -143,7 +146,11 @@ function passesFast(object: any, schema: string | undefined): boolean {
   if (typeof object.constructor !== 'function') return false;
   const plan = planFor(object.constructor, schema);
   if (!plan) return false;
-  for (const key of Object.keys(object)) if (!plan.allowed.has(key)) delete object[key];
+  for (const key of Object.keys(object)) {
+    if (plan.allowed.has(key)) continue;
+    if (plan.closed) return false; // an unknown member of a closed object: class-validator names it (closed.ts)
+    delete object[key];
+  }
   for (const p of plan.properties) {
     const value = object[p.name];
     if (value instanceof Promise) return false;
@@ -182,6 +189,8 @@ interface Shape {
   members: Map<string, Shape | null>;
   /** members the constructor makes that the whitelist removes */
   extra: string[];
+  /** @Closed(): an unknown member leaves the object to the usual way (class-validator's error, closed.ts) */
+  closed: boolean;
 }
 
 let shapes = new Map<unknown, Shape | null>();
@@ -242,7 +251,7 @@ function buildShape(cls: new () => any, building: Set<unknown>): Shape | null {
     return null;
   }
   if (Object.keys(probe).some((k) => members.has(k) && typeof (probe as any)[k] === 'function')) return null;
-  return { cls, members, extra: Object.keys(probe).filter((k) => !members.has(k)) };
+  return { cls, members, extra: Object.keys(probe).filter((k) => !members.has(k)), closed: isClosed(cls) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -257,7 +266,10 @@ function instanceOf(shape: Shape, plain: Record<string, unknown>): any {
   for (const key of shape.extra) delete object[key];
   for (const key of Object.keys(plain)) {
     const nested = shape.members.get(key);
-    if (nested === undefined) continue; // unknown: whitelisted away
+    if (nested === undefined) {
+      if (shape.closed) return undefined; // unknown in a closed object: refused the usual way
+      continue; // unknown: whitelisted away
+    }
     const value = plain[key];
     if (value === undefined) continue; // the default stays
     if (nested === null) {

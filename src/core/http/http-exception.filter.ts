@@ -4,6 +4,8 @@ import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from './api-error';
 import { ApiInterface, apiOf } from './interfaces';
 import { methodNotAllowed } from './method-not-allowed';
+import type { AppConfig } from '../config/config';
+import { emptyV2Page } from '../pagination/cursor-page';
 
 const OAUTH_DEFAULTS: Record<number, string> = {
   400: 'invalid_request',
@@ -99,13 +101,25 @@ export function renderError(err: ApiError, api: ApiInterface, requestId: string)
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Http');
 
+  /** `config`: for the /v2 empty page of a filter that matches nothing (its links) */
+  constructor(private readonly config?: AppConfig) {}
+
   catch(exception: unknown, host: ArgumentsHost) {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
+    // a list filter that matches nothing (CONVENTIONS §16): the interface's empty list, no statement run
     if (exception instanceof NoMatch && apiOf(request) === 'v1') {
       reply.status(200).header('Content-Type', 'application/json').send({ count: 0, next: null, previous: null, results: [] });
       return;
+    }
+    if (exception instanceof NoMatch && apiOf(request) === 'v2' && this.config) {
+      try {
+        reply.status(200).header('Content-Type', 'application/vnd.api+json').send(emptyV2Page(this.config, request));
+        return;
+      } catch (err) {
+        exception = err; // a bad page[size] or cursor: refused as the list refuses it
+      }
     }
     const found = toApiError(exception, this.logger, String(request.id));
     // no route for this method on a path served under others: 405 with Allow (method-not-allowed.ts)

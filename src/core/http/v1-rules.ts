@@ -227,11 +227,14 @@ export function strParam(query: Record<string, unknown>, name: string): string |
 
 /**
  * A list filter member of a query DTO: a string of any length (a value no row holds matches nothing);
- * one with a NUL character is NoMatch (AppValidationPipe), the empty list. Never `Str({ max })` on a
- * filter: `GET /v1/quizzes?name=<300 characters>` was a 400 (issue 25 item 7).
+ * one with a NUL character, or longer than `max` (the longest value the filtered column or id can
+ * hold), is NoMatch (AppValidationPipe): the empty list, answered without a statement. Never
+ * `Str({ max })` or `@MaxLength` on a filter: `GET /v1/quizzes?name=<300 characters>` was a 400
+ * (issue 25 item 7), `GET /v2/students/?filter[email]=<255 characters>` a 422. A value that is not
+ * a string (a repeated parameter) is still refused, naming the parameter.
  */
 export const FILTER = 'v1Filter';
-export const Filter = () => rule(FILTER, {}, (v) => (typeof v === 'string' ? null : MSG.string));
+export const Filter = (o: { max?: number } = {}) => rule(FILTER, {}, (v) => (typeof v === 'string' ? null : MSG.string), { filterMax: o.max });
 
 /** Django REST framework's boolean filter: true/false/1/0 (any case); anything else is a 400. */
 export function boolParam(query: Record<string, unknown>, name: string): boolean | undefined {

@@ -5,6 +5,7 @@ import { badRequest, FieldProblem, NoMatch, V1Seg, ValidationFailed } from './ap
 import { FILTER } from './v1-rules';
 import { DRF, drfMessages, failedConstraints } from './drf-messages';
 import { transformValid, validateWhitelisted } from './fast-validate';
+import { metadataGeneration } from './validation-metadata-cache';
 
 /** Flatten class-validator's error tree into problems with JSON pointers (and, for /v1, each problem's place in DRF's nested body). */
 export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | 'param' | 'custom', basePointer = ''): FieldProblem[] {
@@ -48,20 +49,43 @@ function elementAt(list: unknown, index: number, failed: { name: string; each?: 
   return list[index] === null && messages.length === 1 && messages[0] === DRF.null ? [element] : [element, 'non_field_errors'];
 }
 
-/** The query's list filters (Filter()) can match something: one with a NUL character is NoMatch, the empty list (CONVENTIONS §16). */
+/**
+ * The query's list filters (Filter()) can match something: one with a NUL character, or longer than
+ * its `max`, is NoMatch, the empty list (CONVENTIONS §16). Per class, the filter members and their
+ * caps are read once from the metadata (one look-up per query string member afterwards).
+ */
 function matchable<T>(query: T): T {
+  let filters: Map<string, number> | undefined;
   for (const [k, v] of Object.entries(query as object)) {
-    if (typeof v === 'string' && v.includes('\u0000') && isFilter(query as object, k)) throw new NoMatch(k);
+    if (typeof v !== 'string') continue;
+    filters ??= filtersOf((query as object).constructor);
+    const max = filters.get(k);
+    if (max !== undefined && (v.length > max || v.includes('\u0000'))) throw new NoMatch(k);
   }
   return query;
 }
 
-const isFilter = (query: object, member: string): boolean => {
+let filterCaps = new Map<unknown, Map<string, number>>();
+let filterCapsGeneration = -1;
+
+/** member -> its Filter() cap (Infinity when none) of a query class. */
+function filtersOf(cls: Function): Map<string, number> {
+  if (filterCapsGeneration !== metadataGeneration()) {
+    filterCaps = new Map();
+    filterCapsGeneration = metadataGeneration();
+  }
+  let caps = filterCaps.get(cls);
+  if (caps) return caps;
+  caps = new Map();
   const storage = getMetadataStorage() as any;
-  return storage
-    .getTargetValidationMetadatas(query.constructor, undefined, true, false, undefined)
-    .some((m: any) => m.propertyName === member && m.type === 'customValidation' && storage.getTargetValidatorConstraints(m.constraintCls).some((c: any) => c.name === FILTER));
-};
+  for (const m of storage.getTargetValidationMetadatas(cls, undefined, true, false, undefined)) {
+    if (m.type !== 'customValidation' || !storage.getTargetValidatorConstraints(m.constraintCls).some((c: any) => c.name === FILTER)) continue;
+    const max = m.constraints?.[0]?.filterMax;
+    caps.set(m.propertyName, typeof max === 'number' ? max : Infinity);
+  }
+  filterCaps.set(cls, caps);
+  return caps;
+}
 
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 

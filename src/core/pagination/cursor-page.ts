@@ -111,6 +111,21 @@ function pageTrailer(page: PageRequest, hasMore: boolean, last: CursorPosition |
   };
 }
 
+/**
+ * The ordinary empty page of the /v2 list the request asks for, without a statement: what a list
+ * answers when a filter matches nothing before any row is read (an over-long value, NoMatch,
+ * CONVENTIONS §16). `page[size]` is checked as parsePage checks it (422); a cursor must carry our
+ * signature (400), whichever list it came from.
+ */
+export function emptyV2Page(config: AppConfig, req: FastifyRequest): ListDocument<never> {
+  const { 'page[cursor]': cursor, ...query } = (req.query ?? {}) as Record<string, unknown>;
+  const page = parsePage(query, config.APP_SECRET, '');
+  if (cursor !== undefined && cursor !== '' && !verifyPayload(config.APP_SECRET, 'cursor', cursor)) {
+    throw new ApiError(400, 'The page cursor is invalid.', { code: 'invalid_request', source: { parameter: 'page[cursor]' } });
+  }
+  return { data: [], ...pageTrailer(page, false, undefined, requestBaseUrl(config, req), req.url, config.APP_SECRET) };
+}
+
 /** The media type Fastify gives a serialized object: what a handler answering JSON text sets (the /v2 one is set on send). */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

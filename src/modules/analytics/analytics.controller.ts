@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
-import { listParam, stringParam } from '../courses/query-params';
+import { filterParam, listParam } from '../courses/query-params';
 import { AnalyticsService } from './analytics.service';
 import { V2 } from '../../core/http/interfaces';
 
@@ -37,9 +37,10 @@ export class AnalyticsController {
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async ratings(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const student = stringParam(query, 'filter[student.id]', 1000);
     const courseUuid = await this.analytics.liveCourse(p, courseId);
     const page = parsePage(query, this.config.APP_SECRET, `ratings:${courseUuid}`);
+    // an over-long id matches nothing (the empty page), once the course and the page are checked
+    const student = filterParam(query, 'filter[student.id]', 1000);
     // unknown or malformed student ids match nothing: an empty page
     const studentUuid = student === undefined ? undefined : decodeId('student', student);
     const rows = studentUuid === null ? [] : await this.analytics.listRatings(p, courseUuid, page, studentUuid);

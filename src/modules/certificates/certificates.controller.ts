@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { JSON_TYPE, pageDocumentJson, parsePage } from '../../core/pagination/cursor-page';
-import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../courses/query-params';
 import { certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { V2 } from '../../core/http/interfaces';
@@ -43,8 +43,8 @@ export class CertificatesController {
     const issuedGte = dateTimeParam(query, 'filter[issued_gte]', false);
     const issuedLte = dateTimeParam(query, 'filter[issued_lte]', false);
     const domains = listParam(query, 'filter[domains]');
-    const student = stringParam(query, 'filter[student.id]', 1000);
-    const course = stringParam(query, 'filter[course.id]', 1000);
+    const student = filterParam(query, 'filter[student.id]', 1000);
+    const course = filterParam(query, 'filter[course.id]', 1000);
     // unknown or undecodable ids match nothing: an empty page, never an error
     const studentUuid = student === undefined ? undefined : decodeId('student', student);
     const courseUuid = course === undefined ? undefined : decodeId('course', course);

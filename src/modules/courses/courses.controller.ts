@@ -8,7 +8,7 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCourse } from './courses.presenter';
 import { CoursesService } from './courses.service';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
-import { stringParam } from './query-params';
+import { filterParam } from './query-params';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { FastRead } from '../../core/http/fast-path';
@@ -33,7 +33,7 @@ export class CoursesController {
   @FastRead<CoursesController>((c, { principal, query, page }) => c.list(principal, query, page('courses')))
   @ApiQuery({ name: 'filter[title]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('courses') page: V2Page) {
-    const rows = await this.courses.list(p, page, { title: stringParam(query, 'filter[title]', 500) });
+    const rows = await this.courses.list(p, page, { title: filterParam(query, 'filter[title]', 500) });
     return page.document(
       rows.map((v) => Object.assign(v, { id: v.course.id, createdAt: v.course.createdAt })),
       (v) => presentCourse(v, page.baseUrl),

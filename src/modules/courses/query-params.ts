@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../../core/http/api-error';
+import { NoMatch, ValidationFailed } from '../../core/http/api-error';
 
 /**
  * Query-string helpers shared by the /v2 content and reporting lists. Values arrive as strings;
@@ -11,6 +11,20 @@ export function stringParam(query: Record<string, unknown>, name: string, maxLen
   if (typeof v !== 'string') throw invalid(name, 'must be a single string value');
   if (v.length > maxLength) throw invalid(name, `must be at most ${maxLength} characters`);
   if (v.includes('\u0000')) throw invalid(name, 'must not contain NUL characters');
+  return v;
+}
+
+/**
+ * A /v2 list filter's text (a name, a title, an email, an id): a list filter never fails on a long
+ * value, it matches nothing (CONVENTIONS §16). A value longer than `maxLength` (the longest the
+ * filtered column or id can hold) is NoMatch: the ordinary empty page, answered without a statement
+ * (http-exception.filter.ts). A value of the wrong kind (a repeated parameter) is still 422 naming it.
+ */
+export function filterParam(query: Record<string, unknown>, name: string, maxLength: number): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw invalid(name, 'must be a single string value');
+  if (v.length > maxLength || v.includes('\u0000')) throw new NoMatch(name);
   return v;
 }
 

@@ -11,7 +11,7 @@ import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { listParam, stringParam } from '../courses/query-params';
+import { filterParam, listParam } from '../courses/query-params';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { presentSignupFieldValueV2, SignupFieldValueFiltersV2, SignupFieldValuesV2Service } from './signup-field-values.v2.service';
 
@@ -67,9 +67,9 @@ export class SignupFieldValuesV2Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('signup-field-values') page: V2Page) {
     const f: SignupFieldValueFiltersV2 = {};
     let none = false;
-    const student = stringParam(query, 'filter[student.id]', 64);
-    const field = stringParam(query, 'filter[signup-field.id]', 64);
     const domains = listParam(query, 'filter[domains]');
+    const student = filterParam(query, 'filter[student.id]', 64);
+    const field = filterParam(query, 'filter[signup-field.id]', 64);
     if (student !== undefined) none ||= !(f.userUuid = decodeId('student', student) ?? undefined);
     if (field !== undefined) none ||= !(f.fieldUuid = decodeId('signupField', field) ?? undefined);
     if (domains !== undefined) f.domains = domains;

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { enumParam, includeParam, stringParam } from '../courses/query-params';
+import { enumParam, filterParam, includeParam } from '../courses/query-params';
 import { DomainsV2Service } from './domains.v2.service';
 import { presentDomainV2 } from './domains.v2.presenter';
 
@@ -32,7 +32,7 @@ export class DomainsV2Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('domains') page: V2Page) {
     const include = includeParam(query, INCLUDES);
     const access = enumParam(query, 'filter[access]', ACCESS);
-    const name = stringParam(query, 'filter[name]', 253)?.trim().toLowerCase();
+    const name = filterParam(query, 'filter[name]', 253)?.trim().toLowerCase();
     const rows = await this.domains.list(p, page, { access, name });
     const doc = page.document(rows, (d) => presentDomainV2(d, page.baseUrl));
     return include.size ? { ...doc, included: [] } : doc;

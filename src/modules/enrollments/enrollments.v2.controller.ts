@@ -11,7 +11,7 @@ import { V2 } from '../../core/http/interfaces';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCertificate } from '../certificates/certificates.presenter';
-import { dateTimeParam, invalid, listParam, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../courses/query-params';
 import { presentStudent } from '../students/students.presenter';
 import {
   EnrollmentBatchCreateRequest,
@@ -167,9 +167,6 @@ export class EnrollmentsV2Controller {
   /** The list filters; null when one names something that cannot exist (an undecodable id): an empty page. */
   private filters(query: Record<string, unknown>): EnrollmentFilters | null {
     const f: EnrollmentFilters = {};
-    const student = stringParam(query, 'filter[student.id]');
-    const course = stringParam(query, 'filter[course.id]');
-    const email = stringParam(query, 'filter[student.email]', 254);
     const [enrolledGte, enrolledLte, completedGte, completedLte] = DATE_FILTERS.map((n) => dateTimeParam(query, n, true));
     Object.assign(f, { enrolledGte, enrolledLte, completedGte, completedLte });
     const progress = listParam(query, 'filter[progress_status]');
@@ -185,6 +182,10 @@ export class EnrollmentsV2Controller {
       if (active !== 'true' && active !== 'false') throw invalid('filter[active]', 'must be true or false');
       f.active = active === 'true';
     }
+    // text filters last: an over-long one matches nothing (the empty page), after every parameter that can be refused
+    const student = filterParam(query, 'filter[student.id]', 1000);
+    const course = filterParam(query, 'filter[course.id]', 1000);
+    const email = filterParam(query, 'filter[student.email]', 254);
     if (email !== undefined) f.studentEmail = email.trim().toLowerCase();
     if (student !== undefined) {
       const uuid = decodeId('student', student);

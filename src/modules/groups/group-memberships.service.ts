@@ -6,7 +6,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { rowsOf } from '../../core/database/sql';
 import { scoped } from '../../core/database/scoped';
 import { decodeId, encodeId } from '../../core/ids/ids';
-import { MEMBERSHIP_ITEM_KEYS, MembershipStudentRef } from './dto/membership.dto';
+import { MembershipStudentRef } from './dto/membership.dto';
 
 /** A group membership as /v2 shows it (MembershipResource). */
 export interface MembershipRow {
@@ -28,15 +28,10 @@ const studentNotFound: Failure = { ok: false, code: 'not_found', detail: 'Studen
 export class GroupMembershipsService {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Decode each item's student id; items with other members, or an undecodable id, fail. */
+  /** Decode each item's student id; an undecodable id fails (other members were refused by validation: @Closed). */
   private decode(items: ValidItem<MembershipStudentRef>[], out: Map<number, ItemOutcome<any>>): { index: number; sent: string; userId: string }[] {
     const rows: { index: number; sent: string; userId: string }[] = [];
     for (const v of items) {
-      const extra = Object.keys(v.raw).find((k) => !MEMBERSHIP_ITEM_KEYS.has(k));
-      if (extra !== undefined) {
-        out.set(v.index, { ok: false, code: 'validation_error', detail: `Unknown member "${extra}": an item is {"type": "students", "id"} only.`, pointer: `/${extra}` });
-        continue;
-      }
       const userId = decodeId('student', v.item.id);
       if (!userId) out.set(v.index, studentNotFound);
       else rows.push({ index: v.index, sent: v.item.id, userId });

@@ -65,8 +65,7 @@ function buildContentItems(items: ContentItemRequest[], raws: any[], existing: S
       if (!stored.quiz_id) return problem(at('quiz_id'), 'quiz_id is not a valid quiz id.');
     }
     if (it.type === 'RATING') {
-      const unknown = Object.keys(raw.rating).find((k) => !RATING_CONFIG_KEYS.has(k));
-      if (unknown) return problem(at(`rating/${unknown}`), `unknown rating member "${unknown}".`);
+      // an unknown member was refused by validation (RatingConfig is @Closed)
       const r: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(it.rating ?? {})) if (RATING_CONFIG_KEYS.has(k) && v !== undefined && v !== null) r[k] = v;
       r.rating_scale = (it.rating?.rating_scale as number | undefined) ?? 5;

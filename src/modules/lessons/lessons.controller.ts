@@ -6,7 +6,7 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { dateTimeParam, invalid, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, stringParam } from '../courses/query-params';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { LESSON_TYPES, LessonType } from './lesson.entity';
 import { presentLesson, presentLessonDetail } from './lessons.presenter';
@@ -42,12 +42,10 @@ export class LessonsController {
     if (type !== undefined && !(LESSON_TYPES as readonly string[]).includes(type)) {
       throw invalid('filter[type]', `must be one of ${LESSON_TYPES.join(', ')}`);
     }
-    const filters: LessonFilters = {
-      type: type as LessonType | undefined,
-      title: stringParam(query, 'filter[title]', 500),
-      updatedSince: dateTimeParam(query, 'filter[updated_since]', true),
-    };
-    const courseId = stringParam(query, 'filter[course_id]', 1000);
+    const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
+    // text filters last: an over-long one matches nothing (the empty page), after every parameter that can be refused
+    const filters: LessonFilters = { type: type as LessonType | undefined, title: filterParam(query, 'filter[title]', 500), updatedSince };
+    const courseId = filterParam(query, 'filter[course_id]', 1000);
     // an undecodable course id matches nothing: an empty page, never an error
     const courseUuid = courseId === undefined ? undefined : decodeId('course', courseId);
     const rows = courseUuid === null ? [] : await this.lessons.list(p, page, { ...filters, courseUuid });

@@ -14,7 +14,7 @@ import { CursorPaged, JSON_TYPE, V2Page } from '../../core/pagination/cursor-pag
 import { Course } from '../courses/course.entity';
 import { presentCourse } from '../courses/courses.presenter';
 import { CoursesService } from '../courses/courses.service';
-import { boolParam, includeParam, stringParam } from '../courses/query-params';
+import { boolParam, filterParam, includeParam } from '../courses/query-params';
 import { Domain } from '../domains/domain.entity';
 import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
@@ -73,8 +73,8 @@ export class PublishedCoursesV2Controller {
   ): Promise<string> {
     const include = includeParam(query, INCLUDES);
     const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
-    const domain = stringParam(query, 'filter[domain]', 64);
-    const course = stringParam(query, 'filter[course]', 64);
+    const domain = filterParam(query, 'filter[domain]', 64);
+    const course = filterParam(query, 'filter[course]', 64);
     let none = false;
     if (domain !== undefined) none ||= !(f.domainUuid = decodeId('domain', domain) ?? undefined);
     if (course !== undefined) none ||= !(f.courseUuid = decodeId('course', course) ?? undefined);

@@ -104,18 +104,12 @@ export class PublishedCoursesV2Service {
   }
 
   /**
-   * The settings of one item as columns, or the item's validation_error: members outside the
-   * operation's schema (additionalProperties: false), date-times without an offset, a window whose
-   * end precedes its start (the /v1 rule). Null booleans are left out (default / unchanged); a null
-   * window bound is kept (clears it).
+   * The settings of one item as columns, or the item's validation_error: date-times without an
+   * offset, a window whose end precedes its start (the /v1 rule). Null booleans are left out
+   * (default / unchanged); a null window bound is kept (clears it). Members outside the operation's
+   * schema (additionalProperties: false) were refused by validation (@Closed on the attribute classes).
    */
-  private settings(raw: Record<string, any>, a: PublishedCourseSettingsV2 | undefined, allowed: readonly string[], createOnly: string[]): Record<string, unknown> | Failure {
-    const given = raw.attributes && typeof raw.attributes === 'object' ? Object.keys(raw.attributes) : [];
-    for (const k of given) {
-      if (allowed.includes(k)) continue;
-      const detail = createOnly.includes(k) ? `${k}: set when publishing; it cannot change here.` : `${k}: not an attribute of this operation.`;
-      return { ok: false, code: 'validation_error', detail, pointer: `/attributes/${k}` };
-    }
+  private settings(a: PublishedCourseSettingsV2 | undefined): Record<string, unknown> | Failure {
     const values: Record<string, unknown> = {};
     const dates: Record<string, Date | null | undefined> = {};
     for (const m of SETTINGS_MEMBERS) {
@@ -141,7 +135,7 @@ export class PublishedCoursesV2Service {
     const out = new Map<number, ItemOutcome<PublishedCourseResource>>();
     const requests: { index: number; request: PublishRequest }[] = [];
     for (const v of items) {
-      const values = this.settings(v.raw, v.item.attributes, [...SETTINGS_MEMBERS, 'slug'], []);
+      const values = this.settings(v.item.attributes);
       if ('ok' in values) {
         out.set(v.index, values as Failure);
         continue;
@@ -179,7 +173,7 @@ export class PublishedCoursesV2Service {
 
   /** Update batch (PATCH): settings only (slug, course and domain are set when publishing); a repeated id: later values win, every item answers the final row. */
   updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
-    const settings = (v: ValidItem<PublishedCourseUpdateItemV2>) => this.settings(v.raw, v.item.attributes, SETTINGS_MEMBERS, ['slug', 'course', 'domain']) as Record<string, unknown> | Failure;
+    const settings = (v: ValidItem<PublishedCourseUpdateItemV2>) => this.settings(v.item.attributes) as Record<string, unknown> | Failure;
     return updateLastWins(items, 'publishedCourse', 'Published course not found.', settings, async (merged) => {
       const updated = await this.publications.updateSettings(p.organizationId, merged);
       const rows = await this.rows(p.organizationId, [...updated]);

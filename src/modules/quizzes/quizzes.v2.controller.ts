@@ -10,7 +10,7 @@ import { V2 } from '../../core/http/interfaces';
 import { batchBodySchema } from '../../core/http/request-schemas';
 import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { dateTimeParam, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam } from '../courses/query-params';
 import { decodeId } from '../../core/ids/ids';
 import {
   AssignmentBindItem,
@@ -49,7 +49,11 @@ const ListQueries = (): MethodDecorator => (t, k, d) => {
   for (const q of listQueries) q(t, k, d);
 };
 /** The filters of the quiz and question-bank lists. */
-const listFilters = (query: Record<string, unknown>) => ({ name: stringParam(query, 'filter[name]', 500), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
+const listFilters = (query: Record<string, unknown>) => {
+  const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
+  // an over-long name matches nothing (the empty page), after the date is checked
+  return { name: filterParam(query, 'filter[name]', 500), updatedSince };
+};
 
 /** /v2/quizzes/ (quizzes:read / quizzes:write). */
 @ApiTags('quizzes')
@@ -182,8 +186,8 @@ export class QuestionsV2Controller {
   @ApiQuery({ name: 'filter[quiz_id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[question_bank_id]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('questions') page: V2Page) {
-    const quiz = stringParam(query, 'filter[quiz_id]', 1000);
-    const bank = stringParam(query, 'filter[question_bank_id]', 1000);
+    const quiz = filterParam(query, 'filter[quiz_id]', 1000);
+    const bank = filterParam(query, 'filter[question_bank_id]', 1000);
     const rows = await this.model.listQuestionsV2(p, page, {
       quizId: quiz === undefined ? undefined : decodeId('quiz', quiz),
       bankId: bank === undefined ? undefined : decodeId('questionBank', bank),

@@ -45,7 +45,7 @@ interface BatchKind<R extends { id: string }> {
   idType: 'quiz' | 'questionBank';
   /** its name in a not_found detail */
   what: string;
-  /** the writable attributes (any other is a validation_error) */
+  /** the writable attributes (the only ones read from the item; any other was refused by validation, @Closed) */
   members: string[];
   /** attributes stored under another column name */
   rename?: Record<string, string>;
@@ -55,7 +55,11 @@ interface BatchKind<R extends { id: string }> {
   present(row: R, baseUrl: string): { id: string };
 }
 
-/** Forbidden members first (validation_error at the member); the others go on. */
+/**
+ * Forbidden members first (validation_error at the member); the others go on. The unbind item's
+ * attributes (open in the published document) only: the closed request objects (quiz, bank,
+ * question, answer, assignment) refuse unknown members in validation (@Closed, core/http/closed.ts).
+ */
 export function screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcomes): ValidItem<T>[] {
   return items.filter((v) => {
     const extra = unknownMember(v.raw, allowed);
@@ -84,7 +88,7 @@ export class KindBatches<R extends { id: string }> {
   /** Creates, first-wins (repeats were marked by the batch engine): forbidden members refused, the others inserted in one statement. */
   async create(p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = screen(items, this.k.members, out);
+    const ok = items; // unknown members were refused by validation (@Closed, core/http/closed.ts)
     const rows = await this.k.insert(p.organizationId, ok.map((v) => sentChanges(v.raw, this.k.members, this.k.rename)));
     ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(this.k.idType, rows[i].id), result: this.k.present(rows[i], baseUrl) }));
     return out;
@@ -93,7 +97,7 @@ export class KindBatches<R extends { id: string }> {
   /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
   async update(p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = screen(items, this.k.members, out);
+    const ok = items;
     const updated = await updateLastWins(ok, this.k.idType, `${this.k.what} not found.`, (v) => sentChanges(v.raw, this.k.members, this.k.rename), async (merged) => {
       const rows = await this.k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
       return new Map([...rows].map(([id, row]) => [id, this.k.present(row, baseUrl)]));
@@ -150,7 +154,7 @@ export class QuizzesV2Service {
   async createQuestions(p: Principal, items: ValidItem<QuestionCreateItem>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const parents = new Map<number, { quizId: string | null; bankId: string | null; sentQuiz: boolean }>();
-    for (const v of screen(items, QUESTION_CREATE_MEMBERS, out)) {
+    for (const v of items) {
       const a = v.item.attributes;
       const quiz = a.quiz_id ?? null;
       const bank = a.question_bank_id ?? null;
@@ -202,7 +206,7 @@ export class QuizzesV2Service {
    */
   async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = screen(items, QUESTION_UPDATE_MEMBERS, out);
+    const ok = items;
     const stored = await this.model.questionsById(p.organizationId, ok.map((v) => decodeId('question', v.item.id)).filter((x): x is string => !!x));
     const state = new Map<string, QuestionRow>();
     const merged = new Map<string, Changes>();
@@ -265,7 +269,7 @@ export class QuizzesV2Service {
   /** Bind banks (live banks of the organization, else not_found); re-binding changes only the members sent. */
   async bind(p: Principal, quizId: string, items: ValidItem<AssignmentBindItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ids = this.banksOf(screen(items, ASSIGNMENT_MEMBERS, out), out);
+    const ids = this.banksOf(items, out);
     const banks = await this.model.banks.byId(p.organizationId, [...ids.values()]);
     const pending = [...ids].filter(([index, id]) => {
       if (!banks.has(id)) out.set(index, failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
@@ -283,7 +287,7 @@ export class QuizzesV2Service {
   /** Update assignments of banks bound to the quiz (else not_found); only the key: a no-op success. */
   async update(p: Principal, quizId: string, items: ValidItem<AssignmentUpdateItem>[]): Promise<Outcomes> {
     const out: Outcomes = new Map();
-    const ok = screen(items, ASSIGNMENT_MEMBERS, out);
+    const ok = items;
     const ids = this.banksOf(ok, out);
     const changes = (index: number) => {
       const d = sentChanges(ok.find((v) => v.index === index)!.raw, ASSIGNMENT_MEMBERS.slice(1));

@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { Filter } from '../../../core/http/v1-rules';
 import { NO_NUL } from './group.dto';
 
 /** GroupFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
@@ -8,17 +9,14 @@ export class GroupListQuery {
   @Matches(NO_NUL, { message: 'must not contain NUL characters' })
   'filter[name]'?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  /** an id: longer than any id, it matches nothing (Filter(): the empty page, CONVENTIONS §16) */
+  @Filter({ max: 64 })
   'filter[category_id]'?: string;
 }
 
 /** VisibilityOverrideFilters */
 export class VisibilityOverrideListQuery {
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Filter({ max: 64 })
   'filter[published_course_id]'?: string;
 
   @IsOptional()

@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsDefined, IsString } from 'class-validator';
+import { Closed } from '../../../core/http/closed';
 
-/** _MembershipStudentRefData: `{type: "students", id}` and nothing else (the published schema forbids other members). */
+/** _MembershipStudentRefData: `{type: "students", id}` and nothing else (additionalProperties: false). */
+@Closed()
 export class MembershipStudentRef {
   @ApiProperty({ enum: ['students'] }) @Allow() type: 'students';
   /** any string: one that cannot be decoded (an over-long one included) is that item's not_found (v2-api.md rule 4, as every /v2 batch) */
@@ -12,6 +14,3 @@ export class MembershipStudentRef {
 export class MembershipRequestEnvelope {
   @ApiProperty({ type: [MembershipStudentRef] }) data: MembershipStudentRef[];
 }
-
-/** The members an item may carry; any other (a stray `attributes`...) fails the item. */
-export const MEMBERSHIP_ITEM_KEYS = new Set(['type', 'id']);

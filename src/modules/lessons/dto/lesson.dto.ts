@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { ObjectList } from '../../../core/http/array-rules';
 import { PresentNotNull } from '../../../core/http/v1-rules';
+import { Closed } from '../../../core/http/closed';
 import {
   IsBoolean,
   IsDefined,
@@ -20,7 +21,8 @@ import {
 const MAX_INT = 2147483647;
 export const CONTENT_ITEM_TYPES = ['HTML', 'VIDEO', 'AUDIO', 'QUIZ', 'RATING'] as const;
 
-/** RatingConfig (unknown keys are refused by the service, which sees the raw item). */
+/** RatingConfig (additionalProperties: false: an unknown key is the item's validation_error). */
+@Closed()
 export class RatingConfig {
   @IsOptional() @IsString() @MaxLength(2000) rating_question?: string | null;
   @IsOptional() @IsString() @MaxLength(2000) additional_feedback_question?: string | null;

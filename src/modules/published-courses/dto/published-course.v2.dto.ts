@@ -1,8 +1,16 @@
 import { Type } from 'class-transformer';
 import { Present } from '../../../core/http/v1-rules';
+import { Closed } from '../../../core/http/closed';
 import { IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 
-/** The members both PublishedCoursePublishAttributes and PublishedCourseUpdateAttributes take (null: the default on publish, unchanged on update; a null window bound clears it). */
+const SET_WHEN_PUBLISHING = 'is set when publishing; it cannot change here.';
+
+/**
+ * PublishedCourseUpdateAttributes (additionalProperties: false), and the members
+ * PublishedCoursePublishAttributes adds `slug` to (null: the default on publish, unchanged on update;
+ * a null window bound clears it).
+ */
+@Closed({ slug: SET_WHEN_PUBLISHING, course: SET_WHEN_PUBLISHING, domain: SET_WHEN_PUBLISHING })
 export class PublishedCourseSettingsV2 {
   @IsOptional() @IsBoolean() is_hidden?: boolean | null;
   @IsOptional() @IsBoolean() visible_on_catalog?: boolean | null;
@@ -18,7 +26,8 @@ export class PublishedCourseSettingsV2 {
   @IsOptional() @IsBoolean() require_all_prerequisites?: boolean | null;
 }
 
-/** PublishedCoursePublishAttributes: the settings and `slug` (create-only). */
+/** PublishedCoursePublishAttributes (additionalProperties: false): the settings and `slug` (create-only). */
+@Closed()
 export class PublishedCoursePublishAttributesV2 extends PublishedCourseSettingsV2 {
   @IsOptional() @IsString() @MaxLength(100) slug?: string | null;
 }

@@ -1,6 +1,7 @@
 import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
 import { Attributes, Rules } from '../../../core/http/rules';
+import { Closed } from '../../../core/http/closed';
 import { ALIGNMENTS, INT32_MAX, MAX_TIME_LIMIT_SECONDS, QUESTION_TYPES } from '../quiz-model';
 import { MAX_ANSWERS } from './quiz.v1.dto';
 
@@ -32,10 +33,14 @@ export const QUIZ_V2_MEMBERS = [
   'randomize_answers', 'show_results_on_failure', 'show_question_feedback', 'time_limit_seconds', 'skip_start_screen', 'alignment',
 ];
 
+/** QuizUpdateRequest (additionalProperties: false). */
+@Closed()
 export class QuizUpdateAttributes extends QuizOptionalAttributes {
   @Sent('name') @Name() name?: string;
 }
 
+/** QuizCreateRequest (additionalProperties: false). */
+@Closed()
 export class QuizCreateAttributes extends QuizOptionalAttributes {
   @IsDefined() @Name() name: string;
 }
@@ -54,9 +59,13 @@ export class IdItem {
   @IsString() id: string;
 }
 
+/** QuestionBankUpdateRequest (additionalProperties: false). */
+@Closed()
 export class BankUpdateAttributes {
   @Sent('name') @Name() name?: string;
 }
+/** QuestionBankCreateRequest (additionalProperties: false). */
+@Closed()
 export class BankCreateAttributes {
   @IsDefined() @Name() name: string;
 }
@@ -68,13 +77,15 @@ export class BankUpdateItem {
   @Attributes(() => BankUpdateAttributes) attributes: BankUpdateAttributes;
 }
 
-/** AnswerCreateRequest. */
+/** AnswerCreateRequest (additionalProperties: false: an answer's `order` is its position, never sent). */
+@Closed()
 export class AnswerCreateAttributes {
   @IsDefined() @IsString() @MinLength(1) @MaxLength(1000) @Matches(NO_NUL, { message: 'must not contain NUL characters' }) answer_text: string;
   @Sent('correct') @IsBoolean() correct?: boolean;
 }
 
-/** QuestionCreateRequest. */
+/** QuestionCreateRequest (additionalProperties: false). */
+@Closed()
 export class QuestionCreateAttributes {
   @IsOptional() @IsString() quiz_id?: string | null;
   @IsOptional() @IsString() question_bank_id?: string | null;
@@ -90,7 +101,8 @@ export const QUESTION_CREATE_MEMBERS = [
   'quiz_id', 'question_bank_id', 'question_html', 'question_type', 'case_sensitive', 'requires_manual_grading', 'correct_answer_feedback_html', 'incorrect_answer_feedback_html', 'answers',
 ];
 
-/** QuestionUpdateRequest: question members only (answers, type, parent and order are read-only). */
+/** QuestionUpdateRequest (additionalProperties: false): question members only (answers, type, parent and order are read-only). */
+@Closed()
 export class QuestionUpdateAttributes {
   @Sent('question_html') @IsString() @Matches(/\S/, { message: 'must not be blank' }) @Text() question_html?: string;
   @Sent('correct_answer_feedback_html') @Text() correct_answer_feedback_html?: string;
@@ -113,16 +125,20 @@ export class QuestionUpdateItem {
   @Attributes(() => QuestionUpdateAttributes) attributes: QuestionUpdateAttributes;
 }
 
-/** QuestionBankAssignmentBindRequest / UpdateRequest / the unbind attributes. */
+/** QuestionBankAssignmentBindRequest (additionalProperties: false). */
+@Closed()
 export class AssignmentAttributes {
   @IsDefined() @IsString() question_bank_id: string;
   @IsOptional() @Count() order?: number | null;
   @Sent('randomize_questions') @IsBoolean() randomize_questions?: boolean;
   @Sent('limit_question_count') @Count() limit_question_count?: number;
 }
+/** QuestionBankAssignmentUpdateRequest (additionalProperties: false). */
+@Closed()
 export class AssignmentUpdateAttributes extends AssignmentAttributes {
   @Sent('order') @Count() declare order?: number;
 }
+/** The unbind item's attributes (_QuestionBankAssignmentDeleteData: open). */
 export class AssignmentKeyAttributes {
   @IsDefined() @IsString() question_bank_id: string;
 }

@@ -1,12 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Filter } from '../../../core/http/v1-rules';
 
 /**
  * As the published StudentFilters. Query values arrive as strings; a repeated parameter arrives
- * as an array and is refused (422 naming the parameter). Page parameters are checked by parsePage.
+ * as an array and is refused (422 naming the parameter). An email longer than any address (254)
+ * matches nothing: the empty page, without a statement (Filter(), CONVENTIONS §16). Page parameters
+ * are checked by parsePage.
  */
 export class StudentListQuery {
-  @ApiPropertyOptional({ description: 'exact match, case-insensitive' }) @IsOptional() @IsString() @MaxLength(254) 'filter[email]'?: string;
+  @ApiPropertyOptional({ description: 'exact match, case-insensitive' }) @Filter({ max: 254 }) 'filter[email]'?: string;
   @ApiPropertyOptional({ description: 'exact match' }) @IsOptional() @IsString() 'filter[first_name]'?: string;
   @ApiPropertyOptional({ description: 'exact match' }) @IsOptional() @IsString() 'filter[last_name]'?: string;
   @ApiPropertyOptional({ enum: ['true', 'false'] })
