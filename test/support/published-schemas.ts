@@ -23,6 +23,8 @@ export interface PublishedOperation {
   operationId?: string;
   /** published status -> the schema of its application/json body (undefined: no body) */
   responses: Record<string, unknown | undefined>;
+  /** the path parameters' schemas, in the order of the template */
+  pathParams: unknown[];
 }
 
 export interface Violation {
@@ -100,7 +102,9 @@ export class PublishedSchemas {
             const media = content['application/json'] ?? content['application/vnd.api+json'] ?? Object.values<any>(content)[0];
             responses[code] = media?.schema ? toJsonSchema(media.schema, key) : undefined;
           }
-          this.ops.push({ doc: key, method: m.toUpperCase(), path, operationId: op.operationId, responses });
+          const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((x: any) => x.in === 'path');
+          const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((x) => toJsonSchema(declared.find((d: any) => d.name === x[1])?.schema ?? {}, key));
+          this.ops.push({ doc: key, method: m.toUpperCase(), path, operationId: op.operationId, responses, pathParams });
         }
       }
     }
@@ -114,6 +118,25 @@ export class PublishedSchemas {
   find(method: string, path: string): PublishedOperation | undefined {
     const want = `${method.toUpperCase()} ${PublishedSchemas.shape(path)}`;
     return this.ops.find((o) => `${o.method} ${PublishedSchemas.shape(o.path)}` === want);
+  }
+
+  /**
+   * The path parameter values a call used that the published parameter schemas refuse (an opaque id
+   * where an integer is published...): `values` in the order of the template.
+   */
+  checkPathParams(op: PublishedOperation, values: string[]): Violation[] {
+    const out: Violation[] = [];
+    values.forEach((value, i) => {
+      const schema: any = op.pathParams[i];
+      if (!schema) return;
+      const numeric = (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(value);
+      const validate = this.ajv.compile(schema);
+      if (!validate(numeric ? Number(value) : value)) {
+        const name = op.path.match(/\{([^}]+)\}/g)![i];
+        out.push({ pointer: `path ${name}`, message: `${validate.errors?.[0]?.message} (got ${JSON.stringify(value)})` });
+      }
+    });
+    return out;
   }
 
   /** The violations of one answer: a status the operation does not publish, or a body its schema refuses. */
