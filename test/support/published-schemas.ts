@@ -25,6 +25,8 @@ export interface PublishedOperation {
   responses: Record<string, unknown | undefined>;
   /** the path parameters' schemas, in the order of the template */
   pathParams: unknown[];
+  /** the names of its query parameters */
+  queryParams: string[];
 }
 
 export interface Violation {
@@ -104,7 +106,8 @@ export class PublishedSchemas {
           }
           const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((x: any) => x.in === 'path');
           const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((x) => toJsonSchema(declared.find((d: any) => d.name === x[1])?.schema ?? {}, key));
-          this.ops.push({ doc: key, method: m.toUpperCase(), path, operationId: op.operationId, responses, pathParams });
+          const queryParams = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((x: any) => x.in === 'query').map((x: any) => x.name as string);
+          this.ops.push({ doc: key, method: m.toUpperCase(), path, operationId: op.operationId, responses, pathParams, queryParams });
         }
       }
     }
