@@ -61,9 +61,6 @@ describe('/v1 purchases', () => {
       offer_sku: offer,
       offer_description: expect.any(String),
       offer_price_cents: 2500,
-      promo_code: null,
-      promo_code_price_cents: null,
-      promo_code_percent_off: null,
       promo_code_quantity: 0,
       tax_price_cents: 150,
       payment_processor_order_id: 'ch_1',
@@ -175,9 +172,6 @@ describe('/v1 purchases', () => {
       payment_processor: 'NONE',
       payment_processor_order_id: '',
       promo_code_id: null,
-      promo_code: null,
-      promo_code_price_cents: null,
-      promo_code_percent_off: null,
       promo_code_quantity: 0,
     };
     expect(f[f.length - 1]).toMatchObject({

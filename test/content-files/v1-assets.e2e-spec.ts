@@ -90,7 +90,6 @@ describe('/v1/assets', () => {
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[0-9a-z]+$/),
       name: 'intro video.mp4',
-      embed_link_url: null,
       aspect_ratio: '16:9',
       sync_completion: false,
       state: 'PROCESSING',

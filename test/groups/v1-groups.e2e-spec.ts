@@ -125,7 +125,6 @@ describe('/v1 groups, email-domain rules and group categories', () => {
         user_count: 0,
         discount_percent: null,
         group_category_id: null,
-        sign_up_field_rule: null,
         rule_email_domains: [],
       });
       const d = await create({ sign_up_field_rule: { options: [] } });
@@ -301,7 +300,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       expect(put.body).toEqual({ ...g, name: `${g.name} v2`, discount_percent: 20, user_count: 1 });
       const patch = await t.patch(`/v1/groups/${g.id}`, { group_category_id: cat2.id, sign_up_field_rule: null, discount_percent: null }, bearer());
       expect(patch.status).toBe(200);
-      expect(patch.body).toEqual({ ...put.body, group_category_id: cat2.id, sign_up_field_rule: null, discount_percent: null });
+      expect(patch.body).toEqual({ ...put.body, group_category_id: cat2.id, sign_up_field_rule: undefined, discount_percent: null });
       const patch2 = await t.patch(`/v1/groups/${g.id}`, { group_category_id: null, sign_up_field_rule: { require_match_all: true, options: [{ id: 'z' }] } }, basic());
       expect(patch2.body).toMatchObject({ name: `${g.name} v2`, group_category_id: null, sign_up_field_rule: { enforce: false, require_match_all: true, options: [opt('z')] } });
       const empty = await t.patch(`/v1/groups/${g.id}`, {}, bearer());
@@ -409,7 +408,7 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       const created = await t.post('/v2/groups/', { data: [{ type: 'groups', attributes: { name: 'From v2', category_id: cat.id, rule_email_domains: ['v2.example'] } }] }, { token: v2token });
       const id2 = created.body.data[0].id;
       const v1 = await t.get(`/v1/groups/${id2}`, basic());
-      expect(v1.body).toEqual({ id: id2, name: 'From v2', user_count: 0, discount_percent: null, group_category_id: cat.id, sign_up_field_rule: null, rule_email_domains: ['v2.example'] });
+      expect(v1.body).toEqual({ id: id2, name: 'From v2', user_count: 0, discount_percent: null, group_category_id: cat.id, rule_email_domains: ['v2.example'] });
       expect((await t.post('/v1/groups', { name: 'From v2' }, basic())).status).toBe(400);
       // update on one side, read on the other
       await t.patch(`/v1/groups/${id2}`, { name: 'From v2 renamed by v1' }, basic());

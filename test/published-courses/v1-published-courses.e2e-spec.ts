@@ -53,8 +53,6 @@ describe('/v1 published courses', () => {
       hidden: false,
       strict_enforce_group_visibility: false,
       registration_required: false,
-      registration_starts_at: null,
-      registration_ends_at: null,
       restrict_access_start_end_dates: false,
       allow_self_service_reenroll: false,
       unique_progress_per_enrollment: false,

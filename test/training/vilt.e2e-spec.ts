@@ -475,7 +475,6 @@ describe('/v1 VILT session events and registrations', () => {
       starts_at: '2027-01-01T10:00:00.000Z',
       ends_at: '2027-01-01T11:00:00.000Z',
       timezone: 'UTC',
-      location: null,
       event_location: null,
       vilt_session: { id: e1.vilt_session.id, display_name: 'S', instructor_name: '', lesson: { id: c1.lessonIds[0], title: expect.any(String), course: { id: c1.courseId, title: expect.any(String) } }, registration_count: 0, seats_total: null },
     });

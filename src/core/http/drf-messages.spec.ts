@@ -64,7 +64,7 @@ const v1 = (body: Record<string, unknown>) => answer({ title: 'ok', ...body }).v
 
 describe('Django REST framework messages on /v1', () => {
   // one row per kind of bad value: [member, value sent, the exact DRF answer]
-  const cases: [string, unknown, Record<string, string[]>][] = [
+  const cases: [string, unknown, Record<string, unknown>][] = [
     ['title', undefined, { title: ['This field is required.'] }],
     ['title', null, { title: ['This field may not be null.'] }],
     ['title', '', { title: ['This field may not be blank.'] }],

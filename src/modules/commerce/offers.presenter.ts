@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { domainBase } from '../domains/domain-url';
@@ -51,22 +52,28 @@ export const offerType = (r: Pick<OfferItemRow, 'published_course_id' | 'publish
 /** What an offer shows of itself wherever the published OfferItem appears. */
 export type OfferItemBasics = Pick<OfferItemRow, 'id' | 'published_course_id' | 'published_path_id' | 'plan_id' | 'course_series_id' | 'domain_name' | 'price_cents' | 'currency_code' | 'sku'>;
 
-/** The published OfferItem's identity and price members (the promo-code pool operations show these alone). */
+/**
+ * The published OfferItem's identity and price members (the promo-code pool operations show these
+ * alone). The three product ids it does not sell are left out, and so is `offer_type` for a course
+ * series, which the published OfferTypeEnum does not name (`course_series_id` says what it sells):
+ * optional, not nullable members without a value (CONVENTIONS §16, docs/decisions/conformance.md).
+ */
 export function presentOfferBasics(r: OfferItemBasics) {
   const id = encodeId('offer', r.id);
-  return {
+  const kind = offerType(r);
+  return omitEmpty({
     id,
     course_series_id: r.course_series_id ? encodeId('courseSeries', r.course_series_id) : null,
     published_path_id: r.published_path_id ? encodeId('publishedPath', r.published_path_id) : null,
     published_course_id: r.published_course_id ? encodeId('publishedCourse', r.published_course_id) : null,
     plan_id: r.plan_id ? encodeId('plan', r.plan_id) : null,
     domain_name: r.domain_name,
-    offer_type: offerType(r),
+    offer_type: kind === 'course_series' ? null : kind,
     price_cents: priceCents(r),
     currency_code: r.currency_code,
     price_credits: null,
     sku: r.sku ?? id,
-  };
+  }, ['course_series_id', 'published_path_id', 'published_course_id', 'plan_id', 'offer_type']);
 }
 
 /** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change). */
@@ -76,7 +83,7 @@ export function presentOfferItem(r: OfferItemRow) {
     max_quantity: MAX_QUANTITY,
     active: r.live,
     starts_at: iso(r.created_at),
-    ends_at: null,
+    // ends_at: an offer never ends here (left out: optional, not nullable)
     linked_to_plan: false,
     registration_open: r.registration_open,
   };

@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
@@ -9,7 +10,8 @@ import type { PurchaseRow } from './purchases.store';
 /** The v1 Purchase block of an enrollment; null when it came from no purchase. */
 export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | undefined) {
   if (!p) return null;
-  return {
+  // the ids and time a free enrollment's block has none of are left out (optional, not nullable in the published EnrollmentPurchase)
+  return omitEmpty({
     order_id: p.order_id ?? null,
     offer_price: offer && offer.price_cents !== null ? money(Number(offer.price_cents), offer.currency_code) : { amount: '0.00', currency_code: p.purchase_price.currency_code },
     purchase_price: p.purchase_price,
@@ -19,12 +21,15 @@ export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | unde
     purchase_id: p.purchase_id ?? null,
     purchased_at: p.purchased_at,
     tax_price_cents: p.tax_price_cents,
-  };
+  }, ['order_id', 'purchase_id', 'purchased_at']);
 }
 
-/** The published Purchase (v1), plus the computed discounts the schema has no member for. */
+/**
+ * The published Purchase (v1), plus the computed discounts the schema has no member for. The promo
+ * code members are left out of a purchase without a promo code (optional, not nullable: CONVENTIONS §16).
+ */
 export function presentPurchaseV1(p: PurchaseRow) {
-  return {
+  return omitEmpty({
     id: encodeId('purchase', p.id),
     user: {
       id: encodeId('student', p.user_id),
@@ -62,7 +67,7 @@ export function presentPurchaseV1(p: PurchaseRow) {
     training_credit_code: p.training_credit_code,
     training_credits_cents: p.credits_cents,
     license_package_id: p.license_package_id ? encodeId('licensePackage', p.license_package_id) : null,
-  };
+  }, ['promo_code', 'promo_code_price_cents', 'promo_code_percent_off']);
 }
 
 /** The `purchase` member of events, as the platform sends it (webhook-event-samples.md). */

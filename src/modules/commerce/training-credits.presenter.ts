@@ -5,7 +5,9 @@ import type { CreditCodeRow, CreditCodeView } from './training-credits.service';
 /**
  * TrainingCreditCodesList (lists); TrainingCreditCodesRetrieve / Create / Update add the flags and
  * the linked ids. `credits_remaining` (credits_total - credits_used) is the balance, beyond the
- * published members.
+ * published members. The update's answer (TrainingCreditCodesUpdate) shows `student_groups` and
+ * `offers` as the published `{add, remove}`: what the request added and removed; the resulting lists
+ * are the extensions `student_group_ids` and `offer_ids` (docs/decisions/conformance.md).
  */
 export function presentCreditCode(r: CreditCodeRow | CreditCodeView) {
   const out: Record<string, unknown> = {
@@ -21,7 +23,17 @@ export function presentCreditCode(r: CreditCodeRow | CreditCodeView) {
     available_for_all_offers: r.available_for_all_offers,
   };
   const v = r as CreditCodeView;
-  if (v.group_ids) out.student_groups = v.group_ids.map((id) => encodeId('group', id));
-  if (v.offer_ids) out.offers = v.offer_ids.map((id) => encodeId('offer', id));
+  const groups = v.group_ids?.map((id) => encodeId('group', id));
+  const offers = v.offer_ids?.map((id) => encodeId('offer', id));
+  if (v.applied) {
+    const { student_groups: g, offers: o } = v.applied;
+    out.student_groups = { add: g.add.map((id) => encodeId('group', id)), remove: g.remove.map((id) => encodeId('group', id)) };
+    out.offers = { add: o.add.map((id) => encodeId('offer', id)), remove: o.remove.map((id) => encodeId('offer', id)) };
+    out.student_group_ids = groups ?? [];
+    out.offer_ids = offers ?? [];
+    return out;
+  }
+  if (groups) out.student_groups = groups;
+  if (offers) out.offers = offers;
   return out;
 }

@@ -25,6 +25,8 @@ export interface CreditCodeView extends CreditCodeRow {
   /** on read, create and update (not in lists) */
   group_ids?: string[];
   offer_ids?: string[];
+  /** on update: the links the request added and removed (uuids), answered as the published `{add, remove}` */
+  applied?: Record<LinkName, { add: string[]; remove: string[] }>;
 }
 
 const COLS = `id, code, credits_total, credits_used, expiration_date, expire_content, tracking_identifier, available_to_all_students, available_for_all_offers`;
@@ -125,13 +127,14 @@ export class TrainingCreditsService {
   }
 
   /** Adds first, then removes, for each link; `credits_total` never below the credits already used (checked under the code's row lock). */
-  private async applyLinks(m: EntityManager, p: Principal, link: LinkName, codeId: string, change: AddRemove | undefined) {
-    if (!change) return;
+  private async applyLinks(m: EntityManager, p: Principal, link: LinkName, codeId: string, change: AddRemove | undefined): Promise<{ add: string[]; remove: string[] }> {
+    if (!change) return { add: [], remove: [] };
     const add = await this.resolve(m, p, link, change.add ?? []);
     await this.addLinks(m, p, link, codeId, add);
     const l = LINKS[link];
     const remove = (change.remove ?? []).map((id) => decodeId(l.idType, id)).filter((x): x is string => !!x);
     if (remove.length) await m.query(`DELETE FROM ${l.table} WHERE organization_id = $1 AND code_id = $2 AND ${l.column} = ANY($3::uuid[])`, [p.organizationId, codeId, remove]);
+    return { add, remove };
   }
 
   async update(p: Principal, id: string, dto: TrainingCreditCodePatchDto): Promise<CreditCodeView> {
@@ -141,8 +144,10 @@ export class TrainingCreditsService {
       if (dto.credits_total !== undefined && dto.credits_total < code.credits_used) {
         throw fieldError('credits_total', `Ensure this value is greater than or equal to the ${code.credits_used} credits already used.`);
       }
-      await this.applyLinks(m, p, 'student_groups', code.id, dto.student_groups);
-      await this.applyLinks(m, p, 'offers', code.id, dto.offers);
+      const applied = {
+        student_groups: await this.applyLinks(m, p, 'student_groups', code.id, dto.student_groups),
+        offers: await this.applyLinks(m, p, 'offers', code.id, dto.offers),
+      };
       const [row]: CreditCodeRow[] = rowsOf(
         await m.query(
           `UPDATE training_credit_codes SET
@@ -172,7 +177,7 @@ export class TrainingCreditsService {
       if (!row.available_for_all_offers && !(await this.linkCount(m, p, 'offers', row.id))) {
         throw fieldError('offers', 'At least one offer is required when available_for_all_offers is false.');
       }
-      return this.view(m, p, row);
+      return { ...(await this.view(m, p, row)), applied };
     });
   }
 }

@@ -13,7 +13,7 @@ export function presentAsset(a: Asset, config: AppConfig, opts: { withDownload: 
     id: encodeId('asset', a.id),
     name: a.name,
     ...(a.type ? { type: a.type } : {}),
-    embed_link_url: a.embedLinkUrl,
+    ...(a.embedLinkUrl ? { embed_link_url: a.embedLinkUrl } : {}), // left out without one (optional, not nullable in the published Asset)
     aspect_ratio: a.aspectRatio,
     sync_completion: a.syncCompletion,
     state: a.state,

@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { Course } from './course.entity';
 import { courseTime } from './course-time';
@@ -5,7 +6,8 @@ import type { CourseExtras } from './courses.v1.service';
 
 /** Course -> the v1 Course object. Pure: the extras are loaded for the whole page beforehand. */
 export function presentCourse(c: Course, x: CourseExtras) {
-  return {
+  // left out without a value (optional, not nullable in the published Course)
+  return omitEmpty({
     id: encodeId('course', c.id),
     title: c.title,
     short_description: c.shortDescription,
@@ -25,5 +27,5 @@ export function presentCourse(c: Course, x: CourseExtras) {
     // extensions (CONVENTIONS §15): the certificate settings
     issues_certificate: c.issuesCertificate,
     certificate_validity_days: c.certificateValidityDays,
-  };
+  }, ['draft_origin_id', 'average_rating']);
 }

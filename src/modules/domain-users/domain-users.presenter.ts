@@ -18,7 +18,8 @@ const isoOf = (d: Date | string | null | undefined): string | null => (d instanc
 
 /**
  * A page of 1,000 members is presented per request (issue 16): one object literal per row, no
- * intermediate objects. Members in the order of presentUser + full_name and of the published DomainUser.
+ * intermediate objects. Members in the order of presentUser + full_name and of the published DomainUser;
+ * `access_code` left out for a member who joined without one (optional, not nullable: CONVENTIONS §16).
  */
 export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>) {
   const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
@@ -28,10 +29,8 @@ export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCod
     marketing_optin: r.marketing_optin,
     enrolled_at: isoOf(r.enrolled_at),
     expires_at: isoOf(r.expires_at),
-    access_code: code
-      ? { id: encodeId('accessCode', code.id), code: code.code, pool: code.pool_id ? { id: encodeId('accessCodePool', code.pool_id), name: code.pool_name ?? '' } : null }
-      : null,
   };
+  if (code) out.access_code = { id: encodeId('accessCode', code.id), code: code.code, pool: code.pool_id ? { id: encodeId('accessCodePool', code.pool_id), name: code.pool_name ?? '' } : null };
   if (values) out.signup_fields = (values.get(r.user_id) ?? []).map(presentSignupValue);
   return out;
 }
@@ -62,16 +61,15 @@ export function domainUserJson(r: DomainUserListRow, codes: Map<string, AccessCo
     isoJson(r.enrolled_at) +
     ',"expires_at":' +
     isoJson(r.expires_at) +
-    ',"access_code":' +
     (code
-      ? '{"id":"' +
+      ? ',"access_code":{"id":"' +
         encodeId('accessCode', code.id) +
         '","code":' +
         JSON.stringify(code.code) +
         ',"pool":' +
         (code.pool_id ? '{"id":"' + encodeId('accessCodePool', code.pool_id) + '","name":' + JSON.stringify(code.pool_name ?? '') + '}' : 'null') +
         '}'
-      : 'null');
+      : '');
   if (values) {
     const list = values.get(r.user_id);
     out += ',"signup_fields":[';

@@ -86,8 +86,12 @@ export class DomainUsersV1Controller {
     return { ...(await this.present(p, domain, [row], true))[0], login_token: loginToken };
   }
 
-  /** OpenAPI-only bulk create: validated as a whole, processed at once, answered 202. */
-  @route.post('bulk-create', 202)
+  /**
+   * OpenAPI-only bulk create: validated as a whole, processed at once, answered 200 as the published
+   * responses declare (its prose says 202 Accepted for a queued job; nothing is queued here:
+   * docs/decisions/conformance.md).
+   */
+  @route.post('bulk-create', 200)
   async bulkCreate(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: BulkDomainUsersDto) {
     const domain = await this.domains.requireByName(p, name);
     const { joined, existing } = await this.users.bulkCreate(p, domain, dto.users);

@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { Group } from './group.entity';
@@ -12,7 +13,8 @@ export interface SignUpFieldRule {
 
 /** The v1 Group (and GroupUpdate) schema; `id` is the same opaque id /v2 uses. */
 export function presentV1Group(g: Group, userCount: number, options: OptionInfo = new Map()) {
-  return {
+  // no rule: sign_up_field_rule left out (optional, not nullable in the published Group)
+  return omitEmpty({
     id: encodeId('group', g.id),
     name: g.name,
     user_count: userCount,
@@ -20,7 +22,7 @@ export function presentV1Group(g: Group, userCount: number, options: OptionInfo 
     group_category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
     sign_up_field_rule: presentRule(g.signUpFieldRule, options),
     rule_email_domains: g.ruleEmailDomains ?? [],
-  };
+  }, ['sign_up_field_rule']);
 }
 
 /** SignUpFieldRule: options as SignupFieldOptionLink `{id, value, domain_name}` (null when the option no longer exists). */

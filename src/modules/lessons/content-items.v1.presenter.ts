@@ -1,10 +1,12 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import type { ContentItemView } from './content-items.v1.service';
 
 /** A stored block -> the v1 LessonContentItem object. Pure. */
 export function presentContentItem(v: ContentItemView) {
   const x = v.item;
-  return {
+  // the content ids are left out without a value (optional, not nullable in the published LessonContentItem)
+  return omitEmpty({
     id: encodeId('contentItem', x.id),
     lesson_id: encodeId('lesson', v.lessonId),
     type: x.type,
@@ -13,7 +15,6 @@ export function presentContentItem(v: ContentItemView) {
     content_html: x.content_html ?? '',
     content_asset_id: x.asset_id ? encodeId('asset', x.asset_id) : null,
     content_quiz_id: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
-    // Rating content blocks are not built yet: a RATING block has no rating block id.
-    ...(x.type === 'RATING' && { content_rating_id: null }),
-  };
+    // Rating content blocks are not built yet: a RATING block has no rating block id (content_rating_id left out).
+  }, ['content_asset_id', 'content_quiz_id']);
 }

@@ -1,3 +1,4 @@
+import { optionalJson } from '../../core/http/optional-members';
 import { isoJson } from '../../core/database/pool-reads';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
@@ -21,11 +22,11 @@ export const presentLessonProgress = (r: LessonProgressRow) => ({
   progress_token_id: encodeId('progressToken', r.progress_token),
 });
 
-/** ProgressToken. */
+/** ProgressToken; `success_status` left out until one is set (optional, not nullable in the published ProgressToken). */
 export const presentProgressToken = (r: { progress_token: string; completed_at: Date | null; success_status: string | null; score: number | null; max_score: number | null }) => ({
   id: encodeId('progressToken', r.progress_token),
   completed_at: iso(r.completed_at),
-  success_status: r.success_status,
+  ...(r.success_status ? { success_status: r.success_status } : {}),
   score: r.score,
   max_score: r.max_score,
 });
@@ -51,7 +52,8 @@ export const presentUserCourse = (r: UserCourseRow) => {
       completed_lesson_count: r.completed_lesson_count,
       completed_required_lesson_count: r.completed_required_lesson_count,
       completed_at: isoOf(r.completed_at),
-      latest_activity: isoOf(r.latest_activity),
+      // left out before the first visit (optional, not nullable in the published CourseProgress)
+      ...(r.latest_activity ? { latest_activity: isoOf(r.latest_activity) } : {}),
       score: r.score,
       max_score: r.max_score,
       credits_earned: r.credits_earned,
@@ -105,8 +107,7 @@ export function userCourseJson(r: UserCourseListRow): string {
     JSON.stringify(r.completed_required_lesson_count) +
     ',"completed_at":' +
     isoJson(r.completed_at) +
-    ',"latest_activity":' +
-    isoJson(r.latest_activity) +
+    optionalJson('latest_activity', isoJson(r.latest_activity)) +
     ',"score":' +
     JSON.stringify(r.score) +
     ',"max_score":' +

@@ -21,7 +21,8 @@ export interface PublishedCourseSettingsRow {
 const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
 
 /**
- * The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null.
+ * The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null;
+ * the registration window's ends are left out when not set (optional, not nullable: CONVENTIONS §16).
  * presentPublishedCourse writes the same members in place (a catalog page presents 100 rows): keep the two in step.
  */
 export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
@@ -29,8 +30,8 @@ export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
     hidden: r.is_hidden,
     strict_enforce_group_visibility: r.strict_enforce_group_visibility,
     registration_required: r.registration_required,
-    registration_starts_at: iso(r.registration_starts_at),
-    registration_ends_at: iso(r.registration_ends_at),
+    ...(r.registration_starts_at ? { registration_starts_at: iso(r.registration_starts_at) } : {}),
+    ...(r.registration_ends_at ? { registration_ends_at: iso(r.registration_ends_at) } : {}),
     restrict_access_start_end_dates: r.restrict_access_start_end_dates,
     allow_self_service_reenroll: r.allow_self_service_reenroll,
     unique_progress_per_enrollment: r.unique_progress_per_enrollment,
@@ -113,8 +114,8 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
     hidden: r.is_hidden,
     strict_enforce_group_visibility: r.strict_enforce_group_visibility,
     registration_required: r.registration_required,
-    registration_starts_at: isoOf(r.registration_starts_at),
-    registration_ends_at: isoOf(r.registration_ends_at),
+    ...(r.registration_starts_at ? { registration_starts_at: isoOf(r.registration_starts_at) } : {}),
+    ...(r.registration_ends_at ? { registration_ends_at: isoOf(r.registration_ends_at) } : {}),
     restrict_access_start_end_dates: r.restrict_access_start_end_dates,
     allow_self_service_reenroll: r.allow_self_service_reenroll,
     unique_progress_per_enrollment: r.unique_progress_per_enrollment,

@@ -1,4 +1,5 @@
 import { v2Resource } from '../../core/http/v2-resource-kit';
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { uuidV5 } from '../../core/ids/uuid-v5';
 import type { AssignmentRow, QuestionBankRow, QuestionRow, QuizRow, StoredAnswer } from './quiz-model';
@@ -39,7 +40,8 @@ export function presentBankV1(b: QuestionBankRow) {
 
 /** Question (quiz-questions create, read). */
 export function presentQuestionV1(x: QuestionRow) {
-  return {
+  // the parent it does not have is left out (optional, not nullable in the published Question)
+  return omitEmpty({
     id: encodeId('question', x.id),
     quiz: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
     quiz_question_bank: x.question_bank_id ? encodeId('questionBank', x.question_bank_id) : null,
@@ -50,7 +52,7 @@ export function presentQuestionV1(x: QuestionRow) {
     correct_answer_feedback_html: x.correct_answer_feedback_html,
     incorrect_answer_feedback_html: x.incorrect_answer_feedback_html,
     answers: answersOf(x.answers),
-  };
+  }, ['quiz', 'quiz_question_bank']);
 }
 
 /** QuestionSummary (a quiz's or bank's questions). */

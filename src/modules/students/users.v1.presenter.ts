@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import type { Student } from './student.entity';
@@ -9,17 +10,19 @@ import type { UserPathEnrollmentRow, UserPlanEnrollmentRow } from './user-enroll
  * The published /v1 users schemas. Pure: no queries.
  * `UserOverview`: the user (with the read-only `full_name` every /v1 user object has), how many
  * course enrollments and completed ones, when they signed up, their latest activity, and when they
- * became inactive (null while active).
+ * became inactive (null while active). A member without a value is left out when the published schema
+ * makes it optional and not nullable (`latest_activity`, `expires_at`, the path progress's times:
+ * CONVENTIONS §16).
  */
 export function presentUserOverview(r: UserOverviewRow) {
-  return {
+  return omitEmpty({
     user: { id: encodeId('student', r.id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
     registration_count: r.registrations,
     completion_count: r.completions,
     signed_up_at: iso(r.created_at),
     latest_activity: iso(r.latest_activity),
     inactive_at: r.is_inactive ? iso(r.deactivated_at) : null,
-  };
+  }, ['latest_activity']);
 }
 
 /** `UserUpdate`: the answer of users_update and users_partial_update. */
@@ -29,7 +32,7 @@ export function presentUserUpdate(s: Student) {
 
 /** What a user's plan and published-path enrollments both show after the program's id, in the published order. */
 function enrollmentTerms(r: UserPlanEnrollmentRow | UserPathEnrollmentRow) {
-  return { domain_name: r.domain_name, enrolled_at: iso(r.enrolled_at), expires_at: iso(r.expires_at), active: r.active };
+  return { domain_name: r.domain_name, enrolled_at: iso(r.enrolled_at), ...(r.expires_at ? { expires_at: iso(r.expires_at)! } : {}), active: r.active };
 }
 
 /** `UserPlanEnrollments`. */
@@ -56,12 +59,12 @@ export function presentUserPathEnrollment(r: UserPathEnrollmentRow) {
     ...enrollmentTerms(r),
     enrollment_id: enrollmentId,
     published_path: { id: publishedPathId, title: r.title, course_count: r.course_count },
-    published_path_progress: {
+    published_path_progress: omitEmpty({
       path_progress_id: enrollmentId,
       completed_course_count: r.completed_count,
       completed_required_course_count: r.completed_count,
       completed_at: iso(r.completed_at),
       latest_activity: iso(r.latest_activity),
-    },
+    }, ['completed_at', 'latest_activity']),
   };
 }

@@ -1,3 +1,4 @@
+import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { presentUser } from '../students/user-refs.presenter';
@@ -24,9 +25,11 @@ const instructorEmail = (r: EventRow) => (r.provider === 'calendar' && r.instruc
  * IltSession: the event's members and its session's. A session of a multi-session event names the
  * event (`multi_session_event`) and carries neither `seats_total` nor `tags` (they are the
  * multi-session event's, and cannot be written here), so a read can be written back unchanged.
- * `vilt_session` (beyond the published schema) is the id learners register for.
+ * `vilt_session` (beyond the published schema) is the id learners register for. Members without a
+ * value are left out (optional, not nullable in the published IltSession: CONVENTIONS §16).
  */
-export const presentIltSession = (r: EventRow) => ({
+export const presentIltSession = (r: EventRow) =>
+  omitEmpty({
   id: encodeId('viltSessionEvent', r.id),
   instructor_email: instructorEmail(r),
   provider: r.provider,
@@ -43,7 +46,7 @@ export const presentIltSession = (r: EventRow) => ({
   post_registration_instructions: r.post_registration_instructions,
   ...(r.is_multi_session ? {} : { tags: r.tags }),
   vilt_session: { id: encodeId('viltSession', r.session_id) },
-});
+  }, ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions']);
 
 const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }) => ({
   id: encodeId('lesson', r.lesson_id),
@@ -51,23 +54,29 @@ const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: str
   course: { id: encodeId('course', r.course_id), title: r.course_title },
 });
 
-/** ViltSessionEvent with its ViltSession. `event_location` is the event's place (no location catalog here: null without a location). */
-export const presentSessionEvent = (r: EventRow) => ({
+/**
+ * ViltSessionEvent with its ViltSession. `event_location` is the event's place (no location catalog
+ * here): null without a location, as the live API's nested serializer answers an empty one, although
+ * the published schema makes it required and not nullable (docs/decisions/conformance.md);
+ * `location` and the session's `instructor_name` are left out without a value (CONVENTIONS §16).
+ */
+export const presentSessionEvent = (r: EventRow) =>
+  omitEmpty({
   id: encodeId('viltSessionEvent', r.id),
   starts_at: iso(r.starts_at),
   ends_at: iso(r.ends_at),
   timezone: r.timezone,
   location: r.location,
   event_location: r.location ? { name: r.location, is_active: true, info_url: r.event_link ?? '' } : null,
-  vilt_session: {
+  vilt_session: omitEmpty({
     id: encodeId('viltSession', r.session_id),
     display_name: r.session_display_name,
     instructor_name: r.instructor_name,
     lesson: lessonItem(r),
     registration_count: r.registration_count,
     seats_total: r.seats_total,
-  },
-});
+  }, ['instructor_name']),
+  }, ['location']);
 
 const user = (r: RegistrationRow) => presentUser({ id: r.user_id, email: r.email ?? '', first_name: r.first_name ?? '', last_name: r.last_name ?? '' }, r.user_id);
 
