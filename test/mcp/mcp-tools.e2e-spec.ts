@@ -106,14 +106,14 @@ describe('MCP server: tools', () => {
       expect(create.inputSchema).toMatchObject({
         type: 'object',
         required: ['data'],
-        properties: { data: { type: 'array', items: { properties: { type: { enum: ['students'] }, attributes: { required: ['email'] } } } } },
+        properties: { data: { type: 'array', items: { properties: { type: { const: 'students' }, attributes: { required: ['email'] } } } } }, // the published body schema (the OpenAPI document's, issue 26)
       });
       expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       const get = tools.find((x) => x.name === 'get_student')!;
       expect(get.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
       expect(get.annotations?.readOnlyHint).toBe(true);
       const list = tools.find((x) => x.name === 'list_students')!;
-      expect(list.inputSchema.properties).toMatchObject({ 'page.size': { type: 'integer', maximum: 100 }, 'page.cursor': { type: 'string' }, 'filter.email': { type: 'string' } });
+      expect(list.inputSchema.properties).toMatchObject({ 'page.size': { type: 'integer', maximum: 100 }, 'page.cursor': { type: 'string' }, 'filter.email': { anyOf: [{ type: 'string' }, { type: 'null' }] } }); // the published parameter schema (issue 26)
       expect(list.description).toMatch(/students:read/);
       expect(list.description).toMatch(/page\.cursor is page\[cursor\]/);
       const v1 = tools.find((x) => x.name === 'v1_domains_users_list')!;

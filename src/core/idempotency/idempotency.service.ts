@@ -155,7 +155,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   private async takeLease(): Promise<void> {
     if (this.closing) return;
     const owner = IdempotencyService.newOwnerKey();
-    const client = new Client({ connectionString: this.config.DATABASE_URL, connectionTimeoutMillis: this.config.DATABASE_CONNECT_TIMEOUT_MS, application_name: 'idempotency-lease' });
+    const client = new Client({ connectionString: this.config.APP_DATABASE_URL, connectionTimeoutMillis: this.config.DATABASE_CONNECT_TIMEOUT_MS, application_name: 'idempotency-lease' });
     const retry = () => {
       if (this.lease === client) this.lease = null;
       client.end().catch(() => undefined);

@@ -169,6 +169,7 @@ const D = '/v1/domains/{domain_name}';
 const PC = `${D}/published-courses/{published_course_id}`;
 const PP = `${D}/published-paths/{published_path_id}`;
 const groupRef = (o: Record<string, string>) => ({ student_group: { id: o.group_id }, is_visible: true });
+registerBody('POST', '/v2/students/{id}/set-password', () => ({ data: { type: 'password-sets', attributes: { password: `Long enough ${rnd()} pass phrase` } } })); // the served example is too short for the organization's rule (a 422 before the id)
 registerBody('POST', `${PC}/tags`, (o) => ({ tag: { id: o.tag_id } }));
 registerBody('POST', `${PC}/visibility-overrides`, groupRef);
 registerBody('POST', `${PC}/published-course-prerequisites`, (o) => ({ published_course: { id: o.prerequisite_published_course_id } }));
