@@ -343,9 +343,13 @@ describe('checkout limits through POST /v1/purchases', () => {
     const p1 = await checkout(user, o, { promo_code: code.code });
     const p2 = await checkout(user, o, { promo_code: other.code.code });
     expect((await t.delete(`/v1/promo-code-pools/${pool.id}`, A())).status).toBe(204);
-    expect((await t.get(`/v1/purchases/${p1.body.id}`, A())).body).toMatchObject({ promo_code: null, price_cents: 750, promo_code_percent_off: 25 });
+    const p1Read = (await t.get(`/v1/purchases/${p1.body.id}`, A())).body;
+    expect(p1Read).toMatchObject({ price_cents: 750, promo_code_percent_off: 25 });
+    expect(p1Read).not.toHaveProperty('promo_code'); // no value: left out, as the published schema wants (issue 26)
     expect((await t.delete(`/v1/promo-codes/${other.code.id}`, A())).status).toBe(204);
-    expect((await t.get(`/v1/purchases/${p2.body.id}`, A())).body).toMatchObject({ promo_code: null, price_cents: 750 });
+    const p2Read = (await t.get(`/v1/purchases/${p2.body.id}`, A())).body;
+    expect(p2Read).toMatchObject({ price_cents: 750 });
+    expect(p2Read).not.toHaveProperty('promo_code');
     // releasing a purchase whose code is gone releases nothing and fails nothing
     await move(p1.body.id, 'CANCELLED');
   });

@@ -113,7 +113,6 @@ describe('anonymization erases personal data everywhere', () => {
       registration_count: 1,
       completion_count: 0,
       signed_up_at: expect.any(String),
-      latest_activity: null,
       inactive_at: expect.any(String),
     });
 
