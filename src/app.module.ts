@@ -13,6 +13,7 @@ import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { ProgressModule } from './modules/progress/progress.module';
@@ -40,6 +41,7 @@ export class AppModule {
         ContentFilesModule,
         FilesModule,
         OrganizationsModule,
+        AdminsApiModule,
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,

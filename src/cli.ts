@@ -20,7 +20,8 @@ import { DomainsService } from './modules/domains/domains.service';
 import { GroupCategoryDto } from './modules/groups/dto/group-category.dto';
 import { GroupCategoriesService } from './modules/groups/group-categories.service';
 import { presentGroupCategory } from './modules/groups/groups.v1.presenter';
-import { AdminsService, generatePassword } from './modules/organizations/admins.service';
+import { AdminsService, generatePassword, presentAdmin } from './modules/organizations/admins.service';
+import { AdminRolesService } from './modules/organizations/admin-roles.service';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OrganizationsService } from './modules/organizations/organizations.service';
 import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
@@ -35,9 +36,20 @@ const USAGE = `usage:
   cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...
   cli create-group-category --org ORGANIZATION_ID --name NAME
   cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
-  cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)`;
+  cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
+  cli create-admin ... [--role ROLE]   (default owner)
+  cli list-admins --org ORGANIZATION_ID
+  cli set-admin-role --org ORGANIZATION_ID --email EMAIL --role ROLE
+  cli remove-admin --org ORGANIZATION_ID --email EMAIL
+  cli list-roles --org ORGANIZATION_ID
+  cli create-role --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
+  cli set-role-scopes --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
+  cli delete-role --org ORGANIZATION_ID --name NAME`;
 
-const COMMANDS = ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password'];
+const COMMANDS = [
+  'create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password',
+  'list-admins', 'set-admin-role', 'remove-admin', 'list-roles', 'create-role', 'set-role-scopes', 'delete-role',
+];
 
 /** The request body a command builds, validated by the same DTO (and rules) as the API's. */
 function validated<T extends object>(cls: new () => T, body: Record<string, unknown>): T {
@@ -81,6 +93,8 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
       password: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
       'generate-password': { type: 'boolean', default: false },
+      role: { type: 'string' },
+      scope: { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -171,9 +185,43 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
       case 'create-admin':
       case 'reset-admin-password': {
         const admins = app.get(AdminsService);
-        const out = command === 'create-admin' ? await admins.create(orgId!, values.email!, password!) : await admins.resetPassword(orgId!, values.email!, password!);
+        const out = command === 'create-admin' ? await admins.create(orgId!, values.email!, password!, values.role ?? 'owner') : await admins.resetPassword(orgId!, values.email!, password!);
         // the password is printed only when this command generated it
         return generated ? { ...out, password } : out;
+      }
+      // administrators and roles (CONVENTIONS §19): the same services as /v1/admins and /v1/admin-roles
+      case 'list-admins': {
+        const { rows } = await app.get(AdminsService).list(orgId!, { page: 1, pageSize: 1000, offset: 0 });
+        return { organization_id: encodeId('organization', orgId!), admins: rows.map(presentAdmin) };
+      }
+      case 'set-admin-role':
+      case 'remove-admin': {
+        if (!values.email) throw new ApiError(400, `--email is required\n${USAGE}`);
+        const admins = app.get(AdminsService);
+        const id = await admins.idByEmail(orgId!, values.email);
+        if (command === 'remove-admin') {
+          await admins.remove('cli', id, orgId!);
+          return { organization_id: encodeId('organization', orgId!), removed: id };
+        }
+        if (!values.role) throw new ApiError(400, `--role is required\n${USAGE}`);
+        return { organization_id: encodeId('organization', orgId!), admin: presentAdmin(await admins.update('cli', id, { role: values.role }, orgId!)) };
+      }
+      case 'list-roles': {
+        const { rows } = await app.get(AdminRolesService).list(orgId!, { page: 1, pageSize: 1000, offset: 0 });
+        return { organization_id: encodeId('organization', orgId!), roles: rows };
+      }
+      case 'create-role':
+      case 'set-role-scopes':
+      case 'delete-role': {
+        if (!values.name) throw new ApiError(400, `--name is required\n${USAGE}`);
+        const roles = app.get(AdminRolesService);
+        if (command === 'delete-role') {
+          await roles.remove('cli', values.name, orgId!);
+          return { organization_id: encodeId('organization', orgId!), deleted: values.name };
+        }
+        const scopes = values.scope ?? [];
+        const role = command === 'create-role' ? await roles.create('cli', { name: values.name, scopes }, orgId!) : await roles.update('cli', values.name, { scopes }, orgId!);
+        return { organization_id: encodeId('organization', orgId!), role };
       }
     }
     throw new ApiError(400, USAGE);

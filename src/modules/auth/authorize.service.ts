@@ -8,6 +8,7 @@ import { AppConfig, issuerUrl } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
 import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
+import { adminAllowedScopes, narrowTo } from '../organizations/admin-roles';
 import { consentPage, errorPage } from './authorize.page';
 import { ClientsService } from './clients.service';
 import { AuthCode, OAuthClient } from './oauth.entities';
@@ -309,6 +310,11 @@ export class AuthorizeService {
       if (row.organization_id !== admin.organizationId) {
         throw this.errorPage(403, 'Not available to your organization', 'This application is registered with another organization; an administrator of your organization cannot authorize it.');
       }
+      // The token holds at most the approving administrator's role (CONVENTIONS §19): the scopes asked, narrowed to the role's
+      const allowed = (await adminAllowedScopes(m, admin.organizationId, admin.id)) ?? [];
+      const scopes = narrowTo(req.scopes, allowed);
+      if (!scopes.length) throw new Answer(this.redirectError(req, 'access_denied', "The administrator's role grants none of the scopes this application asks for.", true));
+      await m.query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [admin.id, admin.organizationId]);
       await m.insert(AuthCode, {
         codeHash: sha256(code),
         clientId: req.client.id,
@@ -316,7 +322,7 @@ export class AuthorizeService {
         adminId: admin.id,
         redirectUri: req.redirectUri,
         codeChallenge: req.codeChallenge,
-        scope: req.scopes.join(' '),
+        scope: scopes.join(' '),
         expiresAt: new Date(Date.now() + this.config.AUTH_CODE_TTL * 1000),
         usedAt: null,
         familyId: null,

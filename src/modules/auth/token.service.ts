@@ -13,6 +13,8 @@ import { ClientsService, ipAllowed } from './clients.service';
 import { VerifiedClients } from './verified-clients';
 import { AuthCode, OAuthClient, RefreshToken, TokenFamily } from './oauth.entities';
 import { unscoped } from '../../core/database/scoped';
+import { decodeId as decodePublicId } from '../../core/ids/ids';
+import { adminAllowedScopes, narrowTo } from '../organizations/admin-roles';
 
 export interface TokenResponse {
   access_token: string;
@@ -152,12 +154,17 @@ export class TokenService {
       await this.authenticateAtTokenEndpoint(client, creds);
       if (!client.grantTypes.includes('refresh_token')) throw oauthError(400, 'unauthorized_client', 'This client may not use the refresh_token grant.');
       if (!ipAllowed(client.ipAllowlist, ip)) throw oauthError(401, 'invalid_client', 'Tokens are not issued to this client from this address.');
+      // A family approved by an administrator holds at most that administrator's role now (CONVENTIONS §19):
+      // a shrunken role narrows at this refresh; a removed administrator's family is refused
+      const roleScopes = await this.administratorScopes(m, family.organization_id, family.subject);
+      if (roleScopes === null) throw invalidGrant('The administrator who approved this token no longer exists.');
+      const narrow = (scope: string) => (roleScopes === undefined ? scope.split(' ').filter(Boolean) : narrowTo(scope.split(' ').filter(Boolean), roleScopes));
       const base = { reuse: false as const, client, organizationId: family.organization_id as string, subject: family.subject as string, familyId: family.id as string };
       if (successor) {
         // the repeat within the grace window: the same new refresh token, a fresh access token
-        return { ...base, scope: this.narrowScope(requestedScope, successor.scope.split(' ').filter(Boolean)), next: successor.token, rotatedId: null };
+        return { ...base, scope: this.narrowScope(requestedScope, narrow(successor.scope)), next: successor.token, rotatedId: null };
       }
-      const scope = this.narrowScope(requestedScope, row.scope.split(' ').filter(Boolean));
+      const scope = this.narrowScope(requestedScope, narrow(row.scope));
       const next = await this.issueRefresh(m, family.id, scope);
       // the successor is kept for the grace window only, encrypted (it is a bearer secret); erased after it
       await m.query(`UPDATE refresh_tokens SET rotated_at = clock_timestamp(), successor_enc = $2 WHERE id = $1`, [
@@ -173,6 +180,16 @@ export class TokenService {
     if (result.rotatedId) this.eraseSuccessorLater(result.rotatedId, grace);
     const { token, expiresIn } = this.accessToken(result.client, result.organizationId, result.subject, result.scope, result.familyId);
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: result.scope, refresh_token: result.next };
+  }
+
+  /**
+   * The scopes the administrator named by a family's subject may hold now (adminAllowedScopes);
+   * undefined for a subject that is not an administrator; null for an administrator who no longer exists.
+   */
+  private async administratorScopes(m: EntityManager, organizationId: string, subject: string): Promise<string[] | null | undefined> {
+    const adminId = decodePublicId('admin', subject);
+    if (!adminId) return undefined;
+    return adminAllowedScopes(m, organizationId, adminId);
   }
 
   /** The successor of a rotated-out token, when it is kept (within the window) and not itself rotated out yet. */

@@ -12,7 +12,8 @@ export class Organization extends UpdatedEntity {
 @Entity('admins')
 export class Admin extends OrgEntity {
   @Column('text') email: string;
-  @Column('text') passwordHash: string;
+  @Column('text', { nullable: true }) passwordHash: string | null;
+  @Column('text') role: string;
 }
 
 @Entity('api_keys')

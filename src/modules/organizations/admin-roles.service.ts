@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ALL_SCOPES } from '../../core/auth/scopes';
+import type { Principal } from '../../core/auth/principal';
+import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import { conflict, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { adminAllowedScopes, BUILTIN_ROLE_SCOPES, BUILTIN_ROLES, isBuiltinRole, Queryable } from './admin-roles';
+
+export interface AdminRoleView {
+  name: string;
+  scopes: string[];
+  builtin: boolean;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+const ROLE_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** Who may hand out `scopes`: a caller can never give a role (or an administrator) more than it holds itself. */
+export function assertCallerHolds(p: Principal | 'cli', scopes: readonly string[]) {
+  if (p === 'cli') return;
+  const missing = scopes.filter((s) => !p.scopes.has(s));
+  if (missing.length) throw forbidden(`You cannot grant scopes you do not hold: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}.`);
+}
+
+export function checkScopeList(scopes: readonly string[]): string[] {
+  const unknown = scopes.filter((s) => !ALL_SCOPES.has(s));
+  if (unknown.length) throw new ValidationFailed([{ field: 'scopes', message: `Unknown scope codenames: ${unknown.slice(0, 10).join(', ')}.` }], 400);
+  return [...new Set(scopes)];
+}
+
+const builtinView = (name: (typeof BUILTIN_ROLES)[number]): AdminRoleView => ({ name, scopes: [...BUILTIN_ROLE_SCOPES[name]], builtin: true, created_at: null, updated_at: null });
+const rowView = (r: { name: string; scopes: string[]; created_at: Date; updated_at: Date }): AdminRoleView => ({
+  name: r.name,
+  scopes: r.scopes,
+  builtin: false,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+/**
+ * /v1/admin-roles (extension, `roles:read|write`) and the CLI's role commands: the four built-in
+ * roles (read-only) then the organization's custom roles. A custom role is a named scope set; it
+ * cannot take a built-in name, and it cannot be deleted while an administrator holds it (409).
+ * Shrinking a role narrows the tokens its administrators approved at their next refresh
+ * (TokenService.refresh reads adminAllowedScopes).
+ */
+@Injectable()
+export class AdminRolesService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The scopes an administrator may hold or grant now (see adminAllowedScopes); for other modules (the MCP server). */
+  adminAllowedScopes(organizationId: string, adminUuid: string, db: Queryable = this.ds): Promise<string[] | null> {
+    return adminAllowedScopes(db, organizationId, adminUuid);
+  }
+
+  /** The scopes of role `name` in the organization; 400 naming `role` when there is no such role. */
+  async scopesOfRole(db: Queryable, organizationId: string, name: string): Promise<string[]> {
+    if (isBuiltinRole(name)) return [...BUILTIN_ROLE_SCOPES[name]];
+    const rows = await db.query(`SELECT scopes FROM admin_roles WHERE organization_id = $1 AND name = $2`, [organizationId, name]);
+    if (!rows.length) throw new ValidationFailed([{ field: 'role', message: `"${String(name).slice(0, 64)}" is not a role of this organization.` }], 400);
+    return rows[0].scopes;
+  }
+
+  async list(p: Principal | string, page: V1PageRequest): Promise<{ rows: AdminRoleView[]; count: number }> {
+    const org = typeof p === 'string' ? p : p.organizationId;
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM admin_roles WHERE organization_id = $1`, [org]);
+    const builtins = BUILTIN_ROLES.map(builtinView);
+    const total = builtins.length + n;
+    const start = page.offset;
+    const out: AdminRoleView[] = builtins.slice(start, start + page.pageSize);
+    const remaining = page.pageSize - out.length;
+    if (remaining > 0) {
+      const offset = Math.max(0, start - builtins.length);
+      const rows = await this.ds.query(
+        `SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${remaining} OFFSET ${offset}`,
+        [org],
+      );
+      out.push(...rows.map(rowView));
+    }
+    return { rows: out, count: total };
+  }
+
+  async get(p: Principal | string, name: string): Promise<AdminRoleView> {
+    const org = typeof p === 'string' ? p : p.organizationId;
+    if (isBuiltinRole(name)) return builtinView(name);
+    const rows = await this.ds.query(`SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 AND name = $2`, [org, name]);
+    if (!rows.length) throw notFound();
+    return rowView(rows[0]);
+  }
+
+  async create(p: Principal | 'cli', dto: { name: string; scopes: string[] }, orgId?: string): Promise<AdminRoleView> {
+    const org = p === 'cli' ? orgId! : p.organizationId;
+    if (!ROLE_NAME.test(dto.name)) throw new ValidationFailed([{ field: 'name', message: 'A role name is 1 to 63 lowercase letters, digits, "-" or "_", starting with a letter or digit.' }], 400);
+    if (isBuiltinRole(dto.name)) throw new ValidationFailed([{ field: 'name', message: `"${dto.name}" is a built-in role.` }], 400);
+    const scopes = checkScopeList(dto.scopes);
+    assertCallerHolds(p, scopes);
+    try {
+      const [row] = await this.ds.query(
+        `INSERT INTO admin_roles (organization_id, name, scopes) VALUES ($1, $2, $3) RETURNING name, scopes, created_at, updated_at`,
+        [org, dto.name, scopes],
+      );
+      return rowView(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ValidationFailed([{ field: 'name', message: 'A role with this name already exists.' }], 400);
+      throw err;
+    }
+  }
+
+  async update(p: Principal | 'cli', name: string, dto: { scopes?: string[] }, orgId?: string): Promise<AdminRoleView> {
+    const org = p === 'cli' ? orgId! : p.organizationId;
+    if (isBuiltinRole(name)) throw forbidden('A built-in role cannot be changed.');
+    if (dto.scopes === undefined) return this.get(org, name);
+    const scopes = checkScopeList(dto.scopes);
+    assertCallerHolds(p, scopes);
+    const [row] = rowsOf(
+      await this.ds.query(
+        `UPDATE admin_roles SET scopes = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND name = $2 RETURNING name, scopes, created_at, updated_at`,
+        [org, name, scopes],
+      ),
+    );
+    if (!row) throw notFound();
+    return rowView(row);
+  }
+
+  async remove(p: Principal | 'cli', name: string, orgId?: string): Promise<void> {
+    const org = p === 'cli' ? orgId! : p.organizationId;
+    if (isBuiltinRole(name)) throw forbidden('A built-in role cannot be deleted.');
+    await this.ds.transaction(async (m) => {
+      const role = await m.query(`SELECT id FROM admin_roles WHERE organization_id = $1 AND name = $2 FOR UPDATE`, [org, name]);
+      if (!role.length) throw notFound();
+      // administrators change role under this lock's protection: AdminsService locks the role row it assigns (FOR SHARE)
+      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $1 AND role = $2`, [org, name]);
+      if (n > 0) throw conflict(`${n} administrator(s) hold this role; give them another role first.`);
+      await m.query(`DELETE FROM admin_roles WHERE organization_id = $1 AND name = $2`, [org, name]);
+    });
+  }
+}
+

@@ -1,0 +1,43 @@
+import { Controller } from '@nestjs/common';
+import { Extension } from '../../core/http/extension';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
+import type { AdminRoleView } from './admin-roles.service';
+import { AdminRolesService } from './admin-roles.service';
+import { AdminsService, presentAdmin } from './admins.service';
+import { AdminCreateDto, AdminRoleCreateDto, AdminRoleUpdateDto, AdminUpdateDto } from './dto/admins.dto';
+
+/** /v1/admins (extension, CONVENTIONS §19, `admin-users:read|write`): the organization's administrators and their roles. */
+@V1()
+@Extension("lists, creates, changes or removes an organization's administrators (`{email, role, password?}`); the last owner cannot be removed or demoted.")
+@V1Resource<AdminsService>({
+  service: 'admins', id: 'admin_id', scopes: 'admin-users', present: presentAdmin,
+  list: { call: 'list', handler: 'list', cap: V1_PAGE_CAP.small },
+  read: { call: 'get', handler: 'read' },
+  create: { call: 'createByApi', handler: 'create', body: AdminCreateDto },
+  update: { call: 'update', body: AdminUpdateDto },
+  remove: { call: 'remove', handler: 'destroy' },
+})
+@Controller('v1/admins')
+export class AdminsV1Controller {
+  constructor(readonly admins: AdminsService) {}
+}
+
+const presentRole = (r: AdminRoleView) => r;
+
+/** /v1/admin-roles (extension, CONVENTIONS §19, `roles:read|write`): the four built-in roles and the organization's custom roles. */
+@V1()
+@Extension('lists, creates, changes or deletes administrator roles (`{name, scopes}`); the built-in roles owner, admin, content-editor and reporter are read-only.')
+@V1Resource<AdminRolesService>({
+  service: 'roles', id: 'name', scopes: 'roles', present: presentRole,
+  list: { call: 'list', handler: 'list', cap: V1_PAGE_CAP.small },
+  read: { call: 'get', handler: 'read' },
+  create: { call: 'create', body: AdminRoleCreateDto },
+  update: { call: 'update', body: AdminRoleUpdateDto },
+  remove: { call: 'remove', handler: 'destroy' },
+})
+@Controller('v1/admin-roles')
+export class AdminRolesV1Controller {
+  constructor(readonly roles: AdminRolesService) {}
+}
