@@ -9,6 +9,7 @@ import { Store, storage } from 'nestjs-pino/storage';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createRootLogger } from './core/logging/logger';
 import { AppModule } from './app.module';
+import { AuditRecorder } from './modules/audit/audit.recorder';
 import { AppConfig } from './core/config/config';
 import { checkBody, checkUrl } from './core/http/body-guard';
 import { registerBodyParsers } from './core/http/body-parsers';
@@ -101,6 +102,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   });
   // Idempotency-Key (src/core/idempotency): stores the answer of a claimed write as sent; after the hooks that set the final headers
   fastify.addHook('onSend', idempotencyOnSend(app.get(IdempotencyService)));
+  // the audit log (modules/audit): every successful administrative write, recorded once, here
+  fastify.addHook('onSend', app.get(AuditRecorder).hook());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(config));
   app.enableShutdownHooks();

@@ -14,6 +14,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { ProgressModule } from './modules/progress/progress.module';
@@ -42,6 +43,7 @@ export class AppModule {
         FilesModule,
         OrganizationsModule,
         AdminsApiModule,
+        AuditModule,
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,

@@ -109,7 +109,7 @@ describe('CLI: the administrative writes (issue 15)', () => {
     const password = `pw-${rnd()}-${rnd()}`;
     const run = await cli(db, ['create-admin', '--org', org.organization_id, '--email', email, '--password', password]);
     const out = oneJsonLine(run);
-    expect(out).toEqual({ organization_id: org.organization_id, admin_id: expect.stringMatching(/^adm/), email: email.toLowerCase() });
+    expect(out).toEqual({ organization_id: org.organization_id, admin_id: expect.stringMatching(/^adm/), email: email.toLowerCase(), role: 'owner' });
     expect(run.stdout + run.stderr).not.toContain(password);
     const hashOf = async () => (await t.ds.query(`SELECT organization_id, password_hash FROM admins WHERE id = $1`, [decodeId('admin', out.admin_id)]))[0];
     let row = await hashOf();

@@ -65,6 +65,7 @@ export const ID_PREFIXES = {
   viltSession: 'vss',
   viltSessionEvent: 'vse',
   viltRegistration: 'vsr',
+  auditEvent: 'audt',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

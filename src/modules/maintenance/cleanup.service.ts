@@ -4,6 +4,7 @@ import { AppConfig } from '../../core/config/config';
 import { deleteRelayedEvents } from '../../core/events/retention';
 import { deleteExpiredIdempotencyKeys } from '../../core/idempotency/retention';
 import { deleteExpiredRevokedAccessTokens } from '../../core/auth/revoked-tokens';
+import { deleteOldAuditEvents } from '../audit/audit.service';
 import { deleteExpiredAuthCodes, deleteExpiredRefreshTokens, deleteStaleTokenFamilies, eraseRefreshSuccessors } from '../auth/retention';
 
 export interface CleanupResult {
@@ -63,6 +64,9 @@ export class CleanupService {
     await this.eraseRefreshSuccessors();
     const idempotencyKeys = await this.inBatches(() => deleteExpiredIdempotencyKeys(this.ds, batch), batch, maxBatches);
     const revokedAccessTokens = await this.inBatches(() => deleteExpiredRevokedAccessTokens(this.ds, batch), batch, maxBatches);
+    // the audit log keeps 365 days (CONVENTIONS §19)
+    const auditEvents = await this.inBatches(() => deleteOldAuditEvents(this.ds, batch), batch, maxBatches);
+    if (auditEvents) this.logger.log({ msg: 'audit events past 365 days deleted', auditEvents });
     const result = { refreshTokens, tokenFamilies, authCodes, outboxEvents, idempotencyKeys, revokedAccessTokens };
     if (refreshTokens || tokenFamilies || authCodes || outboxEvents || idempotencyKeys || revokedAccessTokens) this.logger.log({ msg: 'expired rows deleted', ...result });
     return result;
