@@ -15,6 +15,7 @@ import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { ScimModule } from './modules/scim/scim.module';
 import { PathsModule } from './modules/paths/paths.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { ProgressModule } from './modules/progress/progress.module';
@@ -44,6 +45,7 @@ export class AppModule {
         OrganizationsModule,
         AdminsApiModule,
         AuditModule,
+        ScimModule,
         DomainsModule,
         OAuthModule,
         PublishedCoursesModule,

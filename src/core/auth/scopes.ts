@@ -21,7 +21,7 @@ export const SCOPE_CODENAMES = [
   'workflows:read', 'workflows:write', 'syndication:read', 'syndication:write', 'announcements:read',
   'announcements:write', 'action-items:read', 'action-items:write', 'organization:read',
   'organization:write', 'webhooks:read', 'webhooks:write', 'integrations:read', 'integrations:write',
-  'clients:read', 'clients:write',
+  'clients:read', 'clients:write', 'scim:read', 'scim:write',
 ] as const;
 
 export type ScopeCodename = (typeof SCOPE_CODENAMES)[number];
@@ -39,13 +39,15 @@ const CATEGORY: Record<string, string> = {
   analytics: 'reporting', 'scheduled-reports': 'reporting', 'data-export': 'reporting',
   'promo-codes': 'commerce', 'training-credits': 'commerce', licensing: 'commerce', offers: 'commerce',
   orders: 'commerce', workflows: 'automation', webhooks: 'automation', syndication: 'automation',
-  announcements: 'communication', 'action-items': 'communication',
+  announcements: 'communication', 'action-items': 'communication', scim: 'administration',
 };
 
 const SPECIAL: Record<string, string> = {
   'students:manage-password': 'Send password-reset mails to students and set their passwords',
   'students:deactivate': 'Deactivate students',
   'students:anonymize': 'Permanently erase the personal data of students',
+  'scim:read': 'Read users and groups through SCIM 2.0 (/scim/v2/)',
+  'scim:write': 'Provision users and groups through SCIM 2.0 (/scim/v2/)',
 };
 
 export function describeScope(codename: string): { codename: string; description: string; category: string } {

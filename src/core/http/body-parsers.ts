@@ -11,7 +11,7 @@ import type { ApiRouteConfig } from './interfaces';
  * form reading. Every body, whichever parser made it, then goes through the body guard
  * (body-guard.ts) and the route's validation.
  * - `application/json`: Fastify's JSON parser (prototype poisoning refused), as Nest registered it;
- * - `application/vnd.api+json`, `application/merge-patch+json`: JSON too;
+ * - `application/vnd.api+json`, `application/merge-patch+json`: JSON too; `application/scim+json` (SCIM, modules/scim) as well;
  * - `application/x-www-form-urlencoded`: parsed as before (fast-querystring, Nest's parser:
  *   `{name: value}`, repeated names `{name: [values]}`); on /v1 routes then read into the
  *   JSON-equivalent object with the route's body class (form-bodies.ts). Every other interface (the
@@ -55,7 +55,7 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
   const json = fastify.getDefaultJsonParser('error', 'error');
   // the default JSON parser takes a Buffer as well as a string (Nest parsed JSON as a Buffer)
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, json as unknown as (req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => void);
-  fastify.addContentTypeParser(['application/vnd.api+json', 'application/merge-patch+json'], { parseAs: 'string', bodyLimit }, json);
+  fastify.addContentTypeParser(['application/vnd.api+json', 'application/merge-patch+json', 'application/scim+json'], { parseAs: 'string', bodyLimit }, json);
 
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
     const fields = parseQueryString((body as Buffer).toString()) as FormFields;

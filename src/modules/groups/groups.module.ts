@@ -1,3 +1,4 @@
+import { GroupsProvisioning } from './groups.provisioning';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PublishedCoursesModule } from '../published-courses/published-courses.module';
@@ -33,7 +34,7 @@ import { GroupCategoriesService } from './group-categories.service';
     GroupCategoriesV1Controller,
     GroupCategoriesAdminV1Controller,
   ],
-  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service, GroupMembershipsService, GroupCategoriesService],
-  exports: [GroupsService, GroupCategoriesService],
+  providers: [GroupsService, VisibilityOverridesService, GroupsV1Service, GroupLinksV1Service, GroupMembershipsService, GroupCategoriesService, GroupsProvisioning],
+  exports: [GroupsService, GroupCategoriesService, GroupsProvisioning],
 })
 export class GroupsModule {}

@@ -1,3 +1,4 @@
+import { StudentsProvisioning } from './students.provisioning';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
@@ -15,7 +16,7 @@ import { UsersV1Service } from './users.v1.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Student]), DomainsModule, PasswordResetMailsModule],
   controllers: [StudentsV2Controller, UsersV1Controller, UserListsV1Controller],
-  providers: [StudentsService, StudentsBatchService, UsersV1Service, UserEnrollmentsV1Service],
-  exports: [StudentsService],
+  providers: [StudentsService, StudentsBatchService, UsersV1Service, UserEnrollmentsV1Service, StudentsProvisioning],
+  exports: [StudentsService, StudentsProvisioning],
 })
 export class StudentsModule {}
