@@ -45,6 +45,7 @@ import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
+import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   PromoUsesCountedAtSuccess1763700026000,
   IdempotencyCommitMarker1763700026100,
   RevokedAccessTokens1763700027000,
+  VerifiableCertificates1763790000000,
 ];
