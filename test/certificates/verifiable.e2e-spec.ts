@@ -122,6 +122,8 @@ describe('verifiable certificates: PDF, public verification, Open Badges 3.0', (
     addFormats(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(join(REFERENCE, 'ob_v3p0_achievementcredential_schema.json'), 'utf8')));
     expect(validate(credential) ? [] : validate.errors).toEqual([]);
+    // asked again: the same credential, byte for byte
+    expect((await t.get(`/v2/certificates/${cert.id}/credential`, { token })).text).toBe(res.text);
     const before = await verifyIndependently(credential, base);
     expect(before).toMatchObject({ accepted: true, verified: true, statusVerified: true, revoked: false });
 

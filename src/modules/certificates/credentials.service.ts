@@ -87,13 +87,13 @@ export class CredentialsService {
   }
 
   /** The organization's active key, made (with its issuer row) on first use; two callers at once end with one key. */
-  private async activeKey(organizationId: string): Promise<{ keyNumber: number; privateKeyPem: string }> {
+  private async activeKey(organizationId: string): Promise<{ keyNumber: number; privateKeyPem: string; createdAt: Date }> {
     const db = scoped(this.ds, organizationId);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const rows: { key_number: number; private_key_sealed: string }[] = await db.query(
-        `SELECT key_number, private_key_sealed FROM issuer_keys WHERE organization_id = $org AND retired_at IS NULL`,
+      const rows: { key_number: number; private_key_sealed: string; created_at: Date }[] = await db.query(
+        `SELECT key_number, private_key_sealed, created_at FROM issuer_keys WHERE organization_id = $org AND retired_at IS NULL`,
       );
-      if (rows.length) return { keyNumber: rows[0].key_number, privateKeyPem: decrypt(this.sealKey(), rows[0].private_key_sealed) };
+      if (rows.length) return { keyNumber: rows[0].key_number, privateKeyPem: decrypt(this.sealKey(), rows[0].private_key_sealed), createdAt: rows[0].created_at };
       await db.query(`INSERT INTO credential_issuers (organization_id) VALUES ($org) ON CONFLICT DO NOTHING`);
       const key = newEd25519Key();
       // the partial unique index (one active key) settles a race: the loser's row is not inserted
@@ -175,7 +175,12 @@ export class CredentialsService {
     return { type: 'IdentityObject', identityHash, identityType: 'emailAddress', hashed: true, salt };
   }
 
-  /** The OpenBadgeCredential of a certificate, signed now with the organization's active key. */
+  /**
+   * The OpenBadgeCredential of a certificate, signed with the organization's active key. The same
+   * certificate, key and data give the same bytes (Ed25519 signatures are deterministic, and the
+   * proof's `created` is the later of the issue date and the key's creation), so a credential
+   * fetched twice is one credential.
+   */
   async credential(c: CertificateFacts) {
     const [key, index] = await Promise.all([this.activeKey(c.organizationId), this.statusIndex(c)]);
     const did = this.did(c.organizationId);
@@ -212,7 +217,8 @@ export class CredentialsService {
         statusListCredential: listUrl,
       },
     };
-    return signDataIntegrity(unsigned, { verificationMethod: `${did}#key-${key.keyNumber}`, privateKeyPem: key.privateKeyPem, created: new Date() });
+    const created = key.createdAt > c.issuedAt ? key.createdAt : c.issuedAt;
+    return signDataIntegrity(unsigned, { verificationMethod: `${did}#key-${key.keyNumber}`, privateKeyPem: key.privateKeyPem, created });
   }
 
   /**
