@@ -46,6 +46,7 @@ import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotenc
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 import { Identity1763760000000 } from './1763760000000-identity';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
+import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   IdempotencyCommitMarker1763700026100,
   RevokedAccessTokens1763700027000,
   Identity1763760000000,
+  VerifiableCertificates1763790000000,
 ];

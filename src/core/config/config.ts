@@ -54,6 +54,9 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) BATCH_MAX_ITEMS = 100;
   @Transform(toInt) @IsInt() @Min(1) REGISTER_RATE_LIMIT = 20;
   @Transform(toInt) @IsInt() @Min(1) REGISTER_RATE_WINDOW_SECONDS = 60;
+  /** Public certificate verification (/verify/{code}, its PDF, status lists): calls per window per address. */
+  @Transform(toInt) @IsInt() @Min(1) VERIFY_RATE_LIMIT = 60;
+  @Transform(toInt) @IsInt() @Min(1) VERIFY_RATE_WINDOW_SECONDS = 60;
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_LIMIT = 30;
   @Transform(toInt) @IsInt() @Min(1) DESTRUCTIVE_RATE_WINDOW_SECONDS = 60;
   /** Deactivate/anonymize calls per window per organization, whichever of its clients makes them (each client also has DESTRUCTIVE_RATE_LIMIT). */

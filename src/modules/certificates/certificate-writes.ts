@@ -60,11 +60,15 @@ export async function issueCertificates(m: EntityManager, organizationId: string
   return out;
 }
 
-/** A removed completion expires the live certificates of those course progresses (now). One statement. */
+/**
+ * A removed completion expires the live certificates of those course progresses (now) and marks them
+ * revoked (`revoked_at`: the verification page says "revoked", the status list sets their bit;
+ * CONVENTIONS §22). One statement.
+ */
 export async function expireCertificates(m: EntityManager, organizationId: string, courseProgressIds: string[]): Promise<void> {
   if (!courseProgressIds.length) return;
   await m.query(
-    `UPDATE certificates SET expires_at = date_trunc('milliseconds', now())
+    `UPDATE certificates SET expires_at = date_trunc('milliseconds', now()), revoked_at = date_trunc('milliseconds', now())
       WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[]) AND (expires_at IS NULL OR expires_at > now())`,
     [organizationId, courseProgressIds],
   );

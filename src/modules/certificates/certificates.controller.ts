@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -10,6 +10,7 @@ import { JSON_TYPE, pageDocumentJson, parsePage } from '../../core/pagination/cu
 import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../courses/query-params';
 import { certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
+import { CertificateDocumentsService } from './certificate-documents.service';
 import { V2 } from '../../core/http/interfaces';
 import { FastRead } from '../../core/http/fast-path';
 
@@ -23,6 +24,7 @@ export class CertificatesController {
   constructor(
     private readonly certificates: CertificatesService,
     private readonly config: AppConfig,
+    private readonly documents: CertificateDocumentsService,
   ) {}
 
   @Get()
@@ -72,5 +74,27 @@ export class CertificatesController {
   @FastRead<CertificatesController>((c, { principal, params, req }) => c.get(principal, params.id, req))
   async get(@Auth() p: Principal, @Param('id') id: string, @Req() req: FastifyRequest) {
     return { data: presentCertificate(await this.certificates.get(p, id), requestBaseUrl(this.config, req)) };
+  }
+
+  /** The certificate as a PDF (CONVENTIONS §22): the learner, the course, the dates, the code and a QR code of its verification URL. */
+  @Get(':id/pdf')
+  @Scopes('certificates:read')
+  @ApiProduces('application/pdf')
+  @ApiOperation({ summary: 'Download a certificate as a PDF', description: 'Extension (not in the published API): the PDF of the certificate in the organization template, with its verification URL and a QR code of it.' })
+  async pdf(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const facts = await this.documents.byPublicId(p.organizationId, id);
+    const pdf = await this.documents.pdf(facts);
+    reply.header('Content-Type', 'application/pdf').header('Content-Disposition', `attachment; filename="certificate-${facts.code.replace(/[^A-Za-z0-9-]/g, '')}.pdf"`);
+    return pdf;
+  }
+
+  /** The certificate as an Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0), signed by the organization's did:web issuer. */
+  @Get(':id/credential')
+  @Scopes('certificates:read')
+  @ApiOperation({ summary: 'A certificate as an Open Badges 3.0 verifiable credential', description: 'Extension (not in the published API): an OpenBadgeCredential with an eddsa-rdfc-2022 Data Integrity proof and a Bitstring Status List entry.' })
+  async credential(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const facts = await this.documents.byPublicId(p.organizationId, id);
+    reply.header('Content-Type', 'application/vc+ld+json');
+    return this.documents.credential(facts);
   }
 }

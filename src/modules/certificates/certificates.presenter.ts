@@ -31,6 +31,7 @@ export function presentCertificate(c: CertificateView, baseUrl: string, now = ne
       expires_at: c.expiresAt ? isoOf(c.expiresAt) : null,
       score_as_percent: c.scoreAsPercent,
       status: c.expiresAt && dateOf(c.expiresAt) <= now ? ('expired' as const) : ('active' as const),
+      pdf_url: `${trimBase(baseUrl)}/v2/certificates/${id}/pdf`,
     },
     relationships: {
       student: { data: { type: 'students' as const, id: cachedPublicId('student', c.userId) } },
@@ -60,7 +61,10 @@ export function certificateRowJson(c: CertificateView, baseUrl: string, now: Dat
     JSON.stringify(c.scoreAsPercent) +
     ',"status":' +
     (c.expiresAt && dateOf(c.expiresAt) <= now ? '"expired"' : '"active"') +
-    '},"relationships":{"student":{"data":{"type":"students","id":"' +
+    ',"pdf_url":' +
+    selfLinkJsonPrefix(baseUrl, 'certificates') +
+    id +
+    '/pdf"},"relationships":{"student":{"data":{"type":"students","id":"' +
     cachedPublicId('student', c.userId) +
     '"}},"course":{"data":{"type":"courses","id":"' +
     publicIdsOf('course', c.courseId).id +

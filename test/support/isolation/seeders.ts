@@ -19,6 +19,8 @@ const idOf = (body: any): string => {
   return id;
 };
 
+registerUnscopedParam('verify.code', 'GET /verify/{code}: public certificate verification by its code, the code being the credential (test/certificates/verifiable.e2e-spec.ts)');
+registerUnscopedParam('orgs.organization_id', "GET /orgs/{organization_id}/...: an organization's public issuer documents (DID document, status lists), public by design (test/certificates/verifiable.e2e-spec.ts)");
 registerUnscopedParam('files.path', 'GET /files/{path} serves signed local storage files: access is the signature, not an organization');
 
 registerSeeder('domains', async (w) => ({
