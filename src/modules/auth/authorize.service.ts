@@ -8,7 +8,7 @@ import { AppConfig, issuerUrl } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
 import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
-import { adminAllowedScopes, narrowTo } from '../organizations/admin-roles';
+import { adminAllowedScopes, narrowTo, recordAdminSignIn } from '../organizations/admin-roles';
 import { consentPage, errorPage } from './authorize.page';
 import { ClientsService } from './clients.service';
 import { AuthCode, OAuthClient } from './oauth.entities';
@@ -314,7 +314,7 @@ export class AuthorizeService {
       const allowed = (await adminAllowedScopes(m, admin.organizationId, admin.id)) ?? [];
       const scopes = narrowTo(req.scopes, allowed);
       if (!scopes.length) throw new Answer(this.redirectError(req, 'access_denied', "The administrator's role grants none of the scopes this application asks for.", true));
-      await m.query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [admin.id, admin.organizationId]);
+      await recordAdminSignIn(m, admin.organizationId, admin.id);
       await m.insert(AuthCode, {
         codeHash: sha256(code),
         clientId: req.client.id,

@@ -52,3 +52,8 @@ export function narrowTo(wanted: readonly string[], allowed: readonly string[]):
   const set = new Set(allowed);
   return wanted.filter((s) => set.has(s));
 }
+
+/** Records an administrator's sign-in (`admins.last_sign_in_at`), in the caller's transaction: the consent page's approval. */
+export async function recordAdminSignIn(db: { query(sql: string, params?: unknown[]): Promise<any> }, organizationId: string, adminId: string): Promise<void> {
+  await db.query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [adminId, organizationId]);
+}

@@ -3,7 +3,7 @@ import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
-import { revokeFamiliesOfSubject } from '../../core/auth/subject-revocation';
+import { revokeFamiliesOfSubject } from '../auth/subject-revocation';
 import type { Principal } from '../../core/auth/principal';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { ApiError, conflict, notFound, ValidationFailed } from '../../core/http/api-error';

@@ -291,3 +291,16 @@ registerBody('PATCH', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 registerBody('DELETE', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 // a graded attempt names the caller's own learner and published course (the quiz of the path is checked first)
 registerBody('POST', '/v1/quizzes/{quiz_id}/attempts', (o) => ({ user: { id: o.user_id }, published_course_id: o.published_course_id, answers: [] }));
+
+// identity (CONVENTIONS §19): an administrator, a custom role (by name), and an audit event of the writes above
+registerSeeder('organizations-admins', async (w) => {
+  const role = `iso-role-${rnd()}`;
+  await w.v1('POST', '/v1/admin-roles', { name: role, scopes: ['courses:read'] });
+  const admin = idOf(await w.v1('POST', '/v1/admins', { email: `iso-admin-${rnd()}@example.test`, role: 'reporter' }));
+  return { admin_id: admin, 'admin-roles.name': named(role, () => `iso-role-${rnd()}`) };
+});
+
+registerSeeder('audit', async (w) => {
+  const page = await w.v2('GET', '/v2/audit-events/');
+  return { 'audit-events.id': idOf({ id: page.data[0]?.id }) };
+});

@@ -1,4 +1,4 @@
-import { rowsOf } from '../database/sql';
+import { rowsOf } from '../../core/database/sql';
 
 /**
  * Revoke every live token family (authorization-code grant and its refreshes) whose subject is
