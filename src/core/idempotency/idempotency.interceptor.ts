@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import type { Principal } from '../auth/principal';
+import { isDryRun } from '../dry-run/dry-run';
 import { ApiError, conflict } from '../http/api-error';
 import { apiOf } from '../http/interfaces';
 import { requestFingerprint } from './fingerprint';
@@ -47,7 +48,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<Req>();
     const raw = req.headers[IDEMPOTENCY_HEADER];
-    if (raw === undefined || !req.principal || !WRITES.has(req.method)) return next.handle();
+    // a dry run (core/dry-run) repeats freely: no key is claimed, no answer stored
+    if (raw === undefined || !req.principal || !WRITES.has(req.method) || isDryRun()) return next.handle();
     const api = apiOf(req);
     if (api !== 'v1' && api !== 'v2') return next.handle();
     const key = Array.isArray(raw) ? raw.join(', ') : raw;
