@@ -37,6 +37,7 @@ describe('dry runs', () => {
       JSON.stringify(body)
         .replace(/"(enr|stu|usr|crs|dus|hook|whk|pc|evt)[0-9a-z]{20,}"/g, '"<id>"')
         .replace(/[A-Za-z]{2,5}[0-9a-z]{25}/g, '<id>')
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
         .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g, '<time>'),
     );
 
@@ -103,7 +104,7 @@ describe('dry runs', () => {
     expect([dryBad.status, dryBad.body]).toEqual([realBad.status, realBad.body]);
     expect(dryBad.status).toBe(400);
 
-    const hook = await t.post('/v1/webhooks', { url: 'https://hooks.example.test/in', events: ['COURSE_ENROLLMENT'] }, { basic: org.api_key });
+    const hook = await t.post('/v1/webhooks', { target_url: 'https://hooks.example.test/in', events: ['COURSE_ENROLLMENT'] }, { basic: org.api_key });
     expect(hook.status).toBe(201);
     const afterHook = await state();
     const dryDelete = await t.delete(`/v1/webhooks/${hook.body.id}?dry_run=true`, { basic: org.api_key });
@@ -133,7 +134,7 @@ describe('dry runs', () => {
 
     const dryDeactivate = answer(await client.callTool({ name: 'deactivate_student', arguments: { id: studentId, dry_run: true } }));
     expect(dryDeactivate.isError).toBe(false);
-    expect((await t.get(`/v2/students/${studentId}`, { token })).body.data.attributes).toMatchObject({ is_active: true });
+    expect((await t.get(`/v2/students/${studentId}`, { token })).body.data.attributes).toMatchObject({ is_inactive: false });
     expect(await state()).toEqual(afterCreate);
   });
 });
