@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { AppConfig } from '../../core/config/config';
+import { unscoped } from '../../core/database/scoped';
 import { outboundRequest, OutboundError } from '../../core/net/guarded-http';
 import { OAuthClient } from './oauth.entities';
 import { redirectUriProblem } from './register.service';
@@ -60,42 +61,34 @@ export class ClientMetadataDocuments {
 
   /** The client of a metadata document URL: the kept row while fresh, else the document fetched again and kept. */
   async resolve(clientId: string): Promise<OAuthClient> {
-    const kept = await this.clients.findOne({ where: { clientId } });
+    const kept = await this.find(clientId);
     if (kept && !kept.isActive) return kept; // deactivated by an administrator: stays so
     if (kept && Date.now() - kept.updatedAt.getTime() < REFRESH_MS) return kept;
     const doc = await this.fetch(clientId);
-    const values = {
-      name: doc.name,
-      redirectUris: doc.redirectUris,
-      grantTypes: GRANTS,
-      responseTypes: ['code'],
-      tokenEndpointAuthMethod: 'none',
-    };
+    const db = unscoped(this.clients.manager, 'a metadata-document client is kept by its URL, in no organization until an administrator authorizes it');
     if (kept) {
-      await this.clients.update({ id: kept.id }, { ...values, updatedAt: new Date() });
+      await db.query(
+        `UPDATE oauth_clients SET name = $2, redirect_uris = $3::text[], grant_types = $4::text[], response_types = '{code}', token_endpoint_auth_method = 'none',
+                updated_at = date_trunc('milliseconds', now())
+          WHERE id = $1`,
+        [kept.id, doc.name, doc.redirectUris, GRANTS],
+      );
       this.auth.forgetClient(kept.id);
-      return (await this.clients.findOne({ where: { id: kept.id } }))!;
+    } else {
+      // a concurrent authorization may have kept it first
+      await db.query(
+        `INSERT INTO oauth_clients (organization_id, client_id, secret_hash, name, description, scopes, is_active, ip_allowlist, redirect_uris,
+                                    token_endpoint_auth_method, grant_types, response_types, is_dynamic, is_bootstrap)
+         VALUES (NULL, $1, NULL, $2, $3, $4::text[], true, '{}', $5::text[], 'none', $6::text[], '{code}', true, false)
+         ON CONFLICT (client_id) DO NOTHING`,
+        [clientId, doc.name, `Client ID Metadata Document ${clientId}`, [...SCOPE_CODENAMES], doc.redirectUris, GRANTS],
+      );
     }
-    await this.clients
-      .createQueryBuilder()
-      .insert()
-      .into(OAuthClient)
-      .values({
-        ...values,
-        organizationId: null,
-        clientId,
-        secretHash: null,
-        description: `Client ID Metadata Document ${clientId}`,
-        scopes: [...SCOPE_CODENAMES],
-        isActive: true,
-        ipAllowlist: [],
-        isDynamic: true,
-        isBootstrap: false,
-        deactivatedAt: null,
-      })
-      .orIgnore() // a concurrent authorization kept it first
-      .execute();
-    return (await this.clients.findOne({ where: { clientId } }))!;
+    return (await this.find(clientId))!;
+  }
+
+  private find(clientId: string): Promise<OAuthClient | null> {
+    return this.clients.findOne({ where: { clientId }, comment: 'unscoped: an OAuth client is found by its client_id' });
   }
 
   /** The document at the URL, checked; a ClientMetadataError says what is wrong with it. */
