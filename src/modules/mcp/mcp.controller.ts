@@ -10,7 +10,7 @@ import { ApiError } from '../../core/http/api-error';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
 import { checkBatch } from './batch-limits';
-import { FORWARDED_HEADERS, McpService, RpcMessage, RpcResponse, ToolView } from './mcp.service';
+import { FORWARDED_HEADERS, McpService, rpcJson, RpcMessage, RpcResponse, ToolView } from './mcp.service';
 
 /** Where a client finds this resource's RFC 9728 metadata (the path-suffixed form of `/mcp`). */
 export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -84,7 +84,7 @@ export class McpController {
     return reply
       .status(200)
       .header('Content-Type', 'application/json')
-      .send(JSON.stringify(batch ? answers : answers[0]));
+      .send(batch ? `[${answers.map(rpcJson).join(',')}]` : rpcJson(answers[0]));
   }
 
   private rpcError(reply: FastifyReply, status: number, code: number, message: string) {

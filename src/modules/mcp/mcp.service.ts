@@ -99,6 +99,8 @@ interface Catalog {
 export class McpService {
   private readonly logger = new Logger(McpService.name);
   private catalog?: Promise<Catalog>;
+  /** the catalog once built (the read tools' fast path reads it without a promise) */
+  private builtCatalog?: Catalog;
   private readonly ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
   private readonly validators = new Map<string, ValidateFunction | null>();
 
@@ -117,7 +119,7 @@ export class McpService {
   }
 
   private built(): Promise<Catalog> {
-    this.catalog ??= this.buildCatalog().catch((err) => {
+    this.catalog ??= this.buildCatalog().then((c) => (this.builtCatalog = c)).catch((err) => {
       this.catalog = undefined;
       throw err;
     });
@@ -139,6 +141,26 @@ export class McpService {
     const defaults = tools.filter((t) => wanted.has(t.name));
     this.logger.log({ tools: tools.length, defaults: defaults.length }, 'MCP tool catalog built');
     return { tools, byName, byOperationId, defaults };
+  }
+
+  /** Whether the catalog is built (mcp-fast-path.ts takes reads only then). */
+  ready(): boolean {
+    return this.builtCatalog !== undefined;
+  }
+
+  /**
+   * The operation's URL of a call of a read tool whose answer is a JSON object (it has an
+   * outputSchema), or undefined when the call is anything else or its arguments make no request:
+   * mcp-fast-path.ts runs such a call as that GET itself.
+   */
+  readUrl(name: string, args: Record<string, unknown>): string | undefined {
+    const tool = this.builtCatalog?.byName.get(name);
+    if (!tool || tool.method !== 'GET' || !tool.outputSchema) return undefined;
+    try {
+      return this.request(tool, args).url;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The operation named by a tool name or an OpenAPI operationId (call_operation and search_operations). */
@@ -276,13 +298,11 @@ export class McpService {
       isError: status >= 400,
       _meta: { http_status: status, ...answerHeaders(res.headers) },
     };
-    // structuredContent: the answer object, which the tool's outputSchema (section 16's declaration) describes
-    if (status < 400 && tool.outputSchema && res.body.charCodeAt(0) === 123 /* { */) {
-      try {
-        result.structuredContent = JSON.parse(res.body);
-      } catch {
-        // not JSON: text only
-      }
+    // structuredContent: the answer object, which the tool's outputSchema (section 16's declaration)
+    // describes. Its JSON is the operation's own body, spliced into the answer as it is (rpcJson):
+    // parsing it here to serialize it again cost a fifth of a list call's CPU
+    if (status < 400 && tool.outputSchema && res.body.charCodeAt(0) === 123 /* { */ && res.headers['content-type']?.toString().includes('json')) {
+      RAW_STRUCTURED.set(result, res.body);
     }
     return result;
   }
@@ -333,9 +353,20 @@ export class McpService {
   }
 }
 
+/** The structuredContent of a tool result as the operation's JSON text, spliced in by rpcJson (never parsed). */
+const RAW_STRUCTURED = new WeakMap<object, string>();
+
+/** A JSON-RPC answer as JSON text: a tool result's structuredContent is its operation's body, as sent. */
+export function rpcJson(answer: RpcResponse): string {
+  const raw = answer.result && typeof answer.result === 'object' ? RAW_STRUCTURED.get(answer.result) : undefined;
+  if (raw === undefined) return JSON.stringify(answer);
+  const result = JSON.stringify(answer.result);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${result.slice(0, -1)},"structuredContent":${raw}}}`;
+}
+
 /** Answer headers a caller acts on, in the result's `_meta` (rate limits and Retry-After, Location, an idempotent replay). */
 const ANSWER_HEADERS = ['retry-after', 'ratelimit', 'ratelimit-policy', 'location', 'idempotent-replayed'];
-function answerHeaders(headers: Record<string, unknown>): { http_headers?: Record<string, string> } {
+export function answerHeaders(headers: Record<string, unknown>): { http_headers?: Record<string, string> } {
   const out: Record<string, string> = {};
   for (const h of ANSWER_HEADERS) if (typeof headers[h] === 'string' || typeof headers[h] === 'number') out[h] = String(headers[h]);
   return Object.keys(out).length ? { http_headers: out } : {};
