@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, QueryRunner } from 'typeorm';
@@ -102,26 +102,28 @@ export function dryRunRequested(query: unknown): boolean {
 type Req = FastifyRequest & { principal?: Principal };
 
 /**
- * On every authenticated write of /v1 and /v2 (put there with the IdempotencyInterceptor by
- * applyIdempotencyToWrites, outside it): `?dry_run=true` runs the handler in a dry run. Without the
- * parameter it costs one property read.
+ * The dry runs of the authenticated writes of /v1 and /v2. Asked by the IdempotencyInterceptor (put
+ * on every write by applyIdempotencyToWrites) before anything else, so that writes pay no second
+ * interceptor (Nest's machinery per interceptor: an rxjs pipeline and async resources): without
+ * the parameter it costs one property read.
  */
 @Injectable()
-export class DryRunInterceptor implements NestInterceptor {
+export class DryRuns {
   constructor(private readonly ds: DataSource) {
     routeDryRuns(ds);
   }
 
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+  /** The handler's answer as a dry run when the request asks for one (`?dry_run=true`), else undefined. */
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> | undefined {
     const req = ctx.switchToHttp().getRequest<Req>();
     const query = req.query as Record<string, unknown> | undefined;
-    if (query?.[DRY_RUN_PARAM] === undefined || !req.principal) return next.handle();
+    if (query?.[DRY_RUN_PARAM] === undefined || !req.principal) return undefined;
     const api = apiOf(req);
-    if (api !== 'v1' && api !== 'v2') return next.handle();
+    if (api !== 'v1' && api !== 'v2') return undefined;
     const dry = dryRunRequested(query);
-    // the parameter is the interceptor's, not the operation's (a query DTO that forbids unknown members never sees it)
+    // the parameter is the dry run's, not the operation's (a query DTO that forbids unknown members never sees it)
     delete query[DRY_RUN_PARAM];
-    if (!dry) return next.handle();
+    if (!dry) return undefined;
     ctx.switchToHttp().getResponse<FastifyReply>().header('Dry-Run', 'true');
     return from(this.run(next));
   }

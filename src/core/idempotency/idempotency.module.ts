@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { DryRunInterceptor } from '../dry-run/dry-run';
+import { DryRuns } from '../dry-run/dry-run';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
@@ -10,7 +10,7 @@ import { IdempotencyService } from './idempotency.service';
  */
 @Global()
 @Module({
-  providers: [IdempotencyService, IdempotencyInterceptor, DryRunInterceptor],
-  exports: [IdempotencyService, IdempotencyInterceptor, DryRunInterceptor],
+  providers: [IdempotencyService, IdempotencyInterceptor, DryRuns],
+  exports: [IdempotencyService, IdempotencyInterceptor, DryRuns],
 })
 export class IdempotencyModule {}

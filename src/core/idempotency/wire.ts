@@ -1,7 +1,6 @@
 import { DynamicModule, RequestMethod, Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
 import { PUBLIC_KEY } from '../auth/decorators';
-import { DryRunInterceptor } from '../dry-run/dry-run';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 const WRITES = new Set<unknown>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
@@ -53,8 +52,8 @@ function markWrites(controller: Type): void {
       const handler = name === 'constructor' ? undefined : Object.getOwnPropertyDescriptor(proto, name)?.value;
       if (typeof handler !== 'function' || !WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler)) || isPublic(handler)) continue;
       const existing: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
-      // the dry run outside (it decides whether a key is claimed at all), then the key (core/dry-run/dry-run.ts)
-      if (!existing.includes(IdempotencyInterceptor)) Reflect.defineMetadata(INTERCEPTORS_METADATA, [DryRunInterceptor, IdempotencyInterceptor, ...existing], handler);
+      // the interceptor also runs the dry runs (core/dry-run/dry-run.ts): one interceptor per write
+      if (!existing.includes(IdempotencyInterceptor)) Reflect.defineMetadata(INTERCEPTORS_METADATA, [IdempotencyInterceptor, ...existing], handler);
     }
   }
 }
