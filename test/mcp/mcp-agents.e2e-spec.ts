@@ -1,5 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
@@ -186,5 +187,35 @@ describe('MCP for agents', () => {
     expect(await active(a)).toBe(false);
     expect(answer(await client.callTool({ name: 'call_operation', arguments: { operation_id: 'deactivate_student', arguments: { id: b }, confirm: true } })).isError).toBe(false);
     expect(await active(b)).toBe(false);
+  });
+
+  it('a client that declares elicitation is asked to confirm: declined changes nothing, accepted runs', async () => {
+    const c = new Client({ name: 'eliciting', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    let accept = false;
+    c.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return accept ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    clients.push(c);
+    const created = answer(await c.callTool({ name: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'elicit-me@example.test' } }] } }));
+    const id = created.json.data[0].id;
+    const inactive = async () => (await t.get(`/v2/students/${id}`, { token })).body.data.attributes.is_inactive;
+
+    const declined = await c.callTool({ name: 'deactivate_student', arguments: { id } });
+    expect([declined.isError, (declined._meta as any).confirmation_declined]).toEqual([true, true]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/deactivate/i);
+    expect(await inactive()).toBe(false);
+
+    accept = true;
+    const done = await c.callTool({ name: 'call_operation', arguments: { operation_id: 'deactivate_student', arguments: { id } } });
+    expect(done.isError).toBe(false);
+    expect(asked).toHaveLength(2);
+    expect(await inactive()).toBe(true);
+    // a dry run or an explicit confirm asks nothing
+    await c.callTool({ name: 'anonymize_student', arguments: { id, dry_run: true } });
+    expect(asked).toHaveLength(2);
   });
 });

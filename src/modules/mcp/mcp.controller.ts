@@ -10,12 +10,22 @@ import { ApiError } from '../../core/http/api-error';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
 import { checkBatch } from './batch-limits';
-import { FORWARDED_HEADERS, McpService, rpcJson, RpcMessage, RpcResponse, ToolView } from './mcp.service';
+import { randomUUID } from 'node:crypto';
+import { Caller, Confirmer, confirmationRequest, FORWARDED_HEADERS, McpService, rpcJson, RpcMessage, RpcResponse, ToolView } from './mcp.service';
 
 /** Where a client finds this resource's RFC 9728 metadata (the path-suffixed form of `/mcp`). */
 export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource/mcp`;
 
 const JSON_CONTENT = /^application\/json\s*(;|$)/i;
+/** The prefix of the session id of a client that declared form elicitation. */
+const ELICITING = 'e-';
+/** Whether initialize's params declare form-mode elicitation (`{}` means form, as the SDK reads it). */
+function formElicitation(params: unknown): boolean {
+  const e = (params as { capabilities?: { elicitation?: unknown } } | undefined)?.capabilities?.elicitation;
+  if (!e || typeof e !== 'object') return false;
+  const modes = Object.keys(e);
+  return modes.length === 0 || modes.includes('form');
+}
 const isMessage = (m: unknown): m is RpcMessage =>
   !!m && typeof m === 'object' && !Array.isArray(m) && (m as RpcMessage).jsonrpc === '2.0' &&
   (typeof (m as RpcMessage).method === 'string' || 'result' in (m as object) || 'error' in (m as object));
@@ -72,6 +82,13 @@ export class McpController {
     }
     const caller = { principal, authorization: req.headers.authorization!, headers, ip: req.ip };
     const view: ToolView = (req.query as Record<string, unknown> | undefined)?.tools === 'all' ? 'all' : 'default';
+    // a client that declares (form) elicitation at initialize gets a session id saying so, which it
+    // sends with every request: its destructive calls then ask its user (an event-stream answer)
+    const initialize = messages.find((m) => m.method === 'initialize');
+    if (initialize && formElicitation(initialize.params)) reply.header('Mcp-Session-Id', `${ELICITING}${randomUUID()}`);
+    if (!batch && String(req.headers['mcp-session-id'] ?? '').startsWith(ELICITING) && (await this.mcp.needsConfirmation(messages[0]))) {
+      return this.answerAsking(req, reply, messages[0], caller, view);
+    }
     const answers: RpcResponse[] = [];
     // one after the other, as the SDK's server handles a batch's messages in order
     for (const m of messages) {
@@ -85,6 +102,32 @@ export class McpController {
       .status(200)
       .header('Content-Type', 'application/json')
       .send(batch ? `[${answers.map(rpcJson).join(',')}]` : rpcJson(answers[0]));
+  }
+
+  /**
+   * A destructive call of a client that supports elicitation: the answer is an event stream that
+   * first carries our `elicitation/create` request; the client's answer comes as another POST
+   * (McpService.handle routes it to the waiting call), then the call's result ends the stream.
+   * The waiting call lives in this process: with several API processes, sessions must be sticky.
+   */
+  private async answerAsking(req: FastifyRequest, reply: FastifyReply, message: RpcMessage, caller: Caller, view: ToolView) {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-request-id': String(req.id) });
+    const send = (json: string) => res.write(`event: message\ndata: ${json}\n\n`);
+    const confirmer: Confirmer = async (tool) => {
+      const id = `elicit-${randomUUID()}`;
+      const answer = this.mcp.awaitAnswer(id);
+      send(JSON.stringify(confirmationRequest(id, tool)));
+      const result = (await answer)?.result as { action?: unknown; content?: { confirm?: unknown } } | undefined;
+      return result?.action === 'accept' && result.content?.confirm === true;
+    };
+    try {
+      const answer = await this.mcp.handle(message, caller, view, confirmer);
+      if (answer) send(rpcJson(answer));
+    } finally {
+      res.end();
+    }
   }
 
   private rpcError(reply: FastifyReply, status: number, code: number, message: string) {

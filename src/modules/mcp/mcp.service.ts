@@ -54,6 +54,8 @@ export interface RpcMessage {
   id?: unknown;
   method?: unknown;
   params?: unknown;
+  result?: unknown;
+  error?: unknown;
 }
 export interface RpcResponse {
   jsonrpc: '2.0';
@@ -61,6 +63,15 @@ export interface RpcResponse {
   result?: unknown;
   error?: { code: number; message: string; data?: unknown };
 }
+/**
+ * Asks the client's user to confirm a destructive call (MCP elicitation, when the client declared
+ * it): true when the user accepted with confirm: true.
+ */
+export type Confirmer = (tool: ToolSpec) => Promise<boolean>;
+
+/** How long a call waits for the user's answer to an elicitation. */
+const ELICITATION_TIMEOUT_MS = 10 * 60_000;
+
 /** What `tools/list` offers: the curated default set, or every tool (`/mcp?tools=all`). */
 export type ToolView = 'default' | 'all';
 
@@ -178,11 +189,15 @@ export class McpService {
   }
 
   /** One JSON-RPC message; undefined for a notification or a response (nothing to answer). */
-  async handle(message: RpcMessage, caller: Caller, view: ToolView): Promise<RpcResponse | undefined> {
-    if (message.id === undefined || typeof message.method !== 'string') return undefined;
+  async handle(message: RpcMessage, caller: Caller, view: ToolView, confirmer?: Confirmer): Promise<RpcResponse | undefined> {
+    if (message.id === undefined || typeof message.method !== 'string') {
+      // a client's answer to one of our requests (an elicitation)
+      if (message.id !== undefined && typeof message.id === 'string') this.pending.get(message.id)?.(message);
+      return undefined;
+    }
     const id = message.id as string | number;
     try {
-      return { jsonrpc: '2.0', id, result: await this.dispatch(message.method, message.params, caller, view) };
+      return { jsonrpc: '2.0', id, result: await this.dispatch(message.method, message.params, caller, view, confirmer) };
     } catch (e) {
       if (e instanceof RpcError) return { jsonrpc: '2.0', id, error: { code: e.code, message: e.message } };
       this.logger.error({ err: e, method: message.method }, 'MCP request failed');
@@ -190,7 +205,44 @@ export class McpService {
     }
   }
 
-  private async dispatch(method: string, params: unknown, caller: Caller, view: ToolView): Promise<unknown> {
+  /** Elicitations waiting for the client's answer, by the id of our request (this process only). */
+  private readonly pending = new Map<string, (answer: RpcMessage) => void>();
+
+  /** The client's answer to our request `id` (undefined when none came in time). */
+  awaitAnswer(id: string): Promise<RpcMessage | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(undefined);
+      }, ELICITATION_TIMEOUT_MS);
+      timer.unref();
+      this.pending.set(id, (answer) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        resolve(answer);
+      });
+    });
+  }
+
+  /** Whether this message is a call that will need the user's confirmation (the controller then answers it as an event stream). */
+  async needsConfirmation(message: RpcMessage): Promise<boolean> {
+    if (message.method !== 'tools/call' || message.id === undefined) return false;
+    const p = (message.params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
+    const args = p.arguments && typeof p.arguments === 'object' ? p.arguments : {};
+    let tool: ToolSpec | undefined;
+    let opArgs: Record<string, unknown> = args;
+    if (p.name === CALL_OPERATION) {
+      tool = typeof args.operation_id === 'string' ? await this.operation(args.operation_id) : undefined;
+      opArgs = { ...((args.arguments as Record<string, unknown>) ?? {}), ...(args[CONFIRM_ARG] !== undefined ? { [CONFIRM_ARG]: args[CONFIRM_ARG] } : {}), ...(args[DRY_RUN_ARG] !== undefined ? { [DRY_RUN_ARG]: args[DRY_RUN_ARG] } : {}) };
+    } else if (typeof p.name === 'string') {
+      tool = (await this.built()).byName.get(p.name);
+    }
+    if (!tool?.confirm) return false;
+    const dry = tool.dryRun && (opArgs[DRY_RUN_ARG] === true || opArgs[DRY_RUN_ARG] === 'true');
+    return !dry && opArgs[CONFIRM_ARG] !== true;
+  }
+
+  private async dispatch(method: string, params: unknown, caller: Caller, view: ToolView, confirmer?: Confirmer): Promise<unknown> {
     const p = (params && typeof params === 'object' && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
     switch (method) {
       case 'initialize': {
@@ -216,7 +268,7 @@ export class McpService {
         if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: name must be a string');
         const args = p.arguments ?? {};
         if (!args || typeof args !== 'object' || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: arguments must be an object');
-        return this.callTool(name, args as Record<string, unknown>, caller);
+        return this.callTool(name, args as Record<string, unknown>, caller, confirmer);
       }
       default:
         throw new RpcError(ErrorCode.MethodNotFound, 'Method not found');
@@ -224,19 +276,19 @@ export class McpService {
   }
 
   /** tools/call: a meta tool, or any tool of the catalog by name (listed or not: the list is a view, the guard decides). */
-  async callTool(name: string, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, caller: Caller, confirmer?: Confirmer): Promise<CallToolResult> {
     if (name === SEARCH_OPERATIONS) {
       const c = await this.built();
       return searchOperations(c.tools.filter((t) => toolAllowed(t, caller.principal.scopes)), args);
     }
-    if (name === CALL_OPERATION) return this.callOperation(args, caller);
+    if (name === CALL_OPERATION) return this.callOperation(args, caller, confirmer);
     const tool = (await this.built()).byName.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    return this.call(tool, args, caller);
+    return this.call(tool, args, caller, confirmer);
   }
 
   /** call_operation: an operation by its operation_id, with its arguments validated against the operation's input schema. */
-  private async callOperation(args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  private async callOperation(args: Record<string, unknown>, caller: Caller, confirmer?: Confirmer): Promise<CallToolResult> {
     const id = args.operation_id;
     if (typeof id !== 'string' || id === '') return metaError('operation_id is required: an operation_id that search_operations answered.');
     const tool = await this.operation(id);
@@ -249,7 +301,7 @@ export class McpService {
     if (args[DRY_RUN_ARG] !== undefined && tool.dryRun) opArgs[DRY_RUN_ARG] ??= args[DRY_RUN_ARG];
     const invalid = this.invalidArguments(tool, opArgs);
     if (invalid) return argumentError(tool, new ArgumentError(invalid.argument, invalid.message));
-    return this.call(tool, opArgs, caller);
+    return this.call(tool, opArgs, caller, confirmer);
   }
 
   /** The operation's input schema checked with Ajv (call_operation's "validated arguments"); the API validates again. */
@@ -271,10 +323,14 @@ export class McpService {
   }
 
   /** Run the tool's operation as the caller; an answer of 400 or more is a tool error with the API's body. */
-  async call(tool: ToolSpec, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  async call(tool: ToolSpec, args: Record<string, unknown>, caller: Caller, confirmer?: Confirmer): Promise<CallToolResult> {
     if (!args || typeof args !== 'object' || Array.isArray(args)) return argumentError(tool, new ArgumentError('arguments', 'The arguments must be an object.'));
     const dryRun = tool.dryRun && (args[DRY_RUN_ARG] === true || args[DRY_RUN_ARG] === 'true');
-    if (tool.confirm && !dryRun && args[CONFIRM_ARG] !== true) return confirmationRequired(tool);
+    if (tool.confirm && !dryRun && args[CONFIRM_ARG] !== true) {
+      // the client declared elicitation: its user is asked; otherwise the agent must pass confirm: true
+      if (!confirmer) return confirmationRequired(tool);
+      if (!(await confirmer(tool))) return confirmationDeclined(tool);
+    }
     let request: { url: string; body?: unknown; idempotencyKey?: string };
     try {
       request = this.request(tool, args);
@@ -393,6 +449,30 @@ function confirmationRequired(tool: ToolSpec): CallToolResult {
   const detail = `${tool.name} (${tool.method} ${tool.path}) deletes or cannot be undone: confirm with the user, then call it again with confirm: true (or with dry_run: true to see its answer first). Nothing was changed.`;
   const body = tool.interface === 'v1' ? { detail } : { errors: [{ status: '428', code: 'confirmation_required', title: 'Confirmation required', detail, source: { parameter: CONFIRM_ARG } }] };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true, _meta: { confirmation_required: true } };
+}
+
+/** The user did not confirm when asked (declined, cancelled, or no answer in time): nothing is sent. */
+function confirmationDeclined(tool: ToolSpec): CallToolResult {
+  const detail = `The user did not confirm ${tool.name} (${tool.method} ${tool.path}). Nothing was changed.`;
+  const body = tool.interface === 'v1' ? { detail } : { errors: [{ status: '428', code: 'confirmation_declined', title: 'Not confirmed', detail }] };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true, _meta: { confirmation_required: true, confirmation_declined: true } };
+}
+
+/** The elicitation request that asks the user to confirm a destructive call. */
+export function confirmationRequest(id: string, tool: ToolSpec): Record<string, unknown> {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'elicitation/create',
+    params: {
+      message: `Confirm ${tool.title} (${tool.method} ${tool.path}): it deletes or cannot be undone.`,
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${tool.name} now` } },
+        required: ['confirm'],
+      },
+    },
+  };
 }
 
 /** A call_operation that names no operation or gives no arguments object. */
