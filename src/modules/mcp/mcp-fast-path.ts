@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
@@ -77,7 +78,11 @@ export function installMcpFastPath(app: NestFastifyApplication): void {
 
   const server = fastify.server;
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  if (listeners.length !== 1) return; // not the one Fastify listener this expects: no fast path
+  if (listeners.length !== 1) {
+    // not the one Fastify listener this expects: every call goes through the /mcp route
+    new Logger('McpFastPath').warn({ listeners: listeners.length }, 'MCP read fast path not installed');
+    return;
+  }
   const route = listeners[0];
   server.removeAllListeners('request');
   server.on('request', (req: Raw, res: ServerResponse) => {
