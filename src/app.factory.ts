@@ -14,6 +14,7 @@ import { AppConfig } from './core/config/config';
 import { checkBody, checkUrl } from './core/http/body-guard';
 import { registerBodyParsers } from './core/http/body-parsers';
 import { installFastPaths } from './core/http/fast-path';
+import { installMcpFastPath } from './modules/mcp/mcp-fast-path';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
 import { genRequestId } from './core/http/request-id';
@@ -104,6 +105,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   fastify.addHook('onSend', idempotencyOnSend(app.get(IdempotencyService)));
   // the audit log (modules/audit): every successful administrative write, recorded once, here
   fastify.addHook('onSend', app.get(AuditRecorder).hook());
+  // a tools/call of a read tool is its operation's GET, answered as JSON-RPC (src/modules/mcp/mcp-fast-path.ts); after the hooks above
+  installMcpFastPath(app);
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(config));
   app.enableShutdownHooks();

@@ -79,6 +79,18 @@ describe('audit log', () => {
     expect((await t.get('/v2/audit-events/', { token: await t.tokenFor(org, ['students:read']) })).status).toBe(403);
   });
 
+  it('a dry run (nothing written) records nothing', async () => {
+    const o = await t.newOrg('Dry');
+    const client = await t.tokenFor(o);
+    const dry = await t.post('/v2/students/?dry_run=true', { data: [{ type: 'students', attributes: { email: 'dry@audit.test', first_name: 'D', last_name: 'R' } }] }, { token: client });
+    expect(dry.status).toBe(200);
+    expect(dry.headers.get('dry-run')).toBe('true');
+    expect((await events(client)).data).toEqual([]);
+    const real = await t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: 'dry@audit.test', first_name: 'D', last_name: 'R' } }] }, { token: client });
+    expect(real.status).toBe(200);
+    expect((await events(client)).data).toHaveLength(1);
+  });
+
   it('pages by cursor, filters by actor and time, and is served by its index', async () => {
     const reader = await t.tokenFor(org, ['audit:read']);
     const first = await events(reader, '?page[size]=2');

@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../support/app';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { PUBLISHED_V2_OPERATIONS } from '../../src/modules/mcp/v2-operations';
 import { routeKey } from '../../src/modules/mcp/route-rules';
-import { answer, mcpClient } from './mcp-support';
+import { allTools, answer, mcpClient } from './mcp-support';
 
 /**
  * The MCP server driven by the SDK's own client (StreamableHTTPClientTransport) over HTTP against
@@ -20,7 +20,7 @@ describe('MCP server: tools', () => {
   let client: Client;
   const clients: Client[] = [];
   const connect = async (token: string) => {
-    const c = await mcpClient(t, token);
+    const c = await mcpClient(t, token, { all: true });
     clients.push(c);
     return c;
   };
@@ -50,7 +50,7 @@ describe('MCP server: tools', () => {
     let names: Set<string>;
     beforeAll(async () => {
       doc = (await t.get('/openapi.json')).body;
-      names = new Set((await client.listTools()).tools.map((x) => x.name));
+      names = new Set((await allTools(client)).map((x) => x.name));
     });
 
     it('initializes with the tools capability and instructions', () => {
@@ -95,13 +95,13 @@ describe('MCP server: tools', () => {
     });
 
     it('names every argument as model APIs accept ([A-Za-z0-9_.-], at most 64): page[size] is page.size', async () => {
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       const bad = tools.flatMap((x) => Object.keys(x.inputSchema.properties ?? {}).filter((k) => !/^[a-zA-Z0-9_.-]{1,64}$/.test(k)).map((k) => `${x.name}.${k}`));
       expect(bad).toEqual([]);
     });
 
     it('describes each tool with an input schema generated from the DTOs', async () => {
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       const create = tools.find((x) => x.name === 'create_students')!;
       expect(create.inputSchema).toMatchObject({
         type: 'object',
@@ -160,14 +160,18 @@ describe('MCP server: tools', () => {
       const { secret: _s, ...rest } = hook.json;
       expect((await t.get(`/v1/webhooks/${hook.json.id}`, { token: tokenA })).body).toEqual(rest);
 
-      const removed = answer(await client.callTool({ name: 'v1_webhooks_destroy', arguments: { webhook_id: hook.json.id } }));
+      // a destructive tool needs a confirmation (CONVENTIONS §21): without it nothing changes
+      const unconfirmed = await client.callTool({ name: 'v1_webhooks_destroy', arguments: { webhook_id: hook.json.id } });
+      expect(unconfirmed).toMatchObject({ isError: true, _meta: { confirmation_required: true } });
+      expect((await t.get(`/v1/webhooks/${hook.json.id}`, { token: tokenA })).status).toBe(200);
+      const removed = answer(await client.callTool({ name: 'v1_webhooks_destroy', arguments: { webhook_id: hook.json.id, confirm: true } }));
       expect(removed).toMatchObject({ isError: false, status: 204 });
       expect((await t.get(`/v1/webhooks/${hook.json.id}`, { token: tokenA })).status).toBe(404);
     });
 
     it('a scope the token lacks: the tool is not listed, and calling it is a tool error with the API\'s 403 body; nothing is written', async () => {
       const readOnly = await connect(await t.tokenFor(orgA, ['students:read']));
-      const names = (await readOnly.listTools()).tools.map((x) => x.name);
+      const names = (await allTools(readOnly)).map((x) => x.name);
       expect(names).toContain('list_students');
       expect(names).toContain('get_student');
       expect(names).not.toContain('create_students');

@@ -70,6 +70,8 @@ export class AppConfig {
   /** `json` (one JSON object per line, for production and log shippers) or `pretty` (human-readable, one line per request; `npm run up` picks it in a terminal). */
   @IsIn(['json', 'pretty']) LOG_FORMAT = 'json';
   @Transform(toBool) @IsBoolean() ALLOW_PRIVATE_URLS = false;
+  /** A PEM file of certificates the outbound client trusts beside Node's own, for Client ID Metadata Documents (a private CA); unset: Node's only. */
+  @IsOptional() @IsString() OUTBOUND_CA_FILE?: string;
   @IsString() STORAGE_DIR = './data/files';
   @IsString() MAIL_OUTBOX_DIR = './data/mail';
   /** S3-compatible storage: used instead of STORAGE_DIR when S3_BUCKET is set. */

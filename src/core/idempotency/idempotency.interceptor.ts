@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import type { Principal } from '../auth/principal';
+import { DryRuns } from '../dry-run/dry-run';
 import { ApiError, conflict } from '../http/api-error';
 import { apiOf } from '../http/interfaces';
 import { requestFingerprint } from './fingerprint';
@@ -42,9 +43,15 @@ function queryOf(url: string): string {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly idem: IdempotencyService) {}
+  constructor(
+    private readonly idem: IdempotencyService,
+    private readonly dryRuns: DryRuns,
+  ) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    // `?dry_run=true` (core/dry-run): the write in a rolled-back transaction, no key claimed, no answer stored
+    const dry = this.dryRuns.intercept(ctx, next);
+    if (dry) return dry;
     const req = ctx.switchToHttp().getRequest<Req>();
     const raw = req.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined || !req.principal || !WRITES.has(req.method)) return next.handle();

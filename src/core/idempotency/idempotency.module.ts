@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DryRuns } from '../dry-run/dry-run';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
@@ -9,7 +10,7 @@ import { IdempotencyService } from './idempotency.service';
  */
 @Global()
 @Module({
-  providers: [IdempotencyService, IdempotencyInterceptor],
-  exports: [IdempotencyService, IdempotencyInterceptor],
+  providers: [IdempotencyService, IdempotencyInterceptor, DryRuns],
+  exports: [IdempotencyService, IdempotencyInterceptor, DryRuns],
 })
 export class IdempotencyModule {}

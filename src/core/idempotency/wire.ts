@@ -52,6 +52,7 @@ function markWrites(controller: Type): void {
       const handler = name === 'constructor' ? undefined : Object.getOwnPropertyDescriptor(proto, name)?.value;
       if (typeof handler !== 'function' || !WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler)) || isPublic(handler)) continue;
       const existing: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
+      // the interceptor also runs the dry runs (core/dry-run/dry-run.ts): one interceptor per write
       if (!existing.includes(IdempotencyInterceptor)) Reflect.defineMetadata(INTERCEPTORS_METADATA, [IdempotencyInterceptor, ...existing], handler);
     }
   }

@@ -3,6 +3,7 @@ import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http, { IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import tls from 'node:tls';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { isBlockedAddress } from './address-policy';
@@ -33,6 +34,8 @@ export interface OutboundOptions {
   maxRedirects?: number;
   allowPrivate: boolean;
   userAgent?: string;
+  /** certificates trusted beside Node's own (https only): a private CA (OUTBOUND_CA_FILE) */
+  ca?: Buffer[];
 }
 
 export interface OutboundResponse {
@@ -82,15 +85,21 @@ function guardedLookup(allowPrivate: boolean) {
  * was opened (an idle socket is closed after a few seconds).
  */
 const agents = new Map<string, http.Agent>();
-function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+const caAgents = new WeakMap<Buffer[], Map<string, http.Agent>>();
+function agentFor(protocol: string, allowPrivate: boolean, ca?: Buffer[]): http.Agent {
   const key = `${protocol}${allowPrivate}`;
-  let agent = agents.get(key);
+  let byKey = agents;
+  if (ca && protocol === 'https:') {
+    byKey = caAgents.get(ca) ?? new Map();
+    caAgents.set(ca, byKey);
+  }
+  let agent = byKey.get(key);
   if (!agent) {
     const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, lookup: guardedLookup(allowPrivate) as any };
-    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agent = protocol === 'https:' ? new https.Agent(ca ? { ...options, ca: [...tls.rootCertificates, ...ca.map((c) => c.toString())] } : options) : new http.Agent(options);
     // an idle pooled socket must not keep the process alive; a request using it refs it again
     agent.on('free', (socket) => socket.unref());
-    agents.set(key, agent);
+    byKey.set(key, agent);
   }
   return agent;
 }
@@ -110,7 +119,7 @@ function once(url: URL, opts: OutboundOptions, deadline: number): Promise<Incomi
       {
         method: opts.method ?? 'GET',
         headers: { 'user-agent': opts.userAgent ?? 'course-platform/1.0', ...(opts.headers ?? {}) },
-        agent: agentFor(url.protocol, opts.allowPrivate),
+        agent: agentFor(url.protocol, opts.allowPrivate, opts.ca),
         timeout: remaining,
       },
       (res) => resolve(res),

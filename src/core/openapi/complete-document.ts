@@ -37,6 +37,15 @@ export interface CompletionReport {
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const DRY_RUN_PARAMETER = {
+  name: 'dry_run',
+  in: 'query',
+  required: false,
+  description:
+    'true: a dry run. Every validation and conflict check runs and the answer is the one the write would give (with the header Dry-Run: true), but nothing is written and nothing is emitted (no event, no job).',
+  schema: { type: 'boolean', default: false },
+  'x-extension': true,
+};
 const SCHEMA_PREFIX = '#/components/schemas/';
 type Doc = { paths: Record<string, Record<string, any>>; components?: Record<string, any>; tags?: { name: string; description?: string }[]; [k: string]: unknown };
 
@@ -83,6 +92,10 @@ export function completeDocument(doc: Doc, handlers: Map<string, HandlerInfo>): 
       applyExtension(op, path, method, info, ours, ids, schemas, usedPublished);
     }
     addErrors(op, path, info);
+    // CONVENTIONS §21: every authenticated write of /v1 and /v2 takes dry_run (core/dry-run/dry-run.ts)
+    if (!info.isPublic && (info.api === 'v1' || info.api === 'v2') && method !== 'get' && !(op.parameters ?? []).some((x: any) => x.name === 'dry_run')) {
+      op.parameters = [...(op.parameters ?? []), { ...DRY_RUN_PARAMETER, schema: { ...DRY_RUN_PARAMETER.schema } }];
+    }
     op.security = info.isPublic ? [] : info.api === 'v1' ? [{ basicAuth: [] }, { bearerAuth: [] }] : [{ bearerAuth: [] }];
     addExamples(op, schemas);
     for (const t of op.tags ?? []) tagsUsed.set(t, publishedTags.get(t));

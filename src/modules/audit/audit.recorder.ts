@@ -60,6 +60,8 @@ export class AuditRecorder {
   /** Whether this answered request is an administrative write to record. */
   private wanted(req: FastifyRequest, reply: FastifyReply): Principal | undefined {
     if (!WRITES.has(req.method) || reply.statusCode < 200 || reply.statusCode >= 300) return undefined;
+    // a dry run (core/dry-run) wrote nothing: nothing to record
+    if (reply.getHeader('Dry-Run') === 'true') return undefined;
     const principal = (req as { principal?: Principal }).principal;
     if (!principal?.organizationId) return undefined;
     const api = apiOf(req);

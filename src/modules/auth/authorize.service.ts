@@ -10,6 +10,7 @@ import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import { adminAllowedScopes, narrowTo, recordAdminSignIn } from '../organizations/admin-roles';
 import { consentPage, errorPage } from './authorize.page';
+import { ClientMetadataDocuments, ClientMetadataError } from './client-metadata-documents';
 import { ClientsService } from './clients.service';
 import { AuthCode, OAuthClient } from './oauth.entities';
 
@@ -78,6 +79,7 @@ export class AuthorizeService {
     private readonly clients: ClientsService,
     private readonly auth: AuthService,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly documents: ClientMetadataDocuments,
   ) {}
 
   async show(query: Record<string, unknown>): Promise<AuthorizeOutcome> {
@@ -131,7 +133,18 @@ export class AuthorizeService {
     };
     const clientId = read('client_id');
     if (typeof clientId !== 'string' || !clientId) throw this.errorPage(400, 'Invalid request', 'The request names no client, or names it more than once.');
-    const client = await this.clients.findByClientId(clientId);
+    // a URL client_id: the client's metadata document (client-metadata-documents.ts), fetched and kept
+    let client: OAuthClient | null;
+    if (this.documents.isDocumentUrl(clientId)) {
+      try {
+        client = await this.documents.resolve(clientId);
+      } catch (e) {
+        if (e instanceof ClientMetadataError) throw this.errorPage(400, 'Unknown application', e.message);
+        throw e;
+      }
+    } else {
+      client = await this.clients.findByClientId(clientId);
+    }
     if (!client || !client.isActive) throw this.errorPage(400, 'Unknown application', 'No active application is registered with this client_id.');
     const redirectUri = read('redirect_uri');
     if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {

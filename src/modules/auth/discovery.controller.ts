@@ -38,6 +38,8 @@ export class DiscoveryController {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       code_challenge_methods_supported: ['S256'],
+      // an https URL may be a client_id: its Client ID Metadata Document (client-metadata-documents.ts)
+      client_id_metadata_document_supported: true,
       token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
       authorization_response_iss_parameter_supported: true,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessTokenSigner } from './access-token-signer';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
+import { ClientMetadataDocuments } from './client-metadata-documents';
 import { ClientsController } from './clients.controller';
 import { ClientsService } from './clients.service';
 import { DiscoveryController } from './discovery.controller';
@@ -18,7 +19,7 @@ import { VerifiedClients } from './verified-clients';
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthClient, TokenFamily, RefreshToken, AuthCode])],
   controllers: [TokenController, ClientsController, ScopesController, DiscoveryController, RegisterController, AuthorizeController, V1FallbackController],
-  providers: [AccessTokenSigner, VerifiedClients, ClientsService, TokenService, RegisterService, AuthorizeService],
+  providers: [AccessTokenSigner, VerifiedClients, ClientsService, TokenService, RegisterService, AuthorizeService, ClientMetadataDocuments],
   exports: [ClientsService, TokenService],
 })
 export class OAuthModule {}

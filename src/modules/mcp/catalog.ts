@@ -38,6 +38,30 @@ export interface ToolSpec {
   paging?: 'cursor' | 'page';
   /** the argument sent as the Idempotency-Key header (writes; CONVENTIONS §14) */
   idempotencyArg?: string;
+  /** the operation's operationId in GET /openapi.json (call_operation takes it, or the tool's name) */
+  operationId: string;
+  /** the document's tags (search_operations matches them) */
+  tags: string[];
+  /** the answer's schema (CONVENTIONS §16): the success statuses' JSON schemas; absent when an answer is no JSON object (204, a bare array) */
+  outputSchema?: Schema & { type: 'object' };
+  /** deletes, deactivate, anonymize, refunds: a call needs a confirmation (CONVENTIONS §21) */
+  confirm: boolean;
+  /** the write takes `dry_run=true` (CONVENTIONS §21): the tool's `dry_run` argument */
+  dryRun: boolean;
+}
+
+/** The argument of a destructive tool that confirms the call (when the client cannot be asked). */
+export const CONFIRM_ARG = 'confirm';
+/** The argument of a write tool that runs it as a dry run (`?dry_run=true`). */
+export const DRY_RUN_ARG = 'dry_run';
+
+/**
+ * Destructive operations (CONVENTIONS §21: deletes, deactivate, anonymize, refunds): every DELETE,
+ * and a POST whose path names one of these acts.
+ */
+export function isDestructive(method: string, path: string): boolean {
+  if (method === 'DELETE') return true;
+  return method === 'POST' && /\/(anonymi[sz]e|deactivate|refunds?|revoke|cancel|remove|unpublish)(\/|$)/.test(path);
 }
 
 /** The argument of every write tool that is sent as the operation's Idempotency-Key header. */
@@ -91,6 +115,9 @@ function titleOf(name: string): string {
 }
 
 interface OpenApiOperation {
+  operationId?: string;
+  tags?: string[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
   summary?: string;
   description?: string;
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: unknown }[];
@@ -212,6 +239,22 @@ function toolOf(
     };
   }
 
+  const confirm = isDestructive(o.method, o.path);
+  const dryRun = o.method !== 'GET' && !o.rule.isPublic;
+  if (dryRun && !(DRY_RUN_ARG in properties)) {
+    queryParams.push(DRY_RUN_ARG);
+    properties[DRY_RUN_ARG] = {
+      type: 'boolean',
+      description: 'true: a dry run (the dry_run=true query parameter): every validation and conflict check runs and the answer is the one the write would give, but nothing is written and nothing is emitted.',
+    };
+  }
+  if (confirm && !(CONFIRM_ARG in properties)) {
+    properties[CONFIRM_ARG] = {
+      type: 'boolean',
+      description: 'This operation deletes or cannot be undone: when your client cannot be asked to confirm (MCP elicitation), pass true to confirm it. Without a confirmation nothing changes. A dry run needs none.',
+    };
+  }
+
   const readOnly = o.method === 'GET';
   const scopes = o.rule.isPublic ? 'none (public)' : o.rule.scopes?.length ? `one of ${o.rule.scopes.join(', ')}` : 'any valid token';
   const lines = [
@@ -224,6 +267,8 @@ function toolOf(
   if (o.op.description && o.op.description !== o.op.summary) lines.push(o.op.description.slice(0, 600));
   if (!readOnly) lines.push(body === 'wrapped' ? 'The request body is the body argument.' : 'Arguments other than the path and query parameters are the request body\'s members.');
   else lines.push('Arguments that are not listed are sent as query parameters (filter.x as filter[x]).');
+  if (confirm) lines.push('Destructive: needs a confirmation (confirm: true when your client is not asked).');
+  if (dryRun) lines.push('dry_run: true answers what the write would answer without writing anything.');
   if (Object.keys(argOf).length) lines.push(`Parameters: ${Object.entries(argOf).map(([n, a]) => `${a} is ${n}`).join(', ')}.`);
 
   const inputSchema: ToolSpec['inputSchema'] = { type: 'object', properties };
@@ -238,10 +283,15 @@ function toolOf(
     inputSchema,
     annotations: {
       readOnlyHint: readOnly,
-      destructiveHint: o.method === 'DELETE',
+      destructiveHint: confirm,
       idempotentHint: o.method === 'GET' || o.method === 'PUT' || o.method === 'DELETE',
       openWorldHint: false,
     },
+    operationId: o.op.operationId ?? o.name,
+    tags: o.op.tags ?? [],
+    outputSchema: outputSchemaOf(doc, o.op),
+    confirm,
+    dryRun,
     method: o.method,
     path: o.path,
     pathParams,
@@ -253,6 +303,28 @@ function toolOf(
     paging,
     idempotencyArg,
   };
+}
+
+/**
+ * The tool's outputSchema: the JSON schema of each success status's answer (one, or `anyOf` when a
+ * batch answers 200 or 207 alike), with read-only members kept (they are what an answer carries).
+ * MCP requires an object at the root: an operation that answers no JSON object (204, a bare
+ * array, a file) has none, and its answer is text only.
+ */
+function outputSchemaOf(doc: any, op: OpenApiOperation): ToolSpec['outputSchema'] {
+  const schemas: Schema[] = [];
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const content = response?.content;
+    const raw = content ? (content['application/json'] ?? content['application/vnd.api+json'] ?? Object.values(content)[0])?.schema : undefined;
+    if (raw === undefined) return undefined; // a success without a JSON body (204): structuredContent could not always be given
+    const schema = inlineSchema(doc, raw, 0, new Set(), 'output');
+    if (schema.type !== 'object' && !schema.properties) return undefined;
+    schemas.push(schema);
+  }
+  if (!schemas.length) return undefined;
+  const distinct = [...new Map(schemas.map((s) => [JSON.stringify(s), s])).values()];
+  return distinct.length === 1 ? { ...distinct[0], type: 'object' } : { type: 'object', anyOf: distinct };
 }
 
 /** Whether a caller holding `scopes` may run the tool's operation (the guard's any-of rule). */

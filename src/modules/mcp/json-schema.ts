@@ -17,17 +17,23 @@ const OPAQUE_REFS = new Set(['Object']);
 const SCALAR_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 const CHILD_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 
-export function inlineSchema(doc: Doc, schema: unknown, depth = 0, seen: ReadonlySet<string> = new Set()): Schema {
+/**
+ * `input` (a tool's arguments): read-only members dropped; `output` (a tool's outputSchema, the
+ * answer): write-only members dropped, read-only ones kept.
+ */
+export type SchemaMode = 'input' | 'output';
+
+export function inlineSchema(doc: Doc, schema: unknown, depth = 0, seen: ReadonlySet<string> = new Set(), mode: SchemaMode = 'input'): Schema {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return {};
   const s = schema as Schema;
   if (typeof s.$ref === 'string') {
     const name = /^#\/components\/schemas\/(.+)$/.exec(s.$ref)?.[1];
     const { $ref: _ref, ...siblings } = s;
     const target = name ? doc.components?.schemas?.[decodeURIComponent(name)] : undefined;
-    if (!name || OPAQUE_REFS.has(name) || !target) return inlineSchema(doc, siblings, depth, seen);
+    if (!name || OPAQUE_REFS.has(name) || !target) return inlineSchema(doc, siblings, depth, seen, mode);
     if (seen.has(name) || depth >= MAX_DEPTH) return { type: 'object', ...pick(siblings, ['description']) };
-    const resolved = inlineSchema(doc, target, depth + 1, new Set([...seen, name]));
-    return { ...resolved, ...inlineSchema(doc, siblings, depth, seen) };
+    const resolved = inlineSchema(doc, target, depth + 1, new Set([...seen, name]), mode);
+    return { ...resolved, ...inlineSchema(doc, siblings, depth, seen, mode) };
   }
   const out: Schema = {};
   for (const [key, value] of Object.entries(s)) {
@@ -35,14 +41,14 @@ export function inlineSchema(doc: Doc, schema: unknown, depth = 0, seen: Readonl
     if (key === 'properties' && value && typeof value === 'object') {
       const props: Schema = {};
       for (const [prop, sub] of Object.entries(value as Schema)) {
-        if (sub && typeof sub === 'object' && (sub as Schema).readOnly === true) continue;
-        props[prop] = inlineSchema(doc, sub, depth + 1, seen);
+        if (sub && typeof sub === 'object' && (sub as Schema)[mode === 'input' ? 'readOnly' : 'writeOnly'] === true) continue;
+        props[prop] = inlineSchema(doc, sub, depth + 1, seen, mode);
       }
       out.properties = props;
     } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && value && typeof value === 'object') {
-      out[key] = inlineSchema(doc, value, depth + 1, seen);
+      out[key] = inlineSchema(doc, value, depth + 1, seen, mode);
     } else if ((CHILD_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => inlineSchema(doc, v, depth + 1, seen));
+      out[key] = value.map((v) => inlineSchema(doc, v, depth + 1, seen, mode));
     } else {
       out[key] = value;
     }

@@ -12,6 +12,7 @@ import type { EventType } from '../../core/events/outbox';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import { isBlockedAddress } from '../../core/net/address-policy';
+import { isDryRun } from '../../core/dry-run/dry-run';
 import { checkUrl, OutboundError } from '../../core/net/guarded-http';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
@@ -218,6 +219,8 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     );
     // the answer (202) shows the delivery as queued: read before the job can run and change it
     const queued = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
+    // a dry run (core/dry-run) touches no queue: the row above is rolled back
+    if (isDryRun()) return queued;
     try {
       const job = await this.deliveries.getJob(row.id);
       const state = job ? await job.getState() : 'unknown';
