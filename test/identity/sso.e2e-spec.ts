@@ -2,6 +2,23 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
 import { freePort, startTestApp, TestApp } from '../support/app';
 import { authorizeCode, authorizeQuery, hiddenFields, pkce, REDIRECT, registerClient } from '../auth/oauth-helpers';
 import { Browser, OidcIdp, postForm, SamlIdp, startOidcIdp, startSamlIdp } from './sso-idps';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The real command (`npm run --silent cli -- ...`) against the test app's database: its one JSON line, or the error's. */
+function cli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: any }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out: JSON.parse((code === 0 ? out : err).trim().split('\n').pop() || '{}') }));
+  });
+}
 
 jest.setTimeout(120_000);
 
@@ -307,6 +324,30 @@ describe('administrator single sign-on', () => {
       const own = await toIdp(b2, otherSamlOrg, '/v2/oauth/authorize');
       const cross = await b2.request('POST', `${base}/auth/sso/${samlOrg.organization_id}/saml/acs`, own.fields);
       expect(cross.status).toBe(400);
+    });
+
+    it('the CLI sets, shows and removes the configuration', async () => {
+      const org = await t.newOrg('CLI SSO Org');
+      const dir = mkdtempSync(join(tmpdir(), 'sso-cli-'));
+      try {
+        const pem = join(dir, 'idp.pem');
+        writeFileSync(pem, saml.certificate);
+        const db = t.config.DATABASE_URL;
+        const env = { PUBLIC_URL: base, ALLOW_PRIVATE_URLS: 'true' };
+        const bad = await cli(db, ['set-sso', '--org', org.organization_id, '--protocol', 'saml', '--idp-entity-id', saml.entityId, '--idp-sso-url', 'nope', '--idp-certificate-file', pem], env);
+        expect(bad.code).toBe(2);
+        expect(bad.out.error).toContain('idp_sso_url');
+        const set = await cli(db, ['set-sso', '--org', org.organization_id, '--protocol', 'saml', '--idp-entity-id', saml.entityId, '--idp-sso-url', saml.ssoUrl, '--idp-certificate-file', pem, '--jit', '--default-role', 'content-editor'], env);
+        if (set.code !== 0) throw new Error(JSON.stringify(set.out));
+        expect(set.code).toBe(0);
+        expect(set.out.sso).toMatchObject({ protocol: 'saml', jit: true, default_role: 'content-editor', acs_url: `${base}/auth/sso/${org.organization_id}/saml/acs` });
+        expect((await t.get('/v1/organization/sso', { basic: org.api_key })).body).toEqual(set.out.sso);
+        expect((await cli(db, ['show-sso', '--org', org.organization_id], env)).out.sso).toEqual(set.out.sso);
+        expect((await cli(db, ['remove-sso', '--org', org.organization_id])).code).toBe(0);
+        expect((await t.get('/v1/organization/sso', { basic: org.api_key })).status).toBe(404);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('DELETE turns single sign-on off', async () => {

@@ -9,7 +9,7 @@ import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } fr
 import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import { adminAllowedScopes, narrowTo } from '../organizations/admin-roles';
-import { SsoService } from '../sso/sso.service';
+import { SsoConfigService } from '../sso/sso-config.service';
 import { readSsoSession, SSO_SESSION_COOKIE, SsoSession, spentSessionKey, ssoSessionCookie } from '../sso/sso-session';
 import { consentPage, errorPage } from './authorize.page';
 import { ClientsService } from './clients.service';
@@ -80,7 +80,7 @@ export class AuthorizeService {
     private readonly clients: ClientsService,
     private readonly auth: AuthService,
     @Inject(REDIS) private readonly redis: Redis,
-    private readonly sso: SsoService,
+    private readonly sso: SsoConfigService,
   ) {}
 
   async show(query: Record<string, unknown>, cookieHeader?: string): Promise<AuthorizeOutcome> {

@@ -4,7 +4,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { SsoService } from './sso.service';
+import { SsoConfigService } from './sso-config.service';
 
 /** /v1/organization/sso (extension, CONVENTIONS §19, `organization:read|write`): the organization's identity provider for administrator sign-in. */
 @V1()
@@ -12,7 +12,7 @@ import { SsoService } from './sso.service';
 @Extension("reads, sets or removes the organization's identity provider for administrator sign-in (OIDC or SAML); the client secret is never returned.")
 @Controller('v1/organization/sso')
 export class OrganizationSsoV1Controller {
-  constructor(private readonly sso: SsoService) {}
+  constructor(private readonly sso: SsoConfigService) {}
 
   @Get()
   @Scopes('organization:read')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { OrganizationSsoV1Controller } from './organization-sso.v1.controller';
+import { SsoConfigService } from './sso-config.service';
 import { SsoController } from './sso.controller';
 import { SsoService } from './sso.service';
 
@@ -8,7 +9,7 @@ import { SsoService } from './sso.service';
 @Module({
   imports: [OrganizationsModule],
   controllers: [SsoController, OrganizationSsoV1Controller],
-  providers: [SsoService],
-  exports: [SsoService],
+  providers: [SsoConfigService, SsoService],
+  exports: [SsoConfigService],
 })
 export class SsoModule {}
