@@ -1,4 +1,5 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
+import { closeOutboundAgents } from '../../src/core/net/guarded-http';
 import { freePort, startTestApp, TestApp } from '../support/app';
 import { authorizeCode, authorizeQuery, hiddenFields, pkce, REDIRECT, registerClient } from '../auth/oauth-helpers';
 import { Browser, OidcIdp, postForm, SamlIdp, startOidcIdp, startSamlIdp } from './sso-idps';
@@ -64,6 +65,7 @@ describe('administrator single sign-on', () => {
     await saml?.close();
     await otherSaml?.close();
     await t?.close();
+    closeOutboundAgents(); // the keep-alive sockets to the identity providers
   });
 
   /** An app (dynamic registration) bound to `org` by a first approval of its owner with a password, as any app is. */
