@@ -4,7 +4,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
   // a few dependencies ship only ES modules: let swc turn them into CommonJS for jest
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|openid-client|oauth4webapi|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

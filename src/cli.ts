@@ -27,6 +27,8 @@ import { OrganizationsService } from './modules/organizations/organizations.serv
 import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
 import { PlansAdminService } from './modules/plans/plans-admin.service';
 import { PlansModule } from './modules/plans/plans.module';
+import { SsoConfigService } from './modules/sso/sso-config.service';
+import { readFileSync } from 'node:fs';
 import { presentPlan } from './modules/plans/plans.presenter';
 
 const USAGE = `usage:
@@ -44,11 +46,16 @@ const USAGE = `usage:
   cli list-roles --org ORGANIZATION_ID
   cli create-role --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
   cli set-role-scopes --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
-  cli delete-role --org ORGANIZATION_ID --name NAME`;
+  cli delete-role --org ORGANIZATION_ID --name NAME
+  cli show-sso --org ORGANIZATION_ID
+  cli set-sso --org ORGANIZATION_ID --protocol oidc --issuer URL --client-id ID (--client-secret SECRET | --client-secret-stdin) [--jit] [--default-role ROLE]
+  cli set-sso --org ORGANIZATION_ID --protocol saml --idp-entity-id ID --idp-sso-url URL --idp-certificate-file PEM_FILE [--jit] [--default-role ROLE]
+  cli remove-sso --org ORGANIZATION_ID`;
 
 const COMMANDS = [
   'create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password',
   'list-admins', 'set-admin-role', 'remove-admin', 'list-roles', 'create-role', 'set-role-scopes', 'delete-role',
+  'show-sso', 'set-sso', 'remove-sso',
 ];
 
 /** The request body a command builds, validated by the same DTO (and rules) as the API's. */
@@ -95,6 +102,16 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
       'generate-password': { type: 'boolean', default: false },
       role: { type: 'string' },
       scope: { type: 'string', multiple: true },
+      protocol: { type: 'string' },
+      issuer: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      'client-secret-stdin': { type: 'boolean', default: false },
+      'idp-entity-id': { type: 'string' },
+      'idp-sso-url': { type: 'string' },
+      'idp-certificate-file': { type: 'string' },
+      jit: { type: 'boolean', default: false },
+      'default-role': { type: 'string' },
     },
     strict: true,
   });
@@ -118,12 +135,34 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
       generated = true;
     } else password = values['password-stdin'] ? await (io.stdin ?? readStdin)() : values.password;
   }
+  let ssoBody: Record<string, unknown> | undefined;
+  if (command === 'set-sso') {
+    let certificate: string | undefined;
+    if (values['idp-certificate-file']) {
+      try {
+        certificate = readFileSync(values['idp-certificate-file'], 'utf8');
+      } catch {
+        throw new ApiError(400, `--idp-certificate-file: cannot read "${values['idp-certificate-file']}"`);
+      }
+    }
+    ssoBody = {
+      protocol: values.protocol,
+      issuer: values.issuer,
+      client_id: values['client-id'],
+      client_secret: values['client-secret-stdin'] ? await (io.stdin ?? readStdin)() : values['client-secret'],
+      idp_entity_id: values['idp-entity-id'],
+      idp_sso_url: values['idp-sso-url'],
+      idp_certificate: certificate,
+      jit: values.jit,
+      default_role: values['default-role'],
+    };
+  }
 
   await migrate(config);
   @Module({
     // PlansModule for its entities (the plan reads); the two other services need only the database
     imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule, PlansModule],
-    providers: [SignupFieldAdminService, GroupCategoriesService],
+    providers: [SignupFieldAdminService, GroupCategoriesService, SsoConfigService],
   })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
@@ -223,6 +262,14 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         const role = command === 'create-role' ? await roles.create('cli', { name: values.name, scopes }, orgId!) : await roles.update('cli', values.name, { scopes }, orgId!);
         return { organization_id: encodeId('organization', orgId!), role };
       }
+      // the organization's identity provider (CONVENTIONS §19): the same service as /v1/organization/sso
+      case 'show-sso':
+        return { organization_id: encodeId('organization', orgId!), sso: await app.get(SsoConfigService).get({ organizationId: orgId! }) };
+      case 'set-sso':
+        return { organization_id: encodeId('organization', orgId!), sso: await app.get(SsoConfigService).put('cli', ssoBody, orgId!) };
+      case 'remove-sso':
+        await app.get(SsoConfigService).remove({ organizationId: orgId! });
+        return { organization_id: encodeId('organization', orgId!), sso: null };
     }
     throw new ApiError(400, USAGE);
   } finally {

@@ -19,8 +19,8 @@ export class AuthorizeController {
 
   @Public()
   @Get()
-  async show(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
-    this.send(reply, await this.authorize.show(query ?? {}));
+  async show(@Query() query: Record<string, unknown>, @Headers('cookie') cookie: string | undefined, @Res() reply: FastifyReply) {
+    this.send(reply, await this.authorize.show(query ?? {}, cookie));
   }
 
   @Public()

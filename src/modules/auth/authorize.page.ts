@@ -67,6 +67,10 @@ export interface ConsentView {
   csrf: string;
   email?: string;
   error?: string;
+  /** signed in through the organization's identity provider (modules/sso): approve or deny, no password */
+  ssoEmail?: string;
+  /** the organization's SSO sign-in link, when the application belongs to an organization that has one */
+  ssoUrl?: string;
 }
 
 export function consentPage(v: ConsentView): string {
@@ -86,7 +90,12 @@ ${scopes}
 <p class="note">Approving sends you back to <code>${escapeHtml(v.redirectUri)}</code>.</p>
 <form method="post" action="authorize" autocomplete="on">
 ${hidden}
-<label for="email">Administrator email</label>
+${v.ssoEmail ? `<p>Signed in as <strong>${escapeHtml(v.ssoEmail)}</strong> through your organization's identity provider.</p>
+<input type="hidden" name="sso" value="1">
+<div class="buttons">
+<button type="submit" name="action" value="approve">Allow</button>
+<button type="submit" name="action" value="deny">Deny</button>
+</div>` : `<label for="email">Administrator email</label>
 <input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(v.email ?? '')}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autocomplete="current-password">
@@ -94,5 +103,9 @@ ${hidden}
 <button type="submit" name="action" value="approve">Sign in and allow</button>
 <button type="submit" name="action" value="deny" formnovalidate>Deny</button>
 </div>
+<div class="buttons">
+<button type="submit" name="action" value="sso" formnovalidate>Sign in with your identity provider</button>
+</div>
+${v.ssoUrl ? `<p class="note"><a id="sso-link" href="${escapeHtml(v.ssoUrl)}">Sign in with your identity provider</a></p>` : `<p class="note">Single sign-on: enter your email and choose "Sign in with your identity provider".</p>`}`}
 </form>`);
 }

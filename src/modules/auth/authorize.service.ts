@@ -9,6 +9,8 @@ import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } fr
 import { REDIS } from '../../core/redis/redis.module';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import { adminAllowedScopes, narrowTo, recordAdminSignIn } from '../organizations/admin-roles';
+import { SsoConfigService } from '../sso/sso-config.service';
+import { readSsoSession, SSO_SESSION_COOKIE, SsoSession, spentSessionKey, ssoSessionCookie } from '../sso/sso-session';
 import { consentPage, errorPage } from './authorize.page';
 import { ClientMetadataDocuments, ClientMetadataError } from './client-metadata-documents';
 import { ClientsService } from './clients.service';
@@ -21,8 +23,8 @@ type Params = Partial<Record<ParamName, string>>;
 
 /** What the controller sends: an HTML page, or a 302 to the client. */
 export type AuthorizeOutcome =
-  | { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string; retryAfter?: number }
-  | { kind: 'redirect'; location: string; setCookie?: string };
+  | { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string | string[]; retryAfter?: number }
+  | { kind: 'redirect'; location: string; setCookie?: string | string[] };
 
 /** The cookie half of the CSRF double submit; the other half is the signed hidden field. */
 export const CSRF_COOKIE = 'cp_authorize';
@@ -80,12 +82,13 @@ export class AuthorizeService {
     private readonly auth: AuthService,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly documents: ClientMetadataDocuments,
+    private readonly sso: SsoConfigService,
   ) {}
 
-  async show(query: Record<string, unknown>): Promise<AuthorizeOutcome> {
+  async show(query: Record<string, unknown>, cookieHeader?: string): Promise<AuthorizeOutcome> {
     try {
       const req = await this.validate(query);
-      return this.form(req, 200);
+      return await this.form(req, 200, undefined, undefined, this.ssoSession(cookieHeader));
     } catch (e) {
       if (e instanceof Answer) return e.outcome;
       throw e;
@@ -99,12 +102,26 @@ export class AuthorizeService {
         return this.form(req, 403, 'This form has expired or was not sent from this page. Please sign in again.');
       }
       if (body.action === 'deny') return this.redirectError(req, 'access_denied', 'The administrator denied the request.', true);
+      const session = this.ssoSession(cookieHeader);
+      if (body.action === 'sso') return await this.toIdentityProvider(req, body.email);
+      if (body.sso === '1' && body.action === 'approve') {
+        // signed in through the organization's identity provider (modules/sso): the session is spent by this approval
+        if (!session) return this.form(req, 403, 'Your sign-in through your identity provider has expired. Please sign in again.');
+        const fresh = await this.redis.set(spentSessionKey(this.config.REDIS_PREFIX, session.j), '1', 'EX', 3600, 'NX');
+        if (fresh !== 'OK') return this.form(req, 403, 'This sign-in through your identity provider was already used. Please sign in again.');
+        const code = await this.issueCode(req, { id: session.a, organizationId: session.o });
+        return {
+          kind: 'redirect',
+          location: this.redirectUrl(req.redirectUri, { code, state: req.state, iss: issuerUrl(this.config) }),
+          setCookie: [this.cookie('', 0), ssoSessionCookie('', 0, this.secureCookies())],
+        };
+      }
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       const password = typeof body.password === 'string' ? body.password : '';
       if (!email || !password) return this.form(req, 400, 'Enter your email address and password.', email);
       const lockedFor = await this.lockoutSeconds(ip);
       if (lockedFor > 0) {
-        return { ...this.form(req, 429, 'Too many failed sign-in attempts from your address. Try again in a few minutes.', email), retryAfter: lockedFor };
+        return { ...(await this.form(req, 429, 'Too many failed sign-in attempts from your address. Try again in a few minutes.', email)), retryAfter: lockedFor };
       }
       const admin = await this.checkPassword(email, password);
       if (!admin) {
@@ -211,8 +228,42 @@ export class AuthorizeService {
     return sha256(JSON.stringify(AUTHORIZE_PARAMS.map((p) => params[p] ?? null))).toString('base64url');
   }
 
+  private secureCookies(): boolean {
+    return issuerUrl(this.config).startsWith('https:');
+  }
+
+  private ssoSession(cookieHeader: string | undefined): SsoSession | null {
+    return readSsoSession(this.config.APP_SECRET, readCookie(cookieHeader, SSO_SESSION_COOKIE));
+  }
+
+  /** The authorization request as a path on this server: where single sign-on comes back to. */
+  private returnPath(req: ValidRequest): string {
+    const q = new URLSearchParams();
+    for (const name of AUTHORIZE_PARAMS) if (req.params[name] !== undefined) q.append(name, req.params[name]!);
+    return `/v2/oauth/authorize?${q.toString()}`;
+  }
+
+  /**
+   * "Sign in with your identity provider" with an email: the organization of the administrator with
+   * that email, when it has single sign-on, else the organization the application belongs to.
+   */
+  private async toIdentityProvider(req: ValidRequest, rawEmail: unknown): Promise<AuthorizeOutcome> {
+    const email = typeof rawEmail === 'string' ? rawEmail.trim().slice(0, 320) : '';
+    let orgId: string | null = req.client.organizationId ?? null;
+    if (email) {
+      const rows: { organization_id: string }[] = await unscoped(this.ds, 'an administrator is found by e-mail at sign-in, before the organization is known').query(
+        `SELECT organization_id FROM admins WHERE lower(email) = lower($1)`,
+        [email],
+      );
+      if (rows[0]) orgId = rows[0].organization_id;
+    }
+    const url = orgId ? await this.sso.loginUrl(orgId, this.returnPath(req)) : null;
+    if (!url) return this.form(req, 200, 'No identity provider is set up for this email address. Sign in with your password.', email);
+    return { kind: 'redirect', location: url };
+  }
+
   private cookie(value: string, maxAge: number): string {
-    const secure = issuerUrl(this.config).startsWith('https:') ? '; Secure' : '';
+    const secure = this.secureCookies() ? '; Secure' : '';
     return `${CSRF_COOKIE}=${value}; Path=/v2/oauth/authorize; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
   }
 
@@ -224,7 +275,8 @@ export class AuthorizeService {
     return constantTimeEqual(t.h, this.paramsHash(params));
   }
 
-  private form(req: ValidRequest, status: number, error?: string, email?: string): Extract<AuthorizeOutcome, { kind: 'page' }> {
+  private async form(req: ValidRequest, status: number, error?: string, email?: string, session?: SsoSession | null): Promise<Extract<AuthorizeOutcome, { kind: 'page' }>> {
+    const ssoUrl = !session && req.client.organizationId ? await this.sso.loginUrl(req.client.organizationId, this.returnPath(req)) : null;
     const nonce = randomToken(16);
     const csrf = signPayload(this.config.APP_SECRET, CSRF_PURPOSE, {
       h: this.paramsHash(req.params),
@@ -243,6 +295,8 @@ export class AuthorizeService {
         csrf,
         email,
         error,
+        ssoEmail: session?.em,
+        ssoUrl: ssoUrl ?? undefined,
       }),
       redirectOrigin: cspOrigin(req.redirectUri),
       setCookie: this.cookie(nonce, FORM_TTL_SECONDS),

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SsoModule } from '../sso/sso.module';
 import { AccessTokenSigner } from './access-token-signer';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
@@ -17,7 +18,7 @@ import { V1FallbackController } from './v1-fallback.controller';
 import { VerifiedClients } from './verified-clients';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthClient, TokenFamily, RefreshToken, AuthCode])],
+  imports: [TypeOrmModule.forFeature([OAuthClient, TokenFamily, RefreshToken, AuthCode]), SsoModule],
   controllers: [TokenController, ClientsController, ScopesController, DiscoveryController, RegisterController, AuthorizeController, V1FallbackController],
   providers: [AccessTokenSigner, VerifiedClients, ClientsService, TokenService, RegisterService, AuthorizeService, ClientMetadataDocuments],
   exports: [ClientsService, TokenService],
