@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { recordAdminSignIn } from '../organizations/admin-roles';
 import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -283,7 +284,7 @@ export class SsoService {
       if (!created) throw new SsoFailure(403, 'Not an administrator', `${email} cannot be made an administrator of this organization.`, returnTo);
       adminId = created.id;
     }
-    await this.ds.query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [adminId, r.organization_id]);
+    await recordAdminSignIn(this.ds, r.organization_id, adminId);
     const session = signSsoSession(this.config.APP_SECRET, { a: adminId, o: r.organization_id, m: method, em: email, e: Math.floor(Date.now() / 1000) + SSO_SESSION_SECONDS, j: randomToken(16) });
     return {
       location: returnTo,
