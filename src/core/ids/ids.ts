@@ -44,6 +44,7 @@ export const ID_PREFIXES = {
   planEnrollment: 'plne',
   publishedPathEnrollment: 'ppen',
   domainUserInvite: 'dui',
+  domainMembership: 'dmb',
   quiz: 'quiz',
   questionBank: 'qbk',
   question: 'qst',

@@ -289,3 +289,11 @@ registerBody('PATCH', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 registerBody('DELETE', '/v2/quizzes/{quiz_id}/question-banks/', QBA);
 // a graded attempt names the caller's own learner and published course (the quiz of the path is checked first)
 registerBody('POST', '/v1/quizzes/{quiz_id}/attempts', (o) => ({ user: { id: o.user_id }, published_course_id: o.published_course_id, answers: [] }));
+
+// the live /v2 additions (issue 29 point 5): the seeded asset on /v2, the seeded /v2 student on the org's domain
+registerSeeder('live-v2', async (w) => {
+  await w.v2('POST', `/v2/students/${w.ids['students.id']}/relationships/domain-memberships/`, { data: [{ type: 'domains', id: w.ids['domains.id'] }] });
+  return { 'assets.id': w.ids.asset_id, domain_id: w.ids['domains.id'] };
+});
+registerBody('PATCH', '/v2/assets/{id}', () => ({ data: { type: 'assets', attributes: { name: `Asset ${rnd()}` } } }));
+registerBody('POST', '/v2/students/{id}/relationships/domain-memberships', (o) => ({ data: [{ type: 'domains', id: o['domains.id'] }] }));
