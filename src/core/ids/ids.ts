@@ -45,6 +45,7 @@ export const ID_PREFIXES = {
   publishedPathEnrollment: 'ppen',
   domainUserInvite: 'dui',
   domainMembership: 'dmb',
+  ratingContentBlock: 'rcb',
   quiz: 'quiz',
   questionBank: 'qbk',
   question: 'qst',

@@ -297,3 +297,15 @@ registerSeeder('live-v2', async (w) => {
 });
 registerBody('PATCH', '/v2/assets/{id}', () => ({ data: { type: 'assets', attributes: { name: `Asset ${rnd()}` } } }));
 registerBody('POST', '/v2/students/{id}/relationships/domain-memberships', (o) => ({ data: [{ type: 'domains', id: o['domains.id'] }] }));
+
+// rating content blocks (issue 29 point 3): the seeded MODULAR lesson's rating block, and a MODULAR
+// lesson of a second course with none yet (the conformance sweep creates one there: one rating per course)
+registerSeeder('rating-content-blocks', async (w) => {
+  const block = idOf(await w.v1('POST', `/v1/lessons/${w.ids.lesson_id}/rating-content-blocks`, { rating_question: 'How was it?' }));
+  const course = idOf(await w.v1('POST', '/v1/courses', { title: `Rated ${rnd()}`, short_description: 'S', enforce_sequential_navigation: false }));
+  const free = idOf(await w.v1('POST', '/v1/lessons', { course_id: course, order: 1, title: `Modular ${rnd()}`, type: 'MODULAR' }));
+  return { rating_content_block_id: block, rating_free_lesson_id: free };
+});
+registerBody('POST', '/v1/lessons/{lesson_id}/rating-content-blocks', () => ({ rating_question: 'Intruder' }));
+registerBody('PUT', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
+registerBody('PATCH', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
