@@ -46,6 +46,7 @@ import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotenc
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 import { DomainMembershipsV21763740000000 } from './1763740000000-domain-memberships-v2';
 import { CourseRatingScale1763740001000 } from './1763740001000-course-rating-scale';
+import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   RevokedAccessTokens1763700027000,
   DomainMembershipsV21763740000000,
   CourseRatingScale1763740001000,
+  ManagerAccess1763740002000,
 ];

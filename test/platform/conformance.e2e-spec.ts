@@ -69,6 +69,7 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'PATCH /v1/quiz-questions/{question_id}': () => ({ html: '<p>x</p>' }),
   'POST /v1/quiz-questions': (o) => ({ ...MC, quiz: o.quiz_id }),
   'POST /v1/quizzes': () => ({ name: `Quiz ${rnd()}` }),
+  [`PUT ${D}/users/{user_id}/manager-access`]: (o) => ({ group_name: `Managed ${rnd()}`, can_create_users: true, course_access_level: 'SELECTED', course_ids: [o.course_id, 'nope'], path_access_level: 'ALL', path_ids: [o.path_id] }),
   'POST /v1/lessons/{lesson_id}/rating-content-blocks': () => ({ rating_question: 'Rate it', rating_scale: 10, rating_scale_low_label: 'Low', rating_scale_high_label: 'High' }),
   'PUT /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ rating_question: 'Rate it again' }),
   'PATCH /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ include_additional_feedback: true }),

@@ -309,3 +309,4 @@ registerSeeder('rating-content-blocks', async (w) => {
 registerBody('POST', '/v1/lessons/{lesson_id}/rating-content-blocks', () => ({ rating_question: 'Intruder' }));
 registerBody('PUT', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
 registerBody('PATCH', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
+registerBody('PUT', `${D}/users/{user_id}/manager-access`, () => ({ group_name: `Managed ${rnd()}`, course_access_level: 'ALL', path_access_level: 'ALL' }));
