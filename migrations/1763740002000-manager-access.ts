@@ -38,23 +38,40 @@ export class ManagerAccess1763740002000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX manager_access_user_idx ON manager_access (organization_id, user_id)`);
     await q.query(`CREATE INDEX manager_access_group_idx ON manager_access (organization_id, group_id)`);
-    for (const [table, column, parent] of [
-      ['manager_access_courses', 'course_id', 'courses'],
-      ['manager_access_paths', 'path_id', 'paths'],
-      ['manager_access_licenses', 'license_package_id', 'license_packages'],
-    ]) {
-      await q.query(`
-        CREATE TABLE ${table} (
-          organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
-          manager_access_id uuid NOT NULL,
-          ${column} uuid NOT NULL,
-          position integer NOT NULL,
-          PRIMARY KEY (manager_access_id, ${column}),
-          CONSTRAINT ${table}_manager_access_id_fkey FOREIGN KEY (organization_id, manager_access_id) REFERENCES manager_access (organization_id, id) ON DELETE CASCADE,
-          CONSTRAINT ${table}_${column}_fkey FOREIGN KEY (organization_id, ${column}) REFERENCES ${parent} (organization_id, id) ON DELETE CASCADE
-        )`);
-      await q.query(`CREATE INDEX ${table}_${column}_idx ON ${table} (organization_id, ${column})`);
-    }
+    // the three link tables, written out (the table-ownership spec reads the names of created tables)
+    await q.query(`
+      CREATE TABLE manager_access_courses (
+        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        manager_access_id uuid NOT NULL,
+        course_id uuid NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (manager_access_id, course_id),
+        CONSTRAINT manager_access_courses_manager_access_id_fkey FOREIGN KEY (organization_id, manager_access_id) REFERENCES manager_access (organization_id, id) ON DELETE CASCADE,
+        CONSTRAINT manager_access_courses_course_id_fkey FOREIGN KEY (organization_id, course_id) REFERENCES courses (organization_id, id) ON DELETE CASCADE
+      )`);
+    await q.query(`CREATE INDEX manager_access_courses_course_id_idx ON manager_access_courses (organization_id, course_id)`);
+    await q.query(`
+      CREATE TABLE manager_access_paths (
+        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        manager_access_id uuid NOT NULL,
+        path_id uuid NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (manager_access_id, path_id),
+        CONSTRAINT manager_access_paths_manager_access_id_fkey FOREIGN KEY (organization_id, manager_access_id) REFERENCES manager_access (organization_id, id) ON DELETE CASCADE,
+        CONSTRAINT manager_access_paths_path_id_fkey FOREIGN KEY (organization_id, path_id) REFERENCES paths (organization_id, id) ON DELETE CASCADE
+      )`);
+    await q.query(`CREATE INDEX manager_access_paths_path_id_idx ON manager_access_paths (organization_id, path_id)`);
+    await q.query(`
+      CREATE TABLE manager_access_licenses (
+        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        manager_access_id uuid NOT NULL,
+        license_package_id uuid NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (manager_access_id, license_package_id),
+        CONSTRAINT manager_access_licenses_manager_access_id_fkey FOREIGN KEY (organization_id, manager_access_id) REFERENCES manager_access (organization_id, id) ON DELETE CASCADE,
+        CONSTRAINT manager_access_licenses_license_package_id_fkey FOREIGN KEY (organization_id, license_package_id) REFERENCES license_packages (organization_id, id) ON DELETE CASCADE
+      )`);
+    await q.query(`CREATE INDEX manager_access_licenses_license_package_id_idx ON manager_access_licenses (organization_id, license_package_id)`);
   }
 
   async down(q: QueryRunner): Promise<void> {

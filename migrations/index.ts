@@ -47,6 +47,7 @@ import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access
 import { DomainMembershipsV21763740000000 } from './1763740000000-domain-memberships-v2';
 import { CourseRatingScale1763740001000 } from './1763740001000-course-rating-scale';
 import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
+import { ReenrollmentRules1763740003000 } from './1763740003000-reenrollment-rules';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -97,4 +98,5 @@ export const MIGRATIONS = [
   DomainMembershipsV21763740000000,
   CourseRatingScale1763740001000,
   ManagerAccess1763740002000,
+  ReenrollmentRules1763740003000,
 ];

@@ -46,6 +46,7 @@ export const ID_PREFIXES = {
   domainUserInvite: 'dui',
   domainMembership: 'dmb',
   ratingContentBlock: 'rcb',
+  reenrollmentRule: 'rer',
   quiz: 'quiz',
   questionBank: 'qbk',
   question: 'qst',
