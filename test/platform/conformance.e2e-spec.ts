@@ -132,6 +132,8 @@ const PARAMS: Record<string, (o: Record<string, string>) => Record<string, strin
   'DELETE /v1/question-banks/{question_bank_id}/questions/{question_id}': (o) => ({ question_id: o.bank_question_id }),
   // one rating per course: a new block goes on a lesson of a course without one (the seeded lesson has its block)
   'POST /v1/lessons/{lesson_id}/rating-content-blocks': (o) => ({ lesson_id: o.rating_free_lesson_id }),
+  // one rule per published course: the seeded one has its rule, the prerequisite course has none
+  [`POST ${D}/published-courses/{published_course_id}/reenrollment_rule`]: (o) => ({ published_course_id: o.prerequisite_published_course_id }),
 };
 
 const keyFor = (path: string, param: string) => {

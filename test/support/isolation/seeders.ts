@@ -310,3 +310,17 @@ registerBody('POST', '/v1/lessons/{lesson_id}/rating-content-blocks', () => ({ r
 registerBody('PUT', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
 registerBody('PATCH', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
 registerBody('PUT', `${D}/users/{user_id}/manager-access`, () => ({ group_name: `Managed ${rnd()}`, course_access_level: 'ALL', path_access_level: 'ALL' }));
+
+// re-enrollment rules (issue 29 point 2): the seeded published course's rule
+const inTwoHours = () => {
+  const d = new Date(Date.now() + 2 * 3_600_000);
+  d.setUTCMinutes(0, 0, 0);
+  return d.toISOString();
+};
+registerSeeder('reenrollment', async (w) => {
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}/reenrollment_rule`, { starts_at: inTwoHours(), cycle_duration: 12 });
+  return {};
+});
+registerBody('POST', `${PC}/reenrollment_rule`, () => ({ starts_at: inTwoHours(), cycle_duration: 1, cycle_duration_unit: 'MONTHS' }));
+registerBody('PUT', `${PC}/reenrollment_rule`, () => ({ cycle_duration: 2 }));
+registerBody('PATCH', `${PC}/reenrollment_rule`, () => ({ cycle_duration_unit: 'DAYS' }));
