@@ -48,6 +48,7 @@ import { DomainMembershipsV21763740000000 } from './1763740000000-domain-members
 import { CourseRatingScale1763740001000 } from './1763740001000-course-rating-scale';
 import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
 import { ReenrollmentRules1763740003000 } from './1763740003000-reenrollment-rules';
+import { CatalogPages1763740004000 } from './1763740004000-catalog-pages';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   CourseRatingScale1763740001000,
   ManagerAccess1763740002000,
   ReenrollmentRules1763740003000,
+  CatalogPages1763740004000,
 ];

@@ -27,6 +27,7 @@ import { CommerceLimitsModule } from './modules/commerce/commerce-limits.module'
 import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
 import { ReenrollmentModule } from './modules/reenrollment/reenrollment.module';
+import { CatalogPagesModule } from './modules/catalog-pages/catalog-pages.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -60,6 +61,7 @@ export class AppModule {
         QuizzesModule,
         TrainingModule,
         ReenrollmentModule,
+        CatalogPagesModule,
       ],
     });
   }

@@ -47,6 +47,7 @@ export const ID_PREFIXES = {
   domainMembership: 'dmb',
   ratingContentBlock: 'rcb',
   reenrollmentRule: 'rer',
+  catalogPage: 'cpg',
   quiz: 'quiz',
   questionBank: 'qbk',
   question: 'qst',

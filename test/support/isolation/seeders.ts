@@ -324,3 +324,17 @@ registerSeeder('reenrollment', async (w) => {
 registerBody('POST', `${PC}/reenrollment_rule`, () => ({ starts_at: inTwoHours(), cycle_duration: 1, cycle_duration_unit: 'MONTHS' }));
 registerBody('PUT', `${PC}/reenrollment_rule`, () => ({ cycle_duration: 2 }));
 registerBody('PATCH', `${PC}/reenrollment_rule`, () => ({ cycle_duration_unit: 'DAYS' }));
+
+// catalog pages (issue 29 point 1, pages, tags and visibility overrides): a page with the seeded tag and group
+const CP = `${D}/catalog-pages/{catalog_page_id}`;
+registerSeeder('catalog-pages', async (w) => {
+  const page = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages`, { page_title: `Page ${rnd()}` }));
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages/${page}/tags`, { tag: { id: w.ids.tag_id } });
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages/${page}/visibility-overrides`, { student_group: { id: w.ids.group_id }, is_visible: true });
+  return { catalog_page_id: page };
+});
+registerBody('POST', `${D}/catalog-pages`, () => ({ page_title: `Page ${rnd()}` }));
+registerBody('PUT', CP, () => ({ page_title: `Page ${rnd()}` }));
+registerBody('PATCH', CP, () => ({ hidden: true }));
+registerBody('POST', `${CP}/tags`, (o) => ({ tag: { id: o.tag_id } }));
+registerBody('POST', `${CP}/visibility-overrides`, groupRef);
