@@ -49,6 +49,7 @@ import { CourseRatingScale1763740001000 } from './1763740001000-course-rating-sc
 import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
 import { ReenrollmentRules1763740003000 } from './1763740003000-reenrollment-rules';
 import { CatalogPages1763740004000 } from './1763740004000-catalog-pages';
+import { CatalogPageContent1763740005000 } from './1763740005000-catalog-page-content';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   ManagerAccess1763740002000,
   ReenrollmentRules1763740003000,
   CatalogPages1763740004000,
+  CatalogPageContent1763740005000,
 ];

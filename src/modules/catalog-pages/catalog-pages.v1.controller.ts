@@ -10,8 +10,7 @@ const ITEM = 'catalog_page_id';
 
 /**
  * /v1/domains/{domain_name}/catalog-pages (scopes catalog-pages:read / :write): the pages, their tags
- * and their student-group visibility overrides. The classic page items, the builder pages' content
- * blocks and the tile container items are not built yet (501, docs/decisions/catalog-pages.md).
+ * and their student-group visibility overrides (what a page holds: catalog-page-content.v1.controller.ts).
  */
 @V1()
 @V1Links({ service: 'pages.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'catalog-pages', present: presentPageTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
