@@ -186,8 +186,10 @@ describe('conformance sweep: answers validate against the published documents (g
     return undefined;
   };
   const skipReason = (op: Op) => op.params.map((p) => keyFor(op.path, p).map((k) => unscoped().get(k)).find(Boolean)).find(Boolean);
+  // a builder page's operations run on the seeded builder page (the seeded catalog page is classic)
+  const BUILDER = /\/catalog-pages\/\{catalog_page_id\}\/(content-blocks|html-content-blocks|tile-container-content-blocks|component-content-blocks)/;
   const fill = (op: Op, world = ids) => {
-    const over = PARAMS[`${op.method} ${op.path}`]?.(world) ?? {};
+    const over = PARAMS[`${op.method} ${op.path}`]?.(world) ?? (BUILDER.test(op.path) ? { catalog_page_id: world.builder_catalog_page_id } : {});
     return op.path.replace(/\{([^}]+)\}/g, (_, p) => encodeURIComponent(over[p] ?? lookup(op.path, p, world)!));
   };
   const body = (op: Op) => {

@@ -338,3 +338,41 @@ registerBody('PUT', CP, () => ({ page_title: `Page ${rnd()}` }));
 registerBody('PATCH', CP, () => ({ hidden: true }));
 registerBody('POST', `${CP}/tags`, (o) => ({ tag: { id: o.tag_id } }));
 registerBody('POST', `${CP}/visibility-overrides`, groupRef);
+
+// what a catalog page holds: a classic item on the seeded (classic) page; a builder page with one
+// block of each kind and an item in its tile container
+registerSeeder('catalog-page-content', async (w) => {
+  const base = `/v1/domains/${w.ids.domain_name}/catalog-pages`;
+  const classic = idOf(await w.v1('POST', `${base}/${w.ids.catalog_page_id}/classic-page-items`, { item_published_course_id: w.ids.published_course_id }));
+  const builder = idOf(await w.v1('POST', base, { page_title: `Builder ${rnd()}`, is_classic: false }));
+  const html = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'HTML' });
+  const tiles = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'TILE_SECTION' });
+  const comp = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'IN_PROGRESS_COURSES' });
+  const tile = tiles.tile_container_content_block_id as string;
+  const item = idOf(await w.v1('POST', `${base}/${builder}/tile-container-content-blocks/${tile}/items`, { item_published_course_id: w.ids.published_course_id }));
+  return {
+    builder_catalog_page_id: builder,
+    'classic-page-items.id': classic,
+    'content-blocks.id': idOf(html),
+    'html-content-blocks.id': html.html_content_block_id,
+    'tile-container-content-blocks.id': tile,
+    tile_container_id: tile,
+    'component-content-blocks.id': comp.component_content_block_id,
+    'items.id': item,
+  };
+});
+registerBody('POST', `${CP}/classic-page-items`, (o) => ({ item_published_course_id: o.published_course_id }));
+registerBody('PUT', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
+registerBody('POST', `${CP}/content-blocks`, () => ({ type: 'HTML' }));
+registerBody('PUT', `${CP}/content-blocks/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/content-blocks/{id}`, () => ({ order: 1 }));
+registerBody('PUT', `${CP}/html-content-blocks/{id}`, () => ({ html: '<p>x</p>' }));
+registerBody('PATCH', `${CP}/html-content-blocks/{id}`, () => ({ html: '<p>y</p>' }));
+registerBody('PUT', `${CP}/tile-container-content-blocks/{id}`, () => ({ header_text: 'Tiles' }));
+registerBody('PATCH', `${CP}/tile-container-content-blocks/{id}`, () => ({ alignment: 'left' }));
+registerBody('PUT', `${CP}/component-content-blocks/{id}`, () => ({ component: 'in_progress_content', max_tiles: 3 }));
+registerBody('PATCH', `${CP}/component-content-blocks/{id}`, () => ({ max_tiles: 5 }));
+registerBody('POST', `${CP}/tile-container-content-blocks/{tile_container_id}/items`, (o) => ({ item_published_course_id: o.published_course_id }));
+registerBody('PUT', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));
