@@ -1,5 +1,5 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { bodyFor, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
+import { bodyFor, overrideKeys, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
 import '../support/isolation/seeders';
 import { PublishedOperation, PublishedSchemas } from '../support/published-schemas';
 import { TwoOrgs, twoOrgs } from '../support/two-orgs';
@@ -139,7 +139,7 @@ const PARAMS: Record<string, (o: Record<string, string>) => Record<string, strin
 const keyFor = (path: string, param: string) => {
   const segs = path.split('/');
   const i = segs.indexOf(`{${param}}`);
-  return [`${segs[i - 1]}.${param}`, param];
+  return [...overrideKeys(path, param), `${segs[i - 1]}.${param}`, param];
 };
 
 describe('conformance sweep: answers validate against the published documents (generated from /openapi.json)', () => {
@@ -186,10 +186,8 @@ describe('conformance sweep: answers validate against the published documents (g
     return undefined;
   };
   const skipReason = (op: Op) => op.params.map((p) => keyFor(op.path, p).map((k) => unscoped().get(k)).find(Boolean)).find(Boolean);
-  // a builder page's operations run on the seeded builder page (the seeded catalog page is classic)
-  const BUILDER = /\/catalog-pages\/\{catalog_page_id\}\/(content-blocks|html-content-blocks|tile-container-content-blocks|component-content-blocks)/;
   const fill = (op: Op, world = ids) => {
-    const over = PARAMS[`${op.method} ${op.path}`]?.(world) ?? (BUILDER.test(op.path) ? { catalog_page_id: world.builder_catalog_page_id } : {});
+    const over = PARAMS[`${op.method} ${op.path}`]?.(world) ?? {};
     return op.path.replace(/\{([^}]+)\}/g, (_, p) => encodeURIComponent(over[p] ?? lookup(op.path, p, world)!));
   };
   const body = (op: Op) => {

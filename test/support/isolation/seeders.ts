@@ -4,7 +4,7 @@ import { encodeId } from '../../../src/core/ids/ids';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
 import { orgUuid } from '../fixtures';
-import { named, randomName, registerBody, registerSeeder, registerUnscopedParam } from './registry';
+import { named, randomName, registerBody, registerParamKey, registerSeeder, registerUnscopedParam } from './registry';
 
 /**
  * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
@@ -361,6 +361,8 @@ registerSeeder('catalog-page-content', async (w) => {
     'items.id': item,
   };
 });
+// a builder page's operations run on the builder page (the seeded catalog page is a classic one)
+registerParamKey(/\/catalog-pages\/\{catalog_page_id\}\/(content-blocks|html-content-blocks|tile-container-content-blocks|component-content-blocks)/, 'catalog_page_id', 'builder_catalog_page_id');
 registerBody('POST', `${CP}/classic-page-items`, (o) => ({ item_published_course_id: o.published_course_id }));
 registerBody('PUT', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
 registerBody('PATCH', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
