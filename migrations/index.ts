@@ -45,6 +45,12 @@ import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 import { Identity1763760000000 } from './1763760000000-identity';
+import { DomainMembershipsV21763740000000 } from './1763740000000-domain-memberships-v2';
+import { CourseRatingScale1763740001000 } from './1763740001000-course-rating-scale';
+import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
+import { ReenrollmentRules1763740003000 } from './1763740003000-reenrollment-rules';
+import { CatalogPages1763740004000 } from './1763740004000-catalog-pages';
+import { CatalogPageContent1763740005000 } from './1763740005000-catalog-page-content';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 export const MIGRATIONS = [
@@ -95,4 +101,10 @@ export const MIGRATIONS = [
   RevokedAccessTokens1763700027000,
   Identity1763760000000,
   VerifiableCertificates1763790000000,
+  DomainMembershipsV21763740000000,
+  CourseRatingScale1763740001000,
+  ManagerAccess1763740002000,
+  ReenrollmentRules1763740003000,
+  CatalogPages1763740004000,
+  CatalogPageContent1763740005000,
 ];

@@ -29,6 +29,8 @@ import { FilesModule } from './modules/files/files.module';
 import { CommerceLimitsModule } from './modules/commerce/commerce-limits.module';
 import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
+import { ReenrollmentModule } from './modules/reenrollment/reenrollment.module';
+import { CatalogPagesModule } from './modules/catalog-pages/catalog-pages.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -64,6 +66,8 @@ export class AppModule {
         CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,
+        ReenrollmentModule,
+        CatalogPagesModule,
       ],
     });
   }

@@ -78,7 +78,9 @@ describe('/v1 lesson content items', () => {
     );
     const rating = await t.get(path(lesson.id, encodeId('contentItem', v2Id)), key());
     expect(rating.body).toMatchObject({ type: 'RATING', header: 'Rate', order: 9 });
-    expect(rating.body).not.toHaveProperty('content_rating_id'); // no rating block yet: left out
+    // a RATING item is its rating content block (issue 29 point 3): the block's id, readable there
+    expect(rating.body.content_rating_id).toBe(encodeId('ratingContentBlock', v2Id));
+    expect((await t.get(`/v1/lessons/${lesson.id}/rating-content-blocks/${rating.body.content_rating_id}`, key())).body).toMatchObject({ content_item_id: encodeId('contentItem', v2Id) });
     await t.patch(path(lesson.id, a.id), { header: 'First!' }, key());
     const after = (await t.ds.query(`SELECT content_items FROM lessons WHERE id = $1`, [lesson.uuid]))[0].content_items;
     expect(after.find((x: any) => x.id === v2Id).rating).toEqual({ rating_scale: 10 });

@@ -1,5 +1,5 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { bodyFor, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
+import { bodyFor, overrideKeys, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
 import '../support/isolation/seeders';
 import { PublishedOperation, PublishedSchemas } from '../support/published-schemas';
 import { TwoOrgs, twoOrgs } from '../support/two-orgs';
@@ -69,6 +69,10 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'PATCH /v1/quiz-questions/{question_id}': () => ({ html: '<p>x</p>' }),
   'POST /v1/quiz-questions': (o) => ({ ...MC, quiz: o.quiz_id }),
   'POST /v1/quizzes': () => ({ name: `Quiz ${rnd()}` }),
+  [`PUT ${D}/users/{user_id}/manager-access`]: (o) => ({ group_name: `Managed ${rnd()}`, can_create_users: true, course_access_level: 'SELECTED', course_ids: [o.course_id, 'nope'], path_access_level: 'ALL', path_ids: [o.path_id] }),
+  'POST /v1/lessons/{lesson_id}/rating-content-blocks': () => ({ rating_question: 'Rate it', rating_scale: 10, rating_scale_low_label: 'Low', rating_scale_high_label: 'High' }),
+  'PUT /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ rating_question: 'Rate it again' }),
+  'PATCH /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ include_additional_feedback: true }),
   'PATCH /v1/quizzes/{quiz_id}': () => ({ name: `Quiz ${rnd()}` }),
   'POST /v1/question-banks': () => ({ name: `Bank ${rnd()}` }),
   'PATCH /v1/question-banks/{question_bank_id}': () => ({ name: `Bank ${rnd()}` }),
@@ -126,12 +130,16 @@ const PARAMS: Record<string, (o: Record<string, string>) => Record<string, strin
   // the question of a bank (the seeded question_id is a quiz's)
   'GET /v1/question-banks/{question_bank_id}/questions/{question_id}': (o) => ({ question_id: o.bank_question_id }),
   'DELETE /v1/question-banks/{question_bank_id}/questions/{question_id}': (o) => ({ question_id: o.bank_question_id }),
+  // one rating per course: a new block goes on a lesson of a course without one (the seeded lesson has its block)
+  'POST /v1/lessons/{lesson_id}/rating-content-blocks': (o) => ({ lesson_id: o.rating_free_lesson_id }),
+  // one rule per published course: the seeded one has its rule, the prerequisite course has none
+  [`POST ${D}/published-courses/{published_course_id}/reenrollment_rule`]: (o) => ({ published_course_id: o.prerequisite_published_course_id }),
 };
 
 const keyFor = (path: string, param: string) => {
   const segs = path.split('/');
   const i = segs.indexOf(`{${param}}`);
-  return [`${segs[i - 1]}.${param}`, param];
+  return [...overrideKeys(path, param), `${segs[i - 1]}.${param}`, param];
 };
 
 describe('conformance sweep: answers validate against the published documents (generated from /openapi.json)', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HttpResponse, RequestOptions, startTestApp, TestApp } from '../support/app';
-import { bodyFor, randomLike, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
+import { bodyFor, overrideKeys, randomLike, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
 import '../support/isolation/seeders';
 import { TwoOrgs, twoOrgs } from '../support/two-orgs';
 
@@ -21,7 +21,7 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const keyFor = (path: string, param: string) => {
   const segs = path.split('/');
   const i = segs.indexOf(`{${param}}`);
-  return [`${segs[i - 1]}.${param}`, param];
+  return [...overrideKeys(path, param), `${segs[i - 1]}.${param}`, param];
 };
 
 describe('cross-organization isolation sweep (generated from /openapi.json)', () => {

@@ -101,6 +101,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(50) ENQUEUE_TIMEOUT_MS = 2000;
   /** How often the worker's sweeper re-queues work whose job never reached the queue. */
   @Transform(toInt) @IsInt() @Min(1) REQUEUE_SWEEP_SECONDS = 30;
+  /** How often the worker looks for re-enrollment rules whose run is due (modules/reenrollment). */
+  @Transform(toInt) @IsInt() @Min(1) REENROLLMENT_TICK_SECONDS = 60;
   /** The sweeper re-queues pending imports and unsent mails at least this old. */
   @Transform(toInt) @IsInt() @Min(0) REQUEUE_AFTER_SECONDS = 60;
   /** Relayed outbox events whose deliveries are all finished are deleted after this many days (with their deliveries and attempts). */

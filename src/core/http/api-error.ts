@@ -87,6 +87,7 @@ export const V2_CODES: Record<number, string> = {
   422: 'validation_error',
   429: 'rate_limited',
   500: 'internal_error',
+  501: 'not_implemented',
   503: 'service_unavailable',
 };
 
@@ -102,6 +103,7 @@ export const TITLES: Record<number, string> = {
   422: 'Validation error',
   429: 'Too many requests',
   500: 'Internal error',
+  501: 'Not implemented',
   503: 'Service unavailable',
 };
 

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from './api-error';
 import { ApiInterface, apiOf } from './interfaces';
-import { methodNotAllowed } from './method-not-allowed';
+import { catchAllPrefix, methodNotAllowed } from './method-not-allowed';
+import { notImplemented } from './not-implemented';
 import type { AppConfig } from '../config/config';
 import { emptyV2Page } from '../pagination/cursor-page';
 
@@ -18,6 +19,7 @@ const OAUTH_DEFAULTS: Record<number, string> = {
   422: 'invalid_request',
   429: 'slow_down',
   500: 'server_error',
+  501: 'invalid_request',
   503: 'temporarily_unavailable',
 };
 
@@ -122,8 +124,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       }
     }
     const found = toApiError(exception, this.logger, String(request.id));
-    // no route for this method on a path served under others: 405 with Allow (method-not-allowed.ts)
-    const err = methodNotAllowed(request, found) ?? found;
+    // no route for a published operation: 501 (not-implemented.ts); no route for this method on a path
+    // served under others: 405 with Allow (method-not-allowed.ts)
+    const err = notImplemented(request, found, !request.is404 && catchAllPrefix(request) !== null) ?? methodNotAllowed(request, found) ?? found;
     const api = apiOf(request);
     const { status, body, contentType } = renderError(err, api, String(request.id));
     if (err.status === 401 && api !== 'oauth' && !err.headers['WWW-Authenticate']) {

@@ -8,7 +8,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * The wildcard prefix of a catch-all route (one registered for every method with a trailing `*`,
  * like the /v1 fallback `@All('v1/*')`) that `req` was routed to, or null when its route is a real one.
  */
-function catchAllPrefix(req: FastifyRequest): string | null {
+export function catchAllPrefix(req: FastifyRequest): string | null {
   const { url, method } = req.routeOptions;
   return Array.isArray(method) && typeof url === 'string' && url.endsWith('*') ? url.slice(0, -1) : null;
 }

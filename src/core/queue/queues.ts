@@ -6,6 +6,7 @@ export const QUEUES = {
   webhookRelay: 'webhook-relay',
   webhookDelivery: 'webhook-delivery',
   viltMail: 'vilt-mail',
+  reenrollment: 'reenrollment',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -77,3 +78,8 @@ export interface ViltMailRequeueJob {
 }
 
 export type ViltMailQueueJob = ViltMailJob | ViltMailRequeueJob;
+
+/** The re-enrollment tick (a job scheduler, modules/reenrollment): runs the rules whose next_run_at has come. */
+export interface ReenrollmentTickJob {
+  kind: 'run-due-rules';
+}

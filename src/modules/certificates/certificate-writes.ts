@@ -73,3 +73,17 @@ export async function expireCertificates(m: EntityManager, organizationId: strin
     [organizationId, courseProgressIds],
   );
 }
+
+/**
+ * A new re-enrollment cycle (modules/reenrollment through progress/cycles.ts): the certificates of
+ * those course progresses stay as they are (their own expiry, readable through their id, the
+ * enrollment and the progress history) but no longer belong to the live progress, so the next
+ * completion issues its own and a later removed completion never expires the old one. One statement.
+ */
+export async function detachCertificates(m: EntityManager, organizationId: string, courseProgressIds: string[]): Promise<void> {
+  if (!courseProgressIds.length) return;
+  await m.query(`UPDATE certificates SET course_progress_id = NULL WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[])`, [
+    organizationId,
+    courseProgressIds,
+  ]);
+}

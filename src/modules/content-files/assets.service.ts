@@ -62,8 +62,23 @@ export class AssetsService extends OrgRowsService<Asset> {
     return asset;
   }
 
-  /** Permanently delete an asset (and its stored file) unless a lesson or a content item uses it (400). */
-  async delete(p: Principal, publicId: string): Promise<void> {
+  /**
+   * PATCH /v2/assets/{id}: the writable metadata (name, aspect_ratio, sync_completion); only the
+   * members sent change. 404 for an id that is not the organization's.
+   */
+  async update(p: Principal, publicId: string, changes: { name?: string; aspect_ratio?: '16:9' | '4:3'; sync_completion?: boolean }): Promise<Asset> {
+    const asset = await this.get(p, publicId);
+    const set: Partial<Asset> = {};
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.aspect_ratio !== undefined) set.aspectRatio = changes.aspect_ratio;
+    if (changes.sync_completion !== undefined) set.syncCompletion = changes.sync_completion;
+    if (!Object.keys(set).length) return asset;
+    await this.repo.update({ id: asset.id, organizationId: p.organizationId }, set);
+    return this.get(p, publicId);
+  }
+
+  /** Permanently delete an asset (and its stored file) unless a lesson or a content item uses it (400 on /v1, 409 on /v2). */
+  async delete(p: Principal, publicId: string, inUseStatus: 400 | 409 = 400): Promise<void> {
     const asset = await this.get(p, publicId);
     const [used] = await this.ds.query(
       // lessons belong to the lessons module; a narrow read of who points at this asset
@@ -74,7 +89,7 @@ export class AssetsService extends OrgRowsService<Asset> {
        ) AS used`,
       [p.organizationId, asset.id],
     );
-    if (used.used) throw new ApiError(400, 'This asset is used by one or more lessons and cannot be deleted.');
+    if (used.used) throw new ApiError(inUseStatus, 'This asset is used by one or more lessons and cannot be deleted.');
     await this.repo.delete({ id: asset.id, organizationId: p.organizationId });
     await this.storage.deletePrefix(assetPrefix(p.organizationId, asset.id));
   }

@@ -3,6 +3,10 @@ import { DomainsModule } from '../domains/domains.module';
 import { DomainUserInvitesService } from './domain-user-invites.service';
 import { DomainUsersService } from './domain-users.service';
 import { DomainUsersV1Controller } from './domain-users.v1.controller';
+import { DomainMembershipsV2Controller } from './domain-memberships.v2.controller';
+import { DomainMembershipsV2Service } from './domain-memberships.v2.service';
+import { ManagerAccessService } from './manager-access.service';
+import { ManagerAccessV1Controller } from './manager-access.v1.controller';
 import { SignupFieldAdminService } from './signup-field-admin.service';
 import { SignupFieldsAdminV1Controller } from './signup-fields-admin.v1.controller';
 import { SignupFieldsService } from './signup-fields.service';
@@ -13,8 +17,8 @@ import { SignupFieldValuesV2Service } from './signup-field-values.v2.service';
 /** Domain membership of users, invites, signup fields and signup-field values (/v1). */
 @Module({
   imports: [DomainsModule],
-  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller, SignupFieldValuesV2Controller],
-  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService, SignupFieldValuesV2Service],
+  controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller, SignupFieldValuesV2Controller, DomainMembershipsV2Controller, ManagerAccessV1Controller],
+  providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService, SignupFieldValuesV2Service, DomainMembershipsV2Service, ManagerAccessService],
   exports: [DomainUsersService, DomainUserInvitesService, SignupFieldAdminService],
 })
 export class DomainUsersModule {}

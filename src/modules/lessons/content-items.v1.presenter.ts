@@ -15,6 +15,7 @@ export function presentContentItem(v: ContentItemView) {
     content_html: x.content_html ?? '',
     content_asset_id: x.asset_id ? encodeId('asset', x.asset_id) : null,
     content_quiz_id: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
-    // Rating content blocks are not built yet: a RATING block has no rating block id (content_rating_id left out).
-  }, ['content_asset_id', 'content_quiz_id']);
+    // a RATING item is its rating content block (rating-content-blocks.v1.service.ts): the block's id
+    content_rating_id: x.type === 'RATING' ? encodeId('ratingContentBlock', x.id) : null,
+  }, ['content_asset_id', 'content_quiz_id', 'content_rating_id']);
 }

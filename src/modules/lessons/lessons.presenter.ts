@@ -45,7 +45,7 @@ export function presentContentItem(c: StoredContentItem) {
     type: c.type,
     header: c.header ?? '',
     ...(c.type === 'HTML' ? { content_html: c.content_html ?? '' } : {}),
-    ...((c.type === 'VIDEO' || c.type === 'AUDIO') && c.asset_id ? { asset_id: encodeId('asset', c.asset_id) } : {}),
+    ...((c.type === 'VIDEO' || c.type === 'AUDIO' || c.type === 'ASSET') && c.asset_id ? { asset_id: encodeId('asset', c.asset_id) } : {}),
     ...(c.type === 'QUIZ' && c.quiz_id ? { quiz_id: encodeId('quiz', c.quiz_id) } : {}),
     ...(c.type === 'RATING' ? { rating: c.rating ?? { rating_scale: 5 } } : {}),
   };

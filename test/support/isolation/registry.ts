@@ -61,6 +61,17 @@ export function registerBody(method: string, pathTemplate: string, body: BodyFor
 }
 export const bodyFor = (method: string, pathTemplate: string) => bodies.get(`${method} ${pathTemplate}`);
 
+/**
+ * A seeded key that fills `param` on the paths `pattern` matches, before the usual keys (for a
+ * parameter whose seeded object differs by path: a builder catalog page's operations need a builder
+ * page, the classic ones a classic page).
+ */
+const paramKeys: { pattern: RegExp; param: string; key: string }[] = [];
+export function registerParamKey(pattern: RegExp, param: string, key: string): void {
+  paramKeys.push({ pattern, param, key });
+}
+export const overrideKeys = (path: string, param: string): string[] => paramKeys.filter((k) => k.param === param && k.pattern.test(path)).map((k) => k.key);
+
 export const registeredSeeders = () => [...seeders];
 export const unscoped = () => new Map(unscopedParams);
 

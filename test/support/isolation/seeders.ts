@@ -4,7 +4,7 @@ import { encodeId } from '../../../src/core/ids/ids';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
 import { orgUuid } from '../fixtures';
-import { named, randomName, registerBody, registerSeeder, registerUnscopedParam } from './registry';
+import { named, randomName, registerBody, registerParamKey, registerSeeder, registerUnscopedParam } from './registry';
 
 /**
  * The seeders of every module, in dependency order (later seeders use `world.ids`). Objects are
@@ -304,3 +304,92 @@ registerSeeder('audit', async (w) => {
   const page = await w.v2('GET', '/v2/audit-events/');
   return { 'audit-events.id': idOf({ id: page.data[0]?.id }) };
 });
+
+// the live /v2 additions (issue 29 point 5): the seeded asset on /v2, the seeded /v2 student on the org's domain
+registerSeeder('live-v2', async (w) => {
+  await w.v2('POST', `/v2/students/${w.ids['students.id']}/relationships/domain-memberships/`, { data: [{ type: 'domains', id: w.ids['domains.id'] }] });
+  return { 'assets.id': w.ids.asset_id, domain_id: w.ids['domains.id'] };
+});
+registerBody('PATCH', '/v2/assets/{id}', () => ({ data: { type: 'assets', attributes: { name: `Asset ${rnd()}` } } }));
+registerBody('POST', '/v2/students/{id}/relationships/domain-memberships', (o) => ({ data: [{ type: 'domains', id: o['domains.id'] }] }));
+
+// rating content blocks (issue 29 point 3): the seeded MODULAR lesson's rating block, and a MODULAR
+// lesson of a second course with none yet (the conformance sweep creates one there: one rating per course)
+registerSeeder('rating-content-blocks', async (w) => {
+  const block = idOf(await w.v1('POST', `/v1/lessons/${w.ids.lesson_id}/rating-content-blocks`, { rating_question: 'How was it?' }));
+  const course = idOf(await w.v1('POST', '/v1/courses', { title: `Rated ${rnd()}`, short_description: 'S', enforce_sequential_navigation: false }));
+  const free = idOf(await w.v1('POST', '/v1/lessons', { course_id: course, order: 1, title: `Modular ${rnd()}`, type: 'MODULAR' }));
+  return { rating_content_block_id: block, rating_free_lesson_id: free };
+});
+registerBody('POST', '/v1/lessons/{lesson_id}/rating-content-blocks', () => ({ rating_question: 'Intruder' }));
+registerBody('PUT', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
+registerBody('PATCH', '/v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}', () => ({ rating_question: 'Intruder' }));
+registerBody('PUT', `${D}/users/{user_id}/manager-access`, () => ({ group_name: `Managed ${rnd()}`, course_access_level: 'ALL', path_access_level: 'ALL' }));
+
+// re-enrollment rules (issue 29 point 2): the seeded published course's rule
+const inTwoHours = () => {
+  const d = new Date(Date.now() + 2 * 3_600_000);
+  d.setUTCMinutes(0, 0, 0);
+  return d.toISOString();
+};
+registerSeeder('reenrollment', async (w) => {
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/published-courses/${w.ids.published_course_id}/reenrollment_rule`, { starts_at: inTwoHours(), cycle_duration: 12 });
+  return {};
+});
+registerBody('POST', `${PC}/reenrollment_rule`, () => ({ starts_at: inTwoHours(), cycle_duration: 1, cycle_duration_unit: 'MONTHS' }));
+registerBody('PUT', `${PC}/reenrollment_rule`, () => ({ cycle_duration: 2 }));
+registerBody('PATCH', `${PC}/reenrollment_rule`, () => ({ cycle_duration_unit: 'DAYS' }));
+
+// catalog pages (issue 29 point 1, pages, tags and visibility overrides): a page with the seeded tag and group
+const CP = `${D}/catalog-pages/{catalog_page_id}`;
+registerSeeder('catalog-pages', async (w) => {
+  const page = idOf(await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages`, { page_title: `Page ${rnd()}` }));
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages/${page}/tags`, { tag: { id: w.ids.tag_id } });
+  await w.v1('POST', `/v1/domains/${w.ids.domain_name}/catalog-pages/${page}/visibility-overrides`, { student_group: { id: w.ids.group_id }, is_visible: true });
+  return { catalog_page_id: page };
+});
+registerBody('POST', `${D}/catalog-pages`, () => ({ page_title: `Page ${rnd()}` }));
+registerBody('PUT', CP, () => ({ page_title: `Page ${rnd()}` }));
+registerBody('PATCH', CP, () => ({ hidden: true }));
+registerBody('POST', `${CP}/tags`, (o) => ({ tag: { id: o.tag_id } }));
+registerBody('POST', `${CP}/visibility-overrides`, groupRef);
+
+// what a catalog page holds: a classic item on the seeded (classic) page; a builder page with one
+// block of each kind and an item in its tile container
+registerSeeder('catalog-page-content', async (w) => {
+  const base = `/v1/domains/${w.ids.domain_name}/catalog-pages`;
+  const classic = idOf(await w.v1('POST', `${base}/${w.ids.catalog_page_id}/classic-page-items`, { item_published_course_id: w.ids.published_course_id }));
+  const builder = idOf(await w.v1('POST', base, { page_title: `Builder ${rnd()}`, is_classic: false }));
+  const html = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'HTML' });
+  const tiles = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'TILE_SECTION' });
+  const comp = await w.v1('POST', `${base}/${builder}/content-blocks`, { type: 'IN_PROGRESS_COURSES' });
+  const tile = tiles.tile_container_content_block_id as string;
+  const item = idOf(await w.v1('POST', `${base}/${builder}/tile-container-content-blocks/${tile}/items`, { item_published_course_id: w.ids.published_course_id }));
+  return {
+    builder_catalog_page_id: builder,
+    'classic-page-items.id': classic,
+    'content-blocks.id': idOf(html),
+    'html-content-blocks.id': html.html_content_block_id,
+    'tile-container-content-blocks.id': tile,
+    tile_container_id: tile,
+    'component-content-blocks.id': comp.component_content_block_id,
+    'items.id': item,
+  };
+});
+// a builder page's operations run on the builder page (the seeded catalog page is a classic one)
+registerParamKey(/\/catalog-pages\/\{catalog_page_id\}\/(content-blocks|html-content-blocks|tile-container-content-blocks|component-content-blocks)/, 'catalog_page_id', 'builder_catalog_page_id');
+registerBody('POST', `${CP}/classic-page-items`, (o) => ({ item_published_course_id: o.published_course_id }));
+registerBody('PUT', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/classic-page-items/{id}`, () => ({ order: 1 }));
+registerBody('POST', `${CP}/content-blocks`, () => ({ type: 'HTML' }));
+registerBody('PUT', `${CP}/content-blocks/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/content-blocks/{id}`, () => ({ order: 1 }));
+registerBody('PUT', `${CP}/html-content-blocks/{id}`, () => ({ html: '<p>x</p>' }));
+registerBody('PATCH', `${CP}/html-content-blocks/{id}`, () => ({ html: '<p>y</p>' }));
+registerBody('PUT', `${CP}/tile-container-content-blocks/{id}`, () => ({ header_text: 'Tiles' }));
+registerBody('PATCH', `${CP}/tile-container-content-blocks/{id}`, () => ({ alignment: 'left' }));
+registerBody('PUT', `${CP}/component-content-blocks/{id}`, () => ({ component: 'in_progress_content', max_tiles: 3 }));
+registerBody('PATCH', `${CP}/component-content-blocks/{id}`, () => ({ max_tiles: 5 }));
+registerBody('POST', `${CP}/tile-container-content-blocks/{tile_container_id}/items`, (o) => ({ item_published_course_id: o.published_course_id }));
+registerBody('PUT', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));
+registerBody('PATCH', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));

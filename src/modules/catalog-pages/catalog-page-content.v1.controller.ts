@@ -1,0 +1,76 @@
+import { Controller } from '@nestjs/common';
+import { V1 } from '../../core/http/interfaces';
+import { V1Resource } from '../../core/http/v1-resource';
+import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
+import {
+  CatalogPageContentService,
+  presentBlockItem,
+  presentClassicItem,
+  presentComponentBlock,
+  presentHtmlBlock,
+  presentTileBlock,
+  presentTileItem,
+} from './catalog-page-content.service';
+import {
+  ComponentBlockPatchRequest,
+  ComponentBlockRequest,
+  HtmlContentBlockRequest,
+  OrderUpdateRequest,
+  PageContentBlockRequest,
+  PageItemRequest,
+  TileContainerBlockRequest,
+} from './dto/catalog-page-content.dto';
+
+type S = CatalogPageContentService;
+const PAGE = ':catalog_page_id';
+
+/**
+ * What a catalog page holds (/v1/domains/{domain_name}/catalog-pages/{catalog_page_id}/..., scopes
+ * catalog-pages:*): classic page items, content blocks of a builder page (their order), the HTML,
+ * tile container and component blocks (their members), and a tile container's items. PUT and PATCH
+ * alike where the published request requires nothing; the component block's PUT requires `component`.
+ */
+@V1()
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/classic-page-items`, id: 'id', scopes: 'catalog-pages', present: presentClassicItem,
+  list: { call: 'listClassic', cap: V1_PAGE_CAP.small },
+  create: { call: 'addClassic', body: PageItemRequest },
+  read: { call: 'getClassic' },
+  update: { call: 'orderClassic', body: OrderUpdateRequest },
+  remove: { call: 'removeClassic' },
+})
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentBlockItem,
+  list: { call: 'listBlocks', cap: V1_PAGE_CAP.small },
+  create: { call: 'addBlock', body: PageContentBlockRequest },
+  read: { call: 'getBlock' },
+  update: { call: 'orderBlock', body: OrderUpdateRequest },
+  remove: { call: 'removeBlock' },
+})
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/html-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentHtmlBlock,
+  read: { call: 'getHtml' },
+  update: { call: 'setHtml', body: HtmlContentBlockRequest },
+})
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/tile-container-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentTileBlock,
+  read: { call: 'getTile' },
+  update: { call: 'setTile', body: TileContainerBlockRequest },
+})
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/component-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentComponentBlock,
+  read: { call: 'getComponent' },
+  update: { call: 'setComponent', body: ComponentBlockRequest, patchBody: ComponentBlockPatchRequest },
+})
+@V1Resource<S>({
+  service: 'content', at: `${PAGE}/tile-container-content-blocks/:tile_container_id/items`, id: 'id', scopes: 'catalog-pages', present: presentTileItem,
+  list: { call: 'listTileItems', cap: V1_PAGE_CAP.small },
+  create: { call: 'addTileItem', body: PageItemRequest },
+  read: { call: 'getTileItem' },
+  update: { call: 'orderTileItem', body: OrderUpdateRequest },
+  remove: { call: 'removeTileItem' },
+})
+@Controller('v1/domains/:domain_name/catalog-pages')
+export class CatalogPageContentV1Controller {
+  constructor(readonly content: CatalogPageContentService) {}
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { conflict } from '../../core/http/api-error';
+import { BaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { V2Batches } from '../../core/http/v2-batch';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { AssetsV2Service } from './assets.v2.service';
+import { presentAssetV2 } from './assets.v2.presenter';
+import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
+
+/**
+ * /v2/assets (live /v2 addition, CONVENTIONS §17): list, create batch (a content_url answers
+ * PROCESSING and the worker imports it, an embed link is READY at once), read, update
+ * (name, aspect_ratio, sync_completion), delete (409 while a lesson uses the asset).
+ * Scopes assets:read / assets:write.
+ */
+@ApiTags('assets')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@V2Batches<AssetsV2Service>({
+  service: 'v2', type: 'assets', scopes: 'assets', baseUrl: true,
+  create: { call: 'createMany', item: AssetCreateItemV2 },
+})
+@Controller('v2/assets')
+export class AssetsV2Controller {
+  constructor(
+    readonly v2: AssetsV2Service,
+    readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Scopes('assets:read')
+  async list(@Auth() p: Principal, @CursorPaged('assets') page: V2Page) {
+    return page.document(await this.v2.list(p, page), (a) => presentAssetV2(a, page.baseUrl));
+  }
+
+  @Get(':id')
+  @Scopes('assets:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentAssetV2(await this.v2.assets.get(p, id), base) };
+  }
+
+  @Patch(':id')
+  @Scopes('assets:write')
+  async update(@Auth() p: Principal, @Param('id') id: string, @Body() body: AssetUpdateEnvelopeV2, @BaseUrl() base: string) {
+    await this.v2.assets.get(p, id); // 404 first, whatever the body says
+    if (body.data.id !== undefined && body.data.id !== id) throw conflict('data.id does not match the id of the path.');
+    return { data: presentAssetV2(await this.v2.assets.update(p, id, body.data.attributes), base) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Scopes('assets:write')
+  async remove(@Auth() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.v2.assets.delete(p, id, 409);
+  }
+}
