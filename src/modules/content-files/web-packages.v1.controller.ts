@@ -11,7 +11,7 @@ import { WebPackage } from './entities';
 
 /** /v1/web-packages: list (caller-set page_size, capped at 100), create, read (with its download URL), delete, lessons replacement. */
 @V1()
-@V1FileResource<WebPackagesService, WebPackage>({ service: 'packages', id: 'web_package_id', scopes: 'web-packages', body: WebPackageRequest, present: presentWebPackage })
+@V1FileResource<WebPackagesService, WebPackage>({ service: WebPackagesService, id: 'web_package_id', scopes: 'web-packages', body: WebPackageRequest, present: presentWebPackage })
 @Controller('v1/web-packages')
 export class WebPackagesV1Controller {
   constructor(
