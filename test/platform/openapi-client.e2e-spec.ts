@@ -16,6 +16,25 @@ import { startTestApp, TestApp } from '../support/app';
 const ROOT = join(__dirname, '../..');
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
+/**
+ * The answers whose schema is still generic (`x-schema-generic`: an object without members, or a
+ * page of them), so a generated client gets `Record<string, never>` for them. Not done (issue 26
+ * point 1): declare each on its handler (@ApiResponse with its schema) and remove it from here.
+ */
+const GENERIC_STILL = [
+  'GET /v1/ping 200', // answers no body: the document should declare none
+  'PUT /v1/web-packages/{web_package_id}/lessons 200', // answers no body
+  'GET /files/{path} 200', // a file's bytes, not JSON
+  'POST /v2/students/{id}/send-password-reset 202',
+  'POST /v1/webhooks/{webhook_id}/rotate-secret 200',
+  'GET /v1/webhooks/{webhook_id}/deliveries 200',
+  'GET /v1/webhooks/{webhook_id}/deliveries/{delivery_id} 200',
+  'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry 202',
+  'POST /v1/purchases 201',
+  'POST /v1/quizzes/{quiz_id}/attempts 201',
+  'GET /v1/quizzes/{quiz_id}/attempts 200',
+];
+
 describe('a client generated from GET /openapi.json', () => {
   let t: TestApp;
   let doc: any;
@@ -51,20 +70,26 @@ describe('a client generated from GET /openapi.json', () => {
 
   it('has a typed body for every answer, and a small client compiles', () => {
     // one type alias per answer with a body; a check that makes `never` and `unknown` compile errors
+    // `Record<string, never>` (an object schema without members) is untyped too, unless declared empty on purpose
     const lines = [
       `import type { paths } from './api';`,
-      `type Typed<T> = [T] extends [never] ? 'never' : unknown extends T ? 'unknown' : 'typed';`,
+      `type Typed<T> = [T] extends [never] ? 'never' : unknown extends T ? 'unknown' : string extends keyof T ? ([T[keyof T]] extends [never] ? 'empty' : 'typed') : 'typed';`,
+      `type TypedOrEmpty<T> = Typed<T> extends 'empty' ? 'typed' : Typed<T>;`,
     ];
     const where: string[] = [];
+    const generic: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const method of METHODS) {
         const op = item[method];
         if (!op) continue;
         for (const [status, res] of Object.entries<any>(op.responses ?? {})) {
-          for (const type of Object.keys(res.content ?? {})) {
+          if (res['x-schema-generic']) generic.push(`${method.toUpperCase()} ${path} ${status}`);
+          for (const [type, media] of Object.entries<any>(res.content ?? {})) {
             const i = where.length;
             where.push(`${method.toUpperCase()} ${path} ${status} ${type}`);
-            lines.push(`export const a${i}: Typed<paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${JSON.stringify(status)}]['content'][${JSON.stringify(type)}]> = 'typed';`);
+            if (res['x-schema-generic']) continue;
+            const declaredEmpty = media.schema?.additionalProperties === false && Object.keys(media.schema?.properties ?? { x: 1 }).length === 0;
+            lines.push(`export const a${i}: ${declaredEmpty ? 'TypedOrEmpty' : 'Typed'}<paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${JSON.stringify(status)}]['content'][${JSON.stringify(type)}]> = 'typed';`);
           }
         }
       }
@@ -92,5 +117,7 @@ export const nothing = courses.results[0].no_such_member;
     });
     expect(problems).toEqual([]);
     expect(types.length).toBeGreaterThan(100_000);
+    // what still has a generic schema (complete-document.ts: nothing declares it yet); declare it and take it off
+    expect(generic.sort()).toEqual([...GENERIC_STILL].sort());
   }, 300_000);
 });

@@ -217,8 +217,10 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
       continue;
     }
     const resp: any = theirs ? { ...theirs, description: theirs.description || STATUS_TEXT[Number(status)] || 'Success' } : { description: STATUS_TEXT[Number(status)] ?? 'Success' };
-    // a published answer without a schema (`/v1/ping`): a list only when the published operation pages
-    if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
+    // a published answer without a schema: the one our handler declares (@ApiResponse), else generic (a list only when the published operation pages)
+    const declared = op.responses?.[status];
+    if (!hasSchema(resp) && declared && hasSchema(declared)) resp.content = declared.content;
+    else if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
     if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
   }
