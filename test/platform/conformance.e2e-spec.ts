@@ -58,6 +58,39 @@ const ALLOWED: { op: RegExp; pointer: RegExp; reason: string }[] = [
 const rnd = () => Math.random().toString(36).slice(2, 10);
 const D = '/v1/domains/{domain_name}';
 const MC = { html: '<p>?</p>', type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'a', correct: true }, { answer_text: 'b' }] };
+/**
+ * Bodies for writes that were not called before (issue 26 point 6, the sweep's second pass). Each of
+ * them must answer a success status (checked below), so a guessed body that a validation refuses
+ * shows as a failure, not as coverage.
+ */
+const PP = `${D}/published-paths/{published_path_id}`;
+const MORE_WRITES: Record<string, (o: Record<string, string>) => unknown> = {
+  [`PUT ${D}/access-code-pools/{access_code_pool_id}`]: () => ({ name: `Pool ${rnd()}`, max_uses: 5 }),
+  [`PATCH ${D}/access-code-pools/{access_code_pool_id}`]: () => ({ name: `Pool ${rnd()}` }),
+  [`PUT ${D}/plan/{plan_id}/plan-enrollments/{plan_enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${D}/plan/{plan_id}/plan-enrollments/{plan_enrollment_id}`]: () => ({ active: true }),
+  [`PUT ${PP}/published-path-enrollments/{published_path_enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${PP}/published-path-enrollments/{published_path_enrollment_id}`]: () => ({ active: true }),
+  [`PUT ${PP}/path-items/{path_item_id}`]: () => ({ order: 3 }),
+  [`PATCH ${PP}/path-items/{path_item_id}`]: () => ({ order: 4 }),
+  'PUT /v1/paths/{path_id}': () => ({ title: `Path ${rnd()}` }),
+  'PATCH /v1/paths/{path_id}': () => ({ title: `Path ${rnd()}` }),
+  'PUT /v1/webhooks/{webhook_id}': () => ({ target_url: 'http://127.0.0.1:9/hook4' }),
+  'POST /v1/webhooks/{webhook_id}/ping': () => ({}),
+  [`PUT ${D}/published-courses/{published_course_id}/enrollments/{enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${D}/published-courses/{published_course_id}/enrollments/{enrollment_id}`]: () => ({ active: true }),
+  'POST /v2/groups': () => ({ data: [{ type: 'groups', attributes: { name: `Group ${rnd()}` } }] }),
+  'PATCH /v2/groups': (o) => ({ data: [{ type: 'groups', id: o['groups.id'], attributes: { name: `Group ${rnd()}` } }] }),
+  'POST /v2/courses': () => ({ data: [{ type: 'courses', attributes: { title: `Course ${rnd()}` } }] }),
+  'PATCH /v2/courses': (o) => ({ data: [{ type: 'courses', id: o['courses.id'], attributes: { title: `Course ${rnd()}` } }] }),
+  'POST /v2/students': () => ({ data: [{ type: 'students', attributes: { email: `v2-${rnd()}@example.test` } }] }),
+  'PATCH /v2/students': (o) => ({ data: [{ type: 'students', id: o['students.id'], attributes: { first_name: 'Renamed' } }] }),
+  'POST /v2/quizzes': () => ({ data: [{ type: 'quizzes', attributes: { name: `Quiz ${rnd()}` } }] }),
+  'PATCH /v2/quizzes': (o) => ({ data: [{ type: 'quizzes', id: o['quizzes.id'], attributes: { name: `Quiz ${rnd()}` } }] }),
+  'POST /v2/question-banks': () => ({ data: [{ type: 'question-banks', attributes: { name: `Bank ${rnd()}` } }] }),
+  'PATCH /v2/question-banks': (o) => ({ data: [{ type: 'question-banks', id: o['question-banks.id'], attributes: { name: `Bank ${rnd()}` } }] }),
+};
+
 const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   // a learner not enrolled yet (the seeded one is): a new enrollment answers 201
   [`POST ${D}/plan/{plan_id}/plan-enrollments`]: (o) => ({ user: { id: o.fresh_user_id } }),
@@ -110,6 +143,7 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   }),
   'PATCH /v1/vilt-session-registrations/{vilt_session_registration_id}': () => ({ attended: false }),
   'POST /v1/vilt-session-registrations': (o) => ({ vilt_session: { id: o.vilt_session_id }, enrollment_id: o.second_enrollment_id }),
+  ...MORE_WRITES,
 };
 
 /**
@@ -256,6 +290,7 @@ describe('conformance sweep: answers validate against the published documents (g
       const headers: Record<string, string> = op.method === 'GET' ? {} : { 'x-confirm-destructive': 'true' };
       const res: HttpResponse = await t.request(op.method, fill(op, ON_B(key) ? idsB : ids), { ...auth, headers, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : body(op) });
       called.add(key);
+      if (key in MORE_WRITES && (res.status < 200 || res.status >= 300)) violations.push(`${key}: answered ${res.status} to its known body ${res.text.slice(0, 200)}`);
       const values = [...fill(op, ON_B(key) ? idsB : ids).matchAll(/[^/]+/g)].map((x) => decodeURIComponent(x[0]));
       const segs = op.path.split('/').filter(Boolean);
       const paramValues = segs.map((seg, i) => (seg.startsWith('{') ? values[i] : undefined)).filter((v): v is string => v !== undefined);
