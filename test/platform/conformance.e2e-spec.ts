@@ -89,6 +89,30 @@ const MORE_WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'PATCH /v2/quizzes': (o) => ({ data: [{ type: 'quizzes', id: o['quizzes.id'], attributes: { name: `Quiz ${rnd()}` } }] }),
   'POST /v2/question-banks': () => ({ data: [{ type: 'question-banks', attributes: { name: `Bank ${rnd()}` } }] }),
   'PATCH /v2/question-banks': (o) => ({ data: [{ type: 'question-banks', id: o['question-banks.id'], attributes: { name: `Bank ${rnd()}` } }] }),
+  [`PATCH ${D}`]: () => ({ catalog_title: `Catalog ${rnd()}` }),
+  [`PUT ${D}`]: () => ({ catalog_title: `Catalog ${rnd()}` }),
+  [`POST ${D}/access-code-pools/{access_code_pool_id}/access-codes`]: () => ({ code: `AC${rnd()}` }),
+  [`PUT ${D}/access-code-pools/{access_code_pool_id}/access-codes/{access_code_id}`]: () => ({ code: `AC${rnd()}` }),
+  [`PATCH ${D}/access-code-pools/{access_code_pool_id}/access-codes/{access_code_id}`]: () => ({ code: `AC${rnd()}` }),
+  [`PATCH ${PP}`]: () => ({}),
+  'PUT /v1/lesson-progress/{lesson_progress_id}': () => ({}),
+  'PATCH /v1/lesson-progress/{lesson_progress_id}': () => ({}),
+  'PUT /v1/progresstokens/{progress_token_id}': () => ({}),
+  'PATCH /v1/progresstokens/{progress_token_id}': () => ({}),
+  'PATCH /v1/groups/{group_id}/email-domain-rules': () => ({ add: ['example.test'] }),
+  // a pool not linked yet (the seeded one is: linking it again answers 200 with the link)
+  'POST /v1/groups/{group_id}/access-code-pools': (o) => ({ access_code_pool: { id: o.fresh_pool_id } }),
+  [`PUT ${D}/users/{user_id}`]: () => ({}),
+  [`PATCH ${D}/users/{user_id}`]: () => ({}),
+  [`POST ${D}/users/{user_id}/invites`]: () => ({}),
+  'POST /v2/groups/{id}/relationships/published-course-visibility': (o) => ({ data: [{ type: 'published-courses', id: o['published-courses.id'] }] }),
+  'PUT /v1/lessons/{lesson_id}': () => ({ title: `Lesson ${rnd()}` }),
+  'PUT /v1/lessons/{lesson_id}/content-items/{lesson_content_item_id}': () => ({ header: 'Intro 3' }),
+  'PATCH /v2/lessons': (o) => ({ data: [{ type: 'lessons', id: o['lessons.id'], attributes: { title: `Lesson ${rnd()}` } }] }),
+  'PATCH /v2/questions': (o) => ({ data: [{ type: 'questions', id: o['questions.id'], attributes: { html: '<p>x</p>' } }] }),
+  'POST /v2/published-courses/{id}/publish': () => ({}),
+  [`PUT ${D}/published-courses/{published_course_id}`]: () => ({}),
+  [`PATCH ${D}/published-courses/{published_course_id}`]: () => ({}),
 };
 
 const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
@@ -195,6 +219,7 @@ describe('conformance sweep: answers validate against the published documents (g
     ids.second_enrollment_id = (await v1('POST', `/v1/domains/${ids.domain_name}/published-courses/${ids.published_course_id}/enrollments`, { user: { id: second } })).id;
     ids.vilt_session_id = (await v1('GET', `/v1/ilt-sessions/${ids.ilt_session_id}`, undefined)).vilt_session.id;
     ids.instructor_email = (await v1('POST', '/v1/ilt-instructors', { email: `ina-${rnd()}@example.test` })).email;
+    ids.fresh_pool_id = (await v1('POST', `/v1/domains/${ids.domain_name}/access-code-pools`, { name: `Fresh ${rnd()}`, max_uses: 5 })).id;
     ids.bank_question_id = (await v1('POST', '/v1/quiz-questions', { ...MC, quiz_question_bank: ids.question_bank_id })).id;
     const doc = (await t.get('/openapi.json')).body;
     served = new ServedSchemas(doc);

@@ -1,5 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
@@ -162,7 +163,8 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         const { view, created } = (await svc(this, create.call)(p, ...args)) as Upserted<unknown>;
         reply.status(created ? 201 : 200);
         return spec.present(view, this);
-      }, [Post(collection), write], parents, { body: create.body }, true);
+        // both answers declared (the OpenAPI document lists each status the handler gives)
+      }, [Post(collection), write, ApiResponse({ status: 201, description: 'Created' }), ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged' })], parents, { body: create.body }, true);
     } else if (create) {
       def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
         return spec.present(await svc(this, create.call)(p, ...args), this);
