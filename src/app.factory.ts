@@ -15,6 +15,7 @@ import { checkBody, checkUrl } from './core/http/body-guard';
 import { registerBodyParsers } from './core/http/body-parsers';
 import { installFastPaths } from './core/http/fast-path';
 import { installMcpFastPath } from './modules/mcp/mcp-fast-path';
+import { routeTable } from './core/http/route-table';
 import { AllExceptionsFilter } from './core/http/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
 import { genRequestId } from './core/http/request-id';
@@ -62,6 +63,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   });
   // the routes' fast paths (@FastPath, core/http/fast-path.ts: the token endpoint's cached client_credentials grant)
   installFastPaths(fastify, app);
+  // every generated handler's service reference resolves on its controller (core/http/service-ref.ts), or the app does not start
+  routeTable(app);
   // callback-style hooks: no promise (and no async-context bookkeeping) per request
   const requestLines = REQUEST_LINES_AT.has(config.LOG_LEVEL);
   fastify.addHook('onRequest', (req, reply, done) => {

@@ -1,7 +1,7 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
 import { bodyFor, overrideKeys, SeedValue, seedOrg, unscoped, valueOf } from '../support/isolation/registry';
 import '../support/isolation/seeders';
-import { PublishedOperation, PublishedSchemas } from '../support/published-schemas';
+import { PublishedOperation, PublishedSchemas, ServedSchemas } from '../support/published-schemas';
 import { TwoOrgs, twoOrgs } from '../support/two-orgs';
 
 /**
@@ -58,6 +58,65 @@ const ALLOWED: { op: RegExp; pointer: RegExp; reason: string }[] = [
 const rnd = () => Math.random().toString(36).slice(2, 10);
 const D = '/v1/domains/{domain_name}';
 const MC = { html: '<p>?</p>', type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'a', correct: true }, { answer_text: 'b' }] };
+/**
+ * Bodies for writes that were not called before (issue 26 point 6, the sweep's second pass). Each of
+ * them must answer a success status, not a 207 with a failed item (checked below), so a guessed body that a validation refuses
+ * shows as a failure, not as coverage.
+ */
+const PP = `${D}/published-paths/{published_path_id}`;
+const MORE_WRITES: Record<string, (o: Record<string, string>) => unknown> = {
+  [`PUT ${D}/access-code-pools/{access_code_pool_id}`]: () => ({ name: `Pool ${rnd()}`, max_uses: 5 }),
+  [`PATCH ${D}/access-code-pools/{access_code_pool_id}`]: () => ({ name: `Pool ${rnd()}` }),
+  [`PUT ${D}/plan/{plan_id}/plan-enrollments/{plan_enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${D}/plan/{plan_id}/plan-enrollments/{plan_enrollment_id}`]: () => ({ active: true }),
+  [`PUT ${PP}/published-path-enrollments/{published_path_enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${PP}/published-path-enrollments/{published_path_enrollment_id}`]: () => ({ active: true }),
+  [`PUT ${PP}/path-items/{path_item_id}`]: () => ({ order: 3 }),
+  [`PATCH ${PP}/path-items/{path_item_id}`]: () => ({ order: 4 }),
+  'PUT /v1/paths/{path_id}': () => ({ title: `Path ${rnd()}` }),
+  'PATCH /v1/paths/{path_id}': () => ({ title: `Path ${rnd()}` }),
+  'PUT /v1/webhooks/{webhook_id}': () => ({ target_url: 'http://127.0.0.1:9/hook4' }),
+  'POST /v1/webhooks/{webhook_id}/ping': () => ({}),
+  [`PUT ${D}/published-courses/{published_course_id}/enrollments/{enrollment_id}`]: () => ({ active: true }),
+  [`PATCH ${D}/published-courses/{published_course_id}/enrollments/{enrollment_id}`]: () => ({ active: true }),
+  'POST /v2/groups': () => ({ data: [{ type: 'groups', attributes: { name: `Group ${rnd()}` } }] }),
+  'PATCH /v2/groups': (o) => ({ data: [{ type: 'groups', id: o['groups.id'], attributes: { name: `Group ${rnd()}` } }] }),
+  'POST /v2/courses': () => ({ data: [{ type: 'courses', attributes: { title: `Course ${rnd()}` } }] }),
+  'PATCH /v2/courses': (o) => ({ data: [{ type: 'courses', id: o['courses.id'], attributes: { title: `Course ${rnd()}` } }] }),
+  'POST /v2/students': () => ({ data: [{ type: 'students', attributes: { email: `v2-${rnd()}@example.test` } }] }),
+  'PATCH /v2/students': (o) => ({ data: [{ type: 'students', id: o['students.id'], attributes: { first_name: 'Renamed' } }] }),
+  'POST /v2/quizzes': () => ({ data: [{ type: 'quizzes', attributes: { name: `Quiz ${rnd()}` } }] }),
+  'PATCH /v2/quizzes': (o) => ({ data: [{ type: 'quizzes', id: o['quizzes.id'], attributes: { name: `Quiz ${rnd()}` } }] }),
+  'POST /v2/question-banks': () => ({ data: [{ type: 'question-banks', attributes: { name: `Bank ${rnd()}` } }] }),
+  'PATCH /v2/question-banks': (o) => ({ data: [{ type: 'question-banks', id: o['question-banks.id'], attributes: { name: `Bank ${rnd()}` } }] }),
+  [`PATCH ${D}`]: () => ({ catalog_title: `Catalog ${rnd()}` }),
+  [`PUT ${D}`]: () => ({ catalog_title: `Catalog ${rnd()}` }),
+  [`POST ${D}/access-code-pools/{access_code_pool_id}/access-codes`]: () => ({ code: `AC${rnd()}` }),
+  [`PUT ${D}/access-code-pools/{access_code_pool_id}/access-codes/{access_code_id}`]: () => ({ code: `AC${rnd()}` }),
+  [`PATCH ${D}/access-code-pools/{access_code_pool_id}/access-codes/{access_code_id}`]: () => ({ code: `AC${rnd()}` }),
+  [`PATCH ${PP}`]: () => ({}),
+  'PUT /v1/lesson-progress/{lesson_progress_id}': () => ({}),
+  'PATCH /v1/lesson-progress/{lesson_progress_id}': () => ({}),
+  'PUT /v1/progresstokens/{progress_token_id}': () => ({}),
+  'PATCH /v1/progresstokens/{progress_token_id}': () => ({}),
+  'PATCH /v1/groups/{group_id}/email-domain-rules': () => ({ add: ['example.test'] }),
+  // a pool not linked yet (the seeded one is: linking it again answers 200 with the link)
+  'POST /v1/groups/{group_id}/access-code-pools': (o) => ({ access_code_pool: { id: o.fresh_pool_id } }),
+  [`PUT ${D}/users/{user_id}`]: () => ({}),
+  [`PATCH ${D}/users/{user_id}`]: () => ({}),
+  [`POST ${D}/users/{user_id}/invites`]: () => ({}),
+  'PUT /v1/lessons/{lesson_id}': () => ({ title: `Lesson ${rnd()}` }),
+  'PUT /v1/lessons/{lesson_id}/content-items/{lesson_content_item_id}': () => ({ header: 'Intro 3' }),
+  'PATCH /v2/lessons': (o) => ({ data: [{ type: 'lessons', id: o['lessons.id'], attributes: { title: `Lesson ${rnd()}` } }] }),
+  'POST /v2/published-courses/{id}/publish': () => ({}),
+  [`PUT ${D}/published-courses/{published_course_id}`]: () => ({}),
+  [`PATCH ${D}/published-courses/{published_course_id}`]: () => ({}),
+  'PATCH /v2/web-packages': (o) => ({ data: [{ type: 'web-packages', id: o['web-packages.id'], attributes: { title: `Package ${rnd()}` } }] }),
+  'PATCH /v2/enrollments': (o) => ({ data: [{ type: 'enrollments', id: o['enrollments.id'], attributes: { active: true } }] }),
+  'PATCH /v2/published-courses': (o) => ({ data: [{ type: 'published-courses', id: o['published-courses.id'], attributes: {} }] }),
+  'POST /v2/signup-field-values': (o) => ({ student_id: o.user_id, data: [{ type: 'signup-field-values', id: o['signup-fields.id'] ?? o.signup_field_id, attributes: { value: 'Sales' } }] }),
+};
+
 const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   // a learner not enrolled yet (the seeded one is): a new enrollment answers 201
   [`POST ${D}/plan/{plan_id}/plan-enrollments`]: (o) => ({ user: { id: o.fresh_user_id } }),
@@ -114,6 +173,7 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   }),
   'PATCH /v1/vilt-session-registrations/{vilt_session_registration_id}': () => ({ attended: false }),
   'POST /v1/vilt-session-registrations': (o) => ({ vilt_session: { id: o.vilt_session_id }, enrollment_id: o.second_enrollment_id }),
+  ...MORE_WRITES,
 };
 
 /**
@@ -149,6 +209,7 @@ describe('conformance sweep: answers validate against the published documents (g
   let ids: Record<string, string>;
   let idsB: Record<string, string>;
   const published = new PublishedSchemas();
+  let served: ServedSchemas;
   const ops: Op[] = [];
 
   beforeAll(async () => {
@@ -168,8 +229,10 @@ describe('conformance sweep: answers validate against the published documents (g
     ids.second_enrollment_id = (await v1('POST', `/v1/domains/${ids.domain_name}/published-courses/${ids.published_course_id}/enrollments`, { user: { id: second } })).id;
     ids.vilt_session_id = (await v1('GET', `/v1/ilt-sessions/${ids.ilt_session_id}`, undefined)).vilt_session.id;
     ids.instructor_email = (await v1('POST', '/v1/ilt-instructors', { email: `ina-${rnd()}@example.test` })).email;
+    ids.fresh_pool_id = (await v1('POST', `/v1/domains/${ids.domain_name}/access-code-pools`, { name: `Fresh ${rnd()}`, max_uses: 5 })).id;
     ids.bank_question_id = (await v1('POST', '/v1/quiz-questions', { ...MC, quiz_question_bank: ids.question_bank_id })).id;
     const doc = (await t.get('/openapi.json')).body;
+    served = new ServedSchemas(doc);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const method of Object.keys(item)) {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
@@ -262,14 +325,17 @@ describe('conformance sweep: answers validate against the published documents (g
       const headers: Record<string, string> = op.method === 'GET' ? {} : { 'x-confirm-destructive': 'true' };
       const res: HttpResponse = await t.request(op.method, fill(op, ON_B(key) ? idsB : ids), { ...auth, headers, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : body(op) });
       called.add(key);
+      if (key in MORE_WRITES && (res.status < 200 || res.status >= 300 || res.status === 207)) violations.push(`${key}: answered ${res.status} to its known body ${res.text.slice(0, 200)}`);
       const values = [...fill(op, ON_B(key) ? idsB : ids).matchAll(/[^/]+/g)].map((x) => decodeURIComponent(x[0]));
       const segs = op.path.split('/').filter(Boolean);
       const paramValues = segs.map((seg, i) => (seg.startsWith('{') ? values[i] : undefined)).filter((v): v is string => v !== undefined);
-      const found = [...published.checkPathParams(op.published, paramValues), ...published.check(op.published, res.status, res.text ? res.body : undefined)];
+      const answer = res.text ? res.body : undefined;
+      // against the published document, and against our own /openapi.json
+      const found = [...published.checkPathParams(op.published, paramValues), ...published.check(op.published, res.status, answer), ...served.check(op.method, op.path, res.status, answer)];
       if (process.env.CONFORMANCE_TRACE) process.stderr.write(`${key} ${res.status} ${found.length}\n`);
       for (const v of found) {
         const line = `${key} ${v.pointer}: ${v.message}${v.pointer === '' ? ` ${res.text.slice(0, 200)}` : ''}`;
-        if (ALLOWED.some((a) => a.op.test(key) && a.pointer.test(v.pointer))) allowed.push(line);
+        if (ALLOWED.some((a) => a.op.test(key) && a.pointer.test(v.pointer.replace(/^served /, '')))) allowed.push(line);
         else violations.push(line);
       }
     }
@@ -280,6 +346,7 @@ describe('conformance sweep: answers validate against the published documents (g
         (process.env.CONFORMANCE_TRACE ? `not called (no body known):\n  ${uncalled.join('\n  ')}\n` : ''),
     );
     expect(violations).toEqual([]);
+    if (process.env.CONFORMANCE_TRACE) process.stderr.write(`allowed:\n  ${allowed.join('\n  ')}\n`);
     // the complete families are called in full (no write left without a body)
     expect(uncalled.filter((k) => COMPLETE.test(k.split(' ')[1]))).toEqual([]);
   });

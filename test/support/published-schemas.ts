@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 
@@ -167,4 +168,49 @@ function describe(e: ErrorObject): string {
   if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as any).allowedValues)}${got}`;
   if (e.keyword === 'type' || e.keyword === 'format') return `${e.message}${got}`;
   return e.message ?? e.keyword;
+}
+
+/**
+ * Our own GET /openapi.json (OpenAPI 3.1: JSON Schema 2020-12) as validators: the declared status
+ * of an answer and its body against that status's schema. The conformance sweep checks every answer
+ * against it as well as against the published document (issue 26 point 6).
+ */
+export class ServedSchemas {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction | null>();
+
+  constructor(private readonly doc: any) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, verbose: true });
+    addFormats(this.ajv, ['date-time', 'date', 'time', 'email', 'uri', 'uri-reference', 'uuid']);
+    this.ajv.addSchema({ $id: 'served', components: { schemas: doc.components?.schemas ?? {} } });
+  }
+
+  /** The violations of one answer of `method path` (the served template): an undeclared status, or a body its declared schema refuses. */
+  check(method: string, path: string, status: number, body: unknown): Violation[] {
+    const op = this.doc.paths?.[path]?.[method.toLowerCase()];
+    if (!op) return [{ pointer: '', message: `served: ${method} ${path} is not in /openapi.json` }];
+    const code = String(status);
+    const resp = op.responses?.[code];
+    if (!resp) return [{ pointer: '', message: `served: status ${status}, declared: ${Object.keys(op.responses ?? {}).join(', ')}` }];
+    const key = `${method} ${path} ${code}`;
+    let validate = this.compiled.get(key);
+    if (validate === undefined) {
+      const content = resp.content ?? {};
+      const media = content['application/json'] ?? content['application/vnd.api+json'] ?? Object.values<any>(content)[0];
+      validate = media?.schema ? this.ajv.compile(rebase(media.schema)) : null;
+      this.compiled.set(key, validate);
+    }
+    if (!validate) return body === undefined || body === '' ? [] : resp['x-no-body'] ? [{ pointer: '', message: 'served: declared without a body, answered one' }] : [];
+    if (validate(body)) return [];
+    return (validate.errors ?? []).filter(relevant).map((e) => ({ pointer: `served ${e.instancePath || '/'}`, message: describe(e) }));
+  }
+}
+
+/** A schema of the served document with its `$ref`s pointing into the `served` schema added above. */
+function rebase(s: any): any {
+  if (Array.isArray(s)) return s.map(rebase);
+  if (!s || typeof s !== 'object') return s;
+  const out: any = {};
+  for (const [k, v] of Object.entries<any>(s)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace(/^#\//, 'served#/') : rebase(v);
+  return out;
 }

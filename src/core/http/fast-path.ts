@@ -1,5 +1,8 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
+import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants';
+import { ApplicationConfig } from '@nestjs/core';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { GlobalAuthGuard } from '../auth/auth.guard';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
 import { AuthService } from '../auth/auth.service';
 import { PUBLIC_KEY, SCOPES_KEY } from '../auth/decorators';
@@ -24,9 +27,19 @@ import { AppValidationPipe } from './validation.pipe';
 export type FastPathHandler = (req: FastifyRequest, reply: FastifyReply, done: () => void) => void;
 
 interface FastPathConfig {
-  fastPath?: { controller: Type; method: string };
+  fastPath?: { controller: Type; handler: object; method: string; mirrors: Function[] };
   fastRead?: { controller: Type; handler: object; read: FastReader<any> };
 }
+
+/**
+ * What a fast path does itself of what Nest's pipeline would do for its route: the guards and
+ * interceptors it mirrors. @FastRead and, by default, @FastPath mirror the global guard
+ * (GlobalAuthGuard: a cached Bearer principal holding one of the route's @Scopes, or a @Public
+ * route). A route whose pipeline has any other guard or interceptor (a @RateLimit, the
+ * IdempotencyInterceptor of writes, an @UseInterceptors) would be skipped by its fast path: the
+ * application refuses to start (installFastPaths).
+ */
+export const FAST_READ_MIRRORS: readonly Function[] = [GlobalAuthGuard];
 
 /**
  * What a FastRead reader gets to call its handler with the arguments Nest's parameter decorators
@@ -50,13 +63,44 @@ const PIPE = new AppValidationPipe();
 /** Calls the route's handler (a method of `controller`) with the arguments Nest would pass, and returns what it returns. */
 export type FastReader<C> = (controller: C, ctx: FastReadContext) => unknown;
 
-/** Mark a handler as having a fast path: `method`, a FastPathHandler of the same controller. */
-export function FastPath(method: string): MethodDecorator {
+/**
+ * Mark a handler as having a fast path: `method`, a FastPathHandler of the same controller, which
+ * does itself what the guards and interceptors in `mirrors` do (default: the global guard).
+ */
+export function FastPath(method: string, opts: { mirrors?: Function[] } = {}): MethodDecorator {
   return (target, _key, descriptor) => {
     const handler = descriptor.value as object;
     const existing = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as Record<string, unknown> | undefined;
-    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, fastPath: { controller: target.constructor as Type, method } }, handler);
+    const fastPath = { controller: target.constructor as Type, handler, method, mirrors: opts.mirrors ?? [...FAST_READ_MIRRORS] };
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, fastPath }, handler);
   };
+}
+
+/** A guard or interceptor as Nest holds it: a class, or an instance (its class then). */
+const classOf = (x: unknown): Function | undefined => (typeof x === 'function' ? x : x && typeof x === 'object' ? x.constructor : undefined);
+
+/**
+ * The guards and interceptors Nest's pipeline runs for `handler` of `controller` (the
+ * application's global ones, APP_GUARD / APP_INTERCEPTOR providers included, then the
+ * controller's and the handler's), by class.
+ */
+export function pipelineOf(app: INestApplicationContext, controller: Type, handler: object): { guards: Function[]; interceptors: Function[] } {
+  const config = (app as unknown as { config?: ApplicationConfig }).config;
+  const own = (key: string) => [...((Reflect.getMetadata(key, controller) as unknown[]) ?? []), ...((Reflect.getMetadata(key, handler) as unknown[]) ?? [])];
+  const guards = [...(config?.getGlobalGuards() ?? []), ...(config?.getGlobalRequestGuards().map((w) => w.metatype) ?? []), ...own(GUARDS_METADATA)];
+  const interceptors = [...(config?.getGlobalInterceptors() ?? []), ...(config?.getGlobalRequestInterceptors().map((w) => w.metatype) ?? []), ...own(INTERCEPTORS_METADATA)];
+  const classes = (xs: unknown[]) => [...new Set(xs.map(classOf).filter((c): c is Function => c !== undefined))];
+  return { guards: classes(guards), interceptors: classes(interceptors) };
+}
+
+/** Throws when the route's pipeline has a guard or interceptor the fast path does not mirror. */
+export function checkFastPathMirrors(app: INestApplicationContext, controller: Type, handler: object, mirrors: readonly Function[], what: string): void {
+  const { guards, interceptors } = pipelineOf(app, controller, handler);
+  const skipped = [...guards, ...interceptors].filter((c) => !mirrors.includes(c));
+  if (skipped.length) {
+    const name = (handler as { name?: string }).name ?? '?';
+    throw new Error(`${controller.name}.${name}: its ${what} would skip ${skipped.map((c) => c.name).join(', ')}, which it does not mirror (core/http/fast-path.ts)`);
+  }
 }
 
 /**
@@ -127,11 +171,13 @@ export function installFastPaths(fastify: FastifyInstance, app: INestApplication
     let hook: preHandlerHookHandler;
     if (config?.fastPath) {
       const spec = config.fastPath;
+      checkFastPathMirrors(app, spec.controller, spec.handler, spec.mirrors, `fast path ${spec.method}`);
       const controller = app.get(spec.controller, { strict: false }) as Record<string, FastPathHandler>;
       const fast = controller[spec.method];
       if (typeof fast !== 'function') throw new Error(`${spec.controller.name}.${spec.method} is not a fast path`);
       hook = fast.bind(controller) as unknown as preHandlerHookHandler;
     } else if (config?.fastRead) {
+      checkFastPathMirrors(app, config.fastRead.controller, config.fastRead.handler, FAST_READ_MIRRORS, '@FastRead');
       hook = fastReadHook(app, config.fastRead);
     } else return;
     const existing = route.preHandler;

@@ -36,12 +36,12 @@ class ThingsService {
 
 @V1()
 @V1Resource<ThingsService>({
-  service: 'things', at: ':box_id/things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ shown: r.n }),
-  list: { call: 'listThings', handler: 'list', cap: 100 },
-  create: { call: 'addThing', handler: 'create', upsert: true, body: CreateDto },
-  read: { call: 'readThing', handler: 'read' },
-  update: { call: 'updateThing', handler: 'update', body: PutDto, patchBody: PatchDto },
-  remove: { call: 'deleteThing', handler: 'remove' },
+  service: ThingsService, at: ':box_id/things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ shown: r.n }),
+  list: { call: (s) => s.listThings, handler: 'list', cap: 100 },
+  create: { call: (s) => s.addThing, handler: 'create', upsert: true, body: CreateDto },
+  read: { call: (s) => s.readThing, handler: 'read' },
+  update: { call: (s) => s.updateThing, handler: 'update', body: PutDto, patchBody: PatchDto },
+  remove: { call: (s) => s.deleteThing, handler: 'remove' },
 })
 @Controller('v1/domains/:domain_name/boxes')
 class ThingsController {
@@ -95,11 +95,11 @@ describe('@V1Resource', () => {
       name?: string;
     }
     @V1Resource<ThingsService>({
-      service: 'things', id: 'thing_id', scopes: ['things', 'boxes'], present: (r: { n: number }) => r.n,
-      list: { call: 'listThings', handler: 'list', cap: 100, query: ThingQuery, filters: (q: ThingQuery) => q.name || undefined },
-      read: { call: 'readThing', handler: 'read' },
-      patch: { call: 'updateThing', body: PatchDto },
-      remove: { call: 'deleteThing', handler: 'remove' },
+      service: ThingsService, id: 'thing_id', scopes: ['things', 'boxes'], present: (r: { n: number }) => r.n,
+      list: { call: (s) => s.listThings, handler: 'list', cap: 100, query: ThingQuery, filters: (q: ThingQuery) => q.name || undefined },
+      read: { call: (s) => s.readThing, handler: 'read' },
+      patch: { call: (s) => s.updateThing, body: PatchDto },
+      remove: { call: (s) => s.deleteThing, handler: 'remove' },
     })
     @Controller('v1/things')
     class FilteredController {
@@ -130,8 +130,8 @@ describe('@V1Resource', () => {
 
   it('a read with baseUrl takes the request base URL after the path parameters and presents with it', async () => {
     @V1Resource<ThingsService>({
-      service: 'things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ plain: r.n }),
-      read: { call: 'readThing', handler: 'read', baseUrl: true, present: (r: { n: number }, _ctl: unknown, base: string) => ({ linked: `${base}/${r.n}` }) },
+      service: ThingsService, id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ plain: r.n }),
+      read: { call: (s) => s.readThing, handler: 'read', baseUrl: true, present: (r: { n: number }, _ctl: unknown, base: string) => ({ linked: `${base}/${r.n}` }) },
     })
     @Controller('v1/things')
     class LinkedController {
@@ -147,12 +147,12 @@ describe('@V1Resource', () => {
 
   it('needs the controller path (above @Controller) and refuses to replace a handler', () => {
     expect(() => {
-      @V1Resource<ThingsService>({ service: 'things', id: 'x', scopes: 't', present: (r) => r, read: { call: 'readThing' } })
+      @V1Resource<ThingsService>({ service: ThingsService, id: 'x', scopes: 't', present: (r) => r, read: { call: (s) => s.readThing } })
       class NoPath {}
       return NoPath;
     }).toThrow('put it above @Controller');
     expect(() => {
-      @V1Resource<ThingsService>({ service: 'things', id: 'x', scopes: 't', present: (r) => r, read: { call: 'readThing', handler: 'read' } })
+      @V1Resource<ThingsService>({ service: ThingsService, id: 'x', scopes: 't', present: (r) => r, read: { call: (s) => s.readThing, handler: 'read' } })
       @Controller('v1/x')
       class Clash {
         read() {}

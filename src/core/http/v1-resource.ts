@@ -1,5 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
@@ -7,12 +8,14 @@ import type { LinkRows } from '../database/link-rows';
 import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../pagination/v1-page';
 import { BaseUrl } from './base-url';
 import { patchTwinName, PutAndPatch } from './put-and-patch';
+import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from './service-ref';
 
 /**
  * The standard operations of a /v1 resource, declared instead of written out: list, create, read,
  * update (PUT and PATCH) and delete of the objects at `<controller path>/<at>/{<id>}`.
  *
- * Every generated handler calls one method of the controller's service with the caller, then the
+ * Every generated handler calls one method of the controller's service (`service`: its class, or
+ * `serviceIn(Class, (x) => x.part)`; each operation's `call`: `(s) => s.method`, core/http/service-ref.ts) with the caller, then the
  * path parameters in URL order (the controller's, `at`'s, and for the object operations the id),
  * then the page (list) or the body (create, update), and presents what it returns:
  * - list: `{rows, count}` → `page.list(rows.map(present), count)` (`@Paged(cap, defaultSize)`);
@@ -33,8 +36,8 @@ import { patchTwinName, PutAndPatch } from './put-and-patch';
  * the handlers and adds PATCH twins) and @Controller (whose path it reads).
  */
 export interface V1ResourceSpec<S> {
-  /** the controller's property holding the service (`a.b`: property b of property a) */
-  service: string;
+  /** the service: its class (the controller's one instance of it), or `serviceIn(Class, (x) => x.part)` (core/http/service-ref.ts) */
+  service: ServiceArg<S>;
   /** the path between the controller's path and the object's id ('' or absent: none) */
   at?: string;
   /** the object's id parameter */
@@ -55,8 +58,8 @@ export interface V1ResourceSpec<S> {
   remove?: Op<S>;
 }
 
-/** The service method (`call`) and the handler's name (its OpenAPI operation id is `<controller>_<handler>`; default: `call`). */
-type Op<S> = { call: keyof S & string; handler?: string };
+/** The service method (`call`: `(s) => s.method`) and the handler's name (default: the method's name). */
+type Op<S> = { call: MethodRef<S>; handler?: string };
 
 /** Upsert results: the object and whether this request made it. */
 export interface Upserted<T> {
@@ -126,13 +129,26 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
     const families = [spec.scopes].flat();
     const read = Scopes(...families.map((f) => `${f}:read`));
     const write = Scopes(...families.map((f) => `${f}:write`));
-    const svc = (ctl: Record<string, any>, call: string) => {
-      const s = spec.service.split('.').reduce((o, k) => o[k], ctl);
-      return (s[call] as (...a: unknown[]) => Promise<any>).bind(s);
+    const ref = serviceRef(spec.service);
+    const names = new Map<MethodRef<S>, string>();
+    const nameOf = (call: MethodRef<S>) => {
+      let n = names.get(call);
+      if (n === undefined) names.set(call, (n = methodName(call)));
+      return n;
+    };
+    const svc = (ctl: Record<string, any>, call: MethodRef<S>) => {
+      const s = resolveService(ctl, ref) as Record<string, any>;
+      return (s[nameOf(call)] as (...a: unknown[]) => Promise<any>).bind(s);
     };
     const { list, create, update, patch, remove } = spec;
+    // define a handler and record the service method it calls (the route table shows it)
+    const def = (call: MethodRef<S>, name: string, ...rest: Parameters<typeof defineHandler> extends [object, string, ...infer R] ? R : never) => {
+      defineHandler(proto, name, ...rest);
+      Reflect.defineMetadata(CALLS_KEY, `${ref.cls.name}${ref.part ? ' (part)' : ''}.${nameOf(call)}`, (proto as Record<string, object>)[name]);
+    };
+    recordServiceRef(cls, ref as never, [list, create, spec.read, update, patch, remove].filter((o) => o).map((o) => nameOf(o!.call)));
     if (list) {
-      defineHandler(proto, list.handler ?? list.call, async function (p, ...args) {
+      def(list.call, list.handler ?? nameOf(list.call), async function (p, ...args) {
         const page = args[args.length - 1] as V1Page;
         // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
         const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
@@ -142,38 +158,39 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       }, [Get(collection), read], parents, { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
     }
     if (create?.upsert) {
-      defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
+      def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
         const reply = args.pop() as FastifyReply;
         const { view, created } = (await svc(this, create.call)(p, ...args)) as Upserted<unknown>;
         reply.status(created ? 201 : 200);
         return spec.present(view, this);
-      }, [Post(collection), write], parents, { body: create.body }, true);
+        // both answers declared (the OpenAPI document lists each status the handler gives)
+      }, [Post(collection), write, ApiResponse({ status: 201, description: 'Created' }), ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged' })], parents, { body: create.body }, true);
     } else if (create) {
-      defineHandler(proto, create.handler ?? create.call, async function (p, ...args) {
+      def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
         return spec.present(await svc(this, create.call)(p, ...args), this);
       }, [Post(collection), write], parents, { body: create.body });
     }
     // before read: a PATCH-only resource lists PATCH first, as its hand-written handlers did
     if (patch) {
-      defineHandler(proto, patch.handler ?? patchTwinName(patch.call), async function (p, ...args) {
+      def(patch.call, patch.handler ?? patchTwinName(nameOf(patch.call)), async function (p, ...args) {
         return spec.present(await svc(this, patch.call)(p, ...args), this);
       }, [Patch(object), write], own, { body: patch.body });
     }
     if (spec.read?.baseUrl) {
       const op = spec.read;
       const present = op.present ?? ((row: unknown, ctl: unknown) => spec.present(row, ctl));
-      defineHandler(proto, op.handler ?? op.call, async function (p, ...args) {
+      def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
         const base = args.pop() as string;
         return present(await svc(this, op.call)(p, ...args), this, base);
       }, [Get(object), read], own, { baseUrl: true });
     } else if (spec.read) {
       const op = spec.read;
-      defineHandler(proto, op.handler ?? op.call, async function (p, ...args) {
+      def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
         return spec.present(await svc(this, op.call)(p, ...args), this);
       }, [Get(object), read], own);
     }
     if (update) {
-      const name = update.handler ?? update.call;
+      const name = update.handler ?? nameOf(update.call);
       const { queryArg } = update;
       const impl: Impl = async function (p, ...args) {
         // with queryArg: (…path parameters, query, body) → (…path parameters, body, queryArg(query))
@@ -181,11 +198,11 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         return spec.present(await svc(this, update.call)(p, ...call), this);
       };
       const put = update.patchBody || update.putOnly ? Put(object) : PutAndPatch(object);
-      defineHandler(proto, name, impl, [put, write], own, { body: update.body, query: queryArg ? (update.query ?? Object) : undefined });
-      if (update.patchBody) defineHandler(proto, patchTwinName(name), impl, [Patch(object), write], own, { body: update.patchBody });
+      def(update.call, name, impl, [put, write], own, { body: update.body, query: queryArg ? (update.query ?? Object) : undefined });
+      if (update.patchBody) def(update.call, patchTwinName(name), impl, [Patch(object), write], own, { body: update.patchBody });
     }
     if (remove) {
-      defineHandler(proto, remove.handler ?? remove.call, async function (p, ...args) {
+      def(remove.call, remove.handler ?? nameOf(remove.call), async function (p, ...args) {
         await svc(this, remove.call)(p, ...args);
       }, [Delete(object), HttpCode(204), write], own);
     }
@@ -196,13 +213,13 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
  * The four operations of a link sub-resource (core/database/link-rows.ts: list in pages of up to
  * 1000, add, read, remove) at `<at>/{<id>}`, with the handler names given in that order.
  */
-export function V1Links(spec: { service: string; at: string; id: string; scopes: string; present: (row: any) => unknown; body: Type; handlers: [string, string, string, string] }): ClassDecorator {
+export function V1Links(spec: { service: ServiceArg<LinkRows<{ id: string }>>; at: string; id: string; scopes: string; present: (row: any) => unknown; body: Type; handlers: [string, string, string, string] }): ClassDecorator {
   const [list, add, read, remove] = spec.handlers;
   return V1Resource<LinkRows<{ id: string }>>({
     ...spec,
-    list: { call: 'list', handler: list, cap: V1_PAGE_CAP.large },
-    create: { call: 'add', handler: add, body: spec.body },
-    read: { call: 'read', handler: read },
-    remove: { call: 'remove', handler: remove },
+    list: { call: (s) => s.list, handler: list, cap: V1_PAGE_CAP.large },
+    create: { call: (s) => s.add, handler: add, body: spec.body },
+    read: { call: (s) => s.read, handler: read },
+    remove: { call: (s) => s.remove, handler: remove },
   });
 }

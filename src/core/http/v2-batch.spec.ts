@@ -5,6 +5,7 @@ import { IsString } from 'class-validator';
 import { SCOPES_KEY } from '../auth/decorators';
 import type { ItemOutcome, ValidItem } from '../batch/batch';
 import { V2 } from './interfaces';
+import { serviceIn } from './service-ref';
 import { updateLastWins, V2Batches } from './v2-batch';
 import { encodeId } from '../ids/ids';
 
@@ -21,7 +22,7 @@ class ThingsService {
 }
 
 @V2()
-@V2Batches<ThingsService>({ service: 'things', type: 'things', scopes: 'things', baseUrl: true, remove: { call: 'removeMany', item: Item, dedupeKey: (raw) => raw.id, dedupePointer: '/id' } })
+@V2Batches<ThingsService>({ service: ThingsService, type: 'things', scopes: 'things', baseUrl: true, remove: { call: (s) => s.removeMany, item: Item, dedupeKey: (raw) => raw.id, dedupePointer: '/id' } })
 @Controller('v2/things')
 class ThingsController {
   constructor(
@@ -53,11 +54,14 @@ describe('@V2Batches', () => {
     await expect(ctl.remove('P', { data: [1, 2, 3, 4] }, {}, reply)).rejects.toThrow('from 1 to 3 items');
   });
 
-  it('finds the service at a dotted path (a property of a property of the controller)', async () => {
-    @V2Batches<ThingsService>({ service: 'deep.things', type: 'things', scopes: 'things', remove: { call: 'removeMany', item: Item } })
+  it('finds the service as a part of a service the controller holds (serviceIn)', async () => {
+    class Deep {
+      readonly things = new ThingsService();
+    }
+    @V2Batches<ThingsService>({ service: serviceIn(Deep, (d) => d.things), type: 'things', scopes: 'things', remove: { call: (s) => s.removeMany, item: Item } })
     @Controller('v2/deep-things')
     class DeepController {
-      readonly deep = { things: new ThingsService() };
+      readonly deep = new Deep();
       constructor(readonly config: { BATCH_MAX_ITEMS: number }) {}
     }
     const ctl = new DeepController({ BATCH_MAX_ITEMS: 3 }) as any;

@@ -8,6 +8,7 @@ import { decodeId, IdType } from '../ids/ids';
 import type { AppConfig } from '../config/config';
 import { requestBaseUrl } from './base-url';
 import { batchBodySchema } from './request-schemas';
+import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from './service-ref';
 
 /** Run a /v2 batch (runBatch over the body) and answer its status (200, or 207 when an item failed) and body. */
 export async function replyBatch<T, R>(reply: FastifyReply, body: unknown, spec: BatchSpec<T>, handler: BatchHandler<T, R>): Promise<BatchResult<R>['body']> {
@@ -57,7 +58,8 @@ export async function updateLastWins<T extends { id: string }, C extends object,
 
 /** One batch operation: the service method (called with the caller and the valid items, and the request's base URL when `baseUrl`), the item class and its dedupe rule. */
 export interface V2BatchOp<S> {
-  call: keyof S & string;
+  /** `(s) => s.createMany` */
+  call: MethodRef<S>;
   item: Type;
   dedupeKey?: BatchSpec<unknown>['dedupeKey'];
   dedupePointer?: string;
@@ -72,10 +74,12 @@ export interface V2BatchOp<S> {
  * controller's path), declared instead of written out: each runs runBatch over the body (items of
  * JSON:API `type`, at most the configured BATCH_MAX_ITEMS) with the service's set-wise method, and
  * answers its status (200, or 207 when an item failed) and body. Writes need `<scopes>:write`.
- * The controller has the service at `service` (`a.b`: property b of property a) and the AppConfig at `config`. Put the decorator
+ * `service` is the service's class (the controller's one instance of it) or `serviceIn(Class, (x) => x.part)`
+ * (core/http/service-ref.ts); the controller has the AppConfig at `config`. Put the decorator
  * between @V2() and @Controller.
  */
-export function V2Batches<S>(spec: { service: string; type: string; scopes: string; baseUrl?: boolean; create?: V2BatchOp<S>; update?: V2BatchOp<S>; remove?: V2BatchOp<S> }): ClassDecorator {
+export function V2Batches<S>(spec: { service: ServiceArg<S>; type: string; scopes: string; baseUrl?: boolean; create?: V2BatchOp<S>; update?: V2BatchOp<S>; remove?: V2BatchOp<S> }): ClassDecorator {
+  const ref = serviceRef(spec.service);
   return (cls) => {
     const proto = cls.prototype as object;
     const ops: [string, V2BatchOp<S> | undefined, MethodDecorator][] = [
@@ -83,19 +87,22 @@ export function V2Batches<S>(spec: { service: string; type: string; scopes: stri
       ['update', spec.update, Patch()],
       ['remove', spec.remove, Delete()],
     ];
+    recordServiceRef(cls, ref as never, ops.flatMap(([, op]) => (op ? [methodName(op.call)] : [])));
     for (const [name, op, route] of ops) {
       if (!op) continue;
+      const method = methodName(op.call);
       if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V2Batches: ${cls.name}.${name} exists`);
       const handler = {
         async [name](this: Record<string, any>, p: Principal, body: unknown, req: FastifyRequest, reply: FastifyReply) {
           const config = this.config as AppConfig;
-          const service = spec.service.split('.').reduce((o, k) => o[k], this);
+          const service = resolveService(this, ref) as Record<string, (...a: unknown[]) => Promise<any>>;
           const extra = spec.baseUrl ? [requestBaseUrl(config, req)] : [];
           const batch = { itemClass: op.item, type: spec.type, dedupeKey: op.dedupeKey, dedupePointer: op.dedupePointer, maxItems: config.BATCH_MAX_ITEMS };
-          return replyBatch(reply, body, batch, (items) => service[op.call](p, items, ...extra));
+          return replyBatch(reply, body, batch, (items) => service[method](p, items, ...extra));
         },
       }[name];
       Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });
+      Reflect.defineMetadata(CALLS_KEY, `${ref.cls.name}${ref.part ? ' (part)' : ''}.${method}`, handler);
       Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], proto, name);
       Reflect.defineMetadata('design:returntype', Promise, proto, name);
       // as TypeScript applies parameter decorators: last parameter first

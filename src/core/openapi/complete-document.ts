@@ -47,6 +47,9 @@ const DRY_RUN_PARAMETER = {
   'x-extension': true,
 };
 const SCHEMA_PREFIX = '#/components/schemas/';
+
+/** A success answer without a body (@NoBody, core/openapi/no-body.ts): declared without content. */
+const NO_BODY = 'x-no-body';
 type Doc = { paths: Record<string, Record<string, any>>; components?: Record<string, any>; tags?: { name: string; description?: string }[]; [k: string]: unknown };
 
 export function completeDocument(doc: Doc, handlers: Map<string, HandlerInfo>): CompletionReport {
@@ -99,7 +102,7 @@ export function completeDocument(doc: Doc, handlers: Map<string, HandlerInfo>): 
     op.security = info.isPublic ? [] : info.api === 'v1' ? [{ basicAuth: [] }, { bearerAuth: [] }] : [{ bearerAuth: [] }];
     addExamples(op, schemas);
     for (const t of op.tags ?? []) tagsUsed.set(t, publishedTags.get(t));
-    if (Object.entries<any>(op.responses ?? {}).every(([s, r]) => !s.startsWith('2') || s === '204' || hasSchema(r))) report.withResponseSchema++;
+    if (Object.entries<any>(op.responses ?? {}).every(([s, r]) => !s.startsWith('2') || s === '204' || r[NO_BODY] || hasSchema(r))) report.withResponseSchema++;
   }
   // the published component schemas the operations reference (and the ones those reference)
   const all = { ...pub.v1.schemas, ...pub.v2.schemas };
@@ -229,9 +232,15 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
       responses[status] = { description: STATUS_TEXT[204] };
       continue;
     }
+    if (op.responses?.[status]?.[NO_BODY]) {
+      responses[status] = { description: theirs?.description || op.responses[status].description || STATUS_TEXT[Number(status)] || 'Success', [NO_BODY]: true };
+      continue;
+    }
     const resp: any = theirs ? { ...theirs, description: theirs.description || STATUS_TEXT[Number(status)] || 'Success' } : { description: STATUS_TEXT[Number(status)] ?? 'Success' };
-    // a published answer without a schema (`/v1/ping`): a list only when the published operation pages
-    if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
+    // a published answer without a schema: the one our handler declares (@ApiResponse), else generic (a list only when the published operation pages)
+    const declared = op.responses?.[status];
+    if (!hasSchema(resp) && declared && hasSchema(declared)) resp.content = declared.content;
+    else if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
     if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
   }
@@ -273,6 +282,10 @@ function applyExtension(op: any, path: string, method: string, info: HandlerInfo
     const old = op.responses?.[status] ?? {};
     if (status === '204') {
       responses[status] = { description: old.description || STATUS_TEXT[204] };
+      continue;
+    }
+    if (old[NO_BODY]) {
+      responses[status] = { description: old.description || STATUS_TEXT[Number(status)] || 'Success', [NO_BODY]: true };
       continue;
     }
     const resp: any = { ...old, description: old.description || STATUS_TEXT[Number(status)] || 'Success' };

@@ -12,26 +12,26 @@ import { V1 } from '../../core/http/interfaces';
 /** /v1/domains/{domain_name}/access-code-pools and their access-codes (the `access-codes` family). */
 @V1()
 @V1Resource<AccessCodesService>({
-  service: 'codes',
+  service: AccessCodesService,
   id: 'access_code_pool_id',
   scopes: 'access-codes',
   present: presentPool,
-  create: { call: 'createPool', body: PoolCreateDto },
-  read: { call: 'readPool' },
-  update: { call: 'updatePool', body: PoolUpdateDto },
-  remove: { call: 'deletePool' },
+  create: { call: (s) => s.createPool, body: PoolCreateDto },
+  read: { call: (s) => s.readPool },
+  update: { call: (s) => s.updatePool, body: PoolUpdateDto },
+  remove: { call: (s) => s.deletePool },
 })
 @V1Resource<AccessCodesService>({
-  service: 'codes',
+  service: AccessCodesService,
   at: ':access_code_pool_id/access-codes',
   id: 'access_code_id',
   scopes: 'access-codes',
   present: presentCode,
-  list: { call: 'listCodes', cap: V1_PAGE_CAP.large },
-  create: { call: 'createCode', body: AccessCodeDto },
-  read: { call: 'readCode' },
-  update: { call: 'updateCode', body: AccessCodeDto },
-  remove: { call: 'deleteCode' },
+  list: { call: (s) => s.listCodes, cap: V1_PAGE_CAP.large },
+  create: { call: (s) => s.createCode, body: AccessCodeDto },
+  read: { call: (s) => s.readCode },
+  update: { call: (s) => s.updateCode, body: AccessCodeDto },
+  remove: { call: (s) => s.deleteCode },
 })
 @Controller('v1/domains/:domain_name/access-code-pools')
 export class AccessCodesV1Controller {

@@ -1,12 +1,53 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../core/auth/decorators';
 import { KeysService } from '../../core/auth/keys.service';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
+
+const strings = { type: 'array', items: { type: 'string' } };
+const url = { type: 'string', format: 'uri' };
+
+/** What metadata() answers (RFC 8414 section 2). */
+const AUTHORIZATION_SERVER_METADATA = {
+  type: 'object',
+  required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported'],
+  properties: {
+    issuer: url,
+    authorization_endpoint: url,
+    token_endpoint: url,
+    registration_endpoint: url,
+    revocation_endpoint: url,
+    jwks_uri: url,
+    scopes_supported: strings,
+    response_types_supported: strings,
+    grant_types_supported: strings,
+    code_challenge_methods_supported: strings,
+    token_endpoint_auth_methods_supported: strings,
+    revocation_endpoint_auth_methods_supported: strings,
+    authorization_response_iss_parameter_supported: { type: 'boolean' },
+  },
+};
+
+/** What jwks() answers: public JWKs (RFC 7517 section 5). */
+const JWK_SET = {
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kty', 'kid'],
+        properties: { kty: { type: 'string' }, kid: { type: 'string' }, use: { type: 'string' }, alg: { type: 'string' }, n: { type: 'string' }, e: { type: 'string' }, crv: { type: 'string' }, x: { type: 'string' }, y: { type: 'string' } },
+        additionalProperties: true,
+      },
+    },
+  },
+};
 
 @ApiTags('oauth')
 @NeutralApi()
@@ -24,6 +65,7 @@ export class DiscoveryController {
    */
   @Public()
   @Get('oauth-authorization-server')
+  @ApiOkResponse({ description: 'RFC 8414 authorization server metadata', schema: AUTHORIZATION_SERVER_METADATA })
   @Header('Cache-Control', 'public, max-age=300')
   metadata(@Req() req: FastifyRequest) {
     const base = requestBaseUrl(this.config, req);
@@ -48,6 +90,7 @@ export class DiscoveryController {
 
   @Public()
   @Get('jwks.json')
+  @ApiOkResponse({ description: 'The public keys that verify access tokens (RFC 7517 JWK Set)', schema: JWK_SET })
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {
     return this.keys.jwks();

@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { oauthError, TokenResponse, TokenService } from './token.service';
@@ -59,6 +59,7 @@ export class TokenController {
   @Post('revoke')
   @HttpCode(200)
   @ApiOperation({ summary: "Revoke a refresh token or a code-flow access token (RFC 7009). The published body alone (token, token_type_hint) revokes the token it names; client credentials, when sent (body or Basic; a public client sends client_id), must be valid and then only that client's tokens are revoked. 200 even for unknown tokens or another client's" })
+  @ApiOkResponse({ description: 'Revoked, or nothing to revoke (RFC 7009 section 2.2): an empty object', schema: { type: 'object', properties: {}, additionalProperties: false } })
   async revoke(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store');
     return basicChallenge(authorization, async () => {

@@ -32,43 +32,43 @@ const PAGE = ':catalog_page_id';
  */
 @V1()
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/classic-page-items`, id: 'id', scopes: 'catalog-pages', present: presentClassicItem,
-  list: { call: 'listClassic', cap: V1_PAGE_CAP.small },
-  create: { call: 'addClassic', body: PageItemRequest },
-  read: { call: 'getClassic' },
-  update: { call: 'orderClassic', body: OrderUpdateRequest },
-  remove: { call: 'removeClassic' },
+  service: CatalogPageContentService, at: `${PAGE}/classic-page-items`, id: 'id', scopes: 'catalog-pages', present: presentClassicItem,
+  list: { call: (s) => s.listClassic, cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.addClassic, body: PageItemRequest },
+  read: { call: (s) => s.getClassic },
+  update: { call: (s) => s.orderClassic, body: OrderUpdateRequest },
+  remove: { call: (s) => s.removeClassic },
 })
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentBlockItem,
-  list: { call: 'listBlocks', cap: V1_PAGE_CAP.small },
-  create: { call: 'addBlock', body: PageContentBlockRequest },
-  read: { call: 'getBlock' },
-  update: { call: 'orderBlock', body: OrderUpdateRequest },
-  remove: { call: 'removeBlock' },
+  service: CatalogPageContentService, at: `${PAGE}/content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentBlockItem,
+  list: { call: (s) => s.listBlocks, cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.addBlock, body: PageContentBlockRequest },
+  read: { call: (s) => s.getBlock },
+  update: { call: (s) => s.orderBlock, body: OrderUpdateRequest },
+  remove: { call: (s) => s.removeBlock },
 })
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/html-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentHtmlBlock,
-  read: { call: 'getHtml' },
-  update: { call: 'setHtml', body: HtmlContentBlockRequest },
+  service: CatalogPageContentService, at: `${PAGE}/html-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentHtmlBlock,
+  read: { call: (s) => s.getHtml },
+  update: { call: (s) => s.setHtml, body: HtmlContentBlockRequest },
 })
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/tile-container-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentTileBlock,
-  read: { call: 'getTile' },
-  update: { call: 'setTile', body: TileContainerBlockRequest },
+  service: CatalogPageContentService, at: `${PAGE}/tile-container-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentTileBlock,
+  read: { call: (s) => s.getTile },
+  update: { call: (s) => s.setTile, body: TileContainerBlockRequest },
 })
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/component-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentComponentBlock,
-  read: { call: 'getComponent' },
-  update: { call: 'setComponent', body: ComponentBlockRequest, patchBody: ComponentBlockPatchRequest },
+  service: CatalogPageContentService, at: `${PAGE}/component-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentComponentBlock,
+  read: { call: (s) => s.getComponent },
+  update: { call: (s) => s.setComponent, body: ComponentBlockRequest, patchBody: ComponentBlockPatchRequest },
 })
 @V1Resource<S>({
-  service: 'content', at: `${PAGE}/tile-container-content-blocks/:tile_container_id/items`, id: 'id', scopes: 'catalog-pages', present: presentTileItem,
-  list: { call: 'listTileItems', cap: V1_PAGE_CAP.small },
-  create: { call: 'addTileItem', body: PageItemRequest },
-  read: { call: 'getTileItem' },
-  update: { call: 'orderTileItem', body: OrderUpdateRequest },
-  remove: { call: 'removeTileItem' },
+  service: CatalogPageContentService, at: `${PAGE}/tile-container-content-blocks/:tile_container_id/items`, id: 'id', scopes: 'catalog-pages', present: presentTileItem,
+  list: { call: (s) => s.listTileItems, cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.addTileItem, body: PageItemRequest },
+  read: { call: (s) => s.getTileItem },
+  update: { call: (s) => s.orderTileItem, body: OrderUpdateRequest },
+  remove: { call: (s) => s.removeTileItem },
 })
 @Controller('v1/domains/:domain_name/catalog-pages')
 export class CatalogPageContentV1Controller {

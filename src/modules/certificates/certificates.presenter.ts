@@ -1,4 +1,5 @@
-import { dateOf, isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { certificateStatus } from './certificate-status';
 import { cachedPublicId } from '../../core/ids/ids';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
@@ -15,7 +16,7 @@ export interface CertificateView {
 }
 
 /**
- * CertificateResource. `status` (active | expired, from expires_at at read time) is added to the
+ * CertificateResource. `status` (certificateStatus: active | expired, from expires_at at read time) is added to the
  * published attributes; the student and course are relationships, as the reference has them.
  * One literal, members in the order v2Resource answers them (type, id, attributes,
  * relationships, links).
@@ -30,7 +31,7 @@ export function presentCertificate(c: CertificateView, baseUrl: string, now = ne
       issued_at: isoOf(c.issuedAt),
       expires_at: c.expiresAt ? isoOf(c.expiresAt) : null,
       score_as_percent: c.scoreAsPercent,
-      status: c.expiresAt && dateOf(c.expiresAt) <= now ? ('expired' as const) : ('active' as const),
+      status: certificateStatus(c.expiresAt, now),
       pdf_url: `${trimBase(baseUrl)}/v2/certificates/${id}/pdf`,
     },
     relationships: {
@@ -60,7 +61,7 @@ export function certificateRowJson(c: CertificateView, baseUrl: string, now: Dat
     ',"score_as_percent":' +
     JSON.stringify(c.scoreAsPercent) +
     ',"status":' +
-    (c.expiresAt && dateOf(c.expiresAt) <= now ? '"expired"' : '"active"') +
+    (certificateStatus(c.expiresAt, now) === 'expired' ? '"expired"' : '"active"') +
     ',"pdf_url":' +
     selfLinkJsonPrefix(baseUrl, 'certificates') +
     id +

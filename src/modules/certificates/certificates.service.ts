@@ -5,6 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from './certificates.presenter';
+import { CERTIFICATE_STATUS_SQL } from './certificate-status';
 
 export type CertificateStatus = 'active' | 'expired' | 'all';
 
@@ -45,8 +46,7 @@ export class CertificatesService {
                SELECT pc.id FROM published_courses pc JOIN domains d ON d.id = pc.domain_id
                 WHERE pc.organization_id = $org AND d.organization_id = $org AND lower(d.name) = ANY($${names}))))`;
     }
-    if (f.status === 'active') where += ' AND (c.expires_at IS NULL OR c.expires_at > now())';
-    if (f.status === 'expired') where += ' AND c.expires_at <= now()';
+    if (f.status !== 'all') where += ` AND ${CERTIFICATE_STATUS_SQL[f.status]}`;
     if (f.issuedGte) where += ` AND c.issued_at >= $${params.push(f.issuedGte)}`;
     if (f.issuedLte) where += ` AND c.issued_at <= $${params.push(f.issuedLte)}`;
     if (f.studentUuid) where += ` AND c.user_id = $${params.push(f.studentUuid)}`;

@@ -7,7 +7,7 @@ import { presentPackage, presentSeat } from './license-packages.presenter';
 import { LicensePackagesService } from './license-packages.service';
 
 /** What the packages and their seats share: the controller's service and the `licensing` scopes. */
-const LICENSING = { service: 'packages', scopes: 'licensing' } as const;
+const LICENSING = { service: LicensePackagesService, scopes: 'licensing' } as const;
 
 /**
  * /v1/license-packages and their students (the `licensing` family): packages list, create, read,
@@ -18,20 +18,20 @@ const LICENSING = { service: 'packages', scopes: 'licensing' } as const;
   ...LICENSING,
   id: 'license_package_id',
   present: presentPackage,
-  list: { call: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
-  create: { call: 'create', body: LicensePackageCreateDto },
-  read: { call: 'read' },
-  patch: { call: 'update', body: LicensePackagePatchDto },
-  remove: { call: 'remove' },
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
+  create: { call: (s) => s.create, body: LicensePackageCreateDto },
+  read: { call: (s) => s.read },
+  patch: { call: (s) => s.update, body: LicensePackagePatchDto },
+  remove: { call: (s) => s.remove },
 })
 @V1Resource<LicensePackagesService>({
   ...LICENSING,
   at: ':license_package_id/students',
   id: 'student_id',
   present: presentSeat,
-  list: { call: 'listSeats', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
-  create: { call: 'addSeat', body: LicensePackageSeatCreateDto },
-  update: { call: 'updateSeat', body: LicensePackageSeatUpdateDto },
+  list: { call: (s) => s.listSeats, cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
+  create: { call: (s) => s.addSeat, body: LicensePackageSeatCreateDto },
+  update: { call: (s) => s.updateSeat, body: LicensePackageSeatUpdateDto },
 })
 @Controller('v1/license-packages')
 export class LicensePackagesV1Controller {

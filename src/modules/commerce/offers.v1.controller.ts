@@ -9,10 +9,10 @@ import { OffersV1Service } from './offers-v1.service';
 /** /v1/offers (offers:read / offers:write): list, read, PUT and PATCH (both partial). */
 @V1()
 @V1Resource<OffersV1Service>({
-  service: 'offers', id: 'offer_id', scopes: 'offers', present: presentOfferItem,
-  list: { call: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'read' },
-  update: { call: 'update', body: OfferUpdateDto },
+  service: OffersV1Service, id: 'offer_id', scopes: 'offers', present: presentOfferItem,
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.read },
+  update: { call: (s) => s.update, body: OfferUpdateDto },
 })
 @Controller('v1/offers')
 export class OffersV1Controller {

@@ -14,7 +14,7 @@ import { PromoCodesService } from './promo-codes.service';
 const POOL_OFFER_REF = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'an offer id' } } };
 
 /** What the pools and the codes share: the controllers' service and the `promo-codes` scopes. */
-const PROMO_CODES = { service: 'promo', scopes: 'promo-codes' } as const;
+const PROMO_CODES = { service: PromoCodesService, scopes: 'promo-codes' } as const;
 
 /** /v1/promo-code-pools and their offers (the `promo-codes` family). */
 @V1()
@@ -23,11 +23,11 @@ const PROMO_CODES = { service: 'promo', scopes: 'promo-codes' } as const;
   id: 'promo_code_pool_id',
   present: presentPool,
   // filters: `offer_id` (pools attached to that offer), `name` (exact)
-  list: { call: 'listPools', cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id'), name: strParam(q, 'name') }) },
-  create: { call: 'createPool', body: PromoCodePoolCreateDto },
-  read: { call: 'readPool' },
-  update: { call: 'updatePool', body: PromoCodePoolPutDto, patchBody: PromoCodePoolPatchDto },
-  remove: { call: 'deletePool' },
+  list: { call: (s) => s.listPools, cap: V1_PAGE_CAP.large, filters: (q) => ({ offerId: strParam(q, 'offer_id'), name: strParam(q, 'name') }) },
+  create: { call: (s) => s.createPool, body: PromoCodePoolCreateDto },
+  read: { call: (s) => s.readPool },
+  update: { call: (s) => s.updatePool, body: PromoCodePoolPutDto, patchBody: PromoCodePoolPatchDto },
+  remove: { call: (s) => s.deletePool },
 })
 @Controller('v1/promo-code-pools')
 export class PromoCodePoolsV1Controller {
@@ -63,14 +63,14 @@ export class PromoCodePoolsV1Controller {
   present: presentPromoCode,
   // filters: `promo_code_pool_id`, `code` (exact, case-sensitive), `active`
   list: {
-    call: 'listCodes',
+    call: (s) => s.listCodes,
     cap: V1_PAGE_CAP.large,
     filters: (q) => ({ poolId: strParam(q, 'promo_code_pool_id'), code: strParam(q, 'code'), active: boolParam(q, 'active') }),
   },
-  create: { call: 'createCode', body: PromoCodeCreateDto },
-  read: { call: 'readCode' },
-  update: { call: 'updateCode', body: PromoCodePutDto, patchBody: PromoCodePatchDto },
-  remove: { call: 'deleteCode' },
+  create: { call: (s) => s.createCode, body: PromoCodeCreateDto },
+  read: { call: (s) => s.readCode },
+  update: { call: (s) => s.updateCode, body: PromoCodePutDto, patchBody: PromoCodePatchDto },
+  remove: { call: (s) => s.deleteCode },
 })
 @Controller('v1/promo-codes')
 export class PromoCodesV1Controller {

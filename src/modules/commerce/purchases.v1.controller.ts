@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiExtension, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiExtension, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
@@ -61,6 +61,7 @@ export class PurchasesV1Controller {
       },
     },
   })
+  @ApiResponse({ status: 201, description: 'The published Purchase', schema: { $ref: '#/components/schemas/v1.Purchase' } })
   async checkout(@Auth() p: Principal, @Body() dto: CheckoutDto) {
     return presentPurchaseV1(await this.purchases.checkout(p, dto));
   }

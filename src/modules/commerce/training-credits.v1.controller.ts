@@ -10,16 +10,16 @@ import { TrainingCreditsService } from './training-credits.service';
 /** /v1/training-credit-codes (the `training-credits` family): list, create, read, partial update (no PUT, no delete, as published). */
 @V1()
 @V1Resource<TrainingCreditsService>({
-  service: 'credits',
+  service: TrainingCreditsService,
   id: 'training_credit_code_id',
   scopes: 'training-credits',
   present: presentCreditCode,
   // filters: `tracking_identifier`, `training_credit_code` (both exact)
-  list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q) => ({ trackingIdentifier: strParam(q, 'tracking_identifier'), code: strParam(q, 'training_credit_code') }) },
-  create: { call: 'create', body: TrainingCreditCodeCreateDto },
-  read: { call: 'read' },
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, filters: (q) => ({ trackingIdentifier: strParam(q, 'tracking_identifier'), code: strParam(q, 'training_credit_code') }) },
+  create: { call: (s) => s.create, body: TrainingCreditCodeCreateDto },
+  read: { call: (s) => s.read },
   // `student_groups` and `offers` as `{add, remove}` (adds first)
-  patch: { call: 'update', body: TrainingCreditCodePatchDto },
+  patch: { call: (s) => s.update, body: TrainingCreditCodePatchDto },
 })
 @Controller('v1/training-credit-codes')
 export class TrainingCreditCodesV1Controller {

@@ -9,7 +9,7 @@ import { V1FileResource } from './v1-file-resource';
 
 /** /v1/assets: list (caller-set page_size, capped at 100), create, read (with its download URL), delete. */
 @V1()
-@V1FileResource<AssetsService, Asset>({ service: 'assets', id: 'asset_id', scopes: 'assets', body: AssetRequest, present: presentAsset })
+@V1FileResource<AssetsService, Asset>({ service: AssetsService, id: 'asset_id', scopes: 'assets', body: AssetRequest, present: presentAsset })
 @Controller('v1/assets')
 export class AssetsV1Controller {
   constructor(

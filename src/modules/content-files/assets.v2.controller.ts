@@ -22,8 +22,8 @@ import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<AssetsV2Service>({
-  service: 'v2', type: 'assets', scopes: 'assets', baseUrl: true,
-  create: { call: 'createMany', item: AssetCreateItemV2 },
+  service: AssetsV2Service, type: 'assets', scopes: 'assets', baseUrl: true,
+  create: { call: (s) => s.createMany, item: AssetCreateItemV2 },
 })
 @Controller('v2/assets')
 export class AssetsV2Controller {

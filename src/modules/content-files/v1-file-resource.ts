@@ -11,16 +11,24 @@ type PresentFile<R> = (row: R, config: AppConfig, opts: { withDownload: false } 
  * page_size, capped at 100), create, read (with its download URL), delete; the service's `list`,
  * `create`, `get` and `delete`. The controller holds the service at `service` and the AppConfig at `config`.
  */
-export function V1FileResource<S, R>(spec: { service: string; id: string; scopes: string; body: Type; present: PresentFile<R> }): ClassDecorator {
+/** What the service offers: list, create, get, delete. */
+interface FileService {
+  list(...args: any[]): Promise<unknown>;
+  create(...args: any[]): Promise<unknown>;
+  get(...args: any[]): Promise<unknown>;
+  delete(...args: any[]): Promise<unknown>;
+}
+
+export function V1FileResource<S extends FileService, R>(spec: { service: Type<S>; id: string; scopes: string; body: Type; present: PresentFile<R> }): ClassDecorator {
   const { service, id, scopes, body, present } = spec;
   return V1Resource<S>({
     service,
     id,
     scopes,
     present: (row: R, ctl: { config: AppConfig }) => present(row, ctl.config, { withDownload: false }),
-    list: { call: 'list' as keyof S & string, cap: V1_PAGE_CAP.small },
-    create: { call: 'create' as keyof S & string, body },
-    read: { call: 'get' as keyof S & string, handler: 'read', baseUrl: true, present: (row: R, ctl: { config: AppConfig }, baseUrl: string) => present(row, ctl.config, { withDownload: true, baseUrl }) },
-    remove: { call: 'delete' as keyof S & string, handler: 'remove' },
+    list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
+    create: { call: (s) => s.create, body },
+    read: { call: (s) => s.get, handler: 'read', baseUrl: true, present: (row: R, ctl: { config: AppConfig }, baseUrl: string) => present(row, ctl.config, { withDownload: true, baseUrl }) },
+    remove: { call: (s) => s.delete, handler: 'remove' },
   });
 }

@@ -24,9 +24,9 @@ const createRateLimit = RateLimit({ operation: 'web-packages:create', limit: 'WE
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<WebPackagesV2Service>({
-  service: 'v2', type: 'web-packages', scopes: 'web-packages', baseUrl: true,
-  create: { call: 'createMany', item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' }, decorators: [createRateLimit] },
-  update: { call: 'updateMany', item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
+  service: WebPackagesV2Service, type: 'web-packages', scopes: 'web-packages', baseUrl: true,
+  create: { call: (s) => s.createMany, item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' }, decorators: [createRateLimit] },
+  update: { call: (s) => s.updateMany, item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
 })
 @Controller('v2/web-packages')
 export class WebPackagesV2Controller {

@@ -10,9 +10,9 @@ import { CourseSeriesService } from './course-series.service';
 /** /v1/domains/{domain_name}/course-series (the `course-families` scope family). */
 @V1()
 @V1Resource<CourseSeriesService>({
-  service: 'series', id: 'course_series_id', scopes: 'course-families', present: presentCourseSeries,
-  list: { call: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'read' },
+  service: CourseSeriesService, id: 'course_series_id', scopes: 'course-families', present: presentCourseSeries,
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.read },
 })
 @Controller('v1/domains/:domain_name/course-series')
 export class CourseSeriesV1Controller {

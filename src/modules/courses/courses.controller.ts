@@ -17,9 +17,9 @@ import { FastRead } from '../../core/http/fast-path';
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<CoursesService>({
-  service: 'courses', type: 'courses', scopes: 'courses', baseUrl: true,
-  create: { call: 'createMany', item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
-  update: { call: 'updateMany', item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
+  service: CoursesService, type: 'courses', scopes: 'courses', baseUrl: true,
+  create: { call: (s) => s.createMany, item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
+  update: { call: (s) => s.updateMany, item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
 })
 @Controller('v2/courses')
 export class CoursesController {

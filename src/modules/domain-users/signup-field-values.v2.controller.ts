@@ -30,8 +30,8 @@ const withStudentId = (s: JsonSchema): JsonSchema => ({ ...s, required: ['studen
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<SignupFieldValuesV2Service>({
-  service: 'values', type: 'signup-field-values', scopes: 'signup-fields',
-  update: { call: 'updateMany', item: SignupFieldValueItemV2, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Values to change, each addressed by its signup-field-value id', items: '_SignupFieldValueUpdateData' } },
+  service: SignupFieldValuesV2Service, type: 'signup-field-values', scopes: 'signup-fields',
+  update: { call: (s) => s.updateMany, item: SignupFieldValueItemV2, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Values to change, each addressed by its signup-field-value id', items: '_SignupFieldValueUpdateData' } },
 })
 @Controller('v2/signup-field-values')
 export class SignupFieldValuesV2Controller {

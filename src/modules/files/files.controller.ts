@@ -1,3 +1,4 @@
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
@@ -24,6 +25,8 @@ export class FilesController {
   ) {}
 
   @Get('*')
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: "The file's bytes (Content-Type from its name)", schema: { type: 'string', format: 'binary' } })
   @Public()
   async download(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const raw = (req.url.split('?', 1)[0] ?? '').replace(/^\/files\//, '');

@@ -10,10 +10,10 @@ import { presentGroupCategory } from './groups.v1.presenter';
 @V1()
 @Extension('creates, renames or deletes a group category (its groups then have none); answers the GroupCategory.')
 @V1Resource<GroupCategoriesService>({
-  service: 'categories', id: 'group_category_id', scopes: 'student-groups', present: presentGroupCategory,
-  create: { call: 'create', body: GroupCategoryDto },
-  update: { call: 'update', body: GroupCategoryDto },
-  remove: { call: 'remove', handler: 'destroy' },
+  service: GroupCategoriesService, id: 'group_category_id', scopes: 'student-groups', present: presentGroupCategory,
+  create: { call: (s) => s.create, body: GroupCategoryDto },
+  update: { call: (s) => s.update, body: GroupCategoryDto },
+  remove: { call: (s) => s.remove, handler: 'destroy' },
 })
 @Controller('v1/group-categories')
 export class GroupCategoriesAdminV1Controller {

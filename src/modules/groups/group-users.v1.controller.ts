@@ -3,6 +3,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
+import { serviceIn } from '../../core/http/service-ref';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';
 import { presentGroupUser, presentUserGroup } from './groups.v1.presenter';
@@ -14,11 +15,11 @@ import { GroupLinkRows, GroupLinksV1Service } from './group-links.v1.service';
  */
 export const GroupLinkRoutes = <R>(kind: 'users' | 'pools', id: string, present: (row: R) => unknown, body: Type) =>
   V1Resource<GroupLinkRows<R>>({
-    service: `links.${kind}`, id, scopes: 'student-groups', present,
-    list: { call: 'list', cap: V1_PAGE_CAP.large },
-    create: { call: 'add', handler: 'create', upsert: true, body },
-    read: { call: 'read' },
-    remove: { call: 'remove' },
+    service: serviceIn(GroupLinksV1Service, (l) => (kind === 'users' ? l.users : l.pools) as unknown as GroupLinkRows<R>), id, scopes: 'student-groups', present,
+    list: { call: (s) => s.list, cap: V1_PAGE_CAP.large },
+    create: { call: (s) => s.add, handler: 'create', upsert: true, body },
+    read: { call: (s) => s.read },
+    remove: { call: (s) => s.remove },
   });
 
 /** /v1/groups/{group_id}/users: the members of a group. */

@@ -15,11 +15,11 @@ import { GroupsV1Service, GroupView } from './groups.v1.service';
  */
 @V1()
 @V1Resource<GroupsV1Service>({
-  service: 'groups', id: 'group_id', scopes: 'student-groups', present: (v: GroupView) => presentV1Group(v.group, v.userCount, v.options),
-  create: { call: 'create', body: V1GroupCreateDto },
-  read: { call: 'get', handler: 'read' },
-  update: { call: 'update', body: V1GroupUpdateDto, patchBody: V1GroupPatchDto },
-  remove: { call: 'remove' },
+  service: GroupsV1Service, id: 'group_id', scopes: 'student-groups', present: (v: GroupView) => presentV1Group(v.group, v.userCount, v.options),
+  create: { call: (s) => s.create, body: V1GroupCreateDto },
+  read: { call: (s) => s.get, handler: 'read' },
+  update: { call: (s) => s.update, body: V1GroupUpdateDto, patchBody: V1GroupPatchDto },
+  remove: { call: (s) => s.remove },
 })
 @Controller('v1/groups')
 export class GroupsV1Controller {

@@ -24,10 +24,10 @@ const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.i
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<GroupsService>({
-  service: 'groups', type: 'groups', scopes: 'student-groups',
-  create: { call: 'create', item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
-  update: { call: 'update', item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
-  remove: { call: 'remove', item: GroupDeleteItem, dedupeKey: idKey, dedupePointer: '/id' },
+  service: GroupsService, type: 'groups', scopes: 'student-groups',
+  create: { call: (s) => s.create, item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
+  update: { call: (s) => s.update, item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
+  remove: { call: (s) => s.remove, item: GroupDeleteItem, dedupeKey: idKey, dedupePointer: '/id' },
 })
 @Controller('v2/groups')
 export class GroupsV2Controller {

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -20,6 +20,20 @@ async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
   }
 }
 
+/** The health answer (200 and 503). */
+const HEALTH = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded'] },
+    checks: {
+      type: 'object',
+      required: ['postgres', 'redis'],
+      properties: { postgres: { type: 'string', enum: ['ok', 'error'] }, redis: { type: 'string', enum: ['ok', 'error'] } },
+    },
+  },
+};
+
 @ApiTags('health')
 @NeutralApi()
 @Controller('health')
@@ -32,6 +46,8 @@ export class HealthController {
   /** 200 when PostgreSQL and Redis answer, 503 with Retry-After (the outage answer's, a few seconds) otherwise. */
   @Public()
   @Get()
+  @ApiResponse({ status: 200, description: 'PostgreSQL and Redis answer', schema: HEALTH })
+  @ApiResponse({ status: 503, description: 'PostgreSQL or Redis does not answer (Retry-After)', schema: HEALTH })
   async health(@Res({ passthrough: true }) reply: FastifyReply) {
     const [postgres, redis] = await Promise.all([check(() => this.ds.query('SELECT 1')), check(() => this.redis.ping())]);
     const ok = postgres === 'ok' && redis === 'ok';

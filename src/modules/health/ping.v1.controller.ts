@@ -1,3 +1,4 @@
+import { NoBody } from '../../core/openapi/no-body';
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
@@ -13,5 +14,6 @@ import { V1 } from '../../core/http/interfaces';
 export class PingV1Controller {
   @Get()
   @HttpCode(200)
+  @NoBody(200, 'The credential is valid (no body)')
   ping(): void {}
 }

@@ -14,11 +14,11 @@ import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item
 @V1()
 @ApiTags('v1 content items')
 @V1Resource<V1ContentItemsService>({
-  service: 'items', id: 'lesson_content_item_id', scopes: 'content-items', present: presentContentItem,
-  list: { call: 'list', cap: V1_PAGE_CAP.small },
-  create: { call: 'create', body: ContentItemRequest },
-  read: { call: 'get', handler: 'read' },
-  update: { call: 'update', body: ContentItemUpdateRequest },
+  service: V1ContentItemsService, id: 'lesson_content_item_id', scopes: 'content-items', present: presentContentItem,
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.create, body: ContentItemRequest },
+  read: { call: (s) => s.get, handler: 'read' },
+  update: { call: (s) => s.update, body: ContentItemUpdateRequest },
 })
 @Controller('v1/lessons/:lesson_id/content-items')
 export class ContentItemsV1Controller {

@@ -13,11 +13,11 @@ import { V1LessonsService } from './lessons.v1.service';
 @V1()
 @ApiTags('v1 lessons')
 @V1Resource<V1LessonsService>({
-  service: 'lessons', id: 'lesson_id', scopes: 'lessons', present: presentLesson,
-  create: { call: 'create', body: LessonRequest },
-  read: { call: 'get', handler: 'read' },
-  update: { call: 'update', body: LessonUpdateRequest, query: LessonUpdateQuery, queryArg: (q: LessonUpdateQuery) => q.course_id },
-  remove: { call: 'delete', handler: 'remove' },
+  service: V1LessonsService, id: 'lesson_id', scopes: 'lessons', present: presentLesson,
+  create: { call: (s) => s.create, body: LessonRequest },
+  read: { call: (s) => s.get, handler: 'read' },
+  update: { call: (s) => s.update, body: LessonUpdateRequest, query: LessonUpdateQuery, queryArg: (q: LessonUpdateQuery) => q.course_id },
+  remove: { call: (s) => s.delete, handler: 'remove' },
 })
 @Controller('v1/lessons')
 export class LessonsV1Controller {

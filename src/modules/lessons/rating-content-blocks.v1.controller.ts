@@ -13,11 +13,11 @@ import { presentRatingBlock, RatingContentBlocksV1Service } from './rating-conte
 @V1()
 @ApiTags('v1 rating content blocks')
 @V1Resource<RatingContentBlocksV1Service>({
-  service: 'blocks', id: 'rating_content_block_id', scopes: 'content-items', present: presentRatingBlock,
-  create: { call: 'create', body: RatingContentBlockRequest },
-  read: { call: 'get', handler: 'read' },
-  update: { call: 'update', body: RatingContentBlockRequest },
-  remove: { call: 'delete', handler: 'remove' },
+  service: RatingContentBlocksV1Service, id: 'rating_content_block_id', scopes: 'content-items', present: presentRatingBlock,
+  create: { call: (s) => s.create, body: RatingContentBlockRequest },
+  read: { call: (s) => s.get, handler: 'read' },
+  update: { call: (s) => s.update, body: RatingContentBlockRequest },
+  remove: { call: (s) => s.delete, handler: 'remove' },
 })
 @Controller('v1/lessons/:lesson_id/rating-content-blocks')
 export class RatingContentBlocksV1Controller {

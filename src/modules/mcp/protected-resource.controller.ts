@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
@@ -17,6 +17,20 @@ import { NeutralApi } from '../../core/http/interfaces';
  * `issuer` of its metadata and the `iss` of its tokens, whatever host this metadata was asked on,
  * since a client compares the two (RFC 8414 section 3.3; CONVENTIONS §9).
  */
+/** What metadata() answers (RFC 9728 section 2). */
+const PROTECTED_RESOURCE_METADATA = {
+  type: 'object',
+  required: ['resource', 'authorization_servers'],
+  properties: {
+    resource: { type: 'string', format: 'uri' },
+    authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' } },
+    scopes_supported: { type: 'array', items: { type: 'string' } },
+    bearer_methods_supported: { type: 'array', items: { type: 'string', enum: ['header'] } },
+    resource_name: { type: 'string' },
+    resource_documentation: { type: 'string', format: 'uri' },
+  },
+};
+
 @ApiTags('oauth')
 @NeutralApi()
 @Controller('.well-known/oauth-protected-resource')
@@ -27,6 +41,7 @@ export class ProtectedResourceController {
   @Get()
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the API (RFC 9728)' })
+  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: PROTECTED_RESOURCE_METADATA })
   api(@Req() req: FastifyRequest) {
     return this.metadata(requestBaseUrl(this.config, req), '');
   }
@@ -35,6 +50,7 @@ export class ProtectedResourceController {
   @Get('mcp')
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the MCP server at /mcp (RFC 9728)' })
+  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: PROTECTED_RESOURCE_METADATA })
   mcp(@Req() req: FastifyRequest) {
     return this.metadata(requestBaseUrl(this.config, req), '/mcp');
   }

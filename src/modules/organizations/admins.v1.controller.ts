@@ -12,12 +12,12 @@ import { AdminCreateDto, AdminRoleCreateDto, AdminRoleUpdateDto, AdminUpdateDto 
 @V1()
 @Extension("lists, creates, changes or removes an organization's administrators (`{email, role, password?}`); the last owner cannot be removed or demoted.")
 @V1Resource<AdminsService>({
-  service: 'admins', id: 'admin_id', scopes: 'admin-users', present: presentAdmin,
-  list: { call: 'list', handler: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'get', handler: 'read' },
-  create: { call: 'createByApi', handler: 'create', body: AdminCreateDto },
-  update: { call: 'update', body: AdminUpdateDto },
-  remove: { call: 'remove', handler: 'destroy' },
+  service: AdminsService, id: 'admin_id', scopes: 'admin-users', present: presentAdmin,
+  list: { call: (s) => s.list, handler: 'list', cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.get, handler: 'read' },
+  create: { call: (s) => s.createByApi, handler: 'create', body: AdminCreateDto },
+  update: { call: (s) => s.update, body: AdminUpdateDto },
+  remove: { call: (s) => s.remove, handler: 'destroy' },
 })
 @Controller('v1/admins')
 export class AdminsV1Controller {
@@ -30,12 +30,12 @@ const presentRole = (r: AdminRoleView) => r;
 @V1()
 @Extension('lists, creates, changes or deletes administrator roles (`{name, scopes}`); the built-in roles owner, admin, content-editor and reporter are read-only.')
 @V1Resource<AdminRolesService>({
-  service: 'roles', id: 'name', scopes: 'roles', present: presentRole,
-  list: { call: 'list', handler: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'get', handler: 'read' },
-  create: { call: 'create', body: AdminRoleCreateDto },
-  update: { call: 'update', body: AdminRoleUpdateDto },
-  remove: { call: 'remove', handler: 'destroy' },
+  service: AdminRolesService, id: 'name', scopes: 'roles', present: presentRole,
+  list: { call: (s) => s.list, handler: 'list', cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.get, handler: 'read' },
+  create: { call: (s) => s.create, body: AdminRoleCreateDto },
+  update: { call: (s) => s.update, body: AdminRoleUpdateDto },
+  remove: { call: (s) => s.remove, handler: 'destroy' },
 })
 @Controller('v1/admin-roles')
 export class AdminRolesV1Controller {

@@ -10,16 +10,16 @@ import { PathsService, PathView } from './paths.service';
 /** /v1/paths: the organization's paths (created by publishing one; PUT and PATCH alike) and their items. */
 @V1()
 @V1Resource<PathsService>({
-  service: 'paths', id: 'path_id', scopes: 'paths', present: (r: PathView) => presentPath(r.path, r.itemCount),
-  list: { call: 'listPaths', handler: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'readPath', handler: 'read' },
-  update: { call: 'updatePath', handler: 'update', body: PathFieldsDto },
-  remove: { call: 'deletePath', handler: 'remove' },
+  service: PathsService, id: 'path_id', scopes: 'paths', present: (r: PathView) => presentPath(r.path, r.itemCount),
+  list: { call: (s) => s.listPaths, handler: 'list', cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.readPath, handler: 'read' },
+  update: { call: (s) => s.updatePath, handler: 'update', body: PathFieldsDto },
+  remove: { call: (s) => s.deletePath, handler: 'remove' },
 })
 @V1Resource<PathItemsService>({
-  service: 'itemsService', at: ':path_id/path-items', id: 'path_item_id', scopes: 'paths', present: presentPathItem,
-  list: { call: 'listPathItems', handler: 'items', cap: V1_PAGE_CAP.small },
-  read: { call: 'readPathItem', handler: 'item' },
+  service: PathItemsService, at: ':path_id/path-items', id: 'path_item_id', scopes: 'paths', present: presentPathItem,
+  list: { call: (s) => s.listPathItems, handler: 'items', cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.readPathItem, handler: 'item' },
 })
 @Controller('v1/paths')
 export class PathsV1Controller {

@@ -21,6 +21,7 @@ import { PathEnrollmentsService } from './path-enrollments.service';
 import { PathItemsService } from './path-items.service';
 import { PublishedPathLinksService } from './published-path-links.service';
 import { PublishedPathsService } from './published-paths.service';
+import { serviceIn } from '../../core/http/service-ref';
 
 const ITEM = 'published_path_id';
 
@@ -32,29 +33,29 @@ const ITEM = 'published_path_id';
  */
 @V1()
 @V1Resource<PublishedPathsService>({
-  service: 'published', id: ITEM, scopes: 'paths', present: presentPublishedPath,
-  create: { call: 'createPublished', handler: 'create', body: PublishedPathCreateDto },
-  read: { call: 'readPublished', handler: 'read' },
-  update: { call: 'updatePublished', handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
-  remove: { call: 'deletePublished', handler: 'remove' },
+  service: PublishedPathsService, id: ITEM, scopes: 'paths', present: presentPublishedPath,
+  create: { call: (s) => s.createPublished, handler: 'create', body: PublishedPathCreateDto },
+  read: { call: (s) => s.readPublished, handler: 'read' },
+  update: { call: (s) => s.updatePublished, handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
+  remove: { call: (s) => s.deletePublished, handler: 'remove' },
 })
-@V1Links({ service: 'links.labels', at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel, body: PathLabelCreateDto, handlers: ['labels', 'addLabel', 'label', 'removeLabel'] })
-@V1Links({ service: 'links.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag, body: PathTagCreateDto, handlers: ['tags', 'addTag', 'tag', 'removeTag'] })
-@V1Links({ service: 'links.overrides', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride, body: PathVisibilityCreateDto, handlers: ['overrides', 'setOverride', 'override', 'removeOverride'] })
+@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.labels), at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel, body: PathLabelCreateDto, handlers: ['labels', 'addLabel', 'label', 'removeLabel'] })
+@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.tags), at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag, body: PathTagCreateDto, handlers: ['tags', 'addTag', 'tag', 'removeTag'] })
+@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.overrides), at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride, body: PathVisibilityCreateDto, handlers: ['overrides', 'setOverride', 'override', 'removeOverride'] })
 @V1Resource<PathItemsService>({
-  service: 'itemsService', at: `:${ITEM}/path-items`, id: 'path_item_id', scopes: 'paths', present: presentPublishedPathItem,
-  list: { call: 'listItems', handler: 'items', cap: V1_PAGE_CAP.small },
-  create: { call: 'createItem', body: PathItemCreateDto },
-  read: { call: 'readItem', handler: 'item' },
-  update: { call: 'updateItem', body: PathItemUpdateDto },
-  remove: { call: 'deleteItem' },
+  service: PathItemsService, at: `:${ITEM}/path-items`, id: 'path_item_id', scopes: 'paths', present: presentPublishedPathItem,
+  list: { call: (s) => s.listItems, handler: 'items', cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.createItem, body: PathItemCreateDto },
+  read: { call: (s) => s.readItem, handler: 'item' },
+  update: { call: (s) => s.updateItem, body: PathItemUpdateDto },
+  remove: { call: (s) => s.deleteItem },
 })
 @V1Resource<PathEnrollmentsService>({
-  service: 'enrollmentsService', at: `:${ITEM}/published-path-enrollments`, id: 'published_path_enrollment_id', scopes: 'enrollments', present: presentPathEnrollment,
-  list: { call: 'listEnrollments', handler: 'enrollments', cap: V1_PAGE_CAP.large },
-  create: { call: 'enroll', upsert: true, body: ProgramEnrollmentCreateDto },
-  read: { call: 'readEnrollment', handler: 'enrollment' },
-  update: { call: 'updateEnrollment', body: ProgramEnrollmentUpdateDto },
+  service: PathEnrollmentsService, at: `:${ITEM}/published-path-enrollments`, id: 'published_path_enrollment_id', scopes: 'enrollments', present: presentPathEnrollment,
+  list: { call: (s) => s.listEnrollments, handler: 'enrollments', cap: V1_PAGE_CAP.large },
+  create: { call: (s) => s.enroll, upsert: true, body: ProgramEnrollmentCreateDto },
+  read: { call: (s) => s.readEnrollment, handler: 'enrollment' },
+  update: { call: (s) => s.updateEnrollment, body: ProgramEnrollmentUpdateDto },
 })
 @Controller('v1/domains/:domain_name/published-paths')
 export class PublishedPathsV1Controller {

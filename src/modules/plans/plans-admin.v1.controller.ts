@@ -10,7 +10,7 @@ const EXTENSION = 'creates (with its offer), updates (PUT: name and hidden requi
  * POST /v1/domains/{domain_name}/plan (singular, as published), PUT/PATCH/DELETE .../plan/{plan_id}
  * (CONVENTIONS §15, `plans:write`): the published Plan, with its published courses and paths.
  */
-@ProgramAdminV1({ service: 'plans', id: 'plan_id', scopes: 'plans', present: presentPlan, create: PlanCreateDto, patch: PlanPatchDto, description: EXTENSION })
+@ProgramAdminV1({ service: PlansAdminService, id: 'plan_id', scopes: 'plans', present: presentPlan, create: PlanCreateDto, patch: PlanPatchDto, description: EXTENSION })
 @Controller('v1/domains/:domain_name/plan')
 export class PlansAdminV1Controller {
   constructor(readonly plans: PlansAdminService) {}

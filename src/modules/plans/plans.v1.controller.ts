@@ -12,16 +12,16 @@ import { PlansService } from './plans.service';
  */
 @V1()
 @V1Resource<PlansService>({
-  service: 'plans', id: 'plan_id', scopes: 'plans', present: presentPlan,
-  list: { call: 'list', cap: V1_PAGE_CAP.small },
-  read: { call: 'read' },
+  service: PlansService, id: 'plan_id', scopes: 'plans', present: presentPlan,
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
+  read: { call: (s) => s.read },
 })
 @V1Resource<PlansService>({
-  service: 'plans', at: ':plan_id/plan-enrollments', id: 'plan_enrollment_id', scopes: 'enrollments', present: presentPlanEnrollment,
-  list: { call: 'listEnrollments', handler: 'enrollments', cap: V1_PAGE_CAP.large },
-  create: { call: 'enroll', upsert: true, body: ProgramEnrollmentCreateDto },
-  read: { call: 'readEnrollment', handler: 'enrollment' },
-  update: { call: 'updateEnrollment', handler: 'update', body: ProgramEnrollmentUpdateDto },
+  service: PlansService, at: ':plan_id/plan-enrollments', id: 'plan_enrollment_id', scopes: 'enrollments', present: presentPlanEnrollment,
+  list: { call: (s) => s.listEnrollments, handler: 'enrollments', cap: V1_PAGE_CAP.large },
+  create: { call: (s) => s.enroll, upsert: true, body: ProgramEnrollmentCreateDto },
+  read: { call: (s) => s.readEnrollment, handler: 'enrollment' },
+  update: { call: (s) => s.updateEnrollment, handler: 'update', body: ProgramEnrollmentUpdateDto },
 })
 @Controller('v1/domains/:domain_name/plan')
 export class PlansV1Controller {

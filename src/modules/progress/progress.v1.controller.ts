@@ -36,9 +36,9 @@ class LessonProgressBy {
 /** /v1/lesson-progress/{id}: read, and update. */
 @V1()
 @V1Resource<LessonProgressBy>({
-  service: 'lessons', id: 'lesson_progress_id', scopes: 'enrollments', present: presentLessonProgress,
-  read: { call: 'read' },
-  update: { call: 'update', body: LessonProgressDto },
+  service: LessonProgressBy, id: 'lesson_progress_id', scopes: 'enrollments', present: presentLessonProgress,
+  read: { call: (s) => s.read },
+  update: { call: (s) => s.update, body: LessonProgressDto },
 })
 @Controller('v1/lesson-progress')
 export class LessonProgressV1Controller {
@@ -52,13 +52,13 @@ export class LessonProgressV1Controller {
 /** /v1/progresstokens: a lesson progress seen through its token (the list first: the lower @V1Resource declares its handlers first). */
 @V1()
 @V1Resource<LessonProgressBy>({
-  service: 'tokens', id: 'progress_token_id', scopes: 'enrollments', present: presentProgressToken,
-  read: { call: 'read' },
-  update: { call: 'update', body: ProgressTokenDto },
+  service: LessonProgressBy, id: 'progress_token_id', scopes: 'enrollments', present: presentProgressToken,
+  read: { call: (s) => s.read },
+  update: { call: (s) => s.update, body: ProgressTokenDto },
 })
 @V1Resource<ProgressReads>({
-  service: 'reads', id: 'progress_token_id', scopes: 'enrollments', present: (r) => presentProgressToken(r as never),
-  list: { call: 'tokens', handler: 'list', cap: V1_PAGE_CAP.small },
+  service: ProgressReads, id: 'progress_token_id', scopes: 'enrollments', present: (r) => presentProgressToken(r as never),
+  list: { call: (s) => s.tokens, handler: 'list', cap: V1_PAGE_CAP.small },
 })
 @Controller('v1/progresstokens')
 export class ProgressTokensV1Controller {

@@ -12,6 +12,7 @@ import { PublishedCoursesService } from './published-courses.service';
 import { V1 } from '../../core/http/interfaces';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { V1Links, V1Resource } from '../../core/http/v1-resource';
+import { serviceIn } from '../../core/http/service-ref';
 
 const ITEM = 'published_course_id';
 
@@ -20,22 +21,22 @@ const ITEM = 'published_course_id';
  * and prerequisites (OpenAPI-only; published-courses:read / :write).
  */
 @V1()
-@V1Links({ service: 'extras.tags', at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'published-courses', present: presentCourseTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
+@V1Links({ service: serviceIn(PublishedCourseExtrasService, (x) => x.tags), at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'published-courses', present: presentCourseTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
 @V1Resource<PublishedCourseExtrasService>({
-  service: 'extras', at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'published-courses', present: presentCourseOverride,
-  list: { call: 'listOverrides', cap: V1_PAGE_CAP.large },
-  create: { call: 'setOverride', body: PublishedCourseVisibilityDto },
-  read: { call: 'readOverride' },
-  remove: { call: 'removeOverride' },
+  service: PublishedCourseExtrasService, at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'published-courses', present: presentCourseOverride,
+  list: { call: (s) => s.listOverrides, cap: V1_PAGE_CAP.large },
+  create: { call: (s) => s.setOverride, body: PublishedCourseVisibilityDto },
+  read: { call: (s) => s.readOverride },
+  remove: { call: (s) => s.removeOverride },
 })
 @V1Resource<PublishedCourseExtrasService>({
-  service: 'extras', at: `:${ITEM}/published-course-prerequisites`, id: 'prerequisite_published_course_id', scopes: 'published-courses', present: presentPrerequisite,
-  list: { call: 'listPrerequisites', cap: V1_PAGE_CAP.small },
-  create: { call: 'addPrerequisite', body: PublishedCoursePrerequisiteDto },
-  remove: { call: 'removePrerequisite' },
+  service: PublishedCourseExtrasService, at: `:${ITEM}/published-course-prerequisites`, id: 'prerequisite_published_course_id', scopes: 'published-courses', present: presentPrerequisite,
+  list: { call: (s) => s.listPrerequisites, cap: V1_PAGE_CAP.small },
+  create: { call: (s) => s.addPrerequisite, body: PublishedCoursePrerequisiteDto },
+  remove: { call: (s) => s.removePrerequisite },
 })
 @V1Links({
-  service: 'extras.groupPrerequisites', at: `:${ITEM}/student-group-prerequisites`, id: 'student_group_id', scopes: 'published-courses', present: presentGroupPrerequisite,
+  service: serviceIn(PublishedCourseExtrasService, (x) => x.groupPrerequisites), at: `:${ITEM}/student-group-prerequisites`, id: 'student_group_id', scopes: 'published-courses', present: presentGroupPrerequisite,
   body: PublishedCourseGroupPrerequisiteDto, handlers: ['listGroupPrerequisites', 'addGroupPrerequisite', 'readGroupPrerequisite', 'removeGroupPrerequisite'],
 })
 @Controller('v1/domains/:domain_name/published-courses')

@@ -42,12 +42,12 @@ const pairKey = (raw: Record<string, any>) => {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<PublishedCoursesV2Service>({
-  service: 'v2', type: 'published-courses', scopes: 'published-courses', baseUrl: true,
+  service: PublishedCoursesV2Service, type: 'published-courses', scopes: 'published-courses', baseUrl: true,
   create: {
-    call: 'publishMany', item: PublishedCourseCreateItemV2, dedupeKey: pairKey, dedupePointer: '/relationships/course/data/id',
+    call: (s) => s.publishMany, item: PublishedCourseCreateItemV2, dedupeKey: pairKey, dedupePointer: '/relationships/course/data/id',
     doc: { description: 'Courses to publish to domains; the same course and domain twice in one batch is duplicate_in_batch, a pair already live already_published', items: '_PublishedCourseCreateData' },
   },
-  update: { call: 'updateMany', item: PublishedCourseUpdateItemV2, doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' } },
+  update: { call: (s) => s.updateMany, item: PublishedCourseUpdateItemV2, doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' } },
 })
 @Controller('v2/published-courses')
 export class PublishedCoursesV2Controller {

@@ -9,6 +9,35 @@ import type { QuizRow } from './quiz-model';
  * shows results on failure), each drawn question's correct flag with its feedback. Never the
  * answer key: no correct answer ids or texts, no stored responses.
  */
+const nullable = (type: string, more: object = {}) => ({ type, nullable: true, ...more });
+const ATTEMPT_PROPERTIES = {
+  id: { type: 'string' },
+  quiz_id: { type: 'string' },
+  user: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+  published_course_id: { type: 'string' },
+  lesson_id: { type: 'string' },
+  attempt_number: { type: 'integer' },
+  status: { type: 'string' },
+  score: nullable('number'),
+  max_score: nullable('number'),
+  percentage_correct: nullable('number'),
+  passed: nullable('boolean'),
+  submitted_at: nullable('string', { format: 'date-time' }),
+  created_at: { type: 'string', format: 'date-time' },
+  questions: {
+    type: 'array',
+    nullable: true,
+    description: "per question, whether it was answered correctly (and on submission its feedback), when the quiz shows question feedback",
+    items: { type: 'object', required: ['question_id', 'correct'], properties: { question_id: { type: 'string' }, correct: nullable('boolean'), feedback_html: nullable('string') } },
+  },
+};
+const ATTEMPT_REQUIRED = Object.keys(ATTEMPT_PROPERTIES);
+
+/** What presentAttempt answers in a list (declared for the OpenAPI document). */
+export const ATTEMPT_SCHEMA = { type: 'object', required: ATTEMPT_REQUIRED, properties: ATTEMPT_PROPERTIES };
+/** What presentAttempt answers to a submission: with `attempts_remaining` (null: no limit). */
+export const SUBMITTED_ATTEMPT_SCHEMA = { type: 'object', required: [...ATTEMPT_REQUIRED, 'attempts_remaining'], properties: { ...ATTEMPT_PROPERTIES, attempts_remaining: nullable('integer') } };
+
 export function presentAttempt(a: AttemptRow, quiz: QuizRow, feedback?: Map<string, string>, withRemaining = false) {
   const showResults = quiz.show_question_feedback && (a.passed === true || quiz.show_results_on_failure);
   return {

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { AttemptListQuery, AttemptRequest } from './dto/attempt.v1.dto';
-import { presentAttempt } from './attempts.presenter';
+import { v1PageSchema } from '../../core/openapi/v1-page-schema';
+import { ATTEMPT_SCHEMA, presentAttempt, SUBMITTED_ATTEMPT_SCHEMA } from './attempts.presenter';
 import { AttemptsService } from './attempts.service';
 
 /**
@@ -24,6 +25,7 @@ export class QuizAttemptsV1Controller {
 
   @Post()
   @Scopes('quizzes:write', 'enrollments:write')
+  @ApiResponse({ status: 201, description: 'The graded attempt', schema: SUBMITTED_ATTEMPT_SCHEMA })
   async submit(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: AttemptRequest) {
     const { attempt, quiz, feedback } = await this.attempts.submit(p, quizId, body);
     return presentAttempt(attempt, quiz, feedback, true);
@@ -31,6 +33,7 @@ export class QuizAttemptsV1Controller {
 
   @Get()
   @Scopes('quizzes:read', 'enrollments:read')
+  @ApiOkResponse({ description: "A page of the quiz's attempts", schema: v1PageSchema(ATTEMPT_SCHEMA) })
   async list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() q: AttemptListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { quiz, rows, count } = await this.attempts.list(p, quizId, q.user_id || undefined, page);
     return page.list(rows.map((r) => presentAttempt(r, quiz)), count);

@@ -28,6 +28,7 @@ import { presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.prese
 import { QuizzesService } from './quizzes.service';
 import { KindBatches, QuizzesV2Service } from './quizzes.v2.service';
 import type { QuestionBankRow, QuizRow } from './quiz-model';
+import { serviceIn } from '../../core/http/service-ref';
 
 const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.id : undefined);
 /** Creates first-wins on the name (case-insensitive, trimmed, as filter[name] matches). */
@@ -60,10 +61,10 @@ const listFilters = (query: Record<string, unknown>) => {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<KindBatches<QuizRow>>({
-  service: 'v2.quizzes', type: 'quizzes', scopes: 'quizzes', baseUrl: true,
-  create: { call: 'create', item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
-  update: { call: 'update', item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
-  remove: { call: 'remove', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
+  service: serviceIn(QuizzesV2Service, (x) => x.quizzes), type: 'quizzes', scopes: 'quizzes', baseUrl: true,
+  create: { call: (s) => s.create, item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
+  update: { call: (s) => s.update, item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
+  remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
 })
 @Controller('v2/quizzes')
 export class QuizzesV2Controller {
@@ -140,10 +141,10 @@ export class QuizBanksV2Controller {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<KindBatches<QuestionBankRow>>({
-  service: 'v2.banks', type: 'question-banks', scopes: 'question-banks', baseUrl: true,
-  create: { call: 'create', item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
-  update: { call: 'update', item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
-  remove: { call: 'remove', item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
+  service: serviceIn(QuizzesV2Service, (x) => x.banks), type: 'question-banks', scopes: 'question-banks', baseUrl: true,
+  create: { call: (s) => s.create, item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
+  update: { call: (s) => s.update, item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
+  remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
 })
 @Controller('v2/question-banks')
 export class QuestionBanksV2Controller {

@@ -1,3 +1,4 @@
+import { NoBody } from '../../core/openapi/no-body';
 import { applyDecorators, Body, Controller, Delete, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -153,6 +154,7 @@ export class StudentsV2Controller {
 
   @Post(':id/send-password-reset')
   @HttpCode(202)
+  @NoBody(202, 'The reset mail is queued (no body)')
   @Scopes('students:manage-password')
   async sendPasswordReset(@Auth() p: Principal, @Param('id') id: string, @Query() query: PasswordResetQuery) {
     await this.students.sendPasswordReset(p, id, query.domain);

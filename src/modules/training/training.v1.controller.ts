@@ -2,6 +2,7 @@ import { Controller, Type } from '@nestjs/common';
 import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
 import { OnHandlers, V1PageQuery as PageQuery } from '../../core/http/v1-controller-kit';
+import { MethodRef } from '../../core/http/service-ref';
 import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
 import { paramError, strParam } from '../../core/http/v1-rules';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
@@ -43,7 +44,7 @@ const filter = (q: Record<string, unknown>, name: string) => {
 const HANDLERS = { create: 'create', read: 'retrieve', update: 'update', remove: 'destroy' } as const;
 
 /** The service methods of a training resource's operations (remove: where it has a destroy). */
-type Calls<S> = Record<'list' | 'create' | 'read' | 'update', keyof S & string> & { remove?: keyof S & string };
+type Calls<S> = Record<'list' | 'create' | 'read' | 'update', MethodRef<S>> & { remove?: MethodRef<S> };
 
 /**
  * The operations of a /v1 training resource (ILT instructors, multi-session events, ILT sessions)
@@ -77,9 +78,9 @@ const instructorFilters = (q: Record<string, unknown>) => {
   list: [ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }), ApiQuery({ name: 'email', required: false, schema: { type: 'string' } }), PageQuery(CAP)],
 })
 @V1Resource<InstructorsService>({
-  service: 'instructors', id: 'id', scopes: 'instructors', present: presentInstructor,
+  service: InstructorsService, id: 'id', scopes: 'instructors', present: presentInstructor,
   ...trainingOps<InstructorsService>(
-    { list: 'list', create: 'create', read: 'read', update: 'update', remove: 'remove' },
+    { list: (s) => s.list, create: (s) => s.create, read: (s) => s.read, update: (s) => s.update, remove: (s) => s.remove },
     { body: InstructorDto, patchBody: InstructorPatchDto, filters: instructorFilters },
   ),
 })
@@ -92,9 +93,9 @@ export class IltInstructorsV1Controller {
 @V1()
 @OnHandlers({ list: [PageQuery(CAP)] })
 @V1Resource<MultiSessionsService>({
-  service: 'sessions', id: 'multi_session_event_id', scopes: 'vilt-sessions', present: presentMultiSessionEvent,
+  service: MultiSessionsService, id: 'multi_session_event_id', scopes: 'vilt-sessions', present: presentMultiSessionEvent,
   ...trainingOps<MultiSessionsService>(
-    { list: 'listMulti', create: 'createMulti', read: 'readMulti', update: 'updateMulti' },
+    { list: (s) => s.listMulti, create: (s) => s.createMulti, read: (s) => s.readMulti, update: (s) => s.updateMulti },
     { body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
   ),
 })
@@ -118,9 +119,9 @@ export class IltMultiSessionEventsV1Controller {
   ],
 })
 @V1Resource<SessionsService>({
-  service: 'sessions', id: 'ilt_session_id', scopes: 'vilt-sessions', present: presentIltSession,
+  service: SessionsService, id: 'ilt_session_id', scopes: 'vilt-sessions', present: presentIltSession,
   ...trainingOps<SessionsService>(
-    { list: 'listEvents', create: 'createSession', read: 'readEvent', update: 'updateSession', remove: 'deleteSession' },
+    { list: (s) => s.listEvents, create: (s) => s.createSession, read: (s) => s.readEvent, update: (s) => s.updateSession, remove: (s) => s.deleteSession },
     { body: IltSessionDto, putOnly: true },
   ),
 })
@@ -141,9 +142,9 @@ export class IltSessionsV1Controller {
   ],
 })
 @V1Resource<SessionsService>({
-  service: 'sessions', id: 'vilt_session_event_id', scopes: 'vilt-sessions', present: presentSessionEvent,
+  service: SessionsService, id: 'vilt_session_event_id', scopes: 'vilt-sessions', present: presentSessionEvent,
   list: {
-    call: 'listEvents',
+    call: (s) => s.listEvents,
     handler: 'list',
     cap: CAP,
     filters: (q: Record<string, unknown>) => ({
@@ -153,7 +154,7 @@ export class IltSessionsV1Controller {
       endsAtLte: filter(q, 'ends_at__lte'),
     }),
   },
-  read: { call: 'readEvent', handler: HANDLERS.read },
+  read: { call: (s) => s.readEvent, handler: HANDLERS.read },
 })
 @Controller('v1/vilt-session-events')
 export class ViltSessionEventsV1Controller {
@@ -162,7 +163,7 @@ export class ViltSessionEventsV1Controller {
 
 /** A V1Resource over RegistrationsService: each operation presents as published (the list item, the registration, the update's result). */
 const registrations = (present: (r: RegistrationRow) => unknown, ops: Omit<V1ResourceSpec<RegistrationsService>, 'service' | 'id' | 'scopes' | 'present'>) =>
-  V1Resource<RegistrationsService>({ service: 'registrations', id: 'vilt_session_registration_id', scopes: 'vilt-sessions', present, ...ops });
+  V1Resource<RegistrationsService>({ service: RegistrationsService, id: 'vilt_session_registration_id', scopes: 'vilt-sessions', present, ...ops });
 
 /**
  * /v1/vilt-session-registrations (vilt-sessions:*): pages of up to 1000 (section 8). PUT and PATCH
@@ -173,11 +174,11 @@ const registrations = (present: (r: RegistrationRow) => unknown, ops: Omit<V1Res
 @V1()
 @OnHandlers({ list: [ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } }), PageQuery(V1_PAGE_CAP.large)] })
 @registrations(presentRegistrationUpdate, {
-  update: { call: 'update', handler: HANDLERS.update, body: RegistrationUpdateDto, patchBody: RegistrationPatchDto },
-  remove: { call: 'remove', handler: HANDLERS.remove },
+  update: { call: (s) => s.update, handler: HANDLERS.update, body: RegistrationUpdateDto, patchBody: RegistrationPatchDto },
+  remove: { call: (s) => s.remove, handler: HANDLERS.remove },
 })
-@registrations(presentRegistration, { create: { call: 'create', handler: HANDLERS.create, body: RegistrationCreateDto }, read: { call: 'read', handler: HANDLERS.read } })
-@registrations(presentRegistrationItem, { list: { call: 'list', cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ sessionId: filter(q, 'session__id') }) } })
+@registrations(presentRegistration, { create: { call: (s) => s.create, handler: HANDLERS.create, body: RegistrationCreateDto }, read: { call: (s) => s.read, handler: HANDLERS.read } })
+@registrations(presentRegistrationItem, { list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ sessionId: filter(q, 'session__id') }) } })
 @Controller('v1/vilt-session-registrations')
 export class ViltSessionRegistrationsV1Controller {
   constructor(private readonly registrations: RegistrationsService) {}

@@ -1,19 +1,22 @@
 import type { EventType } from '../../core/events/outbox';
 import { ID_PREFIXES, IdType } from '../../core/ids/ids';
 
-/** The ten sample-* paths and the event type each one shows. */
-export const SAMPLE_PATHS: Record<string, EventType> = {
-  'sample-course-completion': 'COURSE_COMPLETION',
-  'sample-course-enrollment': 'COURSE_ENROLLMENT',
-  'sample-dashboard-task-created': 'DASHBOARD_TASK_CREATED',
-  'sample-domain-enrollment': 'DOMAIN_ENROLLMENT',
-  'sample-lesson-completion': 'LESSON_COMPLETION',
-  'sample-path-completion': 'PATH_COMPLETION',
-  'sample-path-enrollment': 'PATH_ENROLLMENT',
-  'sample-purchase-fulfillment': 'PURCHASE_FULFILLMENT',
-  'sample-quiz-completion': 'QUIZ_COMPLETION',
-  'sample-vilt-registration': 'VILT_EVENT_REGISTRATION',
+/** Each event type's sample path (GET /v1/webhooks/sample-*): keyed by type, so a new type without one is a compile error. */
+export const EVENT_SAMPLE_PATHS: { readonly [T in EventType]: `sample-${string}` } = {
+  COURSE_COMPLETION: 'sample-course-completion',
+  COURSE_ENROLLMENT: 'sample-course-enrollment',
+  DASHBOARD_TASK_CREATED: 'sample-dashboard-task-created',
+  DOMAIN_ENROLLMENT: 'sample-domain-enrollment',
+  LESSON_COMPLETION: 'sample-lesson-completion',
+  PATH_COMPLETION: 'sample-path-completion',
+  PATH_ENROLLMENT: 'sample-path-enrollment',
+  PURCHASE_FULFILLMENT: 'sample-purchase-fulfillment',
+  QUIZ_COMPLETION: 'sample-quiz-completion',
+  VILT_EVENT_REGISTRATION: 'sample-vilt-registration',
 };
+
+/** The sample-* paths and the event type each one shows (derived from EVENT_SAMPLE_PATHS). */
+export const SAMPLE_PATHS: Record<string, EventType> = Object.fromEntries(Object.entries(EVENT_SAMPLE_PATHS).map(([type, path]) => [path, type as EventType]));
 
 /** A recognisable id of the type that decodes to nothing (its 25 digits pass 2^128). */
 const sampleId = (type: IdType) => `${ID_PREFIXES[type]}samplesamplesample0000000`;

@@ -41,6 +41,51 @@ export interface AttemptRow {
   response_excerpt: string | null;
 }
 
+const dateTime = { type: 'string', format: 'date-time' };
+const orNull = (s: object) => ({ ...s, nullable: true });
+
+/** What presentDelivery answers (declared for the OpenAPI document). */
+export const DELIVERY_SCHEMA = {
+  type: 'object',
+  required: ['id', 'event_id', 'event_type', 'target_url', 'status', 'attempt_count', 'next_attempt_at', 'last_http_status', 'last_error', 'created_at', 'updated_at', 'attempts'],
+  properties: {
+    id: { type: 'string' },
+    event_id: { type: 'string' },
+    event_type: { type: 'string' },
+    target_url: { type: 'string', format: 'uri' },
+    status: { type: 'string' },
+    attempt_count: { type: 'integer' },
+    next_attempt_at: orNull(dateTime),
+    last_http_status: orNull({ type: 'integer' }),
+    last_error: orNull({ type: 'string' }),
+    created_at: dateTime,
+    updated_at: dateTime,
+    attempts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['attempt_no', 'started_at', 'http_status', 'latency_ms', 'error', 'response_excerpt'],
+        properties: {
+          attempt_no: { type: 'integer' },
+          started_at: dateTime,
+          http_status: orNull({ type: 'integer' }),
+          latency_ms: { type: 'integer' },
+          error: orNull({ type: 'string' }),
+          response_excerpt: orNull({ type: 'string' }),
+        },
+      },
+    },
+  },
+};
+
+/** What the rotate-secret answers: the published WebHook, the new secret (shown this once) and when the old one stops signing. */
+export const ROTATED_SCHEMA = {
+  allOf: [
+    { $ref: '#/components/schemas/v1.WebHook' },
+    { type: 'object', required: ['secret', 'previous_secret_expires_at'], properties: { secret: { type: 'string', 'x-extension': true }, previous_secret_expires_at: { ...dateTime, 'x-extension': true } } },
+  ],
+};
+
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {

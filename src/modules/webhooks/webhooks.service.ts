@@ -25,6 +25,7 @@ import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
 import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
 import { OrgRowsService } from '../../core/database/org-rows';
+import { omitEmpty } from '../../core/http/optional-members';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, pointer: `/${field}`, message }], 400);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
@@ -32,9 +33,10 @@ const MAX_HEADERS = 50;
 const MAX_HEADER_VALUE = 4096;
 const DNS_TIMEOUT_MS = 3000;
 
+/** The published ping answer: `http_status_code` (optional, not nullable) left out when the endpoint gave no HTTP answer (CONVENTIONS §16). */
 export interface PingResult {
   succeeded: boolean;
-  http_status_code: number | null;
+  http_status_code?: number;
   message: string;
 }
 
@@ -152,11 +154,14 @@ export class WebhooksService extends OrgRowsService<Webhook> {
       { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, allowPrivate: this.config.ALLOW_PRIVATE_URLS },
     );
     const succeeded = r.outcome === 'success';
-    return {
-      succeeded,
-      http_status_code: r.httpStatus,
-      message: succeeded ? `The endpoint answered ${r.httpStatus}.` : `The ping failed: ${r.error}.`,
-    };
+    return omitEmpty(
+      {
+        succeeded,
+        http_status_code: r.httpStatus,
+        message: succeeded ? `The endpoint answered ${r.httpStatus}.` : `The ping failed: ${r.error}.`,
+      },
+      ['http_status_code'],
+    );
   }
 
   /** The most recent real event of the type for the organization, else a generated one. */

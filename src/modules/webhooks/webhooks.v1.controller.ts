@@ -6,7 +6,9 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
-import { presentDelivery, presentDeliveryOf, presentWebhook } from './webhooks.presenter';
+import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, ROTATED_SCHEMA } from './webhooks.presenter';
+import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { v1PageSchema } from '../../core/openapi/v1-page-schema';
 import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/http/scoped-routes';
 
@@ -61,6 +63,7 @@ export class WebhooksV1Controller {
    * new and the old secret until `previous_secret_expires_at` (24 h by default), then the new only.
    */
   @route.post(':webhook_id/rotate-secret', 200)
+  @ApiOkResponse({ description: 'The webhook with its new secret', schema: ROTATED_SCHEMA })
   async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string) {
     const { webhook, secret, previousSecretExpiresAt } = await this.webhooks.rotateSecret(p, id);
     return { ...presentWebhook(webhook), secret, previous_secret_expires_at: previousSecretExpiresAt.toISOString() };
@@ -72,17 +75,20 @@ export class WebhooksV1Controller {
   }
 
   @route.get(':webhook_id/deliveries')
+  @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(DELIVERY_SCHEMA) })
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
     return page.list(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count);
   }
 
   @route.get(':webhook_id/deliveries/:delivery_id')
+  @ApiOkResponse({ description: 'The delivery with its attempts', schema: DELIVERY_SCHEMA })
   async delivery(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
     return presentDeliveryOf(await this.webhooks.getDelivery(p, id, deliveryId));
   }
 
   @route.post(':webhook_id/deliveries/:delivery_id/retry', 202)
+  @ApiResponse({ status: 202, description: 'The delivery, queued again', schema: DELIVERY_SCHEMA })
   async retry(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
     return presentDeliveryOf(await this.webhooks.retryDelivery(p, id, deliveryId));
   }
