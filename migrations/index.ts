@@ -45,6 +45,7 @@ import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 import { WebPackageLaunch1763750000000 } from './1763750000000-web-package-launch';
+import { ContentRuns1763750001000 } from './1763750001000-content-runs';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   IdempotencyCommitMarker1763700026100,
   RevokedAccessTokens1763700027000,
   WebPackageLaunch1763750000000,
+  ContentRuns1763750001000,
 ];
