@@ -46,6 +46,7 @@ import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotenc
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
 import { WebPackageLaunch1763750000000 } from './1763750000000-web-package-launch';
 import { ContentRuns1763750001000 } from './1763750001000-content-runs';
+import { Lrs1763750002000 } from './1763750002000-lrs';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   RevokedAccessTokens1763700027000,
   WebPackageLaunch1763750000000,
   ContentRuns1763750001000,
+  Lrs1763750002000,
 ];
