@@ -8,7 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   suspended (a later launch resumes it) or closed, and the total time of its sessions.
  * - content_launches: a launch of an attempt: the single-use launch token (its SHA-256 only),
  *   valid 5 minutes until opened, then the session it opened (until `session_expires_at`) and the
- *   state of the SCORM API in that session (NEW, RUNNING after Initialize, TERMINATED).
+ *   state of the SCORM API in that session (NEW, RUNNING after Initialize, TERMINATED), and when a
+ *   cmi5 AU used its one-time fetch URL (`fetched_at`).
  * Every reference is composite with organization_id.
  */
 export class ContentRuns1763750001000 implements MigrationInterface {
@@ -50,8 +51,10 @@ export class ContentRuns1763750001000 implements MigrationInterface {
         session_expires_at timestamptz NOT NULL,
         session_state text NOT NULL DEFAULT 'NEW' CHECK (session_state IN ('NEW', 'RUNNING', 'TERMINATED')),
         entry text NOT NULL DEFAULT '' CHECK (entry IN ('ab-initio', 'resume', '')),
+        fetched_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
         CONSTRAINT content_launches_token_hash_key UNIQUE (token_hash),
+        CONSTRAINT content_launches_organization_id_id_key UNIQUE (organization_id, id),
         CONSTRAINT content_launches_attempt_id_fkey FOREIGN KEY (organization_id, attempt_id) REFERENCES content_attempts (organization_id, id) ON DELETE CASCADE
       )`);
     await q.query(`CREATE INDEX content_launches_attempt_idx ON content_launches (organization_id, attempt_id)`);

@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Issue 30, the LRS at /xapi/ (CONVENTIONS §18; docs/decisions/lrs.md):
  * - lrs_keys: an organization's LRS credentials (HTTP Basic): the public key, the secret's SHA-256,
- *   read and/or write rights;
+ *   read and/or write rights; a launch's own key (cmi5 fetch, TinCan `auth`) names its launch and expires
+ *   with the launch's session;
  * - lrs_statements: every statement as stored (`statement` jsonb, exactly what GET answers), with
  *   the columns its queries filter on, each served by an index: the actor / object agent
  *   (`agents`), every agent it names (`related_agents`), the verb, the object activity, every
@@ -25,11 +26,15 @@ export class Lrs1763750002000 implements MigrationInterface {
         can_read boolean NOT NULL,
         can_write boolean NOT NULL,
         name text NOT NULL DEFAULT '',
+        launch_id uuid,
+        expires_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
         CONSTRAINT lrs_keys_key_key UNIQUE (key),
+        CONSTRAINT lrs_keys_launch_id_fkey FOREIGN KEY (organization_id, launch_id) REFERENCES content_launches (organization_id, id) ON DELETE CASCADE,
         CONSTRAINT lrs_keys_organization_id_id_key UNIQUE (organization_id, id)
       )`);
     await q.query(`CREATE INDEX lrs_keys_org_idx ON lrs_keys (organization_id, created_at, id)`);
+    await q.query(`CREATE INDEX lrs_keys_launch_idx ON lrs_keys (organization_id, launch_id) WHERE launch_id IS NOT NULL`);
     await q.query(`
       CREATE TABLE lrs_statements (
         seq bigserial NOT NULL,

@@ -6,7 +6,7 @@ import type { BrowserContext } from 'playwright-core';
 import { decodeId } from '../../src/core/ids/ids';
 import { startTestApp, TestApp } from '../support/app';
 import { dropRedisPrefix, Receiver, startReceiver } from '../support/webhook-receiver';
-import { scormPackage, serveZips, startWorker, webPackageCourse } from './support';
+import { cmi5Package, scormPackage, serveZips, startWorker, webPackageCourse } from './support';
 
 jest.setTimeout(180_000);
 
@@ -49,14 +49,14 @@ describe('the SCORM adapter in headless Chromium', () => {
     await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
   });
 
-  /** Open a launch URL in a new page; answer what the SCO logged once it is done. */
-  async function play(launchUrl: string): Promise<{ done: string; log: Record<string, string> }> {
+  /** Open a launch URL in a new page; answer what the SCO (in the player's frame) or the AU (the page itself) logged once it is done. */
+  async function play(launchUrl: string, framed = true): Promise<{ done: string; log: Record<string, string> }> {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     try {
       await page.goto(launchUrl);
-      const frame = page.frameLocator('#content');
+      const frame = framed ? page.frameLocator('#content') : page;
       await frame.locator('body[data-done]').waitFor({ timeout: 30_000 });
       const done = (await frame.locator('body').getAttribute('data-done'))!;
       const text = await frame.locator('#log').textContent();
@@ -120,5 +120,26 @@ describe('the SCORM adapter in headless Chromium', () => {
     const bodies = r.received.map((g) => JSON.parse(g.body));
     expect(bodies.filter((b) => b.event_type === 'LESSON_COMPLETION')).toEqual([expect.objectContaining({ lesson: expect.objectContaining({ id: c.lessonId }), success_status: 'PASSED', score: 85 })]);
     expect(bodies.filter((b) => b.event_type === 'COURSE_COMPLETION')).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: c.learner.id }) })]);
+  });
+
+  it('cmi5: the AU fetches its credentials, reads LMS.LaunchData and sends its statements; satisfied completes lesson and course', async () => {
+    r.received.length = 0;
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    expect((await t.post('/v1/webhooks', { target_url: r.url }, key)).status).toBe(201);
+    const c = await webPackageCourse(t, org, zips.host('browser-cmi5.zip', await cmi5Package({ moveOn: 'CompletedAndPassed', masteryScore: 0.8 })));
+    const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
+    const run = await play(launch.body.launch_url, false);
+    expect(run.done).toBe('completed');
+    expect(run.log).toMatchObject({ again: '403', moveOn: 'CompletedAndPassed', masteryScore: '0.8', initialized: '200', completed: '200', passed: '200', terminated: '200' });
+    const [lp] = await t.ds.query(`SELECT completed_at, success_status, score FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', c.lessonId)]);
+    expect(lp).toMatchObject({ completed_at: expect.any(Date), success_status: 'PASSED', score: 90 });
+    const certs = await t.get(`/v2/certificates/?filter[student.id]=${c.learner.id}`, { token: await t.tokenFor(org) });
+    expect(certs.body.data).toHaveLength(1);
+    await r.waitFor(4, 30_000);
+    await new Promise((res) => setTimeout(res, 500));
+    const types = r.received.map((g) => JSON.parse(g.body).event_type);
+    expect(types.filter((x) => x === 'LESSON_COMPLETION')).toHaveLength(1);
+    expect(types.filter((x) => x === 'COURSE_COMPLETION')).toHaveLength(1);
   });
 });

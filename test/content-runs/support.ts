@@ -175,3 +175,65 @@ export async function rt(t: TestApp, session: string, call: string, body: Record
   if (res.status !== 200) throw new Error(`runtime ${call}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { value: string; error: number; diagnostic?: string };
 }
+
+/**
+ * A cmi5 AU that drives the LMS side itself when it loads: reads its launch parameters, uses the
+ * fetch URL once, reads LMS.LaunchData, then sends initialized, completed, passed (score 0.9) and
+ * terminated in its registration and session; what it saw goes into `#log` and `data-done`.
+ */
+export const CMI5_AU = `<!doctype html><html><head><meta charset="utf-8"><title>AU</title></head><body><pre id="log"></pre><script>
+(async function () {
+  var log = [];
+  function note(k, v) { log.push(k + '=' + v); document.getElementById('log').textContent = log.join('\\n'); }
+  try {
+    var q = new URLSearchParams(location.search);
+    var endpoint = q.get('endpoint'), actor = JSON.parse(q.get('actor')), registration = q.get('registration'), au = q.get('activityId');
+    var fetched = await fetch(q.get('fetch'), { method: 'POST' });
+    var auth = 'Basic ' + (await fetched.json())['auth-token'];
+    note('again', (await fetch(q.get('fetch'), { method: 'POST' })).status);
+    var h = { Authorization: auth, 'X-Experience-API-Version': '1.0.3', 'Content-Type': 'application/json' };
+    var stateUrl = endpoint + 'activities/state?' + new URLSearchParams({ activityId: au, agent: JSON.stringify(actor), registration: registration, stateId: 'LMS.LaunchData' });
+    var launchData = await (await fetch(stateUrl, { headers: h })).json();
+    note('moveOn', launchData.moveOn);
+    note('masteryScore', launchData.masteryScore);
+    var ctx = { registration: registration, contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] }, extensions: launchData.contextTemplate.extensions };
+    function st(verb, result) { var s = { actor: actor, verb: { id: 'http://adlnet.gov/expapi/verbs/' + verb }, object: { id: au, objectType: 'Activity' }, context: ctx }; if (result) s.result = result; return s; }
+    async function send(s) { return (await fetch(endpoint + 'statements', { method: 'POST', headers: h, body: JSON.stringify(s) })).status; }
+    note('initialized', await send(st('initialized')));
+    note('completed', await send(st('completed', { completion: true, duration: 'PT1M' })));
+    note('passed', await send(st('passed', { success: true, score: { scaled: 0.9 }, duration: 'PT1M' })));
+    note('terminated', await send(st('terminated', { duration: 'PT2M' })));
+    document.body.setAttribute('data-done', 'completed');
+  } catch (e) { note('error', String(e)); document.body.setAttribute('data-done', 'error'); }
+})();
+</script></body></html>`;
+
+export function cmi5Xml(opts: { moveOn?: string; masteryScore?: number } = {}): string {
+  return `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="https://example.test/cmi5/course"><title><langstring lang="en-US">cmi5 course</langstring></title><description><langstring lang="en-US">d</langstring></description></course>
+  <au id="https://example.test/cmi5/au1" moveOn="${opts.moveOn ?? 'CompletedAndPassed'}"${opts.masteryScore !== undefined ? ` masteryScore="${opts.masteryScore}"` : ''} launchMethod="AnyWindow">
+    <title><langstring lang="en-US">AU 1</langstring></title><description><langstring lang="en-US">d</langstring></description>
+    <url>au/index.html</url>
+  </au>
+</courseStructure>`;
+}
+
+export async function cmi5Package(opts: { moveOn?: string; masteryScore?: number } = {}): Promise<Buffer> {
+  return zip([
+    ['cmi5.xml', cmi5Xml(opts)],
+    ['au/index.html', CMI5_AU],
+  ]);
+}
+
+export async function tincanPackage(): Promise<Buffer> {
+  return zip([
+    [
+      'tincan.xml',
+      `<?xml version="1.0" encoding="utf-8"?><tincan xmlns="http://projecttincan.com/tincan.xsd"><activities>
+        <activity id="https://example.test/tincan/course" type="http://adlnet.gov/expapi/activities/course"><name lang="en-US">TinCan course</name><launch lang="en-us">story.html</launch></activity>
+      </activities></tincan>`,
+    ],
+    ['story.html', '<!doctype html><title>story</title><p>story</p>'],
+  ]);
+}

@@ -61,7 +61,7 @@ describe('manifests', () => {
       title: 'Cmi5 & you',
       launch: 'index.html',
       parameters: null,
-      launchData: { activityId: 'au1', moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow' },
+      launchData: { activityId: 'au1', moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow', courseId: 'c' },
     });
     const withMastery = xml.replace('<au id="au1">', '<au id="https://x.test/au/1" moveOn="CompletedAndPassed" masteryScore="0.8" launchMethod="OwnWindow">').replace('index.html', './au/../au1/start.html?x=1');
     expect(inspectManifest('cmi5.xml', Buffer.from(withMastery))).toMatchObject({

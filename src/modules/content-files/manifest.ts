@@ -30,6 +30,8 @@ export interface LaunchData {
   launchMethod?: string | null;
   /** the SCORM item's identifier */
   item?: string | null;
+  /** the cmi5 course's id (the activity `satisfied` is issued for) */
+  courseId?: string | null;
 }
 
 /**
@@ -133,6 +135,7 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
         moveOn: au?.['@_moveOn'] ? String(au['@_moveOn']) : 'NotApplicable',
         masteryScore: mastery !== null && Number.isFinite(mastery) && mastery >= 0 && mastery <= 1 ? mastery : null,
         launchMethod: au?.['@_launchMethod'] ? String(au['@_launchMethod']) : 'AnyWindow',
+        courseId: course?.['@_id'] ? String(course['@_id']) : null,
       },
     };
   }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { fileStorageProvider } from '../content-files/storage.provider';
+import { LrsModule } from '../lrs/lrs.module';
 import { ProgressModule } from '../progress/progress.module';
+import { Cmi5Service } from './cmi5.service';
 import { LaunchesV1Controller, LaunchesV2Controller } from './launches.controller';
 import { LaunchesService } from './launches.service';
 import { PlayerController } from './player.controller';
@@ -11,8 +13,8 @@ import { PlayerController } from './player.controller';
  * progress through ProgressService.
  */
 @Module({
-  imports: [ProgressModule],
+  imports: [ProgressModule, LrsModule],
   controllers: [LaunchesV1Controller, LaunchesV2Controller, PlayerController],
-  providers: [LaunchesService, fileStorageProvider],
+  providers: [LaunchesService, Cmi5Service, fileStorageProvider],
 })
 export class ContentRunsModule {}

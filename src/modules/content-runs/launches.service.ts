@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, hmac, randomToken, sha256 } from '../../core/crypto/crypto';
-import { ApiError, conflict, notFound, ValidationFailed } from '../../core/http/api-error';
+import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { rowsOf } from '../../core/database/sql';
 import { unscoped } from '../../core/database/scoped';
@@ -96,7 +96,6 @@ export class LaunchesService {
     if (lesson.state !== 'READY') throw conflict('The lesson\'s web package is not ready (it is still being imported, or its import failed).');
     const standard = standardOf(lesson.package_type, lesson.standard_version);
     if (!standard) throw conflict('The lesson\'s web package is of no launchable kind.');
-    if (standard === 'CMI5' || standard === 'XAPI') throw new ApiError(409, 'Launching cmi5 and xAPI packages needs the LRS, which this server does not have yet (docs/decisions/content-runs.md).');
     if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict('The lesson\'s web package names no launch file inside the package.');
 
     // the learner's course progress in a published course of the lesson's course, from an active enrollment

@@ -9,6 +9,9 @@ import { keyPath } from '../content-files/storage-names';
 import { unsafeEntryName } from '../content-files/zip-inspect';
 import { contentTypeOf } from '../files/mime';
 import { LaunchesService, RUNTIME_CALLS, RuntimeCall, Session } from './launches.service';
+import { AppConfig } from '../../core/config/config';
+import { requestBaseUrl } from '../../core/http/base-url';
+import { Cmi5Service } from './cmi5.service';
 import { adapterScript, CONTENT_CSP, contentSrc, PLAYER_CSP, playerPage } from './player';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -31,14 +34,31 @@ export class PlayerController {
   constructor(
     private readonly launches: LaunchesService,
     private readonly storage: FileStorage,
+    private readonly cmi5: Cmi5Service,
+    private readonly config: AppConfig,
   ) {}
 
   @Get('launch/:token')
   @Public()
-  async launch(@Param('token') token: string, @Res() reply: FastifyReply) {
+  async launch(@Param('token') token: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const session = await this.launches.open(token);
     if (!session) return deny(reply, 403, 'This launch link is invalid, has expired or was already used.');
-    return reply.code(302).header('Location', `/play/${session}/`).header('Cache-Control', 'no-store').send();
+    const s = await this.launches.session(session);
+    if (!s) return deny(reply, 403, 'This launch link is invalid, has expired or was already used.');
+    // SCORM: the player page (adapter, then the content in a frame); cmi5 and TinCan: the AU itself with its launch parameters
+    const location = s.standard === 'CMI5' || s.standard === 'XAPI' ? await this.cmi5.launchLocation(s, `/play/${session}/`, requestBaseUrl(this.config, req)) : `/play/${session}/`;
+    return reply.code(302).header('Location', location).header('Cache-Control', 'no-store').send();
+  }
+
+  /** The cmi5 fetch URL (one use): the launch's own LRS credentials. */
+  @Post('play/:session/fetch')
+  @Public()
+  @HttpCode(200)
+  async fetch(@Param('session') token: string, @Res() reply: FastifyReply) {
+    const s = await this.launches.session(token);
+    if (!s) return deny(reply, 403, 'This content session is invalid or has expired.');
+    const out = await this.cmi5.fetch(s);
+    return reply.code(out.status).header('Content-Type', JSON_TYPE).header('Cache-Control', 'no-store').send(JSON.stringify(out.body));
   }
 
   @Get('play/:session')

@@ -24,6 +24,8 @@ const bad = (m: string) => new XapiError(400, m);
 export interface LrsPrincipal {
   organizationId: string;
   keyId: string | null;
+  /** the launch a per-launch key belongs to (cmi5 fetch, TinCan auth); null for an organization key */
+  launchId: string | null;
   canRead: boolean;
   canWrite: boolean;
   authority: Obj;
@@ -69,6 +71,27 @@ export class LrsService {
     return { id: row.id as string, key, secret, read: opts.read, write: opts.write, name: opts.name, created_at: iso(row.created_at) };
   }
 
+  /** A launch's own key (cmi5 fetch, TinCan `auth`), read and write, expiring with the launch's session. */
+  async createLaunchKey(m: EntityManager, organizationId: string, launchId: string, expiresAt: Date): Promise<string> {
+    const key = randomToken(18);
+    const secret = randomToken(32);
+    await m.query(
+      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($1, $2, $3, true, true, 'launch', $4, $5)`,
+      [organizationId, key, sha256(secret), launchId, expiresAt],
+    );
+    return Buffer.from(`${key}:${secret}`).toString('base64');
+  }
+
+  /**
+   * Hooks run inside the transaction that stores statements, with the statements stored (never
+   * for the hooks' own writes): the content runs' cmi5 and TinCan rules (modules/content-runs).
+   * A hook may refuse the batch by throwing an XapiError.
+   */
+  private readonly hooks: ((m: EntityManager, p: LrsPrincipal, statements: Obj[]) => Promise<void>)[] = [];
+  onStore(hook: (m: EntityManager, p: LrsPrincipal, statements: Obj[]) => Promise<void>): void {
+    this.hooks.push(hook);
+  }
+
   /** The principal of an `Authorization: Basic key:secret` header, or null. */
   async authenticate(header: unknown, baseUrl: string): Promise<LrsPrincipal | null> {
     if (typeof header !== 'string' || !/^basic /i.test(header)) return null;
@@ -78,11 +101,15 @@ export class LrsService {
     const key = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
     if (!/^[A-Za-z0-9_-]{10,64}$/.test(key)) return null;
-    const [row] = await unscoped(this.ds, 'an LRS key names its organization').query(`SELECT id, organization_id, secret_hash, can_read, can_write FROM lrs_keys WHERE key = $1`, [key]);
+    const [row] = await unscoped(this.ds, 'an LRS key names its organization').query(
+      `SELECT id, organization_id, secret_hash, can_read, can_write, launch_id FROM lrs_keys WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())`,
+      [key],
+    );
     if (!row || !constantTimeEqual(row.secret_hash, sha256(secret))) return null;
     return {
       organizationId: row.organization_id,
       keyId: row.id,
+      launchId: row.launch_id,
       canRead: row.can_read,
       canWrite: row.can_write,
       authority: { objectType: 'Agent', name: `LRS key ${key}`, account: { homePage: baseUrl, name: key } },
@@ -100,8 +127,7 @@ export class LrsService {
    * different one is 409.
    */
   async store(p: LrsPrincipal, input: unknown[], version: XapiVersion, attachments: Attachment[]): Promise<string[]> {
-    const now = new Date();
-    const storedAt = iso(now);
+    const storedAt = iso(new Date());
     const seen = new Set<string>();
     const rows: Obj[] = [];
     const hashes = new Set(attachments.map((a) => a.sha2));
@@ -139,6 +165,28 @@ export class LrsService {
     for (const [i, raw] of input.entries()) checkSignature(raw as Obj, parts, i);
 
     return this.ds.transaction(async (m) => {
+      await this.persist(m, p, rows, attachments);
+      if (this.hooks.length) for (const h of this.hooks) await h(m, p, rows);
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** Statements the LMS itself issues (cmi5 launched, satisfied), in the caller's transaction; no hooks. */
+  async storeIn(m: EntityManager, p: LrsPrincipal, statements: Obj[]): Promise<string[]> {
+    const storedAt = iso(new Date());
+    const rows = statements.map((raw) => {
+      validateStatement(raw, '1.0.3');
+      const s: Obj = { ...raw, id: raw.id ?? randomUUID() };
+      normaliseContextActivities(s);
+      return { ...s, timestamp: s.timestamp ?? storedAt, stored: storedAt, authority: p.authority, version: '1.0.0' } as Obj;
+    });
+    await this.persist(m, p, rows, []);
+    return rows.map((r) => r.id);
+  }
+
+  private async persist(m: EntityManager, p: LrsPrincipal, rows: Obj[], attachments: Attachment[]): Promise<void> {
+    {
+      const now = new Date(rows[0]?.stored ?? Date.now());
       const ids = rows.map((r) => r.id);
       const existing: { id: string; statement: Obj }[] = ids.length
         ? await m.query(`SELECT id, statement FROM lrs_statements WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, ids])
@@ -183,8 +231,7 @@ export class LrsService {
           [p.organizationId, JSON.stringify(attachments.map((a) => ({ sha2: a.sha2, ct: a.contentType, b64: a.content.toString('base64') })))],
         );
       }
-      return rows.map((r) => r.id);
-    });
+    }
   }
 
   /* --------------------------------------------------------------------------------------------
