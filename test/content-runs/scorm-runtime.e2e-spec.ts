@@ -237,4 +237,66 @@ describe('launches and the SCORM runtime (HTTP)', () => {
     const certs = await t.get(`/v2/certificates/?filter[student.id]=${c.learner.id}`, { token });
     expect(certs.body.data).toHaveLength(1);
   });
+
+  it('GET /v2/lesson-progress/: per learner and lesson, status, score, attempts, time, activity; cursor pages, filters, organizations apart', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('lp.zip', await scormPackage('2004')));
+    const second = await c.journey.learner();
+    await c.journey.enroll(second.id, c.publishedCourseId);
+    for (const [learner, complete] of [
+      [c.learner.id, true],
+      [second.id, false],
+    ] as const) {
+      const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: learner } }, key);
+      const s = await openLaunch(t, launch.body.launch_url);
+      await rt(t, s, 'initialize');
+      await rt(t, s, 'set', { element: 'cmi.session_time', value: 'PT2M' });
+      if (complete) {
+        await rt(t, s, 'set', { element: 'cmi.completion_status', value: 'completed' });
+        await rt(t, s, 'set', { element: 'cmi.score.scaled', value: '0.5' });
+      }
+      await rt(t, s, 'terminate');
+    }
+    const token = await t.tokenFor(org);
+    const mine = await t.get(`/v2/lesson-progress/?filter[student.id]=${c.learner.id}`, { token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toEqual([
+      {
+        type: 'lesson-progress',
+        id: expect.stringMatching(/^lpr/),
+        attributes: expect.objectContaining({
+          student_id: c.learner.id,
+          lesson_id: c.lessonId,
+          course_id: c.courseId,
+          published_course_id: c.publishedCourseId,
+          status: 'COMPLETED',
+          score: 50,
+          max_score: 100,
+          attempts: 1,
+          views: 1,
+          time_spent_seconds: 120,
+          first_activity_at: expect.any(String),
+          last_activity_at: expect.any(String),
+          completed_at: expect.any(String),
+        }),
+      },
+    ]);
+    const all = await t.get('/v2/lesson-progress/?page[size]=1', { token });
+    expect(all.body.data).toHaveLength(1);
+    expect(all.body.has_more).toBe(true);
+    const next = await t.get(all.body.links.next.replace(t.baseUrl, ''), { token });
+    expect(next.body.data).toHaveLength(1);
+    expect(next.body.data[0].attributes.status).toBe('IN_PROGRESS');
+    expect(next.body.data[0].id).not.toBe(all.body.data[0].id);
+    expect(next.body.has_more).toBe(false);
+    expect((await t.get(`/v2/lesson-progress/?filter[lesson.id]=${c.lessonId}&filter[course.id]=${c.courseId}`, { token })).body.data).toHaveLength(2);
+    expect((await t.get('/v2/lesson-progress/?filter[updated_since]=2999-01-01T00:00:00Z', { token })).body.data).toEqual([]);
+    expect((await t.get('/v2/lesson-progress/?filter[updated_since]=yesterday', { token })).status).toBe(422);
+    expect((await t.get('/v2/lesson-progress/?filter[student.id]=nope', { token })).body.data).toEqual([]);
+    expect((await t.get('/v2/lesson-progress/?page[cursor]=tampered', { token })).status).toBe(400);
+    expect((await t.get('/v2/lesson-progress/', { token: await t.tokenFor(org, ['students:read']) })).status).toBe(403);
+    const other = await t.newOrg();
+    expect((await t.get('/v2/lesson-progress/', { token: await t.tokenFor(other) })).body.data).toEqual([]);
+  });
 });
