@@ -42,6 +42,8 @@ const VOIDED = 'http://adlnet.gov/expapi/verbs/voided';
 const NO_TIMESTAMP = Symbol('no-timestamp');
 const STATEMENT_PARAMS = ['statementId', 'voidedStatementId', 'agent', 'verb', 'activity', 'registration', 'related_activities', 'related_agents', 'since', 'until', 'limit', 'format', 'attachments', 'ascending', 'more'];
 const PAGE_MAX = 100;
+/** How long a verified key's row is reused without reading it again. */
+const KEY_CACHE_MS = 30_000;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -92,6 +94,9 @@ export class LrsService {
     this.hooks.push(hook);
   }
 
+  /** Keys read recently (keys are never changed nor deleted; a launch key's cache ends with its expiry). */
+  private readonly keyCache = new Map<string, { row: any; until: number }>();
+
   /** The principal of an `Authorization: Basic key:secret` header, or null. */
   async authenticate(header: unknown, baseUrl: string): Promise<LrsPrincipal | null> {
     if (typeof header !== 'string' || !/^basic /i.test(header)) return null;
@@ -101,11 +106,18 @@ export class LrsService {
     const key = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
     if (!/^[A-Za-z0-9_-]{10,64}$/.test(key)) return null;
-    const [row] = await unscoped(this.ds, 'an LRS key names its organization').query(
-      `SELECT id, organization_id, secret_hash, can_read, can_write, launch_id FROM lrs_keys WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())`,
-      [key],
-    );
-    if (!row || !constantTimeEqual(row.secret_hash, sha256(secret))) return null;
+    const cached = this.keyCache.get(key);
+    let row = cached && cached.until > Date.now() ? cached.row : undefined;
+    if (!row) {
+      [row] = await unscoped(this.ds, 'an LRS key names its organization').query(
+        `SELECT id, organization_id, secret_hash, can_read, can_write, launch_id, expires_at FROM lrs_keys WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())`,
+        [key],
+      );
+      if (!row) return null;
+      if (this.keyCache.size >= 10_000) this.keyCache.clear();
+      this.keyCache.set(key, { row, until: Math.min(Date.now() + KEY_CACHE_MS, row.expires_at ? new Date(row.expires_at).getTime() : Infinity) });
+    }
+    if (!constantTimeEqual(row.secret_hash, sha256(secret))) return null;
     return {
       organizationId: row.organization_id,
       keyId: row.id,
@@ -164,6 +176,25 @@ export class LrsService {
     const parts = new Map(attachments.map((a) => [a.sha2, a]));
     for (const [i, raw] of input.entries()) checkSignature(raw as Obj, parts, i);
 
+    // the common case in one statement: an organization key, no attachments, no voiding, no id
+    // that exists already (anything else, or a race on an id, takes the transaction below)
+    if (!p.launchId && !attachments.length && !rows.some((r) => r.verb.id === VOIDED)) {
+      const [res] = await this.ds.query(
+        `WITH v AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid, voiding_target uuid, hashes jsonb)),
+              existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $1 AND s.id IN (SELECT id FROM v)),
+              ins AS (
+                INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
+                SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
+                       ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
+                       ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration, v.voiding_target,
+                       ARRAY(SELECT jsonb_array_elements_text(v.hashes))
+                  FROM v WHERE NOT EXISTS (SELECT 1 FROM existing)
+                ON CONFLICT (organization_id, id) DO NOTHING RETURNING id)
+         SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`,
+        [p.organizationId, new Date(storedAt), JSON.stringify(rows.map((r) => columnsOf(r)))],
+      );
+      if (res.existing === 0 && res.inserted === rows.length) return rows.map((r) => r.id);
+    }
     return this.ds.transaction(async (m) => {
       await this.persist(m, p, rows, attachments);
       if (this.hooks.length) for (const h of this.hooks) await h(m, p, rows);
