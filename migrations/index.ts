@@ -51,6 +51,9 @@ import { ManagerAccess1763740002000 } from './1763740002000-manager-access';
 import { ReenrollmentRules1763740003000 } from './1763740003000-reenrollment-rules';
 import { CatalogPages1763740004000 } from './1763740004000-catalog-pages';
 import { CatalogPageContent1763740005000 } from './1763740005000-catalog-page-content';
+import { WebPackageLaunch1763750000000 } from './1763750000000-web-package-launch';
+import { ContentRuns1763750001000 } from './1763750001000-content-runs';
+import { Lrs1763750002000 } from './1763750002000-lrs';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 export const MIGRATIONS = [
@@ -107,4 +110,7 @@ export const MIGRATIONS = [
   ReenrollmentRules1763740003000,
   CatalogPages1763740004000,
   CatalogPageContent1763740005000,
+  WebPackageLaunch1763750000000,
+  ContentRuns1763750001000,
+  Lrs1763750002000,
 ];

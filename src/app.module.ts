@@ -25,6 +25,8 @@ import { PublishedCoursesModule } from './modules/published-courses/published-co
 import { StudentsModule } from './modules/students/students.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { ContentFilesModule } from './modules/content-files/content-files.module';
+import { ContentRunsModule } from './modules/content-runs/content-runs.module';
+import { LrsModule } from './modules/lrs/lrs.module';
 import { FilesModule } from './modules/files/files.module';
 import { CommerceLimitsModule } from './modules/commerce/commerce-limits.module';
 import { QuizzesModule } from './modules/quizzes/quizzes.module';
@@ -43,6 +45,8 @@ export class AppModule {
         IdempotencyModule,
         HealthModule,
         ContentFilesModule,
+        ContentRunsModule,
+        LrsModule,
         FilesModule,
         OrganizationsModule,
         AdminsApiModule,

@@ -21,7 +21,7 @@ export const SCOPE_CODENAMES = [
   'workflows:read', 'workflows:write', 'syndication:read', 'syndication:write', 'announcements:read',
   'announcements:write', 'action-items:read', 'action-items:write', 'organization:read',
   'organization:write', 'webhooks:read', 'webhooks:write', 'integrations:read', 'integrations:write',
-  'clients:read', 'clients:write', 'scim:read', 'scim:write',
+  'clients:read', 'clients:write', 'scim:read', 'scim:write', 'lrs:write',
 ] as const;
 
 export type ScopeCodename = (typeof SCOPE_CODENAMES)[number];
@@ -39,7 +39,7 @@ const CATEGORY: Record<string, string> = {
   analytics: 'reporting', 'scheduled-reports': 'reporting', 'data-export': 'reporting',
   'promo-codes': 'commerce', 'training-credits': 'commerce', licensing: 'commerce', offers: 'commerce',
   orders: 'commerce', workflows: 'automation', webhooks: 'automation', syndication: 'automation',
-  announcements: 'communication', 'action-items': 'communication', scim: 'administration',
+  announcements: 'communication', 'action-items': 'communication', scim: 'administration', lrs: 'learners',
 };
 
 const SPECIAL: Record<string, string> = {

@@ -52,6 +52,12 @@ async function multipartFields(req: FastifyRequest, body: Buffer): Promise<FormF
 }
 
 export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number): void {
+  // the LRS (/xapi/, modules/lrs) stores documents of any content type and reads multipart/mixed
+  // statements itself: any other content type there is the raw bytes; elsewhere 415, as before
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
+    if (!req.url.startsWith('/xapi/')) return done(new ApiError(415, 'Unsupported content type.'), undefined);
+    done(null, body);
+  });
   const json = fastify.getDefaultJsonParser('error', 'error');
   // the default JSON parser takes a Buffer as well as a string (Nest parsed JSON as a Buffer)
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, json as unknown as (req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => void);
@@ -72,6 +78,7 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
 
   fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
     const config = configOf(req);
+    if (req.url.startsWith('/xapi/')) return done(null, body); // the LRS refuses it itself, 400 as xAPI says
     if (config?.api !== 'v1') return done(new ApiError(415, 'Unsupported content type.'), undefined);
     multipartFields(req, body as Buffer)
       .then((fields) => readForm(fields, config.formBody))

@@ -25,8 +25,10 @@ export function securityHeaders(publicUrl: string | undefined): (req: FastifyReq
   return (req, reply, api) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
     const url = req.url;
+    // the content player (/play/, CONVENTIONS §18) sets its own framing rules: the player page may be
+    // framed by the customer's site, the package's files only by the player (modules/content-runs)
+    if (!reply.hasHeader('x-frame-options') && !url.startsWith('/play/')) reply.header('X-Frame-Options', 'DENY');
     if (!reply.hasHeader('content-security-policy')) {
       reply.header('Content-Security-Policy', url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?') ? DOCS_CSP : API_CSP);
     }

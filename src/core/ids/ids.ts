@@ -76,6 +76,7 @@ export const ID_PREFIXES = {
   viltSessionEvent: 'vse',
   viltRegistration: 'vsr',
   auditEvent: 'audt',
+  launch: 'lnch',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

@@ -1,4 +1,4 @@
-import { inspectManifest, pickManifest } from './manifest';
+import { inspectManifest, joinParameters, pickManifest, resolveLaunch } from './manifest';
 import { assetFileName, keyPath, keySegment } from './storage-names';
 import { assertKey } from '../../core/storage/storage';
 import { unsafeEntryName } from './zip-inspect';
@@ -55,12 +55,75 @@ describe('manifests', () => {
     const xml = `<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
       <course id="c"><title><langstring lang="en-US">Cmi5 &amp; you</langstring></title></course>
       <au id="au1"><title><langstring lang="en-US">AU</langstring></title><url>index.html</url></au></courseStructure>`;
-    expect(inspectManifest('cmi5.xml', Buffer.from(xml))).toEqual({ type: 'CMI5', version: null, title: 'Cmi5 & you', launch: 'index.html' });
+    expect(inspectManifest('cmi5.xml', Buffer.from(xml))).toEqual({
+      type: 'CMI5',
+      version: null,
+      title: 'Cmi5 & you',
+      launch: 'index.html',
+      parameters: null,
+      launchData: { activityId: 'au1', moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow', courseId: 'c' },
+    });
+    const withMastery = xml.replace('<au id="au1">', '<au id="https://x.test/au/1" moveOn="CompletedAndPassed" masteryScore="0.8" launchMethod="OwnWindow">').replace('index.html', './au/../au1/start.html?x=1');
+    expect(inspectManifest('cmi5.xml', Buffer.from(withMastery))).toMatchObject({
+      launch: 'au1/start.html',
+      parameters: 'x=1',
+      launchData: { activityId: 'https://x.test/au/1', moveOn: 'CompletedAndPassed', masteryScore: 0.8, launchMethod: 'OwnWindow' },
+    });
   });
 
   it('recognises SCORM 2004 from its namespaces when schemaversion is missing, and refuses other manifests', () => {
     const v2004 = `<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"><organizations><organization identifier="o"><title>T</title></organization></organizations></manifest>`;
     expect(inspectManifest('imsmanifest.xml', Buffer.from(v2004))).toMatchObject({ type: 'SCORM', version: '2004', title: 'T' });
     expect(() => inspectManifest('imsmanifest.xml', Buffer.from('<manifest><organizations/></manifest>'))).toThrow(/neither a SCORM 1.2 nor a SCORM 2004/);
+  });
+});
+
+describe('SCORM launch paths', () => {
+  const manifest = (opts: { manifestBase?: string; resourcesBase?: string; resourceBase?: string; href: string; parameters?: string }) => {
+    const attr = (name: string, v?: string) => (v === undefined ? '' : ` ${name}="${v}"`);
+    return Buffer.from(`<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:xml="http://www.w3.org/XML/1998/namespace"${attr('xml:base', opts.manifestBase)}>
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="org"><organization identifier="org"><title>Course</title>
+    <item identifier="folder"><title>Folder</title>
+      <item identifier="i1" identifierref="r1"${attr('parameters', opts.parameters)}><title>SCO</title></item>
+    </item>
+  </organization></organizations>
+  <resources${attr('xml:base', opts.resourcesBase)}>
+    <resource identifier="r0" type="webcontent" href="other.html"/>
+    <resource identifier="r1" type="webcontent" adlcp:scormType="sco" href="${opts.href}"${attr('xml:base', opts.resourceBase)}><file href="${opts.href}"/></resource>
+  </resources>
+</manifest>`);
+  };
+  const read = (opts: Parameters<typeof manifest>[0]) => inspectManifest('imsmanifest.xml', manifest(opts));
+
+  it('applies xml:base of the resources element, as 187 of ADL 189 conformance packages need', () => {
+    expect(read({ resourcesBase: 'resources/', href: 'SCO1.html' })).toMatchObject({ launch: 'resources/SCO1.html', parameters: null, launchData: { item: 'i1' } });
+  });
+
+  it('applies xml:base at every level, outermost first, with or without trailing slashes', () => {
+    expect(read({ manifestBase: 'course/', resourcesBase: 'res', resourceBase: 'sco1/', href: 'index.html' }).launch).toBe('course/res/sco1/index.html');
+    expect(read({ manifestBase: 'course/', resourceBase: '/abs/', href: 'index.html' }).launch).toBe('abs/index.html');
+    expect(read({ manifestBase: 'https://cdn.test/pkg/', href: 'index.html' }).launch).toBe('https://cdn.test/pkg/index.html');
+  });
+
+  it('normalises the path: ./, ../, duplicate slashes, percent escapes; never above the package folder', () => {
+    expect(read({ href: './index.html' }).launch).toBe('index.html');
+    expect(read({ resourcesBase: 'a/b/', href: '../c/./start%20here.html' }).launch).toBe('a/c/start here.html');
+    expect(read({ href: '../../../etc/passwd' }).launch).toBe('etc/passwd');
+    expect(read({ href: 'a//b.html#frag' }).launch).toBe('a/b.html');
+  });
+
+  it('keeps the href query and appends the item parameters (leading ? or & dropped)', () => {
+    expect(read({ href: 'index.html', parameters: '?lesson=2&amp;mode=x' })).toMatchObject({ launch: 'index.html', parameters: 'lesson=2&mode=x' });
+    expect(read({ href: 'index.html?a=1', parameters: '&amp;b=2' })).toMatchObject({ launch: 'index.html', parameters: 'a=1&b=2' });
+    expect(read({ href: 'index.html?a=1' })).toMatchObject({ parameters: 'a=1' });
+  });
+
+  it('resolveLaunch and joinParameters on their own', () => {
+    expect(resolveLaunch(['x/', null, 'y'], 'z.html')).toEqual({ path: 'x/y/z.html', query: null });
+    expect(resolveLaunch([], '   ')).toBeNull();
+    expect(joinParameters(null, '#only-a-fragment')).toBeNull();
+    expect(joinParameters(null, '?a=1')).toBe('a=1');
   });
 });

@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { UpdatedOrgEntity } from '../../core/database/org-entity';
+import type { LaunchData } from './manifest';
 
 export type ContentFileState = 'PROCESSING' | 'READY' | 'FAILED';
 
@@ -44,6 +45,10 @@ export class WebPackage extends ContentFile {
   /** where the package lives in storage: `<prefix>/package.zip` and `<prefix>/files/...` */
   @Column('text') storagePrefix: string;
   @Column('text', { nullable: true }) launchPath: string | null;
+  /** the query the launch file is opened with (href query, then the SCORM item's `parameters`) */
+  @Column('text', { nullable: true }) launchParameters: string | null;
+  /** a cmi5 AU's or xAPI activity's launch members, the SCORM item (manifest.ts LaunchData) */
+  @Column('jsonb', { nullable: true }) launchData: LaunchData | null;
   @Column('bigint', { nullable: true }) expandedBytes: string | null;
   @Column('integer', { nullable: true }) fileCount: number | null;
 }

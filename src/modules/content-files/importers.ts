@@ -200,6 +200,8 @@ export class WebPackageImporter extends Importer(WebPackage) {
         standardVersion: result.info.version,
         title: result.info.title ?? pkg.title,
         launchPath: result.launch,
+        launchParameters: result.info.parameters ?? null,
+        launchData: result.info.launchData ?? null,
         sizeBytes: String(got.bytes),
         expandedBytes: String(result.expandedBytes),
         fileCount: result.fileCount,

@@ -10,8 +10,28 @@ export interface PackageInfo {
   /** "1.2", "2004 4th Edition", "2004" for SCORM; null for xAPI and cmi5 */
   version: string | null;
   title: string | null;
-  /** launch file relative to the manifest's folder, when declared */
+  /**
+   * launch file relative to the manifest's folder, when declared: `xml:base` of the manifest,
+   * resources and resource applied, `.` and `..` segments resolved, percent-escapes decoded (so it
+   * names the zip entry); an absolute URL is kept as it is
+   */
   launch: string | null;
+  /** the query the content is launched with (the href's own query, then the item's `parameters`), without `?`; null when none */
+  parameters?: string | null;
+  /** what launching needs beyond the file: a cmi5 AU's id, moveOn, masteryScore, launchMethod; an xAPI activity id */
+  launchData?: LaunchData | null;
+}
+
+export interface LaunchData {
+  /** cmi5 AU id (its activity id) or the TinCan launchable activity's id */
+  activityId?: string | null;
+  moveOn?: string | null;
+  masteryScore?: number | null;
+  launchMethod?: string | null;
+  /** the SCORM item's identifier */
+  item?: string | null;
+  /** the cmi5 course's id (the activity `satisfied` is issued for) */
+  courseId?: string | null;
 }
 
 /**
@@ -101,13 +121,92 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
     const course = doc.courseStructure?.course;
     if (!doc.courseStructure) throw new PackageRejected('cmi5.xml has no courseStructure element.');
     const au = list(doc.courseStructure.au)[0] ?? list(doc.courseStructure.block).flatMap((b: any) => list(b?.au))[0];
-    return { type: 'CMI5', version: null, title: text(course?.title), launch: text(au?.url) };
+    const url = text(au?.url);
+    const split = url ? resolveLaunch([], url) : null;
+    const mastery = au?.['@_masteryScore'] !== undefined ? Number(au['@_masteryScore']) : null;
+    return {
+      type: 'CMI5',
+      version: null,
+      title: text(course?.title),
+      launch: split?.path ?? null,
+      parameters: split?.query ?? null,
+      launchData: {
+        activityId: au?.['@_id'] ? String(au['@_id']) : null,
+        moveOn: au?.['@_moveOn'] ? String(au['@_moveOn']) : 'NotApplicable',
+        masteryScore: mastery !== null && Number.isFinite(mastery) && mastery >= 0 && mastery <= 1 ? mastery : null,
+        launchMethod: au?.['@_launchMethod'] ? String(au['@_launchMethod']) : 'AnyWindow',
+        courseId: course?.['@_id'] ? String(course['@_id']) : null,
+      },
+    };
   }
   const activities = list(doc.tincan?.activities?.activity);
   if (!doc.tincan) throw new PackageRejected('tincan.xml has no tincan element.');
   const course = activities.find((a: any) => String(a?.['@_type'] ?? '').endsWith('/course')) ?? activities[0];
   const launchable = activities.find((a: any) => a?.launch !== undefined);
-  return { type: 'XAPI', version: null, title: text(course?.name), launch: text(launchable?.launch) };
+  const url = text(launchable?.launch);
+  const split = url ? resolveLaunch([], url) : null;
+  return {
+    type: 'XAPI',
+    version: null,
+    title: text(course?.name),
+    launch: split?.path ?? null,
+    parameters: split?.query ?? null,
+    launchData: { activityId: launchable?.['@_id'] ? String(launchable['@_id']) : course?.['@_id'] ? String(course['@_id']) : null },
+  };
+}
+
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
+function decodePath(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Resolve a launch reference against the `xml:base` values above it (outermost first), as a URL
+ * reference is resolved against a base: each relative base is joined to the one above it, an
+ * absolute one (a URL, or a path starting with `/`) restarts. Answers the normalised file path
+ * (segments `.` dropped, `..` resolved, never above the package folder, percent-escapes decoded)
+ * and the href's query (without `?`); a reference that is an absolute URL stays as it is.
+ */
+export function resolveLaunch(bases: (string | null | undefined)[], href: string): { path: string; query: string | null } | null {
+  let ref = decodeEntities(href.trim());
+  if (!ref) return null;
+  const hash = ref.indexOf('#');
+  if (hash >= 0) ref = ref.slice(0, hash);
+  const q = ref.indexOf('?');
+  const query = q >= 0 ? ref.slice(q + 1) || null : null;
+  let path = q >= 0 ? ref.slice(0, q) : ref;
+  if (ABSOLUTE.test(path)) return { path: q >= 0 ? `${path}?${query ?? ''}` : path, query: null };
+  let joined = path;
+  for (let i = bases.length - 1; i >= 0; i--) {
+    if (joined.startsWith('/') || ABSOLUTE.test(joined)) break;
+    const b = (bases[i] ?? '').trim();
+    if (!b) continue;
+    joined = (b.endsWith('/') ? b : `${b}/`) + joined;
+  }
+  if (ABSOLUTE.test(joined)) return { path: query ? `${joined}?${query}` : joined, query: null };
+  const out: string[] = [];
+  for (const seg of joined.replace(/\\/g, '/').split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      out.pop();
+      continue;
+    }
+    out.push(decodePath(seg));
+  }
+  path = out.join('/');
+  return path ? { path, query } : null;
+}
+
+/** The query a SCORM item's `parameters` add to the href's own one (IMS CP: a leading `?` or `&` dropped, joined with `&`). */
+export function joinParameters(own: string | null, parameters: string | null): string | null {
+  const p = parameters ? parameters.trim().replace(/^[?&]+/, '').replace(/^#.*$/, '') : '';
+  if (!p) return own;
+  return own ? `${own}&${p}` : p;
 }
 
 function scorm(doc: any, xml: string): PackageInfo {
@@ -137,6 +236,17 @@ function scorm(doc: any, xml: string): PackageInfo {
   const title = text(org?.title) ?? text(list(org?.item)[0]?.title) ?? text(manifest.metadata?.lom?.general?.title);
   const resources = list(manifest.resources?.resource);
   const res = resources.find((r: any) => item && r?.['@_identifier'] === item['@_identifierref']) ?? resources.find((r: any) => r?.['@_href']);
-  const href = res?.['@_href'] ? decodeEntities(String(res['@_href'])) : null;
-  return { type: 'SCORM', version, title, launch: href };
+  const base = (v: any) => (typeof v?.['@_base'] === 'string' ? decodeEntities(v['@_base']) : null);
+  const href = res?.['@_href'] ? String(res['@_href']) : null;
+  const split = href ? resolveLaunch([base(manifest), base(manifest.resources), base(res)], href) : null;
+  const usedItem = item && res && res['@_identifier'] === item['@_identifierref'] ? item : null;
+  const parameters = usedItem?.['@_parameters'] !== undefined ? decodeEntities(String(usedItem['@_parameters'])) : null;
+  return {
+    type: 'SCORM',
+    version,
+    title,
+    launch: split?.path ?? null,
+    parameters: split ? joinParameters(split.query, parameters) : null,
+    launchData: { item: usedItem?.['@_identifier'] ? String(usedItem['@_identifier']) : null },
+  };
 }

@@ -79,6 +79,8 @@ export class WebPackagesService extends OrgRowsService<WebPackage> {
         sourceUrl: source,
         storagePrefix: webPackagePrefix(p.organizationId, id),
         launchPath: null,
+        launchParameters: null,
+        launchData: null,
         sizeBytes: null,
         expandedBytes: null,
         fileCount: null,

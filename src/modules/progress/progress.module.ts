@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LessonProgressV1Controller, ProgressTokensV1Controller } from './progress.v1.controller';
+import { LessonProgressV2Controller } from './lesson-progress.v2.controller';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
 import { UserProgressV1Controller } from './user-progress.v1.controller';
@@ -10,7 +11,7 @@ import { UserProgressV1Controller } from './user-progress.v1.controller';
  * completion). docs/decisions/progress.md.
  */
 @Module({
-  controllers: [LessonProgressV1Controller, ProgressTokensV1Controller, UserProgressV1Controller],
+  controllers: [LessonProgressV1Controller, ProgressTokensV1Controller, UserProgressV1Controller, LessonProgressV2Controller],
   providers: [ProgressService, ProgressReads],
   exports: [ProgressService],
 })

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The LRS (issue 30, CONVENTIONS §18): statements POSTed in batches of 50 to /xapi/statements
+ * (Basic auth with an organization LRS key, X-Experience-API-Version 1.0.3) against a bare
+ * Fastify + pg server that inserts the same rows into the same table (lrs_statements: the
+ * statement jsonb and its indexed columns) in one statement per batch, without authentication,
+ * validation or version handling. Goal: the API at 0.8x the bare server or better.
+ *
+ *   npm run bench -- lrs
+ *   npm run build && node bench/lrs.js [--duration 3] [--connections 10] [--json]
+ *
+ * SCORM commits per second for 500 learners: bench/scorm.js.
+ */
+const { randomUUID } = require('node:crypto');
+const { startChild, freePort, waitFor, runAutocannon, fmt, benchWorld } = require('./lib');
+
+const BATCH = 50;
+
+function batch() {
+  const out = [];
+  for (let i = 0; i < BATCH; i++) {
+    out.push({
+      actor: { objectType: 'Agent', mbox: `mailto:learner${i % 500}@bench.test`, name: `Learner ${i}` },
+      verb: { id: 'http://adlnet.gov/expapi/verbs/experienced', display: { 'en-US': 'experienced' } },
+      object: { objectType: 'Activity', id: `https://bench.test/activity/${i % 20}`, definition: { name: { 'en-US': `Activity ${i % 20}` } } },
+      context: { registration: randomUUID(), contextActivities: { parent: [{ id: 'https://bench.test/course' }] } },
+      result: { completion: true, score: { scaled: 0.8 }, duration: 'PT1M' },
+    });
+  }
+  return JSON.stringify(out);
+}
+
+/** `node bench/lrs.js --serve-bare PORT` (env BARE_DATABASE_URL, BARE_POOL_SIZE, BARE_ORG). */
+async function serveBare(port) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
+  const org = process.env.BARE_ORG;
+  const app = require('fastify')({ logger: false, bodyLimit: 1024 * 1024 });
+  app.post('/statements', async (req) => {
+    const stored = new Date().toISOString();
+    const rows = req.body.map((s) => {
+      const id = randomUUID();
+      const st = { ...s, id, stored, timestamp: stored, version: '1.0.0' };
+      return {
+        id,
+        statement: st,
+        verb_id: s.verb.id,
+        activity_id: s.object.id,
+        agents: [`mbox::${s.actor.mbox}`],
+        related_agents: [`mbox::${s.actor.mbox}`],
+        related_activities: [s.object.id, ...s.context.contextActivities.parent.map((p) => p.id)],
+        registration: s.context.registration,
+      };
+    });
+    await pool.query(
+      `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration)
+       SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
+              ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
+              ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration
+         FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid)`,
+      [org, stored, JSON.stringify(rows)],
+    );
+    return rows.map((r) => r.id);
+  });
+  app.get('/', async () => ({ ok: true }));
+  await app.listen({ port, host: '127.0.0.1' });
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--serve-bare') return serveBare(Number(argv[1]));
+  const opts = { duration: Number(process.env.BENCH_DURATION ?? 3), connections: 10, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--duration') opts.duration = Number(argv[++i]);
+    else if (argv[i] === '--connections') opts.connections = Number(argv[++i]);
+    else if (argv[i] === '--json') opts.json = true;
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  const world = await benchWorld('lrs', 'LRS bench');
+  let failed = false;
+  try {
+    const api = await world.startApi(false);
+    const keyRes = await fetch(`${api.url}/v1/lrs-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${world.org.api_key}:`).toString('base64')}` },
+      body: '{}',
+    });
+    if (keyRes.status !== 201) throw new Error(`POST /v1/lrs-keys answered ${keyRes.status}`);
+    const key = await keyRes.json();
+    const auth = `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}`;
+
+    const barePort = await freePort();
+    const bare = startChild([__filename, '--serve-bare', String(barePort)], {
+      ...process.env,
+      BARE_DATABASE_URL: world.dbUrl.toString(),
+      BARE_POOL_SIZE: String(world.config.DATABASE_POOL_SIZE),
+      BARE_ORG: world.orgUuid,
+    });
+    world.children.push(bare);
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitFor(`${bareUrl}/`, bare, 'the bare server');
+
+    const bodies = Array.from({ length: 20 }, batch);
+    let n = 0;
+    const requests = [{ method: 'POST', setupRequest: (r) => ({ ...r, body: bodies[n++ % bodies.length] }) }];
+    const run = async (url, path, headers, warm) =>
+      runAutocannon({ url: `${url}${path}`, connections: opts.connections, duration: warm ? 1 : opts.duration, headers: { 'content-type': 'application/json', ...headers }, requests });
+    const apiHeaders = { authorization: auth, 'x-experience-api-version': '1.0.3' };
+    await run(api.url, '/xapi/statements', apiHeaders, true);
+    await run(bareUrl, '/statements', {}, true);
+    const a = await run(api.url, '/xapi/statements', apiHeaders, false);
+    const b = await run(bareUrl, '/statements', {}, false);
+    for (const [name, r] of [
+      ['api', a],
+      ['bare', b],
+    ]) {
+      if (r.non2xx || r.errors) {
+        failed = true;
+        process.stderr.write(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors\n`);
+      }
+    }
+    const row = (r) => ({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, statementsPerSecond: Math.round(r.requests.average * BATCH) });
+    const result = { name: 'lrs: POST /xapi/statements, batches of 50', api: { ...row(a), eventLoop: a.eventLoop }, bare: row(b), goal: 0.8 };
+    console.log(`LRS statements, batches of ${BATCH}: API ${fmt(result.api.rps)} req/s (${fmt(result.api.statementsPerSecond)} statements/s, p99 ${result.api.p99} ms), bare ${fmt(result.bare.rps)} req/s (p99 ${result.bare.p99} ms), ratio ${(result.api.rps / result.bare.rps).toFixed(2)}`);
+    if (opts.json) console.log(JSON.stringify({ results: [result] }));
+  } finally {
+    await world.cleanup();
+  }
+  if (failed) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

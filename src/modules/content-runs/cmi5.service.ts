@@ -1,0 +1,216 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../../core/database/sql';
+import { encodeId } from '../../core/ids/ids';
+import { lockUsers } from '../progress/completion';
+import { LessonPatch } from '../progress/lesson-rules';
+import { ProgressService } from '../progress/progress.service';
+import { LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
+import type { Session } from './launches.service';
+import { contentSrc } from './player';
+
+type Obj = Record<string, any>;
+
+const VERB = {
+  launched: 'http://adlnet.gov/expapi/verbs/launched',
+  completed: 'http://adlnet.gov/expapi/verbs/completed',
+  passed: 'http://adlnet.gov/expapi/verbs/passed',
+  failed: 'http://adlnet.gov/expapi/verbs/failed',
+  satisfied: 'https://w3id.org/xapi/adl/verbs/satisfied',
+};
+const CMI5_CATEGORY = { id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' };
+const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
+const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'];
+
+interface RunRow {
+  registration: string;
+  standard: string;
+  cmi: Obj;
+  launch_data: Obj | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+  lesson_progress_id: string;
+  user_id: string;
+  session_expires_at: Date;
+  fetched_at: Date | null;
+}
+
+/**
+ * The LMS side of cmi5 and of TinCan launches (CONVENTIONS §18, docs/decisions/content-runs.md):
+ * the launch URL with its parameters, the one-time fetch URL and the launch's own LRS key, the
+ * `LMS.LaunchData` state document, the LMS-issued `launched` and `satisfied` statements, and the
+ * AU's `completed` / `passed` / `failed` statements (sent with the launch's key, in the launch's
+ * registration) turned into lesson progress, `moveOn` and `masteryScore` honoured.
+ */
+@Injectable()
+export class Cmi5Service implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly lrs: LrsService,
+    private readonly progress: ProgressService,
+  ) {}
+
+  onModuleInit(): void {
+    this.lrs.onStore((m, p, statements) => this.onStatements(m, p, statements));
+  }
+
+  private async run(m: EntityManager | DataSource, s: { organizationId: string; launchId: string; attemptId: string }): Promise<RunRow> {
+    const [row] = await m.query(
+      `SELECT a.registration, a.standard, a.cmi, a.lesson_progress_id, a.user_id, w.launch_data, u.first_name, u.last_name, u.email, cl.session_expires_at, cl.fetched_at
+         FROM content_launches cl
+         JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
+         JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
+         JOIN users u ON u.id = a.user_id AND u.organization_id = a.organization_id
+        WHERE cl.id = $1 AND cl.organization_id = $2`,
+      [s.launchId, s.organizationId],
+    );
+    return row;
+  }
+
+  private actor(base: string, userId: string, r: RunRow): Obj {
+    const name = [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email;
+    return { objectType: 'Agent', name, account: { homePage: base, name: encodeId('student', userId) } };
+  }
+
+  private lms(organizationId: string, base: string): LrsPrincipal {
+    return { organizationId, keyId: null, launchId: null, canRead: true, canWrite: true, authority: { objectType: 'Agent', name: 'LMS', account: { homePage: base, name: 'lms' } } };
+  }
+
+  /**
+   * Where an opened cmi5 or TinCan launch sends the browser: the AU's file under the session with
+   * the launch parameters. cmi5: `endpoint`, `fetch`, `actor`, `registration`, `activityId`, after
+   * writing LMS.LaunchData and `launched` (and `satisfied` at once for moveOn NotApplicable);
+   * TinCan: `endpoint`, `auth` (the launch's own key), `actor`, `registration`, `activity_id`.
+   */
+  async launchLocation(s: Session, sessionPath: string, base: string): Promise<string> {
+    const r = await this.run(this.ds, s);
+    const actor = this.actor(base, s.userId, r);
+    const data = r.launch_data ?? {};
+    const auId = String(data.activityId ?? `${base}/lessons/${s.lessonProgressId}`);
+    const params = new URLSearchParams();
+    params.set('endpoint', `${base}/xapi/`);
+    if (s.standard === 'CMI5') {
+      params.set('fetch', `${base}${sessionPath}fetch`);
+      params.set('actor', JSON.stringify(actor));
+      params.set('registration', r.registration);
+      params.set('activityId', auId);
+      await this.ds.transaction(async (m) => {
+        const moveOn = MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable';
+        const launchData: Obj = {
+          contextTemplate: { contextActivities: { grouping: data.courseId ? [{ id: data.courseId }] : [] }, extensions: { [SESSION_EXT]: s.launchId } },
+          launchMode: 'Normal',
+          launchMethod: data.launchMethod === 'OwnWindow' ? 'OwnWindow' : 'AnyWindow',
+          moveOn,
+        };
+        if (typeof data.masteryScore === 'number') launchData.masteryScore = data.masteryScore;
+        const key = { activity: auId, agent: `account::${base}|${encodeId('student', s.userId)}`, registration: r.registration, docId: 'LMS.LaunchData' };
+        await m.query(
+          `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
+           VALUES ($1, 'state', $2, $3, $4, $5, $6, 'application/json', $7, now())
+           ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id) DO UPDATE SET content = EXCLUDED.content, etag = EXCLUDED.etag, updated = now()`,
+          [s.organizationId, key.activity, key.agent, key.registration, key.docId, Buffer.from(JSON.stringify(launchData)), createHash('sha1').update(JSON.stringify(launchData)).digest('hex')],
+        );
+        await this.lrs.storeIn(m, this.lms(s.organizationId, base), [this.statement(actor, VERB.launched, 'Launched', { id: auId, objectType: 'Activity' }, r.registration, s.launchId, { 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal', 'https://w3id.org/xapi/cmi5/context/extensions/moveon': moveOn })]);
+        if (moveOn === 'NotApplicable') await this.satisfy(m, s.organizationId, s.attemptId, base, actor, r, s.launchId, { completed: true, success: null, score: null });
+      });
+    } else {
+      const auth = await this.ds.transaction((m) => this.lrs.createLaunchKey(m, s.organizationId, s.launchId, r.session_expires_at));
+      params.set('auth', `Basic ${auth}`);
+      params.set('actor', JSON.stringify(actor));
+      params.set('registration', r.registration);
+      params.set('activity_id', auId);
+    }
+    const own = s.launchParameters ? `${s.launchParameters}&` : '';
+    return `${sessionPath}${contentSrc(s.launchPath ?? 'index.html', `${own}${params.toString()}`)}`;
+  }
+
+  /** The cmi5 fetch URL: once, the launch's own LRS key as `{"auth-token"}`; again, error 1. */
+  async fetch(s: Session): Promise<{ status: number; body: Obj }> {
+    if (s.standard !== 'CMI5') return { status: 400, body: { 'error-code': '3', 'error-text': 'This launch is no cmi5 launch.' } };
+    return this.ds.transaction(async (m) => {
+      const rows = rowsOf(await m.query(`UPDATE content_launches SET fetched_at = now() WHERE id = $1 AND organization_id = $2 AND fetched_at IS NULL RETURNING session_expires_at`, [s.launchId, s.organizationId]));
+      if (!rows.length) return { status: 403, body: { 'error-code': '1', 'error-text': 'The fetch URL was already used.' } };
+      const token = await this.lrs.createLaunchKey(m, s.organizationId, s.launchId, rows[0].session_expires_at);
+      return { status: 200, body: { 'auth-token': token } };
+    });
+  }
+
+  private statement(actor: Obj, verb: string, display: string, object: Obj, registration: string, sessionId: string, ext: Obj = {}): Obj {
+    return {
+      actor,
+      verb: { id: verb, display: { 'en-US': display } },
+      object,
+      context: { registration, contextActivities: { category: [CMI5_CATEGORY] }, extensions: { [SESSION_EXT]: sessionId, ...ext } },
+    };
+  }
+
+  /** The AU's statements, sent with a launch's own key, in the transaction that stores them. */
+  private async onStatements(m: EntityManager, p: LrsPrincipal, statements: Obj[]): Promise<void> {
+    if (!p.launchId) return;
+    const [link] = await m.query(`SELECT attempt_id FROM content_launches WHERE id = $1 AND organization_id = $2`, [p.launchId, p.organizationId]);
+    if (!link) return;
+    const r = await this.run(m, { organizationId: p.organizationId, launchId: p.launchId, attemptId: link.attempt_id });
+    if (r.standard !== 'CMI5' && r.standard !== 'XAPI') return;
+    const data = r.launch_data ?? {};
+    const mastery = typeof data.masteryScore === 'number' ? data.masteryScore : null;
+    const state: Obj = { ...(r.cmi ?? {}) };
+    let changed = false;
+    for (const s of statements) {
+      const verb = s.verb?.id;
+      if (![VERB.completed, VERB.passed, VERB.failed].includes(verb)) continue;
+      if (r.standard === 'CMI5') {
+        if (String(s.context?.registration ?? '').toLowerCase() !== r.registration) continue;
+        if (data.activityId && s.object?.id !== data.activityId) continue;
+        const scaled = s.result?.score?.scaled;
+        if (mastery !== null && verb === VERB.passed && typeof scaled === 'number' && scaled < mastery) throw new XapiError(400, 'a passed statement must reach the masteryScore');
+        if (mastery !== null && verb === VERB.failed && typeof scaled === 'number' && scaled >= mastery) throw new XapiError(400, 'a failed statement must stay below the masteryScore');
+      } else if (s.context?.registration && String(s.context.registration).toLowerCase() !== r.registration) continue;
+      if (verb === VERB.completed) state.completed = true;
+      if (verb === VERB.passed) state.success = 'PASSED';
+      if (verb === VERB.failed && state.success !== 'PASSED') state.success = 'FAILED';
+      const scaled = s.result?.score?.scaled;
+      if (typeof scaled === 'number') state.score = Math.max(0, Math.min(100, Math.round(scaled * 100)));
+      changed = true;
+    }
+    if (!changed) return;
+    await m.query(`UPDATE content_attempts SET cmi = $3::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [link.attempt_id, p.organizationId, JSON.stringify(state)]);
+    const moveOn = r.standard === 'CMI5' ? (MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable') : 'CompletedOrPassed';
+    const passed = state.success === 'PASSED';
+    const completed = state.completed === true;
+    const satisfied =
+      moveOn === 'NotApplicable' || (moveOn === 'Completed' && completed) || (moveOn === 'Passed' && passed) || (moveOn === 'CompletedAndPassed' && completed && passed) || (moveOn === 'CompletedOrPassed' && (completed || passed));
+    const base = String(p.authority?.account?.homePage ?? '');
+    if (satisfied && !state.satisfied) {
+      await this.satisfy(m, p.organizationId, link.attempt_id, base, statements[0].actor, r, p.launchId, { completed: true, success: state.success ?? null, score: state.score ?? null });
+    } else if (state.success || state.score !== undefined) {
+      await this.writeProgress(m, p.organizationId, r, { completed: false, success: state.success ?? null, score: state.score ?? null });
+    }
+  }
+
+  /** The AU is satisfied: the `satisfied` statement (cmi5, for the course) and the lesson complete. */
+  private async satisfy(m: EntityManager, org: string, attemptId: string, base: string, actor: Obj, r: RunRow, sessionId: string, out: { completed: boolean; success: string | null; score: number | null }) {
+    await m.query(`UPDATE content_attempts SET cmi = cmi || '{"satisfied": true}'::jsonb WHERE id = $1 AND organization_id = $2`, [attemptId, org]);
+    const data = r.launch_data ?? {};
+    if (r.standard === 'CMI5') {
+      const course = { id: String(data.courseId ?? data.activityId), objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } };
+      await this.lrs.storeIn(m, this.lms(org, base), [this.statement(actor, VERB.satisfied, 'Satisfied', course, r.registration, sessionId)]);
+    }
+    await this.writeProgress(m, org, r, out);
+  }
+
+  private async writeProgress(m: EntityManager, org: string, r: RunRow, out: { completed: boolean; success: string | null; score: number | null }) {
+    await lockUsers(m, [r.user_id]);
+    const [lp] = await m.query(`SELECT completed_at, success_status, score FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [r.lesson_progress_id, org]);
+    const patch: LessonPatch = {};
+    if (out.completed && !lp.completed_at) patch.completed_at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    if (out.success && out.success !== lp.success_status) patch.success_status = out.success;
+    if (out.score !== null && out.score !== lp.score) {
+      patch.score = out.score;
+      patch.max_score = 100;
+    }
+    if (Object.keys(patch).length) await this.progress.writeLessonIn(m, org, { id: r.lesson_progress_id, user_id: r.user_id }, patch, false);
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { fileStorageProvider } from '../content-files/storage.provider';
+import { LrsModule } from '../lrs/lrs.module';
+import { ProgressModule } from '../progress/progress.module';
+import { Cmi5Service } from './cmi5.service';
+import { LaunchesV1Controller, LaunchesV2Controller } from './launches.controller';
+import { LaunchesService } from './launches.service';
+import { PlayerController } from './player.controller';
+
+/**
+ * Learning content runs (CONVENTIONS §18, docs/decisions/content-runs.md): launches of web-package
+ * lessons, the player and the SCORM runtime. Owns content_attempts and content_launches; writes
+ * progress through ProgressService.
+ */
+@Module({
+  imports: [ProgressModule, LrsModule],
+  controllers: [LaunchesV1Controller, LaunchesV2Controller, PlayerController],
+  providers: [LaunchesService, Cmi5Service, fileStorageProvider],
+})
+export class ContentRunsModule {}

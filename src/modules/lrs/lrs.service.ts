@@ -1,0 +1,751 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, createVerify, randomUUID, X509Certificate } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../core/config/config';
+import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
+import { unscoped } from '../../core/database/scoped';
+import { rowsOf } from '../../core/database/sql';
+import { agentKey, agentParam, timestamp, UUID_RE, validateStatement, XapiInvalid, XapiVersion } from './xapi-validate';
+
+type Obj = Record<string, any>;
+
+/** An error the LRS answers with its status and a plain message. */
+export class XapiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const bad = (m: string) => new XapiError(400, m);
+
+export interface LrsPrincipal {
+  organizationId: string;
+  keyId: string | null;
+  /** the launch a per-launch key belongs to (cmi5 fetch, TinCan auth); null for an organization key */
+  launchId: string | null;
+  canRead: boolean;
+  canWrite: boolean;
+  authority: Obj;
+}
+
+export interface Attachment {
+  sha2: string;
+  contentType: string;
+  content: Buffer;
+}
+
+const VOIDED = 'http://adlnet.gov/expapi/verbs/voided';
+/** marks a posted statement that came without a timestamp (the LRS set it), for the same-statement comparison */
+const NO_TIMESTAMP = Symbol('no-timestamp');
+const STATEMENT_PARAMS = ['statementId', 'voidedStatementId', 'agent', 'verb', 'activity', 'registration', 'related_activities', 'related_agents', 'since', 'until', 'limit', 'format', 'attachments', 'ascending', 'more'];
+const PAGE_MAX = 100;
+/** How long a verified key's row is reused without reading it again. */
+const KEY_CACHE_MS = 30_000;
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/**
+ * The LRS (CONVENTIONS §18, docs/decisions/lrs.md): statements, documents, activities, agents,
+ * per organization. Credentials: organization LRS keys (HTTP Basic, key:secret, the secret kept
+ * as its SHA-256). Everything is scoped by the credential's organization.
+ */
+@Injectable()
+export class LrsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  /* --------------------------------------------------------------------------------------------
+   * credentials
+   * ------------------------------------------------------------------------------------------ */
+
+  async createKey(organizationId: string, opts: { read: boolean; write: boolean; name: string }) {
+    const key = randomToken(18);
+    const secret = randomToken(32);
+    const [row] = await this.ds.query(
+      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`,
+      [organizationId, key, sha256(secret), opts.read, opts.write, opts.name],
+    );
+    return { id: row.id as string, key, secret, read: opts.read, write: opts.write, name: opts.name, created_at: iso(row.created_at) };
+  }
+
+  /** A launch's own key (cmi5 fetch, TinCan `auth`), read and write, expiring with the launch's session. */
+  async createLaunchKey(m: EntityManager, organizationId: string, launchId: string, expiresAt: Date): Promise<string> {
+    const key = randomToken(18);
+    const secret = randomToken(32);
+    await m.query(
+      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($1, $2, $3, true, true, 'launch', $4, $5)`,
+      [organizationId, key, sha256(secret), launchId, expiresAt],
+    );
+    return Buffer.from(`${key}:${secret}`).toString('base64');
+  }
+
+  /**
+   * Hooks run inside the transaction that stores statements, with the statements stored (never
+   * for the hooks' own writes): the content runs' cmi5 and TinCan rules (modules/content-runs).
+   * A hook may refuse the batch by throwing an XapiError.
+   */
+  private readonly hooks: ((m: EntityManager, p: LrsPrincipal, statements: Obj[]) => Promise<void>)[] = [];
+  onStore(hook: (m: EntityManager, p: LrsPrincipal, statements: Obj[]) => Promise<void>): void {
+    this.hooks.push(hook);
+  }
+
+  /** Keys read recently (keys are never changed nor deleted; a launch key's cache ends with its expiry). */
+  private readonly keyCache = new Map<string, { row: any; until: number }>();
+
+  /** The principal of an `Authorization: Basic key:secret` header, or null. */
+  async authenticate(header: unknown, baseUrl: string): Promise<LrsPrincipal | null> {
+    if (typeof header !== 'string' || !/^basic /i.test(header)) return null;
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) return null;
+    const key = decoded.slice(0, colon);
+    const secret = decoded.slice(colon + 1);
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(key)) return null;
+    const cached = this.keyCache.get(key);
+    let row = cached && cached.until > Date.now() ? cached.row : undefined;
+    if (!row) {
+      [row] = await unscoped(this.ds, 'an LRS key names its organization').query(
+        `SELECT id, organization_id, secret_hash, can_read, can_write, launch_id, expires_at FROM lrs_keys WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())`,
+        [key],
+      );
+      if (!row) return null;
+      if (this.keyCache.size >= 10_000) this.keyCache.clear();
+      this.keyCache.set(key, { row, until: Math.min(Date.now() + KEY_CACHE_MS, row.expires_at ? new Date(row.expires_at).getTime() : Infinity) });
+    }
+    if (!constantTimeEqual(row.secret_hash, sha256(secret))) return null;
+    return {
+      organizationId: row.organization_id,
+      keyId: row.id,
+      launchId: row.launch_id,
+      canRead: row.can_read,
+      canWrite: row.can_write,
+      authority: { objectType: 'Agent', name: `LRS key ${key}`, account: { homePage: baseUrl, name: key } },
+    };
+  }
+
+  /* --------------------------------------------------------------------------------------------
+   * statements: writes
+   * ------------------------------------------------------------------------------------------ */
+
+  /**
+   * Store statements (POST, or PUT with `statementId`): validated all first (a batch is stored
+   * whole or not at all), ids assigned, `stored`, `timestamp`, `authority`, `version` set, voiding
+   * applied. A statement whose id exists already: the same statement again is no change; a
+   * different one is 409.
+   */
+  async store(p: LrsPrincipal, input: unknown[], version: XapiVersion, attachments: Attachment[]): Promise<string[]> {
+    const storedAt = iso(new Date());
+    const seen = new Set<string>();
+    const rows: Obj[] = [];
+    const hashes = new Set(attachments.map((a) => a.sha2));
+    const used = new Set<string>();
+    for (const [i, raw] of input.entries()) {
+      try {
+        validateStatement(raw, version);
+      } catch (e) {
+        if (e instanceof XapiInvalid) throw bad(input.length > 1 ? `statement ${i}: ${e.message}` : e.message);
+        throw e;
+      }
+      const s = { ...(raw as Obj) };
+      s.id = (s.id ?? randomUUID()).toLowerCase();
+      if (seen.has(s.id)) throw bad(`the statement id ${s.id} appears twice in the batch`);
+      seen.add(s.id);
+      for (const a of (s.attachments ?? []) as Obj[]) {
+        if (a.fileUrl === undefined && !hashes.has(a.sha2)) throw bad(`the attachment ${a.sha2} has neither a fileUrl nor a part`);
+        used.add(a.sha2);
+      }
+      for (const a of (s.object?.objectType === 'SubStatement' ? s.object.attachments ?? [] : []) as Obj[]) {
+        if (a.fileUrl === undefined && !hashes.has(a.sha2)) throw bad(`the attachment ${a.sha2} has neither a fileUrl nor a part`);
+        used.add(a.sha2);
+      }
+      normaliseContextActivities(s);
+      if (s.object?.objectType === 'SubStatement') normaliseContextActivities(s.object);
+      if (s.timestamp === undefined) Object.defineProperty(s, NO_TIMESTAMP, { value: true, enumerable: false });
+      s.timestamp = s.timestamp ?? storedAt;
+      s.stored = storedAt;
+      s.authority = s.authority ?? p.authority;
+      s.version = s.version ?? (version === '2.0.0' ? '2.0.0' : '1.0.0');
+      rows.push(s);
+    }
+    for (const a of attachments) if (!used.has(a.sha2)) throw bad(`the attachment part ${a.sha2} is named by no statement`);
+    const parts = new Map(attachments.map((a) => [a.sha2, a]));
+    for (const [i, raw] of input.entries()) checkSignature(raw as Obj, parts, i);
+
+    // the common case in one statement: an organization key, no attachments, no voiding, no id
+    // that exists already (anything else, or a race on an id, takes the transaction below)
+    if (!p.launchId && !attachments.length && !rows.some((r) => r.verb.id === VOIDED)) {
+      const [res] = await this.ds.query(
+        `WITH v AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid, voiding_target uuid, hashes jsonb)),
+              existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $1 AND s.id IN (SELECT id FROM v)),
+              ins AS (
+                INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
+                SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
+                       ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
+                       ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration, v.voiding_target,
+                       ARRAY(SELECT jsonb_array_elements_text(v.hashes))
+                  FROM v WHERE NOT EXISTS (SELECT 1 FROM existing)
+                ON CONFLICT (organization_id, id) DO NOTHING RETURNING id)
+         SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`,
+        [p.organizationId, new Date(storedAt), JSON.stringify(rows.map((r) => columnsOf(r)))],
+      );
+      if (res.existing === 0 && res.inserted === rows.length) return rows.map((r) => r.id);
+    }
+    return this.ds.transaction(async (m) => {
+      await this.persist(m, p, rows, attachments);
+      if (this.hooks.length) for (const h of this.hooks) await h(m, p, rows);
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** Statements the LMS itself issues (cmi5 launched, satisfied), in the caller's transaction; no hooks. */
+  async storeIn(m: EntityManager, p: LrsPrincipal, statements: Obj[]): Promise<string[]> {
+    const storedAt = iso(new Date());
+    const rows = statements.map((raw) => {
+      validateStatement(raw, '1.0.3');
+      const s: Obj = { ...raw, id: raw.id ?? randomUUID() };
+      normaliseContextActivities(s);
+      return { ...s, timestamp: s.timestamp ?? storedAt, stored: storedAt, authority: p.authority, version: '1.0.0' } as Obj;
+    });
+    await this.persist(m, p, rows, []);
+    return rows.map((r) => r.id);
+  }
+
+  private async persist(m: EntityManager, p: LrsPrincipal, rows: Obj[], attachments: Attachment[]): Promise<void> {
+    {
+      const now = new Date(rows[0]?.stored ?? Date.now());
+      const ids = rows.map((r) => r.id);
+      const existing: { id: string; statement: Obj }[] = ids.length
+        ? await m.query(`SELECT id, statement FROM lrs_statements WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, ids])
+        : [];
+      const byId = new Map(existing.map((e) => [e.id, e.statement]));
+      const fresh: Obj[] = [];
+      for (const r of rows) {
+        const had = byId.get(r.id);
+        if (had) {
+          if (!sameStatement(had, r, (r as Record<symbol, unknown>)[NO_TIMESTAMP] === true)) throw new XapiError(409, `a different statement with the id ${r.id} exists`);
+          continue;
+        }
+        fresh.push(r);
+      }
+      // voiding: the target may not be a voiding statement
+      const targets = fresh.filter((r) => r.verb.id === VOIDED).map((r) => String(r.object.id).toLowerCase());
+      if (targets.length) {
+        const voiding: { id: string }[] = await m.query(`SELECT id FROM lrs_statements WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND verb_id = $3`, [p.organizationId, targets, VOIDED]);
+        if (voiding.length) throw bad('a voiding statement cannot be voided');
+        for (const r of fresh) if (r.verb.id !== VOIDED && targets.includes(r.id)) continue;
+      }
+      if (fresh.length) {
+        const cols = fresh.map((r) => columnsOf(r));
+        await m.query(
+          `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
+           SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
+                  ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
+                  ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration, v.voiding_target,
+                  ARRAY(SELECT jsonb_array_elements_text(v.hashes))
+             FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid, voiding_target uuid, hashes jsonb)`,
+          [p.organizationId, now, JSON.stringify(cols)],
+        );
+        if (targets.length) {
+          await m.query(`UPDATE lrs_statements SET voided = true WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND verb_id <> $3`, [p.organizationId, targets, VOIDED]);
+        }
+      }
+      if (attachments.length) {
+        await m.query(
+          `INSERT INTO lrs_attachments (organization_id, sha2, content_type, content)
+           SELECT $1, v.sha2, v.ct, decode(v.b64, 'base64') FROM jsonb_to_recordset($2::jsonb) AS v(sha2 text, ct text, b64 text)
+           ON CONFLICT DO NOTHING`,
+          [p.organizationId, JSON.stringify(attachments.map((a) => ({ sha2: a.sha2, ct: a.contentType, b64: a.content.toString('base64') })))],
+        );
+      }
+    }
+  }
+
+  /* --------------------------------------------------------------------------------------------
+   * statements: reads
+   * ------------------------------------------------------------------------------------------ */
+
+  async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined) {
+    for (const k of Object.keys(q)) {
+      if (!STATEMENT_PARAMS.includes(k)) throw bad(`unknown parameter ${k}`);
+      if (typeof q[k] !== 'string') throw bad(`${k} appears more than once`);
+    }
+    const params = q as Record<string, string>;
+    const format = params.format ?? 'exact';
+    if (!['ids', 'exact', 'canonical'].includes(format)) throw bad('format must be ids, exact or canonical');
+    const withAttachments = params.attachments === undefined ? false : bool(params.attachments, 'attachments');
+    const shape = (s: Obj) => formatStatement(s, format, acceptLanguage);
+
+    if (params.statementId !== undefined || params.voidedStatementId !== undefined) {
+      const extra = Object.keys(params).filter((k) => !['statementId', 'voidedStatementId', 'format', 'attachments'].includes(k));
+      if (extra.length) throw bad(`statementId and voidedStatementId take no other parameter than format and attachments (${extra.join(', ')})`);
+      if (params.statementId !== undefined && params.voidedStatementId !== undefined) throw bad('statementId and voidedStatementId are exclusive');
+      const voided = params.voidedStatementId !== undefined;
+      const id = voided ? params.voidedStatementId : params.statementId;
+      if (!UUID_RE.test(id)) throw bad('the statement id must be a UUID');
+      const [row] = await this.ds.query(`SELECT statement, voided, stored FROM lrs_statements WHERE organization_id = $1 AND id = $2`, [p.organizationId, id.toLowerCase()]);
+      if (!row || row.voided !== voided) throw new XapiError(404, 'no such statement');
+      return { single: shape(row.statement), lastModified: row.stored as Date, attachments: withAttachments ? await this.attachmentsOf(p, [row.statement]) : [] };
+    }
+
+    let state: Obj;
+    if (params.more !== undefined) {
+      const extra = Object.keys(params).filter((k) => k !== 'more');
+      if (extra.length) throw bad('more takes no other parameter');
+      const payload = verifyPayload<Obj>(this.config.APP_SECRET, 'xapi-more', params.more);
+      if (!payload || payload.org !== p.organizationId) throw bad('the more token is not valid');
+      state = payload;
+    } else {
+      state = { org: p.organizationId, q: params, through: iso(new Date()), after: null };
+    }
+    const f = state.q as Record<string, string>;
+    const where: string[] = ['s.organization_id = $1', 'NOT s.voided'];
+    /** conditions on the statements the filters match, `@` standing for the table alias */
+    const match: string[] = [];
+    const args: unknown[] = [p.organizationId];
+    const arg = (v: unknown) => {
+      args.push(v);
+      return `$${args.length}`;
+    };
+    const relatedAgents = f.related_agents === undefined ? false : bool(f.related_agents, 'related_agents');
+    const relatedActivities = f.related_activities === undefined ? false : bool(f.related_activities, 'related_activities');
+    const ascending = f.ascending === undefined ? false : bool(f.ascending, 'ascending');
+    if (f.agent !== undefined) {
+      let a: Obj;
+      try {
+        a = agentParam(f.agent, 'agent');
+      } catch (e) {
+        throw bad((e as Error).message);
+      }
+      const key = agentKey(a);
+      if (!key) throw bad('agent must be identified');
+      match.push(`@.${relatedAgents ? 'related_agents' : 'agents'} @> ARRAY[${arg(key)}]::text[]`);
+    }
+    if (f.verb !== undefined) match.push(`@.verb_id = ${arg(f.verb)}`);
+    if (f.activity !== undefined) match.push(relatedActivities ? `@.related_activities @> ARRAY[${arg(f.activity)}]::text[]` : `@.activity_id = ${arg(f.activity)}`);
+    if (f.registration !== undefined) {
+      if (!UUID_RE.test(f.registration)) throw bad('registration must be a UUID');
+      match.push(`@.registration = ${arg(f.registration.toLowerCase())}`);
+    }
+    if (match.length) {
+      // a statement that matches, or one whose StatementRef object targets a statement that matches (voided or not)
+      const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
+      where.push(`((${on('s')}) OR (s.voiding_target IS NOT NULL AND s.voiding_target IN (SELECT t.id FROM lrs_statements t WHERE t.organization_id = $1 AND ${on('t')})))`);
+    }
+    for (const [k, op] of [
+      ['since', '>'],
+      ['until', '<='],
+    ] as const) {
+      if (f[k] === undefined) continue;
+      try {
+        timestamp(f[k], k);
+      } catch {
+        throw bad(`${k} must be an ISO 8601 timestamp`);
+      }
+      where.push(`s.stored ${op} ${arg(new Date(f[k]))}`);
+    }
+    let limit = PAGE_MAX;
+    if (f.limit !== undefined) {
+      if (!/^\d+$/.test(f.limit)) throw bad('limit must be a non-negative integer');
+      const n = Number(f.limit);
+      limit = n === 0 ? PAGE_MAX : Math.min(n, PAGE_MAX);
+    }
+    where.push(`s.stored <= ${arg(new Date(state.through))}`);
+    const dir = ascending ? 'ASC' : 'DESC';
+    if (state.after) where.push(`(s.stored, s.seq) ${ascending ? '>' : '<'} (${arg(new Date(state.after[0]))}, ${arg(state.after[1])})`);
+    const rows: { statement: Obj; stored: Date; seq: string }[] = await this.ds.query(
+      `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`,
+      args,
+    );
+    const page = rows.slice(0, limit);
+    let more = '';
+    if (rows.length > limit) {
+      const last = page[page.length - 1];
+      more = `/xapi/statements?more=${encodeURIComponent(signPayload(this.config.APP_SECRET, 'xapi-more', { ...state, after: [iso(last.stored), last.seq] }))}`;
+    }
+    const statements = page.map((r) => r.statement);
+    return {
+      list: { statements: statements.map(shape), more },
+      through: state.through as string,
+      attachments: withAttachments ? await this.attachmentsOf(p, statements) : [],
+    };
+  }
+
+  private async attachmentsOf(p: LrsPrincipal, statements: Obj[]): Promise<Attachment[]> {
+    const hashes = new Set<string>();
+    for (const s of statements) {
+      for (const a of (s.attachments ?? []) as Obj[]) if (!a.fileUrl || true) hashes.add(a.sha2);
+      for (const a of (s.object?.attachments ?? []) as Obj[]) hashes.add(a.sha2);
+    }
+    if (!hashes.size) return [];
+    const rows: { sha2: string; content_type: string; content: Buffer }[] = await this.ds.query(
+      `SELECT sha2, content_type, content FROM lrs_attachments WHERE organization_id = $1 AND sha2 = ANY($2::text[])`,
+      [p.organizationId, [...hashes]],
+    );
+    return rows.map((r) => ({ sha2: r.sha2, contentType: r.content_type, content: r.content }));
+  }
+
+  /* --------------------------------------------------------------------------------------------
+   * activities and agents
+   * ------------------------------------------------------------------------------------------ */
+
+  async activity(p: LrsPrincipal, q: Record<string, unknown>) {
+    const id = q.activityId;
+    if (typeof id !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(id)) throw bad('activityId is required and must be an IRI');
+    const rows: { statement: Obj }[] = await this.ds.query(
+      `SELECT statement FROM lrs_statements WHERE organization_id = $1 AND related_activities @> ARRAY[$2]::text[] ORDER BY stored ASC, seq ASC LIMIT 200`,
+      [p.organizationId, id],
+    );
+    const out: Obj = { objectType: 'Activity', id };
+    for (const r of rows) for (const a of activitiesIn(r.statement)) if (a.id === id && a.definition) out.definition = mergeDefinition(out.definition, a.definition);
+    return out;
+  }
+
+  async person(p: LrsPrincipal, q: Record<string, unknown>) {
+    let a: Obj;
+    try {
+      a = agentParam(q.agent, 'agent');
+    } catch (e) {
+      throw bad((e as Error).message);
+    }
+    const person: Obj = { objectType: 'Person' };
+    if (a.name) person.name = [a.name];
+    for (const k of ['mbox', 'mbox_sha1sum', 'openid', 'account']) if (a[k] !== undefined) person[k] = [a[k]];
+    return person;
+  }
+
+  /* --------------------------------------------------------------------------------------------
+   * documents
+   * ------------------------------------------------------------------------------------------ */
+
+  docKey(kind: 'state' | 'activity_profile' | 'agent_profile', q: Record<string, unknown>, single: boolean, forWrite: boolean) {
+    for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') throw bad(`${k} appears more than once`);
+    const known: Record<string, string[]> = {
+      state: ['activityId', 'agent', 'registration', 'stateId', 'since'],
+      activity_profile: ['activityId', 'profileId', 'since'],
+      agent_profile: ['agent', 'profileId', 'since'],
+    };
+    for (const k of Object.keys(q)) if (!known[kind].includes(k)) throw bad(`unknown parameter ${k}`);
+    const key = { activity: '', agent: '', registration: '', docId: null as string | null };
+    if (kind !== 'agent_profile') {
+      if (typeof q.activityId !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(q.activityId)) throw bad('activityId is required and must be an IRI');
+      key.activity = q.activityId;
+    }
+    if (kind !== 'activity_profile') {
+      let a: Obj;
+      try {
+        a = agentParam(q.agent, 'agent');
+      } catch (e) {
+        throw bad((e as Error).message);
+      }
+      key.agent = agentKey(a) ?? JSON.stringify(a);
+    }
+    if (kind === 'state' && q.registration !== undefined) {
+      if (!UUID_RE.test(q.registration as string)) throw bad('registration must be a UUID');
+      key.registration = (q.registration as string).toLowerCase();
+    }
+    const idName = kind === 'state' ? 'stateId' : 'profileId';
+    if (q[idName] !== undefined) key.docId = q[idName] as string;
+    if ((single || forWrite) && key.docId === null) throw bad(`${idName} is required`);
+    if (q.since !== undefined) {
+      if (key.docId !== null || forWrite) throw bad('since only lists documents');
+      try {
+        timestamp(q.since, 'since');
+      } catch {
+        throw bad('since must be an ISO 8601 timestamp');
+      }
+    }
+    return key;
+  }
+
+  async getDocument(p: LrsPrincipal, kind: string, key: { activity: string; agent: string; registration: string; docId: string | null }) {
+    const [row] = await this.ds.query(
+      `SELECT content, content_type, etag, updated FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`,
+      [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId],
+    );
+    return row as { content: Buffer; content_type: string; etag: string; updated: Date } | undefined;
+  }
+
+  async listDocuments(p: LrsPrincipal, kind: string, key: { activity: string; agent: string; registration: string }, since: string | undefined) {
+    const rows: { doc_id: string; updated: Date }[] = await this.ds.query(
+      `SELECT doc_id, updated FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND ($5 = '' OR registration = $5)
+         AND ($6::timestamptz IS NULL OR updated > $6) ORDER BY doc_id LIMIT 10000`,
+      [p.organizationId, kind, key.activity, key.agent, key.registration, since ? new Date(since) : null],
+    );
+    return { ids: rows.map((r) => r.doc_id), updated: rows.reduce<Date | null>((m, r) => (!m || r.updated > m ? r.updated : m), null) };
+  }
+
+  /**
+   * PUT (replace) or POST (merge two JSON objects) a document, with the ETag preconditions
+   * (If-Match / If-None-Match, 412); a PUT of an existing profile document without either is 409.
+   */
+  async writeDocument(
+    p: LrsPrincipal,
+    kind: 'state' | 'activity_profile' | 'agent_profile',
+    key: { activity: string; agent: string; registration: string; docId: string | null },
+    body: Buffer,
+    contentType: string,
+    merge: boolean,
+    pre: { ifMatch?: string; ifNoneMatch?: string },
+    version: XapiVersion,
+  ): Promise<string> {
+    return this.ds.transaction(async (m: EntityManager) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${p.organizationId}|${kind}|${key.activity}|${key.agent}|${key.registration}|${key.docId}`]);
+      const [cur] = await m.query(
+        `SELECT id, content, content_type, etag FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`,
+        [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId],
+      );
+      checkPreconditions(cur?.etag ?? null, pre);
+      // a PUT without If-Match / If-None-Match: 409 over an existing document (1.0.3: profiles;
+      // 2.0: every document), and 1.0.3 refuses it on a new profile too (400)
+      if (!merge && pre.ifMatch === undefined && pre.ifNoneMatch === undefined && (kind !== 'state' || version === '2.0.0')) {
+        if (cur) throw new XapiError(409, 'the document exists: send If-Match or If-None-Match');
+        if (version === '1.0.3' && kind !== 'state') throw new XapiError(400, 'a profile PUT needs If-Match or If-None-Match');
+      }
+      let content = body;
+      let type = contentType;
+      if (merge) {
+        const incoming = jsonObject(body, contentType);
+        if (!incoming) throw bad('a POST merges JSON objects only: send application/json with an object');
+        if (cur) {
+          const had = jsonObject(cur.content, cur.content_type);
+          if (!had) throw bad('the stored document is not a JSON object: it cannot be merged');
+          content = Buffer.from(JSON.stringify({ ...had, ...incoming }));
+        } else content = Buffer.from(JSON.stringify(incoming));
+        type = 'application/json';
+      }
+      const etag = createHash('sha1').update(content).digest('hex');
+      await m.query(
+        `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+         ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id)
+         DO UPDATE SET content = EXCLUDED.content, content_type = EXCLUDED.content_type, etag = EXCLUDED.etag, updated = now()`,
+        [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId, content, type, etag],
+      );
+      return etag;
+    });
+  }
+
+  async deleteDocuments(p: LrsPrincipal, kind: string, key: { activity: string; agent: string; registration: string; docId: string | null }, pre: { ifMatch?: string; ifNoneMatch?: string }) {
+    if (key.docId !== null) {
+      const cur = await this.getDocument(p, kind, key);
+      checkPreconditions(cur?.etag ?? null, pre);
+      await this.ds.query(`DELETE FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`, [
+        p.organizationId,
+        kind,
+        key.activity,
+        key.agent,
+        key.registration,
+        key.docId,
+      ]);
+      return;
+    }
+    await this.ds.query(`DELETE FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND ($5 = '' OR registration = $5)`, [
+      p.organizationId,
+      kind,
+      key.activity,
+      key.agent,
+      key.registration,
+    ]);
+  }
+}
+
+const SIGNATURE = 'http://adlnet.gov/expapi/attachments/signature';
+
+/**
+ * A signed statement (xAPI Data 2.6): its signature attachment is application/octet-stream, a JWS
+ * in compact serialization with RS256, RS384 or RS512, whose payload is the statement as it was
+ * before the signature was added; with an `x5c` certificate the signature itself is verified.
+ */
+function checkSignature(statement: Obj, parts: Map<string, Attachment>, i: number) {
+  for (const a of (statement.attachments ?? []) as Obj[]) {
+    if (a.usageType !== SIGNATURE) continue;
+    if (!/^application\/octet-stream$/i.test(String(a.contentType))) throw bad(`statement ${i}: a signature attachment must be application/octet-stream`);
+    const part = parts.get(String(a.sha2).toLowerCase());
+    if (!part) throw bad(`statement ${i}: the signature attachment has no part`);
+    const jws = part.content.toString('utf8').trim().split('.');
+    if (jws.length !== 3 || jws.some((x) => !/^[A-Za-z0-9_-]*$/.test(x)) || !jws[0] || !jws[1]) throw bad(`statement ${i}: the signature is not a JWS`);
+    let header: Obj;
+    let payload: Obj;
+    try {
+      header = JSON.parse(Buffer.from(jws[0], 'base64url').toString('utf8'));
+      payload = JSON.parse(Buffer.from(jws[1], 'base64url').toString('utf8'));
+    } catch {
+      throw bad(`statement ${i}: the signature's header or payload is not JSON`);
+    }
+    if (!['RS256', 'RS384', 'RS512'].includes(header?.alg)) throw bad(`statement ${i}: the signature must use RS256, RS384 or RS512`);
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw bad(`statement ${i}: the signature's payload is not a statement`);
+    const strip = (x: Obj, keepId: boolean) => {
+      const { attachments: _a, authority: _au, stored: _s, version: _v, id, ...rest } = x;
+      return canonical({ ...rest, ...(keepId && id !== undefined ? { id: String(id).toLowerCase() } : {}), timestamp: rest.timestamp ? new Date(rest.timestamp).getTime() : undefined });
+    };
+    const keepId = payload.id !== undefined;
+    if (strip(payload, keepId) !== strip(statement, keepId)) throw bad(`statement ${i}: the signature's payload is not this statement`);
+    if (Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
+      try {
+        const cert = new X509Certificate(Buffer.from(header.x5c[0], 'base64'));
+        const ok = createVerify(`RSA-SHA${header.alg.slice(2)}`).update(`${jws[0]}.${jws[1]}`).verify(cert.publicKey, Buffer.from(jws[2], 'base64url'));
+        if (!ok) throw new Error('bad signature');
+      } catch {
+        throw bad(`statement ${i}: the signature does not verify against its x5c certificate`);
+      }
+    }
+  }
+}
+
+/** Context activities are stored and answered as arrays, even when one was sent alone. */
+function normaliseContextActivities(s: Obj) {
+  const ca = s.context?.contextActivities;
+  if (!ca) return;
+  for (const k of ['parent', 'grouping', 'category', 'other']) if (ca[k] !== undefined && !Array.isArray(ca[k])) ca[k] = [ca[k]];
+}
+
+function checkPreconditions(etag: string | null, pre: { ifMatch?: string; ifNoneMatch?: string }) {
+  const tags = (h: string) => h.split(',').map((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, ''));
+  if (pre.ifMatch !== undefined) {
+    const list = tags(pre.ifMatch);
+    if (!etag || !(list.includes('*') || list.includes(etag))) throw new XapiError(412, 'If-Match does not match the document');
+  }
+  if (pre.ifNoneMatch !== undefined) {
+    const list = tags(pre.ifNoneMatch);
+    if (etag && (list.includes('*') || list.includes(etag))) throw new XapiError(412, 'If-None-Match matches the document');
+  }
+}
+
+function jsonObject(body: Buffer, contentType: string): Obj | null {
+  if (!/^application\/json/i.test(contentType)) return null;
+  try {
+    const v = JSON.parse(body.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function bool(v: string, name: string): boolean {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw bad(`${name} must be true or false`);
+}
+
+/** Two statements are the same when they agree but for what the LRS sets (stored, authority, version) and the order of members. */
+function sameStatement(a: Obj, b: Obj, ignoreTimestamp: boolean): boolean {
+  const strip = (s: Obj) => {
+    const { stored: _s, authority: _a, version: _v, timestamp: t, ...rest } = s;
+    return canonical({ ...rest, timestamp: t && !ignoreTimestamp ? new Date(t).getTime() : undefined });
+  };
+  return strip(a) === strip(b);
+}
+/** Durations compare to the hundredth of a second (xAPI 2.0 4.2.7): finer digits are dropped. */
+function truncDuration(d: unknown): unknown {
+  return typeof d === 'string' ? d.replace(/(\d+)\.(\d{1,2})\d*S/, (_m, i, f) => `${i}.${f.padEnd(2, '0')}S`).replace(/\.00S/, 'S') : d;
+}
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    if ((v as Obj).duration !== undefined && typeof (v as Obj).duration === 'string') v = { ...(v as Obj), duration: truncDuration((v as Obj).duration) };
+    return `{${Object.keys(v as Obj)
+      .filter((k) => (v as Obj)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Obj)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+function agentsIn(a: unknown): string[] {
+  if (!a || typeof a !== 'object') return [];
+  const o = a as Obj;
+  const out: string[] = [];
+  const k = agentKey(o);
+  if (k) out.push(k);
+  if (Array.isArray(o.member)) for (const m of o.member) out.push(...agentsIn(m));
+  return out;
+}
+
+function activitiesIn(s: Obj): Obj[] {
+  const out: Obj[] = [];
+  const obj = s.object;
+  if (obj && (obj.objectType === undefined || obj.objectType === 'Activity')) out.push(obj);
+  const ca = s.context?.contextActivities;
+  if (ca) for (const k of ['parent', 'grouping', 'category', 'other']) if (ca[k]) out.push(...(Array.isArray(ca[k]) ? ca[k] : [ca[k]]));
+  if (obj?.objectType === 'SubStatement') out.push(...activitiesIn(obj));
+  return out;
+}
+
+function mergeDefinition(a: Obj | undefined, b: Obj): Obj {
+  const out: Obj = { ...(a ?? {}), ...b };
+  for (const k of ['name', 'description']) if (a?.[k] || b[k]) out[k] = { ...(a?.[k] ?? {}), ...(b[k] ?? {}) };
+  return out;
+}
+
+/** The indexed columns of a stored statement. */
+function columnsOf(s: Obj) {
+  const obj = s.object ?? {};
+  const objectIsAgent = obj.objectType === 'Agent' || obj.objectType === 'Group';
+  const direct = [...agentsIn(s.actor), ...(objectIsAgent ? agentsIn(obj) : [])];
+  const related = new Set(direct);
+  for (const a of [s.authority, s.context?.instructor, s.context?.team]) for (const k of agentsIn(a)) related.add(k);
+  for (const ca of s.context?.contextAgents ?? []) for (const k of agentsIn(ca.agent)) related.add(k);
+  for (const cg of s.context?.contextGroups ?? []) for (const k of agentsIn(cg.group)) related.add(k);
+  if (obj.objectType === 'SubStatement') {
+    for (const a of [obj.actor, obj.object?.objectType === 'Agent' || obj.object?.objectType === 'Group' ? obj.object : null, obj.context?.instructor, obj.context?.team]) for (const k of agentsIn(a)) related.add(k);
+  }
+  const activities = [...new Set(activitiesIn(s).map((a) => String(a.id)))];
+  const hashes = [...(s.attachments ?? []), ...(obj.objectType === 'SubStatement' ? obj.attachments ?? [] : [])].map((a: Obj) => String(a.sha2));
+  return {
+    id: s.id,
+    statement: s,
+    verb_id: s.verb.id,
+    activity_id: obj.objectType === undefined || obj.objectType === 'Activity' ? obj.id : null,
+    agents: [...new Set(direct)],
+    related_agents: [...related],
+    related_activities: activities,
+    registration: s.context?.registration ? String(s.context.registration).toLowerCase() : null,
+    voiding_target: obj.objectType === 'StatementRef' ? String(obj.id).toLowerCase() : null,
+    hashes,
+  };
+}
+
+/** `ids`: agents by their identifier only, activities and verbs by id; `canonical`: one language per map. */
+function formatStatement(s: Obj, format: string, acceptLanguage: string | undefined): Obj {
+  if (format === 'exact') return s;
+  const copy = JSON.parse(JSON.stringify(s)) as Obj;
+  const walk = (v: any, parentKey: string | null): any => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, parentKey));
+    if (!v || typeof v !== 'object') return v;
+    if (format === 'ids') {
+      if (v.objectType === 'Agent' || (v.objectType === undefined && (v.mbox || v.mbox_sha1sum || v.openid || v.account) && parentKey !== 'account')) {
+        const out: Obj = {};
+        for (const k of ['mbox', 'mbox_sha1sum', 'openid', 'account']) if (v[k] !== undefined) out[k] = v[k];
+        return out;
+      }
+      if (v.objectType === 'Group') {
+        const out: Obj = { objectType: 'Group' };
+        for (const k of ['mbox', 'mbox_sha1sum', 'openid', 'account']) if (v[k] !== undefined) out[k] = v[k];
+        if (v.member && !agentKey(v)) out.member = walk(v.member, 'member');
+        return out;
+      }
+      if ((parentKey === 'object' || ['parent', 'grouping', 'category', 'other'].includes(parentKey ?? '')) && (v.objectType === undefined || v.objectType === 'Activity') && v.id) {
+        return { id: v.id };
+      }
+      if (parentKey === 'verb') return { id: v.id };
+    }
+    if (format === 'canonical' && ['display', 'name', 'description'].includes(parentKey ?? '') && Object.values(v).every((x) => typeof x === 'string')) {
+      const keys = Object.keys(v);
+      const wanted = (acceptLanguage ?? '').split(',').map((x) => x.split(';')[0].trim().toLowerCase()).filter(Boolean);
+      const pick = keys.find((k) => wanted.includes(k.toLowerCase())) ?? keys.find((k) => wanted.some((w) => k.toLowerCase().startsWith(`${w}-`))) ?? keys[0];
+      return pick ? { [pick]: v[pick] } : {};
+    }
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) out[k] = k === 'extensions' ? x : walk(x, k);
+    return out;
+  };
+  return walk(copy, null);
+}
+
+export { rowsOf };

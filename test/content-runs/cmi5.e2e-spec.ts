@@ -1,0 +1,118 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { decodeId } from '../../src/core/ids/ids';
+import { startTestApp, TestApp } from '../support/app';
+import { dropRedisPrefix } from '../support/webhook-receiver';
+import { cmi5Package, serveZips, startWorker, tincanPackage, webPackageCourse } from './support';
+
+jest.setTimeout(120_000);
+
+/**
+ * The LMS side of cmi5 and TinCan launches through HTTP (CONVENTIONS §18): launch parameters, the
+ * one-time fetch URL, LMS.LaunchData, the LMS's launched / satisfied statements, moveOn and
+ * masteryScore, and the AU's statements turned into lesson and course progress.
+ */
+describe('cmi5 and TinCan launches', () => {
+  let t: TestApp;
+  let worker: INestApplicationContext;
+  let zips: Awaited<ReturnType<typeof serveZips>>;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
+    zips = await serveZips();
+    worker = await startWorker(t);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await zips?.close();
+    await t?.close();
+    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
+  });
+
+  const launchOf = async (launchUrl: string) => {
+    const res = await fetch(launchUrl, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    return new URL(res.headers.get('location')!, t.baseUrl);
+  };
+
+  it('cmi5: fetch once, LaunchData, launched; completed is not enough for CompletedAndPassed; passed below masteryScore refused; satisfied completes the lesson', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('cmi5.zip', await cmi5Package({ moveOn: 'CompletedAndPassed', masteryScore: 0.8 })));
+    const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
+    expect(launch.status).toBe(201);
+    const url = await launchOf(launch.body.launch_url);
+    expect(url.pathname).toMatch(/^\/play\/[^/]+\/c\/au\/index\.html$/);
+    const q = url.searchParams;
+    expect(q.get('endpoint')).toBe(`${t.baseUrl}/xapi/`);
+    expect(q.get('registration')).toBe(launch.body.registration);
+    expect(q.get('activityId')).toBe('https://example.test/cmi5/au1');
+    const actor = JSON.parse(q.get('actor')!);
+    expect(actor).toMatchObject({ objectType: 'Agent', account: { name: c.learner.id } });
+    expect((await t.get(url.pathname)).text).toContain('fetch(q.get');
+
+    const fetched = await fetch(q.get('fetch')!, { method: 'POST' });
+    expect(fetched.status).toBe(200);
+    const token = ((await fetched.json()) as Record<string, string>)['auth-token'];
+    const again = await fetch(q.get('fetch')!, { method: 'POST' });
+    expect(again.status).toBe(403);
+    expect(await again.json()).toMatchObject({ 'error-code': '1' });
+    const x = { headers: { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3' } };
+
+    const state = await t.get(`/xapi/activities/state?${new URLSearchParams({ activityId: q.get('activityId')!, agent: JSON.stringify(actor), registration: q.get('registration')!, stateId: 'LMS.LaunchData' })}`, x);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ launchMode: 'Normal', moveOn: 'CompletedAndPassed', masteryScore: 0.8, contextTemplate: { extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': expect.any(String) } } });
+    const launched = await t.get(`/xapi/statements?verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/launched')}&registration=${q.get('registration')}`, x);
+    expect(launched.body.statements).toHaveLength(1);
+
+    const st = (verb: string, result?: Record<string, unknown>) => ({
+      actor,
+      verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
+      object: { id: q.get('activityId'), objectType: 'Activity' },
+      context: { registration: q.get('registration'), contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] }, extensions: state.body.contextTemplate.extensions },
+      ...(result ? { result } : {}),
+    });
+    const lessonUuid = decodeId('lesson', c.lessonId);
+    const lp = async () => (await t.ds.query(`SELECT completed_at, success_status, score FROM lesson_progress WHERE lesson_id = $1`, [lessonUuid]))[0];
+    expect((await t.post('/xapi/statements', st('completed', { completion: true }), x)).status).toBe(200);
+    expect((await lp()).completed_at).toBeNull();
+    expect((await t.post('/xapi/statements', st('passed', { success: true, score: { scaled: 0.7 } }), x)).status).toBe(400);
+    expect((await lp()).completed_at).toBeNull();
+    expect((await t.post('/xapi/statements', st('passed', { success: true, score: { scaled: 0.9 } }), x)).status).toBe(200);
+    expect(await lp()).toMatchObject({ completed_at: expect.any(Date), success_status: 'PASSED', score: 90 });
+    const satisfied = await t.get(`/xapi/statements?verb=${encodeURIComponent('https://w3id.org/xapi/adl/verbs/satisfied')}`, x);
+    expect(satisfied.body.statements).toEqual([expect.objectContaining({ object: expect.objectContaining({ id: 'https://example.test/cmi5/course' }) })]);
+    const certs = await t.get(`/v2/certificates/?filter[student.id]=${c.learner.id}`, { token: await t.tokenFor(org) });
+    expect(certs.body.data).toHaveLength(1);
+
+    // the launch's key is no key of another organization
+    const other = await t.newOrg();
+    const otherKey = await t.post('/v1/lrs-keys', {}, { basic: other.api_key });
+    const ox = { headers: { Authorization: `Basic ${Buffer.from(`${otherKey.body.key}:${otherKey.body.secret}`).toString('base64')}`, 'X-Experience-API-Version': '1.0.3' } };
+    expect((await t.get(`/xapi/statements?registration=${q.get('registration')}`, ox)).body.statements).toEqual([]);
+  });
+
+  it('cmi5 moveOn NotApplicable is satisfied at launch; TinCan gets endpoint, auth, actor and registration, and its completed statement completes the lesson', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('cmi5-na.zip', await cmi5Package({ moveOn: 'NotApplicable' })));
+    const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
+    await launchOf(launch.body.launch_url);
+    const [lp] = await t.ds.query(`SELECT completed_at FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', c.lessonId)]);
+    expect(lp.completed_at).toBeInstanceOf(Date);
+
+    const org2 = await t.newOrg();
+    const tc = await webPackageCourse(t, org2, zips.host('tincan.zip', await tincanPackage()));
+    const l2 = await t.post(`/v1/lessons/${tc.lessonId}/launches`, { user: { id: tc.learner.id } }, { basic: org2.api_key });
+    const url = await launchOf(l2.body.launch_url);
+    expect(url.pathname).toMatch(/\/c\/story\.html$/);
+    const q = url.searchParams;
+    expect(q.get('auth')).toMatch(/^Basic /);
+    expect(q.get('activity_id')).toBe('https://example.test/tincan/course');
+    const actor = JSON.parse(q.get('actor')!);
+    const x = { headers: { Authorization: q.get('auth')!, 'X-Experience-API-Version': '1.0.3' } };
+    const done = await t.post('/xapi/statements', { actor, verb: { id: 'http://adlnet.gov/expapi/verbs/completed' }, object: { id: q.get('activity_id') }, context: { registration: q.get('registration') }, result: { score: { scaled: 0.75 } } }, x);
+    expect(done.status).toBe(200);
+    const [lp2] = await t.ds.query(`SELECT completed_at, score FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', tc.lessonId)]);
+    expect(lp2).toMatchObject({ completed_at: expect.any(Date), score: 75 });
+  });
+});
