@@ -13,6 +13,7 @@ import { externalIdOf } from './external-id';
 import { escapeLike } from './query-params';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { averageRating, liveCourse } from '../../core/database/fragments';
 
 export interface CourseStats {
   lessonCount: number;
@@ -40,7 +41,7 @@ const statsCtes = (ids: string) =>
      SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
        FROM lessons WHERE organization_id = $org AND course_id = ANY(${ids}) AND deleted_at IS NULL GROUP BY course_id),
    r AS (
-     SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
+     SELECT course_id, ${averageRating('rating')} AS avg
        FROM course_ratings
       WHERE organization_id = $org AND course_id = ANY(${ids})
         AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $org)
@@ -53,7 +54,7 @@ const statsJoins = (id: string) => `LEFT JOIN l ON l.course_id = ${id} LEFT JOIN
 
 /** Live courses (not soft-deleted, not drafts) of the organization matching `where`, with their computed attributes, in `tail` order. */
 const liveSql = (where: string, tail: string) =>
-  `WITH page AS (SELECT ${COURSE_COLUMNS} FROM "courses" WHERE organization_id = $org AND deleted_at IS NULL AND NOT is_draft${where}${tail}),
+  `WITH page AS (SELECT ${COURSE_COLUMNS} FROM "courses" WHERE organization_id = $org AND ${liveCourse()}${where}${tail}),
    ${statsCtes('ARRAY(SELECT id FROM page)')}
    SELECT page.*, ${STATS_COLUMNS} FROM page ${statsJoins('page.id')}`;
 
@@ -133,7 +134,7 @@ export class CoursesService {
     if (!ids.length) return new Set();
     const m = opts.manager ?? this.courses.manager;
     const rows: { id: string }[] = await scoped(m, organizationId).query(
-      `SELECT id FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
+      `SELECT id FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
       [ids],
     );
     return new Set(rows.map((r) => r.id));
@@ -284,7 +285,7 @@ export class CoursesService {
           certificate_validity_days = CASE WHEN v.set_days THEN v.days ELSE c.certificate_validity_days END,
           updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq, cert, set_days, days)
-        WHERE c.id = v.id AND c.organization_id = $org AND c.deleted_at IS NULL AND NOT c.is_draft
+        WHERE c.id = v.id AND c.organization_id = $org AND ${liveCourse('c')}
         RETURNING c.*`,
       params,
     );

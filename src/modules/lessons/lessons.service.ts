@@ -14,6 +14,7 @@ import { LessonDetailResource, LessonFields, presentLessonDetail } from './lesso
 import { isoOfTimestamptz, parseTimestamptz, poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { liveLesson } from '../../core/database/fragments';
 
 const MAX_INT = 2147483647;
 /** Default order step: a lesson created without `order` goes after the course's last lesson (max + 10). */
@@ -30,7 +31,7 @@ export interface LessonFilters {
 const LIST_COLUMNS = 'l.id, l.created_at, l.updated_at, l.course_id, l.title, l.type, l."order", l.description_html, l.content_html, l.quiz_id, l.external_id';
 
 /** Visible lessons: non-draft, non-deleted, of a non-deleted course, of the organization. */
-const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND l.deleted_at IS NULL AND NOT l.is_draft
+const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND ${liveLesson('l')}
   AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)`;
 
 /** A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of visible lessons matching `where`. */
@@ -230,7 +231,7 @@ export class LessonsService {
     await this.lessons.manager.transaction(async (m) => {
       const rows: any[] = await m.query(
         `SELECT l.* FROM lessons l
-          WHERE l.organization_id = $1 AND l.id = ANY($2::uuid[]) AND l.deleted_at IS NULL AND NOT l.is_draft
+          WHERE l.organization_id = $1 AND l.id = ANY($2::uuid[]) AND ${liveLesson('l')}
             AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)
           FOR NO KEY UPDATE OF l`,
         [org, [...new Set(wanted.map((w) => w.uuid))]],

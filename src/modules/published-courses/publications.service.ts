@@ -5,6 +5,7 @@ import { newUuid } from '../../core/ids/ids';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { slugOf } from '../../core/http/slug-kit';
+import { liveCourse } from '../../core/database/fragments';
 
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -76,7 +77,7 @@ export class PublicationsService {
       if (locked.length) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended(d, 6)) FROM unnest($1::text[]) AS x(d)`, [locked]);
       const courses = new Map<string, string>(
         courseIds.length
-          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft`, [courseIds])).map((c) => [c.id, c.title])
+          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}`, [courseIds])).map((c) => [c.id, c.title])
           : [],
       );
       const live = new Set<string>();

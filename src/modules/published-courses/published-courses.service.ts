@@ -14,6 +14,7 @@ import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/publish
 import { PublishedCourse } from './published-course.entity';
 import { LessonStats, PublishedCourseRow, SearchableLesson } from './published-courses.presenter';
 import { PUBLISH_MESSAGES, PublicationsService, SLUG_RE, WINDOW_MESSAGE, windowReversed } from './publications.service';
+import { liveLesson } from '../../core/database/fragments';
 
 /** Columns of the published-course queries (alias pc = published_courses, c = courses). */
 const SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
@@ -25,7 +26,7 @@ const SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_gr
 const LESSON_STATS: PoolRead = {
   name: 'published_courses_v1_lesson_stats',
   sql: `SELECT course_id, count(*)::int AS n, (count(*) FILTER (WHERE NOT optional))::int AS req
-       FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
+       FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND ${liveLesson()} AND type <> 'SECTION'
        GROUP BY course_id`,
 };
 
@@ -142,7 +143,7 @@ export class PublishedCoursesService {
     if (!courseIds.length) return out;
     const rows = await this.ds.query(
       `SELECT id, course_id, title, type, "order", search_keywords FROM lessons
-       WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft
+       WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND ${liveLesson()}
        ORDER BY course_id, "order", created_at, id`,
       [p.organizationId, [...new Set(courseIds)]],
     );
