@@ -31,7 +31,7 @@ type Pool = { query(q: PoolStatement): Promise<{ rows: unknown[] }> };
  * It behaves as `ds.query` does: the statement goes to TypeORM's logger (which decides, by
  * DATABASE_LOG_QUERIES, and which tests may wrap to count statements), a failure is logged as a
  * query error and thrown as TypeORM's QueryFailedError (the driver's error kept as driverError and
- * its fields copied: isDatabaseUnavailable, pgErrorOf and the 22xxx safety net see it as they see
+ * its fields copied: isDatabaseUnavailable, isUniqueViolation and the 22xxx safety net (isBadInputDbError) see it as they see
  * any other statement's). Nothing else reaches into the driver.
  */
 export async function poolQuery<T>(ds: DataSource, q: PoolStatement): Promise<T[]> {
