@@ -92,13 +92,13 @@ export function dateOf(t: Timestamp): Date {
  * `name` (one per text), so the server keeps a handful of statements per connection; the filtered
  * variants go unnamed (planned for their values, on their index).
  */
-export async function poolRead(ds: DataSource, organizationId: string, read: PoolRead, params: unknown[]): Promise<any[]> {
+export async function poolRead<T = any>(ds: DataSource, organizationId: string, read: PoolRead, params: unknown[]): Promise<T[]> {
   const text = bindOrg(read.sql, params.length);
   const values = [...params, organizationId];
-  return poolQuery<any>(ds, read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types });
+  return poolQuery<T>(ds, read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types });
 }
 
 /** publicRowOr404 (org-rows.ts) of a pool read, the uuid behind the public id its `$1`. */
-export function poolRowOr404(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<any> {
-  return publicRowOr404(type, publicId, (id) => poolRead(ds, organizationId, read, [id]), message);
+export function poolRowOr404<T = any>(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<T> {
+  return publicRowOr404(type, publicId, (id) => poolRead<T>(ds, organizationId, read, [id]), message);
 }
