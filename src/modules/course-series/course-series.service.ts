@@ -6,7 +6,7 @@ import type { Domain } from '../domains/domain.entity';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { LivePrograms } from '../plans/live-programs';
 import { CourseSeries } from './course-series.entity';
-import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.presenter';
+import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.store';
 import { liveLesson } from '../../core/database/fragments';
 
 export interface CourseSeriesView {

@@ -9,7 +9,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Course } from './course.entity';
 import { CourseLabelsService } from './course-labels.service';
 import type { PatchedCourseRequest } from './dto/course.v1.dto';
-import { oneOr404, setColumns, softDelete } from './v1-rows';
+import { oneOr404, setColumns, softDelete } from '../../core/database/v1-rows';
 import { averageRating, liveCourse, liveLesson } from '../../core/database/fragments';
 
 /** The members of a /v1 course update written to the row (labels are written apart), and their columns. */

@@ -4,8 +4,6 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import { scoped, SqlRunner } from '../../core/database/scoped';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from '../certificates/certificates.presenter';
 import { DERIVED } from '../progress/completion';

@@ -6,7 +6,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
-import { externalIdOf } from '../courses/external-id';
+import { externalIdOf } from '../../core/ids/external-id';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';

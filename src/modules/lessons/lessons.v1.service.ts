@@ -8,7 +8,7 @@ import { IdType, decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { Lesson, LessonType } from './lesson.entity';
-import { oneOr404, setColumns, softDelete } from '../courses/v1-rows';
+import { oneOr404, setColumns, softDelete } from '../../core/database/v1-rows';
 import { liveCourse, liveLessonOfLiveCourse } from '../../core/database/fragments';
 
 /** The rows a /v1 lesson body's ids name (resolveRefs). */

@@ -9,7 +9,7 @@ import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';
 import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
-import type { PublishedCourseRow } from './published-courses.presenter';
+import type { PublishedCourseRow } from './published-courses.store';
 import { PublishedCoursesService } from './published-courses.service';
 
 export interface TagRow {

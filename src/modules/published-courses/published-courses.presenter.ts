@@ -1,12 +1,12 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
-import { publicIdsOf } from '../courses/public-ids';
+import { publicIdsOf } from '../../core/ids/public-ids';
 import type { OfferRow } from '../commerce/offers';
 import { presentOffer } from '../commerce/offers.presenter';
-import type { PublishedCourseRow, PublishedCourseSettingsRow } from './published-courses.store';
+import type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, SearchableLesson } from './published-courses.store';
 
 // the row types moved to the store (issue 27); re-exported for the importers of this path
-export type { PublishedCourseRow, PublishedCourseSettingsRow } from './published-courses.store';
+export type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, SearchableLesson } from './published-courses.store';
 
 /** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
 const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
@@ -29,19 +29,6 @@ export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
     require_all_prerequisites: r.require_all_prerequisites,
     timezone: null,
   };
-}
-
-export interface LessonStats {
-  lessonCount: number;
-  requiredLessonCount: number;
-}
-
-export interface SearchableLesson {
-  id: string;
-  title: string;
-  type: string;
-  order: number;
-  search_keywords: string;
 }
 
 export interface PresentOptions {

@@ -55,6 +55,20 @@ export interface PublishedCourseV2Row {
   updated_at: Timestamp;
 }
 
+/** What the catalog statements compute per course (lesson counts; the searchable lessons). */
+export interface LessonStats {
+  lessonCount: number;
+  requiredLessonCount: number;
+}
+
+export interface SearchableLesson {
+  id: string;
+  title: string;
+  type: string;
+  order: number;
+  search_keywords: string;
+}
+
 /** Columns of the /v1 published-course queries (alias pc = published_courses, c = courses): PublishedCourseRow's, and created_at. */
 export const PUBLISHED_COURSE_SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
   pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,

@@ -1,6 +1,6 @@
 import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
-import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
+import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../../core/ids/public-ids';
 
 export type { Timestamp };
 // the row type moved to the store (issue 27); re-exported for the importers of this path
