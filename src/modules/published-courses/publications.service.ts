@@ -163,7 +163,7 @@ export class PublicationsService {
       const type = c.endsWith('_at') ? 'timestamptz' : c === 'visibility_override_type' ? 'text' : 'boolean';
       return `${c} = CASE WHEN v.j ? '${c}' THEN (v.j->>'${c}')::${type} ELSE pc.${c} END`;
     });
-    const result = await scoped(this.ds, organizationId).query(
+    const result: unknown = await scoped(this.ds, organizationId).query(
       `UPDATE published_courses AS pc SET ${set.join(', ')}, updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, j)
         WHERE pc.id = v.id AND pc.organization_id = $org
@@ -199,7 +199,7 @@ export class PublicationsService {
       );
       if (!row || row.unpublished_at === null) return { ok: true };
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [row.domain_id]);
-      const [again] = await tx.query(
+      const [again]: unknown[] = await tx.query(
         `SELECT 1 FROM published_courses WHERE organization_id = $org AND domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`,
         [row.domain_id, row.course_id],
       );
@@ -217,7 +217,7 @@ export class PublicationsService {
 
   /** Whether `slug` is live on the domain (case-insensitive), `exceptId` aside. */
   async slugTaken(m: { query: DataSource['query'] }, domain: DomainRef, slug: string, exceptId?: string): Promise<boolean> {
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
       [domain.id, slug, exceptId ?? '00000000-0000-0000-0000-000000000000', domain.organizationId],
     );
