@@ -5,7 +5,7 @@ import { CoreModule } from './core/core.module';
 import { IdempotencyModule } from './core/idempotency/idempotency.module';
 import { applyIdempotencyToWrites } from './core/idempotency/wire';
 import { CommerceModule } from './modules/commerce/commerce.module';
-import { CoursesApiModule } from './modules/courses/courses-api.module';
+import { CoursesApiModule } from './courses-api.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { DomainUsersModule } from './modules/domain-users/domain-users.module';
 import { GroupsModule } from './modules/groups/groups.module';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { domainOf, orgUuid } from '../support/fixtures';
+import { orgUuid } from '../support/fixtures';
 import { twoOrgs } from '../support/two-orgs';
 import { drfFlat } from '../support/drf';
 

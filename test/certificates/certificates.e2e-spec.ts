@@ -6,13 +6,11 @@ describe('/v2/certificates', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let other: CreatedOrg;
-  let token: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     org = await t.newOrg();
     other = await t.newOrg();
-    token = await t.tokenFor(org, ['certificates:read']);
   });
   afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../support/app';
 import { twoOrgs } from '../support/two-orgs';
-import { countQueries, enroll, insertCourse, insertLesson, insertStudent, orgUuid, publishCourse, rate } from '../support/fixtures';
+import { countQueries, insertCourse, insertLesson, insertStudent, orgUuid, publishCourse, rate } from '../support/fixtures';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 
 describe('/v2/courses', () => {
@@ -323,7 +323,7 @@ describe('/v2/courses', () => {
 });
 
 function decodeCourse(id: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('../../src/core/ids/ids').decodeId('course', id);
 }
 

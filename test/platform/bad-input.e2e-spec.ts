@@ -1,6 +1,5 @@
 import { startTestApp, TestApp } from '../support/app';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { drfFlat } from '../support/drf';
 
 /**
  * Issue 8 items 3 and 6: /v1 field errors in Django REST framework's own wording, and bad input

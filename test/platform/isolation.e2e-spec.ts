@@ -28,7 +28,7 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
   let t: TestApp;
   let w: TwoOrgs;
   let doc: any;
-  let ops: Op[] = [];
+  const ops: Op[] = [];
   let seedA: Record<string, SeedValue>;
   let seedB: Record<string, SeedValue>;
 

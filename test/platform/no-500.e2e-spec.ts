@@ -37,7 +37,7 @@ describe('no bad input reaches a 5xx', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  let ops: { method: string; path: string }[] = [];
+  const ops: { method: string; path: string }[] = [];
 
   beforeAll(async () => {
     t = await startTestApp();

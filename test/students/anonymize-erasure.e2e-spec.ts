@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeId, encodeId } from '../../src/core/ids/ids';
+import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { domainOf, insertCourse, insertSignupField, orgUuid, publishCourse } from '../support/fixtures';

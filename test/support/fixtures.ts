@@ -131,7 +131,7 @@ export async function insertLesson(
 
 /** Count the SQL statements the process sends to PostgreSQL while `fn` runs (every pg client query). */
 export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; statements: string[]; params: unknown[][] }> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pg = require('pg');
   const proto = pg.Client.prototype;
   const original = proto.query;

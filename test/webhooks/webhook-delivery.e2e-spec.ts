@@ -2,7 +2,6 @@ import { waitFor } from '../support/eventually';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { EventType, recordEvents } from '../../src/core/events/outbox';
-import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { createWorker } from '../../src/worker';
 import { startTestApp, TestApp } from '../support/app';

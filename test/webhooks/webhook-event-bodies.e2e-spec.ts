@@ -1,4 +1,3 @@
-import { encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { domainOf, insertCourse, insertDomain, insertSignupField, orgUuid, publishCourse } from '../support/fixtures';

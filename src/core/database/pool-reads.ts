@@ -1,5 +1,5 @@
 import { types as pgTypes } from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import type { IdType } from '../ids/ids';
 import { publicRowOr404 } from './org-rows';
 import { bindOrg } from './scoped';
@@ -14,7 +14,36 @@ export interface PoolRead {
 }
 
 type RowTypes = { getTypeParser(oid: number, format?: any): (value: any) => any };
-type Pool = { query(q: { name?: string; text: string; values: unknown[]; types?: RowTypes }): Promise<{ rows: any[] }> };
+
+/** One statement for the pool: `name` makes it a pg named (prepared) statement; `types` overrides pg's parsers. */
+export interface PoolStatement {
+  name?: string;
+  text: string;
+  values: unknown[];
+  types?: RowTypes;
+}
+type Pool = { query(q: PoolStatement): Promise<{ rows: unknown[] }> };
+
+/**
+ * The one path past TypeORM's query runner to its pg pool (docs/decisions/data-access.md "One pool
+ * path"), for the few hot statements where the runner costs more than the statement: the /v2
+ * reads (poolRead), the students batch, the idempotency statements, the webhook delivery loads.
+ * It behaves as `ds.query` does: the statement goes to TypeORM's logger (which decides, by
+ * DATABASE_LOG_QUERIES, and which tests may wrap to count statements), a failure is logged as a
+ * query error and thrown as TypeORM's QueryFailedError (the driver's error kept as driverError and
+ * its fields copied: isDatabaseUnavailable, isUniqueViolation and the 22xxx safety net (isBadInputDbError) see it as they see
+ * any other statement's). Nothing else reaches into the driver.
+ */
+export async function poolQuery<T>(ds: DataSource, q: PoolStatement): Promise<T[]> {
+  const logger = ds.logger;
+  logger.logQuery(q.text, q.values);
+  try {
+    return (await (ds.driver as unknown as { master: Pool }).master.query(q)).rows as T[];
+  } catch (err) {
+    logger.logQueryError(err as Error, q.text, q.values);
+    throw new QueryFailedError(q.text, q.values, err as Error);
+  }
+}
 
 const TIMESTAMPTZ = 1184;
 /** pg's own parser of a timestamptz text (postgres-date: what a row's Date is by default). */
@@ -63,15 +92,13 @@ export function dateOf(t: Timestamp): Date {
  * `name` (one per text), so the server keeps a handful of statements per connection; the filtered
  * variants go unnamed (planned for their values, on their index).
  */
-export async function poolRead(ds: DataSource, organizationId: string, read: PoolRead, params: unknown[]): Promise<any[]> {
+export async function poolRead<T = any>(ds: DataSource, organizationId: string, read: PoolRead, params: unknown[]): Promise<T[]> {
   const text = bindOrg(read.sql, params.length);
   const values = [...params, organizationId];
-  if (ds.logger && (ds.options as { logging?: unknown }).logging) ds.logger.logQuery(text, values);
-  const pool = (ds.driver as unknown as { master: Pool }).master;
-  return (await pool.query(read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types })).rows;
+  return poolQuery<T>(ds, read.name ? { name: read.name, text, values, types: read.types } : { text, values, types: read.types });
 }
 
 /** publicRowOr404 (org-rows.ts) of a pool read, the uuid behind the public id its `$1`. */
-export function poolRowOr404(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<any> {
-  return publicRowOr404(type, publicId, (id) => poolRead(ds, organizationId, read, [id]), message);
+export function poolRowOr404<T = any>(ds: DataSource, organizationId: string, type: IdType, publicId: string, read: PoolRead, message: string): Promise<T> {
+  return publicRowOr404(type, publicId, (id) => poolRead<T>(ds, organizationId, read, [id]), message);
 }

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { decryptBytes, encryptBytes } from '../crypto/crypto';
+import { poolQuery } from '../database/pool-reads';
 import { bindOrg, scoped } from '../database/scoped';
 import { AnswerRef, CommitMarker } from './keyed-write';
 
@@ -63,7 +64,6 @@ export function holdsSecret(body: Buffer | string): boolean {
 }
 
 /** pg's Pool under TypeORM's postgres driver (what its QueryRunners take connections from). */
-type PgPool = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[] }> };
 
 /**
  * The claim and the store, the two statements of every keyed write, as pg named (prepared)
@@ -184,10 +184,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
 
   /** One of the fixed statements above, prepared, for `organizationId` (bound as `$org`). */
   private async prepared(organizationId: string, statement: { name: string; sql: string }, params: unknown[]): Promise<any[]> {
-    const text = bindOrg(statement.sql, params.length);
-    const values = [...params, organizationId];
-    if (this.ds.logger && (this.ds.options as { logging?: unknown }).logging) this.ds.logger.logQuery(text, values);
-    return (await (this.ds.driver as unknown as { master: PgPool }).master.query({ name: statement.name, text, values })).rows;
+    return poolQuery<any>(this.ds, { name: statement.name, text: bindOrg(statement.sql, params.length), values: [...params, organizationId] });
   }
 
   /** The caller a key belongs to: the OAuth client and token subject, or the organization's API key. */

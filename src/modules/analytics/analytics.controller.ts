@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
-import { filterParam, listParam } from '../courses/query-params';
+import { filterParam, listParam } from '../../core/http/query-params';
 import { AnalyticsService } from './analytics.service';
 import { V2 } from '../../core/http/interfaces';
 

@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { JSON_TYPE, pageDocumentJson, parsePage } from '../../core/pagination/cursor-page';
-import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../../core/http/query-params';
 import { certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { CertificateDocumentsService } from './certificate-documents.service';

@@ -2,7 +2,7 @@ import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { certificateStatus } from './certificate-status';
 import { cachedPublicId } from '../../core/ids/ids';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
-import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
+import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../../core/ids/public-ids';
 
 /** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
 export interface CertificateView {

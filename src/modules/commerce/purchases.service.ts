@@ -12,6 +12,7 @@ import { insertMissingUsers } from '../students/students.service';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import type { CheckoutContext, CheckoutLimits } from './checkout-contract';
 import { checkoutLimits } from './checkout-limits';
+import { CheckoutPrice, clampPercent, MAX_CENTS } from './checkout-pricing';
 import type { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
 import { grantPurchase, offerTarget, revokeGrants } from './fulfilment';
 import { offerItem } from './offers-v1.service';
@@ -35,9 +36,6 @@ const RELEASING: ReadonlySet<PurchaseState> = new Set(['FAILED', 'CANCELLED', 'R
 export const PURCHASE_ANSWER = 'v1.purchase';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The largest amount a purchase holds (its cents columns are PostgreSQL integers, as the published Purchase bounds them). */
-const MAX_CENTS = 2147483647;
 
 /**
  * Checkout and purchases (CONVENTIONS §11; docs/decisions/commerce.md). Every change of a purchase
@@ -70,9 +68,10 @@ export class PurchasesService {
       if (!offer.registration_open) throw fieldError('offer_id', 'Registration is closed for this offer.');
       const userId = await this.buyer(m, p.organizationId, user);
       const unit = priceCents(offer);
-      const subtotal = unit * quantity;
+      const price = new CheckoutPrice(unit, quantity);
+      const subtotal = price.subtotal;
       // refused here, naming the member, rather than as an out-of-range value from the database
-      if (subtotal > MAX_CENTS) throw fieldError('quantity', `The offer's price times the quantity (${subtotal} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
+      if (price.subtotalTooLarge) throw fieldError('quantity', `The offer's price times the quantity (${subtotal} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
       const purchaseId = await insertPurchase(m, {
         organizationId: p.organizationId,
         userId,
@@ -93,43 +92,36 @@ export class PurchasesService {
       noteAnswerRef({ kind: PURCHASE_ANSWER, id: purchaseId });
       const ctx: CheckoutContext = { organizationId: p.organizationId, userId, offerId: offer.id, purchaseId, unitPriceCents: unit, quantity, currencyCode: offer.currency_code };
       const set: Record<string, unknown> = {};
-      let due = subtotal;
+      // the contract's order (checkout-pricing.ts): seat, promo code, group discount, credits, tax
       const seat = await this.limits.licenseSeatFor(m, ctx);
       if (seat) {
         set.license_package_id = seat.licensePackageId;
-        due = 0;
+        price.seat();
       } else {
         const percent = await this.bestGroupDiscount(m, p.organizationId, userId);
         if (dto.promo_code !== undefined && dto.promo_code !== null) {
           // checked and priced; the use counts only when the purchase succeeds (succeed below)
           const claim = await this.limits.checkPromoCode(m, ctx, dto.promo_code);
-          const discount = Math.min(due, Math.max(0, claim.discountCents));
           Object.assign(set, {
             promo_code_id: claim.promoCodeId,
             promo_code: claim.code,
             promo_code_percent_off: claim.percentOff,
             promo_code_price_cents: claim.priceCents ?? null,
             promo_code_quantity: quantity,
-            promo_discount_cents: discount,
+            promo_discount_cents: price.promo(claim.discountCents),
           });
-          due -= discount;
         }
-        if (percent > 0) {
-          const cut = Math.floor((due * percent) / 100);
-          Object.assign(set, { group_discount_percent: percent, group_discount_cents: cut });
-          due -= cut;
-        }
+        if (percent > 0) Object.assign(set, { group_discount_percent: percent, group_discount_cents: price.group(percent) });
         if (dto.training_credit_code !== undefined && dto.training_credit_code !== null) {
-          const spend = await this.limits.spendCredits(m, ctx, dto.training_credit_code, due);
-          const spent = Math.min(due, Math.max(0, spend.spentCents));
-          Object.assign(set, { training_credit_code_id: spend.trainingCreditCodeId, training_credit_code: spend.code, credits_cents: spent });
-          due -= spent;
+          const spend = await this.limits.spendCredits(m, ctx, dto.training_credit_code, price.due);
+          Object.assign(set, { training_credit_code_id: spend.trainingCreditCodeId, training_credit_code: spend.code, credits_cents: price.credits(spend.spentCents) });
         }
       }
-      if (due + tax > MAX_CENTS) throw fieldError('tax_price_cents', `The price with tax (${due + tax} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
-      set.price_cents = due + tax;
+      const total = price.total(tax);
+      if (total > MAX_CENTS) throw fieldError('tax_price_cents', `The price with tax (${total} cents) exceeds the largest amount a purchase can hold (${MAX_CENTS} cents).`);
+      set.price_cents = total;
       await updatePurchase(m, p.organizationId, purchaseId, set);
-      if (due + tax === 0) {
+      if (total === 0) {
         await updatePurchase(m, p.organizationId, purchaseId, { state: 'SUCCESS' });
         await this.succeed(m, await loadPurchaseByUuid(m, p.organizationId, purchaseId));
       }
@@ -242,7 +234,7 @@ export class PurchasesService {
         WHERE gm.organization_id = $1 AND gm.user_id = $2 AND g.discount_percent > 0`,
       [organizationId, userId],
     );
-    return Math.min(100, Math.max(0, row?.pct ?? 0));
+    return clampPercent(row?.pct);
   }
 
   /** `user`: {id} or {email, first_name, last_name} (400 on `user` otherwise). */

@@ -20,6 +20,7 @@ export interface Grants {
   plan_enrollments: string[];
 }
 
+/** A purchase and its buyer's name and email. @table purchases */
 export interface PurchaseRow {
   id: string;
   organization_id: string;
@@ -55,9 +56,11 @@ export interface PurchaseRow {
   grants: Grants | null;
   fulfilled_at: Date | null;
   purchased_at: Date;
-  /** the buyer (users) */
+  /** the buyer's email: @column users.email */
   email: string;
+  /** @column users.first_name */
   first_name: string;
+  /** @column users.last_name */
   last_name: string;
 }
 

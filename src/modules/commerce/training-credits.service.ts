@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';

@@ -4,7 +4,6 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { ValidationFailed } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackage } from './entities';

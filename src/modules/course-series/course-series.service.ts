@@ -6,7 +6,8 @@ import type { Domain } from '../domains/domain.entity';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { LivePrograms } from '../plans/live-programs';
 import { CourseSeries } from './course-series.entity';
-import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.presenter';
+import type { PublishedCourseSettingsRow } from '../published-courses/published-courses.store';
+import { liveLesson } from '../../core/database/fragments';
 
 export interface CourseSeriesView {
   series: CourseSeries;
@@ -67,7 +68,7 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
          ${from.replace(
            'WHERE',
            `LEFT JOIN LATERAL (SELECT count(*) AS lesson_count, count(*) FILTER (WHERE NOT l.optional) AS required_count
-                                FROM lessons l WHERE l.course_id = c.id AND l.deleted_at IS NULL AND NOT l.is_draft) ls ON true
+                                FROM lessons l WHERE l.course_id = c.id AND ${liveLesson('l')}) ls ON true
             WHERE`,
          )}
         ORDER BY csi."order", csi.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,

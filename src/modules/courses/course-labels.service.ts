@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { scoped } from '../../core/database/scoped';
 import { ValidationFailed, notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
@@ -38,16 +39,17 @@ export class CourseLabelsService {
   // ---- course labels (/v1/courses/{course_id}/labels) ----
 
   async list(p: Principal, courseId: string, page: V1PageRequest): Promise<[Label[], number]> {
+    const db = scoped(this.ds, p.organizationId);
     const [rows, count] = await Promise.all([
-      this.ds.query(
+      db.query<Label[]>(
         `SELECT l.id, l.name FROM course_labels cl JOIN labels l ON l.id = cl.label_id
-         WHERE cl.course_id = $1 AND cl.organization_id = $2
-         ORDER BY cl.created_at, cl.label_id LIMIT $3 OFFSET $4`,
-        [courseId, p.organizationId, page.pageSize, page.offset],
+         WHERE cl.course_id = $1 AND cl.organization_id = $org
+         ORDER BY cl.created_at, cl.label_id LIMIT $2 OFFSET $3`,
+        [courseId, page.pageSize, page.offset],
       ),
-      this.ds.query(`SELECT count(*)::int AS n FROM course_labels WHERE course_id = $1 AND organization_id = $2`, [courseId, p.organizationId]),
+      db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM course_labels WHERE course_id = $1 AND organization_id = $org`, [courseId]),
     ]);
-    return [rows as Label[], count[0].n as number];
+    return [rows, count[0].n];
   }
 
   async add(p: Principal, courseId: string, labelRef: unknown): Promise<Label> {
@@ -66,10 +68,10 @@ export class CourseLabelsService {
   async get(p: Principal, courseId: string, labelId: string): Promise<Label> {
     const uuid = decodeId('label', labelId);
     const rows: Label[] = uuid
-      ? await this.ds.query(
+      ? await scoped(this.ds, p.organizationId).query(
           `SELECT l.id, l.name FROM course_labels cl JOIN labels l ON l.id = cl.label_id
-           WHERE cl.course_id = $1 AND cl.label_id = $2 AND cl.organization_id = $3`,
-          [courseId, uuid, p.organizationId],
+           WHERE cl.course_id = $1 AND cl.label_id = $2 AND cl.organization_id = $org`,
+          [courseId, uuid],
         )
       : [];
     if (!rows.length) throw notFound();

@@ -8,7 +8,7 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCourse } from './courses.presenter';
 import { CoursesService } from './courses.service';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
-import { filterParam } from './query-params';
+import { filterParam } from '../../core/http/query-params';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { FastRead } from '../../core/http/fast-path';

@@ -1,6 +1,6 @@
 import type { Course } from './course.entity';
 import type { CourseStats } from './courses.service';
-import { publicIdsOf, trimBase } from './public-ids';
+import { publicIdsOf, trimBase } from '../../core/ids/public-ids';
 
 /** What presentCourse reads of a course: an entity, or a row of the /v2 reads mapped by hand. */
 export type CourseFields = Pick<

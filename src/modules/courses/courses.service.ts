@@ -9,10 +9,12 @@ import { Course } from './course.entity';
 import { CourseFields, CourseView, presentCourse } from './courses.presenter';
 import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
-import { externalIdOf } from './external-id';
-import { escapeLike } from './query-params';
+import { externalIdOf } from '../../core/ids/external-id';
+import { escapeLike } from '../../core/http/query-params';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { COURSE_COLUMNS, CourseStatsColumns, CourseViewRow } from './courses.store';
+import { averageRating, liveCourse } from '../../core/database/fragments';
 
 export interface CourseStats {
   lessonCount: number;
@@ -25,10 +27,6 @@ export type CourseResource = ReturnType<typeof presentCourse>;
 
 const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
 
-/** What a /v2 course shows of its row (CourseFields), in the page's statements. ("courses" quoted, as the index test finds the list statement.) */
-const COURSE_COLUMNS =
-  'id, created_at, updated_at, external_id, title, short_description, long_description_html, enforce_sequential_navigation, promo_image_url, issues_certificate, certificate_validity_days';
-
 /**
  * The computed attributes of the courses whose ids `ids` (an SQL uuid[] expression) gives: lesson
  * count and the newest lesson change (non-deleted lessons; drafts are not counted), the average
@@ -40,7 +38,7 @@ const statsCtes = (ids: string) =>
      SELECT course_id, count(*) FILTER (WHERE NOT is_draft)::int AS n, max(updated_at) AS m
        FROM lessons WHERE organization_id = $org AND course_id = ANY(${ids}) AND deleted_at IS NULL GROUP BY course_id),
    r AS (
-     SELECT course_id, round(avg(rating)::numeric, 2)::float8 AS avg
+     SELECT course_id, ${averageRating('rating')} AS avg
        FROM course_ratings
       WHERE organization_id = $org AND course_id = ANY(${ids})
         AND scale_max = (SELECT rating_scale FROM organizations WHERE id = $org)
@@ -53,7 +51,7 @@ const statsJoins = (id: string) => `LEFT JOIN l ON l.course_id = ${id} LEFT JOIN
 
 /** Live courses (not soft-deleted, not drafts) of the organization matching `where`, with their computed attributes, in `tail` order. */
 const liveSql = (where: string, tail: string) =>
-  `WITH page AS (SELECT ${COURSE_COLUMNS} FROM "courses" WHERE organization_id = $org AND deleted_at IS NULL AND NOT is_draft${where}${tail}),
+  `WITH page AS (SELECT ${COURSE_COLUMNS} FROM "courses" WHERE organization_id = $org AND ${liveCourse()}${where}${tail}),
    ${statsCtes('ARRAY(SELECT id FROM page)')}
    SELECT page.*, ${STATS_COLUMNS} FROM page ${statsJoins('page.id')}`;
 
@@ -66,15 +64,15 @@ const READS = {
   get: { name: 'courses_v2_get', sql: liveSql(' AND id = $1', '') },
 } as const;
 
-const statsOfRow = (r: any): CourseStats => ({
+const statsOfRow = (r: CourseStatsColumns): CourseStats => ({
   lessonCount: Number(r.lesson_count),
   lessonsUpdatedAt: r.lessons_updated_at,
   averageRating: r.average_rating === null ? null : Number(r.average_rating),
   isPublished: !!r.is_published,
 });
 
-/** A row of liveSql → the course and its computed attributes (by hand: the columns of COURSE_COLUMNS and STATS_COLUMNS). */
-const viewOfRow = (r: any): CourseView => ({
+/** A row of liveSql → the course and its computed attributes (CourseViewRow: COURSE_COLUMNS and STATS_COLUMNS). */
+const viewOfRow = (r: CourseViewRow): CourseView => ({
   course: {
     id: r.id,
     createdAt: r.created_at,
@@ -120,11 +118,11 @@ export class CoursesService {
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     const read = where === '' ? READS.list : params.length === 2 && page.after ? READS.listAfter : { sql: pageSql(where, params.length + 1) };
     params.push(page.size + 1);
-    return (await poolRead(this.ds, p.organizationId, read, params)).map(viewOfRow);
+    return (await poolRead<CourseViewRow>(this.ds, p.organizationId, read, params)).map(viewOfRow);
   }
 
   async get(p: Principal, publicId: string): Promise<CourseView> {
-    return viewOfRow(await poolRowOr404(this.ds, p.organizationId, 'course', publicId, READS.get, 'Course not found.'));
+    return viewOfRow(await poolRowOr404<CourseViewRow>(this.ds, p.organizationId, 'course', publicId, READS.get, 'Course not found.'));
   }
 
   /** The subset of `uuids` that are live courses of the organization (optionally locked (FOR NO KEY UPDATE: serializes lesson appends, never blocks foreign-key checks) in `manager`'s transaction). */
@@ -133,7 +131,7 @@ export class CoursesService {
     if (!ids.length) return new Set();
     const m = opts.manager ?? this.courses.manager;
     const rows: { id: string }[] = await scoped(m, organizationId).query(
-      `SELECT id FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
+      `SELECT id FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}${opts.lock ? ' FOR NO KEY UPDATE' : ''}`,
       [ids],
     );
     return new Set(rows.map((r) => r.id));
@@ -146,7 +144,7 @@ export class CoursesService {
    */
   async withStats(organizationId: string, courses: CourseFields[]): Promise<CourseView[]> {
     if (!courses.length) return [];
-    const rows: any[] = await scoped(this.courses, organizationId).query(
+    const rows: ({ id: string } & CourseStatsColumns)[] = await scoped(this.courses, organizationId).query(
       `WITH ${statsCtes('$1::uuid[]')}
        SELECT ids.id, ${STATS_COLUMNS} FROM unnest($1::uuid[]) AS ids(id) ${statsJoins('ids.id')}`,
       [courses.map((c) => c.id)],
@@ -217,7 +215,7 @@ export class CoursesService {
         params.push(...r.values);
         return `(${r.values.map((_, i) => `$${base + i + 1}${i === 9 ? '::int' : ''}`).join(', ')})`;
       });
-      const rows: any[] = await this.courses.query(
+      const rows: Record<string, unknown>[] = await this.courses.query(
         `INSERT INTO courses (id, organization_id, title, short_description, long_description_html, enforce_sequential_navigation, created_by_email, external_id,
                               issues_certificate, certificate_validity_days)
          VALUES ${tuples.join(', ')} RETURNING *`,
@@ -274,7 +272,7 @@ export class CoursesService {
       params.push(id, m.title, m.short, m.long, m.seq, m.cert, m.setDays, m.days);
       tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::boolean, $${b + 6}::boolean, $${b + 7}::boolean, $${b + 8}::int)`);
     }
-    const [rows]: [any[], number] = await scoped(this.courses, p.organizationId).query(
+    const [rows]: [Record<string, unknown>[], number] = await scoped(this.courses, p.organizationId).query(
       `UPDATE courses AS c SET
           title = COALESCE(v.title, c.title),
           short_description = COALESCE(v.short_description, c.short_description),
@@ -284,11 +282,11 @@ export class CoursesService {
           certificate_validity_days = CASE WHEN v.set_days THEN v.days ELSE c.certificate_validity_days END,
           updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, title, short_description, long_description_html, seq, cert, set_days, days)
-        WHERE c.id = v.id AND c.organization_id = $org AND c.deleted_at IS NULL AND NOT c.is_draft
+        WHERE c.id = v.id AND c.organization_id = $org AND ${liveCourse('c')}
         RETURNING c.*`,
       params,
     );
-    const views = await this.withStats(p.organizationId, rows.map((r: Record<string, unknown>) => entityFromRow(this.courses, r)));
+    const views = await this.withStats(p.organizationId, rows.map((r) => entityFromRow(this.courses, r)));
     const byId = new Map(views.map((v) => [v.course.id, presentCourse(v, baseUrl)]));
     for (const [id, m] of merged) {
       const res = byId.get(id);

@@ -9,7 +9,9 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { Course } from './course.entity';
 import { CourseLabelsService } from './course-labels.service';
 import type { PatchedCourseRequest } from './dto/course.v1.dto';
-import { oneOr404, setColumns, softDelete } from './v1-rows';
+import { oneOr404, setColumns, softDelete } from '../../core/database/v1-rows';
+import { scoped } from '../../core/database/scoped';
+import { averageRating, liveCourse, liveLesson } from '../../core/database/fragments';
 
 /** The members of a /v1 course update written to the row (labels are written apart), and their columns. */
 const COURSE_COLUMNS: SentNames<PatchedCourseRequest, Course> = {
@@ -32,7 +34,7 @@ export interface CourseExtras {
   ratings: Map<string, number>;
 }
 
-const LIVE = 'c.organization_id = :org AND c.deleted_at IS NULL AND NOT c.is_draft';
+const LIVE = `c.organization_id = :org AND ${liveCourse('c')}`;
 
 /**
  * /v1 courses over the shared courses table: the same rows and ids (encodeId('course')) as /v2.
@@ -112,33 +114,34 @@ export class V1CoursesService {
     const ids = courses.map((c) => c.id);
     const out: CourseExtras = { labels: new Map(), seconds: new Map(), ratings: new Map() };
     if (!ids.length) return out;
+    const db = scoped(this.ds, p.organizationId);
     const [labels, seconds, ratings] = await Promise.all([
-      this.ds.query(
+      db.query<{ course_id: string; name: string }[]>(
         `SELECT cl.course_id, l.name FROM course_labels cl JOIN labels l ON l.id = cl.label_id
-         WHERE cl.course_id = ANY($1::uuid[]) AND cl.organization_id = $2 ORDER BY cl.created_at, l.name`,
-        [ids, p.organizationId],
+         WHERE cl.course_id = ANY($1::uuid[]) AND cl.organization_id = $org ORDER BY cl.created_at, l.name`,
+        [ids],
       ),
-      this.ds.query(
+      db.query<{ course_id: string; s: string }[]>(
         `SELECT course_id, COALESCE(sum(time_seconds), 0)::bigint AS s FROM lessons
-         WHERE course_id = ANY($1::uuid[]) AND organization_id = $2 AND deleted_at IS NULL AND NOT is_draft
+         WHERE course_id = ANY($1::uuid[]) AND organization_id = $org AND ${liveLesson()}
          GROUP BY course_id`,
-        [ids, p.organizationId],
+        [ids],
       ),
       // Only ratings on the organization's active scale count (as /v2 average_rating).
-      this.ds.query(
-        `SELECT r.course_id, avg(r.rating)::float8 AS a FROM course_ratings r JOIN organizations o ON o.id = r.organization_id
-         WHERE r.course_id = ANY($1::uuid[]) AND r.organization_id = $2 AND r.scale_max = o.rating_scale
+      db.query<{ course_id: string; a: number }[]>(
+        `SELECT r.course_id, ${averageRating('r.rating')} AS a FROM course_ratings r JOIN organizations o ON o.id = r.organization_id
+         WHERE r.course_id = ANY($1::uuid[]) AND r.organization_id = $org AND r.scale_max = o.rating_scale
          GROUP BY r.course_id`,
-        [ids, p.organizationId],
+        [ids],
       ),
     ]);
-    for (const r of labels as { course_id: string; name: string }[]) {
+    for (const r of labels) {
       const list = out.labels.get(r.course_id) ?? [];
       list.push(r.name);
       out.labels.set(r.course_id, list);
     }
-    for (const r of seconds as { course_id: string; s: string }[]) out.seconds.set(r.course_id, Number(r.s));
-    for (const r of ratings as { course_id: string; a: number }[]) out.ratings.set(r.course_id, Math.round(r.a * 100) / 100);
+    for (const r of seconds) out.seconds.set(r.course_id, Number(r.s));
+    for (const r of ratings) out.ratings.set(r.course_id, r.a);
     return out;
   }
 }

@@ -1,12 +1,3 @@
-import { uuidV5 } from '../../core/ids/uuid-v5';
-
-// A fixed namespace for this platform's external ids (uuid5 of the URL namespace and a name).
-const NAMESPACE = uuidV5('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'https://course-platform.invalid/external-id');
-
-/**
- * `external_id` is a stable UUID5 for cross-system correlation: the stored value when one was
- * set (imports), else derived from the row's kind and uuid, so it never changes.
- */
-export function externalIdOf(kind: 'course' | 'lesson' | 'domain' | 'publishedCourse', uuid: string, stored: string | null | undefined): string {
-  return stored ? stored : uuidV5(NAMESPACE, `${kind}:${uuid}`);
-}
+// Moved to src/core/ids/external-id.ts (issue 27: shared kits live in core/). This re-export keeps the old path
+// working for branches written against it; the lead removes it once nothing imports it.
+export * from '../../core/ids/external-id';

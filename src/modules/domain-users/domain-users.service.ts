@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { signPayload } from '../../core/crypto/crypto';
 import { eventDomain } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
-import { notFound, ValidationFailed } from '../../core/http/api-error';
+import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { insertMissingUsers } from '../students/students.service';
 import { assignOnRegistration } from '../groups/auto-assignment';

@@ -11,7 +11,7 @@ import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { filterParam, listParam } from '../courses/query-params';
+import { filterParam, listParam } from '../../core/http/query-params';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { presentSignupFieldValueV2, SignupFieldValueFiltersV2, SignupFieldValuesV2Service } from './signup-field-values.v2.service';
 

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { enumParam, filterParam, includeParam } from '../courses/query-params';
+import { enumParam, filterParam, includeParam } from '../../core/http/query-params';
 import { DomainsV2Service } from './domains.v2.service';
 import { presentDomainV2 } from './domains.v2.presenter';
 

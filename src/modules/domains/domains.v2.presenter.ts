@@ -1,5 +1,5 @@
 import { v2Resource } from '../../core/http/v2-resource-kit';
-import { externalIdOf } from '../courses/external-id';
+import { externalIdOf } from '../../core/ids/external-id';
 import type { Domain } from './domain.entity';
 
 /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Enrollment } from './enrollment.entity';
+import { averageRating, liveCourse } from '../../core/database/fragments';
 
 export interface CourseEnrollmentSummary {
   /** false when the course is not a live course of the organization */
@@ -34,7 +35,7 @@ export class EnrollmentsService {
   async courseSummary(organizationId: string, courseUuid: string, domainNames: string[] | null): Promise<CourseEnrollmentSummary> {
     const [row] = await this.enrollments.query(
       `WITH course AS (
-         SELECT id FROM courses WHERE id = $2 AND organization_id = $1 AND deleted_at IS NULL AND NOT is_draft),
+         SELECT id FROM courses WHERE id = $2 AND organization_id = $1 AND ${liveCourse()}),
        scale AS (SELECT rating_scale AS s FROM organizations WHERE id = $1),
        e AS (
          SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.started_at, e.completed_at
@@ -54,7 +55,7 @@ export class EnrollmentsService {
               (SELECT count(*) FROM e WHERE completed_at IS NOT NULL)::int AS completions,
               (SELECT count(*) FROM e WHERE started_at IS NOT NULL AND completed_at IS NULL)::int AS in_progress,
               (SELECT count(*) FROM r)::int AS rating_count,
-              (SELECT round(avg(rating)::numeric, 2)::float8 FROM r) AS average_rating,
+              (SELECT ${averageRating('rating')} FROM r) AS average_rating,
               (SELECT count(*) FROM e WHERE EXISTS (
                   SELECT 1 FROM certificates c
                    WHERE c.organization_id = $1 AND c.course_id = e.course_id

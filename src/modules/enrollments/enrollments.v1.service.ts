@@ -9,7 +9,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
-import type { PublishedCourseRow } from '../published-courses/published-courses.presenter';
+import type { PublishedCourseRow } from '../published-courses/published-courses.store';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import { ProgressService } from '../progress/progress.service';
 import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';

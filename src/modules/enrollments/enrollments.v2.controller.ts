@@ -11,7 +11,7 @@ import { V2 } from '../../core/http/interfaces';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { presentCertificate } from '../certificates/certificates.presenter';
-import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../../core/http/query-params';
 import { presentStudent } from '../students/students.presenter';
 import {
   EnrollmentBatchCreateRequest,

@@ -1,7 +1,7 @@
 import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
-import { trimBase } from '../courses/public-ids';
+import { trimBase } from '../../core/ids/public-ids';
 import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
 
 /**

@@ -4,12 +4,11 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import { scoped, SqlRunner } from '../../core/database/scoped';
-import { notFound } from '../../core/http/api-error';
-import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from '../certificates/certificates.presenter';
 import { DERIVED } from '../progress/completion';
 import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.entity';
+import { liveLesson } from '../../core/database/fragments';
 
 export type ProgressStatus = 'completed' | 'in_progress' | 'not_started';
 export const PROGRESS_STATUSES: ProgressStatus[] = ['completed', 'in_progress', 'not_started'];
@@ -71,7 +70,7 @@ const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.user_id AS "userId",
        COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS "maxScore",
        COALESCE(cp.success_status, der.success_status) AS "successStatus",
        EXISTS (SELECT 1 FROM lessons l
-                WHERE l.organization_id = e.organization_id AND l.course_id = e.course_id AND l.deleted_at IS NULL AND NOT l.is_draft
+                WHERE l.organization_id = e.organization_id AND l.course_id = e.course_id AND ${liveLesson('l')}
                   AND NOT l.optional AND l.type IN ('QUIZ', 'IE_EXAM')) AS graded,
        cert.id AS "certificateId", r.rating, r.scale_max AS "ratingScale", r.feedback
   FROM enrollments e

@@ -1,5 +1,5 @@
 import { ValidationFailed } from '../../core/http/api-error';
-import { dateTimeParam } from '../courses/query-params';
+import { dateTimeParam } from '../../core/http/query-params';
 
 /**
  * A date-time member of a /v2 enrollment body: ISO 8601 with a timezone offset (as the list

@@ -6,7 +6,7 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { dateTimeParam, filterParam, invalid, stringParam } from '../courses/query-params';
+import { dateTimeParam, filterParam, invalid, stringParam } from '../../core/http/query-params';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { LESSON_TYPES, LessonType } from './lesson.entity';
 import { presentLesson, presentLessonDetail } from './lessons.presenter';

@@ -1,5 +1,5 @@
 import { encodeId } from '../../core/ids/ids';
-import { PublicIds, publicIdsOf, trimBase } from '../courses/public-ids';
+import { PublicIds, publicIdsOf, trimBase } from '../../core/ids/public-ids';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 
 /** What the presenters read of a lesson: an entity, or a row of the /v2 reads mapped by hand (contentItems: the detail's). */

@@ -6,7 +6,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
-import { externalIdOf } from '../courses/external-id';
+import { externalIdOf } from '../../core/ids/external-id';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
@@ -14,6 +14,8 @@ import { LessonDetailResource, LessonFields, presentLessonDetail } from './lesso
 import { isoOfTimestamptz, parseTimestamptz, poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { liveLesson } from '../../core/database/fragments';
+import { LessonListRow, LIST_COLUMNS } from './lessons.store';
 
 const MAX_INT = 2147483647;
 /** Default order step: a lesson created without `order` goes after the course's last lesson (max + 10). */
@@ -27,10 +29,9 @@ export interface LessonFilters {
 }
 
 /** What a /v2 lesson shows of its row (LessonFields); content_items on the detail only. */
-const LIST_COLUMNS = 'l.id, l.created_at, l.updated_at, l.course_id, l.title, l.type, l."order", l.description_html, l.content_html, l.quiz_id, l.external_id';
 
 /** Visible lessons: non-draft, non-deleted, of a non-deleted course, of the organization. */
-const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND l.deleted_at IS NULL AND NOT l.is_draft
+const VISIBLE = `FROM "lessons" l WHERE l.organization_id = $org AND ${liveLesson('l')}
   AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)`;
 
 /** A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of visible lessons matching `where`. */
@@ -61,13 +62,13 @@ class LessonRow implements LessonFields {
   readonly contentItems: unknown;
   private readonly created: string;
   private readonly updated: string;
-  constructor(r: any) {
+  constructor(r: LessonListRow) {
     this.id = r.id;
     this.created = r.created_at;
     this.updated = r.updated_at;
     this.courseId = r.course_id;
     this.title = r.title;
-    this.type = r.type;
+    this.type = r.type as LessonType;
     this.order = r.order;
     this.descriptionHtml = r.description_html;
     this.contentHtml = r.content_html;
@@ -88,7 +89,7 @@ class LessonRow implements LessonFields {
     return isoOfTimestamptz(this.updated);
   }
 }
-const lessonOfRow = (r: any): LessonFields => new LessonRow(r);
+const lessonOfRow = (r: LessonListRow): LessonFields => new LessonRow(r);
 
 /**
  * Lessons on /v2: non-draft, non-deleted lessons of non-deleted courses, always within the caller's
@@ -123,11 +124,11 @@ export class LessonsService {
     if (page.after) where += ` AND (l.created_at, l.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     const read = filtered ? { sql: pageSql(where, params.length + 1), types: TEXT_TIMESTAMPS } : page.after ? READS.listAfter : READS.list;
     params.push(page.size + 1);
-    return (await poolRead(this.ds, p.organizationId, read, params)).map(lessonOfRow);
+    return (await poolRead<LessonListRow>(this.ds, p.organizationId, read, params)).map(lessonOfRow);
   }
 
   async get(p: Principal, publicId: string): Promise<LessonFields> {
-    return lessonOfRow(await poolRowOr404(this.ds, p.organizationId, 'lesson', publicId, READS.get, 'Lesson not found.'));
+    return lessonOfRow(await poolRowOr404<LessonListRow>(this.ds, p.organizationId, 'lesson', publicId, READS.get, 'Lesson not found.'));
   }
 
   async createMany(p: Principal, items: ValidItem<LessonCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
@@ -194,7 +195,7 @@ export class LessonsService {
         // the organization is $org in every row: bound once by scoped()
         tuples.push(`($${b + 1}::uuid, $org::uuid, $${b + 2}::uuid, $${b + 3}, $${b + 4}, $${b + 5}::int, $${b + 6}, $${b + 7}, $${b + 8}::jsonb, $${b + 9}::uuid, $${b + 10})`);
       }
-      const rows: any[] = await scoped(m, org).query(
+      const rows: Record<string, unknown>[] = await scoped(m, org).query(
         `INSERT INTO lessons (id, organization_id, course_id, title, type, "order", description_html, content_html, content_items, quiz_id, external_id)
          VALUES ${tuples.join(', ')} RETURNING *`,
         params,
@@ -228,12 +229,12 @@ export class LessonsService {
     const knownAssets = await namedAssets(this.lessons.manager, org, wanted.map((w) => w.v));
 
     await this.lessons.manager.transaction(async (m) => {
-      const rows: any[] = await m.query(
+      const rows: Record<string, unknown>[] = await scoped(m, org).query(
         `SELECT l.* FROM lessons l
-          WHERE l.organization_id = $1 AND l.id = ANY($2::uuid[]) AND l.deleted_at IS NULL AND NOT l.is_draft
+          WHERE l.organization_id = $org AND l.id = ANY($1::uuid[]) AND ${liveLesson('l')}
             AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL)
           FOR NO KEY UPDATE OF l`,
-        [org, [...new Set(wanted.map((w) => w.uuid))]],
+        [[...new Set(wanted.map((w) => w.uuid))]],
       );
       const working = new Map(rows.map((r) => [r.id as string, entityFromRow(this.lessons, r)]));
       const succeeded: { index: number; uuid: string }[] = [];
@@ -252,7 +253,7 @@ export class LessonsService {
         succeeded.push({ index: v.index, uuid });
       }
       if (!succeeded.length) return;
-      const params: unknown[] = [org];
+      const params: unknown[] = [];
       const tuples: string[] = [];
       for (const uuid of new Set(succeeded.map((s) => s.uuid))) {
         const l = working.get(uuid)!;
@@ -260,12 +261,12 @@ export class LessonsService {
         params.push(uuid, l.title, l.descriptionHtml, l.contentHtml, l.order, JSON.stringify(l.contentItems ?? []), l.quizId);
         tuples.push(`($${b + 1}::uuid, $${b + 2}::text, $${b + 3}::text, $${b + 4}::text, $${b + 5}::int, $${b + 6}::jsonb, $${b + 7}::uuid)`);
       }
-      const [updated]: [any[], number] = await m.query(
+      const [updated]: [Record<string, unknown>[], number] = await scoped(m, org).query(
         `UPDATE lessons AS l SET
             title = v.title, description_html = v.description_html, content_html = v.content_html, "order" = v.ord,
             content_items = v.content_items, quiz_id = v.quiz_id, updated_at = date_trunc('milliseconds', now())
            FROM (VALUES ${tuples.join(', ')}) AS v(id, title, description_html, content_html, ord, content_items, quiz_id)
-          WHERE l.id = v.id AND l.organization_id = $1
+          WHERE l.id = v.id AND l.organization_id = $org
           RETURNING l.*`,
         params,
       );

@@ -8,7 +8,8 @@ import { IdType, decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { Lesson, LessonType } from './lesson.entity';
-import { oneOr404, setColumns, softDelete } from '../courses/v1-rows';
+import { oneOr404, setColumns, softDelete } from '../../core/database/v1-rows';
+import { liveCourse, liveLessonOfLiveCourse } from '../../core/database/fragments';
 
 /** The rows a /v1 lesson body's ids name (resolveRefs). */
 interface LessonRefs {
@@ -37,8 +38,7 @@ const LESSON_COLUMNS: SentNames<LessonUpdateRequest & LessonRefs, Lesson> = {
 };
 
 /** A lesson is live when it and its course are neither drafts nor soft-deleted. */
-const LIVE = `l.organization_id = :org AND l.deleted_at IS NULL AND NOT l.is_draft
-  AND EXISTS (SELECT 1 FROM courses c WHERE c.id = l.course_id AND c.deleted_at IS NULL AND NOT c.is_draft)`;
+const LIVE = `l.organization_id = :org AND ${liveLessonOfLiveCourse('l')}`;
 
 export const invalidPk = (field: string, value: unknown) =>
   ({ field, message: `Invalid pk "${String(value).slice(0, 64)}" - object does not exist.` }) as FieldProblem;
@@ -133,7 +133,7 @@ export class V1LessonsService {
     if (dto.course_id !== undefined) {
       const uuid = decodeId('course', dto.course_id);
       const rows: unknown[] = uuid
-        ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL AND NOT is_draft`, [uuid, p.organizationId])
+        ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND ${liveCourse()}`, [uuid, p.organizationId])
         : [];
       if (!rows.length) problems.push(invalidPk('course_id', dto.course_id));
       else out.courseId = uuid!;

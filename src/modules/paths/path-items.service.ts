@@ -12,6 +12,7 @@ import { PathLookups } from './path-lookups.service';
 import { writePublishedPath } from './published-path-write';
 import { LearningPath } from './path.entity';
 import { PathItem } from './published-path.entity';
+import { liveLesson } from '../../core/database/fragments';
 
 export interface PathItemView {
   item: PathItem;
@@ -48,7 +49,7 @@ export class PathItemsService {
               COALESCE(ls.lesson_count, 0)::int AS lesson_count, COALESCE(ls.required_count, 0)::int AS required_count
          ${from.replace('WHERE', `LEFT JOIN LATERAL (
               SELECT count(*) AS lesson_count, count(*) FILTER (WHERE NOT l.optional) AS required_count
-                FROM lessons l WHERE l.course_id = c.id AND l.deleted_at IS NULL AND NOT l.is_draft) ls ON true
+                FROM lessons l WHERE l.course_id = c.id AND ${liveLesson('l')}) ls ON true
           WHERE`)}
         ORDER BY pi."order", pi.id${limit}`,
       params,

@@ -4,7 +4,7 @@ import { decodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { recordEnrollmentPurchases, RecordedPurchase } from '../commerce/free-purchases';
-import type { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
+import type { ProgramEnrollmentCreateDto } from '../enrollments/dto/program-enrollment.v1.dto';
 import type { EnrollmentColumns } from '../enrollments/enrollment.entity';
 import { insertEnrollment, linkEnrollmentPurchases, parseEnrollmentCreate, parseEnrollmentUpdate } from '../enrollments/program-enrollments';
 import { loadUsers, UserRow } from '../students/user-refs';

@@ -8,6 +8,7 @@ import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { DERIVED, REGISTERED_USER } from './completion';
 import { ProgressService } from './progress.service';
+import { liveLesson } from '../../core/database/fragments';
 
 /**
  * One row per published course a user is enrolled in (UserPublishedCourseProgress): the latest
@@ -43,7 +44,7 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
              count(lp.completed_at) FILTER (WHERE NOT l.optional)::int AS completed_required_lesson_count
         FROM lessons l
         LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = cp.id AND lp.organization_id = $1
-       WHERE l.organization_id = $1 AND l.course_id = c.id AND l.deleted_at IS NULL AND NOT l.is_draft) lc ON true
+       WHERE l.organization_id = $1 AND l.course_id = c.id AND ${liveLesson('l')}) lc ON true
     ${DERIVED}
     LEFT JOIN LATERAL (SELECT ce.code, ce.issued_at, ce.expires_at FROM certificates ce
                         WHERE ce.organization_id = $1 AND ce.course_progress_id = cp.id ORDER BY ce.issued_at DESC, ce.id DESC LIMIT 1) cert ON true
@@ -158,7 +159,7 @@ export class ProgressReads {
     const cp = await this.progress.courseProgressOf(this.ds.manager, p, userPublicId, publishedCoursePublicId);
     await this.progress.materializeLessons(this.ds.manager, p.organizationId, cp, lessonId ?? undefined);
     const where = `lp.organization_id = $1 AND lp.course_progress_id = $2 AND ($3::uuid IS NULL OR lp.lesson_id = $3)`;
-    const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $1 AND l.deleted_at IS NULL AND NOT l.is_draft`;
+    const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $1 AND ${liveLesson('l')}`;
     const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, [p.organizationId, cp.id, lessonId]);
     const rows = await this.ds.query(
       `SELECT l.id AS lesson_id, l.title AS lesson_title, lp.id, lp.view_count, lp.last_viewed_on, lp.completed_at, lp.success_status,

@@ -12,6 +12,7 @@ import { rowsOf } from '../../core/database/sql';
 import { joinSharedProgress, markEnrollmentsStarted } from '../enrollments/enrollment-progress';
 import { lockUsers, REGISTERED_USER, setCourseCompletion } from './completion';
 import { LessonPatch, LessonState, nextLessonState } from './lesson-rules';
+import { liveLesson } from '../../core/database/fragments';
 
 export interface LessonProgressRow extends LessonState {
   id: string;
@@ -143,7 +144,7 @@ export class ProgressService {
     await m.query(
       `INSERT INTO lesson_progress (organization_id, course_progress_id, user_id, lesson_id)
        SELECT $1, $2, $3, l.id FROM lessons l
-        WHERE l.organization_id = $1 AND l.course_id = $4 AND l.deleted_at IS NULL AND NOT l.is_draft AND ($5::uuid IS NULL OR l.id = $5)
+        WHERE l.organization_id = $1 AND l.course_id = $4 AND ${liveLesson('l')} AND ($5::uuid IS NULL OR l.id = $5)
        ON CONFLICT DO NOTHING`,
       [organizationId, cp.id, cp.user_id, cp.course_id, lessonId ?? null],
     );
@@ -262,7 +263,7 @@ export class ProgressService {
       `SELECT count(*)::int AS required, count(lp.completed_at)::int AS done, max(lp.completed_at) AS at
          FROM lessons l
          LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = $2 AND lp.organization_id = $1
-        WHERE l.organization_id = $1 AND l.course_id = $3 AND l.deleted_at IS NULL AND NOT l.is_draft AND NOT l.optional`,
+        WHERE l.organization_id = $1 AND l.course_id = $3 AND ${liveLesson('l')} AND NOT l.optional`,
       [org, courseProgressId, courseId],
     );
     if (agg.required === 0 || agg.done < agg.required) return [];

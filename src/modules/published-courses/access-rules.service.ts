@@ -45,7 +45,7 @@ export class AccessRulesService {
   async catalogVisible(organizationId: string, userId: string | null, domain: DomainRef, m: EntityManager = this.ds.manager): Promise<boolean> {
     if (domain.access === 'PUBLIC') return true;
     if (!userId) return false;
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `SELECT 1 FROM domains d WHERE d.id = $1 AND d.organization_id = $2 AND ${AccessRulesService.domainMemberSql('d', '$3::uuid')}`,
       [domain.id, organizationId, userId],
     );
@@ -67,7 +67,7 @@ export class AccessRulesService {
 
   /** Whether the user has access to the published course now (see the class comment). */
   async hasAccess(organizationId: string, userId: string, publishedCourseId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `SELECT 1 FROM published_courses pc
          JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL
          JOIN domains d ON d.id = pc.domain_id

@@ -5,6 +5,7 @@ import { newUuid } from '../../core/ids/ids';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { slugOf } from '../../core/http/slug-kit';
+import { liveCourse } from '../../core/database/fragments';
 
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -76,7 +77,7 @@ export class PublicationsService {
       if (locked.length) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended(d, 6)) FROM unnest($1::text[]) AS x(d)`, [locked]);
       const courses = new Map<string, string>(
         courseIds.length
-          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft`, [courseIds])).map((c) => [c.id, c.title])
+          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}`, [courseIds])).map((c) => [c.id, c.title])
           : [],
       );
       const live = new Set<string>();
@@ -162,7 +163,7 @@ export class PublicationsService {
       const type = c.endsWith('_at') ? 'timestamptz' : c === 'visibility_override_type' ? 'text' : 'boolean';
       return `${c} = CASE WHEN v.j ? '${c}' THEN (v.j->>'${c}')::${type} ELSE pc.${c} END`;
     });
-    const result = await scoped(this.ds, organizationId).query(
+    const result: unknown = await scoped(this.ds, organizationId).query(
       `UPDATE published_courses AS pc SET ${set.join(', ')}, updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, j)
         WHERE pc.id = v.id AND pc.organization_id = $org
@@ -198,7 +199,7 @@ export class PublicationsService {
       );
       if (!row || row.unpublished_at === null) return { ok: true };
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [row.domain_id]);
-      const [again] = await tx.query(
+      const [again]: unknown[] = await tx.query(
         `SELECT 1 FROM published_courses WHERE organization_id = $org AND domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`,
         [row.domain_id, row.course_id],
       );
@@ -216,7 +217,7 @@ export class PublicationsService {
 
   /** Whether `slug` is live on the domain (case-insensitive), `exceptId` aside. */
   async slugTaken(m: { query: DataSource['query'] }, domain: DomainRef, slug: string, exceptId?: string): Promise<boolean> {
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
       [domain.id, slug, exceptId ?? '00000000-0000-0000-0000-000000000000', domain.organizationId],
     );

@@ -9,7 +9,7 @@ import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';
 import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
-import type { PublishedCourseRow } from './published-courses.presenter';
+import type { PublishedCourseRow } from './published-courses.store';
 import { PublishedCoursesService } from './published-courses.service';
 
 export interface TagRow {
@@ -95,7 +95,7 @@ export class PublishedCourseExtrasService {
 
   async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
     const pc = await this.live(p, domainName, id);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
+    const [{ n }]: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
     const rows: OverrideRow[] = await this.ds.query(
       `SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
       [pc.id, p.organizationId],
@@ -143,8 +143,8 @@ export class PublishedCourseExtrasService {
     const pc = await this.live(p, domainName, id);
     const from = `FROM published_course_prerequisites pr JOIN published_courses q ON q.id = pr.prerequisite_id AND q.unpublished_at IS NULL
                   WHERE pr.published_course_id = $1 AND pr.organization_id = $2`;
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, [pc.id, p.organizationId]);
-    const rows = await this.ds.query(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+    const [{ n }]: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, [pc.id, p.organizationId]);
+    const rows: { id: string }[] = await this.ds.query(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
       pc.id,
       p.organizationId,
     ]);
@@ -171,7 +171,7 @@ export class PublishedCourseExtrasService {
         : [];
       if (!rows.length) throw invalidPk('published_course.id', prerequisiteId);
       if (rows[0].id === pc.id) throw new ValidationFailed([{ field: 'published_course.id', message: 'A published course cannot be its own prerequisite.' }], 400);
-      const [cycle] = await m.query(
+      const [cycle]: { x: number }[] = await m.query(
         `WITH RECURSIVE req(id) AS (
            SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1 AND organization_id = $3
            UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id WHERE pr.organization_id = $3)
@@ -192,7 +192,7 @@ export class PublishedCourseExtrasService {
     const pc = await this.live(p, domainName, id);
     const uuid = decodeId('publishedCourse', prerequisiteId);
     // (a DELETE through DataSource.query answers [rows, count]: count the deleted rows with a SELECT)
-    const [res] = uuid
+    const [res]: { n: number }[] = uuid
       ? await this.ds.query(
           `WITH d AS (DELETE FROM published_course_prerequisites WHERE published_course_id = $1 AND prerequisite_id = $2 AND organization_id = $3 RETURNING 1)
            SELECT count(*)::int AS n FROM d`,

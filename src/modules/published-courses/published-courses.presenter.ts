@@ -1,21 +1,12 @@
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
-import { publicIdsOf } from '../courses/public-ids';
+import { publicIdsOf } from '../../core/ids/public-ids';
 import type { OfferRow } from '../commerce/offers';
 import { presentOffer } from '../commerce/offers.presenter';
+import type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, SearchableLesson } from './published-courses.store';
 
-/** The settings columns of a published course (published_courses), wherever a query reads them. */
-export interface PublishedCourseSettingsRow {
-  is_hidden: boolean;
-  strict_enforce_group_visibility: boolean;
-  registration_required: boolean;
-  registration_starts_at: Date | null;
-  registration_ends_at: Date | null;
-  restrict_access_start_end_dates: boolean;
-  allow_self_service_reenroll: boolean;
-  unique_progress_per_enrollment: boolean;
-  require_all_prerequisites: boolean;
-}
+// the row types moved to the store (issue 27); re-exported for the importers of this path
+export type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, SearchableLesson } from './published-courses.store';
 
 /** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
 const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
@@ -38,29 +29,6 @@ export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
     require_all_prerequisites: r.require_all_prerequisites,
     timezone: null,
   };
-}
-
-/** One row of the published-course queries: published_courses.* plus the course's columns. */
-export interface PublishedCourseRow extends PublishedCourseSettingsRow {
-  id: string;
-  course_id: string;
-  slug: string;
-  course_title: string;
-  course_short_description: string;
-  course_long_description_html: string;
-}
-
-export interface LessonStats {
-  lessonCount: number;
-  requiredLessonCount: number;
-}
-
-export interface SearchableLesson {
-  id: string;
-  title: string;
-  type: string;
-  order: number;
-  search_keywords: string;
 }
 
 export interface PresentOptions {

@@ -12,20 +12,18 @@ import { parseTimestamp } from '../../core/http/v1-rules';
 import { loadOffers, OfferRow } from '../commerce/offers';
 import { PublishedCourseCreateDto, PublishedCourseWriteDto } from './dto/published-course.dto';
 import { PublishedCourse } from './published-course.entity';
-import { LessonStats, PublishedCourseRow, SearchableLesson } from './published-courses.presenter';
+import { LessonStats, PUBLISHED_COURSE_SELECT, PublishedCourseRow, SearchableLesson } from './published-courses.store';
 import { PUBLISH_MESSAGES, PublicationsService, SLUG_RE, WINDOW_MESSAGE, windowReversed } from './publications.service';
+import { liveLesson } from '../../core/database/fragments';
+import { scoped } from '../../core/database/scoped';
 
-/** Columns of the published-course queries (alias pc = published_courses, c = courses). */
-const SELECT = `pc.id, pc.course_id, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
-  pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
-  pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.created_at,
-  c.title AS course_title, c.short_description AS course_short_description, c.long_description_html AS course_long_description_html`;
+const SELECT = PUBLISHED_COURSE_SELECT;
 
 /** Lesson counts of a page's courses (a fixed text: a pg named statement). */
 const LESSON_STATS: PoolRead = {
   name: 'published_courses_v1_lesson_stats',
   sql: `SELECT course_id, count(*)::int AS n, (count(*) FILTER (WHERE NOT optional))::int AS req
-       FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT is_draft AND type <> 'SECTION'
+       FROM lessons WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND ${liveLesson()} AND type <> 'SECTION'
        GROUP BY course_id`,
 };
 
@@ -33,12 +31,17 @@ const LESSON_STATS: PoolRead = {
  * A catalog page's rows read with TEXT_TIMESTAMPS: the registration window becomes pg's own Date
  * again (what the presenter shows, only when set); created_at, not shown, stays text (no Date per row).
  */
-function withWindowDates(rows: any[]): (PublishedCourseRow & { total_count: number })[] {
+type CatalogTextRow = Omit<PublishedCourseRow, 'registration_starts_at' | 'registration_ends_at'> & {
+  registration_starts_at: Date | string | null;
+  registration_ends_at: Date | string | null;
+  total_count: number;
+};
+function withWindowDates(rows: CatalogTextRow[]): (PublishedCourseRow & { total_count: number })[] {
   for (const r of rows) {
-    if (r.registration_starts_at !== null) r.registration_starts_at = parseTimestamptz(r.registration_starts_at);
-    if (r.registration_ends_at !== null) r.registration_ends_at = parseTimestamptz(r.registration_ends_at);
+    if (typeof r.registration_starts_at === 'string') r.registration_starts_at = parseTimestamptz(r.registration_starts_at);
+    if (typeof r.registration_ends_at === 'string') r.registration_ends_at = parseTimestamptz(r.registration_ends_at);
   }
-  return rows;
+  return rows as (PublishedCourseRow & { total_count: number })[];
 }
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
@@ -91,10 +94,10 @@ export class PublishedCoursesService {
     }
     // the catalog's statements go straight to the pg pool (poolRead: no QueryRunner per statement, issue 16)
     const whereSql = where.join(' AND ');
-    const countQuery = async () => (await poolRead(this.ds, p.organizationId, { sql: `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}` }, params))[0].n as number;
+    const countQuery = async () => (await poolRead<{ n: number }>(this.ds, p.organizationId, { sql: `SELECT count(*)::int AS n FROM ${from} WHERE ${whereSql}` }, params))[0].n;
     if (search) {
       // every match is ranked anyway: take the total from the same scan (window count)
-      const rows = await poolRead(
+      const rows = await poolRead<CatalogTextRow>(
         this.ds,
         p.organizationId,
         { sql: `SELECT ${SELECT}, count(*) OVER ()::int AS total_count FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS },
@@ -103,7 +106,7 @@ export class PublishedCoursesService {
       return { rows, count: rows.length ? rows[0].total_count : page.offset ? await countQuery() : 0 };
     }
     const [count, rows] = [await countQuery(), withWindowDates(
-        await poolRead(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS }, params),
+        await poolRead<CatalogTextRow>(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS }, params),
       ),
     ];
     return { rows, count };
@@ -113,10 +116,10 @@ export class PublishedCoursesService {
   async get(p: Principal, domain: Domain, publicId: string): Promise<PublishedCourseRow> {
     const uuid = decodeId('publishedCourse', publicId);
     if (!uuid) throw notFound();
-    const [row] = await this.ds.query(
+    const [row]: PublishedCourseRow[] = await scoped(this.ds, p.organizationId).query(
       `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL
-       WHERE pc.id = $1 AND pc.organization_id = $2 AND pc.domain_id = $3 AND pc.unpublished_at IS NULL`,
-      [uuid, p.organizationId, domain.id],
+       WHERE pc.id = $1 AND pc.organization_id = $org AND pc.domain_id = $2 AND pc.unpublished_at IS NULL`,
+      [uuid, domain.id],
     );
     if (!row) throw notFound();
     return row;
@@ -131,7 +134,7 @@ export class PublishedCoursesService {
   async lessonStats(p: Principal, courseIds: string[]): Promise<Map<string, LessonStats>> {
     const out = new Map<string, LessonStats>();
     if (!courseIds.length) return out;
-    const rows = await poolRead(this.ds, p.organizationId, LESSON_STATS, [[...new Set(courseIds)]]);
+    const rows = await poolRead<{ course_id: string; n: number; req: number }>(this.ds, p.organizationId, LESSON_STATS, [[...new Set(courseIds)]]);
     for (const r of rows) out.set(r.course_id, { lessonCount: r.n, requiredLessonCount: r.req });
     return out;
   }
@@ -140,11 +143,11 @@ export class PublishedCoursesService {
   async searchableLessons(p: Principal, courseIds: string[]): Promise<Map<string, SearchableLesson[]>> {
     const out = new Map<string, SearchableLesson[]>();
     if (!courseIds.length) return out;
-    const rows = await this.ds.query(
+    const rows: (SearchableLesson & { course_id: string })[] = await scoped(this.ds, p.organizationId).query(
       `SELECT id, course_id, title, type, "order", search_keywords FROM lessons
-       WHERE organization_id = $1 AND course_id = ANY($2::uuid[]) AND deleted_at IS NULL AND NOT is_draft
+       WHERE organization_id = $org AND course_id = ANY($1::uuid[]) AND ${liveLesson()}
        ORDER BY course_id, "order", created_at, id`,
-      [p.organizationId, [...new Set(courseIds)]],
+      [[...new Set(courseIds)]],
     );
     for (const r of rows) {
       const list = out.get(r.course_id) ?? [];
@@ -168,9 +171,9 @@ export class PublishedCoursesService {
       if (outcome.reason === 'course' || outcome.reason === 'domain') throw fieldError('course', `Invalid id "${rawId}" - object does not exist.`);
       throw fieldError(outcome.reason === 'already_published' ? 'course' : 'slug', PUBLISH_MESSAGES[outcome.reason]);
     }
-    const [out] = await this.ds.query(
-      `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id WHERE pc.id = $1 AND pc.organization_id = $2`,
-      [outcome.id, p.organizationId],
+    const [out]: PublishedCourseRow[] = await scoped(this.ds, p.organizationId).query(
+      `SELECT ${SELECT} FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id WHERE pc.id = $1 AND pc.organization_id = $org`,
+      [outcome.id],
     );
     return out;
   }
@@ -190,10 +193,10 @@ export class PublishedCoursesService {
       }
       const keys = Object.keys(values);
       if (!keys.length) return;
-      await m.query(
-        `UPDATE published_courses SET ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')}, updated_at = date_trunc('milliseconds', now())
-         WHERE id = $1 AND organization_id = $2 AND unpublished_at IS NULL`,
-        [current.id, p.organizationId, ...Object.values(values)],
+      await scoped(m, p.organizationId).query(
+        `UPDATE published_courses SET ${keys.map((k, i) => `${k} = $${i + 2}`).join(', ')}, updated_at = date_trunc('milliseconds', now())
+         WHERE id = $1 AND organization_id = $org AND unpublished_at IS NULL`,
+        [current.id, ...Object.values(values)],
       );
     });
     return this.get(p, domain, publicId);

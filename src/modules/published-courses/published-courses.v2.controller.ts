@@ -14,7 +14,7 @@ import { CursorPaged, JSON_TYPE, V2Page } from '../../core/pagination/cursor-pag
 import { Course } from '../courses/course.entity';
 import { presentCourse } from '../courses/courses.presenter';
 import { CoursesService } from '../courses/courses.service';
-import { boolParam, filterParam, includeParam } from '../courses/query-params';
+import { boolParam, filterParam, includeParam } from '../../core/http/query-params';
 import { Domain } from '../domains/domain.entity';
 import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';

@@ -1,32 +1,11 @@
 import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
-import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../courses/public-ids';
+import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../../core/ids/public-ids';
 
 export type { Timestamp };
-
-/** One row of the /v2 published-course reads (published_courses columns). */
-export interface PublishedCourseV2Row {
-  id: string;
-  course_id: string;
-  domain_id: string;
-  slug: string;
-  external_id: string;
-  is_hidden: boolean;
-  visible_on_catalog: boolean;
-  open_access: boolean;
-  strict_enforce_group_visibility: boolean;
-  visibility_override_type: string;
-  registration_starts_at: Timestamp | null;
-  registration_ends_at: Timestamp | null;
-  restrict_access_start_end_dates: boolean;
-  allow_self_service_reenroll: boolean;
-  unique_progress_per_enrollment: boolean;
-  require_all_prerequisites: boolean;
-  unpublished_at: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
+// the row type moved to the store (issue 27); re-exported for the importers of this path
+export type { PublishedCourseV2Row } from './published-courses.store';
+import type { PublishedCourseV2Row } from './published-courses.store';
 
 /**
  * PublishedCourseResource. `live` is "not unpublished"; the access window is the registration

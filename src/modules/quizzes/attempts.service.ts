@@ -17,6 +17,7 @@ import { draw, grade, Grade, parseResponses, PoolQuestion } from './attempts-gra
 import type { AttemptRequest } from './dto/attempt.v1.dto';
 import type { QuizRow } from './quiz-model';
 import { QuizzesService } from './quizzes.service';
+import { liveLesson } from '../../core/database/fragments';
 
 /** A stored attempt (quiz_attempts). */
 export interface AttemptRow {
@@ -98,7 +99,7 @@ export class AttemptsService {
       `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.is_anonymized, (u.id IS NOT NULL AND ${REGISTERED('u')}) AS registered,
               pc.id AS pc_id, pc.course_id, pc.slug, c.title AS course_title, d.id AS domain_id, d.name AS domain_name,
               (SELECT l.id FROM lessons l
-                WHERE l.organization_id = $org AND l.quiz_id = $3 AND l.course_id = pc.course_id AND l.deleted_at IS NULL AND NOT l.is_draft
+                WHERE l.organization_id = $org AND l.quiz_id = $3 AND l.course_id = pc.course_id AND ${liveLesson('l')}
                 ORDER BY l."order", l.id LIMIT 1) AS lesson_id,
               EXISTS (SELECT 1 FROM enrollments e
                        WHERE e.organization_id = $org AND e.published_course_id = pc.id AND e.user_id = u.id

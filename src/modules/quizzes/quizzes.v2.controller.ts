@@ -10,7 +10,7 @@ import { V2 } from '../../core/http/interfaces';
 import { batchBodySchema } from '../../core/http/request-schemas';
 import { replyBatch, V2Batches } from '../../core/http/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { dateTimeParam, filterParam } from '../courses/query-params';
+import { dateTimeParam, filterParam } from '../../core/http/query-params';
 import { decodeId } from '../../core/ids/ids';
 import {
   AssignmentBindItem,

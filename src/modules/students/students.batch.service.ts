@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { poolQuery, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { bindOrg } from '../../core/database/scoped';
 import { isDatabaseUnavailable } from '../../core/database/unavailable';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
@@ -33,7 +33,6 @@ function rememberId(publicId: string, uuid: string): void {
 }
 
 /** pg's Pool under TypeORM's postgres driver. */
-type PgPool = { query(q: { text: string; values: unknown[]; types?: typeof TEXT_TIMESTAMPS }): Promise<{ rows: any[] }> };
 
 /** An update item once checked: the student it names (uuid or email) and its changes. */
 interface Pending {
@@ -84,19 +83,11 @@ export class StudentsBatchService {
    * straight to TypeORM's pg pool as poolRead sends the hot reads (no QueryRunner per statement),
    * timestamps left as pg's text (TEXT_TIMESTAMPS: only created_at is presented, through
    * studentRowJoined, and the other four are never parsed). Its rows. Logged through TypeORM's
-   * logger as its query runner logs (DATABASE_LOG_QUERIES); a failure is thrown as TypeORM's QueryFailedError (the driver's
-   * error looked through by isDatabaseUnavailable, its code read by runBatch), as ds.query throws it.
+   * logger, a failure thrown as TypeORM's QueryFailedError, as ds.query does (poolQuery, the one pool
+   * path: the driver's error looked through by isDatabaseUnavailable, its code read by runBatch).
    */
   private async run(p: Principal, sql: string, params: unknown[]): Promise<any[]> {
-    const text = bindOrg(sql, params.length);
-    const values = [...params, p.organizationId];
-    // as TypeORM's query runner does: the logger decides (DATABASE_LOG_QUERIES), and whatever wraps logQuery sees every statement
-    this.ds.logger.logQuery(text, values);
-    try {
-      return (await (this.ds.driver as unknown as { master: PgPool }).master.query({ text, values, types: TEXT_TIMESTAMPS })).rows;
-    } catch (err) {
-      throw new QueryFailedError(text, values, err as Error);
-    }
+    return poolQuery<any>(this.ds, { text: bindOrg(sql, params.length), values: [...params, p.organizationId], types: TEXT_TIMESTAMPS });
   }
 
   /**

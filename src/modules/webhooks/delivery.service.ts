@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { decrypt } from '../../core/crypto/crypto';
@@ -9,6 +8,7 @@ import { nextDelayMs } from './schedule';
 import type { SlotKey } from './delivery-slots';
 import { AttemptResult, sendOnce } from './sender';
 import { unscopedMarker } from '../../core/database/scoped';
+import { poolQuery, PoolStatement } from '../../core/database/pool-reads';
 
 /** A delivery job carries the delivery id only: its statements address deliveries by id, in any organization. */
 const BY_DELIVERY_ID = unscopedMarker('a delivery job addresses its delivery by id');
@@ -94,11 +94,11 @@ export class DeliveryService {
   ) {}
 
   /**
-   * The data source's own pg pool, for the two grouped hot-path statements (a plain parameterised
-   * query; TypeORM's query runner adds nothing there but CPU).
+   * The data source's own pg pool (core/database/pool-reads.ts poolQuery), for the two grouped
+   * hot-path statements (a plain parameterised query; TypeORM's query runner adds nothing there but CPU).
    */
-  private get pool(): Pool {
-    return (this.ds.driver as unknown as { master: Pool }).master;
+  private query<T>(q: PoolStatement): Promise<T[]> {
+    return poolQuery<T>(this.ds, q);
   }
 
   /**
@@ -204,7 +204,7 @@ export class DeliveryService {
   }
 
   private async loadMany(ids: string[]): Promise<(LoadedDelivery | undefined)[]> {
-    const { rows } = await this.pool.query<LoadedDelivery>({
+    const rows = await this.query<LoadedDelivery>({
       // a named (prepared) statement: parsed and planned once per connection
       name: 'webhook_deliveries_load_v2',
       text: `${BY_DELIVERY_ID}SELECT d.id, d.organization_id, d.status, d.attempt_count, d.retry_base, d.next_attempt_at, d.target_url, d.webhook_id,
@@ -259,7 +259,7 @@ export class DeliveryService {
   /** Attempt rows + delivery states + deactivations of a group of attempts, in one statement. */
   private async recordMany(recs: AttemptRecord[]): Promise<boolean[]> {
     const col = <T>(f: (r: AttemptRecord) => T) => recs.map(f);
-    const { rows } = await this.pool.query<{ id: string }>({
+    const rows = await this.query<{ id: string }>({
       name: 'webhook_deliveries_record',
       text: `${BY_DELIVERY_ID}WITH i AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::uuid[])

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsObject, IsString, ValidateNested } from 'class-validator';
 
 /** VisibilityOverrideAddRequest / VisibilityOverrideRemoveRequest (the same members). */
 export class VisibilityOverrideAttributesIn {

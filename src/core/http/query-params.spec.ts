@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/http/api-error';
+import { ApiError } from './api-error';
 import { dateTimeParam, escapeLike, listParam, stringParam } from './query-params';
 
 const dt = (v: unknown, requireOffset = true) => dateTimeParam({ x: v }, 'x', requireOffset);

@@ -1,4 +1,4 @@
-import { encodeId, newUuid } from '../../core/ids/ids';
+import { encodeId, newUuid } from './ids';
 import { externalIdOf } from './external-id';
 import { publicIdsOf, trimBase } from './public-ids';
 
