@@ -34,11 +34,19 @@ type Pool = { query(q: PoolStatement): Promise<{ rows: unknown[] }> };
  * its fields copied: isDatabaseUnavailable, isUniqueViolation and the 22xxx safety net (isBadInputDbError) see it as they see
  * any other statement's). Nothing else reaches into the driver.
  */
+/**
+ * TypeORM's pg pool of a data source: the one place that reaches into the driver. poolQuery sends
+ * statements through it; the dry run (core/dry-run) routes its statements to the dry run's connection.
+ */
+export function driverPool(ds: DataSource): Pool | undefined {
+  return (ds.driver as unknown as { master?: Pool }).master;
+}
+
 export async function poolQuery<T>(ds: DataSource, q: PoolStatement): Promise<T[]> {
   const logger = ds.logger;
   logger.logQuery(q.text, q.values);
   try {
-    return (await (ds.driver as unknown as { master: Pool }).master.query(q)).rows as T[];
+    return (await driverPool(ds)!.query(q)).rows as T[];
   } catch (err) {
     logger.logQueryError(err as Error, q.text, q.values);
     throw new QueryFailedError(q.text, q.values, err as Error);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { driverPool } from '../database/pool-reads';
 import { CallHandler, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -54,7 +55,7 @@ export function routeDryRuns(ds: DataSource): void {
   marked[PATCHED] = true;
   const createQueryRunner = ds.createQueryRunner.bind(ds);
   ds.createQueryRunner = ((mode?: 'master' | 'slave') => dryRuns.getStore()?.runner ?? createQueryRunner(mode)) as DataSource['createQueryRunner'];
-  const pool = (ds.driver as unknown as { master?: PgPool }).master;
+  const pool = driverPool(ds) as unknown as PgPool | undefined;
   if (pool && !pool[PATCHED]) {
     pool[PATCHED] = true;
     const query = pool.query.bind(pool);

@@ -8,3 +8,6 @@ export * from './clients.service';
 export * from './oauth.entities';
 export * from './oauth.module';
 export * from './retention';
+export * from './authorize.page';
+export * from './authorize.service';
+export * from './subject-revocation';

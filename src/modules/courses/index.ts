@@ -7,3 +7,4 @@ export * from './course.entity';
 export * from './courses.module';
 export * from './courses.presenter';
 export * from './courses.service';
+export * from './rating-scale';

@@ -11,3 +11,5 @@ export * from './groups.module';
 export * from './groups.presenter';
 export * from './groups.v1.presenter';
 export * from './visibility-override-writes';
+export * from './groups.provisioning';
+export * from './managed-group';

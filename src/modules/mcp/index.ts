@@ -4,3 +4,4 @@
  * folder from outside it). A file joins the surface by a line here, reviewed as an API change.
  */
 export * from './mcp.module';
+export * from './mcp-fast-path';

@@ -6,3 +6,6 @@
 export * from './admins.service';
 export * from './organizations.module';
 export * from './organizations.service';
+export * from './admin-roles';
+export * from './admin-roles.service';
+export * from './admins-api.module';

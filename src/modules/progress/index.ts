@@ -8,3 +8,4 @@ export * from './erasure';
 export * from './lesson-rules';
 export * from './progress.module';
 export * from './progress.service';
+export * from './cycles';

@@ -12,7 +12,7 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
-import { dateTimeParam, filterParam } from '../courses/query-params';
+import { dateTimeParam, filterParam } from '../../core/http/query-params';
 
 interface Row {
   id: string;

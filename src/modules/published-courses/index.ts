@@ -8,3 +8,4 @@ export * from './published-courses.module';
 export * from './published-courses.presenter';
 export * from './published-courses.service';
 export * from './published-courses.store';
+export * from './dto/published-course.dto';

@@ -13,3 +13,4 @@ export * from './students.service';
 export * from './user-refs.presenter';
 export * from './user-refs';
 export * from './users.v1.service';
+export * from './students.provisioning';
