@@ -45,7 +45,7 @@ if (!installed()) {
   // `npm ci` installs exactly the lock file (complete for every platform; see package.json overrides)
   run(npm, ['ci', '--no-audit', '--no-fund']);
 }
-run(npm, ['run', 'build']);
+run(npm, ['run', '--silent', 'build']);
 
 // In a terminal, human-readable log lines (one per request) unless LOG_FORMAT is chosen in the
 // environment or in .env; under a supervisor or piped to a file, the production JSON lines.
