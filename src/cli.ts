@@ -28,16 +28,70 @@ import { PlansAdminService } from './modules/plans/plans-admin.service';
 import { PlansModule } from './modules/plans/plans.module';
 import { presentPlan } from './modules/plans/plans.presenter';
 
-const USAGE = `usage:
-  cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]
-  cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]
-  cli create-signup-field --org ORGANIZATION_ID --domain DOMAIN --label LABEL [--type TEXT|PICKLIST|CHECKBOX] [--option VALUE]... [--required] [--help-text TEXT] [--order N]
-  cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...
-  cli create-group-category --org ORGANIZATION_ID --name NAME
-  cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
-  cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)`;
+/** Each command: its synopsis and what it does, for `cli --help` and `cli COMMAND --help` (plain text). */
+const HELP: Record<string, { usage: string; about: string }> = {
+  'create-org': {
+    usage: 'cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]',
+    about:
+      'Create an organization with a client and an API key holding every scope, and one public domain\n(--domain, default derived from the name). --admin-email/--admin-password also create an\nadministrator who can sign in on the authorization page.',
+  },
+  'create-domain': { usage: 'cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]', about: 'Add a domain (public unless --private) to an organization.' },
+  'create-signup-field': {
+    usage: 'cli create-signup-field --org ORGANIZATION_ID --domain DOMAIN --label LABEL [--type TEXT|PICKLIST|CHECKBOX] [--option VALUE]... [--required] [--help-text TEXT] [--order N]',
+    about: "Add a field to a domain's sign-up form (PICKLIST when --option is given).",
+  },
+  'create-plan': {
+    usage: 'cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...',
+    about: 'Create a plan on a domain, with the published courses and paths it includes.',
+  },
+  'create-group-category': { usage: 'cli create-group-category --org ORGANIZATION_ID --name NAME', about: 'Create a group category.' },
+  'create-admin': {
+    usage: 'cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)',
+    about: 'Create an organization administrator (prints the password only when --generate-password made it).',
+  },
+  'reset-admin-password': {
+    usage: 'cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)',
+    about: "Set an administrator's password.",
+  },
+};
 
-const COMMANDS = ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password'];
+const COMMANDS = Object.keys(HELP);
+
+/** Exit statuses (README "The CLI"). */
+export const CLI_EXIT_TEXT = `Exit status:
+  0  done: one line of JSON on standard output (help: the text asked for)
+  1  failed (the database unreachable, an unexpected error): one line of JSON {"error": ...} on standard error
+  2  refused (no or an unknown command, an unknown option, a missing or invalid value, a name already
+     taken): one line of JSON {"error": ...} on standard error (no command: this help); nothing was changed`;
+
+/** `cli --help`: every command, plain text. */
+export function overallHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.length));
+  return [
+    'usage: npm run --silent cli -- COMMAND [options]',
+    '',
+    'Administrative commands of the course platform. Each prints one line of JSON when it succeeds.',
+    'Settings (DATABASE_URL, APP_DATABASE_URL, ...) come from the environment and .env, as for the API.',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.padEnd(width)}  ${HELP[c].about.split(/\.\s|\n|\.$/)[0]}`),
+    '',
+    "Run 'npm run --silent cli -- COMMAND --help' for a command's options.",
+    '',
+    CLI_EXIT_TEXT,
+    '',
+  ].join('\n');
+}
+
+/** `cli COMMAND --help`: its synopsis and what it does, plain text. */
+export function commandHelp(command: string): string {
+  const h = HELP[command];
+  return [`usage: ${h.usage.replace(/^cli /, 'npm run --silent cli -- ')}`, '', h.about, '', CLI_EXIT_TEXT, ''].join('\n');
+}
+
+/** What to point at after a usage mistake. */
+const seeHelp = (command?: string) => (command && HELP[command] ? `; see cli ${command} --help` : '; see cli --help');
+const USAGE = 'usage: cli COMMAND [options]';
 
 /** The request body a command builds, validated by the same DTO (and rules) as the API's. */
 function validated<T extends object>(cls: new () => T, body: Record<string, unknown>): T {
@@ -84,21 +138,22 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
     },
     strict: true,
   });
-  if (!COMMANDS.includes(command)) throw new ApiError(400, USAGE);
+  if (!COMMANDS.includes(command)) throw new ApiError(400, command ? `unknown command '${command}' (${USAGE})${seeHelp()}` : `no command given (${USAGE})${seeHelp()}`);
   const orgId = command === 'create-org' ? null : decodeId('organization', values.org);
   if (command !== 'create-org' && !orgId) {
     // given but not an organization id (a typo, another id, a client id): say so rather than "required"
     if (values.org) throw new ApiError(400, `--org: "${values.org}" is not an organization id (the organization_id that create-org printed, e.g. org...)`);
-    throw new ApiError(400, `--org (an organization_id) is required\n${USAGE}`);
+    throw new ApiError(400, `--org (an organization_id) is required${seeHelp(command)}`);
   }
 
   // checked before anything connects or is written
+  if (command === 'create-org' && !values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
   let password: string | undefined;
   let generated = false;
   if (command === 'create-admin' || command === 'reset-admin-password') {
-    if (!values.email) throw new ApiError(400, `--email is required\n${USAGE}`);
+    if (!values.email) throw new ApiError(400, `--email is required${seeHelp(command)}`);
     const sources = [values.password !== undefined, values['password-stdin'], values['generate-password']].filter(Boolean).length;
-    if (sources !== 1) throw new ApiError(400, `give exactly one of --password, --password-stdin, --generate-password\n${USAGE}`);
+    if (sources !== 1) throw new ApiError(400, `give exactly one of --password, --password-stdin, --generate-password${seeHelp(command)}`);
     if (values['generate-password']) {
       password = generatePassword();
       generated = true;
@@ -122,7 +177,7 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
   try {
     switch (command) {
       case 'create-org': {
-        if (!values.name) throw new ApiError(400, `--name is required\n${USAGE}`);
+        if (!values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
         return await app.get(OrganizationsService).create({
           name: values.name,
           domain: values.domain,
@@ -131,12 +186,12 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         });
       }
       case 'create-domain': {
-        if (!values.name) throw new ApiError(400, `--org (an organization_id) and --name are required\n${USAGE}`);
+        if (!values.name) throw new ApiError(400, `--org (an organization_id) and --name are required${seeHelp(command)}`);
         const found = await app.get(DomainsService).create(orgId!, values.name, { private: values.private });
         return { organization_id: encodeId('organization', orgId!), domain_id: encodeId('domain', found.id), domain_name: found.name, access: found.access };
       }
       case 'create-signup-field': {
-        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        if (!values.domain) throw new ApiError(400, `--domain is required${seeHelp(command)}`);
         const order = values.order === undefined ? undefined : /^\d{1,10}$/.test(values.order) ? Number(values.order) : NaN;
         if (Number.isNaN(order)) throw new ApiError(400, '--order must be a whole number');
         const dto = validated(SignupFieldCreateDto, {
@@ -151,7 +206,7 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         return { organization_id: encodeId('organization', orgId!), domain_name: values.domain.toLowerCase(), signup_field: field };
       }
       case 'create-plan': {
-        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        if (!values.domain) throw new ApiError(400, `--domain is required${seeHelp(command)}`);
         const dto = validated(PlanCreateDto, {
           name: values.name,
           slug: values.slug,
@@ -176,14 +231,33 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         return generated ? { ...out, password } : out;
       }
     }
-    throw new ApiError(400, USAGE);
+    throw new ApiError(400, `${USAGE}${seeHelp()}`);
   } finally {
     await app.close();
   }
 }
 
+/** `--help`, `-h` or `help [COMMAND]`: the help asked for, as plain text (null: no help asked). */
+export function helpAsked(argv: string[]): string | null {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    return topic && HELP[topic] ? commandHelp(topic) : overallHelp();
+  }
+  if (HELP[command] && (rest.includes('--help') || rest.includes('-h'))) return commandHelp(command);
+  return null;
+}
+
 if (require.main === module) {
-  runCli(process.argv.slice(2), loadConfig())
+  const argv = process.argv.slice(2);
+  const help = helpAsked(argv);
+  if (help !== null) {
+    // no command at all is a usage mistake: the help on standard error, status 2
+    (argv.length ? process.stdout : process.stderr).write(help);
+    process.exit(argv.length ? 0 : 2);
+  }
+  runCli(argv, loadConfig())
+
     .then((out) => {
       process.stdout.write(JSON.stringify(out) + '\n');
       process.exit(0);
