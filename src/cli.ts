@@ -27,6 +27,7 @@ import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
 import { PlansAdminService } from './modules/plans/plans-admin.service';
 import { PlansModule } from './modules/plans/plans.module';
 import { presentPlan } from './modules/plans/plans.presenter';
+import { seedDemo } from './modules/organizations/seed-demo';
 
 /** Each command: its synopsis and what it does, for `cli --help` and `cli COMMAND --help` (plain text). */
 const HELP: Record<string, { usage: string; about: string }> = {
@@ -43,6 +44,11 @@ const HELP: Record<string, { usage: string; about: string }> = {
   'create-plan': {
     usage: 'cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...',
     about: 'Create a plan on a domain, with the published courses and paths it includes.',
+  },
+  'seed-demo': {
+    usage: 'cli seed-demo [--name NAME]',
+    about:
+      'Create a demo organization to try every interface on: courses with lessons of every kind, a published\ncatalog, learners with enrollments and progress, a path, a group, an inactive webhook. Prints its\ncredentials (client, API key, administrator sign-in), what it made and anything it could not make.\nNeeds PostgreSQL and Redis, as the API does.',
   },
   'create-group-category': { usage: 'cli create-group-category --org ORGANIZATION_ID --name NAME', about: 'Create a group category.' },
   'create-admin': {
@@ -146,6 +152,7 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
     throw new ApiError(400, `--org (an organization_id) is required${seeHelp(command)}`);
   }
 
+  if (command === 'seed-demo') return seedDemo(loadConfig(process.env, { LOG_LEVEL: 'silent' } as Partial<AppConfig>), { name: values.name });
   // checked before anything connects or is written
   if (command === 'create-org' && !values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
   let password: string | undefined;

@@ -11,6 +11,10 @@ import { authorizeQuery, pkce, REDIRECT, registerClient } from '../auth/oauth-he
  * driven by playwright-core): no horizontal scroll (CONVENTIONS §23, issue 28). CHROMIUM sets the
  * browser's path (default /usr/bin/chromium); SCREENSHOTS=dir keeps a screenshot of each page.
  */
+/** The page's globals inside page.evaluate (this project compiles without the DOM library). */
+declare const document: any;
+declare const getComputedStyle: any;
+
 const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const WIDTH = 1280;
 
@@ -76,12 +80,12 @@ describe('pages at 1,280 px', () => {
       expect(widths.scroll).toBeLessThanOrEqual(WIDTH);
       const text = await page.evaluate(() => document.body.innerText);
       expect(text).toContain(`${SCOPE_CODENAMES.length} permissions in `);
-      const groups = await page.$$eval('details', (ds) => ds.map((d) => ({ summary: d.querySelector('summary')!.textContent, items: d.querySelectorAll('li').length })));
+      const groups = await page.$$eval('details', (ds) => ds.map((d: any) => ({ summary: d.querySelector('summary')!.textContent, items: d.querySelectorAll('li').length })));
       expect(groups.length).toBeGreaterThan(5);
       expect(groups.reduce((n, g) => n + g.items, 0)).toBe(SCOPE_CODENAMES.length);
       for (const g of groups) expect(g.summary).toMatch(new RegExp(`\\(${g.items}\\)$`));
       // no element scrolls on its own (the old list was a 14rem scroll box)
-      const boxes = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).length);
+      const boxes = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e: any) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).length);
       expect(boxes).toBe(0);
     } finally {
       await page.close();
@@ -96,7 +100,7 @@ describe('pages at 1,280 px', () => {
     try {
       expect(widths.scroll).toBeLessThanOrEqual(WIDTH);
       expect(await page.evaluate(() => document.body.innerText)).toContain('3 permissions in 2 areas');
-      expect(await page.$$eval('details', (ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);
+      expect(await page.$$eval('details', (ds) => ds.every((d) => (d as any).open))).toBe(true);
     } finally {
       await page.close();
     }
