@@ -145,6 +145,8 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
     strict: true,
   });
   if (!COMMANDS.includes(command)) throw new ApiError(400, command ? `unknown command '${command}' (${USAGE})${seeHelp()}` : `no command given (${USAGE})${seeHelp()}`);
+  // the demo runs the API in-process and builds the organization through its routes (seed-demo.ts)
+  if (command === 'seed-demo') return seedDemo(loadConfig(process.env, { LOG_LEVEL: 'silent' } as Partial<AppConfig>), { name: values.name });
   const orgId = command === 'create-org' ? null : decodeId('organization', values.org);
   if (command !== 'create-org' && !orgId) {
     // given but not an organization id (a typo, another id, a client id): say so rather than "required"
@@ -152,7 +154,6 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
     throw new ApiError(400, `--org (an organization_id) is required${seeHelp(command)}`);
   }
 
-  if (command === 'seed-demo') return seedDemo(loadConfig(process.env, { LOG_LEVEL: 'silent' } as Partial<AppConfig>), { name: values.name });
   // checked before anything connects or is written
   if (command === 'create-org' && !values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
   let password: string | undefined;

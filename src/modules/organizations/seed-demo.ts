@@ -97,7 +97,7 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
         const e = await step('enrollments', () => call('POST', `/v1/domains/${domain}/published-courses/${pc}/enrollments`, { user: { id: du.user.id } }));
         if (!e || i > 1) continue;
         // the first lessons finished: progress to see
-        const lessons = await step('lesson lists read', () => call('GET', `/v1/users/${du.user.id}/published-courses/${pc}/lessons`));
+        const lessons = await call('GET', `/v1/users/${du.user.id}/published-courses/${pc}/lessons`).catch((err: Error) => (notMade.push(`lesson progress: ${err.message}`), null));
         const firstLesson = lessons?.results?.[0];
         const progressId = firstLesson?.lesson_progress?.lesson_progress_id ?? firstLesson?.lesson_progress_id;
         if (progressId) await step('lesson progress', () => call('PATCH', `/v1/lesson-progress/${progressId}`, { finished_at: new Date().toISOString(), score: 9, max_score: 10, success_status: 'PASSED' }));
