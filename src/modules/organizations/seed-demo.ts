@@ -75,16 +75,45 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
 
     // courses with lessons of every kind, published on the organization's domain
     const published: string[] = [];
+    let viltLesson: string | null = null;
     const titles = ['Getting started with the platform', 'Writing great lessons', 'Selling courses online'];
     for (const [ci, title] of titles.entries()) {
       const course = await step('courses', () => call('POST', '/v1/courses', { title, short_description: `A demo course: ${title.toLowerCase()}.`, enforce_sequential_navigation: false }));
       if (!course) continue;
       const types = ci === 0 ? LESSON_TYPES : ['HTML', 'HTML', 'QUIZ'];
       for (const [li, type] of types.entries()) {
-        await step(`lessons (${type})`, () => call('POST', '/v1/lessons', { course_id: course.id, order: li + 1, title: `${type === 'HTML' ? 'Reading' : type} ${li + 1}`, type, optional: false }));
+        const lesson = await step(`lessons (${type})`, () => call('POST', '/v1/lessons', { course_id: course.id, order: li + 1, title: `${type === 'HTML' ? 'Reading' : type} ${li + 1}`, type, optional: false }));
+        if (type === 'VILT' && lesson) viltLesson ??= lesson.id;
       }
       const pc = await step('published courses', () => call('POST', `/v1/domains/${domain}/published-courses`, { course: { id: course.id }, slug: `demo-${ci + 1}-${suffix}` }));
       if (pc) published.push(pc.id);
+    }
+
+    // a priced offer (the last course is for sale)
+    if (published.length) {
+      const last = published[published.length - 1];
+      await step('priced offers', async () => {
+        const pc = await call('GET', `/v1/domains/${domain}/published-courses/${last}`);
+        return call('PATCH', `/v1/offers/${pc.offer.id}`, { price_cents: 4900 });
+      });
+    }
+
+    // a live session of the live-session lesson, with its instructor
+    if (viltLesson) {
+      const lessonId = viltLesson;
+      await step('instructors', () => call('POST', '/v1/ilt-instructors', { email: `instructor-${suffix}@demo.example` }));
+      const start = new Date(Date.now() + 7 * 86400_000);
+      start.setUTCHours(9, 0, 0, 0);
+      await step('live sessions', () =>
+        call('POST', '/v1/ilt-sessions', {
+          instructor_email: `instructor-${suffix}@demo.example`,
+          lesson: lessonId,
+          display_name: 'Live kick-off',
+          starts_at: start.toISOString(),
+          ends_at: new Date(start.getTime() + 90 * 60_000).toISOString(),
+          timezone: 'Europe/Berlin',
+        }),
+      );
     }
 
     // learners, enrollments, progress
