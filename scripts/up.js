@@ -57,6 +57,11 @@ function chosenInDotEnv(name) {
   }
 }
 if (process.stdout.isTTY && !process.env.LOG_FORMAT && !chosenInDotEnv('LOG_FORMAT')) process.env.LOG_FORMAT = 'pretty';
+// the first line says where things will be (each process says it again once it listens)
+require('dotenv').config({ path: path.join(root, '.env'), quiet: true });
+const port = process.env.PORT || '3000';
+const metricsPort = process.env.METRICS_PORT || '9464';
+process.stdout.write(`up: the API on http://localhost:${port} (docs at http://localhost:${port}/docs), the worker's metrics on :${metricsPort}; Ctrl-C stops both\n`);
 run(process.execPath, ['dist/src/core/database/migrate.js']);
 
 const children = new Map();
