@@ -4,6 +4,7 @@ import { Metrics } from '../../src/core/metrics/metrics';
 import { startTestApp, TestApp } from '../support/app';
 import { waitFor } from '../support/eventually';
 import { journey } from '../support/learner-journey';
+import { startReceiver } from '../support/webhook-receiver';
 import { freePort } from '../support/redis-server';
 import { spawnWorker, WorkerProcess } from '../support/worker-process';
 // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -33,7 +34,7 @@ const COMMON = ['queue_jobs', 'outbox_pending_events', 'outbox_lag_seconds', 'db
 describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
   });
   afterAll(() => t.close());
 
@@ -113,7 +114,7 @@ describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
     expect(metrics.allowed(req('10.1.2.3', { 'x-forwarded-for': '127.0.0.1' }))).toBe('forbidden');
   });
 
-  it('the worker serves the same on METRICS_PORT, and its own answers to anything else are 404', async () => {
+  it('the worker serves the same on METRICS_PORT (its webhook delivery outcomes moving as it delivers), and answers anything else 404', async () => {
     const port = await freePort();
     const worker: WorkerProcess = spawnWorker(t.config, { APP_DATABASE_URL: t.config.APP_DATABASE_URL, METRICS_PORT: String(port), METRICS_HOST: '127.0.0.1' });
     try {
@@ -135,6 +136,22 @@ describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
       // the worker relays the outbox: the student's event above is relayed, the pending count falls to 0
       await worker.orReport(waitFor(async () => Number((await scrape(url)).get('outbox_pending_events')!.metrics[0].value) === 0, { what: 'the outbox relayed', timeoutMs: 30_000 }));
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+
+      // webhook delivery outcomes move as the worker delivers: 3 enrollments to a receiver that answers 200
+      const attempts = (m: Map<string, Family>) => Number(sample(m.get('webhook_delivery_attempts_total'), { outcome: 'success', result: 'SUCCEEDED' })?.value ?? 0);
+      const before = attempts(await scrape(url));
+      const r = await startReceiver();
+      try {
+        const org = await t.newOrg();
+        expect((await t.post('/v1/webhooks', { target_url: r.url, events: ['COURSE_ENROLLMENT'] }, { basic: org.api_key })).status).toBe(201);
+        const j = journey(t, org);
+        const course = await j.course([{}]);
+        for (let i = 0; i < 3; i++) await j.enroll((await j.learner()).id, course.publishedCourseId);
+        await worker.orReport(r.waitFor(3, 30_000));
+        await worker.orReport(waitFor(async () => attempts(await scrape(url)) - before >= 3, { what: 'three successful attempts counted', timeoutMs: 15_000 }));
+      } finally {
+        await r.close();
+      }
     } finally {
       await worker.kill();
     }
