@@ -45,7 +45,7 @@ if (!installed()) {
   // `npm ci` installs exactly the lock file (complete for every platform; see package.json overrides)
   run(npm, ['ci', '--no-audit', '--no-fund']);
 }
-run(npm, ['run', 'build']);
+run(npm, ['run', '--silent', 'build']);
 
 // In a terminal, human-readable log lines (one per request) unless LOG_FORMAT is chosen in the
 // environment or in .env; under a supervisor or piped to a file, the production JSON lines.
@@ -57,6 +57,11 @@ function chosenInDotEnv(name) {
   }
 }
 if (process.stdout.isTTY && !process.env.LOG_FORMAT && !chosenInDotEnv('LOG_FORMAT')) process.env.LOG_FORMAT = 'pretty';
+// the first line says where things will be (each process says it again once it listens)
+require('dotenv').config({ path: path.join(root, '.env'), quiet: true });
+const port = process.env.PORT || '3000';
+const metricsPort = process.env.METRICS_PORT || '9464';
+process.stdout.write(`up: the API on http://localhost:${port} (docs at http://localhost:${port}/docs), the worker's metrics on :${metricsPort}; Ctrl-C stops both\n`);
 run(process.execPath, ['dist/src/core/database/migrate.js']);
 
 const children = new Map();

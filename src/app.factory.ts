@@ -24,6 +24,9 @@ import { idempotencyOnSend } from './core/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './core/idempotency/idempotency.service';
 import { securityHeaders } from './core/http/security-headers';
 import { AppValidationPipe } from './core/http/validation.pipe';
+import { QuietNestLogger } from './core/runtime/startup';
+import { Metrics } from './core/metrics/metrics';
+import { errorReasonOf, rememberErrorReason } from './core/http/error-reason';
 
 
 /** A request's log context: nestjs-pino reads `logger` from it; the child is built on first use. */
@@ -51,7 +54,8 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
   } as any);
   // bodyParser: false: the body parsers are registered below, all in one place (core/http/body-parsers.ts)
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, { bufferLogs: true, abortOnError: false, bodyParser: false });
-  app.useLogger(app.get(Logger));
+  // Nest's start-up lines (modules, one per route) at debug: the process says where it listens itself
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   const fastify = app.getHttpAdapter().getInstance();
   // JSON (and the JSON:API media types), url-encoded and multipart forms (read on /v1 as DRF reads them)
   registerBodyParsers(fastify, config.BODY_LIMIT_BYTES);
@@ -82,17 +86,26 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     storage.enterWith(requestStore(logger, String(req.id)));
     done();
   });
-  if (requestLines) {
-    fastify.addHook('onResponse', (req, reply, done) => {
-      if (!req.url.startsWith('/health')) {
-        logger.info(
-          { request_id: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-          'request completed',
-        );
-      }
-      done();
-    });
-  }
+  // every answer counted and timed per method, route pattern and status (GET /metrics, core/metrics)
+  const metrics = app.get(Metrics);
+  fastify.addHook('onResponse', (req, reply, done) => {
+    metrics.observeRequest(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    if (requestLines && !req.url.startsWith('/health')) {
+      const status = reply.statusCode;
+      // a refused request says why (the reason its error answer gave): 4xx at info, 5xx at error
+      const reason = status >= 400 ? errorReasonOf(req) : undefined;
+      const line = { request_id: req.id, method: req.method, url: req.url.split('?')[0], status, ms: Math.round(reply.elapsedTime), ...(reason ? { reason } : {}) };
+      if (status >= 500) logger.error(line, 'request failed');
+      else if (status >= 400) logger.info(line, 'request refused');
+      else logger.info(line, 'request completed');
+    }
+    done();
+  });
+  // an error that Fastify answers itself (a body it cannot parse, a refused URL): its message is the reason
+  fastify.addHook('onError', (req, _reply, error, done) => {
+    rememberErrorReason(req, error.message);
+    done();
+  });
   const addSecurityHeaders = securityHeaders(config.PUBLIC_URL);
   fastify.addHook('onSend', (req, reply, payload, done) => {
     // the route's declared interface (@V1()/@V2()/@OAuthApi()..., core/http/interfaces.ts), read once

@@ -30,33 +30,91 @@ import { PlansModule } from './modules/plans/plans.module';
 import { SsoConfigService } from './modules/sso/sso-config.service';
 import { readFileSync } from 'node:fs';
 import { presentPlan } from './modules/plans/plans.presenter';
+import { seedDemo } from './modules/organizations/seed-demo';
 
-const USAGE = `usage:
-  cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]
-  cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]
-  cli create-signup-field --org ORGANIZATION_ID --domain DOMAIN --label LABEL [--type TEXT|PICKLIST|CHECKBOX] [--option VALUE]... [--required] [--help-text TEXT] [--order N]
-  cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...
-  cli create-group-category --org ORGANIZATION_ID --name NAME
-  cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
-  cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)
-  cli create-admin ... [--role ROLE]   (default owner)
-  cli list-admins --org ORGANIZATION_ID
-  cli set-admin-role --org ORGANIZATION_ID --email EMAIL --role ROLE
-  cli remove-admin --org ORGANIZATION_ID --email EMAIL
-  cli list-roles --org ORGANIZATION_ID
-  cli create-role --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
-  cli set-role-scopes --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...
-  cli delete-role --org ORGANIZATION_ID --name NAME
-  cli show-sso --org ORGANIZATION_ID
-  cli set-sso --org ORGANIZATION_ID --protocol oidc --issuer URL --client-id ID (--client-secret SECRET | --client-secret-stdin) [--jit] [--default-role ROLE]
-  cli set-sso --org ORGANIZATION_ID --protocol saml --idp-entity-id ID --idp-sso-url URL --idp-certificate-file PEM_FILE [--jit] [--default-role ROLE]
-  cli remove-sso --org ORGANIZATION_ID`;
+/** Each command: its synopsis and what it does, for `cli --help` and `cli COMMAND --help` (plain text). */
+const HELP: Record<string, { usage: string; about: string }> = {
+  'create-org': {
+    usage: 'cli create-org --name NAME [--domain DOMAIN] [--admin-email EMAIL --admin-password PASSWORD]',
+    about:
+      'Create an organization with a client and an API key holding every scope, and one public domain\n(--domain, default derived from the name). --admin-email/--admin-password also create an\nadministrator who can sign in on the authorization page.',
+  },
+  'create-domain': { usage: 'cli create-domain --org ORGANIZATION_ID --name DOMAIN [--private]', about: 'Add a domain (public unless --private) to an organization.' },
+  'create-signup-field': {
+    usage: 'cli create-signup-field --org ORGANIZATION_ID --domain DOMAIN --label LABEL [--type TEXT|PICKLIST|CHECKBOX] [--option VALUE]... [--required] [--help-text TEXT] [--order N]',
+    about: "Add a field to a domain's sign-up form (PICKLIST when --option is given).",
+  },
+  'create-plan': {
+    usage: 'cli create-plan --org ORGANIZATION_ID --domain DOMAIN --name NAME [--slug SLUG] [--hidden] [--short-description TEXT] [--published-course ID]... [--published-path ID]...',
+    about: 'Create a plan on a domain, with the published courses and paths it includes.',
+  },
+  'seed-demo': {
+    usage: 'cli seed-demo [--name NAME]',
+    about:
+      'Create a demo organization to try every interface on: courses with lessons of every kind, a published\ncatalog, learners with enrollments and progress, a path, a group, an inactive webhook. Prints its\ncredentials (client, API key, administrator sign-in), what it made and anything it could not make.\nNeeds PostgreSQL and Redis, as the API does.',
+  },
+  'create-group-category': { usage: 'cli create-group-category --org ORGANIZATION_ID --name NAME', about: 'Create a group category.' },
+  'create-admin': {
+    usage: 'cli create-admin --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password) [--role ROLE]',
+    about: 'Create an organization administrator with a role (default owner; prints the password only when --generate-password made it).',
+  },
+  'reset-admin-password': {
+    usage: 'cli reset-admin-password --org ORGANIZATION_ID --email EMAIL (--password PASSWORD | --password-stdin | --generate-password)',
+    about: "Set an administrator's password.",
+  },
+  'list-admins': { usage: 'cli list-admins --org ORGANIZATION_ID', about: "List an organization's administrators and their roles." },
+  'set-admin-role': { usage: 'cli set-admin-role --org ORGANIZATION_ID --email EMAIL --role ROLE', about: "Change an administrator's role (the last owner cannot be demoted)." },
+  'remove-admin': { usage: 'cli remove-admin --org ORGANIZATION_ID --email EMAIL', about: 'Remove an administrator and revoke the tokens they approved (not the last owner).' },
+  'list-roles': { usage: 'cli list-roles --org ORGANIZATION_ID', about: 'List the built-in and custom administrator roles with their scopes.' },
+  'create-role': { usage: 'cli create-role --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...', about: 'Create a custom administrator role as a set of scopes.' },
+  'set-role-scopes': { usage: 'cli set-role-scopes --org ORGANIZATION_ID --name NAME --scope CODENAME [--scope CODENAME]...', about: "Replace a custom role's scopes." },
+  'delete-role': { usage: 'cli delete-role --org ORGANIZATION_ID --name NAME', about: 'Delete a custom role that no administrator holds.' },
+  'show-sso': { usage: 'cli show-sso --org ORGANIZATION_ID', about: "Show the organization's single sign-on configuration (secrets never shown)." },
+  'set-sso': {
+    usage:
+      'cli set-sso --org ORGANIZATION_ID --protocol oidc --issuer URL --client-id ID (--client-secret SECRET | --client-secret-stdin) [--jit] [--default-role ROLE]\n   or: cli set-sso --org ORGANIZATION_ID --protocol saml --idp-entity-id ID --idp-sso-url URL --idp-certificate-file PEM_FILE [--jit] [--default-role ROLE]',
+    about: 'Configure administrator sign-in through the organization\'s identity provider (OIDC or SAML).',
+  },
+  'remove-sso': { usage: 'cli remove-sso --org ORGANIZATION_ID', about: "Remove the organization's single sign-on configuration." },
+};
 
-const COMMANDS = [
-  'create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password',
-  'list-admins', 'set-admin-role', 'remove-admin', 'list-roles', 'create-role', 'set-role-scopes', 'delete-role',
-  'show-sso', 'set-sso', 'remove-sso',
-];
+const COMMANDS = Object.keys(HELP);
+
+/** Exit statuses (README "The CLI"). */
+export const CLI_EXIT_TEXT = `Exit status:
+  0  done: one line of JSON on standard output (help: the text asked for)
+  1  failed (the database unreachable, an unexpected error): one line of JSON {"error": ...} on standard error
+  2  refused (no or an unknown command, an unknown option, a missing or invalid value, a name already
+     taken): one line of JSON {"error": ...} on standard error (no command: this help); nothing was changed`;
+
+/** `cli --help`: every command, plain text. */
+export function overallHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.length));
+  return [
+    'usage: npm run --silent cli -- COMMAND [options]',
+    '',
+    'Administrative commands of the course platform. Each prints one line of JSON when it succeeds.',
+    'Settings (DATABASE_URL, APP_DATABASE_URL, ...) come from the environment and .env, as for the API.',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.padEnd(width)}  ${HELP[c].about.split(/\.\s|\n|\.$/)[0]}`),
+    '',
+    "Run 'npm run --silent cli -- COMMAND --help' for a command's options.",
+    '',
+    CLI_EXIT_TEXT,
+    '',
+  ].join('\n');
+}
+
+/** `cli COMMAND --help`: its synopsis and what it does, plain text. */
+export function commandHelp(command: string): string {
+  const h = HELP[command];
+  return [`usage: ${h.usage.replace(/^cli /, 'npm run --silent cli -- ')}`, '', h.about, '', CLI_EXIT_TEXT, ''].join('\n');
+}
+
+/** What to point at after a usage mistake. */
+const seeHelp = (command?: string) => (command && HELP[command] ? `; see cli ${command} --help` : '; see cli --help');
+const USAGE = 'usage: cli COMMAND [options]';
 
 /** The request body a command builds, validated by the same DTO (and rules) as the API's. */
 function validated<T extends object>(cls: new () => T, body: Record<string, unknown>): T {
@@ -115,21 +173,24 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
     },
     strict: true,
   });
-  if (!COMMANDS.includes(command)) throw new ApiError(400, USAGE);
+  if (!COMMANDS.includes(command)) throw new ApiError(400, command ? `unknown command '${command}' (${USAGE})${seeHelp()}` : `no command given (${USAGE})${seeHelp()}`);
+  // the demo runs the API in-process and builds the organization through its routes (seed-demo.ts)
+  if (command === 'seed-demo') return seedDemo(loadConfig(process.env, { LOG_LEVEL: 'silent' } as Partial<AppConfig>), { name: values.name });
   const orgId = command === 'create-org' ? null : decodeId('organization', values.org);
   if (command !== 'create-org' && !orgId) {
     // given but not an organization id (a typo, another id, a client id): say so rather than "required"
     if (values.org) throw new ApiError(400, `--org: "${values.org}" is not an organization id (the organization_id that create-org printed, e.g. org...)`);
-    throw new ApiError(400, `--org (an organization_id) is required\n${USAGE}`);
+    throw new ApiError(400, `--org (an organization_id) is required${seeHelp(command)}`);
   }
 
   // checked before anything connects or is written
+  if (command === 'create-org' && !values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
   let password: string | undefined;
   let generated = false;
   if (command === 'create-admin' || command === 'reset-admin-password') {
-    if (!values.email) throw new ApiError(400, `--email is required\n${USAGE}`);
+    if (!values.email) throw new ApiError(400, `--email is required${seeHelp(command)}`);
     const sources = [values.password !== undefined, values['password-stdin'], values['generate-password']].filter(Boolean).length;
-    if (sources !== 1) throw new ApiError(400, `give exactly one of --password, --password-stdin, --generate-password\n${USAGE}`);
+    if (sources !== 1) throw new ApiError(400, `give exactly one of --password, --password-stdin, --generate-password${seeHelp(command)}`);
     if (values['generate-password']) {
       password = generatePassword();
       generated = true;
@@ -175,7 +236,7 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
   try {
     switch (command) {
       case 'create-org': {
-        if (!values.name) throw new ApiError(400, `--name is required\n${USAGE}`);
+        if (!values.name) throw new ApiError(400, `--name is required${seeHelp(command)}`);
         return await app.get(OrganizationsService).create({
           name: values.name,
           domain: values.domain,
@@ -184,12 +245,12 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         });
       }
       case 'create-domain': {
-        if (!values.name) throw new ApiError(400, `--org (an organization_id) and --name are required\n${USAGE}`);
+        if (!values.name) throw new ApiError(400, `--org (an organization_id) and --name are required${seeHelp(command)}`);
         const found = await app.get(DomainsService).create(orgId!, values.name, { private: values.private });
         return { organization_id: encodeId('organization', orgId!), domain_id: encodeId('domain', found.id), domain_name: found.name, access: found.access };
       }
       case 'create-signup-field': {
-        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        if (!values.domain) throw new ApiError(400, `--domain is required${seeHelp(command)}`);
         const order = values.order === undefined ? undefined : /^\d{1,10}$/.test(values.order) ? Number(values.order) : NaN;
         if (Number.isNaN(order)) throw new ApiError(400, '--order must be a whole number');
         const dto = validated(SignupFieldCreateDto, {
@@ -204,7 +265,7 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         return { organization_id: encodeId('organization', orgId!), domain_name: values.domain.toLowerCase(), signup_field: field };
       }
       case 'create-plan': {
-        if (!values.domain) throw new ApiError(400, `--domain is required\n${USAGE}`);
+        if (!values.domain) throw new ApiError(400, `--domain is required${seeHelp(command)}`);
         const dto = validated(PlanCreateDto, {
           name: values.name,
           slug: values.slug,
@@ -271,14 +332,33 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
         await app.get(SsoConfigService).remove({ organizationId: orgId! });
         return { organization_id: encodeId('organization', orgId!), sso: null };
     }
-    throw new ApiError(400, USAGE);
+    throw new ApiError(400, `${USAGE}${seeHelp()}`);
   } finally {
     await app.close();
   }
 }
 
+/** `--help`, `-h` or `help [COMMAND]`: the help asked for, as plain text (null: no help asked). */
+export function helpAsked(argv: string[]): string | null {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    return topic && HELP[topic] ? commandHelp(topic) : overallHelp();
+  }
+  if (HELP[command] && (rest.includes('--help') || rest.includes('-h'))) return commandHelp(command);
+  return null;
+}
+
 if (require.main === module) {
-  runCli(process.argv.slice(2), loadConfig())
+  const argv = process.argv.slice(2);
+  const help = helpAsked(argv);
+  if (help !== null) {
+    // no command at all is a usage mistake: the help on standard error, status 2
+    (argv.length ? process.stdout : process.stderr).write(help);
+    process.exit(argv.length ? 0 : 2);
+  }
+  runCli(argv, loadConfig())
+
     .then((out) => {
       process.stdout.write(JSON.stringify(out) + '\n');
       process.exit(0);

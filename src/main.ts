@@ -1,7 +1,11 @@
 import 'dotenv/config';
 import 'reflect-metadata';
 import { createApp } from './app.factory';
-import { loadConfig } from './core/config/config';
+import { AddressInfo } from 'node:net';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, loadConfig } from './core/config/config';
+import { createRootLogger } from './core/logging/logger';
+import { baseUrlOf, startFailure, waitForPostgres, waitForRedis } from './core/runtime/startup';
 import { migrate } from './core/database/database';
 import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
@@ -50,14 +54,26 @@ function eventLoopProbe() {
 }
 
 async function main() {
-  const config = loadConfig();
-  await migrate(config);
-  const app = await createApp(config);
-  await app.listen({ port: config.PORT, host: config.HOST });
-  eventLoopProbe();
+  let config: AppConfig | undefined;
+  try {
+    config = loadConfig();
+    const log = createRootLogger(config, 'api');
+    // a missing PostgreSQL or Redis: one line per attempt naming the setting, then a retry with back-off
+    await waitForPostgres(config, log);
+    await migrate(config);
+    await waitForRedis(config, log);
+    const app = await createApp(config);
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const port = (app.getHttpServer().address() as AddressInfo | null)?.port ?? config.PORT;
+    const base = baseUrlOf(config, port);
+    // through the application's logger: after every line it wrote while starting
+    app.get(Logger).log(`API on ${base}, docs at ${base}/docs`);
+    eventLoopProbe();
+  } catch (err) {
+    const { line, code } = startFailure(err, 'API', { port: config?.PORT, host: config?.HOST, setting: 'PORT' });
+    process.stderr.write(`${line}\n`);
+    process.exit(code);
+  }
 }
 
-main().catch((err) => {
-  process.stderr.write(`failed to start: ${err?.stack ?? err}\n`);
-  process.exit(1);
-});
+void main();

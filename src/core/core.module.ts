@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { RedisModule } from './redis/redis.module';
 import { QueueModule } from './queue/queue.module';
+import { Metrics } from './metrics/metrics';
 
 /** What every process leans on: config, logging, database, Redis, queues and authentication. */
 @Module({})
@@ -27,7 +28,9 @@ export class CoreModule {
         QueueModule,
         AuthModule,
       ],
-      exports: [ConfigModule, RedisModule, QueueModule, AuthModule],
+      // the process's Prometheus metrics (GET /metrics of the API, the worker's METRICS_PORT)
+      providers: [Metrics],
+      exports: [ConfigModule, RedisModule, QueueModule, AuthModule, Metrics],
     };
   }
 }

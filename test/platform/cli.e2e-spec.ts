@@ -189,3 +189,42 @@ describe('database creation', () => {
     }
   });
 });
+
+describe('CLI: help and exit statuses (issue 28)', () => {
+  const plain = (run: Run) => {
+    expect(run.stdout).not.toMatch(/^[{"]/);
+    expect(run.stdout).not.toContain('\\n');
+  };
+  it('--help prints plain text listing every command and the exit statuses, status 0', async () => {
+    const run = await cli('postgres://postgres@127.0.0.1:1/none', ['--help']);
+    expect(run.code).toBe(0);
+    plain(run);
+    expect(run.stdout).toMatch(/^usage: npm run --silent cli -- COMMAND \[options\]\n/);
+    for (const c of ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password']) expect(run.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    expect(run.stdout).toMatch(/^Exit status:\n  0 .*\n  1 .*\n  2 /m);
+  });
+
+  it('COMMAND --help prints that command\'s synopsis in plain text, status 0, without touching the database', async () => {
+    const run = await cli('postgres://postgres@127.0.0.1:1/none', ['create-domain', '--help']);
+    expect(run.code).toBe(0);
+    plain(run);
+    expect(run.stdout.split('\n')[0]).toBe('usage: npm run --silent cli -- create-domain --org ORGANIZATION_ID --name DOMAIN [--private]');
+    expect((await cli('postgres://postgres@127.0.0.1:1/none', ['help', 'create-admin'])).stdout).toMatch(/^usage: npm run --silent cli -- create-admin /);
+  });
+
+  it('exit statuses: 2 for no command (the help on stderr), an unknown command or a missing option; 1 when the database cannot be reached', async () => {
+    const none = await cli('postgres://postgres@127.0.0.1:1/none', []);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^usage: npm run --silent cli -- COMMAND/);
+    const unknown = await cli('postgres://postgres@127.0.0.1:1/none', ['bogus']);
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stderr).error).toBe("unknown command 'bogus' (usage: cli COMMAND [options]); see cli --help");
+    const missing = await cli('postgres://postgres@127.0.0.1:1/none', ['create-org']);
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stderr).error).toBe('--name is required; see cli create-org --help');
+    const down = await cli('postgres://postgres@127.0.0.1:1/none', ['create-org', '--name', 'Nowhere']);
+    expect(down.code).toBe(1);
+    expect(JSON.parse(down.stderr).error).toMatch(/ECONNREFUSED/);
+  });
+});

@@ -32,6 +32,7 @@ function runEntry(file: string, t: TestApp, env: Record<string, string> = {}): P
       REDIS_PREFIX: t.config.REDIS_PREFIX,
       PORT: '0',
       HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       LOG_LEVEL: 'silent',
       ...env,
     },

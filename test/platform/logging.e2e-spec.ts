@@ -53,7 +53,8 @@ describe('request logging', () => {
     await t.get('/health', { headers: { 'x-request-id': 'trace-health' } });
     // a request made after it is logged: by then a line for /health would have been written too
     await t.get('/v2/no-such-route/', { headers: { 'x-request-id': 'trace-after-health' } });
-    await waitFor(() => lines.find((l) => l.request_id === 'trace-after-health' && l.msg === 'request completed'), { what: 'the later request line' });
-    expect(lines.filter((l) => l.request_id === 'trace-health' && l.msg === 'request completed')).toEqual([]);
+    // a 404: a refused request's line (with its reason)
+    await waitFor(() => lines.find((l) => l.request_id === 'trace-after-health' && l.msg === 'request refused'), { what: 'the later request line' });
+    expect(lines.filter((l) => l.request_id === 'trace-health' && l.status !== undefined)).toEqual([]);
   });
 });

@@ -256,7 +256,7 @@ describe('the worker entry point (src/worker.ts)', () => {
     try {
       const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], {
         cwd: `${__dirname}/../..`,
-        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: prefix, LOG_LEVEL: 'info', CLEANUP_INTERVAL_SECONDS: '120' },
+        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: dbUrl(dbName), REDIS_PREFIX: prefix, LOG_LEVEL: 'info', CLEANUP_INTERVAL_SECONDS: '120', METRICS_PORT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -266,7 +266,7 @@ describe('the worker entry point (src/worker.ts)', () => {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (d) => {
           out += d;
-          if (out.includes('"msg":"worker started"')) resolve();
+          if (out.includes('"msg":"worker running (')) resolve();
         });
         child.on('exit', () => reject(new Error(`worker exited before starting: ${err}`)));
       });

@@ -27,6 +27,8 @@ export function spawnWorker(config: AppConfig, env: Record<string, string | unde
     REDIS_PREFIX: config.REDIS_PREFIX,
     ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'silent',
+    // its metrics port: any free one (tests run workers side by side)
+    METRICS_PORT: '0',
   };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete full[k];

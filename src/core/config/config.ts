@@ -127,6 +127,12 @@ export class AppConfig {
   /** After a secret rotation, deliveries are signed with the old secret too for this long. */
   @Transform(toInt) @IsInt() @Min(0) WEBHOOK_SECRET_OVERLAP_SECONDS = 86400;
   @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+  /** GET /metrics (API) and the worker's metrics port answer `Authorization: Bearer <METRICS_TOKEN>`; unset, loopback clients only. */
+  @IsOptional() @IsString() @MinLength(16) METRICS_TOKEN?: string;
+  /** The worker's metrics port (GET /metrics on it; 0: any free port, shown in its start-up line). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT = 9464;
+  /** The address the worker's metrics port listens on. */
+  @IsString() METRICS_HOST = '0.0.0.0';
 }
 
 export class ConfigError extends Error {}

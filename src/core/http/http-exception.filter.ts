@@ -1,3 +1,4 @@
+import { rememberErrorReason } from './error-reason';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
@@ -128,6 +129,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // served under others: 405 with Allow (method-not-allowed.ts)
     const err = notImplemented(request, found, !request.is404 && catchAllPrefix(request) !== null) ?? methodNotAllowed(request, found) ?? found;
     const api = apiOf(request);
+    // the log line of this request says why (app.factory.ts): the detail, or the refused members
+    rememberErrorReason(request, err.problems.length ? err.problems.map((p) => `${p.field}: ${p.message}`).join('; ') : err.detail);
     const { status, body, contentType } = renderError(err, api, String(request.id));
     if (err.status === 401 && api !== 'oauth' && !err.headers['WWW-Authenticate']) {
       reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');

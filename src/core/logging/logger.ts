@@ -15,7 +15,7 @@ export const REDACT = [
 ];
 
 /** Members a pretty line leaves out: the request line's own members are in its message. */
-const PRETTY_IGNORE = 'pid,hostname,service,method,url,status,ms';
+const PRETTY_IGNORE = 'pid,hostname,service,method,url,status,ms,reason';
 
 /**
  * One human-readable line per entry: `12:00:01.234 INFO (api): GET /v2/students 200 3ms [req-…]`.
@@ -25,7 +25,8 @@ const PRETTY_IGNORE = 'pid,hostname,service,method,url,status,ms';
 export function prettyFormat(log: Record<string, unknown>, messageKey: string): string {
   const rid = log.request_id ? ` [${String(log.request_id)}]` : '';
   if (typeof log.method === 'string' && log.status !== undefined) {
-    return `(${String(log.service)}) ${log.method} ${String(log.url)} ${String(log.status)} ${String(log.ms)}ms${rid}`;
+    const reason = log.reason ? ` (${String(log.reason)})` : '';
+    return `(${String(log.service)}) ${log.method} ${String(log.url)} ${String(log.status)} ${String(log.ms)}ms${reason}${rid}`;
   }
   return `(${String(log.service)}) ${String(log[messageKey] ?? '')}${rid}`;
 }
@@ -49,7 +50,7 @@ export function prettyStream(destination?: DestinationStream): DestinationStream
  * derives a child per request carrying `request_id`, and that child is bound to the request's async
  * context, so every line logged while serving a request carries its id.
  */
-export function createRootLogger(config: AppConfig, service: 'api' | 'worker', destination?: DestinationStream): Logger {
+export function createRootLogger(config: AppConfig, service: 'api' | 'worker' | 'migrate', destination?: DestinationStream): Logger {
   const options = {
     level: config.LOG_LEVEL,
     base: { pid: process.pid, hostname: hostname(), service },

@@ -2,6 +2,7 @@ import { InjectQueue, OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig } from '../config/config';
+import { isUnreachable } from '../runtime/startup';
 import { JobSchedulers } from './job-schedulers';
 import { QueueName } from './queues';
 
@@ -60,6 +61,7 @@ export function QueueWorker<J extends { kind: string }>(queue: QueueName, label:
 
     @OnWorkerEvent('error')
     onError(err: Error) {
+      if (isUnreachable(err)) return; // Redis unreachable: reported once per attempt by the process's Redis connection (core/redis)
       this.logger.warn({ msg: `${label} worker error`, err: err.message });
     }
   }

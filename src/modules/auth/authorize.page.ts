@@ -12,8 +12,13 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#
 main{max-width:28rem;margin:3rem auto;background:#fff;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:2rem}
 h1{font-size:1.3rem;margin:0 0 1rem}
 p{line-height:1.45}
-ul{max-height:14rem;overflow:auto;padding-left:1.2rem}
-li{margin:.15rem 0}
+ul{padding-left:1.2rem;margin:.3rem 0 .6rem}
+li{margin:.15rem 0;overflow-wrap:anywhere}
+.scopes{border:1px solid #e1e4ea;border-radius:6px;padding:.2rem .8rem;margin:.6rem 0}
+details{border-bottom:1px solid #eef0f3;padding:.35rem 0}
+details:last-child{border-bottom:0}
+summary{cursor:pointer;font-weight:600}
+summary .count{font-weight:400;color:#555}
 code{font-size:.85em;color:#555}
 label{display:block;margin:.8rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #b8bec9;border-radius:4px;font-size:1rem}
@@ -78,15 +83,29 @@ export function consentPage(v: ConsentView): string {
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
-  const scopes = v.scopes
-    .map((s) => `<li>${escapeHtml(describeScope(s).description)} <code>${escapeHtml(s)}</code></li>`)
+  // grouped by area (content, learners, commerce...), each a <details> with its count: every
+  // permission is one click away and the page says how many there are in all
+  const areas = new Map<string, string[]>();
+  for (const s of v.scopes) {
+    const { category } = describeScope(s);
+    areas.set(category, [...(areas.get(category) ?? []), s]);
+  }
+  const open = v.scopes.length <= 12 ? ' open' : '';
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const scopes = [...areas.entries()]
+    .sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)))
+    .map(
+      ([area, list]) => `<details${open}><summary>${escapeHtml(area[0].toUpperCase() + area.slice(1))} <span class="count">(${list.length})</span></summary><ul>
+${list.map((s) => `<li>${escapeHtml(describeScope(s).description)} <code>${escapeHtml(s)}</code></li>`).join('\n')}
+</ul></details>`,
+    )
     .join('\n');
   return layout(`Authorize ${v.clientName}`, `<h1>Authorize <strong>${escapeHtml(v.clientName)}</strong></h1>
 ${v.error ? `<p class="error" role="alert">${escapeHtml(v.error)}</p>` : ''}
-<p>The application <strong>${escapeHtml(v.clientName)}</strong> (<code>${escapeHtml(v.clientId)}</code>) asks for access to your organization with these permissions:</p>
-<ul>
+<p>The application <strong>${escapeHtml(v.clientName)}</strong> (<code>${escapeHtml(v.clientId)}</code>) asks for access to your organization with <strong>${plural(v.scopes.length, 'permission')}</strong> in ${plural(areas.size, 'area')}:</p>
+<div class="scopes">
 ${scopes}
-</ul>
+</div>
 <p class="note">Approving sends you back to <code>${escapeHtml(v.redirectUri)}</code>.</p>
 <form method="post" action="authorize" autocomplete="on">
 ${hidden}

@@ -78,7 +78,8 @@ export class McpDocsController {
     const v2 = tools.filter((t) => t.interface === 'v2').length;
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>MCP tools - Course Platform API</title>
-<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;text-align:left;font-size:13px}code{white-space:nowrap}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:sans-serif;margin:2em;max-width:100%}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;text-align:left;font-size:13px;overflow-wrap:anywhere}th:nth-child(1){width:17%}th:nth-child(2){width:20%}th:nth-child(3){width:14%}th:nth-child(4){width:29%}th:nth-child(5){width:20%}code{white-space:normal;overflow-wrap:anywhere}</style></head>
 <body>
 <h1>MCP tools</h1>
 <p>The MCP server at <code>/mcp</code> (Streamable HTTP, OAuth bearer token: client credentials or the authorization-code flow) has ${tools.length} tools: ${v2} for /v2 operations and ${tools.length - v2} (<code>v1_…</code>) for /v1 operations. Each runs its operation with the caller's token and answers the operation's JSON. <code>tools/list</code> shows a caller only the tools its scopes allow. Required arguments are in bold. Machine-readable: <a href="/docs/mcp-tools.json">/docs/mcp-tools.json</a>. The HTTP operations: <a href="/docs">/docs</a>.</p>

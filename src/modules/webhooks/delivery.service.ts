@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
+import { Metrics } from '../../core/metrics/metrics';
 import { decrypt } from '../../core/crypto/crypto';
 import { eventBody } from './event-body';
 import { GroupCommit } from './group-commit';
@@ -91,6 +92,7 @@ export class DeliveryService {
   constructor(
     private readonly ds: DataSource,
     private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /**
@@ -252,6 +254,7 @@ export class DeliveryService {
       this.logger.warn({ msg: 'delivery changed during the attempt; result not recorded', deliveryId: row.id, attemptNo });
       return {};
     }
+    this.metrics?.webhookAttempt(r.outcome, status);
     if (deactivate) this.logger.warn({ msg: 'webhook deactivated', webhookId: row.webhook_id, reason: deactivate, httpStatus: r.httpStatus });
     return retryAt ? { retryAt, status } : { status };
   }

@@ -5,6 +5,7 @@ import { AppConfig } from '../../core/config/config';
 import { JobSchedulers } from '../../core/queue/job-schedulers';
 import { QUEUES, WebhookDeliveryJob, WebhookRelayJob } from '../../core/queue/queues';
 import { redisOptions } from '../../core/redis/redis.module';
+import { isUnreachable } from '../../core/runtime/startup';
 import { DeliveryService, Gate } from './delivery.service';
 import { DeliverySlots } from './delivery-slots';
 import { GroupCommit } from './group-commit';
@@ -101,7 +102,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       lockDuration: Math.max(lock, 30_000),
     });
     for (const w of [deliveryWorker, relayWorker]) {
-      w.on('error', (err) => this.logger.error({ msg: 'webhook worker error', queue: w.name, err: err.message }));
+      w.on('error', (err) => !isUnreachable(err) && this.logger.error({ msg: 'webhook worker error', queue: w.name, err: err.message }));
       w.on('failed', (job, err) => {
         if (!(err instanceof DelayedError)) this.logger.error({ msg: 'webhook job failed', queue: w.name, jobId: job?.id, err: err.message });
       });
