@@ -44,6 +44,7 @@ import { AdminWrites1763700020000 } from './1763700020000-admin-writes';
 import { V2RestIndexes1763700021000 } from './1763700021000-v2-rest-indexes';
 import { IdempotencyCommitMarker1763700026100 } from './1763700026100-idempotency-commit-marker';
 import { RevokedAccessTokens1763700027000 } from './1763700027000-revoked-access-tokens';
+import { DataOut1763770000000 } from './1763770000000-data-out';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 export const MIGRATIONS = [
   Foundation1763700000000,
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   PromoUsesCountedAtSuccess1763700026000,
   IdempotencyCommitMarker1763700026100,
   RevokedAccessTokens1763700027000,
+  DataOut1763770000000,
 ];

@@ -26,6 +26,7 @@ import { FilesModule } from './modules/files/files.module';
 import { CommerceLimitsModule } from './modules/commerce/commerce-limits.module';
 import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
+import { DataOutModule } from './modules/data-out/data-out.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -58,6 +59,7 @@ export class AppModule {
         CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,
+        DataOutModule,
       ],
     });
   }

@@ -6,6 +6,7 @@ import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module'
 import { ContentFilesWorkerModule } from './modules/content-files/content-files-worker.module';
 import { MailModule } from './modules/mail/mail.module';
 import { TrainingWorkerModule } from './modules/training/training-worker.module';
+import { DataOutWorkerModule } from './modules/data-out/data-out.module';
 
 /**
  * The worker process: core (config, logging, database, Redis, queues) plus the queue processors.
@@ -16,7 +17,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule],
+      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule, DataOutWorkerModule],
     };
   }
 }

@@ -65,6 +65,7 @@ export const ID_PREFIXES = {
   viltSession: 'vss',
   viltSessionEvent: 'vse',
   viltRegistration: 'vsr',
+  dataExport: 'dex',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

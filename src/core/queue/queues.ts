@@ -6,6 +6,7 @@ export const QUEUES = {
   webhookRelay: 'webhook-relay',
   webhookDelivery: 'webhook-delivery',
   viltMail: 'vilt-mail',
+  dataExports: 'data-exports',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -77,3 +78,17 @@ export interface ViltMailRequeueJob {
 }
 
 export type ViltMailQueueJob = ViltMailJob | ViltMailRequeueJob;
+
+/** An export to run (modules/data-out), job id `export-<exportId>`; the row data_exports is the state. */
+export interface DataExportRunJob {
+  kind: 'export';
+  organizationId: string;
+  exportId: string;
+}
+
+/** The export sweeper (a job scheduler): deletes expired export files, re-queues exports whose job never reached Redis. */
+export interface DataExportSweepJob {
+  kind: 'sweep-exports';
+}
+
+export type DataExportJob = DataExportRunJob | DataExportSweepJob;
