@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { startTestApp, TestApp } from '../support/app';
+import { HttpResponse, startTestApp, TestApp } from '../support/app';
 import { countQueries, orgUuid } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';
 import { answer, mcpClient } from '../mcp/mcp-support';
@@ -49,7 +49,7 @@ describe('data out: updated_since and the event log', () => {
     const out: any[] = [];
     let url: string | null = path;
     while (url) {
-      const res = await t.get(url.replace(t.baseUrl, ''), { token: tok });
+      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
       expect(res.status).toBe(200);
       out.push(...res.body.data);
       url = res.body.links.next;

@@ -1,4 +1,9 @@
-import { encodeId, IdType } from '../../core/ids/ids';
+import type { IdType } from '../../core/ids/ids';
+import { isoOfTimestamptz, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { exportPublicId } from './public-ids';
+
+/** Result types of an export's statement: timestamptz stays pg's text (written as ISO by slicing, not through a Date). */
+export const EXPORT_TYPES = TEXT_TIMESTAMPS;
 
 /**
  * What an export can hold (CONVENTIONS §20; docs/decisions/data-out.md): per resource, its columns
@@ -191,8 +196,8 @@ export function exportValues(resource: ExportResourceName): (row: unknown[]) => 
   const cols: ExportColumn[] = EXPORT_RESOURCES[resource].columns;
   const writers = cols.map((c): ((v: unknown) => string | number | boolean | null) => {
     const k = c.kind;
-    if (typeof k === 'object') return (v) => (v == null ? null : encodeId(k.id, v as string));
-    if (k === 'time') return (v) => (v == null ? null : (v as Date).toISOString());
+    if (typeof k === 'object') return (v) => (v == null ? null : exportPublicId(k.id, v as string));
+    if (k === 'time') return (v) => (v == null ? null : isoOfTimestamptz(v as string));
     if (k === 'money') return (v) => (v == null ? null : (Number(v) / 100).toFixed(2));
     if (k === 'number') return (v) => (v == null ? null : Number(v));
     if (k === 'bool') return (v) => (v == null ? null : Boolean(v));

@@ -7,7 +7,7 @@ import QueryStream from 'pg-query-stream';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { FileStorage } from '../../core/storage/storage';
-import { exportHeader, exportQuery, exportValues } from './export-resources';
+import { EXPORT_TYPES, exportHeader, exportQuery, exportValues } from './export-resources';
 import { expiredExports, failExport, finishExport, markExpired, setProgress, startExport, staleExports } from './exports.store';
 
 /** Rows fetched per round trip of the cursor (pg-query-stream): the worker holds at most this many rows at a time, plus the streams' buffers. */
@@ -57,7 +57,7 @@ export class ExportRunner {
         writing = writing.then(() => setProgress(this.ds, organizationId, exportId, done)).catch(() => undefined);
       }, PROGRESS_EVERY_MS);
 
-      const rows = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH_ROWS, rowMode: 'array' }));
+      const rows = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH_ROWS, rowMode: 'array', types: EXPORT_TYPES }));
       const toValues = exportValues(row.resource);
       const header = exportHeader(row.resource);
       const encode =
