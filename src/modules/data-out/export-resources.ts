@@ -191,22 +191,86 @@ export function exportQuery(resource: ExportResourceName, filter: ExportFilter):
   };
 }
 
-/** One row (an array in column order, as pg gives it with rowMode 'array') as the export's values. */
-export function exportValues(resource: ExportResourceName): (row: unknown[]) => (string | number | boolean | null)[] {
+/**
+ * pg's UTC text of a timestamptz ('2026-01-31 12:00:00.123+00') as ISO 8601 ('2026-01-31T12:00:00.123Z'),
+ * by slicing: the same string as isoOfTimestamptz (which it falls back to for any other form).
+ */
+export function isoTime(t: string): string {
+  const n = t.length;
+  if (n >= 22 && t.charCodeAt(10) === 32 && t.charCodeAt(n - 3) === 43 && t.charCodeAt(n - 2) === 48 && t.charCodeAt(n - 1) === 48) {
+    const base = t.slice(0, 10) + 'T' + t.slice(11, 19);
+    if (n === 22) return base + '.000Z';
+    if (n === 26 && t.charCodeAt(19) === 46) return base + t.slice(19, 23) + 'Z';
+  }
+  return isoOfTimestamptz(t);
+}
+
+/** Public ids remembered per reference column of one export (about 150 bytes each). */
+const REFERENCE_MEMO = 10_000;
+
+/** Each column's writer: a public id, an ISO time, a number, a boolean, an amount, or text. */
+function valueWriters(resource: ExportResourceName): ((v: unknown) => string | number | boolean | null)[] {
   const cols: ExportColumn[] = EXPORT_RESOURCES[resource].columns;
-  const writers = cols.map((c): ((v: unknown) => string | number | boolean | null) => {
+  return cols.map((c): ((v: unknown) => string | number | boolean | null) => {
     const k = c.kind;
-    if (typeof k === 'object') return (v) => (v == null ? null : exportPublicId(k.id, v as string));
-    if (k === 'time') return (v) => (v == null ? null : isoOfTimestamptz(v as string));
+    if (typeof k === 'object') {
+      // the row's own id is new on every row; a reference (a course, a user) repeats: remembered per export, bounded
+      if (c.name === 'id') return (v) => (v == null ? null : exportPublicId(k.id, v as string));
+      const seen = new Map<string, string>();
+      return (v) => {
+        if (v == null) return null;
+        let out = seen.get(v as string);
+        if (out === undefined) {
+          out = exportPublicId(k.id, v as string);
+          if (seen.size >= REFERENCE_MEMO) seen.clear();
+          seen.set(v as string, out);
+        }
+        return out;
+      };
+    }
+    if (k === 'time') return (v) => (v == null ? null : isoTime(v as string));
     if (k === 'money') return (v) => (v == null ? null : (Number(v) / 100).toFixed(2));
     if (k === 'number') return (v) => (v == null ? null : Number(v));
     if (k === 'bool') return (v) => (v == null ? null : Boolean(v));
     return (v) => (v == null ? null : String(v));
   });
+}
+
+/** One row (an array in column order, as pg gives it with rowMode 'array') as the export's values. */
+export function exportValues(resource: ExportResourceName): (row: unknown[]) => (string | number | boolean | null)[] {
+  const writers = valueWriters(resource);
   return (row) => {
     const out = new Array(writers.length);
     for (let i = 0; i < writers.length; i++) out[i] = writers[i](row[i]);
     return out;
+  };
+}
+
+/** RFC 4180: a field is quoted when it holds a comma, a double quote or a line break; quotes inside are doubled. */
+const NEEDS_QUOTES = /[",\r\n]/;
+export const csvField = (s: string): string => (NEEDS_QUOTES.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s);
+
+/**
+ * One row (as exportValues reads it) as one CSV record with its CRLF, written straight from the
+ * row: only text columns can need quoting (ids, times, numbers, booleans and amounts never hold a
+ * comma, a quote or a line break). export-resources.spec.ts checks it against csv-stringify, the
+ * reference writer, field by field and record by record.
+ */
+export function csvRecord(resource: ExportResourceName): (row: unknown[]) => string {
+  const cols: ExportColumn[] = EXPORT_RESOURCES[resource].columns;
+  const writers = valueWriters(resource);
+  // each column straight to its CSV text: no array of values per row (an export makes millions)
+  const fields = cols.map((c, i): ((v: unknown) => string) => {
+    const w = writers[i];
+    if (c.kind === 'text') return (v) => (v == null ? '' : csvField(String(v)));
+    if (c.kind === 'bool') return (v) => (v == null ? '' : v ? 'true' : 'false');
+    return (v) => (v == null ? '' : String(w(v)));
+  });
+  const n = fields.length;
+  return (row) => {
+    let line = fields[0](row[0]);
+    for (let i = 1; i < n; i++) line += ',' + fields[i](row[i]);
+    return line + '\r\n';
   };
 }
 

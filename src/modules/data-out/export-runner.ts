@@ -1,27 +1,37 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { stringify } from 'csv-stringify';
-import { PassThrough, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import type { Pool } from 'pg';
-import QueryStream from 'pg-query-stream';
+import Cursor from 'pg-cursor';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { FileStorage } from '../../core/storage/storage';
-import { EXPORT_TYPES, exportHeader, exportQuery, exportValues } from './export-resources';
+import { csvField, csvRecord, EXPORT_TYPES, exportHeader, exportQuery, exportValues } from './export-resources';
 import { expiredExports, failExport, finishExport, markExpired, setProgress, startExport, staleExports } from './exports.store';
 
-/** Rows fetched per round trip of the cursor (pg-query-stream): the worker holds at most this many rows at a time, plus the streams' buffers. */
+/** Rows fetched per round trip of the cursor (pg-cursor): the worker holds at most two batches at a time, plus the file stream's buffer. */
 export const EXPORT_BATCH_ROWS = 2000;
 /** rows_done is written at most this often while an export runs. */
 const PROGRESS_EVERY_MS = 1000;
 
+const read = (cursor: Cursor, n: number) =>
+  new Promise<unknown[][]>((resolve, reject) => cursor.read(n, (err: Error | undefined, rows: unknown[][]) => (err ? reject(err) : resolve(rows))));
+
+/** Write a chunk, waiting for the stream to drain when its buffer is full; answers the bytes written. */
+async function write(out: PassThrough, chunk: string): Promise<number> {
+  const buf = Buffer.from(chunk, 'utf8');
+  if (!out.write(buf)) await once(out, 'drain');
+  return buf.length;
+}
+
 /**
  * Runs one export (worker process; docs/decisions/data-out.md). In one REPEATABLE READ, READ ONLY
  * transaction (so `rows_total` and the rows written agree): count, then a server-side cursor
- * (pg-query-stream) read EXPORT_BATCH_ROWS at a time, each row made into the export's values (public
- * ids, ISO times), then CSV (csv-stringify: RFC 4180 quoting, CRLF, header row, UTF-8 with a BOM so
- * spreadsheets read it as UTF-8) or NDJSON, piped into storage with back-pressure: memory does not
- * grow with the number of rows. rows_done is written every second.
+ * (pg-cursor) read EXPORT_BATCH_ROWS at a time, each batch made into the export's values (public
+ * ids, ISO times), then CSV (csvRecord: RFC 4180 quoting, CRLF, a header row, UTF-8 with a BOM so
+ * spreadsheets read it as UTF-8; checked against csv-stringify) or NDJSON, written into storage with
+ * back-pressure (the next batch waits for the file to drain): memory does not grow with the number
+ * of rows. rows_done is written every second.
  */
 @Injectable()
 export class ExportRunner {
@@ -57,35 +67,49 @@ export class ExportRunner {
         writing = writing.then(() => setProgress(this.ds, organizationId, exportId, done)).catch(() => undefined);
       }, PROGRESS_EVERY_MS);
 
-      const rows = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH_ROWS, rowMode: 'array', types: EXPORT_TYPES }));
+      const cursor = client.query(new Cursor(text, values, { rowMode: 'array', types: EXPORT_TYPES }));
       const toValues = exportValues(row.resource);
+      const toCsv = row.format === 'csv' ? csvRecord(row.resource) : null;
       const header = exportHeader(row.resource);
-      const encode =
-        row.format === 'csv'
-          ? stringify({ header: true, columns: header, bom: true, record_delimiter: 'windows', cast: { boolean: (v) => (v ? 'true' : 'false') } })
-          : new Transform({
-              writableObjectMode: true,
-              transform(vals: unknown[], _enc, cb) {
-                const o: Record<string, unknown> = {};
-                for (let i = 0; i < header.length; i++) o[header[i]] = vals[i];
-                cb(null, JSON.stringify(o) + '\n');
-              },
-            });
-      const shape = new Transform({
-        objectMode: true,
-        transform(r: unknown[], _enc, cb) {
-          done++;
-          cb(null, toValues(r));
-        },
-      });
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          bytes += chunk.length;
-          cb(null, chunk);
-        },
-      });
-      const out = new PassThrough();
-      await Promise.all([pipeline(rows, shape, encode, counter, out), this.storage.putStream(key, out, row.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson')]);
+      const out = new PassThrough({ highWaterMark: 1 << 20 });
+      const stored = this.storage.putStream(key, out, row.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
+      let failed: unknown = null;
+      stored.catch((err) => (failed = err));
+      try {
+        if (row.format === 'csv') {
+          // the header row (RFC 4180), after a UTF-8 BOM so that spreadsheets read the file as UTF-8
+          bytes += await write(out, '\ufeff' + header.map(csvField).join(',') + '\r\n');
+        }
+        // one batch in memory at a time; the next batch is asked for before this one is written
+        const ask = () => {
+          const p = read(cursor, EXPORT_BATCH_ROWS);
+          p.catch(() => undefined); // awaited below; a read left pending by a failed write must not crash the process
+          return p;
+        };
+        let next = ask();
+        for (;;) {
+          const batch = await next;
+          if (!batch.length) break;
+          next = ask();
+          let chunk = '';
+          if (toCsv) for (const r of batch) chunk += toCsv(r);
+          else {
+            for (const r of batch) {
+              const vals = toValues(r);
+              const o: Record<string, unknown> = {};
+              for (let i = 0; i < header.length; i++) o[header[i]] = vals[i];
+              chunk += JSON.stringify(o) + '\n';
+            }
+          }
+          if (failed) throw failed;
+          bytes += await write(out, chunk);
+          done += batch.length;
+        }
+        await new Promise<void>((resolve) => cursor.close(() => resolve()));
+      } finally {
+        out.end();
+      }
+      await stored;
       await client.query('COMMIT');
       clearInterval(timer);
       timer = undefined;
