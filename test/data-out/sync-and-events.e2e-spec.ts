@@ -173,6 +173,11 @@ describe('data out: updated_since and the event log', () => {
     expect(badGte.body.errors[0].source).toEqual({ parameter: 'filter[created_gte]' });
     const tampered = await t.get('/v2/events/?page[cursor]=abc', { token: tok });
     expect(tampered.status).toBe(400);
+    // served by the event log's indexes, with and without a type
+    const runAll = await countQueries(() => t.get('/v2/events/?page[size]=2', { token: tok }));
+    expect(await planOf(runAll, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_log_idx/);
+    const runType = await countQueries(() => t.get('/v2/events/?filter[type]=user.updated', { token: tok }));
+    expect(await planOf(runType, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_type_log_idx/);
 
     // another organization: nothing of this one's
     expect((await t.get(`/v2/events/${deactivated.id}`, { token: otherTok })).status).toBe(404);
