@@ -9,7 +9,10 @@
  * set of the worker process, and its RSS before the export; with constant-memory streaming the peak
  * does not grow with the number of rows: compare runs with different --rows).
  *
- *   npm run build && node bench/exports.js [--rows 1000000] [--format csv|ndjson]
+ *   npm run build && node bench/exports.js [--rows 1000000] [--format csv|ndjson] [--worker-heap-mb 96]
+ *
+ * `--worker-heap-mb` starts the worker with that V8 heap cap (--max-old-space-size): an export whose
+ * memory grew with the rows would run out of heap and fail.
  *
  * A throw-away database (benchWorld: created, migrated, dropped at the end) gets one organization,
  * one published course, and the users and enrollments by SQL (generate_series), then VACUUM ANALYZE.
@@ -80,7 +83,8 @@ async function main() {
     fs.rmSync(copyFile, { force: true });
 
     // the worker and the API
-    worker = startChild(['dist/src/worker.js'], { ...world.env, STORAGE_DIR: storage });
+    const heapMb = arg('worker-heap-mb', '');
+    worker = startChild([...(heapMb ? [`--max-old-space-size=${heapMb}`] : []), 'dist/src/worker.js'], { ...world.env, STORAGE_DIR: storage });
     world.children.push(worker);
     const api = await world.startApi(false);
     const tokenRes = await fetch(`${api.url}/v2/auth/token`, {
@@ -111,6 +115,7 @@ async function main() {
     const result = {
       rows: attrs.rows_done,
       format: FORMAT,
+      worker_heap_cap_mb: heapMb ? Number(heapMb) : null,
       export_seconds: Number(exportSeconds.toFixed(2)),
       export_rows_per_second: Math.round(exportRate),
       copy_seconds: Number(copySeconds.toFixed(2)),
