@@ -54,6 +54,7 @@ import { CatalogPageContent1763740005000 } from './1763740005000-catalog-page-co
 import { WebPackageLaunch1763750000000 } from './1763750000000-web-package-launch';
 import { ContentRuns1763750001000 } from './1763750001000-content-runs';
 import { Lrs1763750002000 } from './1763750002000-lrs';
+import { DataOut1763770000000 } from './1763770000000-data-out';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 export const MIGRATIONS = [
@@ -113,4 +114,5 @@ export const MIGRATIONS = [
   WebPackageLaunch1763750000000,
   ContentRuns1763750001000,
   Lrs1763750002000,
+  DataOut1763770000000,
 ];

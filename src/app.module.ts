@@ -33,6 +33,7 @@ import { QuizzesModule } from './modules/quizzes/quizzes.module';
 import { TrainingModule } from './modules/training/training.module';
 import { ReenrollmentModule } from './modules/reenrollment/reenrollment.module';
 import { CatalogPagesModule } from './modules/catalog-pages/catalog-pages.module';
+import { DataOutModule } from './modules/data-out/data-out.module';
 
 /** The API process: core plus every resource module's controllers. Queues are producers only here. */
 @Module({})
@@ -72,6 +73,7 @@ export class AppModule {
         TrainingModule,
         ReenrollmentModule,
         CatalogPagesModule,
+        DataOutModule,
       ],
     });
   }

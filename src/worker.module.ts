@@ -7,6 +7,7 @@ import { ContentFilesWorkerModule } from './modules/content-files/content-files-
 import { MailModule } from './modules/mail/mail.module';
 import { TrainingWorkerModule } from './modules/training/training-worker.module';
 import { ReenrollmentWorkerModule } from './modules/reenrollment/reenrollment-worker.module';
+import { DataOutWorkerModule } from './modules/data-out/data-out.module';
 
 /**
  * The worker process: core (config, logging, database, Redis, queues) plus the queue processors.
@@ -17,7 +18,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule, ReenrollmentWorkerModule],
+      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule, ReenrollmentWorkerModule, DataOutWorkerModule],
     };
   }
 }

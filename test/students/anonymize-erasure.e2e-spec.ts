@@ -121,7 +121,8 @@ describe('anonymization erases personal data everywhere', () => {
     for (const n of all) expect(shown).not.toContain(n);
 
     // the memberships, enrollments and events themselves stay (only their personal members go)
-    const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND payload->'user'->>'id' = ANY($2::text[])`, [orgUuid(org), [viaV1.id, viaV2.id]]);
+    // the webhook events (the sync events of the event log, `user.updated` and the like, are counted out: the scan above shows they hold nothing personal either)
+    const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND payload->'user'->>'id' = ANY($2::text[]) AND event_type NOT LIKE '%.%'`, [orgUuid(org), [viaV1.id, viaV2.id]]);
     expect(events.length).toBe(4);
     for (const e of events) {
       expect(e.payload.user.email).toMatch(/@anonymized\.invalid$/);

@@ -15,9 +15,9 @@ export interface WorkerProcess {
 
 /**
  * Spawn the worker entry point against `config`'s database, Redis and prefix (private URLs allowed,
- * silent logs). `env` adds settings; a key set to undefined is removed, so the setting takes its default.
+ * silent logs). `nodeArgs` go to node (e.g. `--max-old-space-size=64`). `env` adds settings; a key set to undefined is removed, so the setting takes its default.
  */
-export function spawnWorker(config: AppConfig, env: Record<string, string | undefined> = {}): WorkerProcess {
+export function spawnWorker(config: AppConfig, env: Record<string, string | undefined> = {}, nodeArgs: string[] = []): WorkerProcess {
   const full: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
@@ -34,7 +34,7 @@ export function spawnWorker(config: AppConfig, env: Record<string, string | unde
     if (v === undefined) delete full[k];
     else full[k] = v;
   }
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'src/worker.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
   return {

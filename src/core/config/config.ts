@@ -107,6 +107,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) REQUEUE_AFTER_SECONDS = 60;
   /** Relayed outbox events whose deliveries are all finished are deleted after this many days (with their deliveries and attempts). */
   @Transform(toInt) @IsInt() @Min(1) OUTBOX_RETENTION_DAYS = 30;
+  /** A finished export's file is kept (and its download_url given) this many hours, then the worker deletes it (state EXPIRED). */
+  @Transform(toInt) @IsInt() @Min(1) EXPORT_RETENTION_HOURS = 24;
   /** How long an Idempotency-Key's answer is kept and replayed (CONVENTIONS §14: 24 h); the maintenance clean-up deletes expired keys. */
   @Transform(toInt) @IsInt() @Min(1) IDEMPOTENCY_KEY_TTL_SECONDS = 86400;
   /**

@@ -77,6 +77,7 @@ export const ID_PREFIXES = {
   viltRegistration: 'vsr',
   auditEvent: 'audt',
   launch: 'lnch',
+  dataExport: 'dex',
 } as const;
 export type IdType = keyof typeof ID_PREFIXES;
 

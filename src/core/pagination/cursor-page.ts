@@ -173,6 +173,17 @@ export class V2Page implements PageRequest {
     return pageDocument(rows, this, present, this.baseUrl, this.url, this.secret);
   }
 
+  /**
+   * The list document of a list ordered by another column than created_at (`filter[updated_since]`
+   * orders by last change, CONVENTIONS §20): `positionOf` gives the keyset position of a row.
+   */
+  documentAt<E, R>(rows: E[], present: (row: E) => R, positionOf: (row: E) => CursorPosition): ListDocument<R> {
+    const hasMore = rows.length > this.size;
+    const shown = hasMore ? rows.slice(0, this.size) : rows;
+    const last = shown[shown.length - 1];
+    return { data: shown.map(present), ...pageTrailer(this, hasMore, hasMore && last ? positionOf(last) : undefined, this.baseUrl, this.url, this.secret) };
+  }
+
   /** The same document as JSON text (pageDocumentJson), for a handler that answers JSON text. */
   documentJson<E>(rows: E[], presentJson: (row: E) => string, positionOf: (row: E) => CursorPosition): string {
     return pageDocumentJson(rows, this, presentJson, positionOf, this.baseUrl, this.url, this.secret);

@@ -7,6 +7,7 @@ export const QUEUES = {
   webhookDelivery: 'webhook-delivery',
   viltMail: 'vilt-mail',
   reenrollment: 'reenrollment',
+  dataExports: 'data-exports',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -83,3 +84,16 @@ export type ViltMailQueueJob = ViltMailJob | ViltMailRequeueJob;
 export interface ReenrollmentTickJob {
   kind: 'run-due-rules';
 }
+/** An export to run (modules/data-out), job id `export-<exportId>`; the row data_exports is the state. */
+export interface DataExportRunJob {
+  kind: 'export';
+  organizationId: string;
+  exportId: string;
+}
+
+/** The export sweeper (a job scheduler): deletes expired export files, re-queues exports whose job never reached Redis. */
+export interface DataExportSweepJob {
+  kind: 'sweep-exports';
+}
+
+export type DataExportJob = DataExportRunJob | DataExportSweepJob;

@@ -27,6 +27,7 @@ import { presentEnrollment, presentEnrollmentCompletion, presentEnrollmentWrite 
 import { EnrollmentFilters, EnrollmentsV2Service, EnrollmentV2Row, PROGRESS_STATUSES, ProgressStatus } from './enrollments.v2.service';
 import { itemDateTime } from './v2-dates';
 import { FastRead } from '../../core/http/fast-path';
+import { isoOf } from '../../core/database/pool-reads';
 
 const INCLUDES = ['purchase', 'student', 'certificate'] as const;
 type Include = (typeof INCLUDES)[number];
@@ -74,12 +75,14 @@ export class EnrollmentsV2Controller {
   @ApiQuery({ name: 'filter[progress_status]', required: false, schema: { type: 'string' }, description: 'comma-separated: completed, in_progress, not_started' })
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[active]', required: false, schema: { type: 'boolean' } })
+  @ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' }, description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'comma-separated: purchase, student, certificate' })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('enrollments') page: V2Page) {
     const include = parseInclude(query);
     const filters = this.filters(query);
     const rows = filters ? await this.reads.list(p, page, filters) : [];
-    const doc = page.document(rows, (r) => presentEnrollment(r, page.baseUrl));
+    const present = (r: EnrollmentV2Row) => presentEnrollment(r, page.baseUrl);
+    const doc = filters?.updatedSince ? page.documentAt(rows, present, (r) => ({ t: isoOf(r.updatedAt!), id: r.id })) : page.document(rows, present);
     if (!include.size) return doc;
     return { ...doc, included: await this.included(p, page.shown(rows), include, page.baseUrl) };
   }
@@ -168,7 +171,7 @@ export class EnrollmentsV2Controller {
   private filters(query: Record<string, unknown>): EnrollmentFilters | null {
     const f: EnrollmentFilters = {};
     const [enrolledGte, enrolledLte, completedGte, completedLte] = DATE_FILTERS.map((n) => dateTimeParam(query, n, true));
-    Object.assign(f, { enrolledGte, enrolledLte, completedGte, completedLte });
+    Object.assign(f, { enrolledGte, enrolledLte, completedGte, completedLte, updatedSince: dateTimeParam(query, 'filter[updated_since]', true) });
     const progress = listParam(query, 'filter[progress_status]');
     if (progress) {
       const unknown = progress.filter((s) => !PROGRESS_STATUSES.includes(s as ProgressStatus));

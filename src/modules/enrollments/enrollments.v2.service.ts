@@ -17,6 +17,8 @@ export const PROGRESS_STATUSES: ProgressStatus[] = ['completed', 'in_progress', 
 export interface EnrollmentV2Row {
   id: string;
   createdAt: Timestamp;
+  /** last change of the enrollment row (the keyset of filter[updated_since]) */
+  updatedAt?: Timestamp;
   userId: string;
   publishedCourseId: string;
   courseId: string;
@@ -41,6 +43,8 @@ export interface EnrollmentV2Row {
 }
 
 export interface EnrollmentFilters {
+  /** filter[updated_since]: changed at or after, ordered by last change (index (organization_id, updated_at, id)) */
+  updatedSince?: Date;
   studentUuid?: string;
   /** lowercase */
   studentEmail?: string;
@@ -64,7 +68,7 @@ export interface EnrollmentFilters {
  * columns are named as EnrollmentV2Row's members: the pg row is the EnrollmentV2Row (no copy).
  */
 const ACTIVE = `(e.active AND (e.expires_at IS NULL OR e.expires_at > now()))`;
-const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.user_id AS "userId", e.published_course_id AS "publishedCourseId", e.course_id AS "courseId",
+const SELECT = `SELECT e.id, e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.user_id AS "userId", e.published_course_id AS "publishedCourseId", e.course_id AS "courseId",
        e.enrolled_at AS "enrolledAt", e.expires_at AS "expiresAt", e.due_at AS "dueAt",
        ${ACTIVE} AS "isActive", e.started_at AS "startedAt", e.completed_at AS "completedAt", d.name AS "domainName",
        COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS "maxScore",
@@ -129,6 +133,12 @@ export class EnrollmentsV2Service {
          WHERE pcd.organization_id = $org AND lower(dd.name) = ANY(${bind(f.domains)}::text[]))`);
     }
     if (f.active !== undefined) where.push(f.active ? ACTIVE : `NOT ${ACTIVE}`);
+    if (f.updatedSince) {
+      where.push(`e.updated_at >= ${bind(f.updatedSince)}`);
+      if (page.after) where.push(`(e.updated_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);
+      const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.updated_at, e.id LIMIT ${bind(page.size + 1)}`;
+      return poolRead(this.ds, p.organizationId, { sql, types: TEXT_TIMESTAMPS }, params);
+    }
     // the unfiltered pages are two fixed texts: named statements
     const name = where.length === 1 ? (page.after ? 'enrollments_v2_list_after' : 'enrollments_v2_list') : undefined;
     if (page.after) where.push(`(e.created_at, e.id) > (${bind(page.after.t)}::timestamptz, ${bind(page.after.id)}::uuid)`);

@@ -10,6 +10,7 @@ const TYPES: Record<string, string> = {
   xsd: 'application/xml',
   txt: 'text/plain; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
   vtt: 'text/vtt; charset=utf-8',
   srt: 'text/plain; charset=utf-8',
   pdf: 'application/pdf',

@@ -103,8 +103,9 @@ export class StudentsService {
    * lower(email)) unique index. LIMIT is size + 1 (parsePage bounds size to 1..100). The rows as pg
    * gives them (no entities: the list presents them straight from the rows, students.presenter.ts).
    */
-  async list(p: Principal, q: StudentListQuery, page: PageRequest): Promise<StudentRow[]> {
+  async list(p: Principal, q: StudentListQuery, page: PageRequest, updatedSince?: Date): Promise<StudentRow[]> {
     const unfiltered =
+      updatedSince === undefined &&
       q['filter[email]'] === undefined && q['filter[first_name]'] === undefined && q['filter[last_name]'] === undefined && q['filter[is_inactive]'] === undefined;
     if (unfiltered) {
       return page.after
@@ -117,6 +118,12 @@ export class StudentsService {
     if (q['filter[first_name]'] !== undefined) where += ` AND first_name = $${params.push(q['filter[first_name]'])}`;
     if (q['filter[last_name]'] !== undefined) where += ` AND last_name = $${params.push(q['filter[last_name]'])}`;
     if (q['filter[is_inactive]'] !== undefined) where += ` AND is_inactive = $${params.push(q['filter[is_inactive]'] === 'true')}`;
+    if (updatedSince) {
+      // ordered by last change (CONVENTIONS §20), on the index (organization_id, updated_at, id)
+      where += ` AND updated_at >= $${params.push(updatedSince)}`;
+      if (page.after) where += ` AND (updated_at, id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
+      return scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY updated_at ASC, id ASC LIMIT ${page.size + 1}`, params);
+    }
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}, $${params.push(page.after.id)})`;
     return scoped(this.ds, p.organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE ${where} ORDER BY created_at ASC, id ASC LIMIT ${page.size + 1}`, params);
   }

@@ -1,4 +1,6 @@
 import { NoBody } from '../../core/openapi/no-body';
+import { dateTimeParam } from '../../core/http/query-params';
+import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { applyDecorators, Body, Controller, Delete, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -78,7 +80,11 @@ export class StudentsV2Controller {
     @CursorPaged('students', { document: false }) page: V2Page,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const json = listJson(page, await this.students.list(p, query, page));
+    const updatedSince = dateTimeParam(query as Record<string, unknown>, 'filter[updated_since]', true);
+    const rows = await this.students.list(p, query, page, updatedSince);
+    const json = updatedSince
+      ? page.documentJson(rows, studentRowJson, (r) => ({ t: isoOf((r as StudentRow & { updated_at: Timestamp }).updated_at), id: r.id }))
+      : listJson(page, rows);
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }

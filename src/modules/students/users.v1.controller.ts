@@ -1,3 +1,4 @@
+import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Body, Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -44,6 +45,7 @@ export class UsersV1Controller {
   @ApiQuery({ name: 'first_name', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'last_name', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'is_inactive', required: false, schema: { type: 'boolean' } })
+  @ApiQuery({ name: 'updated_since', required: false, schema: { type: 'string', format: 'date-time' }, description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
   @ApiQuery({ name: 'page', required: false, schema: { type: 'integer' } })
   @ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', maximum: V1_PAGE_CAP.large } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
@@ -52,7 +54,7 @@ export class UsersV1Controller {
       const v = strParam(query, n);
       return v === '' ? undefined : v;
     };
-    const filters = { email: s('email'), firstName: s('first_name'), lastName: s('last_name'), isInactive: boolParam(query, 'is_inactive') };
+    const filters = { email: s('email'), firstName: s('first_name'), lastName: s('last_name'), isInactive: boolParam(query, 'is_inactive'), updatedSince: v1UpdatedSince(query) };
     const { rows, count } = await this.users.list(p, filters, page);
     return v1List(rows.map(presentUserOverview), count, page, requestBaseUrl(this.config, req), req.url);
   }

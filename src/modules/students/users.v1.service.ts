@@ -15,6 +15,8 @@ export interface UserFilters {
   firstName?: string;
   lastName?: string;
   isInactive?: boolean;
+  /** updated_since (extension, CONVENTIONS §20) */
+  updatedSince?: Date;
 }
 
 /** One user with what the published `UserOverview` shows of them. */
@@ -84,13 +86,16 @@ export class UsersV1Service {
     if (f.firstName !== undefined) where.push(`u.first_name = $${params.push(f.firstName)}`);
     if (f.lastName !== undefined) where.push(`u.last_name = $${params.push(f.lastName)}`);
     if (f.isInactive !== undefined) where.push(`u.is_inactive = $${params.push(f.isInactive)}`);
+    if (f.updatedSince) where.push(`u.updated_at >= $${params.push(f.updatedSince)}`);
     const w = where.join(' AND ');
+    // updated_since orders by last change (CONVENTIONS §20), on the index (organization_id, updated_at, id)
+    const order = f.updatedSince ? 'u.updated_at, u.id' : 'u.created_at, u.id';
     const db = scoped(this.ds, p.organizationId);
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM users u WHERE ${w}`, params);
     if (!n) return { rows: [], count: 0 };
     const rows: UserOverviewRow[] = await db.query(
-      `${OVERVIEW(`(SELECT * FROM users u WHERE ${w} ORDER BY u.created_at, u.id LIMIT ${page.pageSize} OFFSET ${page.offset})`)}
-       ORDER BY u.created_at, u.id`,
+      `${OVERVIEW(`(SELECT * FROM users u WHERE ${w} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset})`)}
+       ORDER BY ${order}`,
       params,
     );
     return { rows, count: n };

@@ -18,7 +18,9 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { QUEUES, WebhookDeliveryJob } from '../../core/queue/queues';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { eventBody } from './event-body';
-import { deliveryJobOptions, markQueued } from './relay.service';
+import { deliveryJobOptions, deliveryJobs, markQueued } from './relay.service';
+import { EVENT_TYPES } from '../../core/events/outbox';
+import { dateTimeParam } from '../courses/query-params';
 import { sampleEvent } from './samples';
 import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
@@ -32,6 +34,23 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const MAX_HEADERS = 50;
 const MAX_HEADER_VALUE = 4096;
 const DNS_TIMEOUT_MS = 3000;
+/** Events one replay request may queue again. */
+export const REPLAY_MAX = 10_000;
+const WEBHOOK_EVENT_TYPES: string[] = [...EVENT_TYPES];
+
+/** A replay bound: an RFC 3339 date-time with an offset; 400 naming it otherwise. */
+function replayTime(v: unknown, field: string, required: boolean): Date | undefined {
+  if (v === undefined || v === null) {
+    if (required) throw fieldError(field, 'This field is required.');
+    return undefined;
+  }
+  if (typeof v !== 'string') throw fieldError(field, 'Datetime has wrong format. Use an RFC 3339 date-time with an offset, e.g. 2026-01-01T00:00:00Z.');
+  try {
+    return dateTimeParam({ [field]: v }, field, true);
+  } catch {
+    throw fieldError(field, 'Datetime has wrong format. Use an RFC 3339 date-time with an offset, e.g. 2026-01-01T00:00:00Z.');
+  }
+}
 
 /** The published ping answer: `http_status_code` (optional, not nullable) left out when the endpoint gave no HTTP answer (CONVENTIONS §16). */
 export interface PingResult {
@@ -243,6 +262,55 @@ export class WebhooksService extends OrgRowsService<Webhook> {
       this.logger.error({ msg: 'could not enqueue a webhook retry', deliveryId: row.id, err: (err as Error).message });
     }
     return queued;
+  }
+
+  /**
+   * Replay (CONVENTIONS §20): the organization's webhook events recorded from `since` (inclusive)
+   * to `until` (exclusive, default now) that this webhook subscribes to are delivered to it again:
+   * each event's delivery to this webhook is created, or revived with a fresh schedule, and queued.
+   * The body and `webhook-id` are the event's own (the same as the first time); the signature and
+   * `webhook-timestamp` are made anew at send time with the webhook's current secret(s). At most
+   * REPLAY_MAX events per request (400 naming `until` beyond that). Sync events (user.updated, ...)
+   * are the event log's only and are not replayed.
+   */
+  async replay(p: Principal, publicId: string, body: unknown): Promise<{ replayed: number; since: string; until: string }> {
+    const w = await this.get(p, publicId);
+    const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const since = replayTime(b.since, 'since', true)!;
+    const until = replayTime(b.until, 'until', false) ?? new Date();
+    if (until.getTime() <= since.getTime()) throw fieldError('until', 'Must be later than since.');
+    if (!w.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before replaying events to it.');
+    const types = WEBHOOK_EVENT_TYPES.filter((t) => !w.eventType || t === w.eventType);
+    const rows: { id: string }[] = await this.ds.transaction(async (m) => {
+      const [{ n }] = await m.query(
+        `SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = ANY($2::text[]) AND created_at >= $3 AND created_at < $4`,
+        [p.organizationId, types, since, until],
+      );
+      if (n > REPLAY_MAX) throw fieldError('until', `The range holds ${n} events; replay at most ${REPLAY_MAX} at a time (choose an earlier until).`);
+      return m.query(
+        `INSERT INTO webhook_deliveries AS d (organization_id, webhook_id, event_id, target_url, next_attempt_at, awaiting_enqueue)
+         SELECT e.organization_id, $5, e.id, $6, now(), true
+           FROM outbox_events e
+          WHERE e.organization_id = $1 AND e.event_type = ANY($2::text[]) AND e.created_at >= $3 AND e.created_at < $4
+          ORDER BY e.created_at, e.seq
+         ON CONFLICT (event_id, webhook_id) DO UPDATE
+            SET status = 'PENDING', retry_base = d.attempt_count, target_url = EXCLUDED.target_url, next_attempt_at = now(),
+                last_error = NULL, awaiting_enqueue = true, updated_at = now()
+         RETURNING d.id`,
+        [p.organizationId, types, since, until, w.id, w.targetUrl],
+      );
+    });
+    const ids = rows.map((r) => r.id);
+    if (ids.length) {
+      try {
+        await this.deliveries.addBulk(deliveryJobs(ids, ids.map(() => p.organizationId)) as never);
+        await markQueued(this.ds, ids);
+      } catch (err) {
+        // committed and still marked awaiting_enqueue: the worker's quick sweep queues them
+        this.logger.error({ msg: 'could not enqueue replayed deliveries', count: ids.length, err: (err as Error).message });
+      }
+    }
+    return { replayed: ids.length, since: since.toISOString(), until: until.toISOString() };
   }
 
   private async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {

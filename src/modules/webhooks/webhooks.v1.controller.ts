@@ -74,6 +74,12 @@ export class WebhooksV1Controller {
     return this.webhooks.ping(p, id);
   }
 
+  /** Replay a time range (CONVENTIONS §20, extension): `{since, until?}`; answers 202 `{replayed, since, until}`. */
+  @route.post(':webhook_id/replay', 202)
+  async replay(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() body: unknown) {
+    return this.webhooks.replay(p, id, body);
+  }
+
   @route.get(':webhook_id/deliveries')
   @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(DELIVERY_SCHEMA) })
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {

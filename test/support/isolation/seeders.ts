@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../src/core/config/config';
-import { encodeId } from '../../../src/core/ids/ids';
+import { Queue } from 'bullmq';
+import { decodeId, encodeId } from '../../../src/core/ids/ids';
+import { QUEUES } from '../../../src/core/queue/queues';
+import { redisOptions } from '../../../src/core/redis/redis.module';
 import { RelayService } from '../../../src/modules/webhooks/relay.service';
 import { createWorker } from '../../../src/worker';
 import { orgUuid } from '../fixtures';
@@ -393,3 +396,20 @@ registerBody('PATCH', `${CP}/component-content-blocks/{id}`, () => ({ max_tiles:
 registerBody('POST', `${CP}/tile-container-content-blocks/{tile_container_id}/items`, (o) => ({ item_published_course_id: o.published_course_id }));
 registerBody('PUT', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));
 registerBody('PATCH', `${CP}/tile-container-content-blocks/{tile_container_id}/items/{id}`, () => ({ order: 1 }));
+registerSeeder('data-out', async (w) => {
+  const events = await w.v2('GET', '/v2/events/?page[size]=1');
+  const event = events?.data?.[0]?.id;
+  if (typeof event !== 'string') throw new Error('the event log of the seeded organization is empty');
+  const exp = idOf(await w.v2('POST', '/v2/exports/', { resource: 'users', format: 'csv' }));
+  // the export stays QUEUED (its GET answers the same all along): its job is taken off the queue, so
+  // that the worker contexts later seeders start do not run it (a finished one has a download_url
+  // whose signature changes every second)
+  const q = new Queue(QUEUES.dataExports, { connection: redisOptions(w.t.config), prefix: `${w.t.config.REDIS_PREFIX}:bull` });
+  try {
+    await q.remove(`export-${decodeId('dataExport', exp)}`);
+  } finally {
+    await q.close();
+  }
+  return { 'events.id': event, 'exports.id': exp };
+});
+registerBody('POST', '/v1/webhooks/{webhook_id}/replay', () => ({ since: '2026-01-01T00:00:00Z' }));

@@ -16,6 +16,9 @@ export class StudentListQuery {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'filter[is_inactive] must be true or false' })
   'filter[is_inactive]'?: 'true' | 'false';
+  @ApiPropertyOptional({ format: 'date-time', description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @Allow()
+  'filter[updated_since]'?: unknown;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 }) @Allow() 'page[size]'?: unknown;
   @ApiPropertyOptional() @Allow() 'page[cursor]'?: unknown;
 }

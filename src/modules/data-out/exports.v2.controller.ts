@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Auth, Scopes } from '../../core/auth/decorators';
+import type { Principal } from '../../core/auth/principal';
+import { AppConfig } from '../../core/config/config';
+import { BaseUrl } from '../../core/http/base-url';
+import { V2 } from '../../core/http/interfaces';
+import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { presentExport } from './exports.presenter';
+import { ExportsService } from './exports.service';
+
+/**
+ * /v2/exports (CONVENTIONS §20, extension): POST answers 202 with the export (state QUEUED); the
+ * worker streams it to a file; GET shows state, rows_done, rows_total and, when SUCCEEDED, a signed
+ * `download_url`. Scopes `data-export:write` / `data-export:read`. Another organization's export is 404.
+ */
+@ApiTags('exports')
+@ApiBearerAuth('JWTAuth')
+@V2()
+@Controller('v2/exports')
+export class ExportsV2Controller {
+  constructor(
+    private readonly exports: ExportsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @Scopes('data-export:write')
+  async create(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string) {
+    return { data: presentExport(await this.exports.create(p, body), this.config, base) };
+  }
+
+  @Get()
+  @Scopes('data-export:read')
+  async list(@Auth() p: Principal, @CursorPaged('exports') page: V2Page) {
+    const rows = await this.exports.list(p, page.after, page.size + 1);
+    return page.document(
+      rows.map((r) => ({ ...r, createdAt: r.created_at })),
+      (r) => presentExport(r, this.config, page.baseUrl),
+    );
+  }
+
+  @Get(':id')
+  @Scopes('data-export:read')
+  async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
+    return { data: presentExport(await this.exports.get(p, id), this.config, base) };
+  }
+}
