@@ -2,6 +2,7 @@
 // why each rule below is on, off or scoped; formatting is Prettier's (`npm run format:check`), not ESLint's.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/core/openapi/published.generated.ts'] },
@@ -23,6 +24,16 @@ export default tseslint.config(
       // the async-context binder keeps the resource it binds to
       '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['resource'] }],
     },
+  },
+  {
+    // the Node scripts the tests spawn (ES modules: an independent verifier, a PDF reader, an identity provider)
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // the tests may load a module lazily (after an environment variable is set, or only on one path)
+    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // the data boundaries: a store's rows are typed (docs/decisions/data-access.md), so no `any` there

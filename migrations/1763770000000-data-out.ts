@@ -126,7 +126,8 @@ export class DataOut1763770000000 implements MigrationInterface {
 
     for (const t of ['users', 'enrollments', 'course_progress', 'lesson_progress']) {
       await q.query(`CREATE TRIGGER ${t}_data_out_touch BEFORE UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION data_out_touch()`);
-      await q.query(`CREATE INDEX ${t}_org_updated_idx ON ${t} (organization_id, updated_at, id)`);
+      // lesson_progress's index is made by the content-runs migration (1763750001000) already: the same definition
+      await q.query(`CREATE INDEX IF NOT EXISTS ${t}_org_updated_idx ON ${t} (organization_id, updated_at, id)`);
     }
     await q.query(`CREATE TRIGGER users_data_out_event AFTER UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION data_out_user_event()`);
     await q.query(`CREATE TRIGGER enrollments_data_out_event AFTER UPDATE OR DELETE ON enrollments FOR EACH ROW EXECUTE FUNCTION data_out_enrollment_event()`);
@@ -169,7 +170,7 @@ export class DataOut1763770000000 implements MigrationInterface {
     await q.query(`DROP TRIGGER IF EXISTS course_progress_data_out_event ON course_progress`);
     for (const t of ['users', 'enrollments', 'course_progress', 'lesson_progress']) {
       await q.query(`DROP TRIGGER IF EXISTS ${t}_data_out_touch ON ${t}`);
-      await q.query(`DROP INDEX IF EXISTS ${t}_org_updated_idx`);
+      if (t !== 'lesson_progress') await q.query(`DROP INDEX IF EXISTS ${t}_org_updated_idx`);
     }
     for (const f of ['data_out_progress_event()', 'data_out_enrollment_event()', 'data_out_user_event()', 'data_out_touch()', 'data_out_record(uuid, text, jsonb)', 'data_out_iso(timestamptz)', 'public_id(text, uuid)']) {
       await q.query(`DROP FUNCTION IF EXISTS ${f}`);

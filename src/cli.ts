@@ -30,7 +30,7 @@ import { PlansModule } from './modules/plans/plans.module';
 import { SsoConfigService } from './modules/sso/sso-config.service';
 import { readFileSync } from 'node:fs';
 import { presentPlan } from './modules/plans/plans.presenter';
-import { seedDemo } from './modules/organizations/seed-demo';
+import { seedDemo } from './seed-demo';
 
 /** Each command: its synopsis and what it does, for `cli --help` and `cli COMMAND --help` (plain text). */
 const HELP: Record<string, { usage: string; about: string }> = {

@@ -188,7 +188,6 @@ describe('launches and the SCORM runtime (HTTP)', () => {
 
   it('SCORM 1.2: its data model, limits and error codes; passed with a score completes the lesson; /v2 launches', async () => {
     const org = await t.newOrg();
-    const key = { basic: org.api_key };
     const c = await webPackageCourse(t, org, zips.host('s12.zip', await scormPackage('1.2')));
     const token = await t.tokenFor(org);
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { encodeId } from '../../src/core/ids/ids';
-import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
 import { countQueries, orgUuid } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';

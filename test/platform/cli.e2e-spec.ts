@@ -201,7 +201,7 @@ describe('CLI: help and exit statuses (issue 28)', () => {
     plain(run);
     expect(run.stdout).toMatch(/^usage: npm run --silent cli -- COMMAND \[options\]\n/);
     for (const c of ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password']) expect(run.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
-    expect(run.stdout).toMatch(/^Exit status:\n  0 .*\n  1 .*\n  2 /m);
+    expect(run.stdout).toMatch(/^Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 /m);
   });
 
   it('COMMAND --help prints that command\'s synopsis in plain text, status 0, without touching the database', async () => {

@@ -1,4 +1,4 @@
-import { seedDemo, DemoResult } from '../../src/modules/organizations/seed-demo';
+import { seedDemo, DemoResult } from '../../src/seed-demo';
 import { startTestApp, TestApp } from '../support/app';
 
 /**

@@ -1,4 +1,5 @@
 import { getQueueToken } from '@nestjs/bullmq';
+import { driverPool } from '../database/pool-reads';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bullmq';
@@ -61,6 +62,8 @@ export class Metrics implements OnModuleDestroy {
       registers,
     });
     this.collectErrors = new Counter({ name: 'metrics_collect_errors_total', help: 'Scrape-time figures that could not be read (source: queues, outbox, pool)', labelNames: ['source'], registers });
+    // the gauges' collect callbacks run with `this` bound to the gauge: the service is captured here
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     new Gauge({
       name: 'queue_jobs',
@@ -133,7 +136,7 @@ export class Metrics implements OnModuleDestroy {
   }
 
   private pool(): Pool | undefined {
-    return (this.ds.driver as unknown as { master?: Pool }).master;
+    return driverPool(this.ds) as unknown as Pool | undefined;
   }
 
   private async collectQueues(gauge: Gauge<'queue' | 'state'>) {

@@ -1,5 +1,5 @@
 import { ValidationFailed } from '../http/api-error';
-import { dateTimeParam } from '../../modules/courses/query-params';
+import { dateTimeParam } from '../http/query-params';
 
 /**
  * /v1 `updated_since` (CONVENTIONS §20, an extension of the published lists): an RFC 3339 time

@@ -89,7 +89,12 @@ export class CatalogPagesService {
     const slug = this.slug(dto.slug) ?? slugOf(dto.page_title!, 255, 'page');
     const cols = ['domain_id', 'slug', 'is_classic'];
     const values: unknown[] = [domain.id, slug, dto.is_classic ?? true];
-    for (const k of WRITABLE) if (k !== 'slug' && dto[k] !== undefined) (cols.push(k), values.push(dto[k]));
+    for (const k of WRITABLE) {
+      if (k !== 'slug' && dto[k] !== undefined) {
+        cols.push(k);
+        values.push(dto[k]);
+      }
+    }
     const [row] = await this.write(() =>
       scoped(this.ds, p.organizationId).query(
         `INSERT INTO catalog_pages (organization_id, ${cols.join(', ')}) VALUES ($org, ${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,

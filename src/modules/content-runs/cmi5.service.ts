@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../../core/database/sql';
 import { encodeId } from '../../core/ids/ids';
@@ -8,6 +7,7 @@ import { lockUsers } from '../progress/completion';
 import { LessonPatch } from '../progress/lesson-rules';
 import { ProgressService } from '../progress/progress.service';
 import { LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
+import { putStateDocument } from '../lrs/lrs.service';
 import type { Session } from './launches.service';
 import { contentSrc } from './player';
 
@@ -107,12 +107,7 @@ export class Cmi5Service implements OnModuleInit {
         };
         if (typeof data.masteryScore === 'number') launchData.masteryScore = data.masteryScore;
         const key = { activity: auId, agent: `account::${base}|${encodeId('student', s.userId)}`, registration: r.registration, docId: 'LMS.LaunchData' };
-        await m.query(
-          `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
-           VALUES ($1, 'state', $2, $3, $4, $5, $6, 'application/json', $7, now())
-           ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id) DO UPDATE SET content = EXCLUDED.content, etag = EXCLUDED.etag, updated = now()`,
-          [s.organizationId, key.activity, key.agent, key.registration, key.docId, Buffer.from(JSON.stringify(launchData)), createHash('sha1').update(JSON.stringify(launchData)).digest('hex')],
-        );
+        await putStateDocument(m, s.organizationId, key, launchData);
         await this.lrs.storeIn(m, this.lms(s.organizationId, base), [this.statement(actor, VERB.launched, 'Launched', { id: auId, objectType: 'Activity' }, r.registration, s.launchId, { 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal', 'https://w3id.org/xapi/cmi5/context/extensions/moveon': moveOn })]);
         if (moveOn === 'NotApplicable') await this.satisfy(m, s.organizationId, s.attemptId, base, actor, r, s.launchId, { completed: true, success: null, score: null });
       });

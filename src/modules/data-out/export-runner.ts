@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { driverPool } from '../../core/database/pool-reads';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Pool } from 'pg';
@@ -44,7 +45,7 @@ export class ExportRunner {
   ) {}
 
   private get pool(): Pool {
-    return (this.ds.driver as unknown as { master: Pool }).master;
+    return driverPool(this.ds) as unknown as Pool;
   }
 
   async run(organizationId: string, exportId: string): Promise<void> {

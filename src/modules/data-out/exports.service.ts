@@ -8,7 +8,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import { addWithin } from '../../core/queue/enqueue';
 import { DataExportJob, QUEUES } from '../../core/queue/queues';
-import { dateTimeParam } from '../courses/query-params';
+import { dateTimeParam } from '../../core/http/query-params';
 import { EXPORT_RESOURCE_NAMES, EXPORT_RESOURCES, ExportFilter, ExportResourceName, UNAVAILABLE_RESOURCES } from './export-resources';
 import { ExportRow, findExport, insertExport, listExports } from './exports.store';
 

@@ -378,7 +378,7 @@ export class LrsService {
   private async attachmentsOf(p: LrsPrincipal, statements: Obj[]): Promise<Attachment[]> {
     const hashes = new Set<string>();
     for (const s of statements) {
-      for (const a of (s.attachments ?? []) as Obj[]) if (!a.fileUrl || true) hashes.add(a.sha2);
+      for (const a of (s.attachments ?? []) as Obj[]) hashes.add(a.sha2);
       for (const a of (s.object?.attachments ?? []) as Obj[]) hashes.add(a.sha2);
     }
     if (!hashes.size) return [];
@@ -749,3 +749,22 @@ function formatStatement(s: Obj, format: string, acceptLanguage: string | undefi
 }
 
 export { rowsOf };
+
+/**
+ * A JSON state document written by the LMS side (cmi5's `LMS.LaunchData`, content-runs), in the
+ * caller's transaction: the LRS owns lrs_documents, so its writes are here.
+ */
+export async function putStateDocument(
+  m: { query(sql: string, params?: unknown[]): Promise<any> },
+  organizationId: string,
+  key: { activity: string; agent: string; registration: string; docId: string },
+  json: unknown,
+): Promise<void> {
+  const body = JSON.stringify(json);
+  await m.query(
+    `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
+     VALUES ($1, 'state', $2, $3, $4, $5, $6, 'application/json', $7, now())
+     ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id) DO UPDATE SET content = EXCLUDED.content, etag = EXCLUDED.etag, updated = now()`,
+    [organizationId, key.activity, key.agent, key.registration, key.docId, Buffer.from(body), createHash('sha1').update(body).digest('hex')],
+  );
+}

@@ -6,3 +6,4 @@
 export * from './erasure';
 export * from './webhooks-worker.module';
 export * from './webhooks.module';
+export * from './event-body';

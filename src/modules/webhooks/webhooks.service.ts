@@ -20,7 +20,7 @@ import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { eventBody } from './event-body';
 import { deliveryJobOptions, deliveryJobs, markQueued } from './relay.service';
 import { EVENT_TYPES } from '../../core/events/outbox';
-import { dateTimeParam } from '../courses/query-params';
+import { dateTimeParam } from '../../core/http/query-params';
 import { sampleEvent } from './samples';
 import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';

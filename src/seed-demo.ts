@@ -1,9 +1,9 @@
 import { AddressInfo } from 'node:net';
-import { createApp } from '../../app.factory';
-import { AppConfig } from '../../core/config/config';
-import { migrate } from '../../core/database/database';
-import { generatePassword } from './admins.service';
-import { OrganizationsService } from './organizations.service';
+import { createApp } from './app.factory';
+import { AppConfig } from './core/config/config';
+import { migrate } from './core/database/database';
+import { generatePassword } from './modules/organizations/admins.service';
+import { OrganizationsService } from './modules/organizations/organizations.service';
 
 /**
  * `cli seed-demo` (CONVENTIONS §23): a demo organization to try every interface on. The
