@@ -31,10 +31,22 @@ function segmentsOf(url: string): string[] {
 }
 
 /** Whether `METHOD path` is an operation of either published document (a parameter matches any one segment). */
+/**
+ * Fastify's router matches a path parameter of at most this many characters (its `maxParamLength`
+ * default): a longer id reaches no route although its operation is served, and is an unknown id (404),
+ * not an operation we lack.
+ */
+const ROUTER_MAX_PARAM_LENGTH = 100;
+
 export function isPublishedOperation(method: string, url: string): boolean {
   const segs = segmentsOf(url);
   const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-  return publishedTemplates().some((t) => t.method === m && t.segments.length === segs.length && t.segments.every((s, i) => (s === '{}' ? segs[i] !== '' : s === segs[i])));
+  return publishedTemplates().some(
+    (t) =>
+      t.method === m &&
+      t.segments.length === segs.length &&
+      t.segments.every((s, i) => (s === '{}' ? segs[i] !== '' && segs[i].length <= ROUTER_MAX_PARAM_LENGTH : s === segs[i])),
+  );
 }
 
 /**

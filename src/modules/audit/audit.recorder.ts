@@ -62,6 +62,8 @@ export class AuditRecorder {
     if (!WRITES.has(req.method) || reply.statusCode < 200 || reply.statusCode >= 300) return undefined;
     // a dry run (core/dry-run) wrote nothing: nothing to record
     if (reply.getHeader('Dry-Run') === 'true') return undefined;
+    // an Idempotency-Key replay answers the first write's answer again: that write was recorded, this one wrote nothing
+    if (reply.getHeader('Idempotent-Replayed') === 'true') return undefined;
     const principal = (req as { principal?: Principal }).principal;
     if (!principal?.organizationId) return undefined;
     const api = apiOf(req);

@@ -199,19 +199,19 @@ export class AdminsService {
   }
 
   /** A new password for the organization's administrator with this e-mail; unknown (in that organization): 404. */
-  async resetPassword(organizationId: string, email: string, password: string): Promise<{ organization_id: string; admin_id: string; email: string }> {
+  async resetPassword(organizationId: string, email: string, password: string): Promise<{ organization_id: string; admin_id: string; email: string; role: string }> {
     if (password.length < ADMIN_PASSWORD_MIN) throw new ApiError(400, `The password must have at least ${ADMIN_PASSWORD_MIN} characters.`);
     if (password.length > 1024) throw new ApiError(400, 'The password must have at most 1024 characters.');
     const hash = await argon2.hash(password, ARGON2_OPTIONS);
-    const [row] = rowsOf<{ id: string; organization_id: string; email: string }>(
-      await this.ds.query(`UPDATE admins SET password_hash = $3 WHERE organization_id = $1 AND lower(email) = lower($2) RETURNING id, organization_id, email`, [
+    const [row] = rowsOf<{ id: string; organization_id: string; email: string; role: string }>(
+      await this.ds.query(`UPDATE admins SET password_hash = $3 WHERE organization_id = $1 AND lower(email) = lower($2) RETURNING id, organization_id, email, role`, [
         organizationId,
         email.trim(),
         hash,
       ]),
     );
     if (!row) throw new ApiError(404, 'The organization has no administrator with this email.');
-    return { organization_id: encodeId('organization', row.organization_id), admin_id: encodeId('admin', row.id), email: row.email };
+    return { organization_id: encodeId('organization', row.organization_id), admin_id: encodeId('admin', row.id), email: row.email, role: row.role };
   }
 
   /** The organization's administrator with this e-mail (CLI commands that name an administrator by e-mail). */
