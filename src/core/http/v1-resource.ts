@@ -1,6 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { v1PageSchema } from '../openapi/v1-page-schema';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
@@ -56,6 +57,13 @@ export interface V1ResourceSpec<S> {
   update?: Op<S> & { body: Type; patchBody?: Type; putOnly?: boolean; query?: Type; queryArg?: (query: any) => unknown };
   patch?: Op<S> & { body: Type };
   remove?: Op<S>;
+  /**
+   * The JSON schema of one object as `present` answers it: declared as the answer of every
+   * operation (a page of them for the list, an array for a window) in the OpenAPI document. Needed
+   * where the published documents have no answer for the path (extensions); published operations
+   * take their published answer.
+   */
+  schema?: Record<string, unknown>;
 }
 
 /** The service method (`call`: `(s) => s.method`) and the handler's name (default: the method's name). */
@@ -141,6 +149,10 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       return (s[nameOf(call)] as (...a: unknown[]) => Promise<any>).bind(s);
     };
     const { list, create, update, patch, remove } = spec;
+    // the declared answers (spec.schema): an object, a page of them, or a window (bare array)
+    const item = spec.schema;
+    const ok = (schema?: object) => (schema ? [ApiOkResponse({ description: 'OK', schema })] : []);
+    const itemOk = ok(item);
     // define a handler and record the service method it calls (the route table shows it)
     const def = (call: MethodRef<S>, name: string, ...rest: Parameters<typeof defineHandler> extends [object, string, ...infer R] ? R : never) => {
       defineHandler(proto, name, ...rest);
@@ -155,7 +167,7 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         if (list.window) return page.window(((await svc(this, list.call)(p, ...call)) as unknown[]).map((r) => spec.present(r, this)));
         const { rows, count } = await svc(this, list.call)(p, ...call);
         return page.list(rows.map((r: unknown) => spec.present(r, this)), count);
-      }, [Get(collection), read], parents, { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
+      }, [Get(collection), read, ...ok(item && (list.window ? { type: 'array', items: item } : v1PageSchema(item)))], parents, { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
     }
     if (create?.upsert) {
       def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
@@ -164,17 +176,17 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         reply.status(created ? 201 : 200);
         return spec.present(view, this);
         // both answers declared (the OpenAPI document lists each status the handler gives)
-      }, [Post(collection), write, ApiResponse({ status: 201, description: 'Created' }), ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged' })], parents, { body: create.body }, true);
+      }, [Post(collection), write, ApiResponse({ status: 201, description: 'Created', schema: item }), ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged', schema: item })], parents, { body: create.body }, true);
     } else if (create) {
       def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
         return spec.present(await svc(this, create.call)(p, ...args), this);
-      }, [Post(collection), write], parents, { body: create.body });
+      }, [Post(collection), write, ...(item ? [ApiResponse({ status: 201, description: 'Created', schema: item })] : [])], parents, { body: create.body });
     }
     // before read: a PATCH-only resource lists PATCH first, as its hand-written handlers did
     if (patch) {
       def(patch.call, patch.handler ?? patchTwinName(nameOf(patch.call)), async function (p, ...args) {
         return spec.present(await svc(this, patch.call)(p, ...args), this);
-      }, [Patch(object), write], own, { body: patch.body });
+      }, [Patch(object), write, ...itemOk], own, { body: patch.body });
     }
     if (spec.read?.baseUrl) {
       const op = spec.read;
@@ -182,12 +194,12 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
         const base = args.pop() as string;
         return present(await svc(this, op.call)(p, ...args), this, base);
-      }, [Get(object), read], own, { baseUrl: true });
+      }, [Get(object), read, ...itemOk], own, { baseUrl: true });
     } else if (spec.read) {
       const op = spec.read;
       def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
         return spec.present(await svc(this, op.call)(p, ...args), this);
-      }, [Get(object), read], own);
+      }, [Get(object), read, ...itemOk], own);
     }
     if (update) {
       const name = update.handler ?? nameOf(update.call);
@@ -198,8 +210,8 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         return spec.present(await svc(this, update.call)(p, ...call), this);
       };
       const put = update.patchBody || update.putOnly ? Put(object) : PutAndPatch(object);
-      def(update.call, name, impl, [put, write], own, { body: update.body, query: queryArg ? (update.query ?? Object) : undefined });
-      if (update.patchBody) def(update.call, patchTwinName(name), impl, [Patch(object), write], own, { body: update.patchBody });
+      def(update.call, name, impl, [put, write, ...itemOk], own, { body: update.body, query: queryArg ? (update.query ?? Object) : undefined });
+      if (update.patchBody) def(update.call, patchTwinName(name), impl, [Patch(object), write, ...itemOk], own, { body: update.patchBody });
     }
     if (remove) {
       def(remove.call, remove.handler ?? nameOf(remove.call), async function (p, ...args) {
