@@ -1,4 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import { CERTIFICATE_TEMPLATE_SCHEMA, ROTATED_KEY_SCHEMA } from './certificate-schemas';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -24,12 +26,14 @@ export class CertificateTemplateV1Controller {
 
   @Get('certificate-template')
   @Scopes('certificates:read')
+  @ApiOkResponse({ description: 'The template', schema: CERTIFICATE_TEMPLATE_SCHEMA })
   async read(@Auth() p: Principal) {
     return presentTemplate(await this.templates.get(p.organizationId));
   }
 
   @PutAndPatch('certificate-template')
   @Scopes('certificates:write')
+  @ApiOkResponse({ description: 'The template as changed', schema: CERTIFICATE_TEMPLATE_SCHEMA })
   async update(@Auth() p: Principal, @Body() dto: CertificateTemplateDto) {
     return presentTemplate(await this.templates.update(p.organizationId, dto));
   }
@@ -38,6 +42,7 @@ export class CertificateTemplateV1Controller {
   @Post('credential-issuer/rotate-key')
   @HttpCode(200)
   @Scopes('organization:write')
+  @ApiOkResponse({ description: 'The new key and the retired one', schema: ROTATED_KEY_SCHEMA })
   async rotate(@Auth() p: Principal) {
     return this.credentials.rotateKey(p.organizationId);
   }

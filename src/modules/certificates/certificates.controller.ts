@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { OPEN_BADGE_CREDENTIAL_SCHEMA, PDF_BYTES } from './certificate-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -80,6 +81,7 @@ export class CertificatesController {
   @Get(':id/pdf')
   @Scopes('certificates:read')
   @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'The PDF', schema: PDF_BYTES })
   @ApiOperation({ summary: 'Download a certificate as a PDF', description: 'Extension (not in the published API): the PDF of the certificate in the organization template, with its verification URL and a QR code of it.' })
   async pdf(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const facts = await this.documents.byPublicId(p.organizationId, id);
@@ -91,6 +93,7 @@ export class CertificatesController {
   /** The certificate as an Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0), signed by the organization's did:web issuer. */
   @Get(':id/credential')
   @Scopes('certificates:read')
+  @ApiOkResponse({ description: 'The OpenBadgeCredential', schema: OPEN_BADGE_CREDENTIAL_SCHEMA })
   @ApiOperation({ summary: 'A certificate as an Open Badges 3.0 verifiable credential', description: 'Extension (not in the published API): an OpenBadgeCredential with an eddsa-rdfc-2022 Data Integrity proof and a Bitstring Status List entry.' })
   async credential(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const facts = await this.documents.byPublicId(p.organizationId, id);
