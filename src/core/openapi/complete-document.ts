@@ -297,6 +297,8 @@ function applyExtension(op: any, path: string, method: string, info: HandlerInfo
         Object.assign(resp, genericSuccess(info.api, method, path, ours, batch));
       }
     }
+    // a /v2 answer is JSON:API whichever schema it has (a handler's @ApiResponse declares application/json)
+    if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
   }
   for (const [s, r] of Object.entries<any>(op.responses ?? {})) if (!/^2/.test(s)) responses[s] = r;

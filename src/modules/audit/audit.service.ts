@@ -22,6 +22,48 @@ export interface AuditRow {
 
 const COLUMNS = `id, created_at AS "createdAt", actor_type, actor_id, client_id, operation, method, route, status, resource_ids, ip_address, request_id`;
 
+const orNull = (s: object) => ({ ...s, nullable: true });
+
+/** What presentAuditEvent answers (declared for the OpenAPI document). */
+export const AUDIT_EVENT_SCHEMA = {
+  type: 'object',
+  required: ['type', 'id', 'attributes'],
+  properties: {
+    type: { type: 'string', enum: ['audit-events'] },
+    id: { type: 'string' },
+    attributes: {
+      type: 'object',
+      required: ['operation', 'method', 'route', 'status', 'actor', 'client_id', 'resource_ids', 'ip_address', 'request_id', 'created_at'],
+      properties: {
+        operation: { type: 'string', description: "The handler's operation" },
+        method: { type: 'string', description: 'The HTTP method' },
+        route: { type: 'string', description: 'The route template' },
+        status: { type: 'integer', description: 'The answer status' },
+        actor: {
+          type: 'object',
+          required: ['type', 'id'],
+          properties: {
+            type: { type: 'string', enum: ['administrator', 'client', 'api_key'] },
+            id: orNull({ type: 'string', description: "The administrator's or the client's id; null for an API key" }),
+          },
+        },
+        client_id: orNull({ type: 'string' }),
+        resource_ids: {
+          type: 'object',
+          required: ['path', 'result'],
+          properties: {
+            path: { type: 'object', additionalProperties: { type: 'string' }, description: 'The path parameters' },
+            result: { type: 'array', items: { type: 'string' }, description: 'The ids the write answered' },
+          },
+        },
+        ip_address: orNull({ type: 'string' }),
+        request_id: orNull({ type: 'string' }),
+        created_at: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+};
+
 /** The /v2 audit-events resource. */
 export function presentAuditEvent(r: AuditRow) {
   return {

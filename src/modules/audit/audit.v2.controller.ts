@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -8,7 +8,8 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { Filter } from '../../core/http/v1-rules';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { AuditService, presentAuditEvent } from './audit.service';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
+import { AUDIT_EVENT_SCHEMA, AuditService, presentAuditEvent } from './audit.service';
 
 /** AuditEventFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
 export class AuditEventListQuery {
@@ -32,6 +33,7 @@ export class AuditEventsV2Controller {
 
   @Get()
   @Scopes('audit:read')
+  @ApiOkResponse({ description: 'A page of audit events', schema: v2PageSchema(AUDIT_EVENT_SCHEMA) })
   async list(@Auth() p: Principal, @Query() q: AuditEventListQuery, @CursorPaged('audit-events') page: V2Page) {
     let createdGte: Date | undefined;
     if (q['filter[created_gte]'] !== undefined) {
@@ -44,6 +46,7 @@ export class AuditEventsV2Controller {
 
   @Get(':id')
   @Scopes('audit:read')
+  @ApiOkResponse({ description: 'The audit event', schema: v2DocumentSchema(AUDIT_EVENT_SCHEMA) })
   async read(@Auth() p: Principal, @Param('id') id: string) {
     return { data: presentAuditEvent(await this.audit.get(p, id)) };
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -10,10 +10,40 @@ import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { eventBody } from '../webhooks/event-body';
 import { dateTimeParam, stringParam } from '../../core/http/query-params';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
 
 /** The sync events the database writes (migrations/1763770000000-data-out.ts), beside the webhook event types. */
 export const SYNC_EVENT_TYPES = ['user.updated', 'user.deactivated', 'user.deleted', 'enrollment.updated', 'enrollment.deleted', 'progress.updated', 'progress.deleted'] as const;
 export const LOG_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, ...SYNC_EVENT_TYPES];
+
+/** What presentEvent answers (declared for the OpenAPI document). */
+export const EVENT_SCHEMA = {
+  type: 'object',
+  required: ['type', 'id', 'attributes'],
+  properties: {
+    type: { type: 'string', enum: ['events'] },
+    id: { type: 'string', description: "The event's id (the body's id)" },
+    attributes: {
+      type: 'object',
+      required: ['event_type', 'created_at', 'body'],
+      properties: {
+        event_type: { type: 'string', description: `${LOG_EVENT_TYPES.join(', ')}` },
+        created_at: { type: 'string', format: 'date-time' },
+        body: {
+          type: 'object',
+          description: 'What a webhook delivery of the event carries: id, event_type, timestamp, then the objects it concerns',
+          required: ['id', 'event_type', 'timestamp'],
+          properties: {
+            id: { type: 'string' },
+            event_type: { type: 'string' },
+            timestamp: { type: 'string', format: 'date-time' },
+          },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+};
 
 /** An event of the log: its body is exactly what a webhook delivery of it carries. */
 export function presentEvent(r: EventLogRow) {
@@ -42,6 +72,7 @@ export class EventsV2Controller {
   @Scopes('data-export:read', 'webhooks:read')
   @ApiQuery({ name: 'filter[type]', required: false, schema: { type: 'string' }, description: `comma-separated: ${LOG_EVENT_TYPES.join(', ')}` })
   @ApiQuery({ name: 'filter[created_gte]', required: false, schema: { type: 'string', format: 'date-time' } })
+  @ApiOkResponse({ description: 'A page of events, oldest first', schema: v2PageSchema(EVENT_SCHEMA) })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('events') page: V2Page) {
     const createdGte = dateTimeParam(query, 'filter[created_gte]', true);
     const rawTypes = stringParam(query, 'filter[type]', 10_000);
@@ -59,6 +90,7 @@ export class EventsV2Controller {
 
   @Get(':id')
   @Scopes('data-export:read', 'webhooks:read')
+  @ApiOkResponse({ description: 'The event', schema: v2DocumentSchema(EVENT_SCHEMA) })
   async get(@Auth() p: Principal, @Param('id') id: string) {
     const row = await getEvent(this.ds, p.organizationId, id);
     if (!row) throw notFound('Event not found.');

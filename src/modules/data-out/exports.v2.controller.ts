@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { presentExport } from './exports.presenter';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
+import { EXPORT_SCHEMA, presentExport } from './exports.presenter';
 import { ExportsService } from './exports.service';
 
 /**
@@ -27,12 +28,14 @@ export class ExportsV2Controller {
   @Post()
   @HttpCode(202)
   @Scopes('data-export:write')
+  @ApiResponse({ status: 202, description: 'The export, queued', schema: v2DocumentSchema(EXPORT_SCHEMA) })
   async create(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string) {
     return { data: presentExport(await this.exports.create(p, body), this.config, base) };
   }
 
   @Get()
   @Scopes('data-export:read')
+  @ApiOkResponse({ description: "A page of the organization's exports", schema: v2PageSchema(EXPORT_SCHEMA) })
   async list(@Auth() p: Principal, @CursorPaged('exports') page: V2Page) {
     const rows = await this.exports.list(p, page.after, page.size + 1);
     return page.document(
@@ -43,6 +46,7 @@ export class ExportsV2Controller {
 
   @Get(':id')
   @Scopes('data-export:read')
+  @ApiOkResponse({ description: 'The export', schema: v2DocumentSchema(EXPORT_SCHEMA) })
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentExport(await this.exports.get(p, id), this.config, base) };
   }

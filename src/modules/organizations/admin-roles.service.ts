@@ -30,6 +30,19 @@ export function checkScopeList(scopes: readonly string[]): string[] {
   return [...new Set(scopes)];
 }
 
+/** An AdminRoleView (declared for the OpenAPI document). */
+export const ADMIN_ROLE_SCHEMA = {
+  type: 'object',
+  required: ['name', 'scopes', 'builtin', 'created_at', 'updated_at'],
+  properties: {
+    name: { type: 'string' },
+    scopes: { type: 'array', items: { type: 'string' } },
+    builtin: { type: 'boolean', description: 'A built-in role (read-only)' },
+    created_at: { type: 'string', format: 'date-time', nullable: true, description: 'null for a built-in role' },
+    updated_at: { type: 'string', format: 'date-time', nullable: true, description: 'null for a built-in role' },
+  },
+};
+
 const builtinView = (name: (typeof BUILTIN_ROLES)[number]): AdminRoleView => ({ name, scopes: [...BUILTIN_ROLE_SCOPES[name]], builtin: true, created_at: null, updated_at: null });
 const rowView = (r: { name: string; scopes: string[]; created_at: Date; updated_at: Date }): AdminRoleView => ({
   name: r.name,

@@ -27,6 +27,19 @@ export interface AdminRow {
   last_sign_in_at: Date | null;
 }
 
+/** What presentAdmin answers (declared for the OpenAPI document). */
+export const ADMIN_SCHEMA = {
+  type: 'object',
+  required: ['id', 'email', 'role', 'created_at', 'last_sign_in_at'],
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    role: { type: 'string', description: 'A built-in role (owner, admin, content-editor, reporter) or a custom role' },
+    created_at: { type: 'string', format: 'date-time' },
+    last_sign_in_at: { type: 'string', format: 'date-time', nullable: true, description: 'null until the first sign-in' },
+  },
+};
+
 /** The /v1/admins object: `{id, email, role, created_at, last_sign_in_at}`. */
 export function presentAdmin(r: AdminRow) {
   return {

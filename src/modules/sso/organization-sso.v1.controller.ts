@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { SsoConfigService } from './sso-config.service';
+import { SSO_CONFIG_SCHEMA, SsoConfigService } from './sso-config.service';
 
 /** /v1/organization/sso (extension, CONVENTIONS §19, `organization:read|write`): the organization's identity provider for administrator sign-in. */
 @V1()
@@ -16,12 +16,14 @@ export class OrganizationSsoV1Controller {
 
   @Get()
   @Scopes('organization:read')
+  @ApiOkResponse({ description: "The organization's identity provider", schema: SSO_CONFIG_SCHEMA })
   read(@Auth() p: Principal) {
     return this.sso.get(p);
   }
 
   @Put()
   @Scopes('organization:write')
+  @ApiOkResponse({ description: 'The identity provider as set', schema: SSO_CONFIG_SCHEMA })
   update(@Auth() p: Principal, @Body() body: unknown) {
     return this.sso.put(p, body);
   }

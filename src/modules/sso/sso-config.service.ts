@@ -21,6 +21,50 @@ export interface Row {
   updated_at: Date;
 }
 
+const dateTime = { type: 'string', format: 'date-time' };
+const uri = { type: 'string', format: 'uri' };
+const ssoCommon = {
+  jit: { type: 'boolean', description: 'Unknown administrators are created at their first sign-in' },
+  default_role: { type: 'string', description: 'The role of an administrator created at sign-in' },
+  login_url: { ...uri, description: 'Where sign-in with the identity provider starts' },
+  created_at: dateTime,
+  updated_at: dateTime,
+};
+const ssoRequired = ['protocol', 'jit', 'default_role', 'login_url', 'created_at', 'updated_at'];
+
+/** What the service's view answers (declared for the OpenAPI document): the OIDC or the SAML configuration; the client secret never. */
+export const SSO_CONFIG_SCHEMA = {
+  oneOf: [
+    {
+      type: 'object',
+      title: 'OIDC',
+      required: [...ssoRequired, 'issuer', 'client_id', 'redirect_uri'],
+      properties: {
+        protocol: { type: 'string', enum: ['oidc'] },
+        issuer: uri,
+        client_id: { type: 'string' },
+        ...ssoCommon,
+        redirect_uri: { ...uri, description: "The redirect URI to register at the identity provider" },
+      },
+    },
+    {
+      type: 'object',
+      title: 'SAML',
+      required: [...ssoRequired, 'idp_entity_id', 'idp_sso_url', 'idp_certificate', 'sp_entity_id', 'acs_url', 'metadata_url'],
+      properties: {
+        protocol: { type: 'string', enum: ['saml'] },
+        idp_entity_id: { type: 'string' },
+        idp_sso_url: uri,
+        idp_certificate: { type: 'string', description: "The identity provider's signing certificate (PEM)" },
+        ...ssoCommon,
+        sp_entity_id: uri,
+        acs_url: uri,
+        metadata_url: uri,
+      },
+    },
+  ],
+};
+
 const MAX = { text: 1024, url: 2048, cert: 16_384 };
 
 /**

@@ -86,6 +86,17 @@ export const ROTATED_SCHEMA = {
   ],
 };
 
+/** What a replay answers (WebhooksService.replay): how many deliveries it queued, for which time range. */
+export const REPLAYED_SCHEMA = {
+  type: 'object',
+  required: ['replayed', 'since', 'until'],
+  properties: {
+    replayed: { type: 'integer', description: 'The deliveries queued' },
+    since: dateTime,
+    until: dateTime,
+  },
+};
+
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {

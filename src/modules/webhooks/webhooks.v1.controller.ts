@@ -6,7 +6,7 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
-import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, ROTATED_SCHEMA } from './webhooks.presenter';
+import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, REPLAYED_SCHEMA, ROTATED_SCHEMA } from './webhooks.presenter';
 import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
 import { V1 } from '../../core/http/interfaces';
@@ -76,6 +76,7 @@ export class WebhooksV1Controller {
 
   /** Replay a time range (CONVENTIONS §20, extension): `{since, until?}`; answers 202 `{replayed, since, until}`. */
   @route.post(':webhook_id/replay', 202)
+  @ApiResponse({ status: 202, description: "The range's events, delivered again", schema: REPLAYED_SCHEMA })
   async replay(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() body: unknown) {
     return this.webhooks.replay(p, id, body);
   }
