@@ -297,6 +297,8 @@ function applyExtension(op: any, path: string, method: string, info: HandlerInfo
         Object.assign(resp, genericSuccess(info.api, method, path, ours, batch));
       }
     }
+    // a /v2 answer is sent as JSON:API (app.factory.ts), whatever media type the handler's @ApiResponse says
+    if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
   }
   for (const [s, r] of Object.entries<any>(op.responses ?? {})) if (!/^2/.test(s)) responses[s] = r;
