@@ -189,8 +189,8 @@ describe('data out: updated_since and the event log', () => {
     expect((await t.get('/v2/events/', { token: await t.tokenFor(o, ['data-export:read']) })).status).toBe(200);
     expect((await t.get('/v2/events/')).status).toBe(401);
 
-    // the same through MCP
-    const client = await mcpClient(t, await t.tokenFor(o, ['data-export:read']));
+    // the same through MCP (the full tool list: the default one is the curated set, CONVENTIONS §21)
+    const client = await mcpClient(t, await t.tokenFor(o, ['data-export:read']), { all: true });
     try {
       const tools: any[] = [];
       let cursor: string | undefined;

@@ -8,7 +8,7 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { Filter } from '../../core/http/v1-rules';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
 import { AUDIT_EVENT_SCHEMA, AuditService, presentAuditEvent } from './audit.service';
 
 /** AuditEventFilters (page[size] and page[cursor] are read by parsePage from the raw query). */

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
@@ -7,9 +7,10 @@ import { conflict } from '../../core/http/api-error';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
+import { v2BatchSchema, v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { AssetsV2Service } from './assets.v2.service';
-import { presentAssetV2 } from './assets.v2.presenter';
+import { ASSET_V2_SCHEMA, presentAssetV2 } from './assets.v2.presenter';
 import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 
 /**
@@ -23,7 +24,14 @@ import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 @V2()
 @V2Batches<AssetsV2Service>({
   service: AssetsV2Service, type: 'assets', scopes: 'assets', baseUrl: true,
-  create: { call: (s) => s.createMany, item: AssetCreateItemV2 },
+  create: {
+    call: (s) => s.createMany,
+    item: AssetCreateItemV2,
+    decorators: [
+      ApiResponse({ status: 200, description: 'Every asset created', schema: v2BatchSchema(ASSET_V2_SCHEMA) }),
+      ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: v2BatchSchema(ASSET_V2_SCHEMA) }),
+    ],
+  },
 })
 @Controller('v2/assets')
 export class AssetsV2Controller {
@@ -34,18 +42,21 @@ export class AssetsV2Controller {
 
   @Get()
   @Scopes('assets:read')
+  @ApiOkResponse({ description: 'A page of assets', schema: v2PageSchema(ASSET_V2_SCHEMA) })
   async list(@Auth() p: Principal, @CursorPaged('assets') page: V2Page) {
     return page.document(await this.v2.list(p, page), (a) => presentAssetV2(a, page.baseUrl));
   }
 
   @Get(':id')
   @Scopes('assets:read')
+  @ApiOkResponse({ description: 'The asset', schema: v2DocumentSchema(ASSET_V2_SCHEMA) })
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentAssetV2(await this.v2.assets.get(p, id), base) };
   }
 
   @Patch(':id')
   @Scopes('assets:write')
+  @ApiOkResponse({ description: 'The updated asset', schema: v2DocumentSchema(ASSET_V2_SCHEMA) })
   async update(@Auth() p: Principal, @Param('id') id: string, @Body() body: AssetUpdateEnvelopeV2, @BaseUrl() base: string) {
     await this.v2.assets.get(p, id); // 404 first, whatever the body says
     if (body.data.id !== undefined && body.data.id !== id) throw conflict('data.id does not match the id of the path.');

@@ -1,12 +1,34 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { BaseUrl } from '../../core/http/base-url';
 import { Extension } from '../../core/http/extension';
 import { V1, V2 } from '../../core/http/interfaces';
+import { v2DocumentSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { LaunchRequestV1, LaunchRequestV2 } from './dto/launch.dto';
 import { LaunchesService } from './launches.service';
+
+const LAUNCH_MEMBERS = {
+  launch_url: { type: 'string', format: 'uri', description: 'Opens the lesson once, within 5 minutes.' },
+  expires_at: { type: 'string', format: 'date-time', description: 'When launch_url expires unused.' },
+  registration: { type: 'string', description: "The registration of the learner's attempt (xAPI / cmi5)." },
+};
+
+/** The JSON schema of the /v1 launch answer `{launch_url, expires_at, registration}`. */
+export const LAUNCH_V1_SCHEMA = { type: 'object', description: 'A launch of a web-package lesson.', required: Object.keys(LAUNCH_MEMBERS), properties: LAUNCH_MEMBERS };
+
+/** The JSON schema of the /v2 `launches` resource (no self link: a launch is not read back). */
+export const LAUNCH_V2_SCHEMA = v2ResourceSchema({
+  type: 'launches',
+  description: 'A launch of a web-package lesson.',
+  links: false,
+  attributes: {
+    ...LAUNCH_MEMBERS,
+    lesson_id: { type: 'string', description: 'Opaque id of the lesson, as sent.' },
+    student_id: { type: 'string', description: 'Opaque id of the student, as sent.' },
+  },
+});
 
 /**
  * POST /v1/lessons/{lesson_id}/launches (extension, CONVENTIONS §18): a single-use launch URL of a
@@ -24,6 +46,7 @@ export class LaunchesV1Controller {
   @HttpCode(201)
   @Scopes('enrollments:write')
   @ApiOperation({ summary: 'Launch a web-package lesson for a learner', description: 'Answers {launch_url, expires_at, registration}: launch_url opens the lesson once, within 5 minutes.' })
+  @ApiResponse({ status: 201, description: 'The launch', schema: LAUNCH_V1_SCHEMA })
   async create(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Body() body: LaunchRequestV1, @BaseUrl() base: string) {
     const { launch_url, expires_at, registration } = await this.launches.create(p, lessonId, body.user.id, base, 400, '/user/id');
     return { launch_url, expires_at, registration };
@@ -43,6 +66,7 @@ export class LaunchesV2Controller {
   @HttpCode(201)
   @Scopes('enrollments:write')
   @ApiOperation({ summary: 'Launch a web-package lesson for a learner', description: 'Answers a launches resource with launch_url (single-use, 5 minutes), expires_at and registration.' })
+  @ApiResponse({ status: 201, description: 'The launch', schema: v2DocumentSchema(LAUNCH_V2_SCHEMA) })
   async create(@Auth() p: Principal, @Body() body: LaunchRequestV2, @BaseUrl() base: string) {
     const a = body.data.attributes;
     const l = await this.launches.create(p, a.lesson_id, a.student_id, base, 422, '/data/attributes/student_id');

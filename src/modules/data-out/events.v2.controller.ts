@@ -10,7 +10,7 @@ import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { eventBody } from '../webhooks/event-body';
 import { dateTimeParam, stringParam } from '../../core/http/query-params';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
 
 /** The sync events the database writes (migrations/1763770000000-data-out.ts), beside the webhook event types. */
 export const SYNC_EVENT_TYPES = ['user.updated', 'user.deactivated', 'user.deleted', 'enrollment.updated', 'enrollment.deleted', 'progress.updated', 'progress.deleted'] as const;

@@ -6,7 +6,7 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-page-schema';
+import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
 import { EXPORT_SCHEMA, presentExport } from './exports.presenter';
 import { ExportsService } from './exports.service';
 

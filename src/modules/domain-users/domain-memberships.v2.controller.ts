@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -9,6 +9,7 @@ import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { replyBatch } from '../../core/http/v2-batch';
 import { encodeId } from '../../core/ids/ids';
+import { v2BatchSchema, v2DocumentSchema, v2PageSchema, v2RelationshipSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { DomainMembershipRow, DomainMembershipsV2Service } from './domain-memberships.v2.service';
 import { DomainMembershipRequestEnvelope, DomainRefV2 } from './dto/domain-membership.v2.dto';
@@ -38,6 +39,24 @@ export function presentDomainMembership(m: DomainMembershipRow, baseUrl: string)
   };
 }
 
+/** The JSON schema of presentDomainMembership's resource, for the domain-memberships answers. */
+export const DOMAIN_MEMBERSHIP_V2_SCHEMA = v2ResourceSchema({
+  type: 'domain-memberships',
+  description: "A student's membership of a domain (DomainMembershipResource).",
+  attributes: {
+    domain_id: { type: 'string', description: 'Opaque id of the domain.' },
+    domain_name: { type: 'string', description: 'Name of the domain.' },
+    active: { type: 'boolean', description: 'Whether the membership is active.' },
+    enrolled_at: { type: 'string', format: 'date-time', description: 'When the student joined the domain.' },
+    expires_at: { type: 'string', format: 'date-time', nullable: true, description: 'When the membership expires; null: never.' },
+    created_at: { type: 'string', format: 'date-time', description: 'When the membership was created.' },
+  },
+  relationships: {
+    student: v2RelationshipSchema('students', 'The student.'),
+    domain: v2RelationshipSchema('domains', 'The domain.'),
+  },
+});
+
 /**
  * /v2/students/{id}/relationships/domain-memberships/ (live /v2 addition, CONVENTIONS §17): list and
  * register (a batch of domains, idempotent), read and remove one by the domain's id. The student is
@@ -55,6 +74,7 @@ export class DomainMembershipsV2Controller {
 
   @Get()
   @Scopes('students:read')
+  @ApiOkResponse({ description: "A page of the student's domain memberships", schema: v2PageSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
   async list(@Auth() p: Principal, @Param('id') id: string, @CursorPaged('domain-memberships') page: V2Page) {
     const student = await this.memberships.requireStudent(p, id);
     return page.document(await this.memberships.list(p, student.id, page), (m) => presentDomainMembership(m, page.baseUrl));
@@ -63,6 +83,8 @@ export class DomainMembershipsV2Controller {
   @Post()
   @Scopes('students:write')
   @ApiBody({ type: DomainMembershipRequestEnvelope })
+  @ApiResponse({ status: 200, description: 'Every domain registered (or already a membership)', schema: v2BatchSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
+  @ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: v2BatchSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const student = await this.memberships.requireStudent(p, id);
     // an anonymized student joins nothing: the whole request, before the body is read
@@ -78,6 +100,7 @@ export class DomainMembershipsV2Controller {
 
   @Get(':domain_id')
   @Scopes('students:read')
+  @ApiOkResponse({ description: 'The domain membership', schema: v2DocumentSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
   async get(@Auth() p: Principal, @Param('id') id: string, @Param('domain_id') domainId: string, @BaseUrl() base: string) {
     const student = await this.memberships.requireStudent(p, id);
     return { data: presentDomainMembership(await this.memberships.get(p, student.id, domainId), base) };

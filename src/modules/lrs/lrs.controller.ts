@@ -1,5 +1,5 @@
 import { All, Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Public, Scopes } from '../../core/auth/decorators';
@@ -9,7 +9,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { Extension } from '../../core/http/extension';
 import { NeutralApi, V1 } from '../../core/http/interfaces';
 import { LrsKeyRequest } from './dto/lrs-key.dto';
-import { Attachment, LrsPrincipal, LrsService, XapiError } from './lrs.service';
+import { Attachment, LRS_KEY_SCHEMA, LrsPrincipal, LrsService, XapiError } from './lrs.service';
 import type { XapiVersion } from './xapi-validate';
 
 const ABOUT = { version: ['1.0.0', '1.0.1', '1.0.2', '1.0.3', '2.0.0'], extensions: {} };
@@ -270,6 +270,7 @@ export class LrsKeysV1Controller {
   @HttpCode(201)
   @Scopes('lrs:write')
   @ApiOperation({ summary: 'Create an LRS key', description: 'Answers {id, key, secret, read, write, name, created_at}; the secret is shown only here.' })
+  @ApiResponse({ status: 201, description: 'The LRS key, with its secret', schema: LRS_KEY_SCHEMA })
   async create(@Auth() p: Principal, @Body() body: LrsKeyRequest) {
     return this.lrs.createKey(p.organizationId, { read: body.read ?? true, write: body.write ?? true, name: body.name ?? '' });
   }

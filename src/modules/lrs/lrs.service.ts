@@ -47,6 +47,22 @@ const KEY_CACHE_MS = 30_000;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
+/** The JSON schema of createKey's answer (POST /v1/lrs-keys): the key with its secret, shown only then. */
+export const LRS_KEY_SCHEMA = {
+  type: 'object',
+  description: 'An LRS key of the organization: HTTP Basic credentials (key:secret) of /xapi/.',
+  required: ['id', 'key', 'secret', 'read', 'write', 'name', 'created_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'Id of the key.' },
+    key: { type: 'string', description: 'The Basic user name.' },
+    secret: { type: 'string', description: 'The Basic password; shown only in this answer.' },
+    read: { type: 'boolean', description: 'Whether the key may read statements and documents.' },
+    write: { type: 'boolean', description: 'Whether the key may write statements and documents.' },
+    name: { type: 'string', description: 'Name of the key (empty without one).' },
+    created_at: { type: 'string', format: 'date-time', description: 'When the key was created.' },
+  },
+};
+
 /**
  * The LRS (CONVENTIONS §18, docs/decisions/lrs.md): statements, documents, activities, agents,
  * per organization. Credentials: organization LRS keys (HTTP Basic, key:secret, the secret kept

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Auth, Scopes } from '../../core/auth/decorators';
@@ -12,6 +12,7 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { v2PageSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { dateTimeParam, filterParam } from '../../core/http/query-params';
 
 interface Row {
@@ -67,6 +68,30 @@ function present(r: Row) {
   };
 }
 
+/** The JSON schema of present's resource, for GET /v2/lesson-progress/. */
+export const LESSON_PROGRESS_V2_SCHEMA = v2ResourceSchema({
+  type: 'lesson-progress',
+  description: "A learner's progress and activity in one lesson.",
+  links: false,
+  attributes: {
+    student_id: { type: 'string', description: 'Opaque id of the student.' },
+    lesson_id: { type: 'string', description: 'Opaque id of the lesson.' },
+    course_id: { type: 'string', description: 'Opaque id of the course.' },
+    published_course_id: { type: 'string', description: 'Opaque id of the published course.' },
+    status: { type: 'string', enum: ['NOT_STARTED', 'IN_PROGRESS', 'COMPLETED'], description: 'Completion status.' },
+    success_status: { type: 'string', enum: ['PASSED', 'FAILED'], nullable: true, description: 'As the content reported it; null: unknown.' },
+    score: { type: 'integer', nullable: true, description: 'The score; null without one.' },
+    max_score: { type: 'integer', nullable: true, description: 'The maximum score; null without one.' },
+    attempts: { type: 'integer', minimum: 0, description: 'Number of content attempts.' },
+    views: { type: 'integer', minimum: 0, description: 'Number of views of the lesson.' },
+    time_spent_seconds: { type: 'integer', minimum: 0, description: "Total time of the lesson's content runs, in seconds." },
+    first_activity_at: { type: 'string', format: 'date-time', nullable: true, description: 'First activity; null when not started.' },
+    last_activity_at: { type: 'string', format: 'date-time', nullable: true, description: 'Last activity; null without any.' },
+    completed_at: { type: 'string', format: 'date-time', nullable: true, description: 'When the lesson was completed; null if not.' },
+    updated_at: { type: 'string', format: 'date-time', description: 'When the progress last changed (the order of the list).' },
+  },
+});
+
 /**
  * GET /v2/lesson-progress/ (extension, CONVENTIONS §18): per learner and lesson, status, success,
  * score, attempts, time spent (the content runs' total time), first and last activity. Ordered by
@@ -94,6 +119,7 @@ export class LessonProgressV2Controller {
   @ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' } })
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'A page of lesson progress', schema: v2PageSchema(LESSON_PROGRESS_V2_SCHEMA) })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'lesson-progress');
     const since = dateTimeParam(query, 'filter[updated_since]', false);
