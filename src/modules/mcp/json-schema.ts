@@ -49,6 +49,11 @@ export function inlineSchema(doc: Doc, schema: unknown, depth = 0, seen: Readonl
       out[key] = inlineSchema(doc, value, depth + 1, seen, mode);
     } else if ((CHILD_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
       out[key] = value.map((v) => inlineSchema(doc, v, depth + 1, seen, mode));
+    } else if (key === 'format' && mode === 'output' && (value === 'uri' || value === 'uri-reference')) {
+      // an answer's links keep a list's filters as sent (`filter[type]=...`): URLs that WHATWG URL
+      // writes with bare brackets, which a strict RFC 3986 "uri" check refuses; the client's
+      // validation of structuredContent must not fail on them (the type stays string)
+      continue;
     } else {
       out[key] = value;
     }
