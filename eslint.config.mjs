@@ -20,7 +20,10 @@ export default tseslint.config(
       // a stream sink is an async generator that only consumes (stream.pipeline)
       'require-yield': 'off',
       // `_name` marks an unused binding on purpose; a rest sibling drops members from a copy
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // the async-context binder keeps the resource it binds to
       '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['resource'] }],
     },

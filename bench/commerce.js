@@ -152,8 +152,7 @@ async function main() {
     const ok = statuses.get('201') ?? 0;
     const refused = statuses.get('400 promo_code') ?? 0;
     const expected = Math.min(opts.uses, opts.checkouts);
-    const exact =
-      ok === expected && refused === opts.checkouts - expected && ok + refused === opts.checkouts && counts.purchases === ok && counts.with_code === ok && counts.use_count === ok;
+    const exact = ok === expected && refused === opts.checkouts - expected && ok + refused === opts.checkouts && counts.purchases === ok && counts.with_code === ok && counts.use_count === ok;
     if (!exact) failed = true;
     const report = {
       checkouts: opts.checkouts,

@@ -82,16 +82,27 @@ async function main() {
     const tokenReq = () => ({ method: 'POST', url: '/v2/auth/token', headers: { 'content-type': 'application/json' }, payload: tokenBody });
     const token = JSON.parse((await f.inject(tokenReq())).body).access_token;
     // one student, read through the API and by a bare route running the same statement on its own pg pool
-    const made = await f.inject({ method: 'POST', url: '/v2/students/', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ data: [{ type: 'students', attributes: { email: `cpu-${run}@bench.test`, first_name: 'C', last_name: 'P' } }] }) });
+    const made = await f.inject({
+      method: 'POST',
+      url: '/v2/students/',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ data: [{ type: 'students', attributes: { email: `cpu-${run}@bench.test`, first_name: 'C', last_name: 'P' } }] }),
+    });
     const studentId = JSON.parse(made.body).data[0].id;
-    const madeGroup = await f.inject({ method: 'POST', url: '/v2/groups/', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: JSON.stringify({ data: [{ type: 'groups', attributes: { name: `cpu-${run}` } }] }) });
+    const madeGroup = await f.inject({
+      method: 'POST',
+      url: '/v2/groups/',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ data: [{ type: 'groups', attributes: { name: `cpu-${run}` } }] }),
+    });
     const groupId = JSON.parse(madeGroup.body).data[0].id;
     const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
     const { Pool } = require('pg');
     const bare = require('fastify')({ logger: false });
     const pool = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     const orgUuid = decodeId('organization', org.organization_id);
-    const STUDENT_SQL = 'SELECT id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at FROM users WHERE id = $1 AND organization_id = $2';
+    const STUDENT_SQL =
+      'SELECT id, organization_id, email, first_name, last_name, external_id, is_inactive, is_anonymized, sso_provider, password_changed_at, deactivated_at, anonymized_at, created_at, updated_at FROM users WHERE id = $1 AND organization_id = $2';
     bare.get('/', async () => ({ hello: 'world' }));
     // the token endpoint's own work without the framework: the JSON body parsed, the client's secret
     // checked against a keyed hash, one ES256 signature over the same claims (a key of its own)
@@ -110,7 +121,10 @@ async function main() {
         const payload = { sub: client_id, client_id, org: orgUuid, scope, cid: orgUuid, jti: c.randomUUID(), iat, exp: iat + 3600, aud: config.PUBLIC_URL, iss: config.PUBLIC_URL };
         const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
         const sig = c.sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
-        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send({ access_token: `${input}.${sig.toString('base64url')}`, token_type: 'Bearer', expires_in: 3600, scope });
+        reply
+          .header('Cache-Control', 'no-store')
+          .header('Pragma', 'no-cache')
+          .send({ access_token: `${input}.${sig.toString('base64url')}`, token_type: 'Bearer', expires_in: 3600, scope });
       });
     }
     bare.get('/catalog', async (_req, reply) => reply.type('application/vnd.api+json').send(catalog));

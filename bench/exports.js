@@ -95,7 +95,11 @@ async function main() {
     const { access_token: token } = await tokenRes.json();
     await sleep(1000);
     const before = memOf(worker.pid);
-    const created = await fetch(`${api.url}/v2/exports/`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ resource: 'enrollments', format: FORMAT }) });
+    const created = await fetch(`${api.url}/v2/exports/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ resource: 'enrollments', format: FORMAT }),
+    });
     if (created.status !== 202) throw new Error(`export create: ${created.status} ${await created.text()}`);
     const id = (await created.json()).data.id;
     let attrs;
@@ -126,7 +130,10 @@ async function main() {
       worker_rss_mb_before: Number(before.rss.toFixed(1)),
       worker_rss_mb_peak: Number(Math.max(peakRss, after.hwm).toFixed(1)),
       worker_rss_mb_growth: Number((Math.max(peakRss, after.hwm) - before.hwm).toFixed(1)),
-      load_average: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+      load_average: os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' '),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (result.ratio < result.goal) process.exitCode = 1;

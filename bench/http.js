@@ -115,8 +115,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-
-
 /** `node bench/run.js --serve-hello PORT`: the baseline, a bare Fastify hello-world. */
 async function serveHello(port) {
   const app = require('fastify')({ logger: false });
@@ -146,16 +144,13 @@ async function serveHello(port) {
     const payload = { sub: client_id, client_id, org: orgId, scope, cid: orgId, jti: c.randomUUID(), iat, exp: iat + 3600, aud: `http://127.0.0.1:${port}`, iss: `http://127.0.0.1:${port}` };
     const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
     const sig = c.sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
-    reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send({ access_token: `${input}.${sig.toString('base64url')}`, token_type: 'Bearer', expires_in: 3600, scope });
+    reply
+      .header('Cache-Control', 'no-store')
+      .header('Pragma', 'no-cache')
+      .send({ access_token: `${input}.${sig.toString('base64url')}`, token_type: 'Bearer', expires_in: 3600, scope });
   });
   await app.listen({ port, host: '127.0.0.1' });
 }
-
-
-
-
-
-
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -255,7 +250,9 @@ async function main() {
         goal: s.goal ?? null,
       };
       results.push(row);
-      process.stdout.write(`  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.eventLoop ? `, event-loop delay p99 ${row.eventLoop.p99} ms` : ''}${row.cpuUs !== null ? `, server CPU ${row.cpuUs} us/request` : ''}${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`);
+      process.stdout.write(
+        `  ${s.name}: ${fmt(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.eventLoop ? `, event-loop delay p99 ${row.eventLoop.p99} ms` : ''}${row.cpuUs !== null ? `, server CPU ${row.cpuUs} us/request` : ''}${row.non2xx || row.errors ? `  (!! ${row.non2xx} non-2xx, ${row.errors} errors)` : ''}\n`,
+      );
     }
 
     const base = results.find((r) => r.name === SCENARIOS[0].name);

@@ -73,7 +73,13 @@ function recordEventLoop(entry) {
 const round2 = (x) => Math.round(x * 100) / 100;
 const summary = (h) =>
   h
-    ? { p50: round2(h.p50), p99: round2(h.p99), max: round2(h.max), samples: h.samples, ...(h.gc ? { gc: { count: h.gc.count, totalMs: round2(h.gc.totalMs), maxMs: round2(h.gc.maxMs), major: h.gc.major } } : {}) }
+    ? {
+        p50: round2(h.p50),
+        p99: round2(h.p99),
+        max: round2(h.max),
+        samples: h.samples,
+        ...(h.gc ? { gc: { count: h.gc.count, totalMs: round2(h.gc.totalMs), maxMs: round2(h.gc.maxMs), major: h.gc.major } } : {}),
+      }
     : null;
 
 /** Start `node <args>` in the project root; with captureStdout its output collects in child.output. */

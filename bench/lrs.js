@@ -122,7 +122,9 @@ async function main() {
     }
     const row = (r) => ({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, statementsPerSecond: Math.round(r.requests.average * BATCH) });
     const result = { name: 'lrs: POST /xapi/statements, batches of 50', api: { ...row(a), eventLoop: a.eventLoop }, bare: row(b), goal: 0.8 };
-    console.log(`LRS statements, batches of ${BATCH}: API ${fmt(result.api.rps)} req/s (${fmt(result.api.statementsPerSecond)} statements/s, p99 ${result.api.p99} ms), bare ${fmt(result.bare.rps)} req/s (p99 ${result.bare.p99} ms), ratio ${(result.api.rps / result.bare.rps).toFixed(2)}`);
+    console.log(
+      `LRS statements, batches of ${BATCH}: API ${fmt(result.api.rps)} req/s (${fmt(result.api.statementsPerSecond)} statements/s, p99 ${result.api.p99} ms), bare ${fmt(result.bare.rps)} req/s (p99 ${result.bare.p99} ms), ratio ${(result.api.rps / result.bare.rps).toFixed(2)}`,
+    );
     if (opts.json) console.log(JSON.stringify({ results: [result] }));
   } finally {
     await world.cleanup();

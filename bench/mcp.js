@@ -70,7 +70,11 @@ async function main() {
     const { child, url } = await startApi(false, opts.cpuProf ? PROFILE_ARGS(opts.cpuProf) : []);
 
     const call = async (method, p, body, headers = {}) => {
-      const res = await fetch(url + p, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+      const res = await fetch(url + p, {
+        method,
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, text, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined };
     };
@@ -81,7 +85,10 @@ async function main() {
     };
     const writer = await token('students:write');
     for (let n = 0; n * 100 < opts.students; n++) {
-      const data = Array.from({ length: Math.min(100, opts.students - n * 100) }, (_, i) => ({ type: 'students', attributes: { email: `mcp-${run}-${n}-${i}@bench.test`, first_name: 'Mcp', last_name: `Bench${i}` } }));
+      const data = Array.from({ length: Math.min(100, opts.students - n * 100) }, (_, i) => ({
+        type: 'students',
+        attributes: { email: `mcp-${run}-${n}-${i}@bench.test`, first_name: 'Mcp', last_name: `Bench${i}` },
+      }));
       const r = await call('POST', '/v2/students/', { data }, { authorization: writer });
       if (r.status !== 200) throw new Error(`seeding failed: ${r.status} ${r.text.slice(0, 300)}`);
     }
@@ -156,7 +163,7 @@ async function main() {
       );
     }
     if (failed) {
-      process.stderr.write('\nnon-200 answers, errors or a tool answer unlike the operation\'s above\n');
+      process.stderr.write("\nnon-200 answers, errors or a tool answer unlike the operation's above\n");
       process.exitCode = 1;
     }
   } finally {

@@ -220,9 +220,7 @@ async function main() {
       ).rows;
       // the lesson progress rows, as a learner's lessons read makes them
       await inChunks(rows, 25, async (r) => must(await a('GET', `/v1/users/${encodeId('student', r.user)}/published-courses/${c.pc}/lessons`), 'lessons'));
-      const lps = new Map(
-        (await db.query(`SELECT id, progress_token, user_id, course_progress_id FROM lesson_progress WHERE organization_id = $1`, [orgUuid])).rows.map((r) => [r.user_id, r]),
-      );
+      const lps = new Map((await db.query(`SELECT id, progress_token, user_id, course_progress_id FROM lesson_progress WHERE organization_id = $1`, [orgUuid])).rows.map((r) => [r.user_id, r]));
       const all = rows.map((r) => {
         const lp = lps.get(r.user);
         return {
@@ -251,13 +249,21 @@ async function main() {
     if (wanted('courses')) {
       const [email] = await learners(1, `many-${run}`);
       const pcs = [];
-      await inChunks(Array.from({ length: opts.enrollments }, (_, i) => i), 10, async (i) => pcs.push((await publishCourse(`Bench course ${i}`)).pc));
+      await inChunks(
+        Array.from({ length: opts.enrollments }, (_, i) => i),
+        10,
+        async (i) => pcs.push((await publishCourse(`Bench course ${i}`)).pc),
+      );
       await inChunks(pcs, 10, (pc) => enrollAll(pc, [email]));
       const [u] = (await db.query(`SELECT id FROM users WHERE organization_id = $1 AND email = $2`, [orgUuid, email])).rows;
       courses = { user: encodeId('student', u.id), path: `/v1/users/${encodeId('student', u.id)}/published-courses?page_size=100` };
     }
     await db.query('VACUUM ANALYZE');
-    const constants = new Set((await db.query(`SELECT id FROM organizations UNION ALL SELECT id FROM domains UNION ALL SELECT id FROM courses UNION ALL SELECT id FROM lessons UNION ALL SELECT id FROM published_courses`)).rows.map((r) => r.id));
+    const constants = new Set(
+      (
+        await db.query(`SELECT id FROM organizations UNION ALL SELECT id FROM domains UNION ALL SELECT id FROM courses UNION ALL SELECT id FROM lessons UNION ALL SELECT id FROM published_courses`)
+      ).rows.map((r) => r.id),
+    );
     await db.end();
     process.stdout.write(`fixtures through the API in ${((Date.now() - setup0) / 1000).toFixed(1)} s\n`);
     await sleep(500);
@@ -316,9 +322,7 @@ async function main() {
     children.push(bare);
     await waitFor(`http://127.0.0.1:${barePort}/`, bare, 'the bare server');
     const bareUrl = `http://127.0.0.1:${barePort}`;
-    process.stdout.write(
-      `\nNode ${process.version}, pool ${config.DATABASE_POOL_SIZE} connections each, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`,
-    );
+    process.stdout.write(`\nNode ${process.version}, pool ${config.DATABASE_POOL_SIZE} connections each, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`);
 
     const measure = async (target, o) => {
       const r = await runAutocannon(o);

@@ -201,10 +201,10 @@ async function main() {
     await inChunks(rows, 25, async (r) => must(await a('GET', `/v1/users/${encodeId('student', r.user)}/published-courses/${big.pc}/lessons`), 'lessons'));
     const lps = new Map(
       (
-        await db.query(`SELECT lp.id, lp.user_id, lp.course_progress_id FROM lesson_progress lp JOIN course_progress cp ON cp.id = lp.course_progress_id WHERE lp.organization_id = $1 AND cp.published_course_id = $2`, [
-          orgUuid,
-          decodeId('publishedCourse', big.pc),
-        ])
+        await db.query(
+          `SELECT lp.id, lp.user_id, lp.course_progress_id FROM lesson_progress lp JOIN course_progress cp ON cp.id = lp.course_progress_id WHERE lp.organization_id = $1 AND cp.published_course_id = $2`,
+          [orgUuid, decodeId('publishedCourse', big.pc)],
+        )
       ).rows.map((r) => [r.user_id, r]),
     );
     const all = rows.map((r) => {
@@ -253,8 +253,12 @@ async function main() {
     const smallRun = await counted(small, x);
     await counted(big, y);
     const bigRun = await counted(big, x);
-    for (const [name, res] of [['5 questions', smallRun], [`${opts.questions} questions`, bigRun]]) {
-      if (res.r.status !== 201 || res.r.body.passed !== true || res.statements.some((s) => s.failed)) throw new Error(`counted attempt (${name}): ${res.r.status} ${JSON.stringify(res.r.body).slice(0, 300)}`);
+    for (const [name, res] of [
+      ['5 questions', smallRun],
+      [`${opts.questions} questions`, bigRun],
+    ]) {
+      if (res.r.status !== 201 || res.r.body.passed !== true || res.statements.some((s) => s.failed))
+        throw new Error(`counted attempt (${name}): ${res.r.status} ${JSON.stringify(res.r.body).slice(0, 300)}`);
     }
     show(`POST /v1/quizzes/{id}/attempts, ${opts.questions} questions (passes, completes the course)`, bigRun.statements);
     process.stdout.write(`  the same at a 5-question quiz: ${smallRun.statements.length}\n`);
@@ -285,7 +289,16 @@ async function main() {
       const r = await runAutocannon(o);
       const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, v]) => [c, v.count]));
       if (Object.keys(statuses).some((c) => c !== '201') || r.errors || r.timeouts) failed = true;
-      return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, seconds: r.duration, statuses, errors: r.errors + r.timeouts, eventLoop: r.eventLoop };
+      return {
+        rps: r.requests.total / r.duration,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        requests: r.requests.total,
+        seconds: r.duration,
+        statuses,
+        errors: r.errors + r.timeouts,
+        eventLoop: r.eventLoop,
+      };
     };
     const row = { name: `POST /v1/quizzes/{id}/attempts, ${opts.questions}-question quiz, ${opts.learners} learners, ${opts.connections} in parallel`, key: 'attempt', sql: bigRun.statements.length };
     for (const target of ['api', 'bare']) {
@@ -317,7 +330,9 @@ async function main() {
     ).rows;
     await c2.end();
     const expected = 2 * opts.learners + 2 * WARM + 2;
-    process.stdout.write(`attempts: ${chk.attempts}, certificates: ${chk.certificates} (expected ${expected} and ${expected + 2}), QUIZ_COMPLETION events: ${chk.quiz_events} (expected ${expected + 2})\n`);
+    process.stdout.write(
+      `attempts: ${chk.attempts}, certificates: ${chk.certificates} (expected ${expected} and ${expected + 2}), QUIZ_COMPLETION events: ${chk.quiz_events} (expected ${expected + 2})\n`,
+    );
     if (chk.attempts !== expected || chk.certificates !== expected + 2 || chk.quiz_events !== expected + 2) failed = true;
 
     const load1 = os.loadavg();

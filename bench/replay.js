@@ -108,11 +108,18 @@ async function runReplayScenario(spec) {
     // --- 3. throughput -------------------------------------------------------------------------
     const api = await startApi(false);
     const barePort = await freePort();
-    const bare = startChild([__filename, '--serve-bare', String(barePort)], { ...process.env, BARE_DATABASE_URL: dbUrl.toString(), BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE), BARE_SCRIPT: scriptFile });
+    const bare = startChild([__filename, '--serve-bare', String(barePort)], {
+      ...process.env,
+      BARE_DATABASE_URL: dbUrl.toString(),
+      BARE_POOL_SIZE: String(config.DATABASE_POOL_SIZE),
+      BARE_SCRIPT: scriptFile,
+    });
     children.push(bare);
     await waitFor(`http://127.0.0.1:${barePort}/`, bare, 'the bare server');
     const bareUrl = `http://127.0.0.1:${barePort}`;
-    process.stdout.write(`\nNode ${process.version}, pool ${config.DATABASE_POOL_SIZE} connections each, ${opts.connections} connections, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`);
+    process.stdout.write(
+      `\nNode ${process.version}, pool ${config.DATABASE_POOL_SIZE} connections each, ${opts.connections} connections, load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}\n\n`,
+    );
 
     const measure = async (o) => {
       const r = await runAutocannon(o);
@@ -141,7 +148,12 @@ async function runReplayScenario(spec) {
       );
       for (const t of ['api', 'bare']) if (Object.keys(r[t].statuses).some((c) => c !== '200')) process.stdout.write(`  ${t}: statuses ${JSON.stringify(r[t].statuses)}\n`);
     }
-    process.stdout.write(`\nload average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `\nload average at end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     if (opts.json) process.stdout.write(`${JSON.stringify({ results })}\n`);
   } finally {
     await cleanup();

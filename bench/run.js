@@ -175,7 +175,9 @@ function report(runs, seconds, at) {
   );
 
   // --- the ratio table ----------------------------------------------------------------------
-  lines.push('| scenario | operation | API req/s | bare req/s | ratio | bare prepared req/s | ratio vs prepared | p99 API / bare ms | p99 ratio | server CPU us/request API / bare | API event-loop delay p99 ms | goal |');
+  lines.push(
+    '| scenario | operation | API req/s | bare req/s | ratio | bare prepared req/s | ratio vs prepared | p99 API / bare ms | p99 ratio | server CPU us/request API / bare | API event-loop delay p99 ms | goal |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of runs) {
     const rows = r.json && Array.isArray(r.json.results) ? r.json.results.filter((x) => x && x.api && x.bare) : [];
@@ -210,7 +212,10 @@ function report(runs, seconds, at) {
   }
 
   // --- load and event loop per scenario -------------------------------------------------------
-  lines.push('Per scenario: the load average (1, 5, 15 minutes) right before and right after it, its wall time and exit status, and the API process\'s event-loop delay p99 (max over the measured runs aimed at the API; whole process lifetime in parentheses).', '');
+  lines.push(
+    "Per scenario: the load average (1, 5, 15 minutes) right before and right after it, its wall time and exit status, and the API process's event-loop delay p99 (max over the measured runs aimed at the API; whole process lifetime in parentheses).",
+    '',
+  );
   lines.push('| scenario | load before | load after | wall s | exit | event-loop delay p99 ms |');
   lines.push('|---|---|---|---:|---:|---:|');
   for (const r of runs) {
@@ -220,7 +225,12 @@ function report(runs, seconds, at) {
       `| ${r.name} | ${r.load.before.join(' ')} | ${r.load.after.join(' ')} | ${Math.round(r.seconds)} | ${r.status} | ${runsEld ? ms(runsEld.p99) : r.json?.eventLoop ? ms(r.json.eventLoop.p99) : '-'}${life ? ` (${ms(life.p99)})` : ''} |`,
     );
   }
-  lines.push('', 'Reproduce: `npm run bench` (everything, a few minutes), or `npm run bench -- <scenario>`; `BENCH_SECONDS=8` for longer runs on a quiet machine; `BENCH_SETTLE_SECONDS=30` to let the load fall before each scenario (how the run above was made, when its load column shows waits).', '', END);
+  lines.push(
+    '',
+    'Reproduce: `npm run bench` (everything, a few minutes), or `npm run bench -- <scenario>`; `BENCH_SECONDS=8` for longer runs on a quiet machine; `BENCH_SETTLE_SECONDS=30` to let the load fall before each scenario (how the run above was made, when its load column shows waits).',
+    '',
+    END,
+  );
   return lines.join('\n');
 }
 

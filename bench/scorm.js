@@ -63,7 +63,12 @@ async function main() {
     const api = await world.startApi(false);
     const auth = `Basic ${Buffer.from(`${world.org.api_key}:`).toString('base64')}`;
     const call = async (method, p, b) => {
-      const res = await fetch(`${api.url}${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b), redirect: 'manual' });
+      const res = await fetch(`${api.url}${p}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+        redirect: 'manual',
+      });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
       return text ? JSON.parse(text) : null;

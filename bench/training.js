@@ -149,7 +149,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const WARM = 100;
@@ -212,15 +211,23 @@ async function main() {
     await inChunks(rows, 25, async (r) => must(await a('GET', `/v1/users/${encodeId('student', r.user)}/published-courses/${pc.id}/lessons`), 'lessons'));
     const lps = new Map(
       (
-        await db.query(`SELECT lp.id, lp.user_id, lp.course_progress_id FROM lesson_progress lp JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = lp.organization_id WHERE lp.organization_id = $1 AND cp.published_course_id = $2`, [
-          orgUuid,
-          decodeId('publishedCourse', pc.id),
-        ])
+        await db.query(
+          `SELECT lp.id, lp.user_id, lp.course_progress_id FROM lesson_progress lp JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = lp.organization_id WHERE lp.organization_id = $1 AND cp.published_course_id = $2`,
+          [orgUuid, decodeId('publishedCourse', pc.id)],
+        )
       ).rows.map((r) => [r.user_id, r]),
     );
     const learners = rows.map((r) => {
       const lp = lps.get(r.user);
-      return { lp: lp.id, user: r.user, cp: lp.course_progress_id, enrollment: r.enrollment, enrollmentPublic: encodeId('enrollment', r.enrollment), email: r.email, userPublic: encodeId('student', r.user) };
+      return {
+        lp: lp.id,
+        user: r.user,
+        cp: lp.course_progress_id,
+        enrollment: r.enrollment,
+        enrollmentPublic: encodeId('enrollment', r.enrollment),
+        email: r.email,
+        userPublic: encodeId('student', r.user),
+      };
     });
     const newSession = async (name, seats = opts.seats) => {
       const s = must(
@@ -280,7 +287,10 @@ async function main() {
     // a session without seats (seats_total 0): a refused registration
     const refused = await counted(sessions.full, z);
     if (refused.r.status !== 400) throw new Error(`refused registration: ${refused.r.status} ${JSON.stringify(refused.r.body).slice(0, 300)}`);
-    show('the same, refused (no seat left: 400 on vilt_session)', refused.statements.filter((s) => !s.failed));
+    show(
+      'the same, refused (no seat left: 400 on vilt_session)',
+      refused.statements.filter((s) => !s.failed),
+    );
     // the script: the recorded learner and session; the ids the INSERTs return
     const regId = decodeId('viltRegistration', accepted.r.body.id);
     const statements = accepted.statements.map(({ sql, params }) => {
@@ -336,10 +346,7 @@ async function main() {
       await Promise.all(
         pairs.map(async ([s, l]) => {
           const t1 = performance.now();
-          const r =
-            target === 'api'
-              ? await register(api.url, auth, s, l)
-              : await call(bareUrl, 'POST', `/register/${l.userPublic}/${s.uuid}`, {});
+          const r = target === 'api' ? await register(api.url, auth, s, l) : await call(bareUrl, 'POST', `/register/${l.userPublic}/${s.uuid}`, {});
           latencies.push(performance.now() - t1);
           const key = r.status === 400 ? `400 ${Object.keys(r.body ?? {}).join(',')}` : String(r.status);
           answers[key] = (answers[key] ?? 0) + 1;
@@ -347,7 +354,14 @@ async function main() {
       );
       const seconds = (performance.now() - t0) / 1000;
       latencies.sort((p, q) => p - q);
-      return { rps: pairs.length / seconds, p50: Number(pct(latencies, 50).toFixed(1)), p99: Number(pct(latencies, 99).toFixed(1)), max: Number(latencies[latencies.length - 1].toFixed(1)), seconds: Number(seconds.toFixed(3)), answers };
+      return {
+        rps: pairs.length / seconds,
+        p50: Number(pct(latencies, 50).toFixed(1)),
+        p99: Number(pct(latencies, 99).toFixed(1)),
+        max: Number(latencies[latencies.length - 1].toFixed(1)),
+        seconds: Number(seconds.toFixed(3)),
+        answers,
+      };
     };
     const measured = learners.slice(0, opts.registrations);
     const shapes = [
@@ -357,10 +371,16 @@ async function main() {
     const results = [];
     for (const shape of shapes) results.push({ name: shape.name, key: shape.key });
     for (const target of ['api', 'bare']) {
-      await fire(target, learners.slice(0, WARM).map((l) => [sessions[`${target}Warm`], l]));
+      await fire(
+        target,
+        learners.slice(0, WARM).map((l) => [sessions[`${target}Warm`], l]),
+      );
       for (const [i, shape] of shapes.entries()) {
         const ss = shape.sessions(target);
-        results[i][target] = await fire(target, measured.map((l, k) => [ss[k % ss.length], l]));
+        results[i][target] = await fire(
+          target,
+          measured.map((l, k) => [ss[k % ss.length], l]),
+        );
       }
     }
 
@@ -379,7 +399,9 @@ async function main() {
     // one VILT_EVENT_REGISTRATION per registration of every session (the bare server writes the same events)
     const events = new Map(
       (
-        await c2.query(`SELECT payload->'vilt_session'->>'id' AS session, count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = 'VILT_EVENT_REGISTRATION' GROUP BY 1`, [orgUuid])
+        await c2.query(`SELECT payload->'vilt_session'->>'id' AS session, count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = 'VILT_EVENT_REGISTRATION' GROUP BY 1`, [
+          orgUuid,
+        ])
       ).rows.map((r) => [decodeId('viltSession', r.session), r.n]),
     );
     const overfull = [...per.values()].filter((s) => s.registration_count > s.seats_total || s.registrations > s.seats_total);

@@ -25,7 +25,28 @@
  */
 const { main, parseArgs, runReplayScenario } = require('./replay');
 
-const WORDS = ['python', 'kubernetes', 'sales', 'marketing', 'design', 'finance', 'cloud', 'security', 'leadership', 'data', 'excel', 'writing', 'negotiation', 'onboarding', 'compliance', 'safety', 'networking', 'java', 'golang', 'support'];
+const WORDS = [
+  'python',
+  'kubernetes',
+  'sales',
+  'marketing',
+  'design',
+  'finance',
+  'cloud',
+  'security',
+  'leadership',
+  'data',
+  'excel',
+  'writing',
+  'negotiation',
+  'onboarding',
+  'compliance',
+  'safety',
+  'networking',
+  'java',
+  'golang',
+  'support',
+];
 
 const opts = parseArgs(process.argv.slice(2), { courses: 10000, users: 1000, connections: 10 }, (a, next, o) => {
   if (a === '--courses') o.courses = Number(next());
@@ -68,7 +89,11 @@ main(() =>
       await db.query('VACUUM ANALYZE');
       return {
         reads: [
-          { key: 'search', name: `catalog search over ${opts.courses} published courses (search=kubernetes security)`, path: `/v1/domains/${org.domain_name}/published-courses?search=kubernetes%20security` },
+          {
+            key: 'search',
+            name: `catalog search over ${opts.courses} published courses (search=kubernetes security)`,
+            path: `/v1/domains/${org.domain_name}/published-courses?search=kubernetes%20security`,
+          },
           { key: 'rare', name: 'catalog search, one rare term (search=1234)', path: `/v1/domains/${org.domain_name}/published-courses?search=1234` },
           { key: 'users', name: `domain users, page of ${Math.min(opts.users, 1000)}`, path: `/v1/domains/${org.domain_name}/users?page_size=1000` },
         ],

@@ -70,7 +70,10 @@ main(() =>
          SELECT c.organization_id, c.id, 'Lesson ' || i, 'HTML', i FROM courses c, generate_series(1, 3) i WHERE c.organization_id = $1`,
         [orgId],
       );
-      await db.query(`INSERT INTO published_courses (organization_id, course_id, domain_id, slug) SELECT organization_id, id, $2, 'c-' || id FROM courses WHERE organization_id = $1`, [orgId, domainId]);
+      await db.query(`INSERT INTO published_courses (organization_id, course_id, domain_id, slug) SELECT organization_id, id, $2, 'c-' || id FROM courses WHERE organization_id = $1`, [
+        orgId,
+        domainId,
+      ]);
       await db.query(
         `INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'u' || g || '@example.test', 'First' || (g % 50), 'Last' || (g % 97) FROM generate_series(1, $2) g`,
         [orgId, n],
@@ -98,7 +101,8 @@ main(() =>
         [orgId],
       );
       await db.query('VACUUM ANALYZE');
-      const idOf = async (table, type) => encodeId(type, (await db.query(`SELECT id FROM ${table} WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`, [orgId, Math.floor(n / 20)])).rows[0].id);
+      const idOf = async (table, type) =>
+        encodeId(type, (await db.query(`SELECT id FROM ${table} WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`, [orgId, Math.floor(n / 20)])).rows[0].id);
       const ids = {
         course: await idOf('courses', 'course'),
         lesson: await idOf('lessons', 'lesson'),

@@ -76,7 +76,9 @@ const SQL_UPDATE = `UPDATE users u SET
           WHERE u.id = v.id AND u.organization_id = $5
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
-        RETURNING ${STUDENT_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`;
+        RETURNING ${STUDENT_COLUMNS.split(', ')
+          .map((c) => `u.${c}`)
+          .join(', ')}`;
 
 // The two statements of a keyed write (core/idempotency/idempotency.service.ts CLAIM and COMPLETE,
 // `$org` bound last as bindOrg binds it): the claim before the create, the store of the answer after.
@@ -120,9 +122,15 @@ function uuidV5(namespace, name) {
 async function serveBare(port) {
   const { Pool } = require('pg');
   const raw = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_SIZE) });
-  const names = new Map([[SQL_READ, 'bare_read'], [SQL_LIST, 'bare_list'], [SQL_CREATE, 'bare_create'], [SQL_UPDATE, 'bare_update'], [SQL_CLAIM, 'bare_claim'], [SQL_COMPLETE, 'bare_complete']]);
-  const pool =
-    process.env.BARE_PREPARED === '1' ? { query: (text, values) => raw.query({ name: names.get(text), text, values }) } : raw;
+  const names = new Map([
+    [SQL_READ, 'bare_read'],
+    [SQL_LIST, 'bare_list'],
+    [SQL_CREATE, 'bare_create'],
+    [SQL_UPDATE, 'bare_update'],
+    [SQL_CLAIM, 'bare_claim'],
+    [SQL_COMPLETE, 'bare_complete'],
+  ]);
+  const pool = process.env.BARE_PREPARED === '1' ? { query: (text, values) => raw.query({ name: names.get(text), text, values }) } : raw;
   const org = process.env.BARE_ORG;
   const app = require('fastify')({ logger: false, bodyLimit: 1024 * 1024 });
   app.get('/students/:id', async (req, reply) => {
@@ -267,14 +275,6 @@ function parseArgs(argv) {
   if (!(opts.students >= BATCH)) throw new Error(`--students must be at least ${BATCH}`);
   return opts;
 }
-
-
-
-
-
-
-
-
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -432,7 +432,16 @@ async function main() {
         const r = await runAutocannon(ac(opts.duration));
         const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, v]) => [c, v.count]));
         const bad = Object.entries(statuses).filter(([c]) => c !== '200');
-        row[target] = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors + r.timeouts, statuses, eventLoop: r.eventLoop ?? null, cpuUs: r.cpu ? r.cpu.usPerRequest : null };
+        row[target] = {
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          requests: r.requests.total,
+          errors: r.errors + r.timeouts,
+          statuses,
+          eventLoop: r.eventLoop ?? null,
+          cpuUs: r.cpu ? r.cpu.usPerRequest : null,
+        };
         if (bad.length || r.errors || r.timeouts) failed = true;
         process.stdout.write(
           `  ${op.name} [${target}]: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +

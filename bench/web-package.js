@@ -101,12 +101,7 @@ async function main() {
     let row;
     for (let r = 0; r < RUNS; r++) {
       const id = require('node:crypto').randomUUID();
-      await db.query(`INSERT INTO web_packages (id, organization_id, title, source_url, storage_prefix) VALUES ($1, $2, 'bench', $3, $4)`, [
-        id,
-        orgId,
-        url,
-        `org/${orgId}/web-packages/${id}`,
-      ]);
+      await db.query(`INSERT INTO web_packages (id, organization_id, title, source_url, storage_prefix) VALUES ($1, $2, 'bench', $3, $4)`, [id, orgId, url, `org/${orgId}/web-packages/${id}`]);
       const t0 = process.hrtime.bigint();
       await queue.add('web-package-import', { kind: 'web-package-import', organizationId: orgId, webPackageId: id }, { attempts: 1 });
       for (;;) {

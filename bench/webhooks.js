@@ -111,7 +111,10 @@ async function main() {
     const received = await receivedCount();
     const failed = (await db.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE http_status IS DISTINCT FROM 200`)).rows[0].n;
     const lat = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS p FROM webhook_attempts`)).rows[0].p;
-    const load = require('node:os').loadavg().map((x) => x.toFixed(2)).join(' ');
+    const load = require('node:os')
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     const result = {
       deliveries: total,
       received,

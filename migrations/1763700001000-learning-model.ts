@@ -242,7 +242,20 @@ export class LearningModel1763700001000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['outbox_events', 'visibility_overrides', 'group_memberships', 'groups', 'group_categories', 'certificates', 'course_ratings', 'enrollments', 'published_courses', 'lessons', 'courses', 'users']) {
+    for (const t of [
+      'outbox_events',
+      'visibility_overrides',
+      'group_memberships',
+      'groups',
+      'group_categories',
+      'certificates',
+      'course_ratings',
+      'enrollments',
+      'published_courses',
+      'lessons',
+      'courses',
+      'users',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
   }

@@ -50,9 +50,7 @@ export class V1Content1763700005000 implements MigrationInterface {
 
     // The v1 lesson type enum (Type8b7Enum) has SECTION; widen the check (nothing else changes).
     await q.query(`ALTER TABLE lessons DROP CONSTRAINT IF EXISTS lessons_type_check`);
-    await q.query(
-      `ALTER TABLE lessons ADD CONSTRAINT lessons_type_check CHECK (type IN ('ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR', 'SECTION'))`,
-    );
+    await q.query(`ALTER TABLE lessons ADD CONSTRAINT lessons_type_check CHECK (type IN ('ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR', 'SECTION'))`);
     // /v1 lesson lists filtered by course, in order.
     await q.query(`CREATE INDEX lessons_org_course_order_idx ON lessons (organization_id, course_id, "order", created_at, id) WHERE deleted_at IS NULL AND NOT is_draft`);
   }
@@ -60,9 +58,7 @@ export class V1Content1763700005000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS lessons_org_course_order_idx`);
     await q.query(`ALTER TABLE lessons DROP CONSTRAINT IF EXISTS lessons_type_check`);
-    await q.query(
-      `ALTER TABLE lessons ADD CONSTRAINT lessons_type_check CHECK (type IN ('ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'))`,
-    );
+    await q.query(`ALTER TABLE lessons ADD CONSTRAINT lessons_type_check CHECK (type IN ('ASSET', 'HTML', 'QUIZ', 'WEB_PACKAGE', 'VILT', 'IE_EXAM', 'WIDGET', 'MODULAR'))`);
     await q.query(`DROP TABLE IF EXISTS tags`);
     await q.query(`DROP TABLE IF EXISTS course_labels`);
     await q.query(`DROP TABLE IF EXISTS labels`);

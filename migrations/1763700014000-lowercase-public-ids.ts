@@ -10,9 +10,41 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * encoding here is frozen, whatever src/core/ids becomes later.
  */
 const PREFIXES = [
-  'org', 'cli', 'adm', 'dom', 'stu', 'crs', 'les', 'pcs', 'enr', 'cert', 'rat', 'grp', 'gcat', 'whk', 'dlv', 'evt',
-  'ast', 'wpk', 'lbl', 'tag', 'cit', 'pth', 'ppth', 'pit', 'acp', 'acc', 'csr', 'pln', 'sfd', 'ofr', 'plne', 'ppen',
-  'dui', 'quiz', 'vov',
+  'org',
+  'cli',
+  'adm',
+  'dom',
+  'stu',
+  'crs',
+  'les',
+  'pcs',
+  'enr',
+  'cert',
+  'rat',
+  'grp',
+  'gcat',
+  'whk',
+  'dlv',
+  'evt',
+  'ast',
+  'wpk',
+  'lbl',
+  'tag',
+  'cit',
+  'pth',
+  'ppth',
+  'pit',
+  'acp',
+  'acc',
+  'csr',
+  'pln',
+  'sfd',
+  'ofr',
+  'plne',
+  'ppen',
+  'dui',
+  'quiz',
+  'vov',
 ];
 const OLD_RE = new RegExp(`^(${PREFIXES.join('|')})_([A-Za-z0-9_-]{22})$`);
 const NEW_RE = new RegExp(`^(${PREFIXES.join('|')})([0-9a-z]{25})$`);
@@ -23,7 +55,12 @@ export function oldToNew(s: string): string | null {
   if (!m) return null;
   const bytes = Buffer.from(m[2], 'base64url');
   if (bytes.length !== 16 || bytes.toString('base64url') !== m[2]) return null;
-  return m[1] + BigInt('0x' + bytes.toString('hex')).toString(36).padStart(25, '0');
+  return (
+    m[1] +
+    BigInt('0x' + bytes.toString('hex'))
+      .toString(36)
+      .padStart(25, '0')
+  );
 }
 
 export function newToOld(s: string): string | null {
@@ -55,10 +92,7 @@ function rewrite(value: unknown, convert: (s: string) => string | null, state: {
 async function convertPayloads(q: QueryRunner, convert: (s: string) => string | null): Promise<void> {
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const rows: { id: string; payload: unknown }[] = await q.query(
-      `SELECT id, payload FROM outbox_events WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
-      [after],
-    );
+    const rows: { id: string; payload: unknown }[] = await q.query(`SELECT id, payload FROM outbox_events WHERE id > $1 ORDER BY id LIMIT ${BATCH}`, [after]);
     if (!rows.length) return;
     const ids: string[] = [];
     const bodies: string[] = [];
@@ -71,10 +105,7 @@ async function convertPayloads(q: QueryRunner, convert: (s: string) => string | 
       }
     }
     if (ids.length) {
-      await q.query(
-        `UPDATE outbox_events o SET payload = v.payload::jsonb FROM unnest($1::uuid[], $2::text[]) AS v(id, payload) WHERE o.id = v.id`,
-        [ids, bodies],
-      );
+      await q.query(`UPDATE outbox_events o SET payload = v.payload::jsonb FROM unnest($1::uuid[], $2::text[]) AS v(id, payload) WHERE o.id = v.id`, [ids, bodies]);
     }
     after = rows[rows.length - 1].id;
   }

@@ -11,7 +11,10 @@ const NAMESPACE = '5b0e8c1e-3f5e-4d8a-9a57-6c1f2b7c9d10';
 const BATCH = 1000;
 
 function uuidV5(namespace: string, name: string): string {
-  const h = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const h = createHash('sha1')
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');
@@ -26,10 +29,7 @@ export class UsersExternalId1763700014001 implements MigrationInterface {
       const rows: { id: string }[] = await q.query(`SELECT id FROM users WHERE external_id = '' AND NOT is_anonymized ORDER BY id LIMIT ${BATCH}`);
       if (!rows.length) return;
       const ids = rows.map((r) => r.id);
-      await q.query(
-        `UPDATE users u SET external_id = v.external_id FROM unnest($1::uuid[], $2::text[]) AS v(id, external_id) WHERE u.id = v.id`,
-        [ids, ids.map((id) => uuidV5(NAMESPACE, id))],
-      );
+      await q.query(`UPDATE users u SET external_id = v.external_id FROM unnest($1::uuid[], $2::text[]) AS v(id, external_id) WHERE u.id = v.id`, [ids, ids.map((id) => uuidV5(NAMESPACE, id))]);
     }
   }
 

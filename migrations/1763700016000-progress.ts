@@ -90,7 +90,9 @@ export class Progress1763700016000 implements MigrationInterface {
 
     // one live certificate per course progress; its enrollment/user/course is what the progress has
     await q.query(`ALTER TABLE certificates ADD COLUMN course_progress_id uuid`);
-    await q.query(`ALTER TABLE certificates ADD CONSTRAINT certificates_course_progress_id_fkey FOREIGN KEY (organization_id, course_progress_id) REFERENCES course_progress (organization_id, id) ON DELETE SET NULL (course_progress_id)`);
+    await q.query(
+      `ALTER TABLE certificates ADD CONSTRAINT certificates_course_progress_id_fkey FOREIGN KEY (organization_id, course_progress_id) REFERENCES course_progress (organization_id, id) ON DELETE SET NULL (course_progress_id)`,
+    );
     await q.query(`CREATE INDEX certificates_course_progress_idx ON certificates (organization_id, course_progress_id)`);
   }
 

@@ -33,9 +33,7 @@ export class CommerceLimitsPurchaseKeys1763700017101 implements MigrationInterfa
       );
     }
     for (const k of KEYS) {
-      await q.query(
-        `ALTER TABLE ${k.table} ADD CONSTRAINT ${k.table}_${k.column}_fkey FOREIGN KEY (organization_id, ${k.column}) REFERENCES ${k.parent}(organization_id, id) ON DELETE ${k.onDelete}`,
-      );
+      await q.query(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.table}_${k.column}_fkey FOREIGN KEY (organization_id, ${k.column}) REFERENCES ${k.parent}(organization_id, id) ON DELETE ${k.onDelete}`);
     }
     await q.query(`CREATE INDEX purchases_org_credit_code_idx ON purchases (organization_id, training_credit_code_id) WHERE training_credit_code_id IS NOT NULL`);
     await q.query(`CREATE INDEX purchases_org_license_package_idx ON purchases (organization_id, license_package_id) WHERE license_package_id IS NOT NULL`);

@@ -142,9 +142,7 @@ export class Quizzes1763700018000 implements MigrationInterface {
 
     // lessons.quiz_id: a reference from now on (before this table no id could name a quiz)
     await q.query(`UPDATE lessons SET quiz_id = NULL WHERE quiz_id IS NOT NULL`);
-    await q.query(
-      `ALTER TABLE lessons ADD CONSTRAINT lessons_quiz_id_fkey FOREIGN KEY (organization_id, quiz_id) REFERENCES quizzes (organization_id, id) ON DELETE SET NULL (quiz_id)`,
-    );
+    await q.query(`ALTER TABLE lessons ADD CONSTRAINT lessons_quiz_id_fkey FOREIGN KEY (organization_id, quiz_id) REFERENCES quizzes (organization_id, id) ON DELETE SET NULL (quiz_id)`);
     await q.query(`CREATE INDEX lessons_quiz_idx ON lessons (organization_id, quiz_id) WHERE quiz_id IS NOT NULL`);
   }
 

@@ -172,7 +172,15 @@ export class DataOut1763770000000 implements MigrationInterface {
       await q.query(`DROP TRIGGER IF EXISTS ${t}_data_out_touch ON ${t}`);
       if (t !== 'lesson_progress') await q.query(`DROP INDEX IF EXISTS ${t}_org_updated_idx`);
     }
-    for (const f of ['data_out_progress_event()', 'data_out_enrollment_event()', 'data_out_user_event()', 'data_out_touch()', 'data_out_record(uuid, text, jsonb)', 'data_out_iso(timestamptz)', 'public_id(text, uuid)']) {
+    for (const f of [
+      'data_out_progress_event()',
+      'data_out_enrollment_event()',
+      'data_out_user_event()',
+      'data_out_touch()',
+      'data_out_record(uuid, text, jsonb)',
+      'data_out_iso(timestamptz)',
+      'public_id(text, uuid)',
+    ]) {
       await q.query(`DROP FUNCTION IF EXISTS ${f}`);
     }
   }

@@ -24,7 +24,16 @@ const files = [];
   }
 })(path.join(root, 'src'));
 
-const program = ts.createProgram(files, { strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, skipLibCheck: true, esModuleInterop: true, types: ['node'] });
+const program = ts.createProgram(files, {
+  strict: true,
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.CommonJS,
+  skipLibCheck: true,
+  esModuleInterop: true,
+  types: ['node'],
+});
 const checker = program.getTypeChecker();
 const isAnyish = (t) => !!(t.flags & ts.TypeFlags.Any) || (checker.isArrayType(t) && !!(checker.getTypeArguments(t)[0].flags & ts.TypeFlags.Any));
 

@@ -52,7 +52,10 @@ function to31(node) {
   } else if (node.nullable === false) {
     delete node.nullable;
   }
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']]) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ]) {
     if (node[flag] === true && typeof node[bound] === 'number') {
       node[flag] = node[bound];
       delete node[bound];
@@ -107,4 +110,6 @@ const out = [
   '',
 ].join('\n');
 writeFileSync(join(root, 'src/core/openapi/published.generated.ts'), out);
-console.log(`published.generated.ts: ${published.v1.operations.length} /v1 and ${published.v2.operations.length} /v2 operations, ${Object.keys(published.v1.schemas).length + Object.keys(published.v2.schemas).length} schemas, ${json.length} characters`);
+console.log(
+  `published.generated.ts: ${published.v1.operations.length} /v1 and ${published.v2.operations.length} /v2 operations, ${Object.keys(published.v1.schemas).length + Object.keys(published.v2.schemas).length} schemas, ${json.length} characters`,
+);

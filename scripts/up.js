@@ -51,7 +51,10 @@ run(npm, ['run', '--silent', 'build']);
 // environment or in .env; under a supervisor or piped to a file, the production JSON lines.
 function chosenInDotEnv(name) {
   try {
-    return fs.readFileSync(path.join(root, '.env'), 'utf8').split(/\r?\n/).some((l) => l.trim().startsWith(`${name}=`));
+    return fs
+      .readFileSync(path.join(root, '.env'), 'utf8')
+      .split(/\r?\n/)
+      .some((l) => l.trim().startsWith(`${name}=`));
   } catch {
     return false;
   }

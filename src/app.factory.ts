@@ -1,4 +1,3 @@
-
 // first: AsyncResource.bind without Node 20's per-call deprecation wrappers (core/runtime/async-resource-bind.ts)
 import './core/runtime/async-resource-bind';
 import { NestFactory } from '@nestjs/core';
@@ -27,7 +26,6 @@ import { AppValidationPipe } from './core/http/validation.pipe';
 import { QuietNestLogger } from './core/runtime/startup';
 import { Metrics } from './core/metrics/metrics';
 import { errorReasonOf, rememberErrorReason } from './core/http/error-reason';
-
 
 /** A request's log context: nestjs-pino reads `logger` from it; the child is built on first use. */
 function requestStore(root: PinoLogger, requestId: string): Store {

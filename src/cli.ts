@@ -73,7 +73,7 @@ const HELP: Record<string, { usage: string; about: string }> = {
   'set-sso': {
     usage:
       'cli set-sso --org ORGANIZATION_ID --protocol oidc --issuer URL --client-id ID (--client-secret SECRET | --client-secret-stdin) [--jit] [--default-role ROLE]\n   or: cli set-sso --org ORGANIZATION_ID --protocol saml --idp-entity-id ID --idp-sso-url URL --idp-certificate-file PEM_FILE [--jit] [--default-role ROLE]',
-    about: 'Configure administrator sign-in through the organization\'s identity provider (OIDC or SAML).',
+    about: "Configure administrator sign-in through the organization's identity provider (OIDC or SAML).",
   },
   'remove-sso': { usage: 'cli remove-sso --org ORGANIZATION_ID', about: "Remove the organization's single sign-on configuration." },
 };
@@ -128,7 +128,9 @@ function validated<T extends object>(cls: new () => T, body: Record<string, unkn
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Run one CLI command; returns the JSON object to print. */
@@ -358,7 +360,6 @@ if (require.main === module) {
     process.exit(argv.length ? 0 : 2);
   }
   runCli(argv, loadConfig())
-
     .then((out) => {
       process.stdout.write(JSON.stringify(out) + '\n');
       process.exit(0);

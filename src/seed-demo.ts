@@ -47,7 +47,11 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
     let token: string | null = null;
     const call = async (method: string, path: string, body?: unknown, bearer = false): Promise<any> => {
       if (bearer && !token) {
-        const r = await fetch(`${base}/v2/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: org.client_id, client_secret: org.client_secret }) });
+        const r = await fetch(`${base}/v2/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: org.client_id, client_secret: org.client_secret }),
+        });
         token = ((await r.json()) as { access_token: string }).access_token;
       }
       const res = await fetch(base + path, {
@@ -82,7 +86,9 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
       if (!course) continue;
       const types = ci === 0 ? LESSON_TYPES : ['HTML', 'HTML', 'QUIZ'];
       for (const [li, type] of types.entries()) {
-        const lesson = await step(`lessons (${type})`, () => call('POST', '/v1/lessons', { course_id: course.id, order: li + 1, title: `${type === 'HTML' ? 'Reading' : type} ${li + 1}`, type, optional: false }));
+        const lesson = await step(`lessons (${type})`, () =>
+          call('POST', '/v1/lessons', { course_id: course.id, order: li + 1, title: `${type === 'HTML' ? 'Reading' : type} ${li + 1}`, type, optional: false }),
+        );
         if (type === 'VILT' && lesson) viltLesson ??= lesson.id;
       }
       const pc = await step('published courses', () => call('POST', `/v1/domains/${domain}/published-courses`, { course: { id: course.id }, slug: `demo-${ci + 1}-${suffix}` }));
@@ -118,7 +124,12 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
 
     // learners, enrollments, progress
     const learners: string[] = [];
-    for (const [i, [first, last]] of [['Ada', 'Lovelace'], ['Alan', 'Turing'], ['Grace', 'Hopper'], ['Edsger', 'Dijkstra']].entries()) {
+    for (const [i, [first, last]] of [
+      ['Ada', 'Lovelace'],
+      ['Alan', 'Turing'],
+      ['Grace', 'Hopper'],
+      ['Edsger', 'Dijkstra'],
+    ].entries()) {
       const du = await step('students', () => call('POST', `/v1/domains/${domain}/users`, { user: { email: `${first.toLowerCase()}-${suffix}@demo.example`, first_name: first, last_name: last } }));
       if (!du) continue;
       learners.push(du.user.id);
@@ -129,7 +140,8 @@ export async function seedDemo(config: AppConfig, opts: { name?: string } = {}):
         const lessons = await call('GET', `/v1/users/${du.user.id}/published-courses/${pc}/lessons`).catch((err: Error) => (notMade.push(`lesson progress: ${err.message}`), null));
         const firstLesson = lessons?.results?.[0];
         const progressId = firstLesson?.lesson_progress?.lesson_progress_id ?? firstLesson?.lesson_progress_id;
-        if (progressId) await step('lesson progress', () => call('PATCH', `/v1/lesson-progress/${progressId}`, { finished_at: new Date().toISOString(), score: 9, max_score: 10, success_status: 'PASSED' }));
+        if (progressId)
+          await step('lesson progress', () => call('PATCH', `/v1/lesson-progress/${progressId}`, { finished_at: new Date().toISOString(), score: 9, max_score: 10, success_status: 'PASSED' }));
         else notMade.push('lesson progress: the learner lesson list named no lesson_progress_id');
       }
     }

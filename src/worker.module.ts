@@ -18,7 +18,16 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { http: false }), ContentFilesWorkerModule, MailModule, MaintenanceModule, WebhooksWorkerModule, TrainingWorkerModule, ReenrollmentWorkerModule, DataOutWorkerModule],
+      imports: [
+        CoreModule.forRoot(config, { http: false }),
+        ContentFilesWorkerModule,
+        MailModule,
+        MaintenanceModule,
+        WebhooksWorkerModule,
+        TrainingWorkerModule,
+        ReenrollmentWorkerModule,
+        DataOutWorkerModule,
+      ],
     };
   }
 }

@@ -30,7 +30,16 @@ function cli(databaseUrl: string, args: string[], stdin?: string): Promise<Run> 
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') }));
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('npm warn'))
+          .join('\n'),
+      }),
+    );
     if (stdin !== undefined) child.stdin!.end(stdin);
   });
 }
@@ -66,11 +75,19 @@ describe('CLI: the administrative writes (issue 15)', () => {
   afterAll(() => t.close());
 
   it('create-signup-field: one JSON line; the API lists the field; bad input makes nothing', async () => {
-    const out = oneJsonLine(await cli(db, ['create-signup-field', '--org', org.organization_id, '--domain', org.domain_name, '--label', 'Region', '--option', 'EMEA', '--option', 'APAC', '--required']));
+    const out = oneJsonLine(
+      await cli(db, ['create-signup-field', '--org', org.organization_id, '--domain', org.domain_name, '--label', 'Region', '--option', 'EMEA', '--option', 'APAC', '--required']),
+    );
     expect(out).toEqual({
       organization_id: org.organization_id,
       domain_name: org.domain_name,
-      signup_field: expect.objectContaining({ id: expect.stringMatching(/^sfd/), type: 'PICKLIST', label: 'Region', required: true, options: [expect.objectContaining({ value: 'EMEA' }), expect.objectContaining({ value: 'APAC' })] }),
+      signup_field: expect.objectContaining({
+        id: expect.stringMatching(/^sfd/),
+        type: 'PICKLIST',
+        label: 'Region',
+        required: true,
+        options: [expect.objectContaining({ value: 'EMEA' }), expect.objectContaining({ value: 'APAC' })],
+      }),
     });
     const text = oneJsonLine(await cli(db, ['create-signup-field', '--org', org.organization_id, '--domain', org.domain_name, '--label', 'Employee id', '--order', '3']));
     expect(text.signup_field).toMatchObject({ type: 'TEXT', options: [], order: 3 });
@@ -90,7 +107,9 @@ describe('CLI: the administrative writes (issue 15)', () => {
   it('create-plan with its published courses (and its offer); create-group-category', async () => {
     const c = await t.post('/v1/courses', { title: 'CLI course', short_description: 'S', enforce_sequential_navigation: false }, basic());
     const pc = await t.post(`/v1/domains/${org.domain_name}/published-courses`, { course: { id: c.body.id } }, basic());
-    const out = oneJsonLine(await cli(db, ['create-plan', '--org', org.organization_id, '--domain', org.domain_name, '--name', 'All Access', '--published-course', pc.body.id, '--short-description', 'Everything']));
+    const out = oneJsonLine(
+      await cli(db, ['create-plan', '--org', org.organization_id, '--domain', org.domain_name, '--name', 'All Access', '--published-course', pc.body.id, '--short-description', 'Everything']),
+    );
     expect(out.plan).toMatchObject({ name: 'All Access', slug: 'all-access', hidden: false, short_description: 'Everything', published_courses: [{ id: pc.body.id }], published_paths: [] });
     expect(out.plan.offer).toMatchObject({ id: expect.stringMatching(/^ofr/) });
     expect((await t.get(`/v1/domains/${org.domain_name}/plan/${out.plan.id}`, basic())).body).toEqual(out.plan);

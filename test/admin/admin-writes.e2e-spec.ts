@@ -46,24 +46,24 @@ describe('/v1 administrative writes (extensions)', () => {
       }
       const D = '/v1/domains/{domain_name}';
       const ours = [
-          'POST /v1/domains',
-          `DELETE ${D}`,
-          `POST ${D}/signup-fields`,
-          `PUT ${D}/signup-fields/{signup_field_id}`,
-          `PATCH ${D}/signup-fields/{signup_field_id}`,
-          `DELETE ${D}/signup-fields/{signup_field_id}`,
-          `POST ${D}/plan`,
-          `PUT ${D}/plan/{plan_id}`,
-          `PATCH ${D}/plan/{plan_id}`,
-          `DELETE ${D}/plan/{plan_id}`,
-          `POST ${D}/course-series`,
-          `PUT ${D}/course-series/{course_series_id}`,
-          `PATCH ${D}/course-series/{course_series_id}`,
-          `DELETE ${D}/course-series/{course_series_id}`,
-          'POST /v1/group-categories',
-          'PUT /v1/group-categories/{group_category_id}',
-          'PATCH /v1/group-categories/{group_category_id}',
-          'DELETE /v1/group-categories/{group_category_id}',
+        'POST /v1/domains',
+        `DELETE ${D}`,
+        `POST ${D}/signup-fields`,
+        `PUT ${D}/signup-fields/{signup_field_id}`,
+        `PATCH ${D}/signup-fields/{signup_field_id}`,
+        `DELETE ${D}/signup-fields/{signup_field_id}`,
+        `POST ${D}/plan`,
+        `PUT ${D}/plan/{plan_id}`,
+        `PATCH ${D}/plan/{plan_id}`,
+        `DELETE ${D}/plan/{plan_id}`,
+        `POST ${D}/course-series`,
+        `PUT ${D}/course-series/{course_series_id}`,
+        `PATCH ${D}/course-series/{course_series_id}`,
+        `DELETE ${D}/course-series/{course_series_id}`,
+        'POST /v1/group-categories',
+        'PUT /v1/group-categories/{group_category_id}',
+        'PATCH /v1/group-categories/{group_category_id}',
+        'DELETE /v1/group-categories/{group_category_id}',
       ];
       expect(marked).toEqual(expect.arrayContaining(ours));
       for (const op of ours) {
@@ -332,7 +332,11 @@ describe('/v1 administrative writes (extensions)', () => {
       const pp = await t.post(`/v1/domains/${d.name}/published-paths`, { slug: `path-${rnd()}`, path: { title: 'Path' } }, basic());
       expect(pp.status).toBe(201);
       const base = `/v1/domains/${d.name}/plan`;
-      const c = await t.post(base, { name: 'Gold Plan', hidden: false, short_description: 'Everything', published_courses: [{ id: b.id }, { id: a.id }], published_paths: [{ id: pp.body.id }] }, basic());
+      const c = await t.post(
+        base,
+        { name: 'Gold Plan', hidden: false, short_description: 'Everything', published_courses: [{ id: b.id }, { id: a.id }], published_paths: [{ id: pp.body.id }] },
+        basic(),
+      );
       expect(c.status).toBe(201);
       expect(c.body).toEqual({
         id: expect.stringMatching(/^pln[0-9a-z]+$/),
@@ -408,7 +412,11 @@ describe('/v1 administrative writes (extensions)', () => {
       expect([await count('plans'), await count('plan_items'), await count('offers')]).toEqual(before);
       // another organization's plan: 404 on every write
       const theirPlan = await t.post(`/v1/domains/${other.domain_name}/plan`, { name: 'Theirs', hidden: false }, basic(other));
-      for (const [m, body] of [['PUT', { name: 'x', hidden: false }], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [m, body] of [
+        ['PUT', { name: 'x', hidden: false }],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         expect((await t.request(m, `/v1/domains/${dn}/plan/${theirPlan.body.id}`, { body, ...basic() })).status).toBe(404);
       }
       expect((await t.get(`/v1/domains/${other.domain_name}/plan/${theirPlan.body.id}`, basic(other))).body.name).toBe('Theirs');

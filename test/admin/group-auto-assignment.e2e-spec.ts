@@ -74,7 +74,16 @@ describe('groups: automatic assignment by sign-up-field rule and email domain', 
     const all = await group({ enforce: true, require_match_all: true, options: [{ id: region.options[0].id }, { id: tier.options[0].id }] });
 
     const a = await register();
-    const half = await t.post(`/v1/domains/${dn}/users/${a}/signup-fields-bulk`, { signup_fields: [{ id: region.id, value: 'EMEA' }, { id: tier.id, value: 'Silver' }] }, basic());
+    const half = await t.post(
+      `/v1/domains/${dn}/users/${a}/signup-fields-bulk`,
+      {
+        signup_fields: [
+          { id: region.id, value: 'EMEA' },
+          { id: tier.id, value: 'Silver' },
+        ],
+      },
+      basic(),
+    );
     expect(half.status).toBeLessThan(300);
     expect(await groupsOf(a)).toEqual([]);
     const full = await t.post(`/v1/domains/${dn}/users/${a}/signup-fields-bulk`, { signup_fields: [{ id: tier.id, value: 'Gold' }] }, basic());

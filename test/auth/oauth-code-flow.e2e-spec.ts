@@ -76,10 +76,7 @@ describe('OAuth authorization code flow with PKCE', () => {
     expect(code).toBeTruthy();
 
     // Stored hashed, bound to the admin's organization, expiring within AUTH_CODE_TTL (<= 10 min).
-    const [row] = await t.ds.query(
-      `SELECT code_hash, organization_id, scope, EXTRACT(EPOCH FROM expires_at - now()) AS ttl FROM auth_codes WHERE code_hash = $1`,
-      [sha256(code)],
-    );
+    const [row] = await t.ds.query(`SELECT code_hash, organization_id, scope, EXTRACT(EPOCH FROM expires_at - now()) AS ttl FROM auth_codes WHERE code_hash = $1`, [sha256(code)]);
     expect(row.organization_id).toBe(decodeId('organization', orgA.organization_id));
     expect(row.scope).toBe('clients:read');
     expect(Number(row.ttl)).toBeGreaterThan(t.config.AUTH_CODE_TTL - 5);
@@ -505,10 +502,9 @@ describe('OAuth sign-in attempts are limited per IP', () => {
     const client = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
     const { challenge } = pkce();
     const attempt = async (ip: string, password: string) => {
-      const page = await t.get(
-        authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
-        { headers: { 'x-forwarded-for': ip } },
-      );
+      const page = await t.get(authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }), {
+        headers: { 'x-forwarded-for': ip },
+      });
       const form = { ...hiddenFields(page.text), email: admin.email, password };
       return t.request('POST', '/v2/oauth/authorize', { form, headers: { cookie: cookieOf(page), 'x-forwarded-for': ip } });
     };
@@ -536,10 +532,9 @@ describe('OAuth sign-in attempts are limited per IP', () => {
     } finally {
       redis.disconnect();
     }
-    const page = await t.get(
-      authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }),
-      { headers: { 'x-forwarded-for': ip } },
-    );
+    const page = await t.get(authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' }), {
+      headers: { 'x-forwarded-for': ip },
+    });
     const blocked = await t.request('POST', '/v2/oauth/authorize', {
       form: { ...hiddenFields(page.text), email: admin.email, password: PASSWORD },
       headers: { cookie: cookieOf(page), 'x-forwarded-for': ip },

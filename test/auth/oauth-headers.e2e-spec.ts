@@ -52,9 +52,7 @@ describe('security headers', () => {
 
   it('the authorization page keeps its own stricter CSP (hashed style, form-action) and gets the common headers', async () => {
     const reg = await registerClient(t, { token_endpoint_auth_method: 'none', scope: 'clients:read' });
-    const page = await t.get(
-      authorizeQuery({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's' }),
-    );
+    const page = await t.get(authorizeQuery({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's' }));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expectCommon(page);

@@ -67,10 +67,7 @@ describe('within the grace window', () => {
     }
     expect((await t.get('/v2/scopes/', { token: c.access })).status).toBe(200);
     // one new refresh token in the family, not five
-    const [{ n }] = await t.ds.query(
-      `SELECT count(*)::int AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)`,
-      [sha256(c.refresh)],
-    );
+    const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)`, [sha256(c.refresh)]);
     expect(n).toBe(2);
     // the kept successor is encrypted, never the token itself
     const row = await rowOf(t, c.refresh);

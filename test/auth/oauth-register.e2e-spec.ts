@@ -108,10 +108,7 @@ describe('RFC 7591 dynamic client registration', () => {
   });
 
   it('a body that is not a JSON object is a 400 in the RFC 7591 shape', async () => {
-    for (const res of [
-      await register([1, 2]),
-      await t.request('POST', '/v2/oauth/register', { raw: { contentType: 'application/json', data: '{"client_name": ' } }),
-    ]) {
+    for (const res of [await register([1, 2]), await t.request('POST', '/v2/oauth/register', { raw: { contentType: 'application/json', data: '{"client_name": ' } })]) {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_client_metadata');
       expect(res.body.errors).toBeUndefined();

@@ -27,9 +27,20 @@ describe('/v1 catalog pages', () => {
     const created = await t.post(P(), { page_title: 'Sales Enablement' }, key());
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.stringMatching(/^cpg[0-9a-z]+$/), page_title: 'Sales Enablement', slug: 'sales-enablement', short_description: '', tile_callout: '', hidden: false,
-      strict_enforce_group_visibility: false, is_classic: true, url: `https://${org.domain_name}/page/sales-enablement`, header_html: '',
-      tile_sort_method: 'catalog_settings_order', search_location: 'HEADER_RIGHT', search_behavior: 'GLOBAL', item_layout: 'TILE',
+      id: expect.stringMatching(/^cpg[0-9a-z]+$/),
+      page_title: 'Sales Enablement',
+      slug: 'sales-enablement',
+      short_description: '',
+      tile_callout: '',
+      hidden: false,
+      strict_enforce_group_visibility: false,
+      is_classic: true,
+      url: `https://${org.domain_name}/page/sales-enablement`,
+      header_html: '',
+      tile_sort_method: 'catalog_settings_order',
+      search_location: 'HEADER_RIGHT',
+      search_behavior: 'GLOBAL',
+      item_layout: 'TILE',
     });
     const id = created.body.id;
     const builder = await t.post(P(), { page_title: 'Builder', slug: 'builder_1', is_classic: false, item_layout: 'LIST', tile_callout: 'New!' }, key());
@@ -49,8 +60,12 @@ describe('/v1 catalog pages', () => {
     expect((await t.patch(`${P()}/${id}`, { is_classic: false }, key())).body.is_classic).toBe(true);
     // bad input: 400 naming the member, nothing changed
     for (const [body, member] of [
-      [{ slug: 'has space' }, 'slug'], [{ slug: 'builder_1' }, 'slug'], [{ tile_callout: 'x'.repeat(16) }, 'tile_callout'], [{ item_layout: 'GRID' }, 'item_layout'],
-      [{ hidden: 'yes' }, 'hidden'], [{ page_title: '' }, 'page_title'],
+      [{ slug: 'has space' }, 'slug'],
+      [{ slug: 'builder_1' }, 'slug'],
+      [{ tile_callout: 'x'.repeat(16) }, 'tile_callout'],
+      [{ item_layout: 'GRID' }, 'item_layout'],
+      [{ hidden: 'yes' }, 'hidden'],
+      [{ page_title: '' }, 'page_title'],
     ] as const) {
       const res = await t.patch(`${P()}/${id}`, body, key());
       expect({ body, status: res.status, keys: Object.keys(res.body) }).toEqual({ body, status: 400, keys: [member] });
@@ -117,18 +132,39 @@ describe('/v1 catalog pages', () => {
     // in at the front: the others move down; far beyond the end: the end
     const c = (await t.post(I, { item_catalog_page_id: target, order: 1 }, key())).body;
     const d = (await t.post(I, { item_published_course_id: pc, order: 99 }, key())).body;
-    expect(await orders(I)).toEqual([[c.id, 1], [a.body.id, 2], [b.id, 3], [d.id, 4]]);
+    expect(await orders(I)).toEqual([
+      [c.id, 1],
+      [a.body.id, 2],
+      [b.id, 3],
+      [d.id, 4],
+    ]);
     // moves (PUT and PATCH), then a delete closes the gap
     expect((await t.request('PUT', `${I}/${d.id}`, { ...key(), body: { order: 2 } })).body).toEqual({ ...d, order: 2 });
     expect((await t.patch(`${I}/${c.id}`, { order: 4 }, key())).body.order).toBe(4);
-    expect(await orders(I)).toEqual([[d.id, 1], [a.body.id, 2], [b.id, 3], [c.id, 4]]);
+    expect(await orders(I)).toEqual([
+      [d.id, 1],
+      [a.body.id, 2],
+      [b.id, 3],
+      [c.id, 4],
+    ]);
     expect((await t.delete(`${I}/${a.body.id}`, key())).status).toBe(204);
-    expect(await orders(I)).toEqual([[d.id, 1], [b.id, 2], [c.id, 3]]);
+    expect(await orders(I)).toEqual([
+      [d.id, 1],
+      [b.id, 2],
+      [c.id, 3],
+    ]);
     expect((await t.get(`${I}/${b.id}`, key())).body).toEqual({ ...b, order: 2 });
     // bad items: none or two targets, another organization's course, the page itself: 400; nothing added
     const foreign = (await t.post('/v1/courses', { title: 'F', short_description: 's', enforce_sequential_navigation: false }, { basic: other.api_key })).body.id;
     const foreignPc = (await t.post(`/v1/domains/${other.domain_name}/published-courses`, { course: { id: foreign }, slug: `f-${rnd()}` }, { basic: other.api_key })).body.id;
-    for (const body of [{}, { item_catalog_page_id: target, item_published_course_id: pc }, { item_published_course_id: foreignPc }, { item_catalog_page_id: page }, { item_plan_id: 'nope' }, { item_catalog_page_id: target, order: 0 }]) {
+    for (const body of [
+      {},
+      { item_catalog_page_id: target, item_published_course_id: pc },
+      { item_published_course_id: foreignPc },
+      { item_catalog_page_id: page },
+      { item_plan_id: 'nope' },
+      { item_catalog_page_id: target, order: 0 },
+    ]) {
       expect({ body, status: (await t.post(I, body, key())).status }).toEqual({ body, status: 400 });
     }
     expect(await orders(I)).toHaveLength(3);
@@ -153,7 +189,11 @@ describe('/v1 catalog pages', () => {
     expect(tiles).toEqual({ id: expect.any(String), order: 2, type: 'TILE_SECTION', tile_container_content_block_id: expect.stringMatching(/^tcb/) });
     const comp = (await t.post(B, { type: 'IN_PROGRESS_COURSES', order: 1 }, key())).body;
     expect(comp).toEqual(expect.objectContaining({ order: 1, component_content_block_id: expect.stringMatching(/^ccb/) }));
-    expect(await orders(B)).toEqual([[comp.id, 1], [html.id, 2], [tiles.id, 3]]);
+    expect(await orders(B)).toEqual([
+      [comp.id, 1],
+      [html.id, 2],
+      [tiles.id, 3],
+    ]);
     expect((await t.post(B, { type: 'CAROUSEL' }, key())).status).toBe(400);
 
     const H = `${P()}/${page}/html-content-blocks/${html.html_content_block_id}`;
@@ -164,7 +204,14 @@ describe('/v1 catalog pages', () => {
     expect(tset.body).toEqual({ id: tiles.tile_container_content_block_id, content_block_id: tiles.id, header_text: 'Courses', header_sub_text: '', alignment: 'center' });
     expect((await t.patch(T, { alignment: 'middle' }, key())).status).toBe(400);
     const C = `${P()}/${page}/component-content-blocks/${comp.component_content_block_id}`;
-    expect((await t.get(C, key())).body).toEqual({ id: comp.component_content_block_id, component: 'in_progress_content', header_text: '', header_sub_text: '', include_profile_link: true, max_tiles: 4 });
+    expect((await t.get(C, key())).body).toEqual({
+      id: comp.component_content_block_id,
+      component: 'in_progress_content',
+      header_text: '',
+      header_sub_text: '',
+      include_profile_link: true,
+      max_tiles: 4,
+    });
     expect((await t.request('PUT', C, { ...key(), body: { max_tiles: 6 } })).status).toBe(400); // PUT requires component
     expect((await t.patch(C, { max_tiles: 6 }, key())).body.max_tiles).toBe(6);
     // a typed id of the wrong kind is not found
@@ -176,7 +223,10 @@ describe('/v1 catalog pages', () => {
     const i1 = (await t.post(TI, { item_published_course_id: pc }, key())).body;
     expect(i1).toEqual({ id: expect.stringMatching(/^tci/), order: 1, item_type: 'PUBLISHED_COURSE', item_published_course_id: pc });
     const i2 = (await t.post(TI, { item_published_course_id: pc, order: 1 }, key())).body;
-    expect(await orders(TI)).toEqual([[i2.id, 1], [i1.id, 2]]);
+    expect(await orders(TI)).toEqual([
+      [i2.id, 1],
+      [i1.id, 2],
+    ]);
     expect((await t.patch(`${TI}/${i2.id}`, { order: 2 }, key())).body.order).toBe(2);
     expect((await t.get(`${TI}/${i1.id}`, key())).body.order).toBe(1);
     // another organization sees nothing
@@ -186,7 +236,10 @@ describe('/v1 catalog pages', () => {
     expect((await t.patch(H, { html: 'x' }, { basic: other.api_key })).status).toBe(404);
     // deleting the tile container removes its items and closes the order
     expect((await t.delete(`${B}/${tiles.id}`, key())).status).toBe(204);
-    expect(await orders(B)).toEqual([[comp.id, 1], [html.id, 2]]);
+    expect(await orders(B)).toEqual([
+      [comp.id, 1],
+      [html.id, 2],
+    ]);
     expect((await t.get(TI, key())).status).toBe(404);
     const [{ n }] = await t.ownerQuery(`SELECT count(*)::int AS n FROM catalog_page_items`);
     expect(n).toBe(0);

@@ -66,7 +66,11 @@ describe('verifiable certificates: PDF, public verification, Open Badges 3.0', (
     expect(du.status).toBe(201);
     const userId = du.body.user.id;
     await j.enroll(userId, course.publishedCourseId);
-    const done = await t.patch(`/v1/users/${userId}/published-courses/${course.publishedCourseId}/lessons/${course.lessonIds[0]}`, { lesson_progress: { completed_at: new Date().toISOString() } }, { basic: o.api_key });
+    const done = await t.patch(
+      `/v1/users/${userId}/published-courses/${course.publishedCourseId}/lessons/${course.lessonIds[0]}`,
+      { lesson_progress: { completed_at: new Date().toISOString() } },
+      { basic: o.api_key },
+    );
     expect(done.status).toBe(200);
     const tk = await t.tokenFor(o);
     const list = await t.get(`/v2/certificates/?filter[student.id]=${userId}`, { token: tk });
@@ -134,7 +138,7 @@ describe('verifiable certificates: PDF, public verification, Open Badges 3.0', (
     // the completion is removed: revoked everywhere
     const removed = await t.patch(`/v1/users/${userId}/published-courses/${course.publishedCourseId}`, { course_progress: { completed_at: null } }, { basic: org.api_key });
     expect(removed.status).toBe(200);
-    const after: any = await (await fetch(verifyUrl, { headers: { accept: "application/json" } })).json();
+    const after: any = await (await fetch(verifyUrl, { headers: { accept: 'application/json' } })).json();
     expect(after.status).toBe('revoked');
     expect(after.revoked_at).not.toBeNull();
     expect(await (await fetch(verifyUrl)).text()).toContain('Revoked');
@@ -150,7 +154,10 @@ describe('verifiable certificates: PDF, public verification, Open Badges 3.0', (
     const png = new PNG({ width: 8, height: 8 });
     png.data.fill(200);
     const logo = `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
-    const put = await t.request('PUT', '/v1/organization/certificate-template', { ...key, body: { title: 'Certificate of Achievement', primary_color: '#AA0000', signature_name: 'Grace Hopper', signature_title: 'Head of Training', logo } });
+    const put = await t.request('PUT', '/v1/organization/certificate-template', {
+      ...key,
+      body: { title: 'Certificate of Achievement', primary_color: '#AA0000', signature_name: 'Grace Hopper', signature_title: 'Head of Training', logo },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ title: 'Certificate of Achievement', primary_color: '#aa0000', accent_color: '#c8a951', signature_name: 'Grace Hopper', logo });
     for (const body of [{ primary_color: 'red' }, { logo: 'data:image/png;base64,AAAA' }, { logo: 'http://example.test/logo.png' }, { title: '' }, { signature_name: 5 }]) {

@@ -124,7 +124,14 @@ describe('the purchase of an enrollment made without checkout', () => {
     const ev = (await events('COURSE_ENROLLMENT')).find((e: any) => e.user.id === u.id);
     expect(ev.purchase).toEqual(freeMember({ offer_sku: offer.id, original_price: '40.00', purchased_at: '2026-02-03T04:05:06.000Z' }));
     const pur = await t.get(`/v1/purchases/${ev.purchase.id}`, key());
-    expect(pur.body).toMatchObject({ price_cents: 0, offer_price_cents: 4000, original_price_cents: 4000, promo_code_discount_cents: 0, state: 'SUCCESS', status_msg: expect.stringContaining('no charge') });
+    expect(pur.body).toMatchObject({
+      price_cents: 0,
+      offer_price_cents: 4000,
+      original_price_cents: 4000,
+      promo_code_discount_cents: 0,
+      state: 'SUCCESS',
+      status_msg: expect.stringContaining('no charge'),
+    });
 
     const refund = await t.patch(`/v1/purchases/${ev.purchase.id}`, { state: 'REFUNDED' }, key());
     expect(refund.status).toBe(200);
@@ -156,7 +163,12 @@ describe('the purchase of an enrollment made without checkout', () => {
     const u = await j.learner();
     const res = await t.post(base, { user: { id: u.id }, purchase: { purchase_price: { amount: '12.00', currency_code: 'USD' }, purchase_state: 'SUCCESS' } }, key());
     expect(res.status).toBe(201);
-    expect(res.body.purchase).toMatchObject({ purchase_price: { amount: '12.00', currency_code: 'USD' }, offer_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE' });
+    expect(res.body.purchase).toMatchObject({
+      purchase_price: { amount: '12.00', currency_code: 'USD' },
+      offer_price: { amount: '0.00', currency_code: 'USD' },
+      purchase_state: 'SUCCESS',
+      payment_processor: 'NONE',
+    });
     const ev = (await events('COURSE_ENROLLMENT')).find((e: any) => e.user.id === u.id);
     expect(ev.purchase).toEqual(freeMember({ offer_sku: expect.any(String), purchase_price: '12.00', original_price: '12.00', price_cents: 1200 }));
     const v = await j.learner();
@@ -169,7 +181,7 @@ describe('the purchase of an enrollment made without checkout', () => {
     expect((await t.get(base, key())).body.results.filter((e: any) => e.user.id === v.id)).toHaveLength(0);
   });
 
-  it('the enrollment list reads every page\'s purchases in one query (a page of 60 sends as many statements as a page of 1)', async () => {
+  it("the enrollment list reads every page's purchases in one query (a page of 60 sends as many statements as a page of 1)", async () => {
     const j = journey(t, org);
     const c = await j.course([{}]);
     const emails = Array.from({ length: 60 }, (_, i) => `list-free-${i}-${Date.now()}@example.test`);
@@ -227,7 +239,13 @@ describe('the purchase of an enrollment made without checkout', () => {
     const a = await j.learner();
     const free = await t.post(url, { user: { id: a.id } }, key());
     expect(free.status).toBe(201);
-    expect(free.body.purchase).toMatchObject({ purchase_price: { amount: '0.00', currency_code: 'USD' }, offer_price: { amount: '99.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', quantity: 1 });
+    expect(free.body.purchase).toMatchObject({
+      purchase_price: { amount: '0.00', currency_code: 'USD' },
+      offer_price: { amount: '99.00', currency_code: 'USD' },
+      purchase_state: 'SUCCESS',
+      payment_processor: 'NONE',
+      quantity: 1,
+    });
     const freeRow = await t.get(`/v1/purchases/${free.body.purchase.purchase_id}`, key());
     expect(freeRow.body).toMatchObject({ price_cents: 0, offer_price_cents: 9900, offer_id: plan.body.offer.id, payment_processor: 'NONE', state: 'SUCCESS' });
 
@@ -245,7 +263,15 @@ describe('the purchase of an enrollment made without checkout', () => {
       order_id: expect.stringMatching(/^[A-Z2-9]{8}$/),
     });
     const paidRow = await t.get(`/v1/purchases/${paid.body.purchase.purchase_id}`, key());
-    expect(paidRow.body).toMatchObject({ price_cents: 2550, currency_code: 'EUR', tax_price_cents: 120, state: 'SUCCESS', purchased_at: '2026-05-01T10:00:00.000Z', payment_processor: 'NONE', status_msg: '' });
+    expect(paidRow.body).toMatchObject({
+      price_cents: 2550,
+      currency_code: 'EUR',
+      tax_price_cents: 120,
+      state: 'SUCCESS',
+      purchased_at: '2026-05-01T10:00:00.000Z',
+      payment_processor: 'NONE',
+      status_msg: '',
+    });
 
     const c = await j.learner();
     const tooMuch = await t.post(url, { user: { id: c.id }, purchase: { purchase_price: { amount: '9999999999.99', currency_code: 'USD' } } }, key());

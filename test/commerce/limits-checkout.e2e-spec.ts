@@ -36,7 +36,16 @@ describe('checkout limits through POST /v1/purchases', () => {
   const promo = async (offers: string[], pool: Record<string, unknown> = {}, code: Record<string, unknown> = {}) => {
     const p = await t.post('/v1/promo-code-pools', { name: `Pool ${uniq()}`, starts_at: '2026-01-01T00:00:00Z', discount_type: 'PERCENT_OFF', percent_off: 25, ...pool }, A());
     expect(p.status).toBe(201);
-    if (offers.length) expect((await t.post(`/v1/promo-code-pools/${p.body.id}/offers`, offers.map((id) => ({ id })), A())).status).toBe(201);
+    if (offers.length)
+      expect(
+        (
+          await t.post(
+            `/v1/promo-code-pools/${p.body.id}/offers`,
+            offers.map((id) => ({ id })),
+            A(),
+          )
+        ).status,
+      ).toBe(201);
     const c = await t.post('/v1/promo-codes', { code: `P${uniq()}`, max_uses: 10, promo_code_pool_id: p.body.id, ...code }, A());
     expect(c.status).toBe(201);
     return { pool: p.body, code: c.body };
@@ -187,7 +196,7 @@ describe('checkout limits through POST /v1/purchases', () => {
     expect((await creditCode(credit.id)).credits_used).toBe(0);
   });
 
-  it('single_use_per_user counts the same user\'s successful purchases only: not another user\'s unpaid checkout, nor the user\'s own (issue 25 item 5)', async () => {
+  it("single_use_per_user counts the same user's successful purchases only: not another user's unpaid checkout, nor the user's own (issue 25 item 5)", async () => {
     const o = await offer(1000);
     const { pool, code } = await promo([o], { single_use_per_user: true }, { max_uses: 100 });
     const second = await t.post('/v1/promo-codes', { code: `S${uniq()}`, max_uses: 100, promo_code_pool_id: pool.id }, A());
@@ -207,7 +216,8 @@ describe('checkout limits through POST /v1/purchases', () => {
     for (const r of all) expect((await t.patch(`/v1/purchases/${r.body.id}`, { state: 'PENDING' }, A())).status).toBe(200);
     const fulfils = await Promise.all(all.map((r) => t.post(`/v1/purchases/${r.body.id}/fulfill`, { state: 'SUCCESS' }, A())));
     expect(fulfils.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of fulfils.filter((x) => x.status !== 200)) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code can be used only once per user.'] } });
+    for (const r of fulfils.filter((x) => x.status !== 200))
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code can be used only once per user.'] } });
     // u2's success and u1's one, over the pool's two codes
     expect((await useCount(code.id)) + (await useCount(second.body.id))).toBe(2);
     // once it succeeded, u1's next checkout with any code of the pool is refused at once
@@ -257,7 +267,8 @@ describe('checkout limits through POST /v1/purchases', () => {
     const frees = await Promise.all(buyers.map((u) => checkout(u, o, { promo_code: free.code.code })));
     expect(frees.filter((r) => r.status >= 500)).toHaveLength(0);
     expect(frees.filter((r) => r.status === 201).map((r) => r.body.state)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
-    for (const r of frees.filter((x) => x.status !== 201)) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code has reached its maximum number of uses.'] } });
+    for (const r of frees.filter((x) => x.status !== 201))
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { promo_code: ['This promo code has reached its maximum number of uses.'] } });
     expect(await useCount(free.code.id)).toBe(3);
     expect(await counted(free.code.id)).toEqual({ held: 3, successes: 3 });
   });

@@ -167,7 +167,9 @@ describe('/v1 license packages and seats', () => {
     await t.patch(`/v1/license-packages/${p.id}/students/${s1.id}`, { active: false }, A());
     const capped = await t.post(`/v1/license-packages/${p.id}/students`, { student: { id: s2.id } }, A());
     expect(capped.body).toEqual({ student: ['This license package has reached its maximum number of unique seats.'] });
-    expect((await t.patch(`/v1/license-packages/${p.id}`, { max_unique_seats: 0 }, A())).body).toEqual({ max_unique_seats: ['Ensure this value is greater than or equal to the 1 students already seated.'] });
+    expect((await t.patch(`/v1/license-packages/${p.id}`, { max_unique_seats: 0 }, A())).body).toEqual({
+      max_unique_seats: ['Ensure this value is greater than or equal to the 1 students already seated.'],
+    });
 
     const q = await pkg({ license_count: 5 });
     const foreign = await learner(other);

@@ -147,7 +147,11 @@ describe('/v1 promo code pools and promo codes', () => {
       expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: errors });
     }
     expect(await counts()).toEqual(before);
-    const five = await t.post(`/v1/promo-code-pools/${p.id}/offers`, Array.from({ length: 500 }, () => ({ id: o3 })), A());
+    const five = await t.post(
+      `/v1/promo-code-pools/${p.id}/offers`,
+      Array.from({ length: 500 }, () => ({ id: o3 })),
+      A(),
+    );
     expect(five.status).toBe(201);
 
     expect((await t.delete(`/v1/promo-code-pools/${p.id}/offers/${o2}`, A())).status).toBe(204);

@@ -121,7 +121,11 @@ describe('/v1 training credit codes', () => {
     const [o1, o2] = await offers(2);
     const c = (await t.post('/v1/training-credit-codes', { training_credit_code: code(), credits_total: 10, student_groups: [g1] }, A())).body;
     // add and remove the same id: adds resolve first, so it ends removed
-    const r = await t.patch(`/v1/training-credit-codes/${c.id}`, { student_groups: { add: [g2, g3], remove: [g1, g3] }, offers: { add: [o1, o2] }, available_for_all_offers: false, tracking_identifier: 'T-2' }, A());
+    const r = await t.patch(
+      `/v1/training-credit-codes/${c.id}`,
+      { student_groups: { add: [g2, g3], remove: [g1, g3] }, offers: { add: [o1, o2] }, available_for_all_offers: false, tracking_identifier: 'T-2' },
+      A(),
+    );
     expect(r.status).toBe(200);
     // the published TrainingCreditCodesUpdate answer: what the request added and removed; the resulting lists as extensions
     expect(r.body).toMatchObject({

@@ -49,7 +49,7 @@ describe('/v1 offers', () => {
     await expect(t.ds.query(`INSERT INTO offers (organization_id, plan_id) VALUES ($1, $2)`, [orgUuid(org), plan.uuid])).rejects.toThrow(/offers_plan_id_uq/);
   });
 
-  it('lists the live objects\' offers (oldest first, paged), reads one, and answers 404 for others', async () => {
+  it("lists the live objects' offers (oldest first, paged), reads one, and answers 404 for others", async () => {
     const org2 = await t.newOrg();
     const b = { basic: org2.api_key };
     const j = journey(t, org2);

@@ -48,7 +48,15 @@ describe('commerce flow end to end, with webhook delivery', () => {
     const email = `shopper-${Date.now()}@example.test`;
     const buy = await t.post('/v1/purchases', { user: { email, first_name: 'Sam', last_name: 'Shopper' }, offer_id: offer.id, promo_code: 'LAUNCH25', payment_processor: 'STRIPE' }, key);
     expect(buy.status).toBe(201);
-    expect(buy.body).toMatchObject({ state: 'CREATED', offer_price_cents: 4000, promo_code: 'LAUNCH25', promo_code_percent_off: 25, promo_code_quantity: 1, promo_code_discount_cents: 1000, price_cents: 3000 });
+    expect(buy.body).toMatchObject({
+      state: 'CREATED',
+      offer_price_cents: 4000,
+      promo_code: 'LAUNCH25',
+      promo_code_percent_off: 25,
+      promo_code_quantity: 1,
+      promo_code_discount_cents: 1000,
+      price_cents: 3000,
+    });
     const p = buy.body;
     // an unpaid checkout counts no use (CONVENTIONS §11: one use per successful purchase)
     expect((await t.get(`/v1/promo-codes/${code.body.id}`, key)).body.use_count).toBe(0);

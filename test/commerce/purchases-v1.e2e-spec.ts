@@ -134,7 +134,10 @@ describe('/v1 purchases', () => {
     expect(await enrollments(user, c.publishedCourseId)).toEqual([]);
     const ok = await fulfil(p1, { state: 'SUCCESS', payment_processor_order_id: 'pi_9', payment_processor_response_data: '{"ok":true}' });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ redirect_url: `https://${org.domain_name}/`, purchase: expect.objectContaining({ state: 'SUCCESS', payment_processor_order_id: 'pi_9', payment_processor_response_data: '{"ok":true}' }) });
+    expect(ok.body).toEqual({
+      redirect_url: `https://${org.domain_name}/`,
+      purchase: expect.objectContaining({ state: 'SUCCESS', payment_processor_order_id: 'pi_9', payment_processor_response_data: '{"ok":true}' }),
+    });
     await refused(await patch(p1, { state: 'PENDING' }));
     await refused(await fulfil(p1, { state: 'FAILED' }));
     const refund = await patch(p1, { state: 'REFUNDED', refund_cents: 200 });
@@ -304,7 +307,7 @@ describe('/v1 purchases', () => {
     expect(over.body.refund_cents).toEqual([expect.any(String)]);
   });
 
-  it('isolation and scopes: another organization\'s purchase is 404 like a random id; orders:read reads, offers:write writes', async () => {
+  it("isolation and scopes: another organization's purchase is 404 like a random id; orders:read reads, offers:write writes", async () => {
     const c = await course();
     const offer = await offerOf(c.publishedCourseId, 1000);
     const p = (await checkout({ user: { id: await learner() }, offer_id: offer })).body;

@@ -165,11 +165,7 @@ describe('/v1/assets', () => {
   it('create from asset.embed_link_url only: READY at once with the given name and options; Bearer works', async () => {
     const org = await t.newOrg();
     const token = await t.tokenFor(org);
-    const created = await t.post(
-      '/v1/assets',
-      { asset: { embed_link_url: 'https://player.example.com/embed/abc', name: 'Demo', aspect_ratio: '4:3', sync_completion: true } },
-      { token },
-    );
+    const created = await t.post('/v1/assets', { asset: { embed_link_url: 'https://player.example.com/embed/abc', name: 'Demo', aspect_ratio: '4:3', sync_completion: true } }, { token });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Demo', type: 'HTML', embed_link_url: 'https://player.example.com/embed/abc', aspect_ratio: '4:3', sync_completion: true, state: 'READY' });
     const read = await t.get(`/v1/assets/${created.body.id}`, { token });
@@ -229,10 +225,9 @@ describe('/v1/assets', () => {
   it('list: page_size is caller-set and capped at 100, pages link to each other', async () => {
     const org = await t.newOrg();
     const basic = org.api_key;
-    await t.ds.query(
-      `INSERT INTO assets (organization_id, name, embed_link_url, state, type) SELECT $1, 'a' || g, 'https://e.x/' || g, 'READY', 'HTML' FROM generate_series(1, 105) g`,
-      [orgUuid(org)],
-    );
+    await t.ds.query(`INSERT INTO assets (organization_id, name, embed_link_url, state, type) SELECT $1, 'a' || g, 'https://e.x/' || g, 'READY', 'HTML' FROM generate_series(1, 105) g`, [
+      orgUuid(org),
+    ]);
     const p1 = await t.get('/v1/assets?page_size=2', { basic });
     expect(p1.body.count).toBe(105);
     expect(p1.body.results).toHaveLength(2);

@@ -201,7 +201,13 @@ describe('/v1/web-packages', () => {
   it('a SCORM 2004 package inside a top folder (Bearer token), and an xAPI package', async () => {
     const org = await t.newOrg();
     const token = await t.tokenFor(org);
-    const s2004 = srv.host('ethics.zip', await zip([['ethics/imsmanifest.xml', SCORM2004], ['ethics/content/start.html', '<p>start</p>']]));
+    const s2004 = srv.host(
+      'ethics.zip',
+      await zip([
+        ['ethics/imsmanifest.xml', SCORM2004],
+        ['ethics/content/start.html', '<p>start</p>'],
+      ]),
+    );
     const created = await t.post('/v1/web-packages', { content_url: s2004, web_package: { title: 'x' } }, { token });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ redirect_on_completion: true, sync_completion: false });
@@ -210,7 +216,13 @@ describe('/v1/web-packages', () => {
     const [row] = await t.ds.query(`SELECT launch_path FROM web_packages WHERE id = $1`, [decodeId('webPackage', created.body.id)]);
     expect(row.launch_path).toBe('ethics/content/start.html');
 
-    const xapi = srv.host('xapi.zip', await zip([['tincan.xml', TINCAN], ['story.html', '<p>story</p>']]));
+    const xapi = srv.host(
+      'xapi.zip',
+      await zip([
+        ['tincan.xml', TINCAN],
+        ['story.html', '<p>story</p>'],
+      ]),
+    );
     const x = await t.post('/v1/web-packages', { content_url: xapi, web_package: { title: 'x' } }, { token });
     const xr = await settled(t, x.body.id, org.api_key);
     expect(xr.body).toMatchObject({ state: 'READY', type: 'XAPI', title: 'Intro to xAPI' });
@@ -232,7 +244,13 @@ describe('/v1/web-packages', () => {
       ['not-zip.zip', Buffer.from('%PDF-1.4 definitely not a zip'), /not a zip archive/],
       ['no-manifest.zip', await zip([['index.html', '<p>hi</p>']]), /no imsmanifest\.xml/],
       ['bad-manifest.zip', await zip([['imsmanifest.xml', '<manifest><metadata>']]), /imsmanifest\.xml/],
-      ['entities.zip', await zip([['imsmanifest.xml', `<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><manifest><metadata><schemaversion>1.2</schemaversion></metadata></manifest>`]]), /entities/],
+      [
+        'entities.zip',
+        await zip([
+          ['imsmanifest.xml', `<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><manifest><metadata><schemaversion>1.2</schemaversion></metadata></manifest>`],
+        ]),
+        /entities/,
+      ],
     ];
     // a header that lies about the expanded size: the bytes are counted while inflating, not taken from headers
     const honest = await zip([...ok, ['data.bin', randomBytes(200_000)]]);
@@ -347,7 +365,10 @@ describe('/v1/web-packages', () => {
 
   it('delete: refused with 400 while a lesson uses the package; otherwise 204 and the stored files are gone', async () => {
     const org = await t.newOrg();
-    const body = await zip([['imsmanifest.xml', SCORM12], ['index.html', 'x']]);
+    const body = await zip([
+      ['imsmanifest.xml', SCORM12],
+      ['index.html', 'x'],
+    ]);
     const p = await create(org.api_key, srv.host('del.zip', body));
     const used = await create(org.api_key, srv.host('del2.zip', body));
     const read = await settled(t, p.body.id, org.api_key);
@@ -367,7 +388,7 @@ describe('/v1/web-packages', () => {
     expect((await t.get(local(read.body.download_url))).status).toBe(404);
   });
 
-  it('cross-organization: list, read and delete of another org\'s package are 404 and change nothing; pages are capped at 100', async () => {
+  it("cross-organization: list, read and delete of another org's package are 404 and change nothing; pages are capped at 100", async () => {
     const a = await t.newOrg();
     const b = await t.newOrg();
     const p = await create(a.api_key, srv.host('x-org.zip', await zip([['imsmanifest.xml', SCORM12]])));

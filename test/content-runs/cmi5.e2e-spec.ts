@@ -58,9 +58,17 @@ describe('cmi5 and TinCan launches', () => {
     expect(await again.json()).toMatchObject({ 'error-code': '1' });
     const x = { headers: { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3' } };
 
-    const state = await t.get(`/xapi/activities/state?${new URLSearchParams({ activityId: q.get('activityId')!, agent: JSON.stringify(actor), registration: q.get('registration')!, stateId: 'LMS.LaunchData' })}`, x);
+    const state = await t.get(
+      `/xapi/activities/state?${new URLSearchParams({ activityId: q.get('activityId')!, agent: JSON.stringify(actor), registration: q.get('registration')!, stateId: 'LMS.LaunchData' })}`,
+      x,
+    );
     expect(state.status).toBe(200);
-    expect(state.body).toMatchObject({ launchMode: 'Normal', moveOn: 'CompletedAndPassed', masteryScore: 0.8, contextTemplate: { extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': expect.any(String) } } });
+    expect(state.body).toMatchObject({
+      launchMode: 'Normal',
+      moveOn: 'CompletedAndPassed',
+      masteryScore: 0.8,
+      contextTemplate: { extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': expect.any(String) } },
+    });
     const launched = await t.get(`/xapi/statements?verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/launched')}&registration=${q.get('registration')}`, x);
     expect(launched.body.statements).toHaveLength(1);
 
@@ -68,7 +76,11 @@ describe('cmi5 and TinCan launches', () => {
       actor,
       verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
       object: { id: q.get('activityId'), objectType: 'Activity' },
-      context: { registration: q.get('registration'), contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] }, extensions: state.body.contextTemplate.extensions },
+      context: {
+        registration: q.get('registration'),
+        contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] },
+        extensions: state.body.contextTemplate.extensions,
+      },
       ...(result ? { result } : {}),
     });
     const lessonUuid = decodeId('lesson', c.lessonId);
@@ -110,7 +122,11 @@ describe('cmi5 and TinCan launches', () => {
     expect(q.get('activity_id')).toBe('https://example.test/tincan/course');
     const actor = JSON.parse(q.get('actor')!);
     const x = { headers: { Authorization: q.get('auth')!, 'X-Experience-API-Version': '1.0.3' } };
-    const done = await t.post('/xapi/statements', { actor, verb: { id: 'http://adlnet.gov/expapi/verbs/completed' }, object: { id: q.get('activity_id') }, context: { registration: q.get('registration') }, result: { score: { scaled: 0.75 } } }, x);
+    const done = await t.post(
+      '/xapi/statements',
+      { actor, verb: { id: 'http://adlnet.gov/expapi/verbs/completed' }, object: { id: q.get('activity_id') }, context: { registration: q.get('registration') }, result: { score: { scaled: 0.75 } } },
+      x,
+    );
     expect(done.status).toBe(200);
     const [lp2] = await t.ds.query(`SELECT completed_at, score FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', tc.lessonId)]);
     expect(lp2).toMatchObject({ completed_at: expect.any(Date), score: 75 });

@@ -195,7 +195,11 @@ describe('launches and the SCORM runtime (HTTP)', () => {
     expect(v2bad.status).toBe(422);
     const v2 = await t.post('/v2/launches/', { data: { type: 'launches', attributes: { lesson_id: c.lessonId, student_id: c.learner.id } } }, { token });
     expect(v2.status).toBe(201);
-    expect(v2.body.data).toMatchObject({ type: 'launches', id: expect.stringMatching(/^lnch[0-9a-z]{25}$/), attributes: { launch_url: expect.stringContaining('/launch/'), registration: expect.any(String) } });
+    expect(v2.body.data).toMatchObject({
+      type: 'launches',
+      id: expect.stringMatching(/^lnch[0-9a-z]{25}$/),
+      attributes: { launch_url: expect.stringContaining('/launch/'), registration: expect.any(String) },
+    });
 
     const s = await openLaunch(t, v2.body.data.attributes.launch_url);
     expect((await t.get(`${s}adapter.js`)).text).toContain('window.API = {');

@@ -101,7 +101,10 @@ export function scorm2004Manifest(opts: { href?: string; resourcesBase?: string;
 
 /** SCORM packages the tests play: the launch file under `resources/` (named through xml:base), with item parameters. */
 export async function scormPackage(version: '1.2' | '2004'): Promise<Buffer> {
-  const manifest = version === '1.2' ? scorm12Manifest({ href: 'sco.html', resourcesBase: 'resources/', parameters: '?lang=en' }) : scorm2004Manifest({ href: './sco.html', resourcesBase: 'resources/', parameters: '?lang=en' });
+  const manifest =
+    version === '1.2'
+      ? scorm12Manifest({ href: 'sco.html', resourcesBase: 'resources/', parameters: '?lang=en' })
+      : scorm2004Manifest({ href: './sco.html', resourcesBase: 'resources/', parameters: '?lang=en' });
   return zip([
     ['imsmanifest.xml', manifest],
     ['resources/sco.html', scoPage(version)],
@@ -156,7 +159,10 @@ export async function webPackageCourse(t: TestApp, org: CreatedOrg, zipUrl: stri
   const course = ok(await t.post('/v1/courses', { title: `SCORM course ${Date.now()}`, short_description: 'S', enforce_sequential_navigation: false }, key), 'course');
   const lesson = ok(await t.post('/v1/lessons', { course_id: course.id, order: 1, title: 'The package', type: 'WEB_PACKAGE', content_web_package_id: pkg.id, optional: false }, key), 'lesson');
   ok(await t.post('/v1/lessons', { course_id: course.id, order: 2, title: 'Reading', type: 'HTML', optional: true }, key), 'optional lesson');
-  const pc = ok(await t.post(`/v1/domains/${org.domain_name}/published-courses`, { course: { id: course.id }, slug: `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` }, key), 'publish');
+  const pc = ok(
+    await t.post(`/v1/domains/${org.domain_name}/published-courses`, { course: { id: course.id }, slug: `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` }, key),
+    'publish',
+  );
   const learner = await j.learner();
   await j.enroll(learner.id, pc.id);
   return { pkg, courseId: course.id as string, lessonId: lesson.id as string, publishedCourseId: pc.id as string, learner, journey: j };

@@ -35,7 +35,13 @@ describe('/v1 course series', () => {
     const d = await insertDomain(t, org);
     const courses = await Promise.all([1, 2, 3].map((i) => insertCourse(t, org, { title: `Series course ${i}` })));
     const pcs = await Promise.all(courses.map((c) => publishCourse(t, org, c.uuid, d.uuid)));
-    const a = await insertCourseSeries(t, org, d.uuid, pcs.map((p) => p.uuid), { title: 'Cloud Series', offer: true });
+    const a = await insertCourseSeries(
+      t,
+      org,
+      d.uuid,
+      pcs.map((p) => p.uuid),
+      { title: 'Cloud Series', offer: true },
+    );
     const b = await insertCourseSeries(t, org, d.uuid, [], { title: 'Empty', visible_on_catalog: false });
     await t.ds.query(`UPDATE published_courses SET unpublished_at = now() WHERE id = $1`, [pcs[2].uuid]);
 
@@ -55,7 +61,14 @@ describe('/v1 course series', () => {
             published_course_count: 2,
             offer: { id: expect.stringMatching(/^[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } },
           },
-          { id: b.id, title: 'Empty', visible_on_catalog: false, series_url: expect.any(String), published_course_count: 0, offer: { id: expect.stringMatching(/^ofr[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } } },
+          {
+            id: b.id,
+            title: 'Empty',
+            visible_on_catalog: false,
+            series_url: expect.any(String),
+            published_course_count: 0,
+            offer: { id: expect.stringMatching(/^ofr[0-9a-z]+$/), registration_open: true, registration_url: expect.any(String), price: { amount: '0.00', currency_code: 'USD' } },
+          },
         ],
       });
     }

@@ -48,7 +48,19 @@ describe('/v2/courses', () => {
       expect(r.type).toBe('courses');
       expect(Object.keys(r.attributes).sort()).toEqual(
         [
-          ...['average_rating', 'created_at', 'enforce_sequential_navigation', 'external_id', 'is_published', 'lesson_count', 'long_description_html', 'modified_at', 'promo_image_url', 'short_description', 'title'],
+          ...[
+            'average_rating',
+            'created_at',
+            'enforce_sequential_navigation',
+            'external_id',
+            'is_published',
+            'lesson_count',
+            'long_description_html',
+            'modified_at',
+            'promo_image_url',
+            'short_description',
+            'title',
+          ],
           // extensions (CONVENTIONS §15): the course's certificate settings
           ...['issues_certificate', 'certificate_validity_days'],
         ].sort(),
@@ -148,12 +160,24 @@ describe('/v2/courses', () => {
 
   describe('batch create', () => {
     it('creates every item (no within-batch dedupe) and applies defaults', async () => {
-      const res = await t.post('/v2/courses/', { data: [item({ title: 'Same' }), item({ title: 'Same', short_description: 's', long_description_html: '<p>l</p>', enforce_sequential_navigation: true })] }, { token });
+      const res = await t.post(
+        '/v2/courses/',
+        { data: [item({ title: 'Same' }), item({ title: 'Same', short_description: 's', long_description_html: '<p>l</p>', enforce_sequential_navigation: true })] },
+        { token },
+      );
       expect(res.status).toBe(200);
       expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0 });
       const [a, b] = res.body.data;
       expect(a.id).not.toBe(b.id);
-      expect(a.result.attributes).toMatchObject({ title: 'Same', short_description: '', long_description_html: '', enforce_sequential_navigation: false, lesson_count: 0, is_published: false, average_rating: null });
+      expect(a.result.attributes).toMatchObject({
+        title: 'Same',
+        short_description: '',
+        long_description_html: '',
+        enforce_sequential_navigation: false,
+        lesson_count: 0,
+        is_published: false,
+        average_rating: null,
+      });
       expect(b.result.attributes).toMatchObject({ short_description: 's', long_description_html: '<p>l</p>', enforce_sequential_navigation: true });
       expect((await t.get(`/v2/courses/${b.id}`, { token })).body.data.attributes.title).toBe('Same');
     });
@@ -317,7 +341,9 @@ describe('/v2/courses', () => {
       expect(upd.result.body.data[99].result.attributes.title).toBe('Renamed 99');
       expect(upd.count).toBeLessThanOrEqual(10);
       // eslint-disable-next-line no-console
-      console.log(`SQL statements: create 100 = ${created.count}, update 100 = ${upd.count}\n${[...created.statements, '---', ...upd.statements].map((q) => q.slice(0, 90).replace(/\s+/g, ' ')).join('\n')}`);
+      console.log(
+        `SQL statements: create 100 = ${created.count}, update 100 = ${upd.count}\n${[...created.statements, '---', ...upd.statements].map((q) => q.slice(0, 90).replace(/\s+/g, ' ')).join('\n')}`,
+      );
     });
   });
 });
@@ -336,7 +362,16 @@ describe('/openapi.json documents the area', () => {
 
   it('lists the paths with their filters', async () => {
     const doc = (await t.get('/openapi.json')).body;
-    for (const p of ['/v2/courses', '/v2/courses/{id}', '/v2/lessons', '/v2/lessons/{id}', '/v2/analytics/courses/{course_id}', '/v2/analytics/courses/{course_id}/ratings', '/v2/certificates', '/v2/certificates/{id}']) {
+    for (const p of [
+      '/v2/courses',
+      '/v2/courses/{id}',
+      '/v2/lessons',
+      '/v2/lessons/{id}',
+      '/v2/analytics/courses/{course_id}',
+      '/v2/analytics/courses/{course_id}/ratings',
+      '/v2/certificates',
+      '/v2/certificates/{id}',
+    ]) {
       expect(doc.paths).toHaveProperty([p]);
     }
     const names = (op: any) => op.parameters.map((x: any) => x.name);

@@ -19,15 +19,7 @@ describe('/v1 courses, labels, tags and lessons lists use indexes', () => {
     const c2 = await insertCourse(t, org);
     await insertLesson(t, org, c2.uuid, { type: 'MODULAR', content_html: null });
     await t.post('/v1/tags', { name: 'Tagged' }, auth);
-    const urls = [
-      '/v1/courses',
-      '/v1/courses?label__name=Ops',
-      `/v1/courses/${course.id}/labels`,
-      '/v1/labels',
-      '/v1/tags',
-      '/v1/lessons',
-      `/v1/lessons?course_id=${c2.id}`,
-    ];
+    const urls = ['/v1/courses', '/v1/courses?label__name=Ops', `/v1/courses/${course.id}/labels`, '/v1/labels', '/v1/tags', '/v1/lessons', `/v1/lessons?course_id=${c2.id}`];
     const tables = /Seq Scan on (courses|course_labels|labels|tags|lessons|course_ratings)\b/;
     for (const url of urls) {
       const run = await countQueries(() => t.get(url, auth));

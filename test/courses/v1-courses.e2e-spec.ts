@@ -23,7 +23,16 @@ describe('/v1 courses', () => {
       const auth = mode === 'api key' ? { basic: org.api_key } : { token };
       const created = await t.post(
         '/v1/courses',
-        { ...base, title: `Course ${mode}`, long_description_html: '<p>Long</p>', labels: [`L-${mode}`], display_course_and_lesson_time: true, manual_course_time: '2 hours', display_manual_course_time: false, course_and_lesson_time_format: 'MINUTES_VERBOSE' },
+        {
+          ...base,
+          title: `Course ${mode}`,
+          long_description_html: '<p>Long</p>',
+          labels: [`L-${mode}`],
+          display_course_and_lesson_time: true,
+          manual_course_time: '2 hours',
+          display_manual_course_time: false,
+          course_and_lesson_time_format: 'MINUTES_VERBOSE',
+        },
         auth,
       );
       expect(created.status).toBe(201);
@@ -102,7 +111,15 @@ describe('/v1 courses', () => {
     });
     const bad = await t.post(
       '/v1/courses',
-      { title: '', short_description: 5, enforce_sequential_navigation: 'yes', course_and_lesson_time_format: 'DAYS', manual_course_time: 'x'.repeat(16), labels: 'a,b', display_manual_course_time: 1 },
+      {
+        title: '',
+        short_description: 5,
+        enforce_sequential_navigation: 'yes',
+        course_and_lesson_time_format: 'DAYS',
+        manual_course_time: 'x'.repeat(16),
+        labels: 'a,b',
+        display_manual_course_time: 1,
+      },
       key(),
     );
     expect(bad.status).toBe(400);

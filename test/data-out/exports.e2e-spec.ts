@@ -125,7 +125,11 @@ describe('exports', () => {
     await g.student();
 
     const csv = await t.post('/v2/exports/', { resource: 'users', format: 'csv' }, { token: tok });
-    const ndjson = await t.post('/v2/exports/', { data: { type: 'exports', attributes: { resource: 'users', format: 'ndjson', filter: { updated_since: '2000-01-01T00:00:00+02:00' } } } }, { token: tok });
+    const ndjson = await t.post(
+      '/v2/exports/',
+      { data: { type: 'exports', attributes: { resource: 'users', format: 'ndjson', filter: { updated_since: '2000-01-01T00:00:00+02:00' } } } },
+      { token: tok },
+    );
     expect(csv.status).toBe(202);
     expect(ndjson.status).toBe(202);
     const [c, n] = [await finished(csv.body.data.id, tok), await finished(ndjson.body.data.id, tok)];
@@ -134,7 +138,11 @@ describe('exports', () => {
     expect(rows.find((r) => r.id === sid)).toMatchObject({ email: 'tricky@example.test', first_name: tricky, last_name: '中文, =1+1', is_active: 'true', deactivated_at: '' });
     const nd = await download(n.attributes.download_url);
     expect(nd.type).toMatch(/^application\/x-ndjson/);
-    const lines = nd.body.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = nd.body
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines.find((l) => l.id === sid)).toMatchObject({ first_name: tricky, is_active: true, deactivated_at: null });
     expect(n.attributes.filter).toEqual({ updated_since: '1999-12-31T22:00:00.000Z' });
@@ -155,7 +163,9 @@ describe('exports', () => {
     expect((await t.get('/v2/exports/', { token: otherTok })).body.data).toEqual([]);
     const theirs = await finished((await t.post('/v2/exports/', { resource: 'users', format: 'csv' }, { token: otherTok })).body.data.id, otherTok);
     expect(theirs.attributes.rows_total).toBe(0);
-    expect(parse((await download(theirs.attributes.download_url)).body, { bom: true })).toEqual([['id', 'email', 'first_name', 'last_name', 'external_id', 'is_active', 'deactivated_at', 'created_at', 'updated_at']]);
+    expect(parse((await download(theirs.attributes.download_url)).body, { bom: true })).toEqual([
+      ['id', 'email', 'first_name', 'last_name', 'external_id', 'is_active', 'deactivated_at', 'created_at', 'updated_at'],
+    ]);
 
     // scopes
     expect((await t.post('/v2/exports/', { resource: 'users' }, { token: await t.tokenFor(o, ['data-export:read']) })).status).toBe(403);

@@ -55,7 +55,10 @@ describe('mirroring an organization: one export, then updated_since polls and th
       { timeoutMs: 60_000, intervalMs: 100, what: `the ${resource} export` },
     );
     const text = await (await fetch(done.download_url)).text();
-    return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   }
 
   async function pages(first: string, tok: string): Promise<any[]> {

@@ -24,7 +24,11 @@ describe('data out: updated_since and the event log', () => {
   afterAll(() => t.close());
 
   async function students(tok: string, n: number) {
-    const res = await t.post('/v2/students/', { data: Array.from({ length: n }, (_x, i) => ({ type: 'students', attributes: { email: `s${i}-${rnd()}@example.test`, first_name: 'S', last_name: `${i}` } })) }, { token: tok });
+    const res = await t.post(
+      '/v2/students/',
+      { data: Array.from({ length: n }, (_x, i) => ({ type: 'students', attributes: { email: `s${i}-${rnd()}@example.test`, first_name: 'S', last_name: `${i}` } })) },
+      { token: tok },
+    );
     expect(res.status).toBe(200);
     return res.body.data.map((d: any) => d.id as string);
   }
@@ -138,7 +142,9 @@ describe('data out: updated_since and the event log', () => {
 
     const events = await all('/v2/events/?page[size]=2', tok);
     const types = events.map((e) => e.attributes.event_type);
-    expect(types).toEqual(expect.arrayContaining(['DOMAIN_ENROLLMENT', 'COURSE_ENROLLMENT', 'LESSON_COMPLETION', 'COURSE_COMPLETION', 'progress.updated', 'enrollment.updated', 'user.updated', 'user.deactivated']));
+    expect(types).toEqual(
+      expect.arrayContaining(['DOMAIN_ENROLLMENT', 'COURSE_ENROLLMENT', 'LESSON_COMPLETION', 'COURSE_COMPLETION', 'progress.updated', 'enrollment.updated', 'user.updated', 'user.deactivated']),
+    );
     // oldest first, no event twice across the pages
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     const times = events.map((e) => e.attributes.created_at);

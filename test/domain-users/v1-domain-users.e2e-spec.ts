@@ -11,13 +11,13 @@ describe('/v1 domain users', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  const modes = () => [
-    ['api key', { basic: org.api_key }],
-    ['bearer', { token }],
-  ] as const;
+  const modes = () =>
+    [
+      ['api key', { basic: org.api_key }],
+      ['bearer', { token }],
+    ] as const;
   const users = (o: CreatedOrg = org, d = o.domain_name) => `/v1/domains/${d}/users`;
-  const events = (type: string, o: CreatedOrg = org) =>
-    t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at`, [orgUuid(o), type]);
+  const events = (type: string, o: CreatedOrg = org) => t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at`, [orgUuid(o), type]);
   let seq = 0;
   /** a signup field of a domain (default: the organization's first), through POST /v1/domains/{domain_name}/signup-fields */
   const signupField = (o: CreatedOrg, attrs: { label?: string; options?: string[]; order?: number; domain?: string } = {}) =>
@@ -33,7 +33,9 @@ describe('/v1 domain users', () => {
     t = await startTestApp();
     // The access-code tables belong to another module; create a minimal stand-in when its migration has not landed.
     await t.ownerQuery(`CREATE TABLE IF NOT EXISTS access_code_pools (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, name text NOT NULL)`);
-    await t.ownerQuery(`CREATE TABLE IF NOT EXISTS access_codes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, pool_id uuid, code text NOT NULL)`);
+    await t.ownerQuery(
+      `CREATE TABLE IF NOT EXISTS access_codes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), organization_id uuid NOT NULL, domain_id uuid NOT NULL, pool_id uuid, code text NOT NULL)`,
+    );
     org = await t.newOrg();
     token = await t.tokenFor(org);
   });
@@ -192,9 +194,19 @@ describe('/v1 domain users', () => {
       expect(read.body).toMatchObject({ user: { id: uid, email: 'upd@example.test' }, active: true, signup_fields: [] });
       expect(read.body).not.toHaveProperty('access_code');
       expect(read.body.login_token).toBeUndefined();
-      const patch = await t.patch(`${users(org, priv.name)}/${uid}`, { active: false, expires_at: '2031-01-01T00:00:00Z', access_code: { id: code.id }, marketing_optin: true, user: { email: 'hijack@example.test' } }, auth);
+      const patch = await t.patch(
+        `${users(org, priv.name)}/${uid}`,
+        { active: false, expires_at: '2031-01-01T00:00:00Z', access_code: { id: code.id }, marketing_optin: true, user: { email: 'hijack@example.test' } },
+        auth,
+      );
       expect(patch.status).toBe(200);
-      expect(patch.body).toMatchObject({ active: false, expires_at: '2031-01-01T00:00:00.000Z', access_code: { id: code.id, code: 'UPD-1' }, marketing_optin: null, user: { email: 'upd@example.test' } });
+      expect(patch.body).toMatchObject({
+        active: false,
+        expires_at: '2031-01-01T00:00:00.000Z',
+        access_code: { id: code.id, code: 'UPD-1' },
+        marketing_optin: null,
+        user: { email: 'upd@example.test' },
+      });
       const put = await t.request('PUT', `${users(org, priv.name)}/${uid}`, { ...auth, body: { access_code: null, active: true, expires_at: null } });
       expect(put.status).toBe(200);
       expect(put.body).toMatchObject({ active: true, expires_at: null });
@@ -222,7 +234,13 @@ describe('/v1 domain users', () => {
     for (const [, auth] of modes()) {
       const res = await t.post(`${users()}/${uid}/invites`, {}, auth);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-z]+$/), token: expect.any(String), sent_at: null, used_at: null, invite_url: `https://${org.domain_name}/auth/invite/${res.body.token}` });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-z]+$/),
+        token: expect.any(String),
+        sent_at: null,
+        used_at: null,
+        invite_url: `https://${org.domain_name}/auth/invite/${res.body.token}`,
+      });
       const read = await t.get(`${users()}/${uid}/invites/${res.body.id}`, auth);
       // the token is kept only as a hash: shown on create, empty on reads
       expect(read.body).toEqual({ ...res.body, token: '', invite_url: '' });
@@ -258,8 +276,19 @@ describe('/v1 domain users', () => {
       expect(labels).toEqual(expect.arrayContaining(['Company', 'Size', 'Role']));
       expect(labels).not.toContain('Elsewhere');
       expect(list.body.results.find((r: any) => r.label === 'Size')).toEqual({
-        id: f2.id, type: 'PICKLIST', label: 'Size', help_text: '', regex_validator: '', regex_validator_error_text: '', required: false, active: true, order: 2,
-        options: [{ id: f2.options[0].id, value: 'S' }, { id: f2.options[1].id, value: 'L' }],
+        id: f2.id,
+        type: 'PICKLIST',
+        label: 'Size',
+        help_text: '',
+        regex_validator: '',
+        regex_validator_error_text: '',
+        required: false,
+        active: true,
+        order: 2,
+        options: [
+          { id: f2.options[0].id, value: 'S' },
+          { id: f2.options[1].id, value: 'L' },
+        ],
       });
     }
     const u = (await t.post(users(org, d.name), { user: { email: 'fields@example.test' } }, { token })).body.user.id;
@@ -291,7 +320,17 @@ describe('/v1 domain users', () => {
       const res = await t.post(vals, body, { token });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
-    const bulk = await t.post(`${users(org, d.name)}/${u}/signup-fields-bulk`, { signup_fields: [{ id: f1.id, value: 'Acme Corp' }, { id: f2.id, value: 'L' }, { id: f4.id, value: 'Dev' }] }, { token });
+    const bulk = await t.post(
+      `${users(org, d.name)}/${u}/signup-fields-bulk`,
+      {
+        signup_fields: [
+          { id: f1.id, value: 'Acme Corp' },
+          { id: f2.id, value: 'L' },
+          { id: f4.id, value: 'Dev' },
+        ],
+      },
+      { token },
+    );
     expect(bulk.status).toBe(201);
     expect(bulk.headers.get('location')).toBe(`${t.baseUrl}/v1/domains/${d.name}/users/${u}/signup-fields`);
     expect(bulk.body.signup_fields).toEqual(
@@ -301,7 +340,16 @@ describe('/v1 domain users', () => {
       ]),
     );
     expect(bulk.body.signup_fields).toHaveLength(2);
-    const bulk2 = await t.post(`${users(org, d.name)}/${u}/signup-fields-bulk`, { signup_fields: [{ id: f2.id, value: 'S' }, { id: f4.id, value: 'Dev' }] }, { basic: org.api_key });
+    const bulk2 = await t.post(
+      `${users(org, d.name)}/${u}/signup-fields-bulk`,
+      {
+        signup_fields: [
+          { id: f2.id, value: 'S' },
+          { id: f4.id, value: 'Dev' },
+        ],
+      },
+      { basic: org.api_key },
+    );
     expect(bulk2.status).toBe(201);
     expect(bulk2.body.signup_fields).toEqual([{ signup_field: { id: f2.id, label: 'Size' }, value: 'S' }]);
     const all = await t.get(vals, { token });
@@ -311,7 +359,18 @@ describe('/v1 domain users', () => {
       { signup_field: { id: f4.id, label: 'Role' }, value: 'Dev' },
     ]);
     const bulkUrl = `${users(org, d.name)}/${u}/signup-fields-bulk`;
-    for (const body of [{}, { signup_fields: 'x' }, { signup_fields: [{ id: f1.id }] }, { signup_fields: [{ id: f1.id, value: 'a' }, { id: f1.id, value: 'b' }] }, { signup_fields: [{ id: f3.id, value: 'a' }] }]) {
+    for (const body of [
+      {},
+      { signup_fields: 'x' },
+      { signup_fields: [{ id: f1.id }] },
+      {
+        signup_fields: [
+          { id: f1.id, value: 'a' },
+          { id: f1.id, value: 'b' },
+        ],
+      },
+      { signup_fields: [{ id: f3.id, value: 'a' }] },
+    ]) {
       const res = await t.post(bulkUrl, body, { token });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
@@ -342,7 +401,13 @@ describe('/v1 domain users', () => {
       const tag = label.replace(' ', '');
       const res = await t.post(
         url,
-        { users: [{ email: `Bulk-A-${tag}@example.test`, first_name: 'A', expires_at: '2030-01-01T00:00:00Z' }, { email: `bulk-b-${tag}@example.test`, active: false }, { email: 'BULK-existing@example.test', first_name: 'Changed' }] },
+        {
+          users: [
+            { email: `Bulk-A-${tag}@example.test`, first_name: 'A', expires_at: '2030-01-01T00:00:00Z' },
+            { email: `bulk-b-${tag}@example.test`, active: false },
+            { email: 'BULK-existing@example.test', first_name: 'Changed' },
+          ],
+        },
         auth,
       );
       expect(res.status).toBe(200);
@@ -399,7 +464,9 @@ describe('/v1 domain users', () => {
     expect(fields.body.results.map((r: any) => r.id)).not.toContain(theirField.id);
     const useTheirField = await t.post(`${users()}/${mine.body.user.id}/signup-fields`, { signup_field: { id: theirField.id }, value: 'x' }, { token });
     expect(useTheirField.status).toBe(400);
-    const [row] = await t.ds.query(`SELECT active FROM domain_users WHERE user_id = $1`, [(await t.ds.query(`SELECT id FROM users WHERE organization_id = $1 AND email = 'shared@example.test'`, [orgUuid(other)]))[0].id]);
+    const [row] = await t.ds.query(`SELECT active FROM domain_users WHERE user_id = $1`, [
+      (await t.ds.query(`SELECT id FROM users WHERE organization_id = $1 AND email = 'shared@example.test'`, [orgUuid(other)]))[0].id,
+    ]);
     expect(row.active).toBe(true);
     expect((await t.get(`/v1/domains/${other.domain_name}/users/${theirs.body.user.id}`, { basic: other.api_key })).status).toBe(200);
   });

@@ -41,13 +41,27 @@ describe('/v1 manager access', () => {
     const groupName = `Managed ${rnd()}`;
     const res = await t.request('PUT', MA(user.id), {
       ...key(),
-      body: { group_name: groupName, can_create_users: true, course_access_level: 'SELECTED', course_ids: [c1, c2, foreignCourse, 'nope'], path_access_level: 'ALL', path_ids: [p1], license_ids: [l1, encodeId('licensePackage', newUuid())] },
+      body: {
+        group_name: groupName,
+        can_create_users: true,
+        course_access_level: 'SELECTED',
+        course_ids: [c1, c2, foreignCourse, 'nope'],
+        path_access_level: 'ALL',
+        path_ids: [p1],
+        license_ids: [l1, encodeId('licensePackage', newUuid())],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       user: { id: user.id, email: user.email, first_name: 'Mana', last_name: 'Ger' },
       manager_access: {
-        group_id: expect.any(String), can_create_users: true, course_access_level: 'SELECTED', course_ids: [c1, c2], path_access_level: 'ALL', path_ids: [p1], license_ids: [l1],
+        group_id: expect.any(String),
+        can_create_users: true,
+        course_access_level: 'SELECTED',
+        course_ids: [c1, c2],
+        path_access_level: 'ALL',
+        path_ids: [p1],
+        license_ids: [l1],
       },
       invalid_ids: { course_ids: [foreignCourse, 'nope'], path_ids: [], license_ids: [expect.any(String)] },
     });
@@ -59,7 +73,15 @@ describe('/v1 manager access', () => {
     // PUT again: the same group by name (no second one), lists replaced, can_create_users back to its default
     const again = await t.request('PUT', MA(user.id), { ...key(), body: { group_name: groupName, course_access_level: 'NONE', path_access_level: 'SELECTED', path_ids: [p1] } });
     expect(again.status).toBe(200);
-    expect(again.body.manager_access).toEqual({ group_id: res.body.manager_access.group_id, can_create_users: false, course_access_level: 'NONE', course_ids: [], path_access_level: 'SELECTED', path_ids: [p1], license_ids: [] });
+    expect(again.body.manager_access).toEqual({
+      group_id: res.body.manager_access.group_id,
+      can_create_users: false,
+      course_access_level: 'NONE',
+      course_ids: [],
+      path_access_level: 'SELECTED',
+      path_ids: [p1],
+      license_ids: [],
+    });
     expect(again.body.invalid_ids).toEqual({ course_ids: [], path_ids: [], license_ids: [] });
     const [{ n }] = await t.ownerQuery(`SELECT count(*)::int AS n FROM groups WHERE name = $1`, [groupName]);
     expect(n).toBe(1);
@@ -93,7 +115,13 @@ describe('/v1 manager access', () => {
     const valid = { group_name: `G ${rnd()}`, course_access_level: 'ALL', path_access_level: 'ALL' };
     expect((await t.request('PUT', MA(encodeId('student', newUuid())), { ...key(), body: valid })).status).toBe(404);
     // a user of the organization who is not on the domain
-    const student = (await t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: `s-${rnd()}@example.test`, first_name: 'A', last_name: 'B' } }] }, { token: await t.tokenFor(org, ['students:write']) })).body.data[0].id;
+    const student = (
+      await t.post(
+        '/v2/students/',
+        { data: [{ type: 'students', attributes: { email: `s-${rnd()}@example.test`, first_name: 'A', last_name: 'B' } }] },
+        { token: await t.tokenFor(org, ['students:write']) },
+      )
+    ).body.data[0].id;
     expect((await t.request('PUT', MA(student), { ...key(), body: valid })).status).toBe(404);
     // another organization, on its own domain path or ours
     expect((await t.request('PUT', MA(user.id, other), { basic: other.api_key, body: valid })).status).toBe(404);

@@ -8,10 +8,11 @@ describe('/v1 domains', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  const modes = () => [
-    ['api key', { basic: org.api_key }],
-    ['bearer', { token }],
-  ] as const;
+  const modes = () =>
+    [
+      ['api key', { basic: org.api_key }],
+      ['bearer', { token }],
+    ] as const;
 
   beforeAll(async () => {
     t = await startTestApp();

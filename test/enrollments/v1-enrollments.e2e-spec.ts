@@ -9,10 +9,11 @@ describe('/v1 published-course enrollments', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  const modes = () => [
-    ['api key', { basic: org.api_key }],
-    ['bearer', { token }],
-  ] as const;
+  const modes = () =>
+    [
+      ['api key', { basic: org.api_key }],
+      ['bearer', { token }],
+    ] as const;
 
   const join = async (o: CreatedOrg, userUuid: string, domainName = o.domain_name) => {
     await t.ds.query(`INSERT INTO domain_users (organization_id, domain_id, user_id) SELECT organization_id, id, $2 FROM domains WHERE lower(name) = lower($1)`, [domainName, userUuid]);
@@ -23,8 +24,7 @@ describe('/v1 published-course enrollments', () => {
     const [row] = await t.ds.query(`SELECT slug FROM published_courses WHERE id = $1`, [pc.uuid]);
     return { c, pc, slug: row.slug as string, base: `/v1/domains/${o.domain_name}/published-courses/${pc.id}/enrollments` };
   };
-  const events = (type: string, orgId = orgUuid(org)) =>
-    t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at`, [orgId, type]);
+  const events = (type: string, orgId = orgUuid(org)) => t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at`, [orgId, type]);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -48,7 +48,12 @@ describe('/v1 published-course enrollments', () => {
         expires_at: '2030-01-01T00:00:00.000Z',
         active: true,
         // the registration's $0 purchase (docs/decisions/commerce.md, enrollments made without checkout)
-        purchase: expect.objectContaining({ purchase_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', purchase_id: expect.stringMatching(/^pur/) }),
+        purchase: expect.objectContaining({
+          purchase_price: { amount: '0.00', currency_code: 'USD' },
+          purchase_state: 'SUCCESS',
+          payment_processor: 'NONE',
+          purchase_id: expect.stringMatching(/^pur/),
+        }),
         rating: null,
         feedback: null,
       });

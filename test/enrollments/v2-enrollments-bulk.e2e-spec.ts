@@ -66,7 +66,12 @@ describe('POST /v2/enrollments/ (bulk-enroll)', () => {
     expect(v1.status).toBe(200);
     expect(v1.body).toMatchObject({ id: ra.id, user: { id: a.id }, active: true, expires_at: '2031-02-03T02:05:06.000Z' });
     // each has its course progress (made in the enrolling transaction)
-    expect(await count(`SELECT count(*)::int AS n FROM course_progress WHERE user_id = ANY($1::uuid[]) AND published_course_id = $2`, [[decodeId('student', a.id), decodeId('student', b.id)], decodeId('publishedCourse', c.publishedCourseId)])).toBe(2);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM course_progress WHERE user_id = ANY($1::uuid[]) AND published_course_id = $2`, [
+        [decodeId('student', a.id), decodeId('student', b.id)],
+        decodeId('publishedCourse', c.publishedCourseId),
+      ]),
+    ).toBe(2);
     const events = (await f.events('COURSE_ENROLLMENT', orgId())).slice(before);
     expect(events).toHaveLength(2);
     expect(events.map((e: any) => e.payload.user.id).sort()).toEqual([a.id, b.id].sort());

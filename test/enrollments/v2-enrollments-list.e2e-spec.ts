@@ -106,7 +106,12 @@ describe('GET /v2/enrollments/ and /v2/enrollments/{id}', () => {
     for (let i = 0; i < 5; i++) made.push(await g.enroll(c.publishedCourseId, (await g.member()).email));
     const first = await t.get('/v2/enrollments/?page[size]=2', { token: tok });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ meta: { page_size: 2 }, has_more: true, next_cursor: expect.any(String), links: { self: expect.any(String), next: expect.stringContaining('page%5Bcursor%5D='), prev: null } });
+    expect(first.body).toMatchObject({
+      meta: { page_size: 2 },
+      has_more: true,
+      next_cursor: expect.any(String),
+      links: { self: expect.any(String), next: expect.stringContaining('page%5Bcursor%5D='), prev: null },
+    });
     expect(first.body.data.map((d: any) => d.id)).toEqual(made.slice(0, 2));
     const all: string[] = [];
     let url: string | null = '/v2/enrollments/?page[size]=2';
@@ -141,7 +146,16 @@ describe('GET /v2/enrollments/ and /v2/enrollments/{id}', () => {
     const mine = [a1, a2, b1, b3];
     const within = (got: string[]) => got.filter((id) => mine.includes(id));
     // deactivated, and expired (past expires_at): both inactive
-    await t.patch('/v2/enrollments/', { data: [{ type: 'enrollments', id: a2, attributes: { active: false } }, { type: 'enrollments', id: b3, attributes: { expires_at: '2020-01-01T00:00:00Z' } }] }, { token });
+    await t.patch(
+      '/v2/enrollments/',
+      {
+        data: [
+          { type: 'enrollments', id: a2, attributes: { active: false } },
+          { type: 'enrollments', id: b3, attributes: { expires_at: '2020-01-01T00:00:00Z' } },
+        ],
+      },
+      { token },
+    );
 
     expect(await ids(`filter[student.id]=${a.id}`)).toEqual([a1, a2]);
     expect(await ids(`filter[student.email]=${encodeURIComponent(b.email.toUpperCase())}`)).toEqual([b1, b3]);
@@ -273,7 +287,10 @@ describe('GET /v2/enrollments/ and /v2/enrollments/{id}', () => {
       try {
         await qr.query('SET enable_seqscan = off');
         const plan = (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-        expect({ q, seq: /Seq Scan on (enrollments|users|published_courses|domains|course_progress|certificates|course_ratings|lessons|lesson_progress)\b/.test(plan) ? plan : false }).toEqual({ q, seq: false });
+        expect({ q, seq: /Seq Scan on (enrollments|users|published_courses|domains|course_progress|certificates|course_ratings|lessons|lesson_progress)\b/.test(plan) ? plan : false }).toEqual({
+          q,
+          seq: false,
+        });
       } finally {
         await qr.query('RESET enable_seqscan');
         await qr.release();

@@ -45,11 +45,7 @@ describe('PATCH /v2/enrollments/ and /v2/enrollments/completion', () => {
     it('sets and clears expires_at and due_at, deactivates and reactivates; omitted members stay', async () => {
       const { c, enrollments } = await enrolled(2);
       const [a, b] = enrollments.map((e) => e.id);
-      const res = await t.patch(
-        '/v2/enrollments/',
-        { data: [item(a, { expires_at: '2031-05-01T10:00:00+02:00', due_at: '2030-12-24T18:00:00Z' }), item(b, { active: false })] },
-        { token },
-      );
+      const res = await t.patch('/v2/enrollments/', { data: [item(a, { expires_at: '2031-05-01T10:00:00+02:00', due_at: '2030-12-24T18:00:00Z' }), item(b, { active: false })] }, { token });
       expect(res.status).toBe(200);
       expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0 });
       expect(res.body.data[0]).toEqual({

@@ -69,7 +69,11 @@ export function fixtures(t: TestApp, org: CreatedOrg, token: string) {
       return ok(await t.patch(`/v1/users/${userId}/published-courses/${publishedCourseId}/lessons/${lessonId}`, { lesson_progress: lessonProgress }, key), 'lesson progress');
     },
     complete(items: { id: string; completed_at: string | null }[], sendNotifications = false, auth: RequestOptions = v2) {
-      return t.patch('/v2/enrollments/completion', { send_notifications: sendNotifications, data: items.map((i) => ({ type: 'enrollments', id: i.id, attributes: { completed_at: i.completed_at } })) }, auth);
+      return t.patch(
+        '/v2/enrollments/completion',
+        { send_notifications: sendNotifications, data: items.map((i) => ({ type: 'enrollments', id: i.id, attributes: { completed_at: i.completed_at } })) },
+        auth,
+      );
     },
     events(type: string, orgUuid: string) {
       return t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at, id`, [orgUuid, type]);

@@ -112,14 +112,11 @@ describe('/v1 group users, group access code pools and /v1/users/{user_id}/group
       expect((await t.get(`/v1/groups/${g.id}/users?page_size=x`, bearer())).status).toBe(400);
       const small = await countQueries(() => t.get(`/v1/groups/${g.id}/users`, basic()));
       const big = await group();
-      await t.ds.query(
-        `INSERT INTO users (organization_id, email) SELECT $1, 'bulk' || i || '-' || $2 || '@example.test' FROM generate_series(1, 1001) i`,
-        [orgUuid(org), seq],
-      );
-      await t.ds.query(
-        `INSERT INTO group_memberships (group_id, user_id, organization_id) SELECT (SELECT id FROM groups WHERE name = $1), id, organization_id FROM users WHERE email LIKE $2`,
-        [big.name, `bulk%-${seq}@example.test`],
-      );
+      await t.ds.query(`INSERT INTO users (organization_id, email) SELECT $1, 'bulk' || i || '-' || $2 || '@example.test' FROM generate_series(1, 1001) i`, [orgUuid(org), seq]);
+      await t.ds.query(`INSERT INTO group_memberships (group_id, user_id, organization_id) SELECT (SELECT id FROM groups WHERE name = $1), id, organization_id FROM users WHERE email LIKE $2`, [
+        big.name,
+        `bulk%-${seq}@example.test`,
+      ]);
       const many = await countQueries(() => t.get(`/v1/groups/${big.id}/users?page_size=5000`, basic()));
       expect(many.result.body.count).toBe(1001);
       expect(many.result.body.results).toHaveLength(1000);

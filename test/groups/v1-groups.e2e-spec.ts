@@ -23,8 +23,25 @@ describe('/v1 groups, email-domain rules and group categories', () => {
     // org's domain, one organization-wide, one of the other organization
     dn = (await domainOf(t, org)).name;
     const field = `INSERT INTO signup_fields (organization_id, domain_id, label, type, options) VALUES ($1, $2, $3, 'PICKLIST', $4::jsonb)`;
-    await t.ds.query(field, [orgUuid(org), (await domainOf(t, org)).uuid, 'Region', JSON.stringify([{ id: 'opt1', value: 'EMEA' }, { id: 'opt2', value: 'APAC' }])]);
-    await t.ds.query(field, [orgUuid(org), null, 'Tier', JSON.stringify([{ id: 'a', value: 'Gold' }, { id: 'x', value: 'Silver' }, { id: 'z', value: 'Bronze' }])]);
+    await t.ds.query(field, [
+      orgUuid(org),
+      (await domainOf(t, org)).uuid,
+      'Region',
+      JSON.stringify([
+        { id: 'opt1', value: 'EMEA' },
+        { id: 'opt2', value: 'APAC' },
+      ]),
+    ]);
+    await t.ds.query(field, [
+      orgUuid(org),
+      null,
+      'Tier',
+      JSON.stringify([
+        { id: 'a', value: 'Gold' },
+        { id: 'x', value: 'Silver' },
+        { id: 'z', value: 'Bronze' },
+      ]),
+    ]);
     await t.ds.query(field, [orgUuid(other), null, 'Theirs', JSON.stringify([{ id: 'theirs', value: 'T' }])]);
   });
   afterAll(() => t.close());
@@ -435,7 +452,15 @@ describe('/v1 groups, email-domain rules and group categories', () => {
       for (const auth of [{ basic: o.api_key }, { token: tok }]) {
         const r = await t.get('/v1/group-categories', auth);
         expect(r.status).toBe(200);
-        expect(r.body).toEqual({ count: 2, next: null, previous: null, results: [{ id: a.id, name: 'Region' }, { id: b.id, name: 'Partner tier' }] });
+        expect(r.body).toEqual({
+          count: 2,
+          next: null,
+          previous: null,
+          results: [
+            { id: a.id, name: 'Region' },
+            { id: b.id, name: 'Partner tier' },
+          ],
+        });
         expect((await t.get(`/v1/group-categories/${b.id}`, auth)).body).toEqual({ id: b.id, name: 'Partner tier' });
         for (const id of [theirs.id, 'nope', encodeId('groupCategory', newUuid()), encodeId('group', newUuid())]) {
           expect((await t.get(`/v1/group-categories/${id}`, auth)).status).toBe(404);

@@ -86,7 +86,13 @@ describe('/v2/groups/{id}/relationships/students/', () => {
     await t.post(path(g), { data: [ref(a), ref(b)] }, { token });
     const res = await t.request('DELETE', path(g), { token, body: { data: [ref(a), ref(c)] } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [{ status: 'deleted', id: a }, { status: 'deleted', id: c }], summary: { total: 2, succeeded: 2, failed: 0 } });
+    expect(res.body).toEqual({
+      data: [
+        { status: 'deleted', id: a },
+        { status: 'deleted', id: c },
+      ],
+      summary: { total: 2, succeeded: 2, failed: 0 },
+    });
     expect(await members(g)).toEqual([b]);
     const again = await t.request('DELETE', path(g), { token, body: { data: [ref(a)] } });
     expect(again.body.data).toEqual([{ status: 'deleted', id: a }]);

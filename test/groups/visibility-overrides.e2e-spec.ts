@@ -56,8 +56,7 @@ describe('/v2/groups/{id}/relationships/published-course-visibility/', () => {
     const c = await insertCourse(t, o);
     return publishCourse(t, o, c.uuid);
   }
-  const rows = (groupUuid: string) =>
-    t.ds.query(`SELECT published_course_id, is_visible, organization_id FROM visibility_overrides WHERE group_id = $1 ORDER BY created_at, id`, [groupUuid]);
+  const rows = (groupUuid: string) => t.ds.query(`SELECT published_course_id, is_visible, organization_id FROM visibility_overrides WHERE group_id = $1 ORDER BY created_at, id`, [groupUuid]);
 
   describe('auth', () => {
     it('401 without a token, 403 without the scope', async () => {

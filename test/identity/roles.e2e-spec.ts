@@ -12,7 +12,11 @@ jest.setTimeout(180_000);
 /** The real command (`npm run --silent cli -- ...`) against the test app's database: its one JSON line. */
 function cli(databaseUrl: string, args: string[]): Promise<any> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: `${__dirname}/../..`,
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -49,8 +53,7 @@ describe('administrator roles', () => {
     return { ...(res.body as { access_token: string; scope: string; refresh_token: string }), clientId: reg.client_id };
   }
 
-  const newStudent = (token: string, email: string) =>
-    t.post('/v2/students/', { data: [{ type: 'students', attributes: { email, first_name: 'A', last_name: 'B' } }] }, { token });
+  const newStudent = (token: string, email: string) => t.post('/v2/students/', { data: [{ type: 'students', attributes: { email, first_name: 'A', last_name: 'B' } }] }, { token });
 
   it('lists the built-in roles, creates administrators with a role, and refuses what is not a role', async () => {
     const roles = await t.get('/v1/admin-roles', apiKey());

@@ -100,11 +100,15 @@ describe('SCIM 2.0 provisioning', () => {
   });
 
   it('provisions 200 users and 10 groups in the Okta and Entra shapes, deactivates and reactivates some, and the same people read on /v1 and /v2', async () => {
-    const created = await inChunks(Array.from({ length: 200 }, (_, i) => i), 10, async (i) => {
-      const res = await call('POST', '/Users', i % 2 === 0 ? okta.user(i) : entra.user(i));
-      expect(res.status).toBe(201);
-      return res.body;
-    });
+    const created = await inChunks(
+      Array.from({ length: 200 }, (_, i) => i),
+      10,
+      async (i) => {
+        const res = await call('POST', '/Users', i % 2 === 0 ? okta.user(i) : entra.user(i));
+        expect(res.status).toBe(201);
+        return res.body;
+      },
+    );
     expect(created[0]).toMatchObject({ schemas: [USER], userName: 'okta.user0@okta.local', externalId: '00ujl29u0le5T6Aj10h0', active: true, name: { givenName: 'Test', familyName: 'User0' } });
     expect(created[1]).toMatchObject({ userName: 'test_user_1@testuser.com', externalId: entra.user(1).externalId, active: true });
     expect(JSON.stringify(created[0])).not.toContain('1mz050nq'); // the password Okta sends is not taken

@@ -11,7 +11,11 @@ import { join } from 'node:path';
 /** The real command (`npm run --silent cli -- ...`) against the test app's database: its one JSON line, or the error's. */
 function cli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: any }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: `${__dirname}/../..`,
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -107,17 +111,29 @@ describe('administrator single sign-on', () => {
       const noDiscovery = await t.request('PUT', '/v1/organization/sso', { ...auth, body: { protocol: 'oidc', issuer: `${base}/nothing-here`, client_id: 'x', client_secret: 'y' } });
       expect(noDiscovery.status).toBe(400);
       expect(noDiscovery.body.issuer[0]).toContain('discovery');
-      const badRole = await t.request('PUT', '/v1/organization/sso', { ...auth, body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-a', client_secret: 'secret-a-0123456789abcdef', jit: true, default_role: 'emperor' } });
+      const badRole = await t.request('PUT', '/v1/organization/sso', {
+        ...auth,
+        body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-a', client_secret: 'secret-a-0123456789abcdef', jit: true, default_role: 'emperor' },
+      });
       expect(badRole.status).toBe(400);
       expect(badRole.body.default_role).toBeDefined();
       expect((await t.get('/v1/organization/sso', auth)).status).toBe(404);
 
-      const put = await t.request('PUT', '/v1/organization/sso', { ...auth, body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-a', client_secret: 'secret-a-0123456789abcdef', jit: true, default_role: 'reporter' } });
+      const put = await t.request('PUT', '/v1/organization/sso', {
+        ...auth,
+        body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-a', client_secret: 'secret-a-0123456789abcdef', jit: true, default_role: 'reporter' },
+      });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({
-        protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-a', jit: true, default_role: 'reporter',
-        login_url: `${base}/auth/sso/${oidcOrg.organization_id}/start`, redirect_uri: callbackOf(oidcOrg),
-        created_at: expect.any(String), updated_at: expect.any(String),
+        protocol: 'oidc',
+        issuer: idp.issuer,
+        client_id: 'platform-a',
+        jit: true,
+        default_role: 'reporter',
+        login_url: `${base}/auth/sso/${oidcOrg.organization_id}/start`,
+        redirect_uri: callbackOf(oidcOrg),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       expect(put.text).not.toContain('secret-a');
       expect((await t.get('/v1/organization/sso', auth)).body).toEqual(put.body);
@@ -126,7 +142,10 @@ describe('administrator single sign-on', () => {
       expect(row.s).not.toContain('secret-a');
       // the other organization sees nothing of it
       expect((await t.get('/v1/organization/sso', { basic: otherOidcOrg.api_key })).status).toBe(404);
-      const b = await t.request('PUT', '/v1/organization/sso', { basic: otherOidcOrg.api_key, body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-b', client_secret: 'secret-b-0123456789abcdef', jit: true, default_role: 'admin' } });
+      const b = await t.request('PUT', '/v1/organization/sso', {
+        basic: otherOidcOrg.api_key,
+        body: { protocol: 'oidc', issuer: idp.issuer, client_id: 'platform-b', client_secret: 'secret-b-0123456789abcdef', jit: true, default_role: 'admin' },
+      });
       expect(b.status).toBe(200);
     });
 
@@ -228,7 +247,10 @@ describe('administrator single sign-on', () => {
 
   describe('SAML', () => {
     beforeAll(async () => {
-      for (const [org, p] of [[samlOrg, saml], [otherSamlOrg, otherSaml]] as const) {
+      for (const [org, p] of [
+        [samlOrg, saml],
+        [otherSamlOrg, otherSaml],
+      ] as const) {
         const put = await t.request('PUT', '/v1/organization/sso', {
           basic: org.api_key,
           body: { protocol: 'saml', idp_entity_id: p.entityId, idp_sso_url: p.ssoUrl, idp_certificate: p.certificate, jit: false },
@@ -240,7 +262,16 @@ describe('administrator single sign-on', () => {
     it('PUT answers the SP side; bad values are 400 naming the member; the metadata names the ACS', async () => {
       const got = await t.get('/v1/organization/sso', { basic: samlOrg.api_key });
       const sso = `${base}/auth/sso/${samlOrg.organization_id}`;
-      expect(got.body).toMatchObject({ protocol: 'saml', idp_entity_id: saml.entityId, jit: false, default_role: 'reporter', login_url: `${sso}/start`, acs_url: `${sso}/saml/acs`, sp_entity_id: `${sso}/saml/metadata`, metadata_url: `${sso}/saml/metadata` });
+      expect(got.body).toMatchObject({
+        protocol: 'saml',
+        idp_entity_id: saml.entityId,
+        jit: false,
+        default_role: 'reporter',
+        login_url: `${sso}/start`,
+        acs_url: `${sso}/saml/acs`,
+        sp_entity_id: `${sso}/saml/metadata`,
+        metadata_url: `${sso}/saml/metadata`,
+      });
       const bad = await t.request('PUT', '/v1/organization/sso', { basic: samlOrg.api_key, body: { protocol: 'saml', idp_entity_id: 'x', idp_sso_url: 'ftp://x', idp_certificate: 'not a cert' } });
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body).sort()).toEqual(['idp_certificate', 'idp_sso_url']);
@@ -339,7 +370,26 @@ describe('administrator single sign-on', () => {
         const bad = await cli(db, ['set-sso', '--org', org.organization_id, '--protocol', 'saml', '--idp-entity-id', saml.entityId, '--idp-sso-url', 'nope', '--idp-certificate-file', pem], env);
         expect(bad.code).toBe(2);
         expect(bad.out.error).toContain('idp_sso_url');
-        const set = await cli(db, ['set-sso', '--org', org.organization_id, '--protocol', 'saml', '--idp-entity-id', saml.entityId, '--idp-sso-url', saml.ssoUrl, '--idp-certificate-file', pem, '--jit', '--default-role', 'content-editor'], env);
+        const set = await cli(
+          db,
+          [
+            'set-sso',
+            '--org',
+            org.organization_id,
+            '--protocol',
+            'saml',
+            '--idp-entity-id',
+            saml.entityId,
+            '--idp-sso-url',
+            saml.ssoUrl,
+            '--idp-certificate-file',
+            pem,
+            '--jit',
+            '--default-role',
+            'content-editor',
+          ],
+          env,
+        );
         if (set.code !== 0) throw new Error(JSON.stringify(set.out));
         expect(set.code).toBe(0);
         expect(set.out.sso).toMatchObject({ protocol: 'saml', jit: true, default_role: 'content-editor', acs_url: `${base}/auth/sso/${org.organization_id}/saml/acs` });

@@ -208,7 +208,16 @@ describe('/v2/lessons', () => {
       const mine = await insertAsset(t, org);
       const theirs = await insertAsset(t, other);
       const missing = encodeId('asset', newUuid());
-      const modular = (asset_id: string) => create({ course_id: c.id, title: 'M', type: 'MODULAR', content_items: [{ type: 'HTML', content_html: 'x' }, { type: 'VIDEO', asset_id }] });
+      const modular = (asset_id: string) =>
+        create({
+          course_id: c.id,
+          title: 'M',
+          type: 'MODULAR',
+          content_items: [
+            { type: 'HTML', content_html: 'x' },
+            { type: 'VIDEO', asset_id },
+          ],
+        });
       const res = await t.post('/v2/lessons/', { data: [modular(mine.id), modular(theirs.id), modular(missing)] }, { token });
       expect(res.status).toBe(207);
       expect(res.body.data[0].status).toBe('succeeded');
@@ -243,7 +252,17 @@ describe('/v2/lessons', () => {
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'PDF' }] }, '/attributes/content_items/0/type'],
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'HTML' }] }, '/attributes/content_items/0/content_html'],
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'HTML', content_html: 'x', quiz_id: quizId() }] }, '/attributes/content_items/0/quiz_id'],
-        [{ ...base, type: 'MODULAR', content_items: [{ type: 'QUIZ', quiz_id: quizId() }, { type: 'QUIZ', quiz_id: quizId() }] }, '/attributes/content_items/1/type'],
+        [
+          {
+            ...base,
+            type: 'MODULAR',
+            content_items: [
+              { type: 'QUIZ', quiz_id: quizId() },
+              { type: 'QUIZ', quiz_id: quizId() },
+            ],
+          },
+          '/attributes/content_items/1/type',
+        ],
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'RATING', rating: { rating_scale: 7 } }] }, '/attributes/content_items/0/rating/rating_scale'],
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'RATING', rating: { colour: 'red' } }] }, '/attributes/content_items/0/rating/colour'],
         [{ ...base, type: 'MODULAR', content_items: [{ type: 'VIDEO', asset_id: 'bad' }] }, '/attributes/content_items/0/asset_id'],
@@ -273,7 +292,15 @@ describe('/v2/lessons', () => {
         {
           data: [
             create({ course_id: c.id, type: 'HTML', title: 'H', content_html: 'a' }),
-            create({ course_id: c.id, type: 'MODULAR', title: 'M', content_items: [{ type: 'HTML', content_html: 'one' }, { type: 'HTML', content_html: 'two' }] }),
+            create({
+              course_id: c.id,
+              type: 'MODULAR',
+              title: 'M',
+              content_items: [
+                { type: 'HTML', content_html: 'one' },
+                { type: 'HTML', content_html: 'two' },
+              ],
+            }),
             create({ course_id: c.id, type: 'QUIZ', title: 'Q', quiz_id: quizId() }),
           ],
         },
@@ -287,7 +314,16 @@ describe('/v2/lessons', () => {
         {
           data: [
             { type: 'lessons', id: h.id, attributes: { title: 'H2', description_html: '', content_html: 'b', order: 3, type: 'QUIZ' } },
-            { type: 'lessons', id: m.id, attributes: { content_items: [{ type: 'HTML', content_html: 'new' }, { id: keep, type: 'HTML', header: 'kept', content_html: 'two!' }] } },
+            {
+              type: 'lessons',
+              id: m.id,
+              attributes: {
+                content_items: [
+                  { type: 'HTML', content_html: 'new' },
+                  { id: keep, type: 'HTML', header: 'kept', content_html: 'two!' },
+                ],
+              },
+            },
             { type: 'lessons', id: q.id, attributes: { quiz_id: newQuiz } },
           ],
         },
@@ -296,7 +332,10 @@ describe('/v2/lessons', () => {
       expect(res.status).toBe(200);
       const [h2, m2, q2] = res.body.data.map((d: any) => d.result);
       expect(h2.attributes).toMatchObject({ title: 'H2', description_html: '', content_html: 'b', order: 3, type: 'HTML' });
-      expect(m2.attributes.content_items.map((x: any) => [x.header, x.content_html])).toEqual([['', 'new'], ['kept', 'two!']]);
+      expect(m2.attributes.content_items.map((x: any) => [x.header, x.content_html])).toEqual([
+        ['', 'new'],
+        ['kept', 'two!'],
+      ]);
       expect(m2.attributes.content_items[1].id).toBe(keep);
       expect(q2.attributes.quiz_id).toBe(newQuiz);
       expect((await t.get(`/v2/lessons/${h.id}`, { token })).body.data.attributes.title).toBe('H2');

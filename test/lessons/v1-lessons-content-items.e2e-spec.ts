@@ -72,10 +72,10 @@ describe('/v1 lesson content items', () => {
     expect(stored.map((x: any) => x.id)).toEqual([decodeId('contentItem', a.id), decodeId('contentItem', b.id)]);
     // a block written by /v2 reads on /v1, keeping its extra members when /v1 rewrites the array
     const v2Id = newUuid();
-    await t.ds.query(
-      `UPDATE lessons SET content_items = content_items || $2::jsonb WHERE id = $1`,
-      [lesson.uuid, JSON.stringify([{ id: v2Id, type: 'RATING', header: 'Rate', order: 9, content_html: null, asset_id: null, quiz_id: null, rating: { rating_scale: 10 } }])],
-    );
+    await t.ds.query(`UPDATE lessons SET content_items = content_items || $2::jsonb WHERE id = $1`, [
+      lesson.uuid,
+      JSON.stringify([{ id: v2Id, type: 'RATING', header: 'Rate', order: 9, content_html: null, asset_id: null, quiz_id: null, rating: { rating_scale: 10 } }]),
+    ]);
     const rating = await t.get(path(lesson.id, encodeId('contentItem', v2Id)), key());
     expect(rating.body).toMatchObject({ type: 'RATING', header: 'Rate', order: 9 });
     // a RATING item is its rating content block (issue 29 point 3): the block's id, readable there

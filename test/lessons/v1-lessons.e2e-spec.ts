@@ -239,7 +239,7 @@ describe('/v1 lessons', () => {
     expect((await t.get('/v1/lessons', { token: coursesOnly })).status).toBe(403);
   });
 
-  it('refuses an asset or web package that is not one of the organization\'s (another org\'s, or none at all)', async () => {
+  it("refuses an asset or web package that is not one of the organization's (another org's, or none at all)", async () => {
     const theirs = { asset: (await insertAsset(t, other)).id, pkg: (await insertWebPackage(t, other)).id };
     const missing = { asset: encodeId('asset', newUuid()), pkg: encodeId('webPackage', newUuid()) };
     for (const ref of [theirs, missing]) {

@@ -35,7 +35,11 @@ describe('/v1 rating content blocks', () => {
     const c = await course();
     const l = await lesson(c);
     await t.post(`/v1/lessons/${l}/content-items`, { header: 'Intro', order: 0, type: 'HTML', content_html: '<p>hi</p>' }, key());
-    const created = await t.post(B(l), { rating_question: 'How was it?', include_additional_feedback: true, additional_feedback_question: 'Why?', rating_scale: 10, rating_scale_low_label: 'Bad', rating_scale_high_label: 'Great' }, key());
+    const created = await t.post(
+      B(l),
+      { rating_question: 'How was it?', include_additional_feedback: true, additional_feedback_question: 'Why?', rating_scale: 10, rating_scale_low_label: 'Bad', rating_scale_high_label: 'Great' },
+      key(),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^rcb[0-9a-z]+$/),
@@ -50,7 +54,10 @@ describe('/v1 rating content blocks', () => {
     const id = created.body.id;
     // the RATING content item: last in order, pointing at the block
     const items = (await t.get(`/v1/lessons/${l}/content-items`, key())).body.results;
-    expect(items.map((i: any) => [i.type, i.order])).toEqual([['HTML', 0], ['RATING', 1]]);
+    expect(items.map((i: any) => [i.type, i.order])).toEqual([
+      ['HTML', 0],
+      ['RATING', 1],
+    ]);
     expect(items[1]).toEqual(expect.objectContaining({ id: created.body.content_item_id, content_rating_id: id }));
     expect(items[0].content_rating_id).toBeUndefined();
     // the scale lives on the course
@@ -66,7 +73,11 @@ describe('/v1 rating content blocks', () => {
     const five = await t.patch(B(l, id), { rating_scale: 5 }, key());
     expect(five.body.rating_scale).toBe(5);
     // a bad scale, a too-long question, a wrong type: 400 naming the member, nothing changed
-    for (const [body, member] of [[{ rating_scale: 7 }, 'rating_scale'], [{ rating_question: 'x'.repeat(501) }, 'rating_question'], [{ include_additional_feedback: 'maybe' }, 'include_additional_feedback']] as const) {
+    for (const [body, member] of [
+      [{ rating_scale: 7 }, 'rating_scale'],
+      [{ rating_question: 'x'.repeat(501) }, 'rating_question'],
+      [{ include_additional_feedback: 'maybe' }, 'include_additional_feedback'],
+    ] as const) {
       const res = await t.patch(B(l, id), body, key());
       expect({ body, status: res.status, keys: Object.keys(res.body) }).toEqual({ body, status: 400, keys: [member] });
     }
@@ -100,7 +111,13 @@ describe('/v1 rating content blocks', () => {
     expect((await t.get(B(l2, encodeId('ratingContentBlock', decodeId('contentItem', htmlItem)!)), key())).status).toBe(404);
     // another organization: 404 on every operation, and nothing changes
     const o = { basic: other.api_key };
-    for (const [method, path, body] of [['GET', B(l1, first.body.id)], ['PATCH', B(l1, first.body.id), { rating_question: 'x' }], ['PUT', B(l1, first.body.id), { rating_question: 'x' }], ['DELETE', B(l1, first.body.id)], ['POST', B(l1), {}]] as const) {
+    for (const [method, path, body] of [
+      ['GET', B(l1, first.body.id)],
+      ['PATCH', B(l1, first.body.id), { rating_question: 'x' }],
+      ['PUT', B(l1, first.body.id), { rating_question: 'x' }],
+      ['DELETE', B(l1, first.body.id)],
+      ['POST', B(l1), {}],
+    ] as const) {
       expect({ method, status: (await t.request(method, path, { ...o, body })).status }).toEqual({ method, status: 404 });
     }
     expect((await t.get(B(l1, first.body.id), key())).body).toEqual(first.body);

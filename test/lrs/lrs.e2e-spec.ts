@@ -100,7 +100,9 @@ describe('the LRS (/xapi/)', () => {
     expect((await t.get(`/xapi/statements?statementId=${id}`, x(auth))).status).toBe(404);
     expect((await t.get(`/xapi/statements?voidedStatementId=${id}`, x(auth))).body.id).toBe(id);
     expect(await by(`verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/completed')}`)).toEqual([voiding.body[0]]);
-    expect((await t.post('/xapi/statements', { actor: agent('ada'), verb: { id: 'http://adlnet.gov/expapi/verbs/voided' }, object: { objectType: 'StatementRef', id: voiding.body[0] } }, x(auth))).status).toBe(400);
+    expect(
+      (await t.post('/xapi/statements', { actor: agent('ada'), verb: { id: 'http://adlnet.gov/expapi/verbs/voided' }, object: { objectType: 'StatementRef', id: voiding.body[0] } }, x(auth))).status,
+    ).toBe(400);
 
     // another organization's key sees none of it
     const other = await t.newOrg();
@@ -122,7 +124,9 @@ describe('the LRS (/xapi/)', () => {
     };
     const body = (hash: string) =>
       Buffer.concat([
-        Buffer.from(`--b1\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(statement)}\r\n--b1\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${hash}\r\n\r\n`),
+        Buffer.from(
+          `--b1\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(statement)}\r\n--b1\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${hash}\r\n\r\n`,
+        ),
         content,
         Buffer.from('\r\n--b1--'),
       ]);

@@ -97,7 +97,7 @@ describe('mail worker: password-reset mail over SMTP', () => {
     expect(text).toContain('Hello Ada,');
   });
 
-  it('anonymized, missing and other organizations\' students: the job completes and nothing is sent', async () => {
+  it("anonymized, missing and other organizations' students: the job completes and nothing is sent", async () => {
     const org = await t.newOrg();
     const other = await t.newOrg();
     const anon = await insertStudent(t, org, { email: 'gone@learners.test' });

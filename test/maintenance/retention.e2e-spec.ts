@@ -22,10 +22,13 @@ describe('outbox retention', () => {
     return row.id;
   }
   async function delivery(eventId: string, status: string, webhookId: string, url: string): Promise<string> {
-    const [row] = await t.ds.query(
-      `INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, status) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [orgUuid(org), webhookId, eventId, url, status],
-    );
+    const [row] = await t.ds.query(`INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, target_url, status) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
+      orgUuid(org),
+      webhookId,
+      eventId,
+      url,
+      status,
+    ]);
     await t.ds.query(`INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, latency_ms) VALUES ($1, 1, now(), 5)`, [row.id]);
     return row.id;
   }

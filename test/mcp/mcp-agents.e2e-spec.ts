@@ -48,7 +48,11 @@ describe('MCP for agents', () => {
   const served = () =>
     Object.entries<any>(doc.paths)
       .filter(([p]) => p.startsWith('/v1/') || p.startsWith('/v2/'))
-      .flatMap(([p, item]) => Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => ({ method: m.toUpperCase(), path: p, op: item[m] })))
+      .flatMap(([p, item]) =>
+        Object.keys(item)
+          .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+          .map((m) => ({ method: m.toUpperCase(), path: p, op: item[m] })),
+      )
       .filter((o) => !/^\/v2\/auth\//.test(o.path));
 
   it('with a full-scope token the default list is at most 40 tools: the meta tools and official everyday names, in one page', async () => {
@@ -125,7 +129,8 @@ describe('MCP for agents', () => {
       expect([tool.name, op?.operation_id]).toEqual([tool.name, tool.name]);
       // every path parameter a value that names nothing; writes as dry runs, destructive ones confirmed
       const args: Record<string, unknown> = {};
-      for (const p of op.input_schema.required ?? []) if (op.input_schema.properties[p]?.type !== 'array' && op.input_schema.properties[p]?.type !== 'object') args[p] = 'none0000000000000000000000000';
+      for (const p of op.input_schema.required ?? [])
+        if (op.input_schema.properties[p]?.type !== 'array' && op.input_schema.properties[p]?.type !== 'object') args[p] = 'none0000000000000000000000000';
       if (op.dry_run) args.dry_run = true;
       const res = await client.callTool({ name: 'call_operation', arguments: { operation_id: op.operation_id, arguments: args, confirm: true } });
       const text = (res.content as any[])[0].text as string;
@@ -145,7 +150,7 @@ describe('MCP for agents', () => {
     expect(listed).toMatchObject({ isError: false, status: 200 });
   }, 240_000);
 
-  it('search_operations pages (at most 100) and keeps to the token\'s scopes; call_operation validates arguments and keeps the guard', async () => {
+  it("search_operations pages (at most 100) and keeps to the token's scopes; call_operation validates arguments and keeps the guard", async () => {
     const paged = await client.callTool({ name: 'search_operations', arguments: { query: 'v1', limit: 100 } });
     const p1 = paged.structuredContent as any;
     expect(p1.operations).toHaveLength(100);
@@ -158,11 +163,15 @@ describe('MCP for agents', () => {
     const found = (await reader.callTool({ name: 'search_operations', arguments: { query: 'students', limit: 100 } })).structuredContent as any;
     expect(found.operations.length).toBeGreaterThan(0);
     expect(found.operations.every((o: any) => o.read_only || o.scopes.length === 0)).toBe(true);
-    const refused = answer(await reader.callTool({ name: 'call_operation', arguments: { operation_id: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'nope@example.test' } }] } } }));
+    const refused = answer(
+      await reader.callTool({ name: 'call_operation', arguments: { operation_id: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'nope@example.test' } }] } } }),
+    );
     expect(refused).toMatchObject({ isError: true, status: 403 });
     expect((await t.get('/v2/students/?filter[email]=nope@example.test', { token })).body.data).toEqual([]);
 
-    const invalid = answer(await client.callTool({ name: 'call_operation', arguments: { operation_id: 'v1_courses_create', arguments: { short_description: 'no title', enforce_sequential_navigation: false } } }));
+    const invalid = answer(
+      await client.callTool({ name: 'call_operation', arguments: { operation_id: 'v1_courses_create', arguments: { short_description: 'no title', enforce_sequential_navigation: false } } }),
+    );
     expect(invalid).toMatchObject({ isError: true, status: 400 });
     expect(invalid.json.detail).toMatch(/title/);
     const unknown = answer(await client.callTool({ name: 'call_operation', arguments: { operation_id: 'no_such_operation' } }));
@@ -170,7 +179,17 @@ describe('MCP for agents', () => {
   });
 
   it('a destructive tool without confirmation changes nothing, with confirm: true it runs (directly and through call_operation)', async () => {
-    const created = answer(await client.callTool({ name: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'confirm-me@example.test' } }, { type: 'students', attributes: { email: 'confirm-too@example.test' } }] } }));
+    const created = answer(
+      await client.callTool({
+        name: 'create_students',
+        arguments: {
+          data: [
+            { type: 'students', attributes: { email: 'confirm-me@example.test' } },
+            { type: 'students', attributes: { email: 'confirm-too@example.test' } },
+          ],
+        },
+      }),
+    );
     const [a, b] = created.json.data.map((s: any) => s.id);
     const active = async (id: string) => !(await t.get(`/v2/students/${id}`, { token })).body.data.attributes.is_inactive;
 

@@ -55,11 +55,20 @@ describe('MCP server: JSON-RPC batches', () => {
       expect([res.status, res.body]).toEqual([400, invalidRequest]);
       expect(res.body.error.message).toContain(`not supported in protocol version ${version}`);
       // two harmless messages are refused alike: batches do not exist in these versions
-      const list = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'ping' }], version);
+      const list = await post(
+        [
+          { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+          { jsonrpc: '2.0', id: 2, method: 'ping' },
+        ],
+        version,
+      );
       expect([list.status, list.body]).toEqual([400, invalidRequest]);
     }
     // an initialize asking for 2025-06-18 inside a batch, without the header
-    const init = await post([{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    const init = await post([
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]);
     expect([init.status, init.body]).toEqual([400, invalidRequest]);
     expect(await students()).toBe(before);
     // one message of 100 items is one REST request's worth: still served
@@ -92,9 +101,15 @@ describe('MCP server: JSON-RPC batches', () => {
     const hundredByHundred = await post(Array.from({ length: 100 }, (_, i) => createCall(100, i + 1)));
     expect([hundredByHundred.status, hundredByHundred.body]).toEqual([400, invalidRequest]);
     // more messages than MAX_BATCH_MESSAGES, however light
-    const pings = await post(Array.from({ length: MAX_BATCH_MESSAGES + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })), '2025-03-26');
+    const pings = await post(
+      Array.from({ length: MAX_BATCH_MESSAGES + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+      '2025-03-26',
+    );
     expect([pings.status, pings.body]).toEqual([400, invalidRequest]);
-    const fewPings = await post(Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })), '2025-03-26');
+    const fewPings = await post(
+      Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+      '2025-03-26',
+    );
     expect([fewPings.status, fewPings.body.length]).toEqual([200, MAX_BATCH_MESSAGES]);
     expect((await post([], '2025-03-26')).status).toBe(400);
     expect(await students()).toBe(before + 120);

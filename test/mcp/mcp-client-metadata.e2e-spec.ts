@@ -95,7 +95,29 @@ describe('MCP clients identified by a Client ID Metadata Document', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cimd-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     docs = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
       const path = req.url ?? '/';
       fetched.set(path, (fetched.get(path) ?? 0) + 1);
@@ -166,7 +188,10 @@ describe('MCP clients identified by a Client ID Metadata Document', () => {
 
   it('a document that is missing, names another client_id, lists a bad redirect URI or carries a secret is refused on the authorization page', async () => {
     const ask = (clientId: string) =>
-      fetch(`${t.baseUrl}/v2/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGlSDDh0p3', code_challenge_method: 'S256', state: 's' })}`, { redirect: 'manual' });
+      fetch(
+        `${t.baseUrl}/v2/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGlSDDh0p3', code_challenge_method: 'S256', state: 's' })}`,
+        { redirect: 'manual' },
+      );
     const cases: [string, unknown][] = [
       ['/missing.json', undefined],
       ['/other.json', documentFor(`${docsBase}/someone-else.json`)],

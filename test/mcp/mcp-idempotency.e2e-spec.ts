@@ -26,7 +26,7 @@ describe('MCP tools: Idempotency-Key and answer headers', () => {
   });
 
   it('every write tool declares idempotency_key; reads do not', async () => {
-    const tools = (await allTools(client));
+    const tools = await allTools(client);
     const create = tools.find((x) => x.name === 'create_students')!;
     expect((create.inputSchema.properties as any).idempotency_key).toMatchObject({ type: 'string', maxLength: 255 });
     expect((tools.find((x) => x.name === 'list_students')!.inputSchema.properties as any).idempotency_key).toBeUndefined();

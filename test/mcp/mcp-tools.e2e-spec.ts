@@ -62,7 +62,9 @@ describe('MCP server: tools', () => {
     it('has the official tool name of every served published /v2 operation, and none for the token endpoints', () => {
       const published = new Map(PUBLISHED_V2_OPERATIONS.map((o) => [routeKey(o.method, o.path), o]));
       const served = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
-        Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => routeKey(m, path)),
+        Object.keys(item)
+          .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+          .map((m) => routeKey(m, path)),
       );
       const expected = served.map((k) => published.get(k)).filter((o) => o?.tool);
       expect(expected.length).toBeGreaterThan(30);
@@ -96,7 +98,11 @@ describe('MCP server: tools', () => {
 
     it('names every argument as model APIs accept ([A-Za-z0-9_.-], at most 64): page[size] is page.size', async () => {
       const tools = await allTools(client);
-      const bad = tools.flatMap((x) => Object.keys(x.inputSchema.properties ?? {}).filter((k) => !/^[a-zA-Z0-9_.-]{1,64}$/.test(k)).map((k) => `${x.name}.${k}`));
+      const bad = tools.flatMap((x) =>
+        Object.keys(x.inputSchema.properties ?? {})
+          .filter((k) => !/^[a-zA-Z0-9_.-]{1,64}$/.test(k))
+          .map((k) => `${x.name}.${k}`),
+      );
       expect(bad).toEqual([]);
     });
 
@@ -113,7 +119,11 @@ describe('MCP server: tools', () => {
       expect(get.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
       expect(get.annotations?.readOnlyHint).toBe(true);
       const list = tools.find((x) => x.name === 'list_students')!;
-      expect(list.inputSchema.properties).toMatchObject({ 'page.size': { type: 'integer', maximum: 100 }, 'page.cursor': { type: 'string' }, 'filter.email': { anyOf: [{ type: 'string' }, { type: 'null' }] } }); // the published parameter schema (issue 26)
+      expect(list.inputSchema.properties).toMatchObject({
+        'page.size': { type: 'integer', maximum: 100 },
+        'page.cursor': { type: 'string' },
+        'filter.email': { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      }); // the published parameter schema (issue 26)
       expect(list.description).toMatch(/students:read/);
       expect(list.description).toMatch(/page\.cursor is page\[cursor\]/);
       const v1 = tools.find((x) => x.name === 'v1_domains_users_list')!;
@@ -147,9 +157,7 @@ describe('MCP server: tools', () => {
     });
 
     it('a write tool does the write: /v2 create, /v1 create, then reads agree', async () => {
-      const created = answer(
-        await client.callTool({ name: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'written@example.test', first_name: 'Tool' } }] } }),
-      );
+      const created = answer(await client.callTool({ name: 'create_students', arguments: { data: [{ type: 'students', attributes: { email: 'written@example.test', first_name: 'Tool' } }] } }));
       expect(created).toMatchObject({ isError: false, status: 200 });
       const id = created.json.data[0].id;
       expect((await t.get(`/v2/students/${id}`, { token: tokenA })).body.data.attributes).toMatchObject({ email: 'written@example.test', first_name: 'Tool' });
@@ -169,7 +177,7 @@ describe('MCP server: tools', () => {
       expect((await t.get(`/v1/webhooks/${hook.json.id}`, { token: tokenA })).status).toBe(404);
     });
 
-    it('a scope the token lacks: the tool is not listed, and calling it is a tool error with the API\'s 403 body; nothing is written', async () => {
+    it("a scope the token lacks: the tool is not listed, and calling it is a tool error with the API's 403 body; nothing is written", async () => {
       const readOnly = await connect(await t.tokenFor(orgA, ['students:read']));
       const names = (await allTools(readOnly)).map((x) => x.name);
       expect(names).toContain('list_students');
@@ -204,7 +212,7 @@ describe('MCP server: tools', () => {
       expect(v1).toMatchObject({ isError: true, status: 404 });
     });
 
-    it('invalid arguments: the API\'s validation error as a tool error; a missing path parameter is refused before any request', async () => {
+    it("invalid arguments: the API's validation error as a tool error; a missing path parameter is refused before any request", async () => {
       const bad = answer(await client.callTool({ name: 'list_students', arguments: { 'page.size': 0 } }));
       expect(bad).toMatchObject({ isError: true, status: 422 });
       expect(errorsOf(bad.json)).toEqual(errorsOf((await t.get('/v2/students/?page[size]=0', { token: tokenA })).body));

@@ -173,8 +173,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
     it('lists with pagination, search (not in items) and label__name; include_searchable_content adds members', async () => {
       const d = await insertDomain(t, org);
       const b = `/v1/domains/${d.name}/published-paths`;
-      const mk = async (slug: string, title: string, extra: Record<string, unknown> = {}) =>
-        (await t.post(b, { slug, path: { title, ...extra } }, basic())).body;
+      const mk = async (slug: string, title: string, extra: Record<string, unknown> = {}) => (await t.post(b, { slug, path: { title, ...extra } }, basic())).body;
       const a = await mk('kubernetes-basics', 'Kubernetes Basics');
       const c = await mk('cloud', 'Cloud Journey', { short_description: 'all about kubernetes clusters' });
       const z = await mk('zebra', 'Zebra');
@@ -415,7 +414,13 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       const changed = await t.post(url, { student_group: { id: g1.id }, is_visible: false }, basic());
       expect(changed.body.is_visible).toBe(false);
       const list = await t.get(url, bearer());
-      expect(list.body).toMatchObject({ count: 2, results: [{ student_group: { id: g1.id }, is_visible: false }, { student_group: { id: g2.id }, is_visible: false }] });
+      expect(list.body).toMatchObject({
+        count: 2,
+        results: [
+          { student_group: { id: g1.id }, is_visible: false },
+          { student_group: { id: g2.id }, is_visible: false },
+        ],
+      });
       expect((await t.get(`${url}/${g2.id}`, basic())).body).toEqual({ student_group: { id: g2.id, name: g2.name }, is_visible: false });
 
       const missing = await t.post(url, { student_group: { id: g1.id } }, basic());
@@ -446,7 +451,12 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
         enrolled_at: expect.stringMatching(/Z$/),
         active: true,
         // the registration's $0 purchase (docs/decisions/commerce.md, enrollments made without checkout)
-        purchase: expect.objectContaining({ purchase_price: { amount: '0.00', currency_code: 'USD' }, purchase_state: 'SUCCESS', payment_processor: 'NONE', purchase_id: expect.stringMatching(/^pur/) }),
+        purchase: expect.objectContaining({
+          purchase_price: { amount: '0.00', currency_code: 'USD' },
+          purchase_state: 'SUCCESS',
+          payment_processor: 'NONE',
+          purchase_id: expect.stringMatching(/^pur/),
+        }),
       });
       const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = 'PATH_ENROLLMENT'`, [orgUuid(org)]);
       expect(events).toHaveLength(1);
@@ -560,7 +570,7 @@ describe('/v1 published paths, path items, labels, enrollments and /v1/paths', (
       expect(list.body.count).toBeGreaterThan(100); // the bulk test above made 101
       expect(list.body.results).toHaveLength(100);
       const all = [...list.body.results];
-      for (let url = list.body.next; url; ) {
+      for (let url = list.body.next; url;) {
         const next = await t.get(new URL(url).pathname + new URL(url).search, basic());
         all.push(...next.body.results);
         url = next.body.next;

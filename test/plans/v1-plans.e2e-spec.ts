@@ -72,7 +72,18 @@ describe('/v1 plans and plan enrollments', () => {
           published_courses: [],
           published_paths: [],
         },
-        { id: b.id, plan: { id: b.id, title: 'Free' }, name: 'Free', slug: 'free', plan_url: `https://${d.name}/plan/free`, offer: { id: b.offerId, registration_open: true, registration_url: expect.stringContaining(d.name), price: { amount: '0.00', currency_code: 'USD' } }, hidden: true, short_description: null, published_courses: [], published_paths: [] },
+        {
+          id: b.id,
+          plan: { id: b.id, title: 'Free' },
+          name: 'Free',
+          slug: 'free',
+          plan_url: `https://${d.name}/plan/free`,
+          offer: { id: b.offerId, registration_open: true, registration_url: expect.stringContaining(d.name), price: { amount: '0.00', currency_code: 'USD' } },
+          hidden: true,
+          short_description: null,
+          published_courses: [],
+          published_paths: [],
+        },
       ],
     });
     expect((await t.get(`/v1/domains/${d.name}/plan/`, bearer())).body.count).toBe(2); // trailing slash
@@ -126,7 +137,11 @@ describe('/v1 plans and plan enrollments', () => {
     expect(again.body.id).toBe(r1.body.id);
     expect(await count('plan_enrollments')).toBe(2);
 
-    const purchase = await t.post(url, { user: { id: stu.id }, enrolled_at: '2026-04-01T00:00:00Z', purchase: { purchase_price: { amount: '10', currency_code: 'EUR' }, purchase_state: 'PENDING' } }, basic());
+    const purchase = await t.post(
+      url,
+      { user: { id: stu.id }, enrolled_at: '2026-04-01T00:00:00Z', purchase: { purchase_price: { amount: '10', currency_code: 'EUR' }, purchase_state: 'PENDING' } },
+      basic(),
+    );
     expect(purchase.status).toBe(201);
     expect(purchase.body.purchase).toMatchObject({ purchase_price: { amount: '10.00', currency_code: 'EUR' }, purchase_state: 'PENDING', payment_processor: 'NONE' });
 

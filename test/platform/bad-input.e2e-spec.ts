@@ -26,58 +26,124 @@ describe('bad input', () => {
   });
   afterAll(() => t.close());
 
-  describe('/v1 field errors use Django REST framework\'s messages', () => {
+  describe("/v1 field errors use Django REST framework's messages", () => {
     const users = () => `/v1/domains/${org.domain_name}/users`;
     // [what, method, path, body, the exact messages of the members named]
     const rows: [string, string, () => string, Record<string, unknown>, Record<string, unknown>][] = [
       // courses: the /v1 rule helpers
-      ['course: missing members', 'POST', () => '/v1/courses', {}, { title: ['This field is required.'], short_description: ['This field is required.'], enforce_sequential_navigation: ['This field is required.'] }],
-      ['course: null, blank, wrong types', 'POST', () => '/v1/courses', { title: null, short_description: '', enforce_sequential_navigation: 'yes', course_and_lesson_time_format: 'DAYS', labels: 'a' }, {
-        title: ['This field may not be null.'],
-        short_description: ['This field may not be blank.'],
-        enforce_sequential_navigation: ['Must be a valid boolean.'],
-        course_and_lesson_time_format: ['"DAYS" is not a valid choice.'],
-        labels: ['Expected a list of items but got type "str".'],
-      }],
-      ['course patch: wrong types and limits', 'PATCH', () => `/v1/courses/${courseId}`, { title: 5, manual_course_time: 'x'.repeat(16), labels: ['ok', 7] }, {
-        title: ['Not a valid string.'],
-        manual_course_time: ['Ensure this field has no more than 15 characters.'],
-        labels: ['Not a valid string.'],
-      }],
-      // domain users: class-validator's decorators (these answered "first_name must be a string" before)
-      ['domain user: builtin decorators', 'POST', users, { user: { email: 'not-an-email', first_name: 5, last_name: 'x'.repeat(51) }, active: 'no', marketing_optin: 3 }, {
-        user: {
-          email: ['Enter a valid email address.'],
-          first_name: ['Not a valid string.'],
-          last_name: ['Ensure this field has no more than 50 characters.'],
+      [
+        'course: missing members',
+        'POST',
+        () => '/v1/courses',
+        {},
+        { title: ['This field is required.'], short_description: ['This field is required.'], enforce_sequential_navigation: ['This field is required.'] },
+      ],
+      [
+        'course: null, blank, wrong types',
+        'POST',
+        () => '/v1/courses',
+        { title: null, short_description: '', enforce_sequential_navigation: 'yes', course_and_lesson_time_format: 'DAYS', labels: 'a' },
+        {
+          title: ['This field may not be null.'],
+          short_description: ['This field may not be blank.'],
+          enforce_sequential_navigation: ['Must be a valid boolean.'],
+          course_and_lesson_time_format: ['"DAYS" is not a valid choice.'],
+          labels: ['Expected a list of items but got type "str".'],
         },
-        active: ['Must be a valid boolean.'],
-        marketing_optin: ['Must be a valid boolean.'],
-      }],
-      ['domain user: user missing, null, not an object', 'POST', users, { user: 'x', active: null }, { user: ['Invalid data. Expected a dictionary, but got str.'], active: ['This field may not be null.'] }],
+      ],
+      [
+        'course patch: wrong types and limits',
+        'PATCH',
+        () => `/v1/courses/${courseId}`,
+        { title: 5, manual_course_time: 'x'.repeat(16), labels: ['ok', 7] },
+        {
+          title: ['Not a valid string.'],
+          manual_course_time: ['Ensure this field has no more than 15 characters.'],
+          labels: ['Not a valid string.'],
+        },
+      ],
+      // domain users: class-validator's decorators (these answered "first_name must be a string" before)
+      [
+        'domain user: builtin decorators',
+        'POST',
+        users,
+        { user: { email: 'not-an-email', first_name: 5, last_name: 'x'.repeat(51) }, active: 'no', marketing_optin: 3 },
+        {
+          user: {
+            email: ['Enter a valid email address.'],
+            first_name: ['Not a valid string.'],
+            last_name: ['Ensure this field has no more than 50 characters.'],
+          },
+          active: ['Must be a valid boolean.'],
+          marketing_optin: ['Must be a valid boolean.'],
+        },
+      ],
+      [
+        'domain user: user missing, null, not an object',
+        'POST',
+        users,
+        { user: 'x', active: null },
+        { user: ['Invalid data. Expected a dictionary, but got str.'], active: ['This field may not be null.'] },
+      ],
       ['domain user: email missing and blank', 'POST', users, { user: { first_name: 'A' } }, { user: { email: ['This field is required.'] } }],
       ['domain user: blank email', 'POST', users, { user: { email: '' } }, { user: { email: ['This field may not be blank.'] } }],
       // webhooks: a choice with its own message before
-      ['webhook: choice and boolean', 'POST', () => '/v1/webhooks', { target_url: 'https://example.com/hook', event_type: 'NOPE', active: 1 }, { event_type: ['"NOPE" is not a valid choice.'], active: ['Must be a valid boolean.'] }],
+      [
+        'webhook: choice and boolean',
+        'POST',
+        () => '/v1/webhooks',
+        { target_url: 'https://example.com/hook', event_type: 'NOPE', active: 1 },
+        { event_type: ['"NOPE" is not a valid choice.'], active: ['Must be a valid boolean.'] },
+      ],
       // groups: integers
       ['group: integer rules', 'POST', () => '/v1/groups', { name: 'G', discount_percent: 'ten' }, { discount_percent: ['A valid integer is required.'] }],
       ['group: integer range', 'POST', () => '/v1/groups', { name: 'G', discount_percent: 101 }, { discount_percent: ['Ensure this value is less than or equal to 100.'] }],
       ['group: name too long, blank', 'POST', () => '/v1/groups', { name: '   ' }, { name: ['This field may not be blank.'] }],
       // assets
       ['asset: content_url null (was a 500)', 'POST', () => '/v1/assets', { content_url: null }, { content_url: ['This field may not be null.'] }],
-      ['asset: content_url wrong type', 'POST', () => '/v1/assets', { content_url: 5, asset: { aspect_ratio: '1:1', sync_completion: 'x' } }, {
-        content_url: ['Not a valid string.'],
-        asset: { aspect_ratio: ['"1:1" is not a valid choice.'], sync_completion: ['Must be a valid boolean.'] },
-      }],
+      [
+        'asset: content_url wrong type',
+        'POST',
+        () => '/v1/assets',
+        { content_url: 5, asset: { aspect_ratio: '1:1', sync_completion: 'x' } },
+        {
+          content_url: ['Not a valid string.'],
+          asset: { aspect_ratio: ['"1:1" is not a valid choice.'], sync_completion: ['Must be a valid boolean.'] },
+        },
+      ],
       // bulk-create: nested lists, answered as DRF's list serializer answers (one entry per item, {} for the valid ones; issue 25 item 7)
-      ['bulk-create: a list inside the list (was a 500)', 'POST', () => `${users()}/bulk-create`, { users: [[]] }, { users: [{ non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] }] }],
-      ['bulk-create: a string item', 'POST', () => `${users()}/bulk-create`, { users: [{ email: 'a@example.test' }, 'x'] }, { users: [{}, { non_field_errors: ['Invalid data. Expected a dictionary, but got str.'] }] }],
+      [
+        'bulk-create: a list inside the list (was a 500)',
+        'POST',
+        () => `${users()}/bulk-create`,
+        { users: [[]] },
+        { users: [{ non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] }] },
+      ],
+      [
+        'bulk-create: a string item',
+        'POST',
+        () => `${users()}/bulk-create`,
+        { users: [{ email: 'a@example.test' }, 'x'] },
+        { users: [{}, { non_field_errors: ['Invalid data. Expected a dictionary, but got str.'] }] },
+      ],
       ['bulk-create: a null item', 'POST', () => `${users()}/bulk-create`, { users: [null, { email: 'a@example.test' }] }, { users: [['This field may not be null.'], {}] }],
-      ['bulk-create: the second of three items', 'POST', () => `${users()}/bulk-create`, { users: [{ email: 'a@example.test' }, { email: 'nope' }, { email: 'b@example.test' }] }, { users: [{}, { email: ['Enter a valid email address.'] }, {}] }],
-      ['bulk-create: a duplicate (the service\'s own check)', 'POST', () => `${users()}/bulk-create`, { users: [{ email: 'a@example.test' }, { email: 'A@example.test' }, { email: 'b@example.test' }] }, { users: [{}, { email: ['Duplicate of users.0.email.'] }, {}] }],
+      [
+        'bulk-create: the second of three items',
+        'POST',
+        () => `${users()}/bulk-create`,
+        { users: [{ email: 'a@example.test' }, { email: 'nope' }, { email: 'b@example.test' }] },
+        { users: [{}, { email: ['Enter a valid email address.'] }, {}] },
+      ],
+      [
+        "bulk-create: a duplicate (the service's own check)",
+        'POST',
+        () => `${users()}/bulk-create`,
+        { users: [{ email: 'a@example.test' }, { email: 'A@example.test' }, { email: 'b@example.test' }] },
+        { users: [{}, { email: ['Duplicate of users.0.email.'] }, {}] },
+      ],
       ['bulk-create: empty, and not a list', 'POST', () => `${users()}/bulk-create`, { users: [] }, { users: ['Ensure this field has at least 1 elements.'] }],
       ['bulk-create: not a list', 'POST', () => `${users()}/bulk-create`, { users: { email: 'a@example.test' } }, { users: ['Expected a list of items but got type "dict".'] }],
-      ['bulk-create: an item\'s email', 'POST', () => `${users()}/bulk-create`, { users: [{ email: 'nope' }] }, { users: [{ email: ['Enter a valid email address.'] }] }],
+      ["bulk-create: an item's email", 'POST', () => `${users()}/bulk-create`, { users: [{ email: 'nope' }] }, { users: [{ email: ['Enter a valid email address.'] }] }],
     ];
     it.each(rows)('%s', async (_what, method, path, body, expected) => {
       const res = await t.request(method, path(), { ...basic(), body });
@@ -87,7 +153,7 @@ describe('bad input', () => {
     });
   });
 
-  describe('nesting deeper than 64 levels is a 400 in each interface\'s envelope', () => {
+  describe("nesting deeper than 64 levels is a 400 in each interface's envelope", () => {
     it('/v1 (application/json): {"detail"}', async () => {
       for (const data of [`{"title":"x","labels":${deepArray(3000)}}`, `{"title":${deepObject(3000)}}`]) {
         const res = await t.post('/v1/courses', undefined, { ...basic(), raw: { contentType: 'application/json', data } });
@@ -163,21 +229,34 @@ describe('bad input', () => {
   });
 
   describe('a lone surrogate is a field error and nothing is stored', () => {
-    it('/v1: 400 naming the member, DRF\'s message', async () => {
+    it("/v1: 400 naming the member, DRF's message", async () => {
       const before = (await t.get('/v1/courses', basic())).body.count;
-      const res = await t.post('/v1/courses', undefined, { ...basic(), raw: { contentType: 'application/json', data: '{"title":"a\\ud800b","short_description":"s","enforce_sequential_navigation":false}' } });
+      const res = await t.post('/v1/courses', undefined, {
+        ...basic(),
+        raw: { contentType: 'application/json', data: '{"title":"a\\ud800b","short_description":"s","enforce_sequential_navigation":false}' },
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ title: ['Surrogate characters are not allowed: U+D800.'] });
-      const nested = await t.post(`/v1/domains/${org.domain_name}/users`, undefined, { ...basic(), raw: { contentType: 'application/json', data: '{"user":{"email":"a@example.test","first_name":"\\udc00"}}' } });
+      const nested = await t.post(`/v1/domains/${org.domain_name}/users`, undefined, {
+        ...basic(),
+        raw: { contentType: 'application/json', data: '{"user":{"email":"a@example.test","first_name":"\\udc00"}}' },
+      });
       expect(nested.body).toEqual({ user: { first_name: ['Surrogate characters are not allowed: U+DC00.'] } });
       expect((await t.get('/v1/courses', basic())).body.count).toBe(before);
     });
 
     it('/v2: 422 validation_error with a pointer to the member', async () => {
       const before = (await t.get('/v2/courses/?page[size]=100', { token })).body.data.length;
-      const res = await t.post('/v2/courses/', undefined, { token, raw: { contentType: 'application/vnd.api+json', data: '{"data":[{"type":"courses","attributes":{"title":"ok"}},{"type":"courses","attributes":{"title":"a\\ud800"}}]}' } });
+      const res = await t.post('/v2/courses/', undefined, {
+        token,
+        raw: { contentType: 'application/vnd.api+json', data: '{"data":[{"type":"courses","attributes":{"title":"ok"}},{"type":"courses","attributes":{"title":"a\\ud800"}}]}' },
+      });
       expect(res.status).toBe(422);
-      expect(res.body.errors[0]).toMatchObject({ code: 'validation_error', source: { pointer: '/data/1/attributes/title' }, detail: expect.stringContaining('Surrogate characters are not allowed: U+D800.') });
+      expect(res.body.errors[0]).toMatchObject({
+        code: 'validation_error',
+        source: { pointer: '/data/1/attributes/title' },
+        detail: expect.stringContaining('Surrogate characters are not allowed: U+D800.'),
+      });
       expect((await t.get('/v2/courses/?page[size]=100', { token })).body.data.length).toBe(before);
     });
 

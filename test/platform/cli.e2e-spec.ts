@@ -165,9 +165,7 @@ describe('database creation', () => {
       await c.connect();
       try {
         const tables = await c.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
-        expect(tables.rows.map((r) => r.table_name)).toEqual(
-          expect.arrayContaining(['organizations', 'oauth_clients', 'refresh_tokens', 'auth_codes', 'schema_migrations']),
-        );
+        expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['organizations', 'oauth_clients', 'refresh_tokens', 'auth_codes', 'schema_migrations']));
       } finally {
         await c.end();
       }
@@ -200,11 +198,12 @@ describe('CLI: help and exit statuses (issue 28)', () => {
     expect(run.code).toBe(0);
     plain(run);
     expect(run.stdout).toMatch(/^usage: npm run --silent cli -- COMMAND \[options\]\n/);
-    for (const c of ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password']) expect(run.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['create-org', 'create-domain', 'create-signup-field', 'create-plan', 'create-group-category', 'create-admin', 'reset-admin-password'])
+      expect(run.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(run.stdout).toMatch(/^Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 /m);
   });
 
-  it('COMMAND --help prints that command\'s synopsis in plain text, status 0, without touching the database', async () => {
+  it("COMMAND --help prints that command's synopsis in plain text, status 0, without touching the database", async () => {
     const run = await cli('postgres://postgres@127.0.0.1:1/none', ['create-domain', '--help']);
     expect(run.code).toBe(0);
     plain(run);

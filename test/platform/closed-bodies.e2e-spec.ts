@@ -21,8 +21,7 @@ describe('closed request objects refuse unknown members (issue 25 item 8)', () =
   });
   afterAll(() => t?.close());
 
-  const failures = (res: { status: number; body: any }) =>
-    res.body.data.map((d: any) => (d.status === 'failed' ? `${d.error.code} ${d.error.source.pointer}` : d.status));
+  const failures = (res: { status: number; body: any }) => res.body.data.map((d: any) => (d.status === 'failed' ? `${d.error.code} ${d.error.source.pointer}` : d.status));
   const count = async (table: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [orgUuid(org)]))[0].n;
   const quiz = async () => {
     const res = await t.post('/v2/quizzes/', { data: [{ type: 'quizzes', attributes: { name: `Quiz ${Math.random()}` } }] }, { token });
@@ -34,13 +33,35 @@ describe('closed request objects refuse unknown members (issue 25 item 8)', () =
     const quizId = await quiz();
     const before = await count('questions');
     const item = (answers: unknown[]) => ({ type: 'questions', attributes: { quiz_id: quizId, question_html: '<p>Q</p>', question_type: 'MULTIPLE_CHOICE', answers } });
-    const res = await t.post('/v2/questions/', { data: [item([{ answer_text: 'A', correct: true }, { answer_text: 'B', correct: false, order: 5 }])] }, { token });
+    const res = await t.post(
+      '/v2/questions/',
+      {
+        data: [
+          item([
+            { answer_text: 'A', correct: true },
+            { answer_text: 'B', correct: false, order: 5 },
+          ]),
+        ],
+      },
+      { token },
+    );
     expect(res.status).toBe(207);
     expect(failures(res)).toEqual(['validation_error /data/0/attributes/answers/1/order']);
     expect(res.body.data[0].error.detail).toMatch(/order/);
     expect(await count('questions')).toBe(before);
     // the same question without it is created, its answers ordered by position
-    const ok = await t.post('/v2/questions/', { data: [item([{ answer_text: 'A', correct: true }, { answer_text: 'B', correct: false }])] }, { token });
+    const ok = await t.post(
+      '/v2/questions/',
+      {
+        data: [
+          item([
+            { answer_text: 'A', correct: true },
+            { answer_text: 'B', correct: false },
+          ]),
+        ],
+      },
+      { token },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data[0].result.attributes.answers.map((a: any) => a.order)).toEqual([0, 10]);
   });
@@ -62,7 +83,11 @@ describe('closed request objects refuse unknown members (issue 25 item 8)', () =
     const bind = await t.post(`/v2/quizzes/${quizId}/question-banks/`, { data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: bankId, weight: 2 } }] }, { token });
     expect(failures(bind)).toEqual(['validation_error /data/0/attributes/weight']);
 
-    const question = await t.post('/v2/questions/', { data: [{ type: 'questions', attributes: { quiz_id: quizId, question_html: 'Q', question_type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'A', correct: true }] } }] }, { token });
+    const question = await t.post(
+      '/v2/questions/',
+      { data: [{ type: 'questions', attributes: { quiz_id: quizId, question_html: 'Q', question_type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'A', correct: true }] } }] },
+      { token },
+    );
     const questionId = question.body.data[0].id;
     const upd = await t.patch('/v2/questions/', { data: [{ type: 'questions', id: questionId, attributes: { question_html: 'Q2', answers: [] } }] }, { token });
     expect(failures(upd)).toEqual(['validation_error /data/0/attributes/answers']);
@@ -103,7 +128,7 @@ describe('closed request objects refuse unknown members (issue 25 item 8)', () =
     expect(failures(res)).toEqual(['validation_error /data/0/attributes/content_items/0/rating/colour', 'succeeded']);
   });
 
-  it('open objects still ignore unknown members: a quiz item\'s own extra member, course attributes', async () => {
+  it("open objects still ignore unknown members: a quiz item's own extra member, course attributes", async () => {
     const res = await t.post('/v2/quizzes/', { data: [{ type: 'quizzes', attributes: { name: `Open ${Math.random()}` }, meta: { x: 1 } }] }, { token });
     expect(res.status).toBe(200);
     const course = await t.post('/v2/courses/', { data: [{ type: 'courses', attributes: { title: 'Open course', colour: 'red' } }] }, { token });

@@ -13,7 +13,19 @@ const ROOT = path.resolve(__dirname, '../..');
 describe('docker-compose.yml and README "Run it with Docker Compose"', () => {
   const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
   const compose = parse(text, { merge: true }) as {
-    services: Record<string, { build?: string; image?: string; command?: string[]; environment?: Record<string, string>; healthcheck?: { test: unknown }; depends_on?: Record<string, { condition: string }>; volumes?: string[]; ports?: string[] }>;
+    services: Record<
+      string,
+      {
+        build?: string;
+        image?: string;
+        command?: string[];
+        environment?: Record<string, string>;
+        healthcheck?: { test: unknown };
+        depends_on?: Record<string, { condition: string }>;
+        volumes?: string[];
+        ports?: string[];
+      }
+    >;
     volumes: Record<string, unknown>;
   };
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');

@@ -32,7 +32,7 @@ const ALLOWED: { op: RegExp; pointer: RegExp; reason: string }[] = [
     op: /^GET \/v1\/users$/,
     pointer: /^\/$/,
     reason:
-      'PaginatedUserOverviewList is published as a bare array, but the same operation\'s description says it is paginated ' +
+      "PaginatedUserOverviewList is published as a bare array, but the same operation's description says it is paginated " +
       '("Follow the `next` URL in each response"): the envelope is what clients read (CONVENTIONS §16 lists the three bare arrays)',
   },
   {
@@ -46,7 +46,7 @@ const ALLOWED: { op: RegExp; pointer: RegExp; reason: string }[] = [
     op: /^GET \/v1\/vilt-session-events/,
     pointer: /^(\/results\/\d+)?\/event_location$/,
     reason:
-      'ViltSessionEvent.event_location is required and not nullable, but an online event has no place: null, as the live API\'s ' +
+      "ViltSessionEvent.event_location is required and not nullable, but an online event has no place: null, as the live API's " +
       'nested serializer answers an empty relation; an invented location would read as a real one (docs/decisions/conformance.md)',
   },
 ];
@@ -128,7 +128,14 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'PATCH /v1/quiz-questions/{question_id}': () => ({ html: '<p>x</p>' }),
   'POST /v1/quiz-questions': (o) => ({ ...MC, quiz: o.quiz_id }),
   'POST /v1/quizzes': () => ({ name: `Quiz ${rnd()}` }),
-  [`PUT ${D}/users/{user_id}/manager-access`]: (o) => ({ group_name: `Managed ${rnd()}`, can_create_users: true, course_access_level: 'SELECTED', course_ids: [o.course_id, 'nope'], path_access_level: 'ALL', path_ids: [o.path_id] }),
+  [`PUT ${D}/users/{user_id}/manager-access`]: (o) => ({
+    group_name: `Managed ${rnd()}`,
+    can_create_users: true,
+    course_access_level: 'SELECTED',
+    course_ids: [o.course_id, 'nope'],
+    path_access_level: 'ALL',
+    path_ids: [o.path_id],
+  }),
   'POST /v1/lessons/{lesson_id}/rating-content-blocks': () => ({ rating_question: 'Rate it', rating_scale: 10, rating_scale_low_label: 'Low', rating_scale_high_label: 'High' }),
   'PUT /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ rating_question: 'Rate it again' }),
   'PATCH /v1/lessons/{lesson_id}/rating-content-blocks/{rating_content_block_id}': () => ({ include_additional_feedback: true }),
@@ -169,7 +176,15 @@ const WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'POST /v1/ilt-multi-session-events': (o) => ({ lesson: o.vilt_lesson_id, display_name: 'Series', seats_total: 5 }),
   'PATCH /v1/ilt-multi-session-events/{multi_session_event_id}': () => ({ seats_total: 7 }),
   'POST /v1/ilt-sessions': (o) => ({
-    instructor_email: o.instructor_email, provider: 'zoom.meeting', lesson: o.vilt_lesson_id, display_name: 'Live', starts_at: '2027-06-01T15:00:00Z', ends_at: '2027-06-01T16:00:00Z', timezone: 'Europe/Paris', seats_total: 10, tags: ['a'],
+    instructor_email: o.instructor_email,
+    provider: 'zoom.meeting',
+    lesson: o.vilt_lesson_id,
+    display_name: 'Live',
+    starts_at: '2027-06-01T15:00:00Z',
+    ends_at: '2027-06-01T16:00:00Z',
+    timezone: 'Europe/Paris',
+    seats_total: 10,
+    tags: ['a'],
   }),
   'PATCH /v1/vilt-session-registrations/{vilt_session_registration_id}': () => ({ attended: false }),
   'POST /v1/vilt-session-registrations': (o) => ({ vilt_session: { id: o.vilt_session_id }, enrollment_id: o.second_enrollment_id }),
@@ -248,7 +263,14 @@ describe('conformance sweep: answers validate against the published documents (g
     for (const k of keyFor(path, param)) if (k in world) return world[k];
     return undefined;
   };
-  const skipReason = (op: Op) => op.params.map((p) => keyFor(op.path, p).map((k) => unscoped().get(k)).find(Boolean)).find(Boolean);
+  const skipReason = (op: Op) =>
+    op.params
+      .map((p) =>
+        keyFor(op.path, p)
+          .map((k) => unscoped().get(k))
+          .find(Boolean),
+      )
+      .find(Boolean);
   const fill = (op: Op, world = ids) => {
     const over = PARAMS[`${op.method} ${op.path}`]?.(world) ?? {};
     return op.path.replace(/\{([^}]+)\}/g, (_, p) => encodeURIComponent(over[p] ?? lookup(op.path, p, world)!));
@@ -264,7 +286,16 @@ describe('conformance sweep: answers validate against the published documents (g
    * Deletes run on what is seeded last first (a lesson before its course, a promo code before its
    * pool), a link (more id parameters) before the object it links, a deeper path before a shallower one.
    */
-  const seedRank = (op: Op) => Math.max(-1, ...op.params.map((p) => keyFor(op.path, p).map((k) => Object.keys(ids).indexOf(k)).find((i) => i >= 0) ?? -1));
+  const seedRank = (op: Op) =>
+    Math.max(
+      -1,
+      ...op.params.map(
+        (p) =>
+          keyFor(op.path, p)
+            .map((k) => Object.keys(ids).indexOf(k))
+            .find((i) => i >= 0) ?? -1,
+      ),
+    );
   const idParams = (op: Op) => op.params.filter((p) => p !== 'domain_name').length;
   const deleteOrder = (a: Op, b: Op) => seedRank(b) - seedRank(a) || idParams(b) - idParams(a) || depth(b) - depth(a);
 
@@ -289,7 +320,11 @@ describe('conformance sweep: answers validate against the published documents (g
     const gaps: string[] = [];
     const inFamilies = published.ops.filter((o) => o.doc === 'v1' && COMPLETE.test(o.path));
     expect(inFamilies.length).toBe(59);
-    const servedOps = Object.entries(served.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => ({ path, method: m, op: item[m] })));
+    const servedOps = Object.entries(served.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => ({ path, method: m, op: item[m] })),
+    );
     for (const o of inFamilies) {
       const s = servedOps.find((x) => x.method.toUpperCase() === o.method && PublishedSchemas.shape(x.path) === PublishedSchemas.shape(o.path));
       if (!s) {

@@ -59,7 +59,7 @@ describe('database roles', () => {
   });
   afterAll(() => t.close());
 
-  it('the API serves as the application role: not a superuser, owner of nothing, not the migrations\' role', async () => {
+  it("the API serves as the application role: not a superuser, owner of nothing, not the migrations' role", async () => {
     const [me] = await t.ds.query(
       `SELECT current_user AS role, r.rolsuper, r.rolcreaterole, r.rolcreatedb,
               (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -88,7 +88,11 @@ describe('dry runs', () => {
   it('/v1 update and delete: same status and answer, nothing changed; a dry run claims no Idempotency-Key', async () => {
     const created = await t.post('/v1/courses', { title: 'Kept', short_description: 'S', enforce_sequential_navigation: false }, { basic: org.api_key });
     expect(created.status).toBe(201);
-    const dryCreate = await t.post('/v1/courses?dry_run=true', { title: 'Never', short_description: 'S', enforce_sequential_navigation: false }, { basic: org.api_key, headers: { 'idempotency-key': `k-${rnd()}` } });
+    const dryCreate = await t.post(
+      '/v1/courses?dry_run=true',
+      { title: 'Never', short_description: 'S', enforce_sequential_navigation: false },
+      { basic: org.api_key, headers: { 'idempotency-key': `k-${rnd()}` } },
+    );
     expect(dryCreate.status).toBe(201);
     expect(dryCreate.body).toMatchObject({ title: 'Never' });
     expect((await t.get(`/v1/courses/${dryCreate.body.id}`, { basic: org.api_key })).status).toBe(404);

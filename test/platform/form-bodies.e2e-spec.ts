@@ -18,8 +18,7 @@ describe('form bodies on /v1 writes', () => {
   });
   afterAll(() => t.close());
 
-  const urlencoded = (path: string, data: string, method = 'POST') =>
-    t.request(method, path, { basic: org.api_key, raw: { contentType: 'application/x-www-form-urlencoded', data } });
+  const urlencoded = (path: string, data: string, method = 'POST') => t.request(method, path, { basic: org.api_key, raw: { contentType: 'application/x-www-form-urlencoded', data } });
   /** a multipart/form-data request built by Node's own FormData (fields as [name, value] pairs, repeats allowed) */
   async function multipart(path: string, fields: [string, string | Blob, string?][], method = 'POST') {
     const form = new FormData();
@@ -106,7 +105,13 @@ describe('form bodies on /v1 writes', () => {
 
     it('bad values: the same 400 envelope and messages as JSON, nothing stored', async () => {
       const before = await countCourses();
-      const fromJson = await json('/v1/courses', { title: '', short_description: 'x', enforce_sequential_navigation: 'maybe', certificate_validity_days: 'abc', course_and_lesson_time_format: 'DAYS' });
+      const fromJson = await json('/v1/courses', {
+        title: '',
+        short_description: 'x',
+        enforce_sequential_navigation: 'maybe',
+        certificate_validity_days: 'abc',
+        course_and_lesson_time_format: 'DAYS',
+      });
       expect(fromJson.status).toBe(400);
       expect(fromJson.body).toEqual({
         title: ['This field may not be blank.'],
@@ -148,10 +153,16 @@ describe('form bodies on /v1 writes', () => {
     });
 
     it('multipart: a malformed body is a 400, a body over the limit a 413', async () => {
-      const bad = await t.post('/v1/courses', undefined, { basic: org.api_key, raw: { contentType: 'multipart/form-data; boundary=xyz', data: '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nT' } });
+      const bad = await t.post('/v1/courses', undefined, {
+        basic: org.api_key,
+        raw: { contentType: 'multipart/form-data; boundary=xyz', data: '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nT' },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ detail: expect.any(String) });
-      const big = await multipart('/v1/courses', [['title', 'T'], ['long_description_html', 'x'.repeat(t.config.BODY_LIMIT_BYTES + 1)]]);
+      const big = await multipart('/v1/courses', [
+        ['title', 'T'],
+        ['long_description_html', 'x'.repeat(t.config.BODY_LIMIT_BYTES + 1)],
+      ]);
       expect(big.status).toBe(413);
     });
   });
@@ -212,7 +223,10 @@ describe('form bodies on /v1 writes', () => {
 
     it('the token endpoint still takes url-encoded forms', async () => {
       const res = await t.post('/v2/auth/token', undefined, {
-        raw: { contentType: 'application/x-www-form-urlencoded', data: `grant_type=client_credentials&client_id=${encodeURIComponent(org.client_id)}&client_secret=${encodeURIComponent(org.client_secret)}` },
+        raw: {
+          contentType: 'application/x-www-form-urlencoded',
+          data: `grant_type=client_credentials&client_id=${encodeURIComponent(org.client_id)}&client_secret=${encodeURIComponent(org.client_secret)}`,
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body.access_token).toEqual(expect.any(String));

@@ -271,13 +271,9 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const body = { name: `Flight ${key}` };
     // the first request has claimed the key and not answered yet
-    await t.app.get(IdempotencyService).claim(
-      { organizationId: orgUuid(org), clientId: null, subject: 'api-key', scopes: new Set(), kind: 'api_key' },
-      'POST',
-      '/v1/labels',
-      key,
-      requestFingerprint('', body),
-    );
+    await t.app
+      .get(IdempotencyService)
+      .claim({ organizationId: orgUuid(org), clientId: null, subject: 'api-key', scopes: new Set(), kind: 'api_key' }, 'POST', '/v1/labels', key, requestFingerprint('', body));
     const res = await t.post('/v1/labels', body, { basic: org.api_key, headers: idem(key) });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ detail: expect.any(String) });
@@ -288,13 +284,9 @@ describe('Idempotency-Key', () => {
     const org = await t.newOrg();
     const key = `abandoned-${randomBytes(6).toString('hex')}`;
     const body = { name: `Abandoned ${key}` };
-    await t.app.get(IdempotencyService).claim(
-      { organizationId: orgUuid(org), clientId: null, subject: 'api-key', scopes: new Set(), kind: 'api_key' },
-      'POST',
-      '/v1/labels',
-      key,
-      requestFingerprint('', body),
-    );
+    await t.app
+      .get(IdempotencyService)
+      .claim({ organizationId: orgUuid(org), clientId: null, subject: 'api-key', scopes: new Set(), kind: 'api_key' }, 'POST', '/v1/labels', key, requestFingerprint('', body));
     expect((await t.post('/v1/labels', body, { basic: org.api_key, headers: { 'Idempotency-Key': key } })).status).toBe(409);
     // time passes (the only way to move the claim's clock back)
     await t.ds.query(`UPDATE idempotency_keys SET created_at = created_at - interval '301 seconds' WHERE organization_id = $1`, [orgUuid(org)]);

@@ -55,7 +55,14 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
     for (const k of keyFor(path, param)) if (k in seed) return seed[k];
     return undefined;
   };
-  const skipReason = (op: Op) => op.params.map((p) => keyFor(op.path, p).map((k) => unscoped().get(k)).find(Boolean)).find(Boolean);
+  const skipReason = (op: Op) =>
+    op.params
+      .map((p) =>
+        keyFor(op.path, p)
+          .map((k) => unscoped().get(k))
+          .find(Boolean),
+      )
+      .find(Boolean);
   const auth = (path: string, side: TwoOrgs['A']): RequestOptions => (path.startsWith('/v1/') ? side.v1 : side.v2);
   const fill = (path: string, values: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, p) => encodeURIComponent(values[p]));
 
@@ -69,7 +76,13 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
     if (schema.enum) return schema.enum[0];
     switch (schema.type) {
       case 'string':
-        return schema.format === 'email' ? `iso-${randomBytes(3).toString('hex')}@example.test` : schema.format === 'date-time' ? new Date().toISOString() : schema.format === 'uri' ? 'https://example.com/x' : 'x';
+        return schema.format === 'email'
+          ? `iso-${randomBytes(3).toString('hex')}@example.test`
+          : schema.format === 'date-time'
+            ? new Date().toISOString()
+            : schema.format === 'uri'
+              ? 'https://example.com/x'
+              : 'x';
       case 'integer':
       case 'number':
         return Math.max(1, schema.minimum ?? 1);
@@ -179,7 +192,7 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
     expect({ differences, changed, early }).toEqual({ differences: [], changed: [], early: [] });
   }, 300_000);
 
-  it('would see a leak: with A\'s own credentials, A\'s ids answer differently from random ones on every GET', async () => {
+  it("would see a leak: with A's own credentials, A's ids answer differently from random ones on every GET", async () => {
     const blind: string[] = [];
     for (const op of ops.filter((o) => o.method === 'GET' && covered(o))) {
       const { differences } = await probe(op, w.A);

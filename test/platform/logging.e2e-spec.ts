@@ -36,7 +36,16 @@ describe('request logging', () => {
     // and a concurrent request's lines never carry another request's id
     await Promise.all(
       ['a', 'b', 'c'].map((k) =>
-        t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: `c-${k}@example.com` } }, { type: 'students', attributes: { email: 'bad' } }] }, { token, headers: { 'x-request-id': `trace-c-${k}` } }),
+        t.post(
+          '/v2/students/',
+          {
+            data: [
+              { type: 'students', attributes: { email: `c-${k}@example.com` } },
+              { type: 'students', attributes: { email: 'bad' } },
+            ],
+          },
+          { token, headers: { 'x-request-id': `trace-c-${k}` } },
+        ),
       ),
     );
     for (const k of ['a', 'b', 'c']) {

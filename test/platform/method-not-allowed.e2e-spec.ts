@@ -105,7 +105,9 @@ describe('405 Method Not Allowed with Allow', () => {
     const ALL = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'];
     const templates = Object.entries<Record<string, unknown>>(doc.paths).map(([template, ops]) => ({
       template,
-      served: Object.keys(ops).map((m) => m.toUpperCase()).filter((m) => ALL.includes(m)),
+      served: Object.keys(ops)
+        .map((m) => m.toUpperCase())
+        .filter((m) => ALL.includes(m)),
       pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
     }));
     let probes = 0;

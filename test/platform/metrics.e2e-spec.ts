@@ -29,7 +29,16 @@ async function scrape(url: string, token?: string): Promise<Map<string, Family>>
 const sample = (f: Family | undefined, labels: Record<string, string>) => f?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
 
 /** The families every process serves (CONVENTIONS §23). */
-const COMMON = ['queue_jobs', 'outbox_pending_events', 'outbox_lag_seconds', 'db_pool_connections', 'db_pool_max', 'webhook_delivery_attempts_total', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_seconds'];
+const COMMON = [
+  'queue_jobs',
+  'outbox_pending_events',
+  'outbox_lag_seconds',
+  'db_pool_connections',
+  'db_pool_max',
+  'webhook_delivery_attempts_total',
+  'nodejs_eventloop_lag_p99_seconds',
+  'nodejs_eventloop_lag_seconds',
+];
 
 describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
   let t: TestApp;
@@ -49,10 +58,7 @@ describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
     const refused = (m: Map<string, Family>) => Number(sample(m.get('http_requests_total'), { method: 'GET', route: '/v2/students/:id', status: '404' })?.value ?? 0);
 
     // some load: 30 lists and 10 reads of an unknown student, concurrently
-    await Promise.all([
-      ...Array.from({ length: 30 }, () => t.get('/v2/students', { token })),
-      ...Array.from({ length: 10 }, () => t.get('/v2/students/nosuchstudent', { token })),
-    ]);
+    await Promise.all([...Array.from({ length: 30 }, () => t.get('/v2/students', { token })), ...Array.from({ length: 10 }, () => t.get('/v2/students/nosuchstudent', { token }))]);
     const after = await scrape(`${t.baseUrl}/metrics`);
     expect(listed(after) - listed(before)).toBe(30);
     expect(refused(after) - refused(before)).toBe(10);
@@ -61,7 +67,8 @@ describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
     const hist = after.get('http_request_duration_seconds')!;
     expect(Object.keys(hist.metrics[0].buckets!).sort()).toEqual(['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].sort());
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
-    const line = (suffix: string, extra = '') => Number(new RegExp(`^http_request_duration_seconds_${suffix}\\{${extra}method="GET",route="/v2/students",status="200"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    const line = (suffix: string, extra = '') =>
+      Number(new RegExp(`^http_request_duration_seconds_${suffix}\\{${extra}method="GET",route="/v2/students",status="200"\\} (\\S+)$`, 'm').exec(text)?.[1]);
     expect(line('count')).toBeGreaterThanOrEqual(30);
     expect(line('sum')).toBeGreaterThan(0);
     expect(line('bucket', 'le="\\+Inf",')).toBe(line('count'));
@@ -89,10 +96,13 @@ describe('GET /metrics (CONVENTIONS §23, issue 28)', () => {
     const j = journey(t, org);
     const course = await j.course([{}]);
     await j.enroll((await j.learner()).id, course.publishedCourseId);
-    const m = await waitFor(async () => {
-      const s = await scrape(`${t.baseUrl}/metrics`);
-      return Number(s.get('outbox_pending_events')!.metrics[0].value) > 0 ? s : null;
-    }, { what: 'a pending outbox event' });
+    const m = await waitFor(
+      async () => {
+        const s = await scrape(`${t.baseUrl}/metrics`);
+        return Number(s.get('outbox_pending_events')!.metrics[0].value) > 0 ? s : null;
+      },
+      { what: 'a pending outbox event' },
+    );
     expect(Number(m.get('outbox_lag_seconds')!.metrics[0].value)).toBeGreaterThanOrEqual(0);
   });
 

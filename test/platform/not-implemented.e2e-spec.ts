@@ -24,9 +24,7 @@ describe('published operations not built answer 501', () => {
 
   it('every published operation the served document leaves out: 501 in the interface envelope', async () => {
     const served = (await t.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const servedKeys = new Set(
-      Object.entries(served.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${PublishedSchemas.shape(p)}`)),
-    );
+    const servedKeys = new Set(Object.entries(served.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${PublishedSchemas.shape(p)}`)));
     const missing = published.ops.filter((o) => !servedKeys.has(`${o.method} ${PublishedSchemas.shape(o.path)}`));
     process.stderr.write(`not built: ${missing.length}\n  ${missing.map((o) => `${o.method} ${o.path}`).join('\n  ')}\n`);
     const wrong: string[] = [];

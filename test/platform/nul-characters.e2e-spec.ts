@@ -45,7 +45,10 @@ describe('NUL characters are refused before the database', () => {
     });
 
     it('/v1 url-encoded form: the same answer', async () => {
-      const res = await t.post('/v1/courses', undefined, { ...basic(), raw: { contentType: 'application/x-www-form-urlencoded', data: 'title=a%00b&short_description=s&enforce_sequential_navigation=false' } });
+      const res = await t.post('/v1/courses', undefined, {
+        ...basic(),
+        raw: { contentType: 'application/x-www-form-urlencoded', data: 'title=a%00b&short_description=s&enforce_sequential_navigation=false' },
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ title: NUL_V1 });
     });
@@ -56,7 +59,12 @@ describe('NUL characters are refused before the database', () => {
       const id = created.body.data[0].result.id;
       const res = await t.patch(
         '/v2/students/',
-        { data: [{ type: 'students', id, attributes: { last_name: 'Fine' } }, { type: 'students', id, attributes: { first_name: 'nul \u0000 here' } }] },
+        {
+          data: [
+            { type: 'students', id, attributes: { last_name: 'Fine' } },
+            { type: 'students', id, attributes: { first_name: 'nul \u0000 here' } },
+          ],
+        },
         { token },
       );
       expect(res.status).toBe(422);

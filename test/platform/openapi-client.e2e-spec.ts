@@ -78,7 +78,9 @@ describe('a client generated from GET /openapi.json', () => {
             where.push(`${method.toUpperCase()} ${path} ${status} ${type}`);
             if (res['x-schema-generic']) continue;
             const declaredEmpty = media.schema?.additionalProperties === false && Object.keys(media.schema?.properties ?? { x: 1 }).length === 0;
-            lines.push(`export const a${i}: ${declaredEmpty ? 'TypedOrEmpty' : 'Typed'}<paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${JSON.stringify(status)}]['content'][${JSON.stringify(type)}]> = 'typed';`);
+            lines.push(
+              `export const a${i}: ${declaredEmpty ? 'TypedOrEmpty' : 'Typed'}<paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${JSON.stringify(status)}]['content'][${JSON.stringify(type)}]> = 'typed';`,
+            );
           }
         }
       }

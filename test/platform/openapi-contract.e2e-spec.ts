@@ -70,7 +70,10 @@ describe('GET /openapi.json: the contract', () => {
       if (/Controller_/.test(op.operationId)) problems.push(`${where}: operationId ${op.operationId}`);
       if (!op.tags?.length || op.tags.some((x: string) => /V[12]$|Controller/.test(x))) problems.push(`${where}: tags ${op.tags}`);
       if (!op.summary) problems.push(`${where}: no summary`);
-      const schemes = (op.security ?? []).flatMap((s: object) => Object.keys(s)).sort().join(',');
+      const schemes = (op.security ?? [])
+        .flatMap((s: object) => Object.keys(s))
+        .sort()
+        .join(',');
       if (path.startsWith('/v1/') && schemes !== 'basicAuth,bearerAuth') problems.push(`${where}: security ${schemes}`);
       if (path.startsWith('/v2/') && !path.startsWith('/v2/auth/') && !path.startsWith('/v2/oauth/') && schemes !== 'bearerAuth') problems.push(`${where}: security ${schemes}`);
     }

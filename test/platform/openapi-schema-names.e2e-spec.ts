@@ -33,7 +33,10 @@ describe('OpenAPI: one component schema per request body class', () => {
     const course = '/v1/domains/{domain_name}/published-courses/{published_course_id}/enrollments';
     const plan = '/v1/domains/{domain_name}/plan/{plan_id}/plan-enrollments';
     const path = '/v1/domains/{domain_name}/published-paths/{published_path_id}/published-path-enrollments';
-    for (const [suffix, method] of [['', 'post'], ['/{enrollment_id}', 'patch']] as const) {
+    for (const [suffix, method] of [
+      ['', 'post'],
+      ['/{enrollment_id}', 'patch'],
+    ] as const) {
       const courseBody = bodySchema(course + suffix, method);
       const planBody = bodySchema(plan + (suffix && '/{plan_enrollment_id}'), method);
       const pathBody = bodySchema(path + (suffix && '/{published_path_enrollment_id}'), method);

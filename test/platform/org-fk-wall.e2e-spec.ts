@@ -106,8 +106,6 @@ describe('the database refuses cross-organization links', () => {
     const sql = `INSERT INTO lessons (organization_id, course_id, title, type, "order") VALUES ($1, $2, 'x', 'HTML', 0)`;
     expect(await attempt(sql, [a.org, a.course])).toBeNull();
     expect(await attempt(sql, [a.org, b.course])).toEqual(refused('lessons_course_id_fkey'));
-    expect(await attempt(`UPDATE courses SET draft_origin_id = $2 WHERE organization_id = $1 AND id = $3`, [a.org, b.course, a.course])).toEqual(
-      refused('courses_draft_origin_id_fkey'),
-    );
+    expect(await attempt(`UPDATE courses SET draft_origin_id = $2 WHERE organization_id = $1 AND id = $3`, [a.org, b.course, a.course])).toEqual(refused('courses_draft_origin_id_fkey'));
   });
 });

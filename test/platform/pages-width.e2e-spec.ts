@@ -74,7 +74,17 @@ describe('pages at 1,280 px', () => {
   it('the consent page asking for every scope: within the window, the count shown, grouped by area, no scroll box', async () => {
     const reg = await registerClient(t, { scope: SCOPE_CODENAMES.join(' ') });
     const { challenge } = pkce();
-    const url = t.baseUrl + authorizeQuery({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: SCOPE_CODENAMES.join(' '), state: 's' });
+    const url =
+      t.baseUrl +
+      authorizeQuery({
+        response_type: 'code',
+        client_id: reg.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        scope: SCOPE_CODENAMES.join(' '),
+        state: 's',
+      });
     const { page, widths } = await measure(url, 'consent-all-scopes');
     try {
       expect(widths.scroll).toBeLessThanOrEqual(WIDTH);
@@ -85,7 +95,9 @@ describe('pages at 1,280 px', () => {
       expect(groups.reduce((n, g) => n + g.items, 0)).toBe(SCOPE_CODENAMES.length);
       for (const g of groups) expect(g.summary).toMatch(new RegExp(`\\(${g.items}\\)$`));
       // no element scrolls on its own (the old list was a 14rem scroll box)
-      const boxes = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e: any) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).length);
+      const boxes = await page.evaluate(
+        () => [...document.querySelectorAll('*')].filter((e: any) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).length,
+      );
       expect(boxes).toBe(0);
     } finally {
       await page.close();
@@ -95,7 +107,17 @@ describe('pages at 1,280 px', () => {
   it('a consent page asking for a few scopes shows them all open', async () => {
     const reg = await registerClient(t, { scope: 'students:read students:write courses:read' });
     const { challenge } = pkce();
-    const url = t.baseUrl + authorizeQuery({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'students:read students:write courses:read', state: 's' });
+    const url =
+      t.baseUrl +
+      authorizeQuery({
+        response_type: 'code',
+        client_id: reg.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        scope: 'students:read students:write courses:read',
+        state: 's',
+      });
     const { page, widths } = await measure(url, 'consent-few-scopes');
     try {
       expect(widths.scroll).toBeLessThanOrEqual(WIDTH);

@@ -34,7 +34,10 @@ async function secondClient(t: TestApp, adminToken: string): Promise<string> {
 /** `"name";a=1;b=2, "other";...` -> { name: { a: 1, b: 2 }, ... } */
 function parseList(value: string | null): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, ...params] = item.split(';');
     expect(name).toMatch(/^"[a-z]+"$/);
     out[name.slice(1, -1)] = Object.fromEntries(params.map((p) => p.split('=')).map(([k, v]) => [k, Number(v)]));

@@ -17,7 +17,20 @@ describe('seed-demo', () => {
 
   it('prints working credentials and made everything it meant to, with nothing left out', async () => {
     expect(demo.not_made).toEqual([]);
-    expect(demo.made).toMatchObject({ courses: 3, 'published courses': 3, students: 4, enrollments: 6, 'lesson progress': 4, 'published paths': 1, groups: 1, 'group members': 3, 'webhooks (inactive)': 1, 'priced offers': 1, instructors: 1, 'live sessions': 1 });
+    expect(demo.made).toMatchObject({
+      courses: 3,
+      'published courses': 3,
+      students: 4,
+      enrollments: 6,
+      'lesson progress': 4,
+      'published paths': 1,
+      groups: 1,
+      'group members': 3,
+      'webhooks (inactive)': 1,
+      'priced offers': 1,
+      instructors: 1,
+      'live sessions': 1,
+    });
     for (const type of ['HTML', 'QUIZ', 'VILT', 'SECTION', 'MODULAR', 'ASSET', 'WEB_PACKAGE']) expect(demo.made[`lessons (${type})`]).toBeGreaterThanOrEqual(1);
     const token = await t.post('/v2/auth/token', { client_id: demo.client_id, client_secret: demo.client_secret });
     expect(token.status).toBe(200);
@@ -27,7 +40,19 @@ describe('seed-demo', () => {
   it('every /v1 list a newcomer opens is non-empty', async () => {
     const A = { basic: demo.api_key };
     const d = demo.domain_name;
-    for (const path of ['/v1/courses', '/v1/lessons', '/v1/ilt-sessions', '/v1/ilt-instructors', '/v1/users', '/v1/groups', '/v1/webhooks', '/v1/domains', `/v1/domains/${d}/published-courses`, `/v1/domains/${d}/published-paths`, `/v1/domains/${d}/users`]) {
+    for (const path of [
+      '/v1/courses',
+      '/v1/lessons',
+      '/v1/ilt-sessions',
+      '/v1/ilt-instructors',
+      '/v1/users',
+      '/v1/groups',
+      '/v1/webhooks',
+      '/v1/domains',
+      `/v1/domains/${d}/published-courses`,
+      `/v1/domains/${d}/published-paths`,
+      `/v1/domains/${d}/users`,
+    ]) {
       const res = await t.get(path, A);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
       const items = res.body.results ?? res.body;

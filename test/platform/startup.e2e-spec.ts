@@ -28,7 +28,10 @@ function run(file: string, env: Record<string, string>): Proc {
   });
   const lines: string[] = [];
   const tails = { out: '', err: '' };
-  for (const [name, stream] of [['out', child.stdout!], ['err', child.stderr!]] as const) {
+  for (const [name, stream] of [
+    ['out', child.stdout!],
+    ['err', child.stderr!],
+  ] as const) {
     stream.on('data', (c) => {
       const parts = (tails[name] + c).split('\n');
       tails[name] = parts.pop()!;
@@ -132,7 +135,9 @@ describe('start-up and its failures (CONVENTIONS §23, issue 28)', () => {
     // a second worker on the same metrics port cannot listen there
     const second = start('src/worker.ts', { METRICS_PORT: String(port) });
     expect(await second.exited).toBe(3);
-    expect(second.lines.filter((l) => /cannot listen/.test(l))).toEqual([`worker cannot listen on 127.0.0.1:${port} (METRICS_PORT=${port}): the port is in use by another process; choose another METRICS_PORT`]);
+    expect(second.lines.filter((l) => /cannot listen/.test(l))).toEqual([
+      `worker cannot listen on 127.0.0.1:${port} (METRICS_PORT=${port}): the port is in use by another process; choose another METRICS_PORT`,
+    ]);
     expect(second.lines.join('\n')).not.toMatch(NOISE);
   });
 
@@ -158,7 +163,9 @@ describe('start-up and its failures (CONVENTIONS §23, issue 28)', () => {
     redises.push(redis);
     await redis.start();
     await waitFor(async () => (await health(base)) === 200, { what: 'the API answering once Redis is there', timeoutMs: 60_000 });
-    expect(api.lines.map(msgOf)).toEqual(expect.arrayContaining([`Redis reachable at redis://127.0.0.1:${redisPort} (REDIS_URL); starting`, `API on http://localhost:${apiPort}, docs at http://localhost:${apiPort}/docs`]));
+    expect(api.lines.map(msgOf)).toEqual(
+      expect.arrayContaining([`Redis reachable at redis://127.0.0.1:${redisPort} (REDIS_URL); starting`, `API on http://localhost:${apiPort}, docs at http://localhost:${apiPort}/docs`]),
+    );
 
     // Redis goes away while the API serves: one line per reconnection attempt, no stack traces
     const mark = api.lines.length;

@@ -14,7 +14,18 @@ describe('/v2 batches: an over-long id is a per-item not_found', () => {
   beforeAll(async () => {
     t = await startTestApp();
     org = await t.newOrg();
-    token = await t.tokenFor(org, ['courses:read', 'courses:write', 'lessons:read', 'lessons:write', 'student-groups:read', 'student-groups:write', 'published-courses:read', 'published-courses:write', 'students:read', 'students:write']);
+    token = await t.tokenFor(org, [
+      'courses:read',
+      'courses:write',
+      'lessons:read',
+      'lessons:write',
+      'student-groups:read',
+      'student-groups:write',
+      'published-courses:read',
+      'published-courses:write',
+      'students:read',
+      'students:write',
+    ]);
   });
   afterAll(async () => {
     await t?.close();
@@ -30,7 +41,16 @@ describe('/v2 batches: an over-long id is a per-item not_found', () => {
     const created = await t.post('/v2/courses/', { data: [{ type: 'courses', attributes: { title: 'Long ids' } }] }, { token });
     expect(created.status).toBe(200);
     const id = created.body.data[0].id;
-    const res = await t.patch('/v2/courses/', { data: [{ type: 'courses', id: LONG, attributes: { title: 'x' } }, { type: 'courses', id, attributes: { title: 'Renamed' } }] }, { token });
+    const res = await t.patch(
+      '/v2/courses/',
+      {
+        data: [
+          { type: 'courses', id: LONG, attributes: { title: 'x' } },
+          { type: 'courses', id, attributes: { title: 'Renamed' } },
+        ],
+      },
+      { token },
+    );
     expectNotFound(res);
     expect(res.body.data[1]).toMatchObject({ status: 'succeeded', id });
   });
@@ -49,7 +69,7 @@ describe('/v2 batches: an over-long id is a per-item not_found', () => {
     expectNotFound(await t.patch('/v2/students/', { data: [{ type: 'students', id: LONG, attributes: { first_name: 'x' } }] }, { token }));
   });
 
-  it('visibility overrides: an over-long published_course_id is that item\'s not_found', async () => {
+  it("visibility overrides: an over-long published_course_id is that item's not_found", async () => {
     const g = await t.post('/v2/groups/', { data: [{ type: 'groups', attributes: { name: 'Long ids group' } }] }, { token });
     expect(g.status).toBe(200);
     const path = `/v2/groups/${g.body.data[0].id}/relationships/published-course-visibility/`;

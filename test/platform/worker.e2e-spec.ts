@@ -35,14 +35,8 @@ async function dropRedisPrefix(prefix: string) {
 /** An organization with an administrator and a client, in plain SQL (the worker has no HTTP). */
 async function seedOrg(ds: DataSource) {
   const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('Cleanup Org') RETURNING id`);
-  const [admin] = await ds.query(`INSERT INTO admins (organization_id, email, password_hash) VALUES ($1, $2, 'x') RETURNING id`, [
-    org.id,
-    `admin-${randomBytes(4).toString('hex')}@cleanup.test`,
-  ]);
-  const [client] = await ds.query(`INSERT INTO oauth_clients (organization_id, client_id, name) VALUES ($1, $2, 'c') RETURNING id`, [
-    org.id,
-    `cp_${randomBytes(8).toString('hex')}`,
-  ]);
+  const [admin] = await ds.query(`INSERT INTO admins (organization_id, email, password_hash) VALUES ($1, $2, 'x') RETURNING id`, [org.id, `admin-${randomBytes(4).toString('hex')}@cleanup.test`]);
+  const [client] = await ds.query(`INSERT INTO oauth_clients (organization_id, client_id, name) VALUES ($1, $2, 'c') RETURNING id`, [org.id, `cp_${randomBytes(8).toString('hex')}`]);
   return { orgId: org.id as string, adminId: admin.id as string, clientId: client.id as string };
 }
 
@@ -60,10 +54,11 @@ async function code(ds: DataSource, s: Seed, expiresIn: number): Promise<string>
 
 /** A token family created `age` seconds ago. */
 async function family(ds: DataSource, s: Seed, age: number): Promise<string> {
-  const [row] = await ds.query(
-    `INSERT INTO token_families (client_id, organization_id, subject, created_at) VALUES ($1, $2, 'adm', now() - make_interval(secs => $3)) RETURNING id`,
-    [s.clientId, s.orgId, age],
-  );
+  const [row] = await ds.query(`INSERT INTO token_families (client_id, organization_id, subject, created_at) VALUES ($1, $2, 'adm', now() - make_interval(secs => $3)) RETURNING id`, [
+    s.clientId,
+    s.orgId,
+    age,
+  ]);
   return row.id;
 }
 
@@ -270,7 +265,10 @@ describe('the worker entry point (src/worker.ts)', () => {
         });
         child.on('exit', () => reject(new Error(`worker exited before starting: ${err}`)));
       });
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines.find((l) => l.msg === 'cleanup scheduled')).toMatchObject({ service: 'worker', everySeconds: 120 });
       child.kill('SIGTERM');
       // Nest runs the shutdown hooks (workers, queues, Redis, database), then re-raises the signal

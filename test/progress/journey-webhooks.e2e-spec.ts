@@ -60,10 +60,19 @@ describe('learner journey end to end, with webhook deliveries', () => {
     const types = bodies.map((b) => b.event_type).sort();
     expect(types).toEqual(['COURSE_COMPLETION', 'COURSE_ENROLLMENT', 'DOMAIN_ENROLLMENT', 'LESSON_COMPLETION', 'LESSON_COMPLETION', 'PATH_COMPLETION', 'PATH_ENROLLMENT']);
     expect(new Set(bodies.map((b) => b.id)).size).toBe(7);
-    const lessons = bodies.filter((b) => b.event_type === 'LESSON_COMPLETION').map((b) => b.lesson.title).sort();
+    const lessons = bodies
+      .filter((b) => b.event_type === 'LESSON_COMPLETION')
+      .map((b) => b.lesson.title)
+      .sort();
     expect(lessons).toEqual(['A', 'B']);
     const course = bodies.find((b) => b.event_type === 'COURSE_COMPLETION');
-    expect(course).toMatchObject({ user: { id: s.id, email: s.email }, course: { id: c.courseId, published_course_id: c.publishedCourseId }, domain: { name: org.domain_name }, signup_fields: {}, domain_access_code: null });
+    expect(course).toMatchObject({
+      user: { id: s.id, email: s.email },
+      course: { id: c.courseId, published_course_id: c.publishedCourseId },
+      domain: { name: org.domain_name },
+      signup_fields: {},
+      domain_access_code: null,
+    });
     expect(bodies.find((b) => b.event_type === 'PATH_COMPLETION')).toMatchObject({ user: { id: s.id }, path: { published_path_id: pp.id } });
   });
 });

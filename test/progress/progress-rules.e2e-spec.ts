@@ -57,7 +57,10 @@ describe('progress rules', () => {
       expect(ok(await t.patch(`/v1/courses/${made.id}`, { issues_certificate: true }, key()))).toMatchObject({ issues_certificate: true, certificate_validity_days: 30 });
       expect(ok(await t.patch(`/v1/courses/${made.id}`, { certificate_validity_days: null }, key()))).toMatchObject({ issues_certificate: true, certificate_validity_days: null });
       const put = ok(
-        await t.request('PUT', `/v1/courses/${made.id}`, { ...key(), body: { title: 'Set', short_description: 'S', enforce_sequential_navigation: false, certificate_validity_days: 365, issues_certificate: false } }),
+        await t.request('PUT', `/v1/courses/${made.id}`, {
+          ...key(),
+          body: { title: 'Set', short_description: 'S', enforce_sequential_navigation: false, certificate_validity_days: 365, issues_certificate: false },
+        }),
       );
       expect(put).toMatchObject({ issues_certificate: false, certificate_validity_days: 365 });
       // a read written back is accepted (CONVENTIONS §9)
@@ -212,7 +215,7 @@ describe('progress rules', () => {
       expect(await events('COURSE_COMPLETION', s.id)).toHaveLength(1);
     });
 
-    it('a bad value is that item\'s validation_error and changes nothing; other items go through', async () => {
+    it("a bad value is that item's validation_error and changes nothing; other items go through", async () => {
       const c = await j.course([{}]);
       const [s1, s2] = [await j.learner(), await j.learner()];
       const e1 = (await j.enroll(s1.id, c.publishedCourseId)).id;

@@ -81,7 +81,14 @@ describe('progress and completion', () => {
       signup_fields: {},
     });
     const done = (await t.get(`/v1/users/${s.id}/published-courses/${c.publishedCourseId}`, key())).body;
-    expect(done.course_progress).toMatchObject({ completed_at: '2026-01-03T00:00:00.000Z', completed_lesson_count: 2, completed_required_lesson_count: 2, score: 17, max_score: 20, success_status: 'PASSED' });
+    expect(done.course_progress).toMatchObject({
+      completed_at: '2026-01-03T00:00:00.000Z',
+      completed_lesson_count: 2,
+      completed_required_lesson_count: 2,
+      score: 17,
+      max_score: 20,
+      success_status: 'PASSED',
+    });
     expect(done.certificate).toEqual({ code: expect.stringMatching(/^[A-Z2-9]{16}$/), validate_url: expect.any(String), issued_at: '2026-01-03T00:00:00.000Z', expires_at: null });
 
     // the certificate on /v2, the completion on the enrollment
@@ -95,12 +102,18 @@ describe('progress and completion', () => {
     // the path is not complete until its other course is
     expect(await events('PATH_COMPLETION')).toHaveLength(0);
     const otherLessons = await j.lessons(s.id, other.publishedCourseId);
-    expect((await t.patch(`/v1/users/${s.id}/published-courses/${other.publishedCourseId}/lessons/${otherLessons[0].lesson.id}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key())).status).toBe(200);
+    expect(
+      (await t.patch(`/v1/users/${s.id}/published-courses/${other.publishedCourseId}/lessons/${otherLessons[0].lesson.id}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key()))
+        .status,
+    ).toBe(200);
     const paths = await events('PATH_COMPLETION');
     expect(paths).toHaveLength(1);
     expect(paths[0]).toMatchObject({ user: { id: s.id }, path: { published_path_id: pp.id }, domain: { name: w.a.domain_name } });
     // repeating emits nothing
-    expect((await t.patch(`/v1/users/${s.id}/published-courses/${other.publishedCourseId}/lessons/${otherLessons[0].lesson.id}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key())).status).toBe(200);
+    expect(
+      (await t.patch(`/v1/users/${s.id}/published-courses/${other.publishedCourseId}/lessons/${otherLessons[0].lesson.id}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key()))
+        .status,
+    ).toBe(200);
     expect(await events('PATH_COMPLETION')).toHaveLength(1);
     expect(await events('COURSE_COMPLETION')).toHaveLength(before.length + 2);
   });

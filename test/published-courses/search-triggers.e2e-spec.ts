@@ -24,8 +24,7 @@ describe('catalog search triggers', () => {
     }
   }
   // updates of `courses` counted by this backend (pending statistics include the open transaction's)
-  const courseUpdates = async (q: (sql: string) => Promise<any[]>) =>
-    Number((await q(`SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'courses'`))[0]?.n_tup_upd ?? 0);
+  const courseUpdates = async (q: (sql: string) => Promise<any[]>) => Number((await q(`SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'courses'`))[0]?.n_tup_upd ?? 0);
 
   it('updates each affected course once per statement, in one locked pass, and keeps the vector current', async () => {
     const a = await insertCourse(t, org, { title: 'Alpha' });

@@ -8,10 +8,11 @@ describe('/v1 published-course tags and visibility overrides', () => {
   let t: TestApp;
   let org: CreatedOrg;
   let token: string;
-  const modes = () => [
-    ['api key', { basic: org.api_key }],
-    ['bearer', { token }],
-  ] as const;
+  const modes = () =>
+    [
+      ['api key', { basic: org.api_key }],
+      ['bearer', { token }],
+    ] as const;
   let n = 0;
   const tag = async (o: CreatedOrg, name = `Tag ${++n}`) => {
     const [r] = await t.ds.query(`INSERT INTO tags (organization_id, name, slug) VALUES ($1, $2, $3) RETURNING id`, [orgUuid(o), name, `tag-${n}-${Math.random().toString(36).slice(2, 8)}`]);
@@ -53,7 +54,10 @@ describe('/v1 published-course tags and visibility overrides', () => {
     }
     const rich = await t.get(`${pc.base}?include_searchable_content=true`, { token });
     expect(rich.body.tags.map((x: any) => x.name)).toEqual(['Alpha', 'Beta']);
-    const listRich = await t.get(`/v1/domains/${org.domain_name}/published-courses?include_searchable_content=true&course__id=${encodeId('course', (await t.ds.query(`SELECT course_id FROM published_courses WHERE id = $1`, [pc.uuid]))[0].course_id)}`, { token });
+    const listRich = await t.get(
+      `/v1/domains/${org.domain_name}/published-courses?include_searchable_content=true&course__id=${encodeId('course', (await t.ds.query(`SELECT course_id FROM published_courses WHERE id = $1`, [pc.uuid]))[0].course_id)}`,
+      { token },
+    );
     expect(listRich.body.results[0].tags.map((x: any) => x.name)).toEqual(['Alpha', 'Beta']);
     expect((await t.delete(`${pc.base}/tags/${a.id}`, { basic: org.api_key })).status).toBe(204);
     expect((await t.delete(`${pc.base}/tags/${a.id}`, { token })).status).toBe(404);

@@ -5,10 +5,15 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
 import { drfFlat } from '../support/drf';
 
 async function insertLesson(t: TestApp, org: CreatedOrg, courseUuid: string, attrs: { title?: string; order?: number; optional?: boolean; keywords?: string; type?: string } = {}) {
-  const [row] = await t.ds.query(
-    `INSERT INTO lessons (organization_id, course_id, title, type, "order", optional, search_keywords) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [orgUuid(org), courseUuid, attrs.title ?? 'Lesson', attrs.type ?? 'HTML', attrs.order ?? 0, attrs.optional ?? false, attrs.keywords ?? ''],
-  );
+  const [row] = await t.ds.query(`INSERT INTO lessons (organization_id, course_id, title, type, "order", optional, search_keywords) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [
+    orgUuid(org),
+    courseUuid,
+    attrs.title ?? 'Lesson',
+    attrs.type ?? 'HTML',
+    attrs.order ?? 0,
+    attrs.optional ?? false,
+    attrs.keywords ?? '',
+  ]);
   return { uuid: row.id as string, id: encodeId('lesson', row.id) };
 }
 
@@ -24,10 +29,11 @@ describe('/v1 published courses', () => {
   let org: CreatedOrg;
   let token: string;
   let domain: string;
-  const modes = () => [
-    ['api key', { basic: org.api_key }],
-    ['bearer', { token }],
-  ] as const;
+  const modes = () =>
+    [
+      ['api key', { basic: org.api_key }],
+      ['bearer', { token }],
+    ] as const;
   const base = () => `/v1/domains/${domain}/published-courses`;
 
   beforeAll(async () => {

@@ -91,7 +91,10 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
   });
 
   it('passing_percentage_correct: 2 of 3 (66%) passes at 66 and fails at 67 (no rounding up)', async () => {
-    for (const [pass, expected] of [[66, true], [67, false]] as const) {
+    for (const [pass, expected] of [
+      [66, true],
+      [67, false],
+    ] as const) {
       const quiz = await makeQuiz(t, org, { passing_percentage_correct: pass }, [MC, MC, MC]);
       const c = await quizCourse(t, org, quiz.id);
       const [a, b, x] = quiz.questions;
@@ -154,13 +157,17 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
     expect((await attempt(plain.id, { user: { id: c3.learner.id }, published_course_id: c3.publishedCourseId, answers: [right(plain.questions[0])] })).body.questions).toBe(null);
   });
 
-  it('question banks: a bound bank\'s questions can be answered; a bank limit and the quiz limit cap what one attempt covers and answers', async () => {
+  it("question banks: a bound bank's questions can be answered; a bank limit and the quiz limit cap what one attempt covers and answers", async () => {
     const quiz = await makeQuiz(t, org, { passing_percentage_correct: 0 }, [MC]);
     const bank = ok(await t.post('/v1/question-banks', { name: `Bank ${Math.random()}` }, key()), 'bank');
     const bankQs = [];
     for (let i = 0; i < 4; i++) bankQs.push(ok(await t.post('/v1/quiz-questions', { ...MC, quiz_question_bank: bank.id }, key()), 'bank question'));
     const token = await t.tokenFor(org);
-    const bind = await t.post(`/v2/quizzes/${quiz.id}/question-banks/`, { data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: bank.id, limit_question_count: 2 } }] }, { token });
+    const bind = await t.post(
+      `/v2/quizzes/${quiz.id}/question-banks/`,
+      { data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: bank.id, limit_question_count: 2 } }] },
+      { token },
+    );
     expect(bind.status).toBeLessThan(300);
     // an unbound bank's question is not part of the quiz
     const loose = ok(await t.post('/v1/question-banks', { name: `Loose ${Math.random()}` }, key()), 'bank');
@@ -198,7 +205,12 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
     const token = await t.tokenFor(org);
     const upd = await t.request('PATCH', '/v2/questions/', {
       token,
-      body: { data: [{ type: 'questions', id: b.id, attributes: { is_optional: true } }, { type: 'questions', id: x.id, attributes: { is_graded: false } }] },
+      body: {
+        data: [
+          { type: 'questions', id: b.id, attributes: { is_optional: true } },
+          { type: 'questions', id: x.id, attributes: { is_graded: false } },
+        ],
+      },
     });
     expect(upd.status).toBe(200);
     expect(upd.body.data.map((d: any) => d.status ?? d.result?.id ?? d)).not.toContain('error');
@@ -210,7 +222,12 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
   it('a fixed number of SQL statements per attempt, whatever the number of questions', async () => {
     const counts: number[] = [];
     for (const n of [2, 20]) {
-      const quiz = await makeQuiz(t, org, {}, Array.from({ length: n }, () => MC));
+      const quiz = await makeQuiz(
+        t,
+        org,
+        {},
+        Array.from({ length: n }, () => MC),
+      );
       const c = await quizCourse(t, org, quiz.id);
       // a first attempt materializes the progress rows; count a second one
       await attempt(quiz.id, { user: { id: c.learner.id }, published_course_id: c.publishedCourseId, answers: [] });
@@ -221,7 +238,7 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: grading and progress', () => {
     expect(counts[1]).toBe(counts[0]);
   });
 
-  it('GET /v1/quizzes/{quiz_id}/attempts: a quiz\'s attempts, oldest first, by learner, paginated; other organizations 404', async () => {
+  it("GET /v1/quizzes/{quiz_id}/attempts: a quiz's attempts, oldest first, by learner, paginated; other organizations 404", async () => {
     const quiz = await makeQuiz(t, org, {}, [MC]);
     const c = await quizCourse(t, org, quiz.id);
     const second = await c.j.learner();

@@ -77,7 +77,7 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: references, bad input and max_att
     expect(good.body).toMatchObject({ attempt_number: 1, attempts_remaining: 0 });
   });
 
-  it('the quiz in the path: another organization\'s, a deleted one and a random id are 404', async () => {
+  it("the quiz in the path: another organization's, a deleted one and a random id are 404", async () => {
     const quiz = await makeQuiz(t, org, {}, [MC]);
     const c = await quizCourse(t, org, quiz.id);
     const body = { user: { id: c.learner.id }, published_course_id: c.publishedCourseId, answers: [right(quiz.questions[0])] };
@@ -144,7 +144,12 @@ describe('POST /v1/quizzes/{quiz_id}/attempts: references, bad input and max_att
     const results = await Promise.all(Array.from({ length: 8 }, () => t.post(`/v1/quizzes/${quiz.id}/attempts`, body, key())));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 400, 400, 400, 400, 400, 400]);
-    expect(results.filter((r) => r.status === 201).map((r) => r.body.attempt_number).sort()).toEqual([1, 2]);
+    expect(
+      results
+        .filter((r) => r.status === 201)
+        .map((r) => r.body.attempt_number)
+        .sort(),
+    ).toEqual([1, 2]);
     const listed = await t.get(`/v1/quizzes/${quiz.id}/attempts?user_id=${c.learner.id}`, key());
     expect(listed.body.count).toBe(2);
     // the lesson completed once

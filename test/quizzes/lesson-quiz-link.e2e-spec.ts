@@ -64,7 +64,13 @@ describe('quiz lessons link a quiz of the organization', () => {
         data: [
           item({ type: 'QUIZ', quiz_id: theirs }),
           item({ type: 'QUIZ', quiz_id: deleted }),
-          item({ type: 'MODULAR', content_items: [{ type: 'HTML', content_html: 'x' }, { type: 'QUIZ', quiz_id: theirs }] }),
+          item({
+            type: 'MODULAR',
+            content_items: [
+              { type: 'HTML', content_html: 'x' },
+              { type: 'QUIZ', quiz_id: theirs },
+            ],
+          }),
           item({ type: 'QUIZ', quiz_id: mine }),
         ],
       },

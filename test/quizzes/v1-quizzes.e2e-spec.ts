@@ -209,7 +209,16 @@ describe('/v1 quizzes, quiz questions and question banks', () => {
       [{ quiz: quiz.id, html: 'x', type: 'MULTIPLE_CHOICE' }, ['answers']],
       [{ quiz: quiz.id, html: 'x', type: 'MULTIPLE_ANSWER', answers: [] }, ['answers']],
       [{ quiz: quiz.id, html: 'x', type: 'FILL_IN_THE_BLANK' }, ['answers']],
-      [mc({ quiz: quiz.id, answers: [{ answer_text: 'a', correct: true }, { answer_text: 'b', correct: true }] }), ['answers']],
+      [
+        mc({
+          quiz: quiz.id,
+          answers: [
+            { answer_text: 'a', correct: true },
+            { answer_text: 'b', correct: true },
+          ],
+        }),
+        ['answers'],
+      ],
       [mc({ quiz: quiz.id, answers: [{ answer_text: 'a' }] }), ['answers']],
       [{ quiz: quiz.id, html: 'x', type: 'MULTIPLE_ANSWER', answers: [{ answer_text: 'a' }] }, ['answers']],
       [mc({ quiz: quiz.id, answers: [{ correct: true }] }), ['answers.0.answer_text']],

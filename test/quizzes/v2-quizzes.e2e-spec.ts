@@ -9,10 +9,7 @@ const mcAttrs = (parent: Record<string, unknown>, extra: Record<string, unknown>
   ...parent,
   question_html: '<p>Pick one</p>',
   question_type: 'MULTIPLE_CHOICE',
-  answers: [
-    { answer_text: 'Right', correct: true },
-    { answer_text: 'Wrong' },
-  ],
+  answers: [{ answer_text: 'Right', correct: true }, { answer_text: 'Wrong' }],
   ...extra,
 });
 
@@ -41,7 +38,11 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
 
   describe('quizzes', () => {
     it('creates with the published defaults, first wins on the name; the same quiz on /v1', async () => {
-      const res = await t.post('/v2/quizzes/', { data: [quizItem({ name: 'Alpha', description_html: '<p>Hi</p>', max_attempts: 2 }), quizItem({ name: ' alpha ' }), quizItem({ name: 'Beta' })] }, auth);
+      const res = await t.post(
+        '/v2/quizzes/',
+        { data: [quizItem({ name: 'Alpha', description_html: '<p>Hi</p>', max_attempts: 2 }), quizItem({ name: ' alpha ' }), quizItem({ name: 'Beta' })] },
+        auth,
+      );
       expect(res.status).toBe(207);
       expect(res.body.summary).toEqual({ total: 3, succeeded: 2, failed: 1 });
       expect(res.body.data[1]).toEqual({ status: 'failed', id: null, error: { code: 'duplicate_in_batch', detail: expect.any(String), source: { pointer: '/data/1/attributes/name' } } });
@@ -159,7 +160,16 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
       const own = ok(await t.post('/v2/questions/', { data: [{ type: 'questions', attributes: mcAttrs({ quiz_id: q.id }) }] }, auth))[0];
       const banked = ok(await t.post('/v2/questions/', { data: [{ type: 'questions', attributes: mcAttrs({ question_bank_id: bank.id }) }] }, auth))[0];
       ok(await t.post(`/v2/quizzes/${q.id}/question-banks/`, { data: [{ type: 'question-bank-assignments', attributes: { question_bank_id: bank.id } }] }, auth));
-      const res = await t.request('DELETE', '/v2/quizzes/', { ...auth, body: { data: [{ type: 'quizzes', id: q.id }, { type: 'quizzes', id: q.id }, { type: 'quizzes', id: 'nope' }] } });
+      const res = await t.request('DELETE', '/v2/quizzes/', {
+        ...auth,
+        body: {
+          data: [
+            { type: 'quizzes', id: q.id },
+            { type: 'quizzes', id: q.id },
+            { type: 'quizzes', id: 'nope' },
+          ],
+        },
+      });
       expect(res.status).toBe(207);
       expect(res.body.data).toEqual([
         { status: 'deleted', id: q.id },
@@ -177,7 +187,17 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
 
   describe('question banks', () => {
     it('create (first wins on the name), read, list with filters, update, delete with its questions and assignments', async () => {
-      const res = await t.post('/v2/question-banks/', { data: [{ type: 'question-banks', attributes: { name: 'Geo' } }, { type: 'question-banks', attributes: { name: 'GEO' } }, { type: 'question-banks', attributes: {} }] }, auth);
+      const res = await t.post(
+        '/v2/question-banks/',
+        {
+          data: [
+            { type: 'question-banks', attributes: { name: 'Geo' } },
+            { type: 'question-banks', attributes: { name: 'GEO' } },
+            { type: 'question-banks', attributes: {} },
+          ],
+        },
+        auth,
+      );
       expect(res.status).toBe(207);
       expect(res.body.data.map((d: any) => d.status)).toEqual(['succeeded', 'failed', 'failed']);
       const bank = res.body.data[0].result;
@@ -213,7 +233,10 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
         {
           data: [
             { type: 'questions', attributes: mcAttrs({ quiz_id: q.id }) },
-            { type: 'questions', attributes: { question_bank_id: bank.id, question_html: 'Capital?', question_type: 'FILL_IN_THE_BLANK', case_sensitive: true, answers: [{ answer_text: 'Paris', correct: false }] } },
+            {
+              type: 'questions',
+              attributes: { question_bank_id: bank.id, question_html: 'Capital?', question_type: 'FILL_IN_THE_BLANK', case_sensitive: true, answers: [{ answer_text: 'Paris', correct: false }] },
+            },
             { type: 'questions', attributes: mcAttrs({}) },
             { type: 'questions', attributes: mcAttrs({ quiz_id: q.id, question_bank_id: bank.id }) },
             { type: 'questions', attributes: mcAttrs({ quiz_id: foreign.id }) },
@@ -222,7 +245,18 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
             { type: 'questions', attributes: { quiz_id: q.id, question_html: 'Why?', question_type: 'FREEFORM', answers: [{ answer_text: 'x' }] } },
             { type: 'questions', attributes: mcAttrs({ quiz_id: q.id }, { question_type: 'LINEAR_SCALE' }) },
             { type: 'questions', attributes: mcAttrs({ quiz_id: q.id }, { is_graded: false }) },
-            { type: 'questions', attributes: mcAttrs({ quiz_id: q.id }, { answers: [{ answer_text: 'a', correct: true }, { answer_text: 'b', correct: true }] }) },
+            {
+              type: 'questions',
+              attributes: mcAttrs(
+                { quiz_id: q.id },
+                {
+                  answers: [
+                    { answer_text: 'a', correct: true },
+                    { answer_text: 'b', correct: true },
+                  ],
+                },
+              ),
+            },
           ],
         },
         auth,
@@ -242,7 +276,15 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
         'validation_error /data/10/attributes/answers',
       ]);
       const mc = res.body.data[0].result;
-      expect(mc.attributes).toMatchObject({ question_html: '<p>Pick one</p>', question_type: 'MULTIPLE_CHOICE', quiz_id: q.id, question_bank_id: null, order: 10, is_graded: true, is_optional: false });
+      expect(mc.attributes).toMatchObject({
+        question_html: '<p>Pick one</p>',
+        question_type: 'MULTIPLE_CHOICE',
+        quiz_id: q.id,
+        question_bank_id: null,
+        order: 10,
+        is_graded: true,
+        is_optional: false,
+      });
       expect(mc.attributes.answers).toEqual([
         { id: expect.stringMatching(/^qans/), answer_text: 'Right', correct: true, order: 0 },
         { id: expect.stringMatching(/^qans/), answer_text: 'Wrong', correct: false, order: 10 },
@@ -257,7 +299,16 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
     it('update: question members only, checked against the stored type; repeated ids last write wins; answers are never edited', async () => {
       const q = await createQuiz();
       const [mc, free] = ok(
-        await t.post('/v2/questions/', { data: [{ type: 'questions', attributes: mcAttrs({ quiz_id: q.id }) }, { type: 'questions', attributes: { quiz_id: q.id, question_html: 'Why?', question_type: 'FREEFORM' } }] }, auth),
+        await t.post(
+          '/v2/questions/',
+          {
+            data: [
+              { type: 'questions', attributes: mcAttrs({ quiz_id: q.id }) },
+              { type: 'questions', attributes: { quiz_id: q.id, question_html: 'Why?', question_type: 'FREEFORM' } },
+            ],
+          },
+          auth,
+        ),
       );
       const res = await t.patch(
         '/v2/questions/',
@@ -297,7 +348,15 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
       expect((await t.get(`/v2/questions/?filter[question_bank_id]=${bank.id}`, auth)).body.data.map((x: any) => x.id)).toEqual([b.id]);
       expect((await t.get(`/v2/questions/?filter[quiz_id]=nope`, auth)).body.data).toEqual([]);
       expect((await t.get(`/v2/questions/?filter[quiz_id]=${q.id}`, theirs)).body.data).toEqual([]);
-      const del = await t.request('DELETE', '/v2/questions/', { ...auth, body: { data: [{ type: 'questions', id: a.id }, { type: 'questions', id: a.id }] } });
+      const del = await t.request('DELETE', '/v2/questions/', {
+        ...auth,
+        body: {
+          data: [
+            { type: 'questions', id: a.id },
+            { type: 'questions', id: a.id },
+          ],
+        },
+      });
       expect(del.body.data.map((d: any) => d.status)).toEqual(['deleted', 'failed']);
       expect((await t.get(`/v2/questions/?filter[quiz_id]=${q.id}`, auth)).body.data).toEqual([]);
     });
@@ -331,7 +390,19 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
       const [b1, b2, b3] = [await createBank('B1'), await createBank('B2'), await createBank('B3')];
       const path = `/v2/quizzes/${q.id}/question-banks/`;
       const item = (attributes: Record<string, unknown>) => ({ type: 'question-bank-assignments', attributes });
-      const bind = await t.post(path, { data: [item({ question_bank_id: b1.id, limit_question_count: 2, randomize_questions: true }), item({ question_bank_id: b2.id }), item({ question_bank_id: b1.id }), item({ question_bank_id: 'nope' }), item({ question_bank_id: b3.id, bogus: 1 })] }, auth);
+      const bind = await t.post(
+        path,
+        {
+          data: [
+            item({ question_bank_id: b1.id, limit_question_count: 2, randomize_questions: true }),
+            item({ question_bank_id: b2.id }),
+            item({ question_bank_id: b1.id }),
+            item({ question_bank_id: 'nope' }),
+            item({ question_bank_id: b3.id, bogus: 1 }),
+          ],
+        },
+        auth,
+      );
       expect(bind.status).toBe(207);
       expect(bind.body.data.map((d: any) => (d.status === 'succeeded' ? 'ok' : `${d.error.code} ${d.error.source.pointer}`))).toEqual([
         'ok',
@@ -357,7 +428,18 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
       expect((await t.get(`/v1/quizzes/${q.id}/question-banks/${b2.id}`, key())).body.order).toBe(20);
       expect((await t.get(`/v1/quizzes/${q.id}/question-banks/${b3.id}`, key())).status).toBe(404);
 
-      const upd = await t.patch(path, { data: [item({ question_bank_id: b2.id, limit_question_count: 1 }), item({ question_bank_id: b2.id, limit_question_count: 9 }), item({ question_bank_id: b3.id, order: 1 }), item({ question_bank_id: b1.id })] }, auth);
+      const upd = await t.patch(
+        path,
+        {
+          data: [
+            item({ question_bank_id: b2.id, limit_question_count: 1 }),
+            item({ question_bank_id: b2.id, limit_question_count: 9 }),
+            item({ question_bank_id: b3.id, order: 1 }),
+            item({ question_bank_id: b1.id }),
+          ],
+        },
+        auth,
+      );
       expect(upd.body.data.map((d: any) => (d.status === 'succeeded' ? 'ok' : `${d.error.code} ${d.error.source.pointer}`))).toEqual([
         'ok',
         'duplicate_in_batch /data/1/attributes/question_bank_id',
@@ -381,7 +463,11 @@ describe('/v2 quizzes, question banks, questions and assignments', () => {
     expect((await t.patch('/v2/quizzes/', { data: [{ type: 'quizzes', id: q.id, attributes: { name: 'Stolen' } }] }, theirs)).body.data[0].error.code).toBe('not_found');
     expect((await t.patch('/v2/question-banks/', { data: [{ type: 'question-banks', id: bank.id, attributes: { name: 'Stolen' } }] }, theirs)).body.data[0].error.code).toBe('not_found');
     expect((await t.patch('/v2/questions/', { data: [{ type: 'questions', id: question.id, attributes: { question_html: 'Stolen' } }] }, theirs)).body.data[0].error.code).toBe('not_found');
-    for (const [path, type, id] of [['/v2/quizzes/', 'quizzes', q.id], ['/v2/question-banks/', 'question-banks', bank.id], ['/v2/questions/', 'questions', question.id]]) {
+    for (const [path, type, id] of [
+      ['/v2/quizzes/', 'quizzes', q.id],
+      ['/v2/question-banks/', 'question-banks', bank.id],
+      ['/v2/questions/', 'questions', question.id],
+    ]) {
       expect((await t.request('DELETE', path, { ...theirs, body: { data: [{ type, id }] } })).body.data[0].error.code).toBe('not_found');
     }
     const theirQuiz = ok(await t.post('/v2/quizzes/', { data: [quizItem({ name: 'Theirs' })] }, theirs))[0];

@@ -136,7 +136,9 @@ describe('re-enrollment rules', () => {
       const env = { REENROLLMENT_TICK_SECONDS: '1' };
       workers = [spawnWorker(t.config, env), spawnWorker(t.config, env)];
       const ruleUuid = decodeId('reenrollmentRule', rule.id)!;
-      await workers[0].orReport(waitFor(async () => (await count(`SELECT count(*) AS n FROM reenrollment_runs WHERE rule_id = $1`, [ruleUuid])) > 0, { timeoutMs: 60_000, intervalMs: 200, what: 'the first run' }));
+      await workers[0].orReport(
+        waitFor(async () => (await count(`SELECT count(*) AS n FROM reenrollment_runs WHERE rule_id = $1`, [ruleUuid])) > 0, { timeoutMs: 60_000, intervalMs: 200, what: 'the first run' }),
+      );
       // several more ticks of both workers
       await new Promise((r) => setTimeout(r, 4000));
       const check = async () => {
@@ -177,7 +179,9 @@ describe('re-enrollment rules', () => {
       // the next cycle: learner 0 completes again, and the rule's next time comes: a second run resets only them
       await t.patch(`/v1/users/${learners[0]}/published-courses/${pc}/lessons/${lesson}`, { lesson_progress: { completed_at: new Date(Date.now() - 60_000).toISOString() } }, key());
       await t.ownerQuery(`UPDATE reenrollment_rules SET next_run_at = now() WHERE id = $1`, [ruleUuid]);
-      await workers[0].orReport(waitFor(async () => (await count(`SELECT count(*) AS n FROM reenrollment_runs WHERE rule_id = $1`, [ruleUuid])) === 2, { timeoutMs: 30_000, intervalMs: 200, what: 'the second run' }));
+      await workers[0].orReport(
+        waitFor(async () => (await count(`SELECT count(*) AS n FROM reenrollment_runs WHERE rule_id = $1`, [ruleUuid])) === 2, { timeoutMs: 30_000, intervalMs: 200, what: 'the second run' }),
+      );
       expect(await count(`SELECT count(*) AS n FROM course_progress_cycles WHERE user_id = $1`, [decodeId('student', learners[0])])).toBe(2);
       expect(await count(`SELECT count(*) AS n FROM course_progress_cycles WHERE user_id = $1`, [decodeId('student', learners[1])])).toBe(1);
       // a new certificate for the new completion, the first one kept

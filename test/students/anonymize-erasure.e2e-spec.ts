@@ -73,19 +73,14 @@ describe('anonymization erases personal data everywhere', () => {
       const table = `"${c.table_name.replace(/"/g, '""')}"`;
       // bytea as text with its printable bytes as they are (a stored JSON answer is readable that way)
       const asText = c.data_type === 'bytea' ? `encode(${col}, 'escape')` : `${col}::text`;
-      const [row] = await t.ds.query(
-        `SELECT count(*)::int AS n FROM ${table} WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS x(s) WHERE strpos(lower(${asText}), x.s) > 0)`,
-        [needles],
-      );
+      const [row] = await t.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS x(s) WHERE strpos(lower(${asText}), x.s) > 0)`, [needles]);
       if (row.n > 0) hits.push(`${c.table_name}.${c.column_name}: ${row.n}`);
     }
     return hits;
   }
 
   const samples = async () =>
-    JSON.stringify(
-      await Promise.all(['sample-course-enrollment', 'sample-domain-enrollment'].map(async (s) => (await t.get(`/v1/webhooks/${s}`, { token })).body)),
-    ).toLowerCase();
+    JSON.stringify(await Promise.all(['sample-course-enrollment', 'sample-domain-enrollment'].map(async (s) => (await t.get(`/v1/webhooks/${s}`, { token })).body))).toLowerCase();
 
   it('through /v2 and through /v1: no table holds the email, names or signup-field values afterwards; samples show none', async () => {
     const viaV2 = await personWithEverything();
@@ -122,7 +117,10 @@ describe('anonymization erases personal data everywhere', () => {
 
     // the memberships, enrollments and events themselves stay (only their personal members go)
     // the webhook events (the sync events of the event log, `user.updated` and the like, are counted out: the scan above shows they hold nothing personal either)
-    const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND payload->'user'->>'id' = ANY($2::text[]) AND event_type NOT LIKE '%.%'`, [orgUuid(org), [viaV1.id, viaV2.id]]);
+    const events = await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND payload->'user'->>'id' = ANY($2::text[]) AND event_type NOT LIKE '%.%'`, [
+      orgUuid(org),
+      [viaV1.id, viaV2.id],
+    ]);
     expect(events.length).toBe(4);
     for (const e of events) {
       expect(e.payload.user.email).toMatch(/@anonymized\.invalid$/);

@@ -53,7 +53,9 @@ describe('PATCH /v2/students/ by ids: the UPDATE first', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/^UPDATE users u SET/);
     expect(res.body.summary).toEqual({ total: 20, succeeded: 20, failed: 0 });
-    res.body.data.forEach((d: any, i: number) => expect(d).toEqual({ status: 'succeeded', id: students[i].id, result: { ...students[i], attributes: { ...students[i].attributes, first_name: `N${i}` } } }));
+    res.body.data.forEach((d: any, i: number) =>
+      expect(d).toEqual({ status: 'succeeded', id: students[i].id, result: { ...students[i], attributes: { ...students[i].attributes, first_name: `N${i}` } } }),
+    );
   });
 
   it('items the UPDATE left: not found (missing, other organization), anonymized, single sign-on, inactive; reactivation and deactivation apply', async () => {

@@ -139,7 +139,14 @@ describe('/v2/students', () => {
     it('concurrent creates of the same emails never 500: each email is created exactly once', async () => {
       const { token } = await orgWithToken();
       const emails = Array.from({ length: 20 }, () => email('race'));
-      const results = await Promise.all(Array.from({ length: 4 }, () => create(token, emails.map((e) => ({ email: e })))));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          create(
+            token,
+            emails.map((e) => ({ email: e })),
+          ),
+        ),
+      );
       for (const r of results) expect([200, 207]).toContain(r.status);
       const succeeded = results.flatMap((r) => r.body.data.filter((d: any) => d.status === 'succeeded'));
       expect(succeeded).toHaveLength(20);
@@ -215,7 +222,10 @@ describe('/v2/students', () => {
 
     it('accepts exactly 100 items', async () => {
       const { token } = await orgWithToken();
-      const res = await create(token, Array.from({ length: 100 }, () => ({ email: email('hundred') })));
+      const res = await create(
+        token,
+        Array.from({ length: 100 }, () => ({ email: email('hundred') })),
+      );
       expect(res.status).toBe(200);
       expect(res.body.summary.succeeded).toBe(100);
     });
@@ -252,7 +262,10 @@ describe('/v2/students', () => {
 
     it('links.next walks every row exactly once, even while rows are inserted between pages', async () => {
       const { token } = await orgWithToken();
-      const first = await create(token, Array.from({ length: 23 }, () => ({ email: email('walk') })));
+      const first = await create(
+        token,
+        Array.from({ length: 23 }, () => ({ email: email('walk') })),
+      );
       const originals = first.body.data.map((d: any) => d.id as string);
       const seen: string[] = [];
       let next: string | null = '/v2/students/?page[size]=5';
@@ -333,15 +346,12 @@ describe('/v2/students', () => {
 
     it('the email filter is served by the (organization_id, lower(email)) index', async () => {
       const { org } = await orgWithToken();
-      await t.ds.query(
-        `INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'bulk-' || g || '@example.test', 'Same', 'Same' FROM generate_series(1, 2000) g`,
-        [orgUuid(org)],
-      );
+      await t.ds.query(`INSERT INTO users (organization_id, email, first_name, last_name) SELECT $1, 'bulk-' || g || '@example.test', 'Same', 'Same' FROM generate_series(1, 2000) g`, [orgUuid(org)]);
       await t.ownerQuery(`ANALYZE users`);
-      const plan = await t.ds.query(
-        `EXPLAIN SELECT * FROM users s WHERE s.organization_id = $1 AND lower(s.email) = lower($2) ORDER BY s.created_at, s.id LIMIT 26`,
-        [orgUuid(org), 'BULK-7@example.test'],
-      );
+      const plan = await t.ds.query(`EXPLAIN SELECT * FROM users s WHERE s.organization_id = $1 AND lower(s.email) = lower($2) ORDER BY s.created_at, s.id LIMIT 26`, [
+        orgUuid(org),
+        'BULK-7@example.test',
+      ]);
       expect(JSON.stringify(plan)).toContain('users_org_email_uq');
     });
   });
@@ -571,7 +581,10 @@ describe('/v2/students', () => {
       try {
         await t.get('/v2/students/', { token }); // warm the token cache the way any client would
         counting = true;
-        const created = await create(token, Array.from({ length: 100 }, () => ({ email: email('count') })));
+        const created = await create(
+          token,
+          Array.from({ length: 100 }, () => ({ email: email('count') })),
+        );
         counting = false;
         expect(created.status).toBe(200);
         const createCount = statements.length;
@@ -583,7 +596,11 @@ describe('/v2/students', () => {
         counting = true;
         const updated = await t.patch(
           '/v2/students/',
-          { data: ids.map((id, i) => (i % 2 ? { type: 'students', id, attributes: { first_name: `N${i}` } } : { type: 'students', attributes: { email: created.body.data[i].result.attributes.email, last_name: `L${i}` } })) },
+          {
+            data: ids.map((id, i) =>
+              i % 2 ? { type: 'students', id, attributes: { first_name: `N${i}` } } : { type: 'students', attributes: { email: created.body.data[i].result.attributes.email, last_name: `L${i}` } },
+            ),
+          },
           { token },
         );
         counting = false;
@@ -746,7 +763,12 @@ describe('/v2/students', () => {
       expect(verifyResetToken(t.config.APP_SECRET, tokenParam, (claims!.exp + 1) * 1000)).toBeNull();
       // tampered or signed with another secret
       expect(verifyResetToken('another-secret-of-enough-length', tokenParam)).toBeNull();
-      expect(verifyResetToken(t.config.APP_SECRET, tokenParam.replace(/^./, (c) => (c === 'e' ? 'f' : 'e')))).toBeNull();
+      expect(
+        verifyResetToken(
+          t.config.APP_SECRET,
+          tokenParam.replace(/^./, (c) => (c === 'e' ? 'f' : 'e')),
+        ),
+      ).toBeNull();
       // good now; dies once a password is set
       const svc = t.app.get(StudentsService);
       expect((await svc.studentForResetToken(tokenParam))?.id).toBe(uuid);

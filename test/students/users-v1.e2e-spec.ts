@@ -38,7 +38,10 @@ describe('/v1 users', () => {
   /** A user registered on the org's domain through /v1 domain users. */
   const learner = async (org: CreatedOrg = w.a, attrs: { email?: string; first_name?: string; last_name?: string } = {}) => {
     const email = attrs.email ?? `learner-${rnd()}@example.test`;
-    const body = ok(await t.post(`/v1/domains/${org.domain_name}/users`, { user: { email, first_name: attrs.first_name ?? 'Ada', last_name: attrs.last_name ?? 'Lovelace' } }, { basic: org.api_key }), 201);
+    const body = ok(
+      await t.post(`/v1/domains/${org.domain_name}/users`, { user: { email, first_name: attrs.first_name ?? 'Ada', last_name: attrs.last_name ?? 'Lovelace' } }, { basic: org.api_key }),
+      201,
+    );
     return { id: body.user.id as string, email: email.toLowerCase() };
   };
   /** A /v2 student on no domain. */
@@ -278,7 +281,7 @@ describe('/v1 users', () => {
       expect(anonymized.user.first_name).toBe('');
     });
 
-    it('bad ids are 404 and change nothing: malformed, random, another organization\'s user, a student on no domain', async () => {
+    it("bad ids are 404 and change nothing: malformed, random, another organization's user, a student on no domain", async () => {
       const loner = await student({ first_name: 'Lonely' });
       const mine = await learner(w.a, { first_name: 'Mine' });
       for (const method of ['PUT', 'PATCH']) {
@@ -354,7 +357,15 @@ describe('/v1 users', () => {
       const body = ok(await t.get(`/v1/users/${u.id}/plan-enrollments`, A));
       // a bare JSON array, as published (CONVENTIONS §16, issue 25 item 1)
       expect(body).toEqual([
-        { plan_id: gold.id, domain_name: w.a.domain_name, enrolled_at: e1.enrolled_at, expires_at: '2031-01-01T00:00:00.000Z', active: true, enrollment_id: e1.id, plan: { id: gold.id, title: 'Gold' } },
+        {
+          plan_id: gold.id,
+          domain_name: w.a.domain_name,
+          enrolled_at: e1.enrolled_at,
+          expires_at: '2031-01-01T00:00:00.000Z',
+          active: true,
+          enrollment_id: e1.id,
+          plan: { id: gold.id, title: 'Gold' },
+        },
         { plan_id: silver.id, domain_name: w.a.domain_name, enrolled_at: e2.enrolled_at, active: false, enrollment_id: e2.id, plan: { id: silver.id, title: 'Silver' } },
       ]);
       // page and page_size choose a window; past the end, none
@@ -366,7 +377,7 @@ describe('/v1 users', () => {
       expect((await t.get(`/v1/users/${u.id}/plan-enrollments?page=x`, A)).body).toEqual({ page: ['A valid positive integer is required.'] });
     });
 
-    it('404 for a bad id, another organization\'s user and a student on no domain', async () => {
+    it("404 for a bad id, another organization's user and a student on no domain", async () => {
       for (const id of ['nope', randomUserId(), (await learner(w.b)).id, (await student()).id]) {
         for (const sub of ['plan-enrollments', 'published-path-enrollments']) {
           const res = await t.get(`/v1/users/${id}/${sub}`, A);
@@ -384,8 +395,7 @@ describe('/v1 users', () => {
       for (const [i, pc] of pcs.entries()) ok(await t.post(`${base}/${pp.id}/path-items`, { order: i + 1, published_course: { id: pc } }, A), 201);
       return pp;
     };
-    const enrollPath = async (userId: string, ppId: string) =>
-      ok(await t.post(`/v1/domains/${w.a.domain_name}/published-paths/${ppId}/published-path-enrollments`, { user: { id: userId } }, A), 201);
+    const enrollPath = async (userId: string, ppId: string) => ok(await t.post(`/v1/domains/${w.a.domain_name}/published-paths/${ppId}/published-path-enrollments`, { user: { id: userId } }, A), 201);
 
     it('lists the enrollments with the path progress: completed courses, completion, latest activity', async () => {
       const u = await learner();

@@ -72,7 +72,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
   });
   const app = await createApp(config, { logDestination: opts.logDestination });
   await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
-  const address = app.getHttpServer().address() as import("node:net").AddressInfo;
+  const address = app.getHttpServer().address() as import('node:net').AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const ds = app.get(DataSource);
 

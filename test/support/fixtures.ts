@@ -28,30 +28,36 @@ export async function insertDomain(t: TestApp, org: CreatedOrg, name = `d-${rnd(
 }
 
 export async function insertStudent(t: TestApp, org: CreatedOrg, attrs: { email?: string; first_name?: string; last_name?: string; is_inactive?: boolean; sso_provider?: string | null } = {}) {
-  const row = await one(
-    t,
-    `INSERT INTO users (organization_id, email, first_name, last_name, is_inactive, sso_provider) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [orgUuid(org), attrs.email ?? `s-${rnd()}@example.test`, attrs.first_name ?? 'Stu', attrs.last_name ?? 'Dent', attrs.is_inactive ?? false, attrs.sso_provider ?? null],
-  );
+  const row = await one(t, `INSERT INTO users (organization_id, email, first_name, last_name, is_inactive, sso_provider) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
+    orgUuid(org),
+    attrs.email ?? `s-${rnd()}@example.test`,
+    attrs.first_name ?? 'Stu',
+    attrs.last_name ?? 'Dent',
+    attrs.is_inactive ?? false,
+    attrs.sso_provider ?? null,
+  ]);
   return { uuid: row.id as string, id: encodeId('student', row.id) };
 }
 
 export async function insertCourse(t: TestApp, org: CreatedOrg, attrs: { title?: string; is_draft?: boolean; deleted?: boolean } = {}) {
-  const row = await one(
-    t,
-    `INSERT INTO courses (organization_id, title, is_draft, deleted_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-    [orgUuid(org), attrs.title ?? `Course ${rnd()}`, attrs.is_draft ?? false, attrs.deleted ? new Date() : null],
-  );
+  const row = await one(t, `INSERT INTO courses (organization_id, title, is_draft, deleted_at) VALUES ($1, $2, $3, $4) RETURNING id`, [
+    orgUuid(org),
+    attrs.title ?? `Course ${rnd()}`,
+    attrs.is_draft ?? false,
+    attrs.deleted ? new Date() : null,
+  ]);
   return { uuid: row.id as string, id: encodeId('course', row.id) };
 }
 
 export async function publishCourse(t: TestApp, org: CreatedOrg, courseUuid: string, domainUuid?: string, attrs: { is_hidden?: boolean } = {}) {
   const domain = domainUuid ?? (await domainOf(t, org)).uuid;
-  const row = await one(
-    t,
-    `INSERT INTO published_courses (organization_id, course_id, domain_id, slug, is_hidden) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [orgUuid(org), courseUuid, domain, `c-${rnd()}`, attrs.is_hidden ?? false],
-  );
+  const row = await one(t, `INSERT INTO published_courses (organization_id, course_id, domain_id, slug, is_hidden) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
+    orgUuid(org),
+    courseUuid,
+    domain,
+    `c-${rnd()}`,
+    attrs.is_hidden ?? false,
+  ]);
   return { uuid: row.id as string, id: encodeId('publishedCourse', row.id), domainUuid: domain };
 }
 
@@ -124,7 +130,17 @@ export async function insertLesson(
     t,
     `INSERT INTO lessons (organization_id, course_id, title, type, "order", is_draft, deleted_at, content_html, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, date_trunc('milliseconds', now()))) RETURNING id`,
-    [orgUuid(org), courseUuid, attrs.title ?? `Lesson ${rnd()}`, attrs.type ?? 'HTML', attrs.order ?? 0, attrs.is_draft ?? false, attrs.deleted ? new Date() : null, attrs.content_html ?? '<p>x</p>', attrs.updated_at ?? null],
+    [
+      orgUuid(org),
+      courseUuid,
+      attrs.title ?? `Lesson ${rnd()}`,
+      attrs.type ?? 'HTML',
+      attrs.order ?? 0,
+      attrs.is_draft ?? false,
+      attrs.deleted ? new Date() : null,
+      attrs.content_html ?? '<p>x</p>',
+      attrs.updated_at ?? null,
+    ],
   );
   return { uuid: row.id as string, id: encodeId('lesson', row.id) };
 }
@@ -188,7 +204,13 @@ export async function insertPlan(
 }
 
 /** A course series on a domain holding the given published courses in that order, through POST /v1/domains/{domain_name}/course-series. */
-export async function insertCourseSeries(t: TestApp, org: CreatedOrg, domainUuid: string, publishedCourseUuids: string[] = [], attrs: { title?: string; visible_on_catalog?: boolean; offer?: boolean } = {}) {
+export async function insertCourseSeries(
+  t: TestApp,
+  org: CreatedOrg,
+  domainUuid: string,
+  publishedCourseUuids: string[] = [],
+  attrs: { title?: string; visible_on_catalog?: boolean; offer?: boolean } = {},
+) {
   const dn = await domainName(t, org, domainUuid);
   const s = await v1(t, org, 'POST', `/v1/domains/${dn}/course-series`, {
     title: attrs.title ?? `Series ${rnd()}`,

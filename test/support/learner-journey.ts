@@ -27,8 +27,14 @@ export function journey(t: TestApp, org: CreatedOrg, auth: RequestOptions = { ba
   let v2: Promise<string> | null = null;
   const v2Token = () => (v2 ??= t.tokenFor(org));
   return {
-    async course(lessons: { type?: string; optional?: boolean; title?: string }[] = [{}, {}], opts: { title?: string; published?: Record<string, unknown>; course?: Record<string, unknown> } = {}): Promise<BuiltCourse> {
-      const course = ok(await t.post('/v1/courses', { title: opts.title ?? `Course ${uniq()}`, short_description: 'S', enforce_sequential_navigation: false, ...(opts.course ?? {}) }, auth), 'create course');
+    async course(
+      lessons: { type?: string; optional?: boolean; title?: string }[] = [{}, {}],
+      opts: { title?: string; published?: Record<string, unknown>; course?: Record<string, unknown> } = {},
+    ): Promise<BuiltCourse> {
+      const course = ok(
+        await t.post('/v1/courses', { title: opts.title ?? `Course ${uniq()}`, short_description: 'S', enforce_sequential_navigation: false, ...(opts.course ?? {}) }, auth),
+        'create course',
+      );
       const lessonIds: string[] = [];
       for (const [i, l] of lessons.entries()) {
         const body = { course_id: course.id, order: i + 1, title: l.title ?? `Lesson ${i + 1}`, type: l.type ?? 'HTML', optional: l.optional ?? false };
@@ -36,7 +42,10 @@ export function journey(t: TestApp, org: CreatedOrg, auth: RequestOptions = { ba
           lessonIds.push(ok(await t.post('/v1/lessons', body, auth), 'create lesson').id);
         } else {
           // types only /v2 creates (e.g. IE_EXAM)
-          const res = ok(await t.post('/v2/lessons/', { data: [{ type: 'lessons', attributes: { ...body, order: (i + 1) * 10, content_html: 'x' } }] }, { token: await v2Token() }), 'create lesson (v2)');
+          const res = ok(
+            await t.post('/v2/lessons/', { data: [{ type: 'lessons', attributes: { ...body, order: (i + 1) * 10, content_html: 'x' } }] }, { token: await v2Token() }),
+            'create lesson (v2)',
+          );
           lessonIds.push(res.data[0].result.id);
         }
       }

@@ -43,7 +43,10 @@ const TABLE_REF = /\b(?:from|join|update|into)\s+(?:only\s+)?(?:"?public"?\s*\.\
 
 /** The organization-owned tables a statement names after FROM, JOIN, UPDATE, INTO (strings and comments removed). */
 export function orgTablesOf(sql: string, orgTables: ReadonlySet<string>): string[] {
-  const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const text = sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ');
   const found = new Set<string>();
   for (const m of text.matchAll(TABLE_REF)) {
     const t = m[1].toLowerCase();
@@ -74,7 +77,10 @@ const PREDICATE = [
  */
 export function hasOrgPredicate(sql: string): boolean {
   if (/\/\*\s*unscoped:\s*[^*\s][^*]*\*\//.test(sql)) return true;
-  const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const text = sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ');
   return PREDICATE.some((re) => re.test(text));
 }
 
@@ -115,7 +121,17 @@ export function offenceOf(sql: string, stack: string, orgTables: ReadonlySet<str
   const site = siteOf(stack);
   if (site === 'test') return null;
   // no frame of ours at all (an async chain that lost its caller): kept, rather than let it pass unseen
-  return { sql, tables, site: site ?? `(no application frame) ${stack.split('\n').slice(1, 8).map((l) => l.trim()).join(' | ')}` };
+  return {
+    sql,
+    tables,
+    site:
+      site ??
+      `(no application frame) ${stack
+        .split('\n')
+        .slice(1, 8)
+        .map((l) => l.trim())
+        .join(' | ')}`,
+  };
 }
 
 function check(sql: string) {

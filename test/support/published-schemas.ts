@@ -51,7 +51,10 @@ export function toJsonSchema(s: any, docKey: string): any {
     else out[k] = toJsonSchema(v, docKey);
   }
   // OpenAPI 3.0's boolean exclusiveMinimum/exclusiveMaximum: the JSON Schema number form
-  for (const [ex, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [ex, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[ex] !== 'boolean') continue;
     if (out[ex] && typeof out[bound] === 'number') {
       out[ex] = out[bound];

@@ -134,7 +134,15 @@ describe('/v1 ILT instructors, multi-session events and sessions', () => {
     it('create with a lesson: provider defaults to calendar, the display-name form of instructor_email, every member read back; list; PUT', async () => {
       const res = await t.post(
         '/v1/ilt-sessions',
-        session({ instructor_email: 'Ina Instructor <INA@example.test>', description: '<p>Bring a laptop</p>', seats_total: 3, location: 'Room 4', event_link: 'https://meet.example.test/x', post_registration_instructions: '<p>See you</p>', tags: ['intro', 'live'] }),
+        session({
+          instructor_email: 'Ina Instructor <INA@example.test>',
+          description: '<p>Bring a laptop</p>',
+          seats_total: 3,
+          location: 'Room 4',
+          event_link: 'https://meet.example.test/x',
+          post_registration_instructions: '<p>See you</p>',
+          tags: ['intro', 'live'],
+        }),
         key(),
       );
       expect(res.status).toBe(201);
@@ -161,7 +169,10 @@ describe('/v1 ILT instructors, multi-session events and sessions', () => {
 
       // read-modify-write: what a read returns, a PUT accepts
       const { id, vilt_session, ...writable } = res.body;
-      const put = await t.request('PUT', `/v1/ilt-sessions/${id}`, { ...key(), body: { ...writable, display_name: 'Kick-off (moved)', starts_at: '2027-03-02T09:00:00Z', ends_at: '2027-03-02T10:00:00Z' } });
+      const put = await t.request('PUT', `/v1/ilt-sessions/${id}`, {
+        ...key(),
+        body: { ...writable, display_name: 'Kick-off (moved)', starts_at: '2027-03-02T09:00:00Z', ends_at: '2027-03-02T10:00:00Z' },
+      });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ ...res.body, display_name: 'Kick-off (moved)', starts_at: '2027-03-02T09:00:00.000Z', ends_at: '2027-03-02T10:00:00.000Z' });
       // members left out of a PUT keep their value

@@ -34,7 +34,11 @@ describe('migration: live-training mails per meeting', () => {
     const j = journey(t, org);
     const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Series' }, key);
     const mk = (name: string, day: string) =>
-      t.post('/v1/ilt-sessions', { instructor_email: 'i@example.test', multi_session_event: m.body.id, display_name: name, starts_at: `2027-06-${day}T10:00:00Z`, ends_at: `2027-06-${day}T11:00:00Z`, timezone: 'UTC' }, key);
+      t.post(
+        '/v1/ilt-sessions',
+        { instructor_email: 'i@example.test', multi_session_event: m.body.id, display_name: name, starts_at: `2027-06-${day}T10:00:00Z`, ends_at: `2027-06-${day}T11:00:00Z`, timezone: 'UTC' },
+        key,
+      );
     expect((await mk('One', '01')).status).toBe(201);
     expect((await mk('Two', '02')).status).toBe(201);
     const [a, b, c] = [await j.learner(), await j.learner(), await j.learner()];

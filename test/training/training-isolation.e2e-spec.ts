@@ -27,7 +27,11 @@ describe('ILT and VILT: organization isolation', () => {
     ids.lesson = c.lessonIds[0];
     ids.instructor = (await t.post('/v1/ilt-instructors', { email: 'shared@example.test' }, A())).body.id;
     ids.multi = (await t.post('/v1/ilt-multi-session-events', { lesson: ids.lesson, display_name: 'A series', seats_total: 5 }, A())).body.id;
-    const s = await t.post('/v1/ilt-sessions', { instructor_email: 'shared@example.test', lesson: ids.lesson, display_name: 'A session', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC', seats_total: 5 }, A());
+    const s = await t.post(
+      '/v1/ilt-sessions',
+      { instructor_email: 'shared@example.test', lesson: ids.lesson, display_name: 'A session', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC', seats_total: 5 },
+      A(),
+    );
     ids.session = s.body.id;
     ids.viltSession = s.body.vilt_session.id;
     const learner = await ja.learner();
@@ -68,7 +72,11 @@ describe('ILT and VILT: organization isolation', () => {
       ['PUT', `/v1/ilt-multi-session-events/${ids.multi}`, { lesson: ids.lesson, display_name: 'x' }],
       ['PATCH', `/v1/ilt-multi-session-events/${ids.multi}`, { display_name: 'x' }],
       ['GET', `/v1/ilt-sessions/${ids.session}`],
-      ['PUT', `/v1/ilt-sessions/${ids.session}`, { instructor_email: 'x@example.test', lesson: ids.lesson, display_name: 'x', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC' }],
+      [
+        'PUT',
+        `/v1/ilt-sessions/${ids.session}`,
+        { instructor_email: 'x@example.test', lesson: ids.lesson, display_name: 'x', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC' },
+      ],
       ['DELETE', `/v1/ilt-sessions/${ids.session}`],
       ['GET', `/v1/vilt-session-events/${ids.session}`],
       ['GET', `/v1/vilt-session-registrations/${ids.registration}`],
@@ -91,7 +99,11 @@ describe('ILT and VILT: organization isolation', () => {
     const cb = await jb.course([{ type: 'VILT' }]);
     const lb = await jb.learner();
     const eb = await jb.enroll(lb.id, cb.publishedCourseId);
-    const sb = await t.post('/v1/ilt-sessions', { instructor_email: 'b@example.test', lesson: cb.lessonIds[0], display_name: 'B', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC' }, B());
+    const sb = await t.post(
+      '/v1/ilt-sessions',
+      { instructor_email: 'b@example.test', lesson: cb.lessonIds[0], display_name: 'B', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC' },
+      B(),
+    );
     const count = async (table: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
     const before = await Promise.all(['vilt_sessions', 'vilt_session_events', 'vilt_session_registrations'].map(count));
     const session = { instructor_email: 'b@example.test', display_name: 'x', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC' };

@@ -61,7 +61,16 @@ describe('live training end to end: schedule, fill, attend, complete', () => {
     expect((await t.post('/v1/ilt-instructors', { email: 'host@example.test' }, key)).status).toBe(201);
     const s = await t.post(
       '/v1/ilt-sessions',
-      { instructor_email: 'host@example.test', provider: 'zoom.meeting', lesson: course.lessonIds[0], display_name: 'Workshop', starts_at: '2027-09-01T07:00:00Z', ends_at: '2027-09-01T09:00:00Z', timezone: 'Asia/Tokyo', seats_total: 2 },
+      {
+        instructor_email: 'host@example.test',
+        provider: 'zoom.meeting',
+        lesson: course.lessonIds[0],
+        display_name: 'Workshop',
+        starts_at: '2027-09-01T07:00:00Z',
+        ends_at: '2027-09-01T09:00:00Z',
+        timezone: 'Asia/Tokyo',
+        seats_total: 2,
+      },
       key,
     );
     expect(s.status).toBe(201);
@@ -87,14 +96,17 @@ describe('live training end to end: schedule, fill, attend, complete', () => {
     expect((await j.lessons(learners[2].id, course.publishedCourseId))[0].lesson_progress.completed_at).toBeNull();
 
     // the events, delivered and signed: one registration event per seat, each learner's completions
-    const delivered = await eventually(() => {
-      const bodies = r.received.map((g) => ({ g, b: JSON.parse(g.body) }));
-      const want = (type: string) => bodies.filter((x) => x.b.event_type === type);
-      expect(want('VILT_EVENT_REGISTRATION')).toHaveLength(2);
-      expect(want('LESSON_COMPLETION')).toHaveLength(2);
-      expect(want('COURSE_COMPLETION')).toHaveLength(2);
-      return bodies;
-    }, { timeoutMs: 30_000 });
+    const delivered = await eventually(
+      () => {
+        const bodies = r.received.map((g) => ({ g, b: JSON.parse(g.body) }));
+        const want = (type: string) => bodies.filter((x) => x.b.event_type === type);
+        expect(want('VILT_EVENT_REGISTRATION')).toHaveLength(2);
+        expect(want('LESSON_COMPLETION')).toHaveLength(2);
+        expect(want('COURSE_COMPLETION')).toHaveLength(2);
+        return bodies;
+      },
+      { timeoutMs: 30_000 },
+    );
     for (const { g } of delivered) expect(verifyStandardWebhook(hook.body.secret, g.headers, g.body)).toBe(true);
     const vilt = delivered.filter((x) => x.b.event_type === 'VILT_EVENT_REGISTRATION').map((x) => x.b);
     expect(vilt.map((b) => b.user.id).sort()).toEqual([learners[0].id, learners[1].id].sort());
@@ -103,10 +115,20 @@ describe('live training end to end: schedule, fill, attend, complete', () => {
       expect(b).toMatchObject({
         course: { id: course.courseId, published_course_id: course.publishedCourseId },
         lesson: { id: course.lessonIds[0], title: 'Live workshop' },
-        vilt_session: { id: s.body.vilt_session.id, display_name: 'Workshop', seats_total: 2, events: [{ id: s.body.id, timezone: 'Asia/Tokyo', provider: 'zoom.meeting', starts_at: '2027-09-01T07:00:00.000Z' }] },
+        vilt_session: {
+          id: s.body.vilt_session.id,
+          display_name: 'Workshop',
+          seats_total: 2,
+          events: [{ id: s.body.id, timezone: 'Asia/Tokyo', provider: 'zoom.meeting', starts_at: '2027-09-01T07:00:00.000Z' }],
+        },
       });
     }
-    expect(delivered.filter((x) => x.b.event_type === 'COURSE_COMPLETION').map((x) => x.b.user.id).sort()).toEqual([learners[0].id, learners[1].id].sort());
+    expect(
+      delivered
+        .filter((x) => x.b.event_type === 'COURSE_COMPLETION')
+        .map((x) => x.b.user.id)
+        .sort(),
+    ).toEqual([learners[0].id, learners[1].id].sort());
 
     // the invitations: one per registered learner, none for the refused one
     const mailsTo = (email: string) =>
@@ -115,11 +137,14 @@ describe('live training end to end: schedule, fill, attend, complete', () => {
         .map((f) => readFileSync(join(outbox, f), 'utf8'))
         .filter((raw) => new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'm').test(raw));
     for (const l of learners.slice(0, 2)) {
-      const [raw] = await eventually(() => {
-        const m = mailsTo(l.email);
-        expect(m).toHaveLength(1);
-        return m;
-      }, { timeoutMs: 15_000 });
+      const [raw] = await eventually(
+        () => {
+          const m = mailsTo(l.email);
+          expect(m).toHaveLength(1);
+          return m;
+        },
+        { timeoutMs: 15_000 },
+      );
       const cal = new ICAL.Component(ICAL.parse(mailPart(raw)));
       expect(cal.getFirstPropertyValue('method')).toBe('REQUEST');
       const ev = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);

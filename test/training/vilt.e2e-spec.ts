@@ -69,7 +69,16 @@ describe('/v1 VILT session events and registrations', () => {
   const newSession = async (over: Record<string, unknown> = {}) => {
     const res = await t.post(
       '/v1/ilt-sessions',
-      { instructor_email: 'Ina Instructor <ina@example.test>', lesson: course.lessonIds[0], display_name: 'Live Q&A', starts_at: '2027-05-10T14:00:00Z', ends_at: '2027-05-10T15:30:00Z', timezone: 'America/New_York', location: 'Room 7', ...over },
+      {
+        instructor_email: 'Ina Instructor <ina@example.test>',
+        lesson: course.lessonIds[0],
+        display_name: 'Live Q&A',
+        starts_at: '2027-05-10T14:00:00Z',
+        ends_at: '2027-05-10T15:30:00Z',
+        timezone: 'America/New_York',
+        location: 'Room 7',
+        ...over,
+      },
       key(),
     );
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
@@ -89,7 +98,10 @@ describe('/v1 VILT session events and registrations', () => {
     org = await t.newOrg();
     j = journey(t, org);
     // a required VILT lesson and an optional HTML lesson: attending completes the course
-    course = await j.course([{ type: 'VILT', title: 'Live session' }, { type: 'HTML', optional: true }]);
+    course = await j.course([
+      { type: 'VILT', title: 'Live session' },
+      { type: 'HTML', optional: true },
+    ]);
   });
   afterAll(async () => {
     await worker?.close();
@@ -136,11 +148,14 @@ describe('/v1 VILT session events and registrations', () => {
       signup_fields: {},
     });
 
-    const [raw] = await eventually(() => {
-      const m = mailsTo(learner.email);
-      expect(m).toHaveLength(1);
-      return m;
-    }, { timeoutMs: 15000 });
+    const [raw] = await eventually(
+      () => {
+        const m = mailsTo(learner.email);
+        expect(m).toHaveLength(1);
+        return m;
+      },
+      { timeoutMs: 15000 },
+    );
     const part = calendarPart(raw);
     expect(part.contentType).toMatch(/^text\/calendar;.*method=REQUEST/is);
     const cal = new ICAL.Component(ICAL.parse(part.ics));
@@ -156,7 +171,7 @@ describe('/v1 VILT session events and registrations', () => {
     expect(ev.startDate.toJSDate().toISOString()).toBe('2027-05-10T14:00:00.000Z');
     expect(ev.endDate.toJSDate().toISOString()).toBe('2027-05-10T15:30:00.000Z');
     expect(ev.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${learner.email}`]);
-    expect(String(ev.organizer).toLowerCase()).toBe("mailto:ina@example.test");
+    expect(String(ev.organizer).toLowerCase()).toBe('mailto:ina@example.test');
     // DTSTAMP in UTC (RFC 5545 3.8.7.2: "MUST be specified in the UTC time format"), around the send
     expect(part.ics).toMatch(/\r\nDTSTAMP:\d{8}T\d{6}Z\r\n/);
     const stamp = vevents[0].getFirstPropertyValue('dtstamp') as ICAL.Time;
@@ -171,11 +186,14 @@ describe('/v1 VILT session events and registrations', () => {
     const invited = ev.sequence;
     const { id, vilt_session, ...writable } = s;
     expect((await t.request('PUT', `/v1/ilt-sessions/${s.id}`, { ...key(), body: { ...writable, starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z' } })).status).toBe(200);
-    const update = await eventually(() => {
-      const m = mailsTo(learner.email);
-      expect(m).toHaveLength(2);
-      return m.map(itip).find((x) => x.sequence !== invited)!;
-    }, { timeoutMs: 15000 });
+    const update = await eventually(
+      () => {
+        const m = mailsTo(learner.email);
+        expect(m).toHaveLength(2);
+        return m.map(itip).find((x) => x.sequence !== invited)!;
+      },
+      { timeoutMs: 15000 },
+    );
     expect([update.method, update.uids, update.sequence, update.subject]).toEqual(['REQUEST', [`${s.id}@live-training`], invited + 1, 'Updated: Live Q&A']);
     expect(update.ev.startDate.toJSDate().toISOString()).toBe('2027-05-11T14:00:00.000Z');
 
@@ -184,11 +202,16 @@ describe('/v1 VILT session events and registrations', () => {
     expect((await t.delete(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(204);
     expect((await t.get(`/v1/vilt-session-registrations/${res.body.id}`, key())).status).toBe(404);
     expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(0);
-    const cancel = await eventually(() => {
-      const m = mailsTo(learner.email).map(itip).filter((x) => x.method === 'CANCEL');
-      expect(m).toHaveLength(1);
-      return m[0];
-    }, { timeoutMs: 15000 });
+    const cancel = await eventually(
+      () => {
+        const m = mailsTo(learner.email)
+          .map(itip)
+          .filter((x) => x.method === 'CANCEL');
+        expect(m).toHaveLength(1);
+        return m[0];
+      },
+      { timeoutMs: 15000 },
+    );
     expect([cancel.uids, cancel.ev.component.getFirstPropertyValue('status'), cancel.subject]).toEqual([[`${s.id}@live-training`], 'CANCELLED', 'Cancelled: Live Q&A']);
     expect(cancel.sequence).toBeGreaterThan(update.sequence);
     expect(cancel.text).toContain('Your registration for "Live Q&A" was cancelled.');
@@ -233,7 +256,12 @@ describe('/v1 VILT session events and registrations', () => {
     const listed = (await t.get(`/v1/vilt-session-registrations?session__id=${s.vilt_session.id}`, key())).body.count;
     expect(ev.registration_count).toBe(listed);
     expect(listed).toBeLessThanOrEqual(ev.seats_total);
-    expect(first.slice(0, 4).concat(first.slice(6)).filter((r) => r.status === 201)).toHaveLength(listed);
+    expect(
+      first
+        .slice(0, 4)
+        .concat(first.slice(6))
+        .filter((r) => r.status === 201),
+    ).toHaveLength(listed);
 
     // a delete racing registrations: each answer 201, 400 or 404; nothing left behind
     const s2 = await newSession({ seats_total: 3 });
@@ -277,7 +305,14 @@ describe('/v1 VILT session events and registrations', () => {
   it('a multi-session event: learners register for the event, seats of the event, one iTIP message (one UID) per meeting', async () => {
     const m = await t.post('/v1/ilt-multi-session-events', { lesson: course.lessonIds[0], display_name: 'Two-day workshop', seats_total: 1 }, key());
     const day1 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 1' });
-    const day2 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 2', starts_at: '2027-05-11T14:00:00Z', ends_at: '2027-05-11T15:00:00Z', timezone: 'Europe/Berlin' });
+    const day2 = await newSession({
+      lesson: undefined,
+      multi_session_event: m.body.id,
+      display_name: 'Day 2',
+      starts_at: '2027-05-11T14:00:00Z',
+      ends_at: '2027-05-11T15:00:00Z',
+      timezone: 'Europe/Berlin',
+    });
     const uid1 = `${day1.id}@live-training`;
     const uid2 = `${day2.id}@live-training`;
     const a = await j.learner();
@@ -288,11 +323,14 @@ describe('/v1 VILT session events and registrations', () => {
     expect(reg.status).toBe(201);
     expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key())).status).toBe(400);
     const mails = () => mailsTo(a.email).map(itip);
-    const invitations = await eventually(() => {
-      const r = mails();
-      expect(r).toHaveLength(2);
-      return r;
-    }, { timeoutMs: 15000 });
+    const invitations = await eventually(
+      () => {
+        const r = mails();
+        expect(r).toHaveLength(2);
+        return r;
+      },
+      { timeoutMs: 15000 },
+    );
     // RFC 5546 3.2.2: every component of one METHOD:REQUEST has the same UID, so one message per meeting
     for (const x of invitations) {
       expect([x.method, x.vevents, x.uids.length]).toEqual(['REQUEST', 1, 1]);
@@ -313,11 +351,14 @@ describe('/v1 VILT session events and registrations', () => {
     expect((await t.request('PUT', `/v1/ilt-sessions/${day2.id}`, { ...key(), body: { ...writable, starts_at: '2027-05-12T14:00:00Z', ends_at: '2027-05-12T15:00:00Z' } })).status).toBe(200);
     const day3 = await newSession({ lesson: undefined, multi_session_event: m.body.id, display_name: 'Day 3', starts_at: '2027-05-13T14:00:00Z', ends_at: '2027-05-13T15:00:00Z' });
     const uid3 = `${day3.id}@live-training`;
-    const [update, added] = await eventually(() => {
-      const r = mails();
-      expect(r).toHaveLength(4);
-      return [r.find((x) => x.subject.startsWith('Updated: '))!, r.find((x) => x.subject.startsWith('New meeting: '))!];
-    }, { timeoutMs: 15000 });
+    const [update, added] = await eventually(
+      () => {
+        const r = mails();
+        expect(r).toHaveLength(4);
+        return [r.find((x) => x.subject.startsWith('Updated: '))!, r.find((x) => x.subject.startsWith('New meeting: '))!];
+      },
+      { timeoutMs: 15000 },
+    );
     expect([update.method, update.uids, update.sequence, update.subject]).toEqual(['REQUEST', [uid2], byUid.get(uid2)!.sequence + 1, 'Updated: Two-day workshop (Day 2)']);
     expect(update.ev.startDate.toJSDate().toISOString()).toBe('2027-05-12T14:00:00.000Z');
     expect([added.method, added.uids, added.subject]).toEqual(['REQUEST', [uid3], 'New meeting: Two-day workshop (Day 3)']);
@@ -326,11 +367,14 @@ describe('/v1 VILT session events and registrations', () => {
     // removing the registration cancels each meeting in its own message, each above its meeting's last REQUEST
     const before = mails();
     expect((await t.delete(`/v1/vilt-session-registrations/${reg.body.id}`, key())).status).toBe(204);
-    const cancels = await eventually(() => {
-      const r = mails().filter((x) => x.method === 'CANCEL');
-      expect(r).toHaveLength(3);
-      return r;
-    }, { timeoutMs: 15000 });
+    const cancels = await eventually(
+      () => {
+        const r = mails().filter((x) => x.method === 'CANCEL');
+        expect(r).toHaveLength(3);
+        return r;
+      },
+      { timeoutMs: 15000 },
+    );
     for (const c of cancels) {
       expect([c.vevents, c.uids.length, c.ev.component.getFirstPropertyValue('status')]).toEqual([1, 1, 'CANCELLED']);
       expect(c.sequence).toBeGreaterThan(lastRequest(c.uid, before));
@@ -340,11 +384,14 @@ describe('/v1 VILT session events and registrations', () => {
 
     // registering again: each invitation is above the cancellation of its meeting
     expect((await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: ea.id }, key())).status).toBe(201);
-    const again = await eventually(() => {
-      const r = mails();
-      expect(r).toHaveLength(10);
-      return r.filter((x) => x.method === 'REQUEST' && !before.some((y) => y.method === 'REQUEST' && y.uid === x.uid && y.sequence === x.sequence));
-    }, { timeoutMs: 15000 });
+    const again = await eventually(
+      () => {
+        const r = mails();
+        expect(r).toHaveLength(10);
+        return r.filter((x) => x.method === 'REQUEST' && !before.some((y) => y.method === 'REQUEST' && y.uid === x.uid && y.sequence === x.sequence));
+      },
+      { timeoutMs: 15000 },
+    );
     expect(again.map((x) => x.uid).sort()).toEqual([uid1, uid2, uid3].sort());
     for (const x of again) expect(x.sequence).toBeGreaterThan(cancels.find((c) => c.uid === x.uid)!.sequence);
   });
@@ -385,11 +432,14 @@ describe('/v1 VILT session events and registrations', () => {
     const enr = await j.enroll(learner.id, course.publishedCourseId);
     const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: enr.id }, key());
     expect(reg.status).toBe(201);
-    const [invitation] = await eventually(() => {
-      const r = mailsTo(learner.email);
-      expect(r).toHaveLength(1);
-      return r.map(itip);
-    }, { timeoutMs: 15000 });
+    const [invitation] = await eventually(
+      () => {
+        const r = mailsTo(learner.email);
+        expect(r).toHaveLength(1);
+        return r.map(itip);
+      },
+      { timeoutMs: 15000 },
+    );
     const token = await t.tokenFor(org, ['vilt-sessions:read']);
     expect((await t.delete(`/v1/ilt-sessions/${s.id}`, { token })).status).toBe(403);
     expect((await t.delete('/v1/ilt-sessions/vse0000000000000000000000000', key())).status).toBe(404);
@@ -398,16 +448,24 @@ describe('/v1 VILT session events and registrations', () => {
     expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).status).toBe(404);
     expect((await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key())).status).toBe(404);
     expect((await t.delete(`/v1/ilt-sessions/${s.id}`, key())).status).toBe(404);
-    const cancel = await eventually(() => {
-      const m = mailsTo(learner.email).filter((r) => /^Subject: Cancelled: To be cancelled$/m.test(r));
-      expect(m).toHaveLength(1);
-      return m[0];
-    }, { timeoutMs: 15000 });
+    const cancel = await eventually(
+      () => {
+        const m = mailsTo(learner.email).filter((r) => /^Subject: Cancelled: To be cancelled$/m.test(r));
+        expect(m).toHaveLength(1);
+        return m[0];
+      },
+      { timeoutMs: 15000 },
+    );
     expect(calendarPart(cancel).contentType).toMatch(/^text\/calendar;.*method=CANCEL/is);
     const cal = new ICAL.Component(ICAL.parse(calendarPart(cancel).ics));
     expect(cal.getFirstPropertyValue('method')).toBe('CANCEL');
     const ev = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
-    expect([ev.uid, ev.sequence, ev.component.getFirstPropertyValue('status'), ev.startDate.toJSDate().toISOString()]).toEqual([`${s.id}@live-training`, invitation.sequence + 1, 'CANCELLED', '2027-05-10T14:00:00.000Z']);
+    expect([ev.uid, ev.sequence, ev.component.getFirstPropertyValue('status'), ev.startDate.toJSDate().toISOString()]).toEqual([
+      `${s.id}@live-training`,
+      invitation.sequence + 1,
+      'CANCELLED',
+      '2027-05-10T14:00:00.000Z',
+    ]);
     expect(itip(cancel).text).toContain('"To be cancelled" was cancelled.');
     expect((ev.component.getFirstPropertyValue('dtstamp') as ICAL.Time).zone?.tzid).toBe('UTC');
 
@@ -419,21 +477,27 @@ describe('/v1 VILT session events and registrations', () => {
     const eb = await j.enroll(b.id, course.publishedCourseId);
     const rb = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: m.body.id }, enrollment_id: eb.id }, key());
     expect(rb.status).toBe(201);
-    const invitations = await eventually(() => {
-      const r = mailsTo(b.email);
-      expect(r).toHaveLength(2);
-      return r.map(itip);
-    }, { timeoutMs: 15000 });
+    const invitations = await eventually(
+      () => {
+        const r = mailsTo(b.email);
+        expect(r).toHaveLength(2);
+        return r.map(itip);
+      },
+      { timeoutMs: 15000 },
+    );
     expect((await t.delete(`/v1/ilt-sessions/${d2.id}`, key())).status).toBe(204);
     expect((await t.get(`/v1/ilt-sessions/${d1.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/ilt-multi-session-events/${m.body.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/vilt-session-registrations/${rb.body.id}`, key())).status).toBe(200);
     expect((await t.get(`/v1/vilt-session-events/${d1.id}`, key())).body.vilt_session.registration_count).toBe(1);
-    const trimmed = await eventually(() => {
-      const r = mailsTo(b.email).map(itip);
-      expect(r).toHaveLength(3);
-      return r.find((x) => x.method === 'CANCEL')!;
-    }, { timeoutMs: 15000 });
+    const trimmed = await eventually(
+      () => {
+        const r = mailsTo(b.email).map(itip);
+        expect(r).toHaveLength(3);
+        return r.find((x) => x.method === 'CANCEL')!;
+      },
+      { timeoutMs: 15000 },
+    );
     // one message cancelling that meeting alone, above its invitation's SEQUENCE, worded as what happened
     expect([trimmed.vevents, trimmed.uids, trimmed.ev.summary, trimmed.ev.component.getFirstPropertyValue('status')]).toEqual([1, [`${d2.id}@live-training`], 'Part 2', 'CANCELLED']);
     expect(trimmed.sequence).toBeGreaterThan(invitations.find((x) => x.uid === `${d2.id}@live-training`)!.sequence);
@@ -476,7 +540,14 @@ describe('/v1 VILT session events and registrations', () => {
       ends_at: '2027-01-01T11:00:00.000Z',
       timezone: 'UTC',
       event_location: null,
-      vilt_session: { id: e1.vilt_session.id, display_name: 'S', instructor_name: '', lesson: { id: c1.lessonIds[0], title: expect.any(String), course: { id: c1.courseId, title: expect.any(String) } }, registration_count: 0, seats_total: null },
+      vilt_session: {
+        id: e1.vilt_session.id,
+        display_name: 'S',
+        instructor_name: '',
+        lesson: { id: c1.lessonIds[0], title: expect.any(String), course: { id: c1.courseId, title: expect.any(String) } },
+        registration_count: 0,
+        seats_total: null,
+      },
     });
     // another organization's objects are 404 / absent
     expect((await t.get(`/v1/vilt-session-events/${e1.id}`, key())).status).toBe(404);

@@ -34,7 +34,7 @@ describe('/v2/domains', () => {
     expect((await t.get(`/v2/domains/${encodeId('domain', newUuid())}`, { token: none })).status).toBe(403);
   });
 
-  it('lists the organization\'s domains oldest first as DomainResource, with cursor pages', async () => {
+  it("lists the organization's domains oldest first as DomainResource, with cursor pages", async () => {
     const all = await t.get('/v2/domains/', { token });
     expect(all.status).toBe(200);
     expect(all.body.data.map((d: any) => d.attributes.name)).toEqual(names);
@@ -92,7 +92,7 @@ describe('/v2/domains', () => {
     expect((await t.get('/v2/domains/?include=owner', { token })).status).toBe(422);
   });
 
-  it('reads one domain by id; malformed, unknown and another organization\'s ids are 404 alike', async () => {
+  it("reads one domain by id; malformed, unknown and another organization's ids are 404 alike", async () => {
     const list = await t.get('/v2/domains/', { token });
     const d = list.body.data[1];
     const read = await t.get(`/v2/domains/${d.id}`, { token });

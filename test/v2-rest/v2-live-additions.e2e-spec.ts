@@ -21,7 +21,20 @@ describe('live /v2 additions', () => {
     t = await startTestApp();
     org = await t.newOrg();
     other = await t.newOrg();
-    const scopes = ['students:read', 'students:write', 'domains:read', 'courses:read', 'courses:write', 'published-courses:read', 'published-courses:write', 'enrollments:read', 'enrollments:write', 'assets:read', 'assets:write', 'lessons:read'];
+    const scopes = [
+      'students:read',
+      'students:write',
+      'domains:read',
+      'courses:read',
+      'courses:write',
+      'published-courses:read',
+      'published-courses:write',
+      'enrollments:read',
+      'enrollments:write',
+      'assets:read',
+      'assets:write',
+      'lessons:read',
+    ];
     token = await t.tokenFor(org, scopes);
     otherToken = await t.tokenFor(other, scopes);
   });
@@ -34,9 +47,13 @@ describe('live /v2 additions', () => {
     const sid = student.body.data[0].id;
     const domainId = (await t.get('/v2/domains/', { token })).body.data[0].id;
     const course = (await t.post('/v2/courses/', { data: [{ type: 'courses', attributes: { title: `Course ${rnd()}` } }] }, { token })).body.data[0].id;
-    const pub = await t.post('/v2/published-courses/', {
-      data: [{ type: 'published-courses', relationships: { course: { data: { type: 'courses', id: course } }, domain: { data: { type: 'domains', id: domainId } } } }],
-    }, { token });
+    const pub = await t.post(
+      '/v2/published-courses/',
+      {
+        data: [{ type: 'published-courses', relationships: { course: { data: { type: 'courses', id: course } }, domain: { data: { type: 'domains', id: domainId } } } }],
+      },
+      { token },
+    );
     expect(pub.status).toBe(200);
     const pcId = pub.body.data[0].id;
     const enrollBody = { published_course_id: pcId, data: [{ type: 'enrollments', attributes: { email } }] };
@@ -89,11 +106,27 @@ describe('live /v2 additions', () => {
     const sid = (await t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: `p-${rnd()}@example.test`, first_name: 'P', last_name: 'Q' } }] }, { token })).body.data[0].id;
     const domainId = (await t.get('/v2/domains/', { token })).body.data[0].id;
     const otherDomain = (await t.get('/v2/domains/', { token: otherToken })).body.data[0].id;
-    const res = await t.post(M(sid), { data: [{ type: 'domains', id: otherDomain }, { type: 'domains', id: 'nope' }, { type: 'domains', id: domainId }, { type: 'domains', id: domainId }] }, { token });
+    const res = await t.post(
+      M(sid),
+      {
+        data: [
+          { type: 'domains', id: otherDomain },
+          { type: 'domains', id: 'nope' },
+          { type: 'domains', id: domainId },
+          { type: 'domains', id: domainId },
+        ],
+      },
+      { token },
+    );
     expect(res.status).toBe(207);
-    expect(res.body.data.map((d: any) => d.status === 'succeeded' ? 'ok' : d.error.code)).toEqual(['not_found', 'not_found', 'ok', 'duplicate_in_batch']);
+    expect(res.body.data.map((d: any) => (d.status === 'succeeded' ? 'ok' : d.error.code))).toEqual(['not_found', 'not_found', 'ok', 'duplicate_in_batch']);
     // the student of another organization: 404 whatever the body; the bad body on a known student: 400/422
-    for (const [method, path] of [['GET', M(sid)], ['POST', M(sid)], ['GET', `${M(sid)}${domainId}`], ['DELETE', `${M(sid)}${domainId}`]] as const) {
+    for (const [method, path] of [
+      ['GET', M(sid)],
+      ['POST', M(sid)],
+      ['GET', `${M(sid)}${domainId}`],
+      ['DELETE', `${M(sid)}${domainId}`],
+    ] as const) {
       const r = await t.request(method, path, { token: otherToken, body: method === 'POST' ? { data: [{ type: 'domains', id: otherDomain }] } : undefined });
       expect({ method, path, status: r.status }).toEqual({ method, path, status: 404 });
     }
@@ -114,22 +147,33 @@ describe('live /v2 additions', () => {
   });
 
   it('/v2/assets: create (embed link READY, bad URL fails its item), list pages, read, patch, delete; isolation', async () => {
-    const created = await t.post('/v2/assets/', {
-      data: [
-        { type: 'assets', attributes: { embed_link_url: 'https://video.example.test/embed/1', name: 'Intro video', aspect_ratio: '4:3' } },
-        { type: 'assets', attributes: { embed_link_url: 'not a url' } },
-        { type: 'assets', attributes: {} },
-      ],
-    }, { token });
+    const created = await t.post(
+      '/v2/assets/',
+      {
+        data: [
+          { type: 'assets', attributes: { embed_link_url: 'https://video.example.test/embed/1', name: 'Intro video', aspect_ratio: '4:3' } },
+          { type: 'assets', attributes: { embed_link_url: 'not a url' } },
+          { type: 'assets', attributes: {} },
+        ],
+      },
+      { token },
+    );
     expect(created.status).toBe(207);
-    expect(created.body.data.map((d: any) => d.status === 'succeeded' ? 'ok' : d.error.code)).toEqual(['ok', 'validation_error', 'validation_error']);
+    expect(created.body.data.map((d: any) => (d.status === 'succeeded' ? 'ok' : d.error.code))).toEqual(['ok', 'validation_error', 'validation_error']);
     const a = created.body.data[0].result;
     expect(a).toEqual({
       type: 'assets',
       id: expect.stringMatching(/^ast/),
       attributes: {
-        name: 'Intro video', type: 'HTML', state: 'READY', embed_link_url: 'https://video.example.test/embed/1', aspect_ratio: '4:3', sync_completion: false,
-        failure_reason: null, created_at: expect.any(String), modified_at: expect.any(String),
+        name: 'Intro video',
+        type: 'HTML',
+        state: 'READY',
+        embed_link_url: 'https://video.example.test/embed/1',
+        aspect_ratio: '4:3',
+        sync_completion: false,
+        failure_reason: null,
+        created_at: expect.any(String),
+        modified_at: expect.any(String),
       },
       links: { self: expect.stringMatching(new RegExp(`/v2/assets/${a.id}$`)) },
     });
@@ -152,7 +196,11 @@ describe('live /v2 additions', () => {
     expect((await t.get(`/v2/assets/${a.id}`, { token })).body.data.attributes.name).toBe('Renamed');
 
     // another organization: 404 on every operation, and its list does not show ours
-    for (const [method, body] of [['GET', undefined], ['PATCH', { data: { type: 'assets', attributes: { name: 'x' } } }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { data: { type: 'assets', attributes: { name: 'x' } } }],
+      ['DELETE', undefined],
+    ] as const) {
       expect((await t.request(method, `/v2/assets/${a.id}`, { token: otherToken, body })).status).toBe(404);
     }
     expect((await t.get('/v2/assets/', { token: otherToken })).body.data).toEqual([]);

@@ -62,7 +62,14 @@ describe('/v2/published-courses', () => {
       {
         data: [
           publish(a, domainId),
-          publish(b, domainId, { is_hidden: true, visible_on_catalog: true, visibility_override_type: 'CATEGORY', access_period_starts_at: '2027-01-01T00:00:00Z', access_period_ends_at: '2027-02-01T00:00:00+01:00', unique_progress_per_enrollment: false }),
+          publish(b, domainId, {
+            is_hidden: true,
+            visible_on_catalog: true,
+            visibility_override_type: 'CATEGORY',
+            access_period_starts_at: '2027-01-01T00:00:00Z',
+            access_period_ends_at: '2027-02-01T00:00:00+01:00',
+            unique_progress_per_enrollment: false,
+          }),
           publish(c, domainId, { slug: 'advanced-course' }),
           publish(a, domainId),
           publish(encodeId('course', newUuid()), domainId),
@@ -231,7 +238,12 @@ describe('/v2/published-courses', () => {
     expect((await t.post(`${P}${second.id}/publish/`, undefined, { token })).status).toBe(400);
     // foreign / unknown / malformed ids: 404 on every by-id operation
     for (const id of [encodeId('publishedCourse', newUuid()), 'nope']) {
-      for (const [method, path] of [['GET', `${P}${id}`], ['DELETE', `${P}${id}`], ['POST', `${P}${id}/publish/`], ['POST', `${P}${id}/unpublish/`]]) {
+      for (const [method, path] of [
+        ['GET', `${P}${id}`],
+        ['DELETE', `${P}${id}`],
+        ['POST', `${P}${id}/publish/`],
+        ['POST', `${P}${id}/unpublish/`],
+      ]) {
         expect([method, path, (await t.request(method, path, { token })).status]).toEqual([method, path, 404]);
       }
     }

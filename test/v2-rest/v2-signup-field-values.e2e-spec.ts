@@ -93,7 +93,8 @@ describe('/v2/signup-field-values', () => {
     expect(again.body.data[0].result.attributes.value).toBe('Support');
 
     // request level: a student of no domain, another organization's or an unknown student is 404; student_id missing 422; envelope 400
-    const loner = (await t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: `l-${newUuid().slice(0, 6)}@example.test`, first_name: 'L', last_name: 'N' } }] }, { token })).body.data[0].id;
+    const loner = (await t.post('/v2/students/', { data: [{ type: 'students', attributes: { email: `l-${newUuid().slice(0, 6)}@example.test`, first_name: 'L', last_name: 'N' } }] }, { token })).body
+      .data[0].id;
     for (const sid of [loner, encodeId('student', newUuid()), 'nope']) {
       expect((await t.post(V, { student_id: sid, data: [item(team, 'x')] }, { token })).status).toBe(404);
     }

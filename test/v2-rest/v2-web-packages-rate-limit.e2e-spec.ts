@@ -17,7 +17,10 @@ const body = (title: string, n = 1) => ({ data: Array.from({ length: n }, (_, i)
 /** `"name";a=1;b=2, "other";...` -> { name: { a: 1, b: 2 }, ... } */
 function parseList(value: string | null): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, ...params] = item.split(';');
     out[name.replace(/"/g, '')] = Object.fromEntries(params.map((p) => p.split('=')).map(([k, v]) => [k, Number(v)]));
   }

@@ -103,7 +103,13 @@ describe('/v2/web-packages', () => {
   });
 
   it('create answers PROCESSING at once; the worker makes a good archive READY and a bad one ERROR; a refused URL fails its item only (207)', async () => {
-    const good = srv.host('ethics.zip', await zip([['imsmanifest.xml', SCORM2004], ['index.html', '<p>hi</p>']]));
+    const good = srv.host(
+      'ethics.zip',
+      await zip([
+        ['imsmanifest.xml', SCORM2004],
+        ['index.html', '<p>hi</p>'],
+      ]),
+    );
     const bad = srv.host('broken.zip', Buffer.from('%PDF-1.4 definitely not a zip'));
     const res = await t.post('/v2/web-packages/', { data: [item(good, 'Ethics'), item(bad, 'Broken'), item('ftp://example.com/x.zip', 'Refused'), item(good, 'Ethics again')] }, { token });
     expect(res.status).toBe(207);
@@ -149,7 +155,13 @@ describe('/v2/web-packages', () => {
     }
     const res = await t.post(
       '/v2/web-packages/',
-      { data: [{ type: 'assets', attributes: { content_url: 'http://127.0.0.1:9/x.zip', title: 't' } }, { type: 'web-packages', attributes: { content_url: 'http://127.0.0.1:9/x.zip' } }, item('http://127.0.0.1:9/x.zip', '')] },
+      {
+        data: [
+          { type: 'assets', attributes: { content_url: 'http://127.0.0.1:9/x.zip', title: 't' } },
+          { type: 'web-packages', attributes: { content_url: 'http://127.0.0.1:9/x.zip' } },
+          item('http://127.0.0.1:9/x.zip', ''),
+        ],
+      },
       { token },
     );
     expect(res.status).toBe(207);
@@ -161,7 +173,7 @@ describe('/v2/web-packages', () => {
     expect((await t.ds.query(`SELECT count(*)::int AS n FROM web_packages`))[0].n).toBe(before);
   });
 
-  it('update: the title only (server-owned members ignored); malformed, unknown and other organizations\' ids are not_found; a repeated id ends with its last title', async () => {
+  it("update: the title only (server-owned members ignored); malformed, unknown and other organizations' ids are not_found; a repeated id ends with its last title", async () => {
     const created = await t.post('/v2/web-packages/', { data: [item(srv.host('u1.zip', Buffer.from('nope')), 'Old')] }, { token });
     const id = created.body.data[0].id;
     const settledPkg = await settled(id);
@@ -184,7 +196,7 @@ describe('/v2/web-packages', () => {
       { token },
     );
     expect(res.status).toBe(207);
-    expect(res.body.data.map((d: any) => d.status === 'failed' ? `${d.error.code} ${d.error.source.pointer}` : d.status)).toEqual([
+    expect(res.body.data.map((d: any) => (d.status === 'failed' ? `${d.error.code} ${d.error.source.pointer}` : d.status))).toEqual([
       'succeeded',
       'not_found /data/1/id',
       'not_found /data/2/id',
@@ -194,13 +206,22 @@ describe('/v2/web-packages', () => {
     expect(res.body.data[0].result.attributes).toMatchObject({ title: 'New', state: 'ERROR', type: '', display_name: 'ERROR: u1.zip' });
     expect((await t.get(`/v2/web-packages/${foreign}`, { token: tokenB })).body.data.attributes.title).toBe('Theirs');
 
-    const twice = await t.patch('/v2/web-packages/', { data: [{ type: 'web-packages', id, attributes: { title: 'A' } }, { type: 'web-packages', id, attributes: { title: 'B' } }] }, { token });
+    const twice = await t.patch(
+      '/v2/web-packages/',
+      {
+        data: [
+          { type: 'web-packages', id, attributes: { title: 'A' } },
+          { type: 'web-packages', id, attributes: { title: 'B' } },
+        ],
+      },
+      { token },
+    );
     expect(twice.status).toBe(200);
     expect(twice.body.data.map((d: any) => d.result.attributes.title)).toEqual(['B', 'B']);
     expect((await t.get(`/v2/web-packages/${id}`, { token })).body.data.attributes.title).toBe('B');
   });
 
-  it('list: the organization\'s packages oldest first, in cursor pages; another organization sees none of them', async () => {
+  it("list: the organization's packages oldest first, in cursor pages; another organization sees none of them", async () => {
     const o = await t.newOrg();
     const tok = await t.tokenFor(o, ['web-packages:read', 'web-packages:write']);
     const made = await t.post('/v2/web-packages/', { data: [1, 2, 3].map((i) => item(`http://127.0.0.1:9/p${i}.zip`, `P${i}`)) }, { token: tok });
@@ -218,7 +239,7 @@ describe('/v2/web-packages', () => {
     expect((await t.get(`/v2/web-packages/${ids[0]}`, { token })).status).toBe(404);
   });
 
-  it('delete: 409 while a lesson uses the package (nothing removed); otherwise 204, then 404; another organization\'s package is 404 and stays', async () => {
+  it("delete: 409 while a lesson uses the package (nothing removed); otherwise 204, then 404; another organization's package is 404 and stays", async () => {
     const made = await t.post('/v2/web-packages/', { data: [item('http://127.0.0.1:9/d1.zip', 'Used'), item('http://127.0.0.1:9/d2.zip', 'Free')] }, { token });
     const [used, free] = made.body.data.map((d: any) => d.id);
     const course = await t.post('/v2/courses/', { data: [{ type: 'courses', attributes: { title: 'With a package' } }] }, { token });

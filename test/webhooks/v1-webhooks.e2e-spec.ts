@@ -96,7 +96,7 @@ describe('/v1/webhooks', () => {
       expect(inactive.body.deactivate_reason).toBeNull();
     });
 
-    it('lists the organization\'s webhooks in creation order with page numbers (cap 100)', async () => {
+    it("lists the organization's webhooks in creation order with page numbers (cap 100)", async () => {
       const fresh = await t.newOrg();
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await create({ target_url: `https://example.com/l${i}` }, { basic: fresh.api_key })).body.id);
@@ -116,10 +116,7 @@ describe('/v1/webhooks', () => {
       expect(bad.status).toBe(400);
       expect(bad.body).toHaveProperty('page');
       // capped at 100
-      await t.ds.query(
-        `INSERT INTO webhooks (organization_id, target_url, secret) SELECT $1, 'https://example.com/bulk' || g, 'x' FROM generate_series(1, 101) g`,
-        [orgUuid(fresh)],
-      );
+      await t.ds.query(`INSERT INTO webhooks (organization_id, target_url, secret) SELECT $1, 'https://example.com/bulk' || g, 'x' FROM generate_series(1, 101) g`, [orgUuid(fresh)]);
       const capped = await t.get('/v1/webhooks?page_size=500', { basic: fresh.api_key });
       expect(capped.body.count).toBe(104);
       expect(capped.body.results).toHaveLength(100);
@@ -265,7 +262,7 @@ describe('/v1/webhooks', () => {
       expect((await t.delete(`/v1/webhooks/${c.body.id}`, { token })).status).toBe(404);
     });
 
-    it('an undecodable id or another type\'s id is a 404', async () => {
+    it("an undecodable id or another type's id is a 404", async () => {
       for (const id of ['nope', 'whk_AAAA', 'crs_AAAAAAAAAAAAAAAAAAAAAA', `whk_${'A'.repeat(22)}`]) {
         const r = await t.get(`/v1/webhooks/${id}`, { token });
         expect(r.status).toBe(404);
@@ -327,7 +324,7 @@ describe('/v1/webhooks', () => {
       expect((await t.get('/v1/webhooks/sample-course-enrollment')).status).toBe(401);
     });
 
-    it('answers the most recent real event of the type, of the caller\'s organization only', async () => {
+    it("answers the most recent real event of the type, of the caller's organization only", async () => {
       const objects = (n: number) => ({
         user: { id: `stu_${n}`, email: `u${n}@example.com`, first_name: 'A', last_name: 'B' },
         course: { id: 'crs_x', published_course_id: 'pcs_x', title: `Course ${n}`, url: 'https://d.test/c' },

@@ -51,7 +51,11 @@ describe('webhook deliveries queued several to a job', () => {
     const events = await t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: 4 }, (_x, i) => ({ organizationId: orgUuid(org), type: 'COURSE_ENROLLMENT' as const, objects: { user: { id: `stu_${i}`, email: `b${i}@b.test`, first_name: 'B', last_name: 'C' } } })),
+        Array.from({ length: 4 }, (_x, i) => ({
+          organizationId: orgUuid(org),
+          type: 'COURSE_ENROLLMENT' as const,
+          objects: { user: { id: `stu_${i}`, email: `b${i}@b.test`, first_name: 'B', last_name: 'C' } },
+        })),
       ),
     );
 

@@ -35,7 +35,8 @@ describe('webhook delivery survives a killed worker', () => {
   it('the delivery completes after the worker is killed mid-request, with the same webhook-id', async () => {
     const held: ServerResponse[] = [];
     const r = await startReceiver((_req, res, n) => {
-      if (n === 1) held.push(res); // never answered: the worker dies waiting
+      if (n === 1)
+        held.push(res); // never answered: the worker dies waiting
       else res.writeHead(200).end('ok');
     });
     try {

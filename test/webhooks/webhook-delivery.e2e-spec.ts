@@ -60,7 +60,12 @@ describe('webhook delivery', () => {
 
   /** Events written by the transactional outbox writer, as the resource modules write them. */
   async function emit(org: CreatedOrg, type: EventType = 'COURSE_ENROLLMENT', n = 1): Promise<string[]> {
-    return t.ds.transaction((m) => recordEvents(m, Array.from({ length: n }, (_x, i) => ({ organizationId: orgUuid(org), type, objects: objects(i) }))));
+    return t.ds.transaction((m) =>
+      recordEvents(
+        m,
+        Array.from({ length: n }, (_x, i) => ({ organizationId: orgUuid(org), type, objects: objects(i) })),
+      ),
+    );
   }
 
   async function payloadOf(eventUuid: string) {
@@ -68,7 +73,7 @@ describe('webhook delivery', () => {
     return row.payload;
   }
 
-  const until = <T,>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
+  const until = <T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
 
   async function hook(org: CreatedOrg, body: Record<string, unknown>) {
     const res = await t.post('/v1/webhooks', body, { basic: org.api_key });
@@ -211,7 +216,7 @@ describe('webhook delivery', () => {
     expect(r1.received).toHaveLength(3);
   });
 
-  it('two webhooks on one target_url (issue 25 item 9): each POST is signed with its own webhook\'s secret, auth and headers, and listed under it', async () => {
+  it("two webhooks on one target_url (issue 25 item 9): each POST is signed with its own webhook's secret, auth and headers, and listed under it", async () => {
     const org = await t.newOrg();
     const r = await receiver();
     const older = await hook(org, { target_url: r.url, basic_auth_username: 'old', basic_auth_password: 'old-pass', additional_headers: { 'X-Hook': 'older' } });
@@ -429,7 +434,7 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(2);
   });
 
-  it('a pending retry is dropped, not sent to the old URL, once the webhook\'s target_url changes', async () => {
+  it("a pending retry is dropped, not sent to the old URL, once the webhook's target_url changes", async () => {
     const org = await t.newOrg();
     const old = await receiver((_req, res) => res.writeHead(503).end());
     const moved = await receiver();

@@ -126,7 +126,20 @@ describe('webhook event bodies carry the members of the real events', () => {
     const code = await t.post(`/v1/domains/${dn}/access-code-pools/${pool.body.id}/access-codes`, { code: 'partner-code' }, basic());
     expect(code.status).toBe(201);
     expect((await t.patch(`${users}/${uid}`, { access_code: { id: code.body.id } }, basic())).status).toBe(200);
-    expect((await t.post(`${users}/${uid}/signup-fields-bulk`, { signup_fields: [{ id: customer, value: 'false' }, { id: employee, value: 'true' }] }, basic())).status).toBe(201);
+    expect(
+      (
+        await t.post(
+          `${users}/${uid}/signup-fields-bulk`,
+          {
+            signup_fields: [
+              { id: customer, value: 'false' },
+              { id: employee, value: 'true' },
+            ],
+          },
+          basic(),
+        )
+      ).status,
+    ).toBe(201);
     // a value for a field of another domain (set there): not one of this domain's members
     expect((await t.post(`/v1/domains/${otherDomain.name}/users`, { user: { email: 'ada@example.com' } }, basic())).status).toBe(201);
     expect((await t.post(`/v1/domains/${otherDomain.name}/users/${uid}/signup-fields`, { signup_field: { id: elsewhere }, value: 'hidden' }, basic())).status).toBeLessThan(300);
@@ -166,7 +179,7 @@ describe('webhook event bodies carry the members of the real events', () => {
     }
   });
 
-  it('bulk-create: each DOMAIN_ENROLLMENT carries its own user\'s members (one statement for the batch)', async () => {
+  it("bulk-create: each DOMAIN_ENROLLMENT carries its own user's members (one statement for the batch)", async () => {
     const dn = (await domainOf(t, org)).name;
     const before = (await eventsOf('DOMAIN_ENROLLMENT')).length;
     const res = await t.post(`/v1/domains/${dn}/users/bulk-create`, { users: [{ email: 'b1@example.com' }, { email: 'b2@example.com' }] }, basic());

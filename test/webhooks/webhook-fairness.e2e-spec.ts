@@ -75,7 +75,11 @@ describe('webhook delivery fairness', () => {
     t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: n }, (_x, i) => ({ organizationId: orgId, type: 'COURSE_ENROLLMENT' as const, objects: { user: { id: `stu_${i}`, email: `f${i}@f.test`, first_name: 'F', last_name: 'G' } } })),
+        Array.from({ length: n }, (_x, i) => ({
+          organizationId: orgId,
+          type: 'COURSE_ENROLLMENT' as const,
+          objects: { user: { id: `stu_${i}`, email: `f${i}@f.test`, first_name: 'F', last_name: 'G' } },
+        })),
       ),
     );
   const hook = async (api_key: string, target_url: string) => {
@@ -115,17 +119,17 @@ describe('webhook delivery fairness', () => {
     process.stdout.write(`webhook fairness: organization B's event was delivered ${took} ms after it was written, during A's burst\n`);
     expect(verifyStandardWebhook(wb.secret, got.headers, got.body)).toBe(true);
     // the burst was still pending then: most of A's deliveries to the hung endpoint not attempted yet
-    const [{ waiting }] = await t.ds.query(
-      `SELECT count(*)::int AS waiting FROM webhook_deliveries WHERE organization_id = $1 AND target_url = $2 AND attempt_count = 0`,
-      [orgUuid(a), hung.url],
-    );
+    const [{ waiting }] = await t.ds.query(`SELECT count(*)::int AS waiting FROM webhook_deliveries WHERE organization_id = $1 AND target_url = $2 AND attempt_count = 0`, [orgUuid(a), hung.url]);
     expect(waiting).toBeGreaterThan(500);
     // relay interval (1 s) + a turn of the worker; 15 s and more before (ten slots held by the hung endpoint)
     expect(took).toBeLessThan(6000);
-    const [row] = await waitFor(async () => {
-      const r = await t.ds.query(`SELECT status FROM webhook_deliveries WHERE event_id = $1`, [eventB]);
-      return r[0]?.status === 'SUCCEEDED' && r;
-    }, { timeoutMs: 10_000, intervalMs: 50, what: "B's delivery recorded" });
+    const [row] = await waitFor(
+      async () => {
+        const r = await t.ds.query(`SELECT status FROM webhook_deliveries WHERE event_id = $1`, [eventB]);
+        return r[0]?.status === 'SUCCEEDED' && r;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: "B's delivery recorded" },
+    );
     expect(row.status).toBe('SUCCEEDED');
   });
 

@@ -60,12 +60,16 @@ describe('webhook deliveries as receivers expect them', () => {
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   }
-  const until = <T,>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
+  const until = <T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20000, what = 'condition') => waitFor(fn, { timeoutMs, what, intervalMs: 50 }) as Promise<T>;
   const deliveryOf = async (org: CreatedOrg, webhookId: string, status: string) =>
-    until(async () => {
-      const l = await t.get(`/v1/webhooks/${webhookId}/deliveries`, { basic: org.api_key });
-      return l.body.results[0]?.status === status && l.body.results[0];
-    }, 20000, `a ${status} delivery`);
+    until(
+      async () => {
+        const l = await t.get(`/v1/webhooks/${webhookId}/deliveries`, { basic: org.api_key });
+        return l.body.results[0]?.status === status && l.body.results[0];
+      },
+      20000,
+      `a ${status} delivery`,
+    );
   const webhook = async (org: CreatedOrg, id: string) => (await t.get(`/v1/webhooks/${id}`, { basic: org.api_key })).body;
 
   it('every delivery and every ping has a Content-Length equal to the body bytes, and is not chunked', async () => {
@@ -89,9 +93,7 @@ describe('webhook deliveries as receivers expect them', () => {
   it('429 with Retry-After in seconds and 503 with an HTTP-date postpone the next attempt at least that long', async () => {
     const org = await t.newOrg();
     const r429 = await receiver((_req, res, n) => (n === 1 ? res.writeHead(429, { 'retry-after': '2' }).end() : res.writeHead(200).end()));
-    const r503 = await receiver((_req, res, n) =>
-      n === 1 ? res.writeHead(503, { 'retry-after': new Date(Date.now() + 3000).toUTCString() }).end() : res.writeHead(200).end(),
-    );
+    const r503 = await receiver((_req, res, n) => (n === 1 ? res.writeHead(503, { 'retry-after': new Date(Date.now() + 3000).toUTCString() }).end() : res.writeHead(200).end()));
     const w429 = await hook(org, { target_url: r429.url, event_type: 'COURSE_ENROLLMENT' });
     const w503 = await hook(org, { target_url: r503.url, event_type: 'LESSON_COMPLETION' });
     await emit(org, 'COURSE_ENROLLMENT');

@@ -49,14 +49,16 @@ describe('webhook recovery after a worker dies', () => {
   };
   const emit = (orgId: string, type: 'COURSE_ENROLLMENT' | 'COURSE_COMPLETION' = 'COURSE_ENROLLMENT') =>
     t.ds.transaction((m) => recordEvents(m, [{ organizationId: orgId, type, objects: { user: { id: 'u', email: 'a@b.test', first_name: 'A', last_name: 'B' } } }]));
-  const deliveryRow = async (eventUuid: string) =>
-    (await t.ds.query(`SELECT status, attempt_count, awaiting_enqueue FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]))[0];
+  const deliveryRow = async (eventUuid: string) => (await t.ds.query(`SELECT status, attempt_count, awaiting_enqueue FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]))[0];
   /** The delivery row once it has SUCCEEDED (polled for up to 10 s). */
   const succeeded = (eventUuid: string) =>
-    waitFor(async () => {
-      const row = await deliveryRow(eventUuid);
-      return row?.status === 'SUCCEEDED' && row;
-    }, { timeoutMs: 10_000, intervalMs: 50, what: 'the delivery to succeed' });
+    waitFor(
+      async () => {
+        const row = await deliveryRow(eventUuid);
+        return row?.status === 'SUCCEEDED' && row;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the delivery to succeed' },
+    );
 
   it('(a) deliveries saved by a relay that died before queueing them are sent within seconds', async () => {
     const r = await startReceiver();
@@ -95,10 +97,11 @@ describe('webhook recovery after a worker dies', () => {
     }
   });
 
-  it('(b) a killed worker\'s in-flight delivery is sent again within seconds, same webhook-id', async () => {
+  it("(b) a killed worker's in-flight delivery is sent again within seconds, same webhook-id", async () => {
     const held: ServerResponse[] = [];
     const r = await startReceiver((_req, res, n) => {
-      if (n === 1) held.push(res); // never answered: the worker dies waiting
+      if (n === 1)
+        held.push(res); // never answered: the worker dies waiting
       else res.writeHead(200).end('ok');
     });
     try {

@@ -35,7 +35,15 @@ describe('the module graph', () => {
 
   it('has no new folder cycle, and the listed cycle edges are still cycle edges', () => {
     const now = cycleEdges(edges.keys());
-    const fresh = now.filter((e) => !allowed.cycleEdges.includes(e)).map((e) => `${e} (${edges.get(e)!.map((i) => `${i.from}:${i.line}`).join(', ')})`);
+    const fresh = now
+      .filter((e) => !allowed.cycleEdges.includes(e))
+      .map(
+        (e) =>
+          `${e} (${edges
+            .get(e)!
+            .map((i) => `${i.from}:${i.line}`)
+            .join(', ')})`,
+      );
     expect({ newCycleEdges: fresh }).toEqual({ newCycleEdges: [] });
     const gone = allowed.cycleEdges.filter((e) => !now.includes(e));
     // an edge that no longer closes a cycle: take it off module-graph.allowed.json
@@ -67,7 +75,12 @@ describe('the module graph', () => {
 describe('the graph helpers', () => {
   it('finds the components and the edges on a cycle', () => {
     const e = ['a -> b', 'b -> c', 'c -> a', 'c -> d', 'd -> e', 'e -> d', 'x -> a'];
-    expect(components(e).filter((c) => c.length > 1)).toEqual(expect.arrayContaining([['a', 'b', 'c'], ['d', 'e']]));
+    expect(components(e).filter((c) => c.length > 1)).toEqual(
+      expect.arrayContaining([
+        ['a', 'b', 'c'],
+        ['d', 'e'],
+      ]),
+    );
     expect(cycleEdges(e).sort()).toEqual(['a -> b', 'b -> c', 'c -> a', 'd -> e', 'e -> d']);
   });
 

@@ -53,7 +53,7 @@ describe('the write scan', () => {
       'await m.query(`INSERT INTO users (organization_id, email) VALUES ($1, $2)`);',
       "await m.query('UPDATE lessons SET title = $1 WHERE id = $2');",
       'await m.query(`DELETE FROM\n  "course_labels" WHERE course_id = $1`);',
-      "await m.query(`INSERT INTO offers (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 2`); // FOR UPDATE SKIP LOCKED",
+      'await m.query(`INSERT INTO offers (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 2`); // FOR UPDATE SKIP LOCKED',
     ].join('\n');
     expect(tables(text)).toEqual(['INSERT INTO users', 'UPDATE lessons', 'DELETE FROM course_labels', 'INSERT INTO offers']);
     expect(writesIn(text, entities).map((w) => w.line)).toEqual([1, 2, 3, 5]);
@@ -79,7 +79,8 @@ describe('the write scan', () => {
   });
 
   it('reads the allowed non-owner writes apart from the map', () => {
-    const md = '## Tables and their owners\n\n| table | owner |\n|---|---|\n| `users` | `modules/students` |\n\n| table | written by | why |\n|---|---|---|\n| `users` | `modules/webhooks` | a reason |\n';
+    const md =
+      '## Tables and their owners\n\n| table | owner |\n|---|---|\n| `users` | `modules/students` |\n\n| table | written by | why |\n|---|---|---|\n| `users` | `modules/webhooks` | a reason |\n';
     expect([...parseOwnershipMap(md)]).toEqual([['users', 'modules/students']]);
     expect([...parseSharedWrites(md)]).toEqual(['users modules/webhooks']);
   });

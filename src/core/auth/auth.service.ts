@@ -163,7 +163,9 @@ export class AuthService {
     let state = this.clientActive.get(clientUuid);
     if (!state) {
       const startedAt = this.invalidations;
-      const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [clientUuid]);
+      const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [
+        clientUuid,
+      ]);
       state = rows.length ? { active: rows[0].is_active as boolean, organizationId: rows[0].organization_id as string | null } : { active: false, organizationId: null };
       if (startedAt === this.invalidations) {
         if (this.cacheMs > 0) this.bus.ensureSubscribed();

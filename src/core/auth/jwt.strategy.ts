@@ -28,8 +28,7 @@ export interface AccessClaims {
   aud?: string | string[];
 }
 
-export const invalidToken = (detail: string) =>
-  unauthorized(detail, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+export const invalidToken = (detail: string) => unauthorized(detail, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
 /** The request passport-jwt reads a token from: a real one, or the bare one `verify` makes (which also carries the token as given). */
 type TokenRequest = { headers: { authorization?: string }; accessToken?: string };
@@ -158,8 +157,7 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, 'jwt') {
       const attempt: any = Object.create(this);
       attempt.success = (user: AccessClaims) => resolve(user);
       // passport-jwt reports a key lookup that failed (database down) as a failure: that is a 503, not a 401
-      attempt.fail = (info: any) =>
-        reject(isDatabaseUnavailable(info) ? info : invalidToken(info?.message === 'jwt expired' ? 'The access token has expired.' : 'The access token is invalid.'));
+      attempt.fail = (info: any) => reject(isDatabaseUnavailable(info) ? info : invalidToken(info?.message === 'jwt expired' ? 'The access token has expired.' : 'The access token is invalid.'));
       attempt.error = (err: unknown) => reject(err);
       attempt.authenticate({ headers: { authorization: `Bearer ${token}` }, accessToken: token } satisfies TokenRequest, { session: false });
     });

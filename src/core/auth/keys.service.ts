@@ -37,9 +37,7 @@ export class KeysService implements OnModuleInit {
   }
 
   private async load() {
-    const rows: any[] = await this.ds.query(
-      `SELECT kid, alg, public_jwk, private_key_enc, retired_at FROM signing_keys ORDER BY created_at DESC`,
-    );
+    const rows: any[] = await this.ds.query(`SELECT kid, alg, public_jwk, private_key_enc, retired_at FROM signing_keys ORDER BY created_at DESC`);
     const keys = new Map<string, SigningKey>();
     let current: SigningKey | undefined;
     for (const r of rows) {
@@ -69,11 +67,7 @@ export class KeysService implements OnModuleInit {
       const kid = randomBytes(12).toString('base64url');
       const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
       const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-      await m.query(`INSERT INTO signing_keys (kid, alg, public_jwk, private_key_enc) VALUES ($1, 'ES256', $2, $3)`, [
-        kid,
-        jwk,
-        encrypt(this.config.APP_SECRET, pem),
-      ]);
+      await m.query(`INSERT INTO signing_keys (kid, alg, public_jwk, private_key_enc) VALUES ($1, 'ES256', $2, $3)`, [kid, jwk, encrypt(this.config.APP_SECRET, pem)]);
       this.logger.log({ kid }, 'created JWT signing key');
     });
     await this.load();

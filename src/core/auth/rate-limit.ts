@@ -114,11 +114,7 @@ interface RateLimitSettings {
  * organization, whichever client makes them; the numbers are settings.
  */
 export function RateLimit(settings: RateLimitSettings) {
-  return applyDecorators(
-    UseGuards(RateLimitGuard),
-    Throttle({ default: { limit: fromConfig(settings.limit), ttl: fromConfig(settings.window, 1000) } }),
-    SetMetadata(RATE_LIMIT, settings),
-  );
+  return applyDecorators(UseGuards(RateLimitGuard), Throttle({ default: { limit: fromConfig(settings.limit), ttl: fromConfig(settings.window, 1000) } }), SetMetadata(RATE_LIMIT, settings));
 }
 
 interface Counter {

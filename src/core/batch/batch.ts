@@ -19,9 +19,7 @@ import { nextTurn } from '../http/next-turn';
 /** `not_in_domain` and `already_enrolled`: the published bulk-enroll's own codes; `already_published`: the publish batch's (BatchItemError). */
 export type ItemCode = 'not_found' | 'validation_error' | 'duplicate_in_batch' | 'internal_error' | 'conflict' | 'not_in_domain' | 'already_enrolled' | 'already_published';
 
-export type ItemOutcome<R> =
-  | { ok: true; id: string; result?: R; deleted?: boolean }
-  | { ok: false; code: ItemCode; detail: string; pointer?: string };
+export type ItemOutcome<R> = { ok: true; id: string; result?: R; deleted?: boolean } | { ok: false; code: ItemCode; detail: string; pointer?: string };
 
 export interface ValidItem<T> {
   index: number;

@@ -65,11 +65,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { PORT: -1 })).toThrow(/PORT/);
   });
 
-  it('APP_DATABASE_URL: by default DATABASE_URL\'s server and database as course_platform_app, without a password', () => {
+  it("APP_DATABASE_URL: by default DATABASE_URL's server and database as course_platform_app, without a password", () => {
     expect(loadConfig({}).APP_DATABASE_URL).toBe('postgres://course_platform_app@127.0.0.1:5432/course_platform');
-    expect(loadConfig({ DATABASE_URL: 'postgres://owner:secret@db.internal:6543/lms?sslmode=require' }).APP_DATABASE_URL).toBe(
-      'postgres://course_platform_app@db.internal:6543/lms?sslmode=require',
-    );
+    expect(loadConfig({ DATABASE_URL: 'postgres://owner:secret@db.internal:6543/lms?sslmode=require' }).APP_DATABASE_URL).toBe('postgres://course_platform_app@db.internal:6543/lms?sslmode=require');
     // derived after the overrides (the tests' own databases)
     expect(loadConfig({}, { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/other' }).APP_DATABASE_URL).toBe('postgres://course_platform_app@127.0.0.1:5432/other');
     expect(loadConfig({ APP_DATABASE_URL: 'postgres://app:pw@127.0.0.1/cp' }).APP_DATABASE_URL).toBe('postgres://app:pw@127.0.0.1/cp');

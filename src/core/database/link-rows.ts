@@ -57,10 +57,7 @@ export class LinkRows<R extends { id: string }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.from}`, [parentId, p.organizationId]);
-    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      parentId,
-      p.organizationId,
-    ]);
+    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId, p.organizationId]);
     return { rows, count: n as number };
   }
 

@@ -17,7 +17,7 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 }
 
 describe('the one pool path (docs/decisions/data-access.md "One pool path")', () => {
-  it('no file but pool-reads.ts reaches into TypeORM\'s driver pool', () => {
+  it("no file but pool-reads.ts reaches into TypeORM's driver pool", () => {
     const reaching = tsFiles(SRC)
       .filter((f) => /\.driver\s+as\s+unknown\s+as\s*\{\s*master|\.master\.query\(/.test(readFileSync(f, 'utf8')))
       .map((f) => relative(SRC, f));
@@ -41,7 +41,7 @@ describe('the one pool path (docs/decisions/data-access.md "One pool path")', ()
       if (db) await dropDatabase(db);
     });
 
-    it('answers the rows, named or not, and logs each statement through TypeORM\'s logger', async () => {
+    it("answers the rows, named or not, and logs each statement through TypeORM's logger", async () => {
       expect(await poolQuery<{ n: number }>(ds, { text: 'SELECT $1::int AS n', values: [7] })).toEqual([{ n: 7 }]);
       expect(await poolQuery<{ n: number }>(ds, { name: 'pool_query_spec', text: 'SELECT $1::int + 1 AS n', values: [7] })).toEqual([{ n: 8 }]);
       expect(logged).toEqual(['SELECT $1::int AS n', 'SELECT $1::int + 1 AS n']);

@@ -90,7 +90,8 @@ export async function assertServingRole(run: Run): Promise<void> {
                 AND pg_has_role(current_user, c.relowner, 'MEMBER')) AS owned
        FROM pg_roles r WHERE r.rolname = current_user`,
   );
-  const how = 'APP_DATABASE_URL must name a role that is neither superuser nor owner of any table (by default `course_platform_app`, which `npm run migrate` creates); DATABASE_URL is for migrations only';
+  const how =
+    'APP_DATABASE_URL must name a role that is neither superuser nor owner of any table (by default `course_platform_app`, which `npm run migrate` creates); DATABASE_URL is for migrations only';
   if (row?.superuser) throw new ServingRoleRefused(`refusing to serve: the database connection is the superuser "${row.role}". ${how}`);
   const owned: string[] = row?.owned ?? [];
   if (owned.length) {

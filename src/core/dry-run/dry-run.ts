@@ -66,7 +66,12 @@ export function routeDryRuns(ds: DataSource): void {
       const client = (d.runner as unknown as { databaseConnection: { query: (...a: any[]) => Promise<any> } }).databaseConnection;
       // a named statement would be prepared on this connection for good: run it unnamed
       const q = typeof args[0] === 'object' && args[0] !== null ? { ...(args[0] as object), name: undefined } : args[0];
-      return inSavepoint(d, text ?? '', () => client.query(q, ...args.slice(1)), (sql) => client.query(sql));
+      return inSavepoint(
+        d,
+        text ?? '',
+        () => client.query(q, ...args.slice(1)),
+        (sql) => client.query(sql),
+      );
     };
   }
 }
@@ -136,7 +141,12 @@ export class DryRuns {
     const query = runner.query.bind(runner);
     const d: DryRun = { runner, chain: Promise.resolve() };
     runner.query = ((sql: string, params?: unknown[], structured?: boolean) =>
-      inSavepoint(d, sql, () => query(sql, params, structured as true), (s) => query(s))) as QueryRunner['query'];
+      inSavepoint(
+        d,
+        sql,
+        () => query(sql, params, structured as true),
+        (s) => query(s),
+      )) as QueryRunner['query'];
     try {
       await runner.connect();
       await runner.startTransaction();

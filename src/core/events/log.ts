@@ -35,10 +35,7 @@ export async function listEvents(ds: DataSource, organizationId: string, f: Even
   else if (f.types?.length) where += ` AND event_type = ANY($${params.push(f.types)}::text[])`;
   if (f.createdGte) where += ` AND created_at >= $${params.push(f.createdGte)}`;
   if (f.after) where += ` AND (created_at, seq) > ($${params.push(f.after.t)}::timestamptz, $${params.push(f.after.id)}::bigint)`;
-  const rows: EventLogRow[] = await scoped(ds, organizationId).query(
-    `SELECT ${COLUMNS} FROM outbox_events WHERE ${where} ORDER BY created_at, seq LIMIT ${Math.trunc(f.limit)}`,
-    params,
-  );
+  const rows: EventLogRow[] = await scoped(ds, organizationId).query(`SELECT ${COLUMNS} FROM outbox_events WHERE ${where} ORDER BY created_at, seq LIMIT ${Math.trunc(f.limit)}`, params);
   return rows;
 }
 
@@ -46,9 +43,9 @@ export async function listEvents(ds: DataSource, organizationId: string, f: Even
 export async function getEvent(ds: DataSource, organizationId: string, publicId: string): Promise<EventLogRow | null> {
   const uuid = decodeId('event', publicId);
   if (!uuid) return null;
-  const [row] = await scoped(ds, organizationId).query(
-    `SELECT ${COLUMNS} FROM outbox_events WHERE id = $1 AND organization_id = $org AND created_at >= now() - make_interval(days => $2)`,
-    [uuid, EVENT_LOG_DAYS],
-  );
+  const [row] = await scoped(ds, organizationId).query(`SELECT ${COLUMNS} FROM outbox_events WHERE id = $1 AND organization_id = $org AND created_at >= now() - make_interval(days => $2)`, [
+    uuid,
+    EVENT_LOG_DAYS,
+  ]);
   return row ?? null;
 }

@@ -138,10 +138,8 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (detail: string, opts?: ApiErrorOptions) => new ApiError(400, detail, opts);
-export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.', opts?: ApiErrorOptions) =>
-  new ApiError(401, detail, opts);
-export const forbidden = (detail = 'You do not have permission to perform this action.', opts?: ApiErrorOptions) =>
-  new ApiError(403, detail, opts);
+export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.', opts?: ApiErrorOptions) => new ApiError(401, detail, opts);
+export const forbidden = (detail = 'You do not have permission to perform this action.', opts?: ApiErrorOptions) => new ApiError(403, detail, opts);
 export const notFound = (detail = 'Not found.', opts?: ApiErrorOptions) => new ApiError(404, detail, opts);
 export const conflict = (detail: string, opts?: ApiErrorOptions) => new ApiError(409, detail, opts);
 export const tooManyRequests = (retryAfter: number, headers: Record<string, string> = {}) =>

@@ -8,8 +8,7 @@ import '../../app.module'; // loads every module, so every DTO class registers i
 
 const storage = getMetadataStorage() as any;
 
-const constraintName = (m: any): string =>
-  m.type === 'customValidation' ? (storage.getTargetValidatorConstraints(m.constraintCls)[0]?.name ?? '?') : m.type;
+const constraintName = (m: any): string => (m.type === 'customValidation' ? (storage.getTargetValidatorConstraints(m.constraintCls)[0]?.name ?? '?') : m.type);
 
 /** "Class.member" of every array member of a DTO class that has no maximum size, or whose nested objects may be arrays. */
 function uncapped(classes: Function[]): string[] {
@@ -47,7 +46,9 @@ function nullSlipsThrough(classes: Function[]): string[] {
       const names = ms.map(constraintName);
       const designType = Reflect.getMetadata('design:type', cls.prototype, prop);
       const structured =
-        designType === Array || ms.some((m) => m.each || m.type === 'nestedValidation') || names.some((n: string) => ['isArray', 'isObject', 'arrayMaxSize', 'v1StringList', 'v1Object', 'v1Obj'].includes(n));
+        designType === Array ||
+        ms.some((m) => m.each || m.type === 'nestedValidation') ||
+        names.some((n: string) => ['isArray', 'isObject', 'arrayMaxSize', 'v1StringList', 'v1Object', 'v1Obj'].includes(n));
       if (structured && ms.some((m) => m.type === 'conditionalValidation' && m.name === 'isOptional')) out.push(`${cls.name}.${prop}`);
     }
   }

@@ -47,7 +47,11 @@ async function multipartFields(req: FastifyRequest, body: Buffer): Promise<FormF
     const had = fields[name];
     fields[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
-  if (files.length) throw new ValidationFailed(files.map((name) => ({ field: name, pointer: `/${name}`, message: FILE_PART_REFUSED })), 400);
+  if (files.length)
+    throw new ValidationFailed(
+      files.map((name) => ({ field: name, pointer: `/${name}`, message: FILE_PART_REFUSED })),
+      400,
+    );
   return fields;
 }
 

@@ -71,7 +71,17 @@ describe('closed request objects (@Closed)', () => {
   });
 
   it('an unknown member of a closed object is an error naming it, on the fast and the slow path; open objects drop it', () => {
-    const raw = { type: 'questions', attributes: { question_html: 'Q', question_type: 'MULTIPLE_CHOICE', answers: [{ answer_text: 'A', correct: true }, { answer_text: 'B', order: 2 }] } };
+    const raw = {
+      type: 'questions',
+      attributes: {
+        question_html: 'Q',
+        question_type: 'MULTIPLE_CHOICE',
+        answers: [
+          { answer_text: 'A', correct: true },
+          { answer_text: 'B', order: 2 },
+        ],
+      },
+    };
     expect(transformValid(QuestionCreateItem, raw)).toBeUndefined();
     const item = plainToInstance(QuestionCreateItem, raw, { exposeDefaultValues: true });
     const problems = toProblems(validateWhitelisted(item), 'custom', '/data/0');
@@ -95,7 +105,7 @@ describe('closed request objects (@Closed)', () => {
     expect(update.map((e) => e.constraints)).toEqual([{ [CLOSED_CONSTRAINT]: 'is set when publishing; it cannot change here.' }]);
   });
 
-  it('closedness is the class\'s own, and the fast path gives class-validator\'s result', () => {
+  it("closedness is the class's own, and the fast path gives class-validator's result", () => {
     class Inner {
       @IsString() a: string;
     }

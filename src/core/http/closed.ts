@@ -32,9 +32,11 @@ export const CLOSED_MESSAGE = 'is not a member of this object.';
  * `reasons`: a more telling message for some members it does not take (`slug: 'is set when
  * publishing; it cannot change here.'`).
  */
-export const Closed = (reasons: Record<string, string> = {}): ClassDecorator => (cls) => {
-  CLOSED.set(cls, Object.freeze({ ...reasons }));
-};
+export const Closed =
+  (reasons: Record<string, string> = {}): ClassDecorator =>
+  (cls) => {
+    CLOSED.set(cls, Object.freeze({ ...reasons }));
+  };
 
 export const isClosed = (cls: unknown): boolean => typeof cls === 'function' && CLOSED.has(cls);
 

@@ -110,7 +110,7 @@ describe('Django REST framework messages on /v1', () => {
     expect(v1({ title: 'x'.repeat(10) + '\u0000' })).toEqual({ title: ['Ensure this field has no more than 10 characters.', 'Null characters are not allowed.'] });
   });
 
-  it('/v2 keeps class-validator\'s messages', () => {
+  it("/v2 keeps class-validator's messages", () => {
     const { v2 } = answer({ title: 5, kind: 'VIDEO' });
     expect(v2).toEqual(expect.arrayContaining(['title: title must be a string', 'kind: Must be one of HTML, PDF.']));
   });

@@ -181,7 +181,14 @@ export function drfMessages(value: unknown, failed: FailedConstraint[]): DrfOutc
   if (!Array.isArray(value)) return { messages: [DRF.list(value)] };
   for (let i = 0; i < value.length; i++) {
     const refused = each.filter((f) => (f.check ? !f.check(value[i]) : true));
-    if (refused.length) return { messages: drfMessages(value[i], refused.map((f) => ({ ...f, each: false }))).messages, index: i };
+    if (refused.length)
+      return {
+        messages: drfMessages(
+          value[i],
+          refused.map((f) => ({ ...f, each: false })),
+        ).messages,
+        index: i,
+      };
   }
   return { messages: unique(each.map((f) => messageOf({ ...f, each: false }, value))) };
 }
@@ -222,9 +229,7 @@ export function failedConstraints(error: ValidationError): FailedConstraint[] {
       message: constraints[name],
       customMessage: m?.message !== undefined && m?.message !== null && m?.message !== '',
       check:
-        c && !c.async
-          ? (v: unknown) => !!c.instance.validate(v, { targetName: target?.constructor?.name, property: error.property, object: target, value: v, constraints: m.constraints })
-          : undefined,
+        c && !c.async ? (v: unknown) => !!c.instance.validate(v, { targetName: target?.constructor?.name, property: error.property, object: target, value: v, constraints: m.constraints }) : undefined,
     };
   });
 }

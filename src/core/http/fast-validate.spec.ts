@@ -11,9 +11,40 @@ import '../../app.module'; // loads every module, so every DTO class registers i
  * the internals the fast path mirrors.
  */
 const POOL: unknown[] = [
-  undefined, null, '', 'x', 'Ab c', 'a@example.com', 'not an email', '2026-01-31T12:00:00Z', '2026-01-31', 'https://example.com/a',
-  'http://127.0.0.1/', 'HTML', 'MODULAR', 'PUBLIC', 'MONTHS', 'true', '1', 'x'.repeat(600), 0, 1, -1, 42, 1.5, 1e12, true, false,
-  [], ['x'], [1, 2], [{}], {}, { id: 'x' }, { id: 5 }, { name: 'n', id: 'cit_AAAAAAAAAAAAAAAAAAAAAA' },
+  undefined,
+  null,
+  '',
+  'x',
+  'Ab c',
+  'a@example.com',
+  'not an email',
+  '2026-01-31T12:00:00Z',
+  '2026-01-31',
+  'https://example.com/a',
+  'http://127.0.0.1/',
+  'HTML',
+  'MODULAR',
+  'PUBLIC',
+  'MONTHS',
+  'true',
+  '1',
+  'x'.repeat(600),
+  0,
+  1,
+  -1,
+  42,
+  1.5,
+  1e12,
+  true,
+  false,
+  [],
+  ['x'],
+  [1, 2],
+  [{}],
+  {},
+  { id: 'x' },
+  { id: 5 },
+  { name: 'n', id: 'cit_AAAAAAAAAAAAAAAAAAAAAA' },
 ];
 
 function rng(seed: number) {
@@ -24,8 +55,7 @@ function rng(seed: number) {
   };
 }
 
-const shape = (errors: ValidationError[]): unknown =>
-  errors.map((e) => ({ property: e.property, constraints: e.constraints, children: shape(e.children ?? []) }));
+const shape = (errors: ValidationError[]): unknown => errors.map((e) => ({ property: e.property, constraints: e.constraints, children: shape(e.children ?? []) }));
 
 describe('fast validation path', () => {
   const storage = getMetadataStorage() as any;
@@ -35,7 +65,7 @@ describe('fast validation path', () => {
     expect(classes.length).toBeGreaterThan(30);
   });
 
-  it('gives class-validator\'s exact result on generated inputs for every DTO class', () => {
+  it("gives class-validator's exact result on generated inputs for every DTO class", () => {
     const next = rng(20261121);
     const pick = () => POOL[Math.floor(next() * POOL.length)];
     let compared = 0;

@@ -57,7 +57,7 @@ describe('readForm: a /v1 form read as Django REST framework reads it', () => {
     expect(read('labels[1]=b&labels[0]=a')).toEqual({ labels: ['a', 'b'] });
   });
 
-  it('nested objects from dotted names, lists of objects from indexed names (both of DRF\'s spellings)', () => {
+  it("nested objects from dotted names, lists of objects from indexed names (both of DRF's spellings)", () => {
     expect(read('course.id=crs_1')).toEqual({ course: { id: 'crs_1' } });
     expect(read('users[0].email=a@x.test&users[0].active=off&users[1]email=b@x.test')).toEqual({
       users: [{ email: 'a@x.test', active: false }, { email: 'b@x.test' }],

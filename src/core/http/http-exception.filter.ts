@@ -33,8 +33,7 @@ export function toApiError(exception: unknown, logger: Logger, requestId: string
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const body = exception.getResponse();
-    const message =
-      typeof body === 'string' ? body : Array.isArray((body as any)?.message) ? (body as any).message.join('; ') : ((body as any)?.message ?? exception.message);
+    const message = typeof body === 'string' ? body : Array.isArray((body as any)?.message) ? (body as any).message.join('; ') : ((body as any)?.message ?? exception.message);
     if (status === 404) return new ApiError(404, 'Not found.');
     return new ApiError(status, String(message));
   }
@@ -76,7 +75,7 @@ export function renderError(err: ApiError, api: ApiInterface, requestId: string)
       return {
         status,
         contentType: 'application/json',
-        body: { error: err.oauthError ?? (status === 400 || status === 422 ? 'invalid_client_metadata' : OAUTH_DEFAULTS[status] ?? 'invalid_request'), error_description: err.detail },
+        body: { error: err.oauthError ?? (status === 400 || status === 422 ? 'invalid_client_metadata' : (OAUTH_DEFAULTS[status] ?? 'invalid_request')), error_description: err.detail },
       };
     case 'v1': {
       if ((status === 400 || status === 422) && err.problems.length) {

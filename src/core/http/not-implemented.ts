@@ -13,7 +13,11 @@ function publishedTemplates(): { method: string; segments: string[] }[] {
   const p = published();
   templates = [...p.v1.operations, ...p.v2.operations].map((op) => ({
     method: op.method.toUpperCase(),
-    segments: op.path.replace(/\{[^}]+\}/g, '{}').replace(/\/+$/, '').split('/').filter(Boolean),
+    segments: op.path
+      .replace(/\{[^}]+\}/g, '{}')
+      .replace(/\/+$/, '')
+      .split('/')
+      .filter(Boolean),
   }));
   return templates;
 }
@@ -42,10 +46,7 @@ export function isPublishedOperation(method: string, url: string): boolean {
   const segs = segmentsOf(url);
   const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
   return publishedTemplates().some(
-    (t) =>
-      t.method === m &&
-      t.segments.length === segs.length &&
-      t.segments.every((s, i) => (s === '{}' ? segs[i] !== '' && segs[i].length <= ROUTER_MAX_PARAM_LENGTH : s === segs[i])),
+    (t) => t.method === m && t.segments.length === segs.length && t.segments.every((s, i) => (s === '{}' ? segs[i] !== '' && segs[i].length <= ROUTER_MAX_PARAM_LENGTH : s === segs[i])),
   );
 }
 

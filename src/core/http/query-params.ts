@@ -67,7 +67,14 @@ export function dateTimeParam(query: Record<string, unknown>, name: string, requ
 export function listParam(query: Record<string, unknown>, name: string): string[] | undefined {
   const v = stringParam(query, name, 10_000);
   if (v === undefined) return undefined;
-  const items = [...new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const items = [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   if (items.length > 100) throw invalid(name, 'may name at most 100 values');
   return items;
 }

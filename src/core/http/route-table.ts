@@ -30,7 +30,11 @@ export interface RouteRow {
 }
 
 const asArray = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p ?? '')]);
-const joinPath = (a: string, b: string) => `/${[a, b].map((x) => x.replace(/^\/+|\/+$/g, '')).filter((x) => x).join('/')}`;
+const joinPath = (a: string, b: string) =>
+  `/${[a, b]
+    .map((x) => x.replace(/^\/+|\/+$/g, ''))
+    .filter((x) => x)
+    .join('/')}`;
 
 /** The controllers of the application (each class once), with Nest's instance. */
 function controllers(app: INestApplicationContext): { cls: Type; instance: object }[] {
@@ -97,18 +101,20 @@ export function routeTable(app: INestApplicationContext): RouteRow[] {
 
 /** The table as text, one route a line (the committed snapshot: test/platform/route-table.snapshot.txt). */
 export function routeTableText(rows: RouteRow[]): string {
-  return rows
-    .map((r) =>
-      [
-        `${r.method} ${r.path}`,
-        r.handler + (r.calls ? ` -> ${r.calls}` : ''),
-        r.interface,
-        r.scopes === 'public' ? 'public' : r.scopes.length ? r.scopes.join('|') : 'authenticated',
-        r.fastPath ?? '-',
-        r.idempotent ? 'idempotent' : '-',
-        r.pipeline.length ? r.pipeline.join('+') : '-',
-        r.status !== undefined ? String(r.status) : '-',
-      ].join('  '),
-    )
-    .join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        [
+          `${r.method} ${r.path}`,
+          r.handler + (r.calls ? ` -> ${r.calls}` : ''),
+          r.interface,
+          r.scopes === 'public' ? 'public' : r.scopes.length ? r.scopes.join('|') : 'authenticated',
+          r.fastPath ?? '-',
+          r.idempotent ? 'idempotent' : '-',
+          r.pipeline.length ? r.pipeline.join('+') : '-',
+          r.status !== undefined ? String(r.status) : '-',
+        ].join('  '),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -23,4 +23,3 @@ export const V1PageQuery = (cap: number): MethodDecorator =>
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } }),
     ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', minimum: 1, maximum: cap } }),
   );
-

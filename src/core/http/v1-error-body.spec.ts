@@ -60,4 +60,3 @@ describe('/v1 validation errors nest as Django REST framework nests them (CONVEN
     expect(v1ErrorBody(problems)).toEqual({ user: { email: ['a', 'b'] } });
   });
 });
-

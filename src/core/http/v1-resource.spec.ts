@@ -36,7 +36,11 @@ class ThingsService {
 
 @V1()
 @V1Resource<ThingsService>({
-  service: ThingsService, at: ':box_id/things', id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ shown: r.n }),
+  service: ThingsService,
+  at: ':box_id/things',
+  id: 'thing_id',
+  scopes: 'things',
+  present: (r: { n: number }) => ({ shown: r.n }),
   list: { call: (s) => s.listThings, handler: 'list', cap: 100 },
   create: { call: (s) => s.addThing, handler: 'create', upsert: true, body: CreateDto },
   read: { call: (s) => s.readThing, handler: 'read' },
@@ -95,7 +99,10 @@ describe('@V1Resource', () => {
       name?: string;
     }
     @V1Resource<ThingsService>({
-      service: ThingsService, id: 'thing_id', scopes: ['things', 'boxes'], present: (r: { n: number }) => r.n,
+      service: ThingsService,
+      id: 'thing_id',
+      scopes: ['things', 'boxes'],
+      present: (r: { n: number }) => r.n,
       list: { call: (s) => s.listThings, handler: 'list', cap: 100, query: ThingQuery, filters: (q: ThingQuery) => q.name || undefined },
       read: { call: (s) => s.readThing, handler: 'read' },
       patch: { call: (s) => s.updateThing, body: PatchDto },
@@ -111,9 +118,16 @@ describe('@V1Resource', () => {
       .sort(([, a], [, b]) => a.index - b.index)
       .map(([k]) => k.split(':')[0]);
     expect(kinds[1]).toBe(String(RouteParamtypes.QUERY));
-    expect([Reflect.getMetadata(SCOPES_KEY, fp.read), Reflect.getMetadata(SCOPES_KEY, fp.remove)]).toEqual([['things:read', 'boxes:read'], ['things:write', 'boxes:write']]);
+    expect([Reflect.getMetadata(SCOPES_KEY, fp.read), Reflect.getMetadata(SCOPES_KEY, fp.remove)]).toEqual([
+      ['things:read', 'boxes:read'],
+      ['things:write', 'boxes:write'],
+    ]);
     // patch: PATCH only (no PUT), named as @PutAndPatch names a PATCH twin
-    expect([Reflect.getMetadata(METHOD_METADATA, fp.partialUpdateThing), Reflect.getMetadata(PATH_METADATA, fp.partialUpdateThing), fp.updateThing]).toEqual([RequestMethod.PATCH, ':thing_id', undefined]);
+    expect([Reflect.getMetadata(METHOD_METADATA, fp.partialUpdateThing), Reflect.getMetadata(PATH_METADATA, fp.partialUpdateThing), fp.updateThing]).toEqual([
+      RequestMethod.PATCH,
+      ':thing_id',
+      undefined,
+    ]);
     expect(Reflect.getMetadata('design:paramtypes', fp, 'partialUpdateThing')).toEqual([Object, String, PatchDto]);
     const ctl = new FilteredController(new ThingsService()) as any;
     calls.length = 0;
@@ -130,7 +144,10 @@ describe('@V1Resource', () => {
 
   it('a read with baseUrl takes the request base URL after the path parameters and presents with it', async () => {
     @V1Resource<ThingsService>({
-      service: ThingsService, id: 'thing_id', scopes: 'things', present: (r: { n: number }) => ({ plain: r.n }),
+      service: ThingsService,
+      id: 'thing_id',
+      scopes: 'things',
+      present: (r: { n: number }) => ({ plain: r.n }),
       read: { call: (s) => s.readThing, handler: 'read', baseUrl: true, present: (r: { n: number }, _ctl: unknown, base: string) => ({ linked: `${base}/${r.n}` }) },
     })
     @Controller('v1/things')

@@ -84,7 +84,15 @@ type Impl = (this: Record<string, any>, p: Principal, ...args: any[]) => Promise
  * Define `name` on the prototype as `impl` with its route decorators and its parameters: the
  * caller, the path parameters, then `last` (body class or page) and, for upserts, the reply.
  */
-function defineHandler(proto: object, name: string, impl: Impl, route: MethodDecorator[], params: string[], last?: { body: Type; query?: Type } | { page: [number, number?]; query?: Type } | { baseUrl: true }, reply = false) {
+function defineHandler(
+  proto: object,
+  name: string,
+  impl: Impl,
+  route: MethodDecorator[],
+  params: string[],
+  last?: { body: Type; query?: Type } | { page: [number, number?]; query?: Type } | { baseUrl: true },
+  reply = false,
+) {
   if (Object.prototype.hasOwnProperty.call(proto, name)) throw new Error(`@V1Resource: ${proto.constructor.name}.${name} exists`);
   // a function of the handler's name: Nest and the OpenAPI explorer read parameters by the function's name
   const handler = {
@@ -158,48 +166,102 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       defineHandler(proto, name, ...rest);
       Reflect.defineMetadata(CALLS_KEY, `${ref.cls.name}${ref.part ? ' (part)' : ''}.${nameOf(call)}`, (proto as Record<string, object>)[name]);
     };
-    recordServiceRef(cls, ref as never, [list, create, spec.read, update, patch, remove].filter((o) => o).map((o) => nameOf(o!.call)));
+    recordServiceRef(
+      cls,
+      ref as never,
+      [list, create, spec.read, update, patch, remove].filter((o) => o).map((o) => nameOf(o!.call)),
+    );
     if (list) {
-      def(list.call, list.handler ?? nameOf(list.call), async function (p, ...args) {
-        const page = args[args.length - 1] as V1Page;
-        // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
-        const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
-        if (list.window) return page.window(((await svc(this, list.call)(p, ...call)) as unknown[]).map((r) => spec.present(r, this)));
-        const { rows, count } = await svc(this, list.call)(p, ...call);
-        return page.list(rows.map((r: unknown) => spec.present(r, this)), count);
-      }, [Get(collection), read, ...ok(item && (list.window ? { type: 'array', items: item } : v1PageSchema(item)))], parents, { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined });
+      def(
+        list.call,
+        list.handler ?? nameOf(list.call),
+        async function (p, ...args) {
+          const page = args[args.length - 1] as V1Page;
+          // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
+          const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
+          if (list.window) return page.window(((await svc(this, list.call)(p, ...call)) as unknown[]).map((r) => spec.present(r, this)));
+          const { rows, count } = await svc(this, list.call)(p, ...call);
+          return page.list(
+            rows.map((r: unknown) => spec.present(r, this)),
+            count,
+          );
+        },
+        [Get(collection), read, ...ok(item && (list.window ? { type: 'array', items: item } : v1PageSchema(item)))],
+        parents,
+        { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined },
+      );
     }
     if (create?.upsert) {
-      def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
-        const reply = args.pop() as FastifyReply;
-        const { view, created } = (await svc(this, create.call)(p, ...args)) as Upserted<unknown>;
-        reply.status(created ? 201 : 200);
-        return spec.present(view, this);
-        // both answers declared (the OpenAPI document lists each status the handler gives)
-      }, [Post(collection), write, ApiResponse({ status: 201, description: 'Created', schema: item }), ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged', schema: item })], parents, { body: create.body }, true);
+      def(
+        create.call,
+        create.handler ?? nameOf(create.call),
+        async function (p, ...args) {
+          const reply = args.pop() as FastifyReply;
+          const { view, created } = (await svc(this, create.call)(p, ...args)) as Upserted<unknown>;
+          reply.status(created ? 201 : 200);
+          return spec.present(view, this);
+          // both answers declared (the OpenAPI document lists each status the handler gives)
+        },
+        [
+          Post(collection),
+          write,
+          ApiResponse({ status: 201, description: 'Created', schema: item }),
+          ApiResponse({ status: 200, description: 'Already there: the existing object, unchanged', schema: item }),
+        ],
+        parents,
+        { body: create.body },
+        true,
+      );
     } else if (create) {
-      def(create.call, create.handler ?? nameOf(create.call), async function (p, ...args) {
-        return spec.present(await svc(this, create.call)(p, ...args), this);
-      }, [Post(collection), write, ...(item ? [ApiResponse({ status: 201, description: 'Created', schema: item })] : [])], parents, { body: create.body });
+      def(
+        create.call,
+        create.handler ?? nameOf(create.call),
+        async function (p, ...args) {
+          return spec.present(await svc(this, create.call)(p, ...args), this);
+        },
+        [Post(collection), write, ...(item ? [ApiResponse({ status: 201, description: 'Created', schema: item })] : [])],
+        parents,
+        { body: create.body },
+      );
     }
     // before read: a PATCH-only resource lists PATCH first, as its hand-written handlers did
     if (patch) {
-      def(patch.call, patch.handler ?? patchTwinName(nameOf(patch.call)), async function (p, ...args) {
-        return spec.present(await svc(this, patch.call)(p, ...args), this);
-      }, [Patch(object), write, ...itemOk], own, { body: patch.body });
+      def(
+        patch.call,
+        patch.handler ?? patchTwinName(nameOf(patch.call)),
+        async function (p, ...args) {
+          return spec.present(await svc(this, patch.call)(p, ...args), this);
+        },
+        [Patch(object), write, ...itemOk],
+        own,
+        { body: patch.body },
+      );
     }
     if (spec.read?.baseUrl) {
       const op = spec.read;
       const present = op.present ?? ((row: unknown, ctl: unknown) => spec.present(row, ctl));
-      def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
-        const base = args.pop() as string;
-        return present(await svc(this, op.call)(p, ...args), this, base);
-      }, [Get(object), read, ...itemOk], own, { baseUrl: true });
+      def(
+        op.call,
+        op.handler ?? nameOf(op.call),
+        async function (p, ...args) {
+          const base = args.pop() as string;
+          return present(await svc(this, op.call)(p, ...args), this, base);
+        },
+        [Get(object), read, ...itemOk],
+        own,
+        { baseUrl: true },
+      );
     } else if (spec.read) {
       const op = spec.read;
-      def(op.call, op.handler ?? nameOf(op.call), async function (p, ...args) {
-        return spec.present(await svc(this, op.call)(p, ...args), this);
-      }, [Get(object), read, ...itemOk], own);
+      def(
+        op.call,
+        op.handler ?? nameOf(op.call),
+        async function (p, ...args) {
+          return spec.present(await svc(this, op.call)(p, ...args), this);
+        },
+        [Get(object), read, ...itemOk],
+        own,
+      );
     }
     if (update) {
       const name = update.handler ?? nameOf(update.call);
@@ -214,9 +276,15 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
       if (update.patchBody) def(update.call, patchTwinName(name), impl, [Patch(object), write, ...itemOk], own, { body: update.patchBody });
     }
     if (remove) {
-      def(remove.call, remove.handler ?? nameOf(remove.call), async function (p, ...args) {
-        await svc(this, remove.call)(p, ...args);
-      }, [Delete(object), HttpCode(204), write], own);
+      def(
+        remove.call,
+        remove.handler ?? nameOf(remove.call),
+        async function (p, ...args) {
+          await svc(this, remove.call)(p, ...args);
+        },
+        [Delete(object), HttpCode(204), write],
+        own,
+      );
     }
   };
 }
@@ -225,7 +293,15 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
  * The four operations of a link sub-resource (core/database/link-rows.ts: list in pages of up to
  * 1000, add, read, remove) at `<at>/{<id>}`, with the handler names given in that order.
  */
-export function V1Links(spec: { service: ServiceArg<LinkRows<{ id: string }>>; at: string; id: string; scopes: string; present: (row: any) => unknown; body: Type; handlers: [string, string, string, string] }): ClassDecorator {
+export function V1Links(spec: {
+  service: ServiceArg<LinkRows<{ id: string }>>;
+  at: string;
+  id: string;
+  scopes: string;
+  present: (row: any) => unknown;
+  body: Type;
+  handlers: [string, string, string, string];
+}): ClassDecorator {
   const [list, add, read, remove] = spec.handlers;
   return V1Resource<LinkRows<{ id: string }>>({
     ...spec,

@@ -56,8 +56,7 @@ function rule(name: string, opts: Presence, check: (v: unknown) => string | null
 }
 
 /** Required on create and PUT. */
-export const Required = () =>
-  ValidateBy({ name: 'v1Required', validator: { validate: (v: unknown) => v !== undefined, defaultMessage: () => MSG.required } });
+export const Required = () => ValidateBy({ name: 'v1Required', validator: { validate: (v: unknown) => v !== undefined, defaultMessage: () => MSG.required } });
 
 const strProblem = (v: unknown, o: { min?: number; max?: number }): string | null => {
   if (typeof v !== 'string') return MSG.string;
@@ -80,11 +79,13 @@ export const Int = (min = -2147483648, max = 2147483647, o: Nullable = {}) => ru
 export const Choice = (values: readonly string[], o: Nullable = {}) =>
   rule('v1Choice', o, (v) => (typeof v === 'string' && values.includes(v) ? null : MSG.choice(typeof v === 'object' ? JSON.stringify(v) : v)), { ...o, values });
 /** A list of strings, at most `maxItems` of them (MAX_ARRAY_ITEMS unless a published limit says otherwise). */
-export const StrList = (maxItemLength: number, maxItems = MAX_ARRAY_ITEMS): PropertyDecorator => (target, key) => {
-  // only arrays are counted (absent passes, anything else gets the list message below)
-  ArrayMaxSize(maxItems, { validateIf: (_o, v) => Array.isArray(v) })(target, key as string);
-  strList(maxItemLength)(target, key as string);
-};
+export const StrList =
+  (maxItemLength: number, maxItems = MAX_ARRAY_ITEMS): PropertyDecorator =>
+  (target, key) => {
+    // only arrays are counted (absent passes, anything else gets the list message below)
+    ArrayMaxSize(maxItems, { validateIf: (_o, v) => Array.isArray(v) })(target, key as string);
+    strList(maxItemLength)(target, key as string);
+  };
 const strList = (maxItemLength: number) =>
   rule(
     'v1StringList',
@@ -100,8 +101,7 @@ const strList = (maxItemLength: number) =>
     { maxItemLength },
   );
 
-export const Obj = () =>
-  rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
+export const Obj = () => rule('v1Object', {}, (v) => (typeof v === 'object' && !Array.isArray(v) ? null : DRF.dict(v)));
 
 /** page / page_size pass the whitelist; parseV1Page checks them. */
 export const PageParam = () => Allow();
@@ -163,8 +163,7 @@ export const V1Enum = (values: readonly string[], o: Presence = {}): PropertyDec
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** An ISO 8601 date-time string (parsed later by the service, parseTimestamp); only the shape is checked here. */
-export const V1DateTime = (o: Presence = {}): PropertyDecorator =>
-  rule('v1DateTime', o, (v) => (typeof v === 'string' && ISO_RE.test(v) && !Number.isNaN(Date.parse(v)) ? null : DRF.datetime));
+export const V1DateTime = (o: Presence = {}): PropertyDecorator => rule('v1DateTime', o, (v) => (typeof v === 'string' && ISO_RE.test(v) && !Number.isNaN(Date.parse(v)) ? null : DRF.datetime));
 
 /*
  * Optional members, field and query parameter errors, timestamps (every /v1 module).
@@ -176,11 +175,20 @@ export const V1DateTime = (o: Presence = {}): PropertyDecorator =>
  * absent member, as @IsOptional() skips only an absent or null one.
  */
 export const PRESENT = 'present';
-export const Present = (opts?: ValidationOptions): PropertyDecorator => (target, key) => {
-  getMetadataStorage().addValidationMetadata(
-    new ValidationMetadata({ type: ValidationTypes.CONDITIONAL_VALIDATION, name: PRESENT, target: target.constructor, propertyName: key as string, constraints: [(_o: object, v: unknown) => v !== undefined], validationOptions: opts }),
-  );
-};
+export const Present =
+  (opts?: ValidationOptions): PropertyDecorator =>
+  (target, key) => {
+    getMetadataStorage().addValidationMetadata(
+      new ValidationMetadata({
+        type: ValidationTypes.CONDITIONAL_VALIDATION,
+        name: PRESENT,
+        target: target.constructor,
+        propertyName: key as string,
+        constraints: [(_o: object, v: unknown) => v !== undefined],
+        validationOptions: opts,
+      }),
+    );
+  };
 
 /** The member may be absent or null (nullable columns). */
 export const PresentNotNull = (opts?: ValidationOptions) => ValidateIf((_o, v) => v !== undefined && v !== null, opts);

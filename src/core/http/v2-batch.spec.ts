@@ -22,7 +22,13 @@ class ThingsService {
 }
 
 @V2()
-@V2Batches<ThingsService>({ service: ThingsService, type: 'things', scopes: 'things', baseUrl: true, remove: { call: (s) => s.removeMany, item: Item, dedupeKey: (raw) => raw.id, dedupePointer: '/id' } })
+@V2Batches<ThingsService>({
+  service: ThingsService,
+  type: 'things',
+  scopes: 'things',
+  baseUrl: true,
+  remove: { call: (s) => s.removeMany, item: Item, dedupeKey: (raw) => raw.id, dedupePointer: '/id' },
+})
 @Controller('v2/things')
 class ThingsController {
   constructor(
@@ -46,7 +52,17 @@ describe('@V2Batches', () => {
     const things = new ThingsService();
     const ctl = new ThingsController(things, { BATCH_MAX_ITEMS: 3, PUBLIC_URL: 'https://api.example' }) as any;
     const reply = { status: jest.fn() };
-    const body = await ctl.remove('P', { data: [{ type: 'things', id: 'a' }, { type: 'things', id: 'a' }] }, {}, reply);
+    const body = await ctl.remove(
+      'P',
+      {
+        data: [
+          { type: 'things', id: 'a' },
+          { type: 'things', id: 'a' },
+        ],
+      },
+      {},
+      reply,
+    );
     expect(reply.status).toHaveBeenCalledWith(207);
     expect(body.summary).toEqual({ total: 2, succeeded: 1, failed: 1 });
     expect(body.data[1].error.code).toBe('duplicate_in_batch');
@@ -77,7 +93,13 @@ describe('@V2Batches', () => {
     const item = (index: number, id: string, attributes: Record<string, unknown>) => ({ index, item: { id, attributes }, raw: { id, attributes } });
     const applied: unknown[] = [];
     const out = await updateLastWins(
-      [item(0, encodeId('quiz', a), { name: 'x', n: 1 }), item(1, 'garbage', { name: 'y' }), item(2, encodeId('quiz', a), { name: 'z' }), item(3, encodeId('quiz', b), { bad: true }), item(4, encodeId('quiz', b), { name: 'w' })],
+      [
+        item(0, encodeId('quiz', a), { name: 'x', n: 1 }),
+        item(1, 'garbage', { name: 'y' }),
+        item(2, encodeId('quiz', a), { name: 'z' }),
+        item(3, encodeId('quiz', b), { bad: true }),
+        item(4, encodeId('quiz', b), { name: 'w' }),
+      ],
       'quiz',
       'Quiz not found.',
       (v) => (v.item.attributes.bad ? { ok: false as const, code: 'validation_error' as const, detail: 'bad', pointer: '/attributes/bad' } : v.item.attributes),

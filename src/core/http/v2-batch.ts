@@ -87,7 +87,11 @@ export function V2Batches<S>(spec: { service: ServiceArg<S>; type: string; scope
       ['update', spec.update, Patch()],
       ['remove', spec.remove, Delete()],
     ];
-    recordServiceRef(cls, ref as never, ops.flatMap(([, op]) => (op ? [methodName(op.call)] : [])));
+    recordServiceRef(
+      cls,
+      ref as never,
+      ops.flatMap(([, op]) => (op ? [methodName(op.call)] : [])),
+    );
     for (const [name, op, route] of ops) {
       if (!op) continue;
       const method = methodName(op.call);

@@ -9,7 +9,12 @@ export const itemNotFound = (what: string) => ({ ok: false, code: 'not_found', d
  * `id` decodes to as `idType`; an item whose id decodes to nothing gets `notFound` in `out` and is
  * left out.
  */
-export function itemsWithIds<I extends { id?: string | null }, R>(items: ValidItem<I>[], idType: IdType, notFound: ItemOutcome<R>, out: Map<number, ItemOutcome<R>>): { v: ValidItem<I>; id: string }[] {
+export function itemsWithIds<I extends { id?: string | null }, R>(
+  items: ValidItem<I>[],
+  idType: IdType,
+  notFound: ItemOutcome<R>,
+  out: Map<number, ItemOutcome<R>>,
+): { v: ValidItem<I>; id: string }[] {
   const found: { v: ValidItem<I>; id: string }[] = [];
   for (const v of items) {
     const id = decodeId(idType, v.item.id);

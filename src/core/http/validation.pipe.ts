@@ -20,7 +20,11 @@ export function toProblems(errors: ValidationError[], kind: 'body' | 'query' | '
       if (e.constraints && Object.keys(e.constraints).length) {
         const failed = failedConstraints(e);
         const drf = drfMessages(e.value, failed);
-        v1 = { field: drf.index === undefined ? here.join('.') : [...here, drf.index].join('.'), messages: drf.messages, path: drf.index === undefined ? at : [...at, ...elementAt(e.value, drf.index, failed, drf.messages)] };
+        v1 = {
+          field: drf.index === undefined ? here.join('.') : [...here, drf.index].join('.'),
+          messages: drf.messages,
+          path: drf.index === undefined ? at : [...at, ...elementAt(e.value, drf.index, failed, drf.messages)],
+        };
       }
       for (const message of Object.values(e.constraints ?? {})) {
         const field = here.join('.');

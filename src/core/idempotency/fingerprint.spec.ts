@@ -24,9 +24,25 @@ describe('canonicalJson', () => {
 describe('canonicalJsonFast', () => {
   it('writes exactly what canonicalJson writes', () => {
     const values: unknown[] = [
-      0, -1.5, 1e21, NaN, Infinity, 'a"b\\c\n', '\ud800', '\ud83d\ude00', '\u2028', '\u007f', 'é', true, false, null, [], {}, undefined,
+      0,
+      -1.5,
+      1e21,
+      NaN,
+      Infinity,
+      'a"b\\c\n',
+      '\ud800',
+      '\ud83d\ude00',
+      '\u2028',
+      '\u007f',
+      'é',
+      true,
+      false,
+      null,
+      [],
+      {},
+      undefined,
       { b: 1, a: [{ d: 'x', c: null }, true] },
-      { '10': 1, '9': 2, a: 3, A: 4, _: 5, 'é': 6, '\ud800': 7, 'q"': 8, '': 9 },
+      { '10': 1, '9': 2, a: 3, A: 4, _: 5, é: 6, '\ud800': 7, 'q"': 8, '': 9 },
       [undefined, () => 1, Symbol('s'), { u: undefined, f: () => 1 }],
       Object.assign(Object.create(null), { z: 1, y: { x: [1, 'two', null] } }),
       { d: new Date(0), m: new Map([[1, 2]]) },
@@ -37,7 +53,7 @@ describe('canonicalJsonFast', () => {
 
   it('agrees with canonicalJson on random JSON (random member order, escapes, surrogates)', () => {
     let seed = 42;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     const units = [0x22, 0x5c, 0x0a, 0x01, 0x41, 0x7a, 0x30, 0xe9, 0x2028, 0xd800, 0xdc00, 0xd83d, 0xde00, 0x5f];
     const str = () => String.fromCharCode(...Array.from({ length: rnd(5) }, () => units[rnd(units.length)]));
     const gen = (d: number): unknown => {

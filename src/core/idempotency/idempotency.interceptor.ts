@@ -85,7 +85,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
             // never run again; answer what its transaction noted, rebuilt (and stored)
             return from(this.idem.rebuild(outcome.claim, outcome.ref)).pipe(
               mergeMap((answer) => {
-                if (!answer) throw conflict('The first request with this Idempotency-Key was carried out but its answer was lost; it will not run again. Read the result, or use a new key for a new request.');
+                if (!answer)
+                  throw conflict('The first request with this Idempotency-Key was carried out but its answer was lost; it will not run again. Read the result, or use a new key for a new request.');
                 reply.status(answer.status).header('content-type', answer.headers['content-type']).header('Idempotent-Replayed', 'true');
                 return of(answer.body);
               }),

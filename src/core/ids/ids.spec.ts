@@ -16,7 +16,11 @@ describe('ids', () => {
   });
 
   it('encodeId and decodeId answer as their plain definitions (the whole hex in base 36; the value back in hex, checked as a UUID)', () => {
-    const plainEncode = (type: IdType, uuid: string) => ID_PREFIXES[type] + BigInt('0x' + uuid.replace(/-/g, '')).toString(36).padStart(25, '0');
+    const plainEncode = (type: IdType, uuid: string) =>
+      ID_PREFIXES[type] +
+      BigInt('0x' + uuid.replace(/-/g, ''))
+        .toString(36)
+        .padStart(25, '0');
     const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const uuids = [...Array.from({ length: 500 }, newUuid), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'ABCDEF01-2345-6789-ABCD-EF0123456789'];
     const odd = ['0123456789abcdef0123456789abcdef', '-0123456-789abcdef0123-456789abcdef', '01234567-89ab-cdef-0123-456789ab-def', '0-1', 'abc'];

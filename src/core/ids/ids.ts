@@ -99,7 +99,12 @@ function computeId(type: IdType, uuid: string): string {
       ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24)
       : uuid;
   if (hex.includes('-')) hex = uuid.replace(/-/g, '');
-  return ID_PREFIXES[type] + BigInt('0x' + hex).toString(36).padStart(ID_BODY_LENGTH, '0');
+  return (
+    ID_PREFIXES[type] +
+    BigInt('0x' + hex)
+      .toString(36)
+      .padStart(ID_BODY_LENGTH, '0')
+  );
 }
 
 /** The UUID behind a public id of the given type, or null when it is not one. Never throws. */

@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
  * (the users external_id migration keeps its own frozen copy, as migrations import no app code).
  */
 export function uuidV5(namespace: string, name: string): string {
-  const h = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const h = createHash('sha1')
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');

@@ -158,7 +158,9 @@ export class Metrics implements OnModuleDestroy {
     try {
       // the pending partial index (outbox_events_pending_seq_idx) holds exactly these rows
       const [row] = await withTimeout(
-        this.ds.query(`${unscopedMarker('metrics: the operator-wide outbox backlog, a count and an age, no rows')}SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag FROM outbox_events WHERE relayed_at IS NULL`),
+        this.ds.query(
+          `${unscopedMarker('metrics: the operator-wide outbox backlog, a count and an age, no rows')}SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag FROM outbox_events WHERE relayed_at IS NULL`,
+        ),
         2000,
       );
       pending.set(Number(row.n));

@@ -182,7 +182,12 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
   const pubPathByPos = new Map<string, any>();
   const pubNames = [...p.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const ourNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  ourNames.forEach((n, i) => pubPathByPos.set(n, pubPath.find((x) => x.name === pubNames[i])));
+  ourNames.forEach((n, i) =>
+    pubPathByPos.set(
+      n,
+      pubPath.find((x) => x.name === pubNames[i]),
+    ),
+  );
   const pathParams = ourNames.map((n) => {
     const mine = ourPath.find((x: any) => x.name === n) ?? { name: n, in: 'path', required: true, schema: { type: 'string' } };
     const theirs = pubPathByPos.get(n);
@@ -209,7 +214,8 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
     let schemaOut: JsonSchema | undefined = pubBody;
     if (Object.keys(extras).length && pubResolved?.properties) {
       schemaOut = { ...pubResolved, properties: { ...pubResolved.properties, ...extras } };
-      if (pubBody?.$ref) schemaOut.description = `${pubResolved.description ? `${pubResolved.description}\n\n` : ''}The published ${pubBody.$ref.slice(SCHEMA_PREFIX.length)}, with this platform's members marked x-extension.`;
+      if (pubBody?.$ref)
+        schemaOut.description = `${pubResolved.description ? `${pubResolved.description}\n\n` : ''}The published ${pubBody.$ref.slice(SCHEMA_PREFIX.length)}, with this platform's members marked x-extension.`;
     }
     const content: Record<string, any> = {};
     for (const [type, m] of Object.entries<any>(clone.requestBody.content ?? {})) content[type] = { ...m, schema: m.schema?.$ref === pubBody?.$ref ? schemaOut : m.schema };
@@ -350,12 +356,20 @@ function genericSuccess(api: ApiInterface, method: string, path: string, ours: O
       properties: { data: { type: 'array', items: { type: 'object' } }, errors: { type: 'array', items: { $ref: `${SCHEMA_PREFIX}JsonApiError` } }, meta: { type: 'object' } },
     };
   } else if (api === 'v2') {
-    schema = { type: 'object', properties: { data: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }, { type: 'null' }] }, meta: { type: 'object' }, links: { type: 'object' } } };
+    schema = {
+      type: 'object',
+      properties: { data: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }, { type: 'null' }] }, meta: { type: 'object' }, links: { type: 'object' } },
+    };
   } else if (api === 'v1' && method === 'get' && !path.endsWith('}')) {
     schema = {
       type: 'object',
       required: ['count', 'next', 'previous', 'results'],
-      properties: { count: { type: 'integer' }, next: { type: ['string', 'null'], format: 'uri' }, previous: { type: ['string', 'null'], format: 'uri' }, results: { type: 'array', items: { type: 'object' } } },
+      properties: {
+        count: { type: 'integer' },
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: { type: 'array', items: { type: 'object' } },
+      },
     };
   } else {
     schema = { type: 'object' };

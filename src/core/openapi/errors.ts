@@ -52,7 +52,10 @@ export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     description: 'RFC 6749 §5.2 error (token endpoints) or RFC 7591 §3.2.2 error (client registration).',
     required: ['error'],
-    properties: { error: { type: 'string', examples: ['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'invalid_client_metadata'] }, error_description: { type: 'string' } },
+    properties: {
+      error: { type: 'string', examples: ['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'invalid_client_metadata'] },
+      error_description: { type: 'string' },
+    },
     example: { error: 'invalid_client', error_description: 'Client authentication failed.' },
   },
 };

@@ -59,7 +59,11 @@ export function routeKey(method: string, path: string): string {
 
 /** `['v1', 'domains', '{}', 'users']` */
 export function normalizedSegments(path: string): string[] {
-  return path.replace(/\{[^}]+\}/g, '{}').replace(/\/+$/, '').split('/').filter(Boolean);
+  return path
+    .replace(/\{[^}]+\}/g, '{}')
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter(Boolean);
 }
 
 function deepFreeze(o: unknown): void {

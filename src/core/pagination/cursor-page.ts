@@ -49,17 +49,15 @@ export function parsePage(query: Record<string, unknown>, secret: string, scope:
 }
 
 /** Add the keyset condition, order and limit (size + 1, to know whether more follow). */
-export function applyKeyset<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  alias: string,
-  page: PageRequest,
-  direction: 'ASC' | 'DESC' = 'ASC',
-): SelectQueryBuilder<T> {
+export function applyKeyset<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, alias: string, page: PageRequest, direction: 'ASC' | 'DESC' = 'ASC'): SelectQueryBuilder<T> {
   if (page.after) {
     const op = direction === 'ASC' ? '>' : '<';
     qb.andWhere(`(${alias}.created_at, ${alias}.id) ${op} (:__t, :__id)`, { __t: page.after.t, __id: page.after.id });
   }
-  return qb.orderBy(`${alias}.created_at`, direction).addOrderBy(`${alias}.id`, direction).limit(page.size + 1);
+  return qb
+    .orderBy(`${alias}.created_at`, direction)
+    .addOrderBy(`${alias}.id`, direction)
+    .limit(page.size + 1);
 }
 
 export interface Keyed {
@@ -79,14 +77,7 @@ export interface ListDocument<R> {
  * Build the list document from size + 1 fetched rows. `url` is the request URL (path + query),
  * `baseUrl` the request's base (core/http/base-url.ts `requestBaseUrl`).
  */
-export function pageDocument<E extends Keyed, R>(
-  rows: E[],
-  page: PageRequest,
-  present: (row: E) => R,
-  baseUrl: string,
-  url: string,
-  secret: string,
-): ListDocument<R> {
+export function pageDocument<E extends Keyed, R>(rows: E[], page: PageRequest, present: (row: E) => R, baseUrl: string, url: string, secret: string): ListDocument<R> {
   const hasMore = rows.length > page.size;
   const shown = hasMore ? rows.slice(0, page.size) : rows;
   const last = shown[shown.length - 1];
@@ -135,15 +126,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * `positionOf` the keyset position of a row (asked of the last shown row only). For hot lists whose
  * rows need not become entities and resources first (students).
  */
-export function pageDocumentJson<E>(
-  rows: E[],
-  page: PageRequest,
-  presentJson: (row: E) => string,
-  positionOf: (row: E) => CursorPosition,
-  baseUrl: string,
-  url: string,
-  secret: string,
-): string {
+export function pageDocumentJson<E>(rows: E[], page: PageRequest, presentJson: (row: E) => string, positionOf: (row: E) => CursorPosition, baseUrl: string, url: string, secret: string): string {
   const hasMore = rows.length > page.size;
   const n = hasMore ? page.size : rows.length;
   let data = '';

@@ -128,36 +128,50 @@ async function waitFor(log: PinoLogger, what: string, setting: string, url: stri
 
 /** PostgreSQL answers at DATABASE_URL (a database that does not exist yet counts: the migrate step creates it). */
 export function waitForPostgres(config: AppConfig, log: PinoLogger, firstMs = 1000): Promise<void> {
-  return waitFor(log, 'PostgreSQL', 'DATABASE_URL', config.DATABASE_URL, async () => {
-    const client = new Client({ connectionString: config.DATABASE_URL, connectionTimeoutMillis: 5000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-    } catch (err) {
-      if ((err as { code?: string }).code === '3D000') return; // database missing: the server is there
-      throw err;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }, firstMs);
+  return waitFor(
+    log,
+    'PostgreSQL',
+    'DATABASE_URL',
+    config.DATABASE_URL,
+    async () => {
+      const client = new Client({ connectionString: config.DATABASE_URL, connectionTimeoutMillis: 5000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+      } catch (err) {
+        if ((err as { code?: string }).code === '3D000') return; // database missing: the server is there
+        throw err;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    firstMs,
+  );
 }
 
 /** Redis answers PING at REDIS_URL. */
 export function waitForRedis(config: AppConfig, log: PinoLogger, firstMs = 1000): Promise<void> {
-  return waitFor(log, 'Redis', 'REDIS_URL', config.REDIS_URL, async () => {
-    const client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000, enableOfflineQueue: false });
-    // the socket's error (ECONNREFUSED...) says more than connect()'s "Connection is closed."
-    let socketError: unknown = null;
-    client.on('error', (err) => (socketError ??= err));
-    try {
-      await client.connect();
-      await client.ping();
-    } catch (err) {
-      throw socketError ?? err;
-    } finally {
-      client.disconnect();
-    }
-  }, firstMs);
+  return waitFor(
+    log,
+    'Redis',
+    'REDIS_URL',
+    config.REDIS_URL,
+    async () => {
+      const client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000, enableOfflineQueue: false });
+      // the socket's error (ECONNREFUSED...) says more than connect()'s "Connection is closed."
+      let socketError: unknown = null;
+      client.on('error', (err) => (socketError ??= err));
+      try {
+        await client.connect();
+        await client.ping();
+      } catch (err) {
+        throw socketError ?? err;
+      } finally {
+        client.disconnect();
+      }
+    },
+    firstMs,
+  );
 }
 
 /**
@@ -173,7 +187,10 @@ export function startFailure(err: unknown, who: string, ctx: { port?: number; ho
     return { line: `${who} cannot listen on ${ctx.host ?? ''}:${ctx.port ?? '?'} (${setting}=${ctx.port ?? '?'}): ${why}; choose another ${setting}`, code: EXIT.PORT_UNAVAILABLE };
   }
   if (err instanceof ConfigError) {
-    const problems = (e?.message ?? '').replace(/^Invalid configuration:\s*/, '').split(/\n\s*/).join('; ');
+    const problems = (e?.message ?? '')
+      .replace(/^Invalid configuration:\s*/, '')
+      .split(/\n\s*/)
+      .join('; ');
     return { line: `${who} cannot start: invalid configuration: ${problems}`, code: EXIT.USAGE };
   }
   return { line: `${who} failed to start: ${reasonOf(err)}`, code: EXIT.FAILURE };

@@ -54,16 +54,22 @@ export class AccessCodesService {
   private async codeCounts(m: EntityManager, organizationId: string, poolIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!poolIds.length) return out;
-    const rows: { pool_id: string; n: number }[] = await m.query(
-      `SELECT pool_id, count(*)::int AS n FROM access_codes WHERE organization_id = $2 AND pool_id = ANY($1::uuid[]) GROUP BY pool_id`,
-      [poolIds, organizationId],
-    );
+    const rows: { pool_id: string; n: number }[] = await m.query(`SELECT pool_id, count(*)::int AS n FROM access_codes WHERE organization_id = $2 AND pool_id = ANY($1::uuid[]) GROUP BY pool_id`, [
+      poolIds,
+      organizationId,
+    ]);
     for (const r of rows) out.set(r.pool_id, r.n);
     return out;
   }
 
   private async poolViews(m: EntityManager, pools: AccessCodePool[]): Promise<PoolView[]> {
-    const counts = pools.length ? await this.codeCounts(m, pools[0].organizationId, pools.map((x) => x.id)) : new Map<string, number>();
+    const counts = pools.length
+      ? await this.codeCounts(
+          m,
+          pools[0].organizationId,
+          pools.map((x) => x.id),
+        )
+      : new Map<string, number>();
     return pools.map((pool) => ({ pool, codeCount: counts.get(pool.id) ?? 0 }));
   }
 
@@ -170,10 +176,11 @@ export class AccessCodesService {
   private async userCounts(m: EntityManager, p: Principal, domainId: string, codeIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!codeIds.length) return out;
-    const rows: { code_id: string; n: number }[] = await m.query(
-      `SELECT code_id, count(DISTINCT user_id)::int AS n FROM (${this.usesSql('$1')}) x GROUP BY code_id`,
-      [codeIds, domainId, p.organizationId],
-    );
+    const rows: { code_id: string; n: number }[] = await m.query(`SELECT code_id, count(DISTINCT user_id)::int AS n FROM (${this.usesSql('$1')}) x GROUP BY code_id`, [
+      codeIds,
+      domainId,
+      p.organizationId,
+    ]);
     for (const r of rows) out.set(r.code_id, r.n);
     return out;
   }
@@ -204,7 +211,12 @@ export class AccessCodesService {
       take: page.pageSize,
       skip: page.offset,
     });
-    const counts = await this.userCounts(m, p, domain.id, codes.map((c) => c.id));
+    const counts = await this.userCounts(
+      m,
+      p,
+      domain.id,
+      codes.map((c) => c.id),
+    );
     return { rows: codes.map((code) => ({ code, useCount: Math.max(code.useCount, counts.get(code.id) ?? 0) })), count };
   }
 

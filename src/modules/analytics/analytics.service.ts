@@ -55,10 +55,7 @@ export class AnalyticsService {
 
   /** Ratings of a live course, most recent first (keyset DESC on created_at, id). */
   async listRatings(p: Principal, courseUuid: string, page: PageRequest, studentUuid?: string): Promise<CourseRating[]> {
-    const qb = this.ratings
-      .createQueryBuilder('r')
-      .where('r.course_id = :course', { course: courseUuid })
-      .andWhere('r.organization_id = :org', { org: p.organizationId });
+    const qb = this.ratings.createQueryBuilder('r').where('r.course_id = :course', { course: courseUuid }).andWhere('r.organization_id = :org', { org: p.organizationId });
     if (studentUuid) qb.andWhere('r.user_id = :student', { student: studentUuid });
     return applyKeyset(qb, 'r', page, 'DESC').getMany();
   }

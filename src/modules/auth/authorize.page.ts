@@ -57,9 +57,12 @@ ${body}
 }
 
 export function errorPage(title: string, message: string): string {
-  return layout(title, `<h1>${escapeHtml(title)}</h1>
+  return layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
 <p class="error">${escapeHtml(message)}</p>
-<p class="note">You can close this window and return to the application.</p>`);
+<p class="note">You can close this window and return to the application.</p>`,
+  );
 }
 
 export interface ConsentView {
@@ -100,7 +103,9 @@ ${list.map((s) => `<li>${escapeHtml(describeScope(s).description)} <code>${escap
 </ul></details>`,
     )
     .join('\n');
-  return layout(`Authorize ${v.clientName}`, `<h1>Authorize <strong>${escapeHtml(v.clientName)}</strong></h1>
+  return layout(
+    `Authorize ${v.clientName}`,
+    `<h1>Authorize <strong>${escapeHtml(v.clientName)}</strong></h1>
 ${v.error ? `<p class="error" role="alert">${escapeHtml(v.error)}</p>` : ''}
 <p>The application <strong>${escapeHtml(v.clientName)}</strong> (<code>${escapeHtml(v.clientId)}</code>) asks for access to your organization with <strong>${plural(v.scopes.length, 'permission')}</strong> in ${plural(areas.size, 'area')}:</p>
 <div class="scopes">
@@ -109,12 +114,15 @@ ${scopes}
 <p class="note">Approving sends you back to <code>${escapeHtml(v.redirectUri)}</code>.</p>
 <form method="post" action="authorize" autocomplete="on">
 ${hidden}
-${v.ssoEmail ? `<p>Signed in as <strong>${escapeHtml(v.ssoEmail)}</strong> through your organization's identity provider.</p>
+${
+  v.ssoEmail
+    ? `<p>Signed in as <strong>${escapeHtml(v.ssoEmail)}</strong> through your organization's identity provider.</p>
 <input type="hidden" name="sso" value="1">
 <div class="buttons">
 <button type="submit" name="action" value="approve">Allow</button>
 <button type="submit" name="action" value="deny">Deny</button>
-</div>` : `<label for="email">Administrator email</label>
+</div>`
+    : `<label for="email">Administrator email</label>
 <input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(v.email ?? '')}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autocomplete="current-password">
@@ -125,6 +133,8 @@ ${v.ssoEmail ? `<p>Signed in as <strong>${escapeHtml(v.ssoEmail)}</strong> throu
 <div class="buttons">
 <button type="submit" name="action" value="sso" formnovalidate>Sign in with your identity provider</button>
 </div>
-${v.ssoUrl ? `<p class="note"><a id="sso-link" href="${escapeHtml(v.ssoUrl)}">Sign in with your identity provider</a></p>` : `<p class="note">Single sign-on: enter your email and choose "Sign in with your identity provider".</p>`}`}
-</form>`);
+${v.ssoUrl ? `<p class="note"><a id="sso-link" href="${escapeHtml(v.ssoUrl)}">Sign in with your identity provider</a></p>` : `<p class="note">Single sign-on: enter your email and choose "Sign in with your identity provider".</p>`}`
+}
+</form>`,
+  );
 }

@@ -23,8 +23,7 @@ type Params = Partial<Record<ParamName, string>>;
 
 /** What the controller sends: an HTML page, or a 302 to the client. */
 export type AuthorizeOutcome =
-  | { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string | string[]; retryAfter?: number }
-  | { kind: 'redirect'; location: string; setCookie?: string | string[] };
+  { kind: 'page'; status: number; html: string; redirectOrigin?: string; setCookie?: string | string[]; retryAfter?: number } | { kind: 'redirect'; location: string; setCookie?: string | string[] };
 
 /** The cookie half of the CSRF double submit; the other half is the signed hidden field. */
 export const CSRF_COOKIE = 'cp_authorize';
@@ -365,10 +364,7 @@ export class AuthorizeService {
     const code = `cpc_${randomToken(32)}`;
     await this.ds.transaction(async (m) => {
       // A dynamically registered client joins the organization of the first administrator who authorizes it.
-      await m.query(
-        `UPDATE oauth_clients SET organization_id = $1, updated_at = date_trunc('milliseconds', now()) WHERE id = $2 AND organization_id IS NULL`,
-        [admin.organizationId, req.client.id],
-      );
+      await m.query(`UPDATE oauth_clients SET organization_id = $1, updated_at = date_trunc('milliseconds', now()) WHERE id = $2 AND organization_id IS NULL`, [admin.organizationId, req.client.id]);
       const [row]: { organization_id: string | null; is_active: boolean }[] = await unscoped(m, "the client's organization is what this checks").query(
         `SELECT organization_id, is_active FROM oauth_clients WHERE id = $1 FOR SHARE`,
         [req.client.id],

@@ -6,10 +6,7 @@ import { OAuthClient } from './oauth.entities';
  * holding the given scopes. oauth_clients belongs to this module; organizations calls this inside
  * its create transaction.
  */
-export async function insertBootstrapClient(
-  m: EntityManager,
-  o: { organizationId: string; clientId: string; secretHash: Buffer; name: string; scopes: string[] },
-): Promise<void> {
+export async function insertBootstrapClient(m: EntityManager, o: { organizationId: string; clientId: string; secretHash: Buffer; name: string; scopes: string[] }): Promise<void> {
   await m.insert(OAuthClient, {
     organizationId: o.organizationId,
     clientId: o.clientId,

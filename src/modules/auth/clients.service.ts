@@ -48,7 +48,6 @@ export function ipAllowed(allowlist: string[], ip: string): boolean {
   return list.check(mapped, family);
 }
 
-
 /** A client_id is global (it names the client before its organization is known, and a registered client has none until approved). */
 const CLIENT_BY_CLIENT_ID = 'unscoped: an OAuth client is found by its client_id';
 @Injectable()
@@ -199,13 +198,7 @@ export class ClientsService {
 
   /** Write `changes` to a client of the caller's organization (id AND organization_id), refreshing its updated_at. */
   private async saveInOrg(m: EntityManager, client: OAuthClient, changes: Partial<OAuthClient>): Promise<OAuthClient> {
-    const r = await m
-      .createQueryBuilder()
-      .update(OAuthClient)
-      .set(changes)
-      .where({ id: client.id, organizationId: client.organizationId })
-      .returning(['updated_at'])
-      .execute();
+    const r = await m.createQueryBuilder().update(OAuthClient).set(changes).where({ id: client.id, organizationId: client.organizationId }).returning(['updated_at']).execute();
     if (r.raw?.[0]?.updated_at) client.updatedAt = r.raw[0].updated_at;
     return client;
   }

@@ -42,7 +42,17 @@ const JWK_SET = {
       items: {
         type: 'object',
         required: ['kty', 'kid'],
-        properties: { kty: { type: 'string' }, kid: { type: 'string' }, use: { type: 'string' }, alg: { type: 'string' }, n: { type: 'string' }, e: { type: 'string' }, crv: { type: 'string' }, x: { type: 'string' }, y: { type: 'string' } },
+        properties: {
+          kty: { type: 'string' },
+          kid: { type: 'string' },
+          use: { type: 'string' },
+          alg: { type: 'string' },
+          n: { type: 'string' },
+          e: { type: 'string' },
+          crv: { type: 'string' },
+          x: { type: 'string' },
+          y: { type: 'string' },
+        },
         additionalProperties: true,
       },
     },

@@ -8,8 +8,7 @@ import { ApiError } from '../../core/http/api-error';
 import { AUTH_METHODS, REGISTRABLE_GRANTS, REGISTRABLE_RESPONSE_TYPES, RegisterService, RegistrationResponse } from './register.service';
 import { OAuthApi } from '../../core/http/interfaces';
 
-const methodNotAllowed = () =>
-  new ApiError(405, 'Method not allowed; register a client with POST.', { headers: { Allow: 'POST' }, oauthError: 'invalid_request' });
+const methodNotAllowed = () => new ApiError(405, 'Method not allowed; register a client with POST.', { headers: { Allow: 'POST' }, oauthError: 'invalid_request' });
 
 /** RFC 7591 dynamic client registration: open, rate-limited per IP, errors as `{error, error_description}`. */
 @ApiTags('oauth')
@@ -46,9 +45,19 @@ export class RegisterController {
   }
 
   // Every other method: 405 with Allow (HEAD comes with GET).
-  @Public() @Get() @ApiExcludeEndpoint() get(): never { throw methodNotAllowed(); }
-  @Public() @Put() @ApiExcludeEndpoint() put(): never { throw methodNotAllowed(); }
-  @Public() @Patch() @ApiExcludeEndpoint() patch(): never { throw methodNotAllowed(); }
-  @Public() @Delete() @ApiExcludeEndpoint() remove(): never { throw methodNotAllowed(); }
-  @Public() @Options() @ApiExcludeEndpoint() options(): never { throw methodNotAllowed(); }
+  @Public() @Get() @ApiExcludeEndpoint() get(): never {
+    throw methodNotAllowed();
+  }
+  @Public() @Put() @ApiExcludeEndpoint() put(): never {
+    throw methodNotAllowed();
+  }
+  @Public() @Patch() @ApiExcludeEndpoint() patch(): never {
+    throw methodNotAllowed();
+  }
+  @Public() @Delete() @ApiExcludeEndpoint() remove(): never {
+    throw methodNotAllowed();
+  }
+  @Public() @Options() @ApiExcludeEndpoint() options(): never {
+    throw methodNotAllowed();
+  }
 }

@@ -7,10 +7,7 @@ import { rowsOf } from '../../core/database/sql';
  * carrying them are refused at once where the message reaches, within AUTH_CACHE_SECONDS anyway).
  */
 export async function revokeFamiliesOfSubject(db: { query(sql: string, params?: unknown[]): Promise<any> }, organizationId: string, subject: string): Promise<string[]> {
-  const res = await db.query(
-    `UPDATE token_families SET revoked_at = now() WHERE organization_id = $1 AND subject = $2 AND revoked_at IS NULL RETURNING id`,
-    [organizationId, subject],
-  );
+  const res = await db.query(`UPDATE token_families SET revoked_at = now() WHERE organization_id = $1 AND subject = $2 AND revoked_at IS NULL RETURNING id`, [organizationId, subject]);
   const rows: { id: string }[] = rowsOf(res);
   return rows.map((r) => r.id);
 }

@@ -58,7 +58,10 @@ export class TokenController {
   @Public()
   @Post('revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: "Revoke a refresh token or a code-flow access token (RFC 7009). The published body alone (token, token_type_hint) revokes the token it names; client credentials, when sent (body or Basic; a public client sends client_id), must be valid and then only that client's tokens are revoked. 200 even for unknown tokens or another client's" })
+  @ApiOperation({
+    summary:
+      "Revoke a refresh token or a code-flow access token (RFC 7009). The published body alone (token, token_type_hint) revokes the token it names; client credentials, when sent (body or Basic; a public client sends client_id), must be valid and then only that client's tokens are revoked. 200 even for unknown tokens or another client's",
+  })
   @ApiOkResponse({ description: 'Revoked, or nothing to revoke (RFC 7009 section 2.2): an empty object', schema: { type: 'object', properties: {}, additionalProperties: false } })
   async revoke(@Body() rawBody: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     reply.header('Cache-Control', 'no-store');

@@ -29,8 +29,7 @@ export interface ClientCredentials {
   clientSecret?: string;
 }
 
-export const oauthError = (status: number, error: string, description: string) =>
-  new ApiError(status, description, { oauthError: error });
+export const oauthError = (status: number, error: string, description: string) => new ApiError(status, description, { oauthError: error });
 const invalidClient = () => oauthError(401, 'invalid_client', 'Client authentication failed.');
 const invalidGrant = (d: string) => oauthError(400, 'invalid_grant', d);
 
@@ -167,10 +166,7 @@ export class TokenService {
       const scope = this.narrowScope(requestedScope, narrow(row.scope));
       const next = await this.issueRefresh(m, family.id, scope);
       // the successor is kept for the grace window only, encrypted (it is a bearer secret); erased after it
-      await m.query(`UPDATE refresh_tokens SET rotated_at = clock_timestamp(), successor_enc = $2 WHERE id = $1`, [
-        row.id,
-        grace > 0 ? encrypt(this.config.APP_SECRET, next) : null,
-      ]);
+      await m.query(`UPDATE refresh_tokens SET rotated_at = clock_timestamp(), successor_enc = $2 WHERE id = $1`, [row.id, grace > 0 ? encrypt(this.config.APP_SECRET, next) : null]);
       return { ...base, scope, next, rotatedId: grace > 0 ? (row.id as string) : null };
     });
     if (result.reuse) {
@@ -201,10 +197,10 @@ export class TokenService {
     } catch {
       return null; // sealed with another APP_SECRET: treat as no successor
     }
-    const rows: { scope: string; rotated_at: Date | null }[] = await m.query(
-      `SELECT scope, rotated_at FROM refresh_tokens WHERE token_hash = $1 AND family_id = $2 FOR UPDATE`,
-      [sha256(token), row.family_id],
-    );
+    const rows: { scope: string; rotated_at: Date | null }[] = await m.query(`SELECT scope, rotated_at FROM refresh_tokens WHERE token_hash = $1 AND family_id = $2 FOR UPDATE`, [
+      sha256(token),
+      row.family_id,
+    ]);
     if (!rows.length || rows[0].rotated_at) return null;
     return { token, scope: rows[0].scope };
   }
@@ -215,9 +211,12 @@ export class TokenService {
    * process left, and a repeat after the window erases it too.
    */
   private eraseSuccessorLater(refreshTokenId: string, graceSeconds: number) {
-    const timer = setTimeout(() => {
-      this.ds.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1 AND successor_enc IS NOT NULL`, [refreshTokenId]).catch(() => undefined);
-    }, graceSeconds * 1000 + 1000);
+    const timer = setTimeout(
+      () => {
+        this.ds.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1 AND successor_enc IS NOT NULL`, [refreshTokenId]).catch(() => undefined);
+      },
+      graceSeconds * 1000 + 1000,
+    );
     timer.unref();
   }
 
@@ -235,11 +234,7 @@ export class TokenService {
     if (!(await this.clients.authenticate(client.clientId, creds.clientSecret))) throw invalidClient();
   }
 
-  async authorizationCode(
-    creds: ClientCredentials,
-    params: { code?: string; codeVerifier?: string; redirectUri?: string },
-    ip: string,
-  ): Promise<TokenResponse> {
+  async authorizationCode(creds: ClientCredentials, params: { code?: string; codeVerifier?: string; redirectUri?: string }, ip: string): Promise<TokenResponse> {
     const { code, codeVerifier, redirectUri } = params;
     if (!code || !codeVerifier || !redirectUri || !creds.clientId) {
       throw oauthError(400, 'invalid_request', 'code, code_verifier, redirect_uri and client_id are required.');
@@ -319,8 +314,10 @@ export class TokenService {
     }
     if (access) await this.auth.revokeAccessToken(access);
     if (!familyId) return;
-    await unscoped(this.ds, "revocation: the family of the token named (the caller's own when it authenticated)").query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [familyId]);
+    await unscoped(this.ds, "revocation: the family of the token named (the caller's own when it authenticated)").query(
+      `UPDATE token_families SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`,
+      [familyId],
+    );
     this.auth.forgetFamily(familyId);
   }
 }
-

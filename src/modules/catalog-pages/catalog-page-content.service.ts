@@ -9,14 +9,7 @@ import { invalidPk } from '../../core/http/v1-rules';
 import { decodeId, encodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { CatalogPagesService } from './catalog-pages.service';
-import type {
-  ComponentBlockPatchRequest,
-  HtmlContentBlockRequest,
-  OrderUpdateRequest,
-  PageContentBlockRequest,
-  PageItemRequest,
-  TileContainerBlockRequest,
-} from './dto/catalog-page-content.dto';
+import type { ComponentBlockPatchRequest, HtmlContentBlockRequest, OrderUpdateRequest, PageContentBlockRequest, PageItemRequest, TileContainerBlockRequest } from './dto/catalog-page-content.dto';
 
 export interface BlockRow {
   id: string;
@@ -265,7 +258,9 @@ export class CatalogPageContentService {
     const to = Math.min(wanted, n);
     if (to < row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1 WHERE ${list.where} AND "order" >= $2 AND "order" < $3`, [parent, to, row.order]);
     if (to > row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" - 1 WHERE ${list.where} AND "order" > $2 AND "order" <= $3`, [parent, row.order, to]);
-    const [moved] = rowsOf<R>(await db.query(`UPDATE ${list.table} SET "order" = $2, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND id = $3 RETURNING ${columns}`, [parent, to, row.id]));
+    const [moved] = rowsOf<R>(
+      await db.query(`UPDATE ${list.table} SET "order" = $2, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND id = $3 RETURNING ${columns}`, [parent, to, row.id]),
+    );
     return moved;
   }
 
@@ -293,10 +288,13 @@ export class CatalogPageContentService {
     if (!found || (target.table === 'catalog_pages' && uuid === pageId)) throw invalidPk(target.member, raw);
     const order = await this.openSlot(db, list, parent, dto.order);
     const [row] = rowsOf<ItemRow>(
-      await db.query(
-        `INSERT INTO catalog_page_items (organization_id, catalog_page_id, block_id, "order", item_type, ${target.member}) VALUES ($org, $1, $2, $3, $4, $5) RETURNING ${ITEM_COLUMNS}`,
-        [pageId, blockId, order, target.type, uuid],
-      ),
+      await db.query(`INSERT INTO catalog_page_items (organization_id, catalog_page_id, block_id, "order", item_type, ${target.member}) VALUES ($org, $1, $2, $3, $4, $5) RETURNING ${ITEM_COLUMNS}`, [
+        pageId,
+        blockId,
+        order,
+        target.type,
+        uuid,
+      ]),
     );
     return row;
   }

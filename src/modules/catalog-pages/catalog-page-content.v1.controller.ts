@@ -2,15 +2,7 @@ import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
-import {
-  CatalogPageContentService,
-  presentBlockItem,
-  presentClassicItem,
-  presentComponentBlock,
-  presentHtmlBlock,
-  presentTileBlock,
-  presentTileItem,
-} from './catalog-page-content.service';
+import { CatalogPageContentService, presentBlockItem, presentClassicItem, presentComponentBlock, presentHtmlBlock, presentTileBlock, presentTileItem } from './catalog-page-content.service';
 import {
   ComponentBlockPatchRequest,
   ComponentBlockRequest,
@@ -32,7 +24,11 @@ const PAGE = ':catalog_page_id';
  */
 @V1()
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/classic-page-items`, id: 'id', scopes: 'catalog-pages', present: presentClassicItem,
+  service: CatalogPageContentService,
+  at: `${PAGE}/classic-page-items`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentClassicItem,
   list: { call: (s) => s.listClassic, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.addClassic, body: PageItemRequest },
   read: { call: (s) => s.getClassic },
@@ -40,7 +36,11 @@ const PAGE = ':catalog_page_id';
   remove: { call: (s) => s.removeClassic },
 })
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentBlockItem,
+  service: CatalogPageContentService,
+  at: `${PAGE}/content-blocks`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentBlockItem,
   list: { call: (s) => s.listBlocks, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.addBlock, body: PageContentBlockRequest },
   read: { call: (s) => s.getBlock },
@@ -48,22 +48,38 @@ const PAGE = ':catalog_page_id';
   remove: { call: (s) => s.removeBlock },
 })
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/html-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentHtmlBlock,
+  service: CatalogPageContentService,
+  at: `${PAGE}/html-content-blocks`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentHtmlBlock,
   read: { call: (s) => s.getHtml },
   update: { call: (s) => s.setHtml, body: HtmlContentBlockRequest },
 })
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/tile-container-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentTileBlock,
+  service: CatalogPageContentService,
+  at: `${PAGE}/tile-container-content-blocks`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentTileBlock,
   read: { call: (s) => s.getTile },
   update: { call: (s) => s.setTile, body: TileContainerBlockRequest },
 })
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/component-content-blocks`, id: 'id', scopes: 'catalog-pages', present: presentComponentBlock,
+  service: CatalogPageContentService,
+  at: `${PAGE}/component-content-blocks`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentComponentBlock,
   read: { call: (s) => s.getComponent },
   update: { call: (s) => s.setComponent, body: ComponentBlockRequest, patchBody: ComponentBlockPatchRequest },
 })
 @V1Resource<S>({
-  service: CatalogPageContentService, at: `${PAGE}/tile-container-content-blocks/:tile_container_id/items`, id: 'id', scopes: 'catalog-pages', present: presentTileItem,
+  service: CatalogPageContentService,
+  at: `${PAGE}/tile-container-content-blocks/:tile_container_id/items`,
+  id: 'id',
+  scopes: 'catalog-pages',
+  present: presentTileItem,
   list: { call: (s) => s.listTileItems, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.addTileItem, body: PageItemRequest },
   read: { call: (s) => s.getTileItem },

@@ -33,7 +33,19 @@ export interface CatalogPageRow {
 const COLUMNS = `cp.id, d.name AS domain_name, cp.page_title, cp.slug, cp.short_description, cp.tile_callout, cp.hidden, cp.strict_enforce_group_visibility,
   cp.is_classic, cp.header_html, cp.tile_sort_method, cp.search_location, cp.search_behavior, cp.item_layout`;
 const FROM = `catalog_pages cp JOIN domains d ON d.id = cp.domain_id AND d.organization_id = cp.organization_id`;
-const WRITABLE = ['page_title', 'slug', 'short_description', 'tile_callout', 'hidden', 'strict_enforce_group_visibility', 'header_html', 'tile_sort_method', 'search_location', 'search_behavior', 'item_layout'] as const;
+const WRITABLE = [
+  'page_title',
+  'slug',
+  'short_description',
+  'tile_callout',
+  'hidden',
+  'strict_enforce_group_visibility',
+  'header_html',
+  'tile_sort_method',
+  'search_location',
+  'search_behavior',
+  'item_layout',
+] as const;
 const SLUG_RE = /^[-a-zA-Z0-9_]+$/;
 
 const pageLink = (table: string, column: string, target: string, kind: LinkTable['kind'], columns: string[], member: string, visibility = false): LinkTable => ({
@@ -72,10 +84,9 @@ export class CatalogPagesService {
     const domain = await this.domains.requireByName(p, domainName);
     const db = scoped(this.ds, p.organizationId);
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM catalog_pages WHERE organization_id = $org AND domain_id = $1`, [domain.id]);
-    const rows = await db.query(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1 ORDER BY cp.created_at, cp.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [domain.id],
-    );
+    const rows = await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1 ORDER BY cp.created_at, cp.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+      domain.id,
+    ]);
     return { rows, count: n };
   }
 
@@ -96,10 +107,7 @@ export class CatalogPagesService {
       }
     }
     const [row] = await this.write(() =>
-      scoped(this.ds, p.organizationId).query(
-        `INSERT INTO catalog_pages (organization_id, ${cols.join(', ')}) VALUES ($org, ${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-        values,
-      ),
+      scoped(this.ds, p.organizationId).query(`INSERT INTO catalog_pages (organization_id, ${cols.join(', ')}) VALUES ($org, ${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values),
     );
     return this.one(p, domain, encodeId('catalogPage', row.id));
   }

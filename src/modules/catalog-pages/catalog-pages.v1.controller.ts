@@ -14,16 +14,31 @@ const ITEM = 'catalog_page_id';
  * and their student-group visibility overrides (what a page holds: catalog-page-content.v1.controller.ts).
  */
 @V1()
-@V1Links({ service: serviceIn(CatalogPagesService, (x) => x.tags), at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'catalog-pages', present: presentPageTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
+@V1Links({
+  service: serviceIn(CatalogPagesService, (x) => x.tags),
+  at: `:${ITEM}/tags`,
+  id: 'tag_id',
+  scopes: 'catalog-pages',
+  present: presentPageTag,
+  body: PublishedCourseTagDto,
+  handlers: ['listTags', 'addTag', 'readTag', 'removeTag'],
+})
 @V1Resource<CatalogPagesService['overrides']>({
-  service: serviceIn(CatalogPagesService, (x) => x.overrides), at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'catalog-pages', present: presentPageOverride,
+  service: serviceIn(CatalogPagesService, (x) => x.overrides),
+  at: `:${ITEM}/visibility-overrides`,
+  id: 'student_group_id',
+  scopes: 'catalog-pages',
+  present: presentPageOverride,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, handler: 'listOverrides' },
   create: { call: (s) => s.add, body: PublishedCourseVisibilityDto, handler: 'setOverride' },
   read: { call: (s) => s.read, handler: 'readOverride' },
   remove: { call: (s) => s.remove, handler: 'removeOverride' },
 })
 @V1Resource<CatalogPagesService>({
-  service: CatalogPagesService, id: ITEM, scopes: 'catalog-pages', present: presentCatalogPage,
+  service: CatalogPagesService,
+  id: ITEM,
+  scopes: 'catalog-pages',
+  present: presentCatalogPage,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.create, body: CatalogPageCreateRequest },
   read: { call: (s) => s.get, handler: 'read' },

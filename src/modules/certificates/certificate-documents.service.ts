@@ -37,7 +37,9 @@ export class CertificateDocumentsService {
 
   /** A certificate by its code, in any organization (the code is what a learner hands to whoever checks it). */
   async byCode(code: string): Promise<CertificateFacts> {
-    const rows = CODE.test(code) ? await unscoped(this.ds, 'public certificate verification by its unique code').query(`${FACTS_SQL} WHERE c.code = ANY($1::text[])`, [[code, code.toUpperCase()]]) : [];
+    const rows = CODE.test(code)
+      ? await unscoped(this.ds, 'public certificate verification by its unique code').query(`${FACTS_SQL} WHERE c.code = ANY($1::text[])`, [[code, code.toUpperCase()]])
+      : [];
     if (!rows.length) throw new ApiError(404, 'No certificate has this code.');
     return rows[0];
   }

@@ -97,7 +97,14 @@ export const OPEN_BADGE_CREDENTIAL_SCHEMA = {
       properties: {
         type: { type: 'array', items: { type: 'string' } },
         name: { type: 'string' },
-        identifier: { type: 'array', items: { type: 'object', required: ['type', 'identityHash', 'identityType', 'hashed', 'salt'], properties: { type: { type: 'string' }, identityHash: { type: 'string' }, identityType: { type: 'string' }, hashed: { type: 'boolean' }, salt: { type: 'string' } } } },
+        identifier: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['type', 'identityHash', 'identityType', 'hashed', 'salt'],
+            properties: { type: { type: 'string' }, identityHash: { type: 'string' }, identityType: { type: 'string' }, hashed: { type: 'boolean' }, salt: { type: 'string' } },
+          },
+        },
         achievement: {
           type: 'object',
           required: ['id', 'type', 'name', 'description', 'criteria'],
@@ -115,7 +122,13 @@ export const OPEN_BADGE_CREDENTIAL_SCHEMA = {
     credentialStatus: {
       type: 'object',
       required: ['id', 'type', 'statusPurpose', 'statusListIndex', 'statusListCredential'],
-      properties: { id: { type: 'string' }, type: { type: 'string', enum: ['BitstringStatusListEntry'] }, statusPurpose: { type: 'string', enum: ['revocation'] }, statusListIndex: { type: 'string' }, statusListCredential: { type: 'string' } },
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', enum: ['BitstringStatusListEntry'] },
+        statusPurpose: { type: 'string', enum: ['revocation'] },
+        statusListIndex: { type: 'string' },
+        statusListCredential: { type: 'string' },
+      },
     },
     proof: PROOF,
   },
@@ -134,7 +147,12 @@ export const STATUS_LIST_CREDENTIAL_SCHEMA = {
     credentialSubject: {
       type: 'object',
       required: ['id', 'type', 'statusPurpose', 'encodedList'],
-      properties: { id: { type: 'string' }, type: { type: 'string', enum: ['BitstringStatusList'] }, statusPurpose: { type: 'string', enum: ['revocation'] }, encodedList: { type: 'string', description: 'multibase base64url of the GZIP of the bits' } },
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', enum: ['BitstringStatusList'] },
+        statusPurpose: { type: 'string', enum: ['revocation'] },
+        encodedList: { type: 'string', description: 'multibase base64url of the GZIP of the bits' },
+      },
     },
     proof: PROOF,
   },

@@ -28,7 +28,16 @@ export class CertificateTemplatesService {
     );
     if (!rows.length) return { ...DEFAULT_TEMPLATE, updatedAt: null };
     const r = rows[0];
-    return { title: r.title, primaryColor: r.primary_color, accentColor: r.accent_color, signatureName: r.signature_name, signatureTitle: r.signature_title, logo: r.logo, logoType: r.logo_type, updatedAt: r.updated_at };
+    return {
+      title: r.title,
+      primaryColor: r.primary_color,
+      accentColor: r.accent_color,
+      signatureName: r.signature_name,
+      signatureTitle: r.signature_title,
+      logo: r.logo,
+      logoType: r.logo_type,
+      updatedAt: r.updated_at,
+    };
   }
 
   /** Partial update: members not sent keep their value. The logo must be an image pdf-lib can place (422-free: a /v1 400). */

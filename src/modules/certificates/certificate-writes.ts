@@ -27,7 +27,11 @@ export interface CompletedCourseProgress {
  * progress's own or, for a shared progress, the user's latest enrollment in that published course.
  * One statement for the whole set. Returns the ids issued, by course progress.
  */
-export async function issueCertificates(m: EntityManager, organizationId: string, done: CompletedCourseProgress[]): Promise<Map<string, { id: string; code: string; issued_at: Date; expires_at: Date | null }>> {
+export async function issueCertificates(
+  m: EntityManager,
+  organizationId: string,
+  done: CompletedCourseProgress[],
+): Promise<Map<string, { id: string; code: string; issued_at: Date; expires_at: Date | null }>> {
   const out = new Map<string, { id: string; code: string; issued_at: Date; expires_at: Date | null }>();
   if (!done.length) return out;
   const rows: { course_progress_id: string; id: string; code: string; issued_at: Date; expires_at: Date | null }[] = await m.query(
@@ -82,8 +86,5 @@ export async function expireCertificates(m: EntityManager, organizationId: strin
  */
 export async function detachCertificates(m: EntityManager, organizationId: string, courseProgressIds: string[]): Promise<void> {
   if (!courseProgressIds.length) return;
-  await m.query(`UPDATE certificates SET course_progress_id = NULL WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[])`, [
-    organizationId,
-    courseProgressIds,
-  ]);
+  await m.query(`UPDATE certificates SET course_progress_id = NULL WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[])`, [organizationId, courseProgressIds]);
 }

@@ -82,7 +82,10 @@ export class CertificatesController {
   @Scopes('certificates:read')
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'The PDF', schema: PDF_BYTES })
-  @ApiOperation({ summary: 'Download a certificate as a PDF', description: 'Extension (not in the published API): the PDF of the certificate in the organization template, with its verification URL and a QR code of it.' })
+  @ApiOperation({
+    summary: 'Download a certificate as a PDF',
+    description: 'Extension (not in the published API): the PDF of the certificate in the organization template, with its verification URL and a QR code of it.',
+  })
   async pdf(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const facts = await this.documents.byPublicId(p.organizationId, id);
     const pdf = await this.documents.pdf(facts);
@@ -94,7 +97,10 @@ export class CertificatesController {
   @Get(':id/credential')
   @Scopes('certificates:read')
   @ApiOkResponse({ description: 'The OpenBadgeCredential', schema: OPEN_BADGE_CREDENTIAL_SCHEMA })
-  @ApiOperation({ summary: 'A certificate as an Open Badges 3.0 verifiable credential', description: 'Extension (not in the published API): an OpenBadgeCredential with an eddsa-rdfc-2022 Data Integrity proof and a Bitstring Status List entry.' })
+  @ApiOperation({
+    summary: 'A certificate as an Open Badges 3.0 verifiable credential',
+    description: 'Extension (not in the published API): an OpenBadgeCredential with an eddsa-rdfc-2022 Data Integrity proof and a Bitstring Status List entry.',
+  })
   async credential(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const facts = await this.documents.byPublicId(p.organizationId, id);
     reply.header('Content-Type', 'application/vc+ld+json');

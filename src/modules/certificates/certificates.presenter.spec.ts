@@ -13,13 +13,31 @@ describe('presentCertificate / presentGroup: pg text timestamps present as their
   it('a certificate: issued_at, expires_at and the status at `now` alike', () => {
     for (const issued of texts) {
       for (const expires of [null, ...texts]) {
-        const row = { id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51', courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52', code: 'CERT-1', scoreAsPercent: 80 };
+        const row = {
+          id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50',
+          userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51',
+          courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52',
+          code: 'CERT-1',
+          scoreAsPercent: 80,
+        };
         const asText = presentCertificate({ ...row, issuedAt: issued, expiresAt: expires }, 'http://a.test/', now);
         const asDates = presentCertificate({ ...row, issuedAt: parseTimestamptz(issued), expiresAt: expires === null ? null : parseTimestamptz(expires) }, 'http://a.test/', now);
         expect(JSON.stringify(asText)).toBe(JSON.stringify(asDates));
       }
     }
-    const expired = presentCertificate({ id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51', courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52', code: 'C', scoreAsPercent: null, issuedAt: texts[0], expiresAt: '2025-03-04 05:06:07.0999+00' }, 'http://a.test', now);
+    const expired = presentCertificate(
+      {
+        id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50',
+        userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51',
+        courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52',
+        code: 'C',
+        scoreAsPercent: null,
+        issuedAt: texts[0],
+        expiresAt: '2025-03-04 05:06:07.0999+00',
+      },
+      'http://a.test',
+      now,
+    );
     expect(expired.attributes).toMatchObject({ status: 'expired', expires_at: '2025-03-04T05:06:07.099Z' });
   });
 

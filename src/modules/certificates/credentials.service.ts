@@ -155,14 +155,16 @@ export class CredentialsService {
     if (c.statusIndex !== null) return c.statusIndex;
     const db = scoped(this.ds, c.organizationId);
     await db.query(`INSERT INTO credential_issuers (organization_id) VALUES ($org) ON CONFLICT DO NOTHING`);
-    const rows = rowsOf<{ status_index: number }>(await db.query(
-      `WITH c AS (SELECT id FROM certificates WHERE id = $1 AND organization_id = $org AND status_index IS NULL FOR UPDATE),
+    const rows = rowsOf<{ status_index: number }>(
+      await db.query(
+        `WITH c AS (SELECT id FROM certificates WHERE id = $1 AND organization_id = $org AND status_index IS NULL FOR UPDATE),
             n AS (UPDATE credential_issuers SET next_status_index = next_status_index + 1
                    WHERE organization_id = $org AND EXISTS (SELECT 1 FROM c) RETURNING next_status_index - 1 AS idx)
        UPDATE certificates SET status_index = n.idx FROM n WHERE certificates.id = $1 AND certificates.organization_id = $org
        RETURNING status_index`,
-      [c.id],
-    ));
+        [c.id],
+      ),
+    );
     if (rows.length) return rows[0].status_index;
     const again: { status_index: number }[] = await db.query(`SELECT status_index FROM certificates WHERE id = $1 AND organization_id = $org`, [c.id]);
     return again[0].status_index;
@@ -171,7 +173,11 @@ export class CredentialsService {
   /** A salted SHA-256 of the learner's email (Open Badges IdentityObject): the same for the same certificate. */
   private identity(c: CertificateFacts) {
     const salt = createHmac('sha256', this.config.APP_SECRET).update(`credential-salt:${c.id}`).digest('hex').slice(0, 16);
-    const identityHash = 'sha256$' + createHash('sha256').update(c.learnerEmail.toLowerCase() + salt).digest('hex');
+    const identityHash =
+      'sha256$' +
+      createHash('sha256')
+        .update(c.learnerEmail.toLowerCase() + salt)
+        .digest('hex');
     return { type: 'IdentityObject', identityHash, identityType: 'emailAddress', hashed: true, salt };
   }
 

@@ -74,7 +74,10 @@ export class VerificationController {
   async pdf(@Param('code') code: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const facts = await this.documents.byCode(code);
     const pdf = await this.documents.pdf(facts);
-    reply.header('Content-Type', 'application/pdf').header('Content-Disposition', `inline; filename="certificate-${facts.code.replace(/[^A-Za-z0-9-]/g, '')}.pdf"`).header('Cache-Control', 'no-store');
+    reply
+      .header('Content-Type', 'application/pdf')
+      .header('Content-Disposition', `inline; filename="certificate-${facts.code.replace(/[^A-Za-z0-9-]/g, '')}.pdf"`)
+      .header('Cache-Control', 'no-store');
     return pdf;
   }
 

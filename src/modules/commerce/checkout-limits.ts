@@ -131,10 +131,11 @@ export async function countPromoUse(m: EntityManager, organizationId: string, pu
   if (code.single_use_per_user) {
     // one counted use per (pool, user): parallel successes of the same user's purchases queue here
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${PROMO_LOCK_SPACE}))`, [`promo-user:${code.pool_id}:${purchase.user_id}`]);
-    const held = await m.query(
-      `SELECT 1 FROM promo_code_uses WHERE organization_id = $1 AND pool_id = $2 AND user_id = $3 AND released_at IS NULL LIMIT 1`,
-      [organizationId, code.pool_id, purchase.user_id],
-    );
+    const held = await m.query(`SELECT 1 FROM promo_code_uses WHERE organization_id = $1 AND pool_id = $2 AND user_id = $3 AND released_at IS NULL LIMIT 1`, [
+      organizationId,
+      code.pool_id,
+      purchase.user_id,
+    ]);
     if (held.length) throw fieldError('promo_code', SINGLE_USE);
   }
   // never past max_uses: the row lock serializes parallel successes and the condition is
@@ -152,10 +153,13 @@ export async function countPromoUse(m: EntityManager, organizationId: string, pu
     if (!still.length) return; // deleted since the SELECT above: nothing to count
     throw fieldError('promo_code', USED_UP);
   }
-  await m.query(
-    `INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($1, $2, $3, $4, $5)`,
-    [organizationId, purchase.promo_code_id, code.pool_id, purchase.user_id, purchase.id],
-  );
+  await m.query(`INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($1, $2, $3, $4, $5)`, [
+    organizationId,
+    purchase.promo_code_id,
+    code.pool_id,
+    purchase.user_id,
+    purchase.id,
+  ]);
 }
 
 interface CreditRow {
@@ -207,10 +211,14 @@ export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code:
     );
     if (!spent.length) throw fieldError('training_credit_code', 'This training credit code has no credits left.');
   }
-  await m.query(
-    `INSERT INTO training_credit_spends (organization_id, code_id, user_id, purchase_id, credits, spent_cents) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [ctx.organizationId, row.id, ctx.userId, ctx.purchaseId, credits, spentCents],
-  );
+  await m.query(`INSERT INTO training_credit_spends (organization_id, code_id, user_id, purchase_id, credits, spent_cents) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    ctx.organizationId,
+    row.id,
+    ctx.userId,
+    ctx.purchaseId,
+    credits,
+    spentCents,
+  ]);
   return { trainingCreditCodeId: row.id, code: row.code, spentCents };
 }
 

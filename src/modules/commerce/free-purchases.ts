@@ -50,7 +50,9 @@ const MAX_CENTS = 2147483647;
 export const NO_CHARGE_MSG = 'Registered through an enrollment operation: no charge.';
 
 /** The enrollment's copy of a purchase row (its `purchase` jsonb and published Purchase block). */
-export const storedPurchase = (p: Pick<PurchaseRow, 'id' | 'price_cents' | 'currency_code' | 'state' | 'purchased_at' | 'tax_price_cents' | 'order_id' | 'payment_processor' | 'quantity'>): StoredPurchase => ({
+export const storedPurchase = (
+  p: Pick<PurchaseRow, 'id' | 'price_cents' | 'currency_code' | 'state' | 'purchased_at' | 'tax_price_cents' | 'order_id' | 'payment_processor' | 'quantity'>,
+): StoredPurchase => ({
   purchase_price: { amount: (p.price_cents / 100).toFixed(2), currency_code: p.currency_code },
   purchase_state: p.state,
   purchased_at: new Date(p.purchased_at).toISOString(),
@@ -73,12 +75,7 @@ export const storedPurchase = (p: Pick<PurchaseRow, 'id' | 'price_cents' | 'curr
  * purchase, keyed by enrollment id (an object without an offer, which the offers' triggers rule out,
  * gets none).
  */
-export async function recordEnrollmentPurchases(
-  m: EntityManager,
-  organizationId: string,
-  object: EnrolledObject,
-  items: EnrollmentWithoutPurchase[],
-): Promise<Map<string, RecordedPurchase>> {
+export async function recordEnrollmentPurchases(m: EntityManager, organizationId: string, object: EnrolledObject, items: EnrollmentWithoutPurchase[]): Promise<Map<string, RecordedPurchase>> {
   const out = new Map<string, RecordedPurchase>();
   if (!items.length) return out;
   const declaredCents = items.map((it) => (it.declared ? Math.round(Number(it.declared.purchase_price.amount) * 100) : 0));
@@ -93,9 +90,7 @@ export async function recordEnrollmentPurchases(
     [organizationId, [...new Set(items.map((it) => it.objectId))]],
   );
   const offerOf = new Map(offers.map((o) => [o.owner_id, o]));
-  const rows = items
-    .map((it, i) => ({ it, cents: declaredCents[i], offer: offerOf.get(it.objectId) }))
-    .filter((r): r is typeof r & { offer: (typeof offers)[number] } => r.offer !== undefined);
+  const rows = items.map((it, i) => ({ it, cents: declaredCents[i], offer: offerOf.get(it.objectId) })).filter((r): r is typeof r & { offer: (typeof offers)[number] } => r.offer !== undefined);
   if (!rows.length) return out;
   const grants = (enrollmentId: string): Grants => ({
     domain_user: false,

@@ -33,10 +33,9 @@ export class OffersV1Service {
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: OfferItemRow[]; count: number }> {
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${FROM} WHERE o.organization_id = $1 AND ${LIVE}`, [p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $1 AND ${LIVE} ORDER BY o.created_at, o.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [p.organizationId],
-    );
+    const rows = await this.ds.query(`SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $1 AND ${LIVE} ORDER BY o.created_at, o.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+      p.organizationId,
+    ]);
     return { rows, count: n };
   }
 

@@ -61,19 +61,22 @@ export type OfferItemBasics = Pick<OfferItemRow, 'id' | 'published_course_id' | 
 export function presentOfferBasics(r: OfferItemBasics) {
   const id = encodeId('offer', r.id);
   const kind = offerType(r);
-  return omitEmpty({
-    id,
-    course_series_id: r.course_series_id ? encodeId('courseSeries', r.course_series_id) : null,
-    published_path_id: r.published_path_id ? encodeId('publishedPath', r.published_path_id) : null,
-    published_course_id: r.published_course_id ? encodeId('publishedCourse', r.published_course_id) : null,
-    plan_id: r.plan_id ? encodeId('plan', r.plan_id) : null,
-    domain_name: r.domain_name,
-    offer_type: kind === 'course_series' ? null : kind,
-    price_cents: priceCents(r),
-    currency_code: r.currency_code,
-    price_credits: null,
-    sku: r.sku ?? id,
-  }, ['course_series_id', 'published_path_id', 'published_course_id', 'plan_id', 'offer_type']);
+  return omitEmpty(
+    {
+      id,
+      course_series_id: r.course_series_id ? encodeId('courseSeries', r.course_series_id) : null,
+      published_path_id: r.published_path_id ? encodeId('publishedPath', r.published_path_id) : null,
+      published_course_id: r.published_course_id ? encodeId('publishedCourse', r.published_course_id) : null,
+      plan_id: r.plan_id ? encodeId('plan', r.plan_id) : null,
+      domain_name: r.domain_name,
+      offer_type: kind === 'course_series' ? null : kind,
+      price_cents: priceCents(r),
+      currency_code: r.currency_code,
+      price_credits: null,
+      sku: r.sku ?? id,
+    },
+    ['course_series_id', 'published_path_id', 'published_course_id', 'plan_id', 'offer_type'],
+  );
 }
 
 /** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change). */

@@ -9,7 +9,10 @@ import { OffersV1Service } from './offers-v1.service';
 /** /v1/offers (offers:read / offers:write): list, read, PUT and PATCH (both partial). */
 @V1()
 @V1Resource<OffersV1Service>({
-  service: OffersV1Service, id: 'offer_id', scopes: 'offers', present: presentOfferItem,
+  service: OffersV1Service,
+  id: 'offer_id',
+  scopes: 'offers',
+  present: presentOfferItem,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.read },
   update: { call: (s) => s.update, body: OfferUpdateDto },

@@ -57,7 +57,10 @@ export class PromoCodesService {
   async listPools(p: Principal, page: V1PageRequest, filters: { offerId?: string; name?: string }): Promise<{ rows: PoolRow[]; count: number }> {
     const where = new OrgWhere(p.organizationId, 'x.organization_id')
       .equals('x.name', filters.name)
-      .and(filters.offerId === undefined ? undefined : decodeId('offer', filters.offerId), (offer) => `EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = ${offer}::uuid)`);
+      .and(
+        filters.offerId === undefined ? undefined : decodeId('offer', filters.offerId),
+        (offer) => `EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = ${offer}::uuid)`,
+      );
     return v1SqlPage(this.ds, POOL_COLS, 'promo_code_pools x', where, page);
   }
 
@@ -127,7 +130,11 @@ export class PromoCodesService {
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, id, true);
       const codes: { id: string }[] = await m.query(`SELECT id FROM promo_codes WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
-      await clearPromoCodeUse(m, p.organizationId, codes.map((c) => c.id));
+      await clearPromoCodeUse(
+        m,
+        p.organizationId,
+        codes.map((c) => c.id),
+      );
       await m.query(`DELETE FROM promo_code_pools WHERE organization_id = $1 AND id = $2`, [p.organizationId, pool.id]);
     });
   }
@@ -138,11 +145,17 @@ export class PromoCodesService {
     const m = this.ds.manager;
     const pool = await this.pool(m, p, poolId);
     const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
-    const ids: { offer_id: string }[] = await m.query(
-      `SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 ORDER BY created_at, offer_id LIMIT $3 OFFSET $4`,
-      [p.organizationId, pool.id, page.pageSize, page.offset],
+    const ids: { offer_id: string }[] = await m.query(`SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 ORDER BY created_at, offer_id LIMIT $3 OFFSET $4`, [
+      p.organizationId,
+      pool.id,
+      page.pageSize,
+      page.offset,
+    ]);
+    const items = await loadOfferItems(
+      m,
+      p.organizationId,
+      ids.map((r) => r.offer_id),
     );
-    const items = await loadOfferItems(m, p.organizationId, ids.map((r) => r.offer_id));
     return { rows: ids.map((r) => items.filter((i) => i.id === r.offer_id)), count: n };
   }
 
@@ -209,14 +222,15 @@ export class PromoCodesService {
     const poolUuid = decodeId('promoCodePool', dto.promo_code_pool_id);
     try {
       return await this.ds.transaction(async (m) => {
-        const pool: { id: string }[] = poolUuid
-          ? await m.query(`SELECT id FROM promo_code_pools WHERE organization_id = $1 AND id = $2 FOR SHARE`, [p.organizationId, poolUuid])
-          : [];
+        const pool: { id: string }[] = poolUuid ? await m.query(`SELECT id FROM promo_code_pools WHERE organization_id = $1 AND id = $2 FOR SHARE`, [p.organizationId, poolUuid]) : [];
         if (!pool.length) throw invalidPk('promo_code_pool_id', dto.promo_code_pool_id);
-        const [row]: PromoCodeRow[] = await m.query(
-          `INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($1, $2, $3, $4, $5) RETURNING ${CODE_COLS}`,
-          [p.organizationId, pool[0].id, dto.code, dto.max_uses, dto.active ?? true],
-        );
+        const [row]: PromoCodeRow[] = await m.query(`INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($1, $2, $3, $4, $5) RETURNING ${CODE_COLS}`, [
+          p.organizationId,
+          pool[0].id,
+          dto.code,
+          dto.max_uses,
+          dto.active ?? true,
+        ]);
         return row;
       });
     } catch (e) {

@@ -10,9 +10,5 @@ export async function updateSent(m: EntityManager, table: string, id: string, or
   const sent = Object.entries(members).filter(([, v]) => v !== undefined);
   if (!sent.length) return;
   const sets = sent.map(([column], i) => `${column} = $${i + 3}`);
-  await m.query(`UPDATE ${table} SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
-    id,
-    organizationId,
-    ...sent.map(([, v]) => v),
-  ]);
+  await m.query(`UPDATE ${table} SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [id, organizationId, ...sent.map(([, v]) => v)]);
 }

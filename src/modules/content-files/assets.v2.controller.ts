@@ -23,7 +23,10 @@ import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<AssetsV2Service>({
-  service: AssetsV2Service, type: 'assets', scopes: 'assets', baseUrl: true,
+  service: AssetsV2Service,
+  type: 'assets',
+  scopes: 'assets',
+  baseUrl: true,
   create: {
     call: (s) => s.createMany,
     item: AssetCreateItemV2,

@@ -14,7 +14,11 @@ import { AssetImporter, WebPackageImporter } from './importers';
  */
 @Processor(QUEUES.contentFiles, { concurrency: 4 })
 export class ContentFilesProcessor extends QueueWorker<ContentFileJob>(QUEUES.contentFiles, 'content-files', sweeper(IMPORT_SWEEP_SCHEDULER_ID, 'requeue-pending')) {
-  constructor(private readonly assets: AssetImporter, private readonly packages: WebPackageImporter, private readonly imports: ImportJobs) {
+  constructor(
+    private readonly assets: AssetImporter,
+    private readonly packages: WebPackageImporter,
+    private readonly imports: ImportJobs,
+  ) {
     super();
   }
 

@@ -31,7 +31,11 @@ describe('zip entry names', () => {
     for (const k of keys) expect(() => assertKey(k)).not.toThrow();
     expect(new Set(keys).size).toBe(names.length);
     expect(keySegment('a+b')).toBe('a+2Bb');
-    const decode = (s: string) => Buffer.from(s.replace(/\+([0-9A-F]{2})|([^+])/g, (_, h, c) => (h ? `%${h}` : encodeURIComponent(c))).replace(/%([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    const decode = (s: string) =>
+      Buffer.from(
+        s.replace(/\+([0-9A-F]{2})|([^+])/g, (_, h, c) => (h ? `%${h}` : encodeURIComponent(c))).replace(/%([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))),
+        'latin1',
+      ).toString('utf8');
     expect(decode(keySegment('ﬁle (1).png'))).toBe('ﬁle (1).png');
   });
 
@@ -63,7 +67,9 @@ describe('manifests', () => {
       parameters: null,
       launchData: { activityId: 'au1', moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow', courseId: 'c' },
     });
-    const withMastery = xml.replace('<au id="au1">', '<au id="https://x.test/au/1" moveOn="CompletedAndPassed" masteryScore="0.8" launchMethod="OwnWindow">').replace('index.html', './au/../au1/start.html?x=1');
+    const withMastery = xml
+      .replace('<au id="au1">', '<au id="https://x.test/au/1" moveOn="CompletedAndPassed" masteryScore="0.8" launchMethod="OwnWindow">')
+      .replace('index.html', './au/../au1/start.html?x=1');
     expect(inspectManifest('cmi5.xml', Buffer.from(withMastery))).toMatchObject({
       launch: 'au1/start.html',
       parameters: 'x=1',

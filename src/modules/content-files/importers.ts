@@ -164,7 +164,13 @@ export class AssetImporter extends Importer(Asset) {
     const asset = await this.processing(organizationId, assetId);
     if (!asset?.sourceUrl) return 'skipped';
     const prefix = assetPrefix(organizationId, asset.id);
-    const run = { prefix, tempPrefix: 'cp-asset-', lastAttempt, unknownFailure: 'The file could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, assetId }, 'asset import failed') };
+    const run = {
+      prefix,
+      tempPrefix: 'cp-asset-',
+      lastAttempt,
+      unknownFailure: 'The file could not be stored.',
+      logUnknown: (err: unknown) => this.logger.error({ err, assetId }, 'asset import failed'),
+    };
     return settleImport(asset, this.repo, this.storage, run, async (dir) => {
       const dest = join(dir, 'download');
       const got = await download(this.config, asset.sourceUrl!, dest, this.config.ASSET_MAX_BYTES);
@@ -190,7 +196,13 @@ export class WebPackageImporter extends Importer(WebPackage) {
   async run(organizationId: string, webPackageId: string, lastAttempt: boolean): Promise<'READY' | 'FAILED' | 'skipped'> {
     const pkg = await this.processing(organizationId, webPackageId);
     if (!pkg) return 'skipped';
-    const run = { prefix: pkg.storagePrefix, tempPrefix: 'cp-wpk-', lastAttempt, unknownFailure: 'The package could not be stored.', logUnknown: (err: unknown) => this.logger.error({ err, webPackageId }, 'web package import failed') };
+    const run = {
+      prefix: pkg.storagePrefix,
+      tempPrefix: 'cp-wpk-',
+      lastAttempt,
+      unknownFailure: 'The package could not be stored.',
+      logUnknown: (err: unknown) => this.logger.error({ err, webPackageId }, 'web package import failed'),
+    };
     return settleImport(pkg, this.repo, this.storage, run, async (dir) => {
       const dest = join(dir, 'package.zip');
       const got = await download(this.config, pkg.sourceUrl, dest, this.config.WEB_PACKAGE_MAX_BYTES);

@@ -204,7 +204,12 @@ export function resolveLaunch(bases: (string | null | undefined)[], href: string
 
 /** The query a SCORM item's `parameters` add to the href's own one (IMS CP: a leading `?` or `&` dropped, joined with `&`). */
 export function joinParameters(own: string | null, parameters: string | null): string | null {
-  const p = parameters ? parameters.trim().replace(/^[?&]+/, '').replace(/^#.*$/, '') : '';
+  const p = parameters
+    ? parameters
+        .trim()
+        .replace(/^[?&]+/, '')
+        .replace(/^#.*$/, '')
+    : '';
   if (!p) return own;
   return own ? `${own}&${p}` : p;
 }

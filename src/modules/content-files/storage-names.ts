@@ -31,7 +31,11 @@ export function assetFileName(url: string, ext: string | null): string {
   } catch {
     name = '';
   }
-  name = name.replace(/[^A-Za-z0-9._ ()-]+/g, '_').replace(/^[.\s_]+/, '').slice(0, 120).trim();
+  name = name
+    .replace(/[^A-Za-z0-9._ ()-]+/g, '_')
+    .replace(/^[.\s_]+/, '')
+    .slice(0, 120)
+    .trim();
   if (!name) name = 'file';
   if (ext && !/\.[A-Za-z0-9]{1,8}$/.test(name)) name = `${name}.${ext}`;
   return name;

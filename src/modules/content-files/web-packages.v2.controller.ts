@@ -13,7 +13,12 @@ import { WebPackagesV2Service } from './web-packages.v2.service';
 import { presentWebPackageV2 } from './web-packages.v2.presenter';
 
 /** Create is rate limited more tightly than a plain batch, as published: each item queues an outbound fetch (docs/decisions/rate-limits.md). */
-const createRateLimit = RateLimit({ operation: 'web-packages:create', limit: 'WEB_PACKAGE_CREATE_RATE_LIMIT', window: 'WEB_PACKAGE_CREATE_RATE_WINDOW_SECONDS', organizationLimit: 'WEB_PACKAGE_CREATE_ORG_RATE_LIMIT' });
+const createRateLimit = RateLimit({
+  operation: 'web-packages:create',
+  limit: 'WEB_PACKAGE_CREATE_RATE_LIMIT',
+  window: 'WEB_PACKAGE_CREATE_RATE_WINDOW_SECONDS',
+  organizationLimit: 'WEB_PACKAGE_CREATE_ORG_RATE_LIMIT',
+});
 
 /**
  * /v2/web-packages: list, create batch (answers PROCESSING; the worker imports, a bad archive ends
@@ -24,8 +29,16 @@ const createRateLimit = RateLimit({ operation: 'web-packages:create', limit: 'WE
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<WebPackagesV2Service>({
-  service: WebPackagesV2Service, type: 'web-packages', scopes: 'web-packages', baseUrl: true,
-  create: { call: (s) => s.createMany, item: WebPackageCreateItemV2, doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' }, decorators: [createRateLimit] },
+  service: WebPackagesV2Service,
+  type: 'web-packages',
+  scopes: 'web-packages',
+  baseUrl: true,
+  create: {
+    call: (s) => s.createMany,
+    item: WebPackageCreateItemV2,
+    doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' },
+    decorators: [createRateLimit],
+  },
   update: { call: (s) => s.updateMany, item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
 })
 @Controller('v2/web-packages')

@@ -49,9 +49,15 @@ export class WebPackagesV2Service {
 
   /** Titles only; malformed, unknown and other organizations' ids are not_found. A repeated id: later titles win, every item answers the final package. */
   updateMany(p: Principal, items: ValidItem<WebPackageUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<WebPackageResource>>> {
-    return updateLastWins(items, 'webPackage', 'Web package not found.', (v) => ({ title: v.item.attributes.title }), async (merged) => {
-      const rows = await this.packages.setTitles(p, new Map([...merged].map(([id, c]) => [id, c.title])));
-      return new Map(rows.map((r) => [r.id, presentWebPackageV2(r, baseUrl)]));
-    });
+    return updateLastWins(
+      items,
+      'webPackage',
+      'Web package not found.',
+      (v) => ({ title: v.item.attributes.title }),
+      async (merged) => {
+        const rows = await this.packages.setTitles(p, new Map([...merged].map(([id, c]) => [id, c.title])));
+        return new Map(rows.map((r) => [r.id, presentWebPackageV2(r, baseUrl)]));
+      },
+    );
   }
 }

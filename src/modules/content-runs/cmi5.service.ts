@@ -108,7 +108,12 @@ export class Cmi5Service implements OnModuleInit {
         if (typeof data.masteryScore === 'number') launchData.masteryScore = data.masteryScore;
         const key = { activity: auId, agent: `account::${base}|${encodeId('student', s.userId)}`, registration: r.registration, docId: 'LMS.LaunchData' };
         await putStateDocument(m, s.organizationId, key, launchData);
-        await this.lrs.storeIn(m, this.lms(s.organizationId, base), [this.statement(actor, VERB.launched, 'Launched', { id: auId, objectType: 'Activity' }, r.registration, s.launchId, { 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal', 'https://w3id.org/xapi/cmi5/context/extensions/moveon': moveOn })]);
+        await this.lrs.storeIn(m, this.lms(s.organizationId, base), [
+          this.statement(actor, VERB.launched, 'Launched', { id: auId, objectType: 'Activity' }, r.registration, s.launchId, {
+            'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal',
+            'https://w3id.org/xapi/cmi5/context/extensions/moveon': moveOn,
+          }),
+        ]);
         if (moveOn === 'NotApplicable') await this.satisfy(m, s.organizationId, s.attemptId, base, actor, r, s.launchId, { completed: true, success: null, score: null });
       });
     } else {
@@ -126,7 +131,9 @@ export class Cmi5Service implements OnModuleInit {
   async fetch(s: Session): Promise<{ status: number; body: Obj }> {
     if (s.standard !== 'CMI5') return { status: 400, body: { 'error-code': '3', 'error-text': 'This launch is no cmi5 launch.' } };
     return this.ds.transaction(async (m) => {
-      const rows = rowsOf(await m.query(`UPDATE content_launches SET fetched_at = now() WHERE id = $1 AND organization_id = $2 AND fetched_at IS NULL RETURNING session_expires_at`, [s.launchId, s.organizationId]));
+      const rows = rowsOf(
+        await m.query(`UPDATE content_launches SET fetched_at = now() WHERE id = $1 AND organization_id = $2 AND fetched_at IS NULL RETURNING session_expires_at`, [s.launchId, s.organizationId]),
+      );
       if (!rows.length) return { status: 403, body: { 'error-code': '1', 'error-text': 'The fetch URL was already used.' } };
       const token = await this.lrs.createLaunchKey(m, s.organizationId, s.launchId, rows[0].session_expires_at);
       return { status: 200, body: { 'auth-token': token } };
@@ -171,12 +178,20 @@ export class Cmi5Service implements OnModuleInit {
       changed = true;
     }
     if (!changed) return;
-    await m.query(`UPDATE content_attempts SET cmi = $3::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [link.attempt_id, p.organizationId, JSON.stringify(state)]);
+    await m.query(`UPDATE content_attempts SET cmi = $3::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
+      link.attempt_id,
+      p.organizationId,
+      JSON.stringify(state),
+    ]);
     const moveOn = r.standard === 'CMI5' ? (MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable') : 'CompletedOrPassed';
     const passed = state.success === 'PASSED';
     const completed = state.completed === true;
     const satisfied =
-      moveOn === 'NotApplicable' || (moveOn === 'Completed' && completed) || (moveOn === 'Passed' && passed) || (moveOn === 'CompletedAndPassed' && completed && passed) || (moveOn === 'CompletedOrPassed' && (completed || passed));
+      moveOn === 'NotApplicable' ||
+      (moveOn === 'Completed' && completed) ||
+      (moveOn === 'Passed' && passed) ||
+      (moveOn === 'CompletedAndPassed' && completed && passed) ||
+      (moveOn === 'CompletedOrPassed' && (completed || passed));
     const base = String(p.authority?.account?.homePage ?? '');
     if (satisfied && !state.satisfied) {
       await this.satisfy(m, p.organizationId, link.attempt_id, base, statements[0].actor, r, p.launchId, { completed: true, success: state.success ?? null, score: state.score ?? null });
@@ -186,7 +201,16 @@ export class Cmi5Service implements OnModuleInit {
   }
 
   /** The AU is satisfied: the `satisfied` statement (cmi5, for the course) and the lesson complete. */
-  private async satisfy(m: EntityManager, org: string, attemptId: string, base: string, actor: Obj, r: RunRow, sessionId: string, out: { completed: boolean; success: string | null; score: number | null }) {
+  private async satisfy(
+    m: EntityManager,
+    org: string,
+    attemptId: string,
+    base: string,
+    actor: Obj,
+    r: RunRow,
+    sessionId: string,
+    out: { completed: boolean; success: string | null; score: number | null },
+  ) {
     await m.query(`UPDATE content_attempts SET cmi = cmi || '{"satisfied": true}'::jsonb WHERE id = $1 AND organization_id = $2`, [attemptId, org]);
     const data = r.launch_data ?? {};
     if (r.standard === 'CMI5') {

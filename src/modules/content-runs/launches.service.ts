@@ -93,10 +93,10 @@ export class LaunchesService {
     const userId = decodeId('student', userPublicId);
     if (!userId) throw bad(`Invalid pk "${userPublicId}" - object does not exist.`);
     if (!lesson.package_id) throw conflict('This lesson plays no web package.');
-    if (lesson.state !== 'READY') throw conflict('The lesson\'s web package is not ready (it is still being imported, or its import failed).');
+    if (lesson.state !== 'READY') throw conflict("The lesson's web package is not ready (it is still being imported, or its import failed).");
     const standard = standardOf(lesson.package_type, lesson.standard_version);
-    if (!standard) throw conflict('The lesson\'s web package is of no launchable kind.');
-    if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict('The lesson\'s web package names no launch file inside the package.');
+    if (!standard) throw conflict("The lesson's web package is of no launchable kind.");
+    if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict("The lesson's web package names no launch file inside the package.");
 
     // the learner's course progress in a published course of the lesson's course, from an active enrollment
     const [cp] = await this.ds.query(
@@ -163,12 +163,14 @@ export class LaunchesService {
   async open(token: string): Promise<string | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
     // the launch token is the credential: it names its organization's launch, looked up by its hash alone
-    const [row] = rowsOf(await unscoped(this.ds, 'a launch token names its launch').query(
-      `UPDATE content_launches SET opened_at = now(), session_expires_at = now() + make_interval(secs => $2)
+    const [row] = rowsOf(
+      await unscoped(this.ds, 'a launch token names its launch').query(
+        `UPDATE content_launches SET opened_at = now(), session_expires_at = now() + make_interval(secs => $2)
         WHERE token_hash = $1 AND opened_at IS NULL AND expires_at > now()
         RETURNING id, session_expires_at`,
-      [sha256(token), SESSION_TTL_SECONDS],
-    ));
+        [sha256(token), SESSION_TTL_SECONDS],
+      ),
+    );
     if (!row) return null;
     return this.sessionToken(row.id, Math.floor(new Date(row.session_expires_at).getTime() / 1000));
   }
@@ -226,7 +228,9 @@ export class LaunchesService {
       return { value: 'false', error: E.argument, diagnostic: 'The argument must be the empty string.' };
     }
     if (call === 'initialize') {
-      const [row] = rowsOf(await this.ds.query(`UPDATE content_launches SET session_state = 'RUNNING' WHERE id = $1 AND organization_id = $2 AND session_state = 'NEW' RETURNING id`, [s.launchId, org]));
+      const [row] = rowsOf(
+        await this.ds.query(`UPDATE content_launches SET session_state = 'RUNNING' WHERE id = $1 AND organization_id = $2 AND session_state = 'NEW' RETURNING id`, [s.launchId, org]),
+      );
       if (row) return { value: 'true', error: 0 };
       const [cur] = await this.ds.query(`SELECT session_state FROM content_launches WHERE id = $1 AND organization_id = $2`, [s.launchId, org]);
       return { value: 'false', error: cur?.session_state === 'RUNNING' ? E.initTwice : E.initAfterTerm };
@@ -271,7 +275,9 @@ export class LaunchesService {
     }
     // terminate
     const done = await this.ds.transaction(async (m) => {
-      const [row] = rowsOf(await m.query(`UPDATE content_launches SET session_state = 'TERMINATED' WHERE id = $1 AND organization_id = $2 AND session_state = 'RUNNING' RETURNING id`, [s.launchId, org]));
+      const [row] = rowsOf(
+        await m.query(`UPDATE content_launches SET session_state = 'TERMINATED' WHERE id = $1 AND organization_id = $2 AND session_state = 'RUNNING' RETURNING id`, [s.launchId, org]),
+      );
       if (!row) return false;
       await this.applyProgress(m, s, version, true);
       return true;

@@ -10,7 +10,15 @@ const EXTENSION = 'creates (with its offer), updates (PUT: title required; PATCH
  * POST /v1/domains/{domain_name}/course-series, PUT/PATCH/DELETE .../course-series/{course_series_id}
  * (CONVENTIONS §15, `course-families:write`): the published CourseSeries.
  */
-@ProgramAdminV1({ service: CourseSeriesAdminService, id: 'course_series_id', scopes: 'course-families', present: presentCourseSeries, create: CourseSeriesCreateDto, patch: CourseSeriesPatchDto, description: EXTENSION })
+@ProgramAdminV1({
+  service: CourseSeriesAdminService,
+  id: 'course_series_id',
+  scopes: 'course-families',
+  present: presentCourseSeries,
+  create: CourseSeriesCreateDto,
+  patch: CourseSeriesPatchDto,
+  description: EXTENSION,
+})
 @Controller('v1/domains/:domain_name/course-series')
 export class CourseSeriesAdminV1Controller {
   constructor(readonly series: CourseSeriesAdminService) {}

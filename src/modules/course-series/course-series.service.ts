@@ -74,7 +74,12 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
         ORDER BY csi."order", csi.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
       [p.organizationId, s.id],
     );
-    const offers = await loadOffers(m, p.organizationId, 'published_course_id', rows.map((r) => r.id));
+    const offers = await loadOffers(
+      m,
+      p.organizationId,
+      'published_course_id',
+      rows.map((r) => r.id),
+    );
     for (const r of rows) r.offer = offers.get(r.id);
     return { rows, count: n, domainName: domain.name };
   }

@@ -10,7 +10,10 @@ import { CourseSeriesService } from './course-series.service';
 /** /v1/domains/{domain_name}/course-series (the `course-families` scope family). */
 @V1()
 @V1Resource<CourseSeriesService>({
-  service: CourseSeriesService, id: 'course_series_id', scopes: 'course-families', present: presentCourseSeries,
+  service: CourseSeriesService,
+  id: 'course_series_id',
+  scopes: 'course-families',
+  present: presentCourseSeries,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.read },
 })
@@ -22,6 +25,9 @@ export class CourseSeriesV1Controller {
   @Scopes('course-families:read')
   async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, count, domainName } = await this.series.publishedCourses(p, domain, id, page);
-    return page.list(rows.map((r) => presentSeriesCourse(r, domainName)), count);
+    return page.list(
+      rows.map((r) => presentSeriesCourse(r, domainName)),
+      count,
+    );
   }
 }

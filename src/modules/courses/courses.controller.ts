@@ -17,7 +17,10 @@ import { FastRead } from '../../core/http/fast-path';
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<CoursesService>({
-  service: CoursesService, type: 'courses', scopes: 'courses', baseUrl: true,
+  service: CoursesService,
+  type: 'courses',
+  scopes: 'courses',
+  baseUrl: true,
   create: { call: (s) => s.createMany, item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
   update: { call: (s) => s.updateMany, item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
 })

@@ -161,7 +161,14 @@ export class CoursesService {
   async createMany(p: Principal, items: ValidItem<CourseCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
     const out = new Map<number, ItemOutcome<CourseResource>>();
     const org = p.organizationId;
-    const emails = [...new Set(items.map((v) => v.item.attributes.created_by_email).filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
+    const emails = [
+      ...new Set(
+        items
+          .map((v) => v.item.attributes.created_by_email)
+          .filter((e): e is string => !!e)
+          .map((e) => e.toLowerCase()),
+      ),
+    ];
     const known = new Map<string, string>();
     if (emails.length) {
       const rows: { key: string; email: string }[] = await scoped(this.courses, org).query(
@@ -286,7 +293,10 @@ export class CoursesService {
         RETURNING c.*`,
       params,
     );
-    const views = await this.withStats(p.organizationId, rows.map((r) => entityFromRow(this.courses, r)));
+    const views = await this.withStats(
+      p.organizationId,
+      rows.map((r) => entityFromRow(this.courses, r)),
+    );
     const byId = new Map(views.map((v) => [v.course.id, presentCourse(v, baseUrl)]));
     for (const [id, m] of merged) {
       const res = byId.get(id);

@@ -76,7 +76,10 @@ export class CoursesV1Controller {
   async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     const course = await this.courses.get(p, id);
     const [rows, count] = await this.labels.list(p, course.id, page);
-    return page.list(rows.map((l) => ({ label: presentLabel(l) })), count);
+    return page.list(
+      rows.map((l) => ({ label: presentLabel(l) })),
+      count,
+    );
   }
 
   @Post(':course_id/labels')

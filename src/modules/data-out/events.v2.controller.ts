@@ -78,7 +78,14 @@ export class EventsV2Controller {
     const rawTypes = stringParam(query, 'filter[type]', 10_000);
     let types: string[] | undefined;
     if (rawTypes !== undefined) {
-      types = [...new Set(rawTypes.split(',').map((s) => s.trim()).filter(Boolean))];
+      types = [
+        ...new Set(
+          rawTypes
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ];
       const known = types.filter((t) => LOG_EVENT_TYPES.includes(t));
       // a list filter never fails on an odd value: an unknown type matches nothing
       if (!known.length) return page.document([] as EventLogRow[], presentEvent);

@@ -15,8 +15,7 @@ export const EXPORT_BATCH_ROWS = 2000;
 /** rows_done is written at most this often while an export runs. */
 const PROGRESS_EVERY_MS = 1000;
 
-const read = (cursor: Cursor, n: number) =>
-  new Promise<unknown[][]>((resolve, reject) => cursor.read(n, (err: Error | undefined, rows: unknown[][]) => (err ? reject(err) : resolve(rows))));
+const read = (cursor: Cursor, n: number) => new Promise<unknown[][]>((resolve, reject) => cursor.read(n, (err: Error | undefined, rows: unknown[][]) => (err ? reject(err) : resolve(rows))));
 
 /** Write a chunk, waiting for the stream to drain when its buffer is full; answers the bytes written. */
 async function write(out: PassThrough, chunk: string): Promise<number> {

@@ -60,10 +60,11 @@ export async function startExport(ds: DataSource, org: string, id: string): Prom
 }
 
 export async function setProgress(ds: DataSource, org: string, id: string, done: number, total?: number): Promise<void> {
-  await scoped(ds, org).query(
-    `UPDATE data_exports SET rows_done = $2, rows_total = COALESCE($3, rows_total), updated_at = now() WHERE id = $1 AND organization_id = $org AND state = 'RUNNING'`,
-    [id, done, total ?? null],
-  );
+  await scoped(ds, org).query(`UPDATE data_exports SET rows_done = $2, rows_total = COALESCE($3, rows_total), updated_at = now() WHERE id = $1 AND organization_id = $org AND state = 'RUNNING'`, [
+    id,
+    done,
+    total ?? null,
+  ]);
 }
 
 export async function finishExport(ds: DataSource, org: string, id: string, done: number, key: string, size: number, hours: number): Promise<void> {

@@ -8,5 +8,10 @@ import { ID_BODY_LENGTH, ID_PREFIXES, IdType } from '../../core/ids/ids';
  */
 export function exportPublicId(type: IdType, uuid: string): string {
   const hex = uuid.length === 36 ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24) : uuid.replace(/-/g, '');
-  return ID_PREFIXES[type] + BigInt('0x' + hex).toString(36).padStart(ID_BODY_LENGTH, '0');
+  return (
+    ID_PREFIXES[type] +
+    BigInt('0x' + hex)
+      .toString(36)
+      .padStart(ID_BODY_LENGTH, '0')
+  );
 }

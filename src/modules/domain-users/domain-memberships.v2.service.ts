@@ -43,9 +43,7 @@ export class DomainMembershipsV2Service {
   /** The student's uuid, or 404 (malformed, unknown, another organization's). */
   async requireStudent(p: Principal, publicId: string): Promise<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }> {
     const id = decodeId('student', publicId);
-    const [row] = id
-      ? await scoped(this.ds, p.organizationId).query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id])
-      : [];
+    const [row] = id ? await scoped(this.ds, p.organizationId).query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!row) throw notFound('Student not found.');
     return row;
   }
@@ -58,10 +56,7 @@ export class DomainMembershipsV2Service {
       params.push(page.after.t, page.after.id);
       after = `AND (du.created_at, du.id) > ($3::timestamptz, $4::uuid)`;
     }
-    return scoped(this.ds, p.organizationId).query(
-      `SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 ${after} ORDER BY du.created_at, du.id LIMIT $2`,
-      params,
-    );
+    return scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 ${after} ORDER BY du.created_at, du.id LIMIT $2`, params);
   }
 
   /** The student's membership of the domain (opaque domain id), or 404. */
@@ -78,7 +73,11 @@ export class DomainMembershipsV2Service {
    * Register the student on each domain (idempotent: an existing membership is that item's success,
    * unchanged). Unknown domains are the item's not_found. An anonymized student is a 409 for the whole request.
    */
-  async add(p: Principal, student: { id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }, items: ValidItem<DomainRefV2>[]): Promise<Map<number, ItemOutcome<DomainMembershipRow>>> {
+  async add(
+    p: Principal,
+    student: { id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean },
+    items: ValidItem<DomainRefV2>[],
+  ): Promise<Map<number, ItemOutcome<DomainMembershipRow>>> {
     if (student.is_anonymized) throw conflict('The student is anonymized.');
     const out = new Map<number, ItemOutcome<DomainMembershipRow>>();
     const wanted = new Map<number, string>();

@@ -38,7 +38,12 @@ export class DomainUserInvitesService {
     const du = await this.domainUsers.get(p, domain, userPublicId);
     const uuid = decodeId('domainUserInvite', inviteId);
     if (!uuid) throw notFound();
-    const [row] = await this.ds.query(`SELECT id, sent_at, used_at FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $4`, [uuid, domain.id, du.user_id, p.organizationId]);
+    const [row] = await this.ds.query(`SELECT id, sent_at, used_at FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $4`, [
+      uuid,
+      domain.id,
+      du.user_id,
+      p.organizationId,
+    ]);
     if (!row) throw notFound();
     return this.presentInvite(domain, row);
   }
@@ -58,10 +63,13 @@ export class DomainUserInvitesService {
     const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, uuid, p.organizationId]);
     if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
     const token = randomToken(24);
-    const [row] = await this.ds.query(
-      `INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token_hash, send_email) VALUES ($1, $2, $3, $4, $5) RETURNING id, sent_at, used_at`,
-      [p.organizationId, domain.id, uuid, sha256(token), sendEmail],
-    );
+    const [row] = await this.ds.query(`INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token_hash, send_email) VALUES ($1, $2, $3, $4, $5) RETURNING id, sent_at, used_at`, [
+      p.organizationId,
+      domain.id,
+      uuid,
+      sha256(token),
+      sendEmail,
+    ]);
     return this.presentInvite(domain, row, token);
   }
 
@@ -74,14 +82,16 @@ export class DomainUserInvitesService {
   async acceptInvite(token: unknown): Promise<{ organizationId: string; domainId: string; userId: string } | null> {
     if (typeof token !== 'string' || !token || token.length > 512) return null;
     const hash = sha256(token);
-    const rows: { organization_id: string; domain_id: string; user_id: string; token_hash: Buffer }[] = await this.ds.query(
-      `UPDATE domain_user_invites i SET used_at = date_trunc('milliseconds', now())
+    const rows: { organization_id: string; domain_id: string; user_id: string; token_hash: Buffer }[] = await this.ds
+      .query(
+        `UPDATE domain_user_invites i SET used_at = date_trunc('milliseconds', now())
          FROM users u
         WHERE i.token_hash = $1 AND i.used_at IS NULL AND u.id = i.user_id AND u.organization_id = i.organization_id
           AND NOT u.is_anonymized AND NOT u.is_inactive
         RETURNING i.organization_id, i.domain_id, i.user_id, i.token_hash`,
-      [hash],
-    ).then((r: unknown) => rowsOf(r));
+        [hash],
+      )
+      .then((r: unknown) => rowsOf(r));
     const row = rows[0];
     if (!row || !constantTimeEqual(row.token_hash, hash)) return null;
     return { organizationId: row.organization_id, domainId: row.domain_id, userId: row.user_id };

@@ -76,7 +76,14 @@ export function domainUserJson(r: DomainUserListRow, codes: Map<string, AccessCo
     if (list) {
       for (let i = 0; i < list.length; i++) {
         const v = list[i];
-        out += (i === 0 ? '{"signup_field":{"id":"' : ',{"signup_field":{"id":"') + encodeId('signupField', v.field_id) + '","label":' + JSON.stringify(v.label) + '},"value":' + JSON.stringify(v.value) + '}';
+        out +=
+          (i === 0 ? '{"signup_field":{"id":"' : ',{"signup_field":{"id":"') +
+          encodeId('signupField', v.field_id) +
+          '","label":' +
+          JSON.stringify(v.label) +
+          '},"value":' +
+          JSON.stringify(v.value) +
+          '}';
       }
     }
     out += ']';

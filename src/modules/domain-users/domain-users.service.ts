@@ -18,7 +18,6 @@ import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-re
 import { presentUser } from './domain-users.presenter';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 
-
 /** Login tokens returned by a domain-user create are valid this long (seconds). */
 export const LOGIN_TOKEN_TTL = 15 * 60;
 export const LOGIN_TOKEN_PURPOSE = 'v1-domain-login';
@@ -260,7 +259,11 @@ export class DomainUsersService {
     });
     return this.ds.transaction(async (m) => {
       const emails = items.map((it) => it.email.trim().toLowerCase());
-      await insertMissingUsers(m, p.organizationId, emails.map((email, i) => ({ email, first_name: items[i].first_name, last_name: items[i].last_name })));
+      await insertMissingUsers(
+        m,
+        p.organizationId,
+        emails.map((email, i) => ({ email, first_name: items[i].first_name, last_name: items[i].last_name })),
+      );
       const users: { id: string; email: string; first_name: string; last_name: string; k: string }[] = await m.query(
         `SELECT id, email, first_name, last_name, lower(email) AS k FROM users WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
         [p.organizationId, emails],
@@ -322,7 +325,10 @@ export class DomainUsersService {
         const rawId = typeof ref === 'object' && !Array.isArray(ref) ? (ref as Record<string, unknown>).id : undefined;
         if (typeof rawId !== 'string' || !rawId) throw fieldError('access_code', 'Must be null or an object with an id.');
         const uuid = decodeId('accessCode', rawId);
-        const found = uuid && (await this.accessCodeTables()) ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2 AND domain_id = $3`, [uuid, p.organizationId, domain.id]) : [];
+        const found =
+          uuid && (await this.accessCodeTables())
+            ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2 AND domain_id = $3`, [uuid, p.organizationId, domain.id])
+            : [];
         if (!found.length) throw fieldError('access_code', `Invalid id "${rawId}" - object does not exist.`);
         set('access_code_id', uuid);
       }

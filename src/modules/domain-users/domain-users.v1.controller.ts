@@ -30,8 +30,17 @@ export class DomainUsersV1Controller {
 
   private async present(p: Principal, domain: Domain, rows: DomainUserRow[], withSignup: boolean) {
     const [codes, values] = await Promise.all([
-      this.users.accessCodes(p, rows.map((r) => r.access_code_id)),
-      withSignup ? this.users.signupValues(p, domain, rows.map((r) => r.user_id)) : Promise.resolve(undefined),
+      this.users.accessCodes(
+        p,
+        rows.map((r) => r.access_code_id),
+      ),
+      withSignup
+        ? this.users.signupValues(
+            p,
+            domain,
+            rows.map((r) => r.user_id),
+          )
+        : Promise.resolve(undefined),
     ]);
     return rows.map((r) => presentDomainUser(r, codes, values));
   }
@@ -67,8 +76,17 @@ export class DomainUsersV1Controller {
     const domain = await this.domains.requireByName(p, name);
     const { rows, count } = await this.users.list(p, domain, page, filters);
     const [codes, values] = await Promise.all([
-      this.users.accessCodes(p, rows.map((r) => r.access_code_id)),
-      withSignup ? this.users.signupValues(p, domain, rows.map((r) => r.user_id)) : Promise.resolve(undefined),
+      this.users.accessCodes(
+        p,
+        rows.map((r) => r.access_code_id),
+      ),
+      withSignup
+        ? this.users.signupValues(
+            p,
+            domain,
+            rows.map((r) => r.user_id),
+          )
+        : Promise.resolve(undefined),
     ]);
     const json = page.listJson(
       rows.map((r) => domainUserJson(r, codes, values)),

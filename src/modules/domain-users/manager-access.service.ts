@@ -69,10 +69,10 @@ export class ManagerAccessService {
         const kept = decoded.filter((d) => d.uuid && known.has(d.uuid)).map((d) => d.uuid!);
         await db.query(`DELETE FROM ${k.table} WHERE organization_id = $org AND manager_access_id = $1`, [row.id]);
         if (kept.length) {
-          await db.query(
-            `INSERT INTO ${k.table} (organization_id, manager_access_id, ${k.column}, position) SELECT $org, $1, v.id, v.n FROM unnest($2::uuid[]) WITH ORDINALITY AS v(id, n)`,
-            [row.id, kept],
-          );
+          await db.query(`INSERT INTO ${k.table} (organization_id, manager_access_id, ${k.column}, position) SELECT $org, $1, v.id, v.n FROM unnest($2::uuid[]) WITH ORDINALITY AS v(id, n)`, [
+            row.id,
+            kept,
+          ]);
         }
       }
       return { ...(await this.read(m, p, domain.id, member.user_id, member)), invalid };
@@ -82,11 +82,19 @@ export class ManagerAccessService {
   /** Revoke: the setting and its links go; the managed group stays. 404 when the user has none on this domain. */
   async remove(p: Principal, domain: Domain, userPublicId: string): Promise<void> {
     const member = await this.users.get(p, domain, userPublicId);
-    const rows = rowsOf(await scoped(this.ds, p.organizationId).query(`DELETE FROM manager_access WHERE organization_id = $org AND domain_id = $1 AND user_id = $2 RETURNING id`, [domain.id, member.user_id]));
+    const rows = rowsOf(
+      await scoped(this.ds, p.organizationId).query(`DELETE FROM manager_access WHERE organization_id = $org AND domain_id = $1 AND user_id = $2 RETURNING id`, [domain.id, member.user_id]),
+    );
     if (!rows.length) throw notFound('This user has no manager access on this domain.');
   }
 
-  private async read(m: EntityManager, p: Principal, domainId: string, userId: string, member: { user_id: string; email: string; first_name: string; last_name: string }): Promise<Omit<ManagerAccessView, 'invalid'>> {
+  private async read(
+    m: EntityManager,
+    p: Principal,
+    domainId: string,
+    userId: string,
+    member: { user_id: string; email: string; first_name: string; last_name: string },
+  ): Promise<Omit<ManagerAccessView, 'invalid'>> {
     const db = scoped(m, p.organizationId);
     const [a] = await db.query(
       `SELECT ma.id, ma.group_id, ma.can_create_users, ma.course_access_level, ma.path_access_level,

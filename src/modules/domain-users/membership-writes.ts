@@ -19,11 +19,7 @@ export async function detachAccessCodes(m: EntityManager, organizationId: string
       [domainId, organizationId, which.poolId],
     );
   } else {
-    await m.query(`UPDATE domain_users SET access_code_id = NULL, updated_at = now() WHERE domain_id = $1 AND organization_id = $2 AND access_code_id = $3`, [
-      domainId,
-      organizationId,
-      which.codeId,
-    ]);
+    await m.query(`UPDATE domain_users SET access_code_id = NULL, updated_at = now() WHERE domain_id = $1 AND organization_id = $2 AND access_code_id = $3`, [domainId, organizationId, which.codeId]);
   }
 }
 
@@ -45,14 +41,12 @@ export async function erasePersonFromDomains(m: EntityManager, organizationId: s
  * domain registers its buyer there), recording DOMAIN_ENROLLMENT with the purchase when the
  * membership is new. In the caller's transaction. True when this call created the membership.
  */
-export async function joinDomainFor(
-  m: EntityManager,
-  o: { organizationId: string; domain: { id: string; name: string }; user: UserCols; purchase: Record<string, unknown> | null },
-): Promise<boolean> {
-  const inserted = await m.query(
-    `INSERT INTO domain_users (organization_id, domain_id, user_id, active) VALUES ($1, $2, $3, true) ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`,
-    [o.organizationId, o.domain.id, o.user.id],
-  );
+export async function joinDomainFor(m: EntityManager, o: { organizationId: string; domain: { id: string; name: string }; user: UserCols; purchase: Record<string, unknown> | null }): Promise<boolean> {
+  const inserted = await m.query(`INSERT INTO domain_users (organization_id, domain_id, user_id, active) VALUES ($1, $2, $3, true) ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`, [
+    o.organizationId,
+    o.domain.id,
+    o.user.id,
+  ]);
   if (!inserted.length) return false;
   await recordEvents(m, [{ organizationId: o.organizationId, type: 'DOMAIN_ENROLLMENT', objects: { user: eventUser(o.user), purchase: o.purchase, domain: eventDomain(o.domain) } }]);
   return true;

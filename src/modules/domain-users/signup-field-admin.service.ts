@@ -13,7 +13,12 @@ import { presentSignupField } from './signup-fields.service';
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
 /** A new option id: `sfo` and 22 random base-36 characters (lowercase letters and digits, unguessable). */
-const newOptionId = () => 'sfo' + BigInt('0x' + randomBytes(14).toString('hex')).toString(36).padStart(22, '0').slice(-22);
+const newOptionId = () =>
+  'sfo' +
+  BigInt('0x' + randomBytes(14).toString('hex'))
+    .toString(36)
+    .padStart(22, '0')
+    .slice(-22);
 
 interface Option {
   id: string;
@@ -119,24 +124,26 @@ export class SignupFieldAdminService {
       const type = dto.type ?? cur.type;
       const options = this.options(type, dto.options, Array.isArray(cur.options) ? cur.options : []);
       this.checkRegex(dto.regex_validator);
-      const [row] = rowsOf(await m.query(
-        `UPDATE signup_fields SET type = $3, label = $4, help_text = $5, regex_validator = $6, regex_validator_error_text = $7,
+      const [row] = rowsOf(
+        await m.query(
+          `UPDATE signup_fields SET type = $3, label = $4, help_text = $5, regex_validator = $6, regex_validator_error_text = $7,
                 required = $8, active = $9, "order" = $10, options = $11::jsonb, updated_at = date_trunc('milliseconds', now())
           WHERE id = $1 AND organization_id = $2 RETURNING *`,
-        [
-          cur.id,
-          p.organizationId,
-          type,
-          dto.label ?? cur.label,
-          dto.help_text ?? cur.help_text,
-          dto.regex_validator ?? cur.regex_validator,
-          dto.regex_validator_error_text ?? cur.regex_validator_error_text,
-          dto.required ?? cur.required,
-          dto.active ?? cur.active,
-          dto.order ?? cur.order,
-          JSON.stringify(options),
-        ],
-      ));
+          [
+            cur.id,
+            p.organizationId,
+            type,
+            dto.label ?? cur.label,
+            dto.help_text ?? cur.help_text,
+            dto.regex_validator ?? cur.regex_validator,
+            dto.regex_validator_error_text ?? cur.regex_validator_error_text,
+            dto.required ?? cur.required,
+            dto.active ?? cur.active,
+            dto.order ?? cur.order,
+            JSON.stringify(options),
+          ],
+        ),
+      );
       return presentSignupField(row);
     });
   }

@@ -30,8 +30,16 @@ const withStudentId = (s: JsonSchema): JsonSchema => ({ ...s, required: ['studen
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<SignupFieldValuesV2Service>({
-  service: SignupFieldValuesV2Service, type: 'signup-field-values', scopes: 'signup-fields',
-  update: { call: (s) => s.updateMany, item: SignupFieldValueItemV2, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Values to change, each addressed by its signup-field-value id', items: '_SignupFieldValueUpdateData' } },
+  service: SignupFieldValuesV2Service,
+  type: 'signup-field-values',
+  scopes: 'signup-fields',
+  update: {
+    call: (s) => s.updateMany,
+    item: SignupFieldValueItemV2,
+    dedupeKey: idKey,
+    dedupePointer: '/id',
+    doc: { description: 'Values to change, each addressed by its signup-field-value id', items: '_SignupFieldValueUpdateData' },
+  },
 })
 @Controller('v2/signup-field-values')
 export class SignupFieldValuesV2Controller {
@@ -43,7 +51,10 @@ export class SignupFieldValuesV2Controller {
   /** Envelope first (400), then student_id (422 when not a string, 404 when not a member of any domain), then the items. */
   @Post()
   @Scopes('signup-fields:write')
-  @ApiBody({ description: 'student_id and items keyed by signup-field id (SignupFieldValueCreateRequestEnvelope)', schema: withStudentId(batchBodySchema(SignupFieldValueItemV2, 'signup-field-values', 'items as _SignupFieldValueCreateData: id is the signup field\'s id')) })
+  @ApiBody({
+    description: 'student_id and items keyed by signup-field id (SignupFieldValueCreateRequestEnvelope)',
+    schema: withStudentId(batchBodySchema(SignupFieldValueItemV2, 'signup-field-values', "items as _SignupFieldValueCreateData: id is the signup field's id")),
+  })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     batchItems(body, this.config.BATCH_MAX_ITEMS);
     const studentId = (body as Record<string, unknown>).student_id;
@@ -51,11 +62,8 @@ export class SignupFieldValuesV2Controller {
       throw new ValidationFailed([{ pointer: '/student_id', field: 'student_id', message: studentId === undefined ? 'is required' : 'must be a string' }]);
     }
     const userId = await this.values.student(p, studentId);
-    return replyBatch(
-      reply,
-      body,
-      { itemClass: SignupFieldValueItemV2, type: 'signup-field-values', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
-      (items) => this.values.createMany(p, userId, items),
+    return replyBatch(reply, body, { itemClass: SignupFieldValueItemV2, type: 'signup-field-values', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' }, (items) =>
+      this.values.createMany(p, userId, items),
     );
   }
 

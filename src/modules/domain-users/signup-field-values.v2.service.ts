@@ -74,10 +74,7 @@ export class SignupFieldValuesV2Service {
         AND (sf.domain_id = d.id OR (sf.domain_id IS NULL AND EXISTS (SELECT 1 FROM domain_users du WHERE du.organization_id = $org AND du.domain_id = d.id AND du.user_id = v.user_id))))`);
     }
     if (page.after) where.push(`(v.created_at, v.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
-    const rows: SignupFieldValueV2Row[] = await scoped(this.ds, p.organizationId).query(
-      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY v.created_at, v.id LIMIT ${page.size + 1}`,
-      params,
-    );
+    const rows: SignupFieldValueV2Row[] = await scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY v.created_at, v.id LIMIT ${page.size + 1}`, params);
     return rows.map((r) => Object.assign(r, { createdAt: new Date(r.created_at) }));
   }
 
@@ -108,7 +105,13 @@ export class SignupFieldValuesV2Service {
 
   /** The value's validation_error when the field's rule refuses it (SignupFieldsService.checkValue). */
   /** Each item's field (by the item's decoded id, `uuids`) and value: not_found without a field, the field's refusal of the value, or accepted. */
-  private accept<F extends FieldRow>(items: ValidItem<SignupFieldValueItemV2>[], uuids: (string | null)[], byId: Map<string, F>, notFound: string, out: Map<number, ItemOutcome<SignupFieldValueResource>>) {
+  private accept<F extends FieldRow>(
+    items: ValidItem<SignupFieldValueItemV2>[],
+    uuids: (string | null)[],
+    byId: Map<string, F>,
+    notFound: string,
+    out: Map<number, ItemOutcome<SignupFieldValueResource>>,
+  ) {
     const accepted: { index: number; field: F; value: string }[] = [];
     items.forEach((v, i) => {
       const field = uuids[i] ? byId.get(uuids[i]!) : undefined;
@@ -166,7 +169,11 @@ export class SignupFieldValuesV2Service {
           [known],
         )
       : [];
-    const accepted = this.accept(items, uuids, new Map(current.map((c) => [c.value_id, c])), 'Signup field value not found.', out).map((a) => ({ index: a.index, id: a.field.value_id, value: a.value }));
+    const accepted = this.accept(items, uuids, new Map(current.map((c) => [c.value_id, c])), 'Signup field value not found.', out).map((a) => ({
+      index: a.index,
+      id: a.field.value_id,
+      value: a.value,
+    }));
     if (!accepted.length) return out;
     const params: unknown[] = [];
     const tuples = accepted.map((a) => `($${params.push(a.id)}::uuid, $${params.push(a.value)}::text)`);

@@ -12,7 +12,11 @@ import { SignupFieldAdminService } from './signup-field-admin.service';
 @V1()
 @Extension('creates, updates (PUT: label required; PATCH: any member) or deletes a signup field of the domain; answers the SignupField.')
 @V1Resource<SignupFieldAdminService>({
-  service: SignupFieldAdminService, at: 'signup-fields', id: 'signup_field_id', scopes: 'signup-fields', present: (r) => r,
+  service: SignupFieldAdminService,
+  at: 'signup-fields',
+  id: 'signup_field_id',
+  scopes: 'signup-fields',
+  present: (r) => r,
   create: { call: (s) => s.create, handler: 'createField', body: SignupFieldCreateDto },
   update: { call: (s) => s.update, handler: 'updateField', body: SignupFieldCreateDto, patchBody: SignupFieldPatchDto },
   remove: { call: (s) => s.remove, handler: 'destroyField' },

@@ -148,7 +148,12 @@ export class SignupFieldsService {
       if (seen.has(it.id)) throw fieldError('signup_fields', `Signup field "${it.id}" appears more than once.`);
       seen.add(it.id);
     }
-    const fields = await this.resolveFields(p, domain, items.map((i) => i.id), 'signup_fields');
+    const fields = await this.resolveFields(
+      p,
+      domain,
+      items.map((i) => i.id),
+      'signup_fields',
+    );
     const resolved = items.map((i) => {
       const field = fields.get(i.id)!;
       this.checkValue(field, i.value, 'signup_fields');

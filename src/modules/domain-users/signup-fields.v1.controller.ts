@@ -47,7 +47,14 @@ export class SignupFieldsV1Controller {
   }
 
   @route.post('users/:user_id/signup-fields-bulk')
-  async bulk(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Body() dto: BulkSignupFieldsDto, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  async bulk(
+    @Auth() p: Principal,
+    @Param('domain_name') name: string,
+    @Param('user_id') userId: string,
+    @Body() dto: BulkSignupFieldsDto,
+    @BaseUrl() base: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const domain = await this.domains.requireByName(p, name);
     const changed = await this.fields.bulk(p, domain, userId, dto.signup_fields);
     const location = absoluteUrl(base, `/v1/domains/${encodeURIComponent(domain.name)}/users/${encodeURIComponent(userId)}/signup-fields`);

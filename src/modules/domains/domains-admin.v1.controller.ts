@@ -13,7 +13,10 @@ import { DomainCreateDto } from './dto/domain-create.dto';
 @V1()
 @Extension('creates a domain of the organization (201, the Domain) or deletes one that has no learners (204; 409 for the last domain or one with domain users or enrollments).')
 @V1Resource<DomainsService>({
-  service: DomainsService, id: 'domain_name', scopes: 'domains', present: presentDomainV1,
+  service: DomainsService,
+  id: 'domain_name',
+  scopes: 'domains',
+  present: presentDomainV1,
   create: { call: (s) => s.createV1, handler: 'create', body: DomainCreateDto },
   remove: { call: (s) => s.removeV1, handler: 'destroy' },
 })

@@ -118,7 +118,7 @@ export class DomainsService {
     await this.domains.manager.transaction(async (m) => {
       const locked: { id: string }[] = await m.query(`SELECT id FROM domains WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [p.organizationId]);
       if (!locked.some((d) => d.id === target.id)) throw notFound();
-      if (locked.length < 2) throw new ApiError(409, 'This is the organization\'s only domain: create another one before deleting it.');
+      if (locked.length < 2) throw new ApiError(409, "This is the organization's only domain: create another one before deleting it.");
       const [use] = await m.query(
         `SELECT EXISTS (SELECT 1 FROM domain_users WHERE domain_id = $1 AND organization_id = $2) AS members,
                 EXISTS (SELECT 1 FROM enrollments e JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = $2
@@ -136,7 +136,7 @@ export class DomainsService {
         [target.id, p.organizationId],
       );
       if (use.members || use.course_enrollments || use.path_enrollments || use.plan_enrollments || use.purchases) {
-        throw new ApiError(409, 'The domain has learners (domain users, enrollments or purchases): remove them first; a domain is never deleted with its learners\' records.');
+        throw new ApiError(409, "The domain has learners (domain users, enrollments or purchases): remove them first; a domain is never deleted with its learners' records.");
       }
       await m.query(`DELETE FROM domains WHERE id = $1 AND organization_id = $2`, [target.id, p.organizationId]);
     });

@@ -9,7 +9,10 @@ import { DomainUpdateDto } from './dto/domain-update.dto';
 /** /v1/domains: list, read, update (PUT and PATCH alike); create and delete are extensions (domains-admin.v1.controller.ts) and CLI commands. */
 @V1()
 @V1Resource<DomainsService>({
-  service: DomainsService, id: 'domain_name', scopes: 'domains', present: presentDomainV1,
+  service: DomainsService,
+  id: 'domain_name',
+  scopes: 'domains',
+  present: presentDomainV1,
   list: { call: (s) => s.listV1, handler: 'list', cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.requireByName, handler: 'read' },
   update: { call: (s) => s.updateV1, handler: 'update', body: DomainUpdateDto },

@@ -122,7 +122,8 @@ export class EnrollmentsBatchService {
         if (!u) out.set(v.index, fail('not_found', 'No student with this email in the organization.', '/attributes/email'));
         else if (u.is_anonymized || !s) out.set(v.index, fail('validation_error', 'The student is anonymized and cannot be enrolled.', '/attributes/email'));
         else if (!s.member) out.set(v.index, fail('not_in_domain', `The student is not a member of the published course's domain (${target.domainName}).`, '/attributes/email'));
-        else if (s.live) out.set(v.index, fail('already_enrolled', `The student already has an active enrollment in this published course (${encodeId('enrollment', s.enrollment_id!)}).`, '/attributes/email'));
+        else if (s.live)
+          out.set(v.index, fail('already_enrolled', `The student already has an active enrollment in this published course (${encodeId('enrollment', s.enrollment_id!)}).`, '/attributes/email'));
         else if (s.enrollment_id) reactivate.push({ index: v.index, enrollmentId: s.enrollment_id });
         else create.push({ index: v.index, userId: u.id });
       }
@@ -220,14 +221,7 @@ export class EnrollmentsBatchService {
                 AS v(id, set_expires, expires_at, set_due, due_at, active)
           WHERE e.id = v.id AND e.organization_id = $org
         RETURNING ${returning('e')}`,
-        [
-          changes.map((c) => c.id),
-          changes.map((c) => c.setExpires),
-          changes.map((c) => c.expires),
-          changes.map((c) => c.setDue),
-          changes.map((c) => c.due),
-          changes.map((c) => c.active),
-        ],
+        [changes.map((c) => c.id), changes.map((c) => c.setExpires), changes.map((c) => c.expires), changes.map((c) => c.setDue), changes.map((c) => c.due), changes.map((c) => c.active)],
       ),
     ).map(writeRow);
     const byId = new Map(updated.map((r) => [r.id, r]));

@@ -75,7 +75,11 @@ export class EnrollmentsV1Service {
 
   /** Each row's Purchase block (commerce: the purchase whose grants created it), one query for the page. */
   private async withPurchases(m: EntityManager, p: Principal, rows: EnrollmentRow[]): Promise<void> {
-    const blocks = await enrollmentPurchaseBlocks(m, p.organizationId, rows.map((r) => r.id));
+    const blocks = await enrollmentPurchaseBlocks(
+      m,
+      p.organizationId,
+      rows.map((r) => r.id),
+    );
     for (const r of rows) r.purchase = blocks.get(r.id) ?? null;
   }
 

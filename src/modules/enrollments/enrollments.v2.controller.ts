@@ -75,7 +75,12 @@ export class EnrollmentsV2Controller {
   @ApiQuery({ name: 'filter[progress_status]', required: false, schema: { type: 'string' }, description: 'comma-separated: completed, in_progress, not_started' })
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[active]', required: false, schema: { type: 'boolean' } })
-  @ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' }, description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'comma-separated: purchase, student, certificate' })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('enrollments') page: V2Page) {
     const include = parseInclude(query);
@@ -137,10 +142,8 @@ export class EnrollmentsV2Controller {
   @Scopes('enrollments:write')
   @ApiBody({ type: EnrollmentUpdateRequestEnvelope })
   async update(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await runBatch(
-      body,
-      { itemClass: EnrollmentUpdateItem, type: 'enrollments', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
-      (items) => this.batch.updateMany(p, items),
+    const result = await runBatch(body, { itemClass: EnrollmentUpdateItem, type: 'enrollments', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' }, (items) =>
+      this.batch.updateMany(p, items),
     );
     return this.answer(reply, result, (r) => presentEnrollmentWrite(r, base));
   }
@@ -153,10 +156,8 @@ export class EnrollmentsV2Controller {
     batchItems(body, this.config.BATCH_MAX_ITEMS);
     const notify = (body as Record<string, unknown>).send_notifications;
     if (typeof notify !== 'boolean') throw badMember('send_notifications', notify === undefined ? 'is required' : 'must be a boolean');
-    const result = await runBatch(
-      body,
-      { itemClass: EnrollmentCompletionItem, type: 'enrollments', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' },
-      (items) => this.completion.completeMany(p, items),
+    const result = await runBatch(body, { itemClass: EnrollmentCompletionItem, type: 'enrollments', maxItems: this.config.BATCH_MAX_ITEMS, dedupeKey: idKey, dedupePointer: '/id' }, (items) =>
+      this.completion.completeMany(p, items),
     );
     return this.answer(reply, result, presentEnrollmentCompletion);
   }
@@ -206,7 +207,15 @@ export class EnrollmentsV2Controller {
   /** `included`: the page's students and certificates (one statement each), purchases (none on this platform yet). */
   private async included(p: Principal, rows: EnrollmentV2Row[], include: Set<Include>, base: string): Promise<unknown[]> {
     const out: unknown[] = [];
-    if (include.has('student')) out.push(...(await this.reads.students(p.organizationId, rows.map((r) => r.userId))).map(presentStudent));
+    if (include.has('student'))
+      out.push(
+        ...(
+          await this.reads.students(
+            p.organizationId,
+            rows.map((r) => r.userId),
+          )
+        ).map(presentStudent),
+      );
     if (include.has('certificate')) {
       const ids = rows.map((r) => r.certificateId).filter((id): id is string => id !== null);
       const now = new Date();

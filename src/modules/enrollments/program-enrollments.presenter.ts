@@ -9,12 +9,15 @@ import type { EnrollmentLike } from './program-enrollments';
 
 /** A v1 plan or published-path Enrollment; `expires_at` left out when it never expires (optional, not nullable). */
 export function presentEnrollment(type: 'planEnrollment' | 'publishedPathEnrollment', e: EnrollmentLike, users: Map<string, UserRow>, offer: OfferRow | undefined) {
-  return omitEmpty({
-    id: encodeId(type, e.id),
-    user: presentUser(users.get(e.userId), e.userId),
-    enrolled_at: iso(e.enrolledAt),
-    expires_at: iso(e.expiresAt),
-    active: e.active,
-    purchase: presentPurchase(e.purchase, offer),
-  }, ['expires_at']);
+  return omitEmpty(
+    {
+      id: encodeId(type, e.id),
+      user: presentUser(users.get(e.userId), e.userId),
+      enrolled_at: iso(e.enrolledAt),
+      expires_at: iso(e.expiresAt),
+      active: e.active,
+      purchase: presentPurchase(e.purchase, offer),
+    },
+    ['expires_at'],
+  );
 }

@@ -122,20 +122,15 @@ export async function linkEnrollmentPurchases(
   links: { id: string; purchase: StoredPurchase }[],
 ): Promise<void> {
   if (!links.length) return;
-  await m.query(
-    `UPDATE ${table} t SET purchase = v.purchase FROM unnest($2::uuid[], $3::jsonb[]) AS v(id, purchase) WHERE t.organization_id = $1 AND t.id = v.id`,
-    [organizationId, links.map((l) => l.id), links.map((l) => JSON.stringify(l.purchase))],
-  );
+  await m.query(`UPDATE ${table} t SET purchase = v.purchase FROM unnest($2::uuid[], $3::jsonb[]) AS v(id, purchase) WHERE t.organization_id = $1 AND t.id = v.id`, [
+    organizationId,
+    links.map((l) => l.id),
+    links.map((l) => JSON.stringify(l.purchase)),
+  ]);
 }
 
 /** Deactivate (or reactivate) plan or published-path enrollments by id, in the caller's transaction (a refunded purchase, commerce). */
-export async function setProgramEnrollmentsActive(
-  m: EntityManager,
-  organizationId: string,
-  table: 'plan_enrollments' | 'published_path_enrollments',
-  ids: string[],
-  active: boolean,
-): Promise<void> {
+export async function setProgramEnrollmentsActive(m: EntityManager, organizationId: string, table: 'plan_enrollments' | 'published_path_enrollments', ids: string[], active: boolean): Promise<void> {
   if (!ids.length) return;
   await m.query(`UPDATE ${table} SET active = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids, active]);
 }

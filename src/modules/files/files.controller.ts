@@ -44,7 +44,10 @@ export class FilesController {
     const body = stat ? await this.storage.read(key) : null;
     if (!stat || !body) return this.deny(reply, 404, 'Not found.');
     const type = stat.contentType || contentTypeOf(key);
-    const name = key.split('/').pop()!.replace(/[^A-Za-z0-9._ ()-]/g, '_');
+    const name = key
+      .split('/')
+      .pop()!
+      .replace(/[^A-Za-z0-9._ ()-]/g, '_');
     reply
       .header('Content-Type', type)
       .header('Content-Length', String(stat.size))

@@ -10,7 +10,10 @@ import { presentGroupCategory } from './groups.v1.presenter';
 @V1()
 @Extension('creates, renames or deletes a group category (its groups then have none); answers the GroupCategory.')
 @V1Resource<GroupCategoriesService>({
-  service: GroupCategoriesService, id: 'group_category_id', scopes: 'student-groups', present: presentGroupCategory,
+  service: GroupCategoriesService,
+  id: 'group_category_id',
+  scopes: 'student-groups',
+  present: presentGroupCategory,
   create: { call: (s) => s.create, body: GroupCategoryDto },
   update: { call: (s) => s.update, body: GroupCategoryDto },
   remove: { call: (s) => s.remove, handler: 'destroy' },

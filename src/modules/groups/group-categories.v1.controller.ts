@@ -11,7 +11,10 @@ import { GroupsV1Service } from './groups.v1.service';
  */
 @V1()
 @V1Resource<GroupsV1Service>({
-  service: GroupsV1Service, id: 'group_category_id', scopes: 'student-groups', present: presentGroupCategory,
+  service: GroupsV1Service,
+  id: 'group_category_id',
+  scopes: 'student-groups',
+  present: presentGroupCategory,
   list: { call: (s) => s.listCategories, handler: 'list', cap: V1_PAGE_CAP.large, defaultSize: V1_PAGE_CAP.small },
   read: { call: (s) => s.getCategory, handler: 'read' },
 })

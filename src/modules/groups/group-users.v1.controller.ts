@@ -15,7 +15,10 @@ import { GroupLinkRows, GroupLinksV1Service } from './group-links.v1.service';
  */
 export const GroupLinkRoutes = <R>(kind: 'users' | 'pools', id: string, present: (row: R) => unknown, body: Type) =>
   V1Resource<GroupLinkRows<R>>({
-    service: serviceIn(GroupLinksV1Service, (l) => (kind === 'users' ? l.users : l.pools) as unknown as GroupLinkRows<R>), id, scopes: 'student-groups', present,
+    service: serviceIn(GroupLinksV1Service, (l) => (kind === 'users' ? l.users : l.pools) as unknown as GroupLinkRows<R>),
+    id,
+    scopes: 'student-groups',
+    present,
     list: { call: (s) => s.list, cap: V1_PAGE_CAP.large },
     create: { call: (s) => s.add, handler: 'create', upsert: true, body },
     read: { call: (s) => s.read },

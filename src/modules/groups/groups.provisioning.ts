@@ -31,9 +31,7 @@ export class GroupsProvisioning {
 
   async rename(m: EntityManager, organizationId: string, id: string, name: string): Promise<boolean> {
     try {
-      const rows = rowsOf(
-        await m.query(`UPDATE groups SET name = $3, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, organizationId, name]),
-      );
+      const rows = rowsOf(await m.query(`UPDATE groups SET name = $3, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, organizationId, name]));
       return rows.length > 0;
     } catch (err) {
       if (isUniqueViolation(err)) throw new GroupNameTaken();

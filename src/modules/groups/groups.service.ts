@@ -256,7 +256,6 @@ export class GroupsService {
     categories: Map<number, string | null>,
     out: Map<number, ItemOutcome<GroupResource>>,
   ): Promise<void> {
-
     const params: unknown[] = [];
     const values = rows.map(({ v, id, sent }) => {
       const a = v.item.attributes;
@@ -302,9 +301,7 @@ export class GroupsService {
     const out = new Map<number, ItemOutcome<never>>();
     const rows = itemsWithIds(items, 'group', GROUP_NOT_FOUND, out);
     if (!rows.length) return out;
-    const deleted = rowsOf(
-      await scoped(this.groups, p.organizationId).query(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]),
-    );
+    const deleted = rowsOf(await scoped(this.groups, p.organizationId).query(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]));
     const gone = new Set(deleted.map((r: any) => r.id as string));
     for (const { v, id } of rows) {
       out.set(v.index, gone.has(id) ? { ok: true, id: v.item.id, deleted: true } : GROUP_NOT_FOUND);

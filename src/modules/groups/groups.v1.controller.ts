@@ -15,7 +15,10 @@ import { GroupsV1Service, GroupView } from './groups.v1.service';
  */
 @V1()
 @V1Resource<GroupsV1Service>({
-  service: GroupsV1Service, id: 'group_id', scopes: 'student-groups', present: (v: GroupView) => presentV1Group(v.group, v.userCount, v.options),
+  service: GroupsV1Service,
+  id: 'group_id',
+  scopes: 'student-groups',
+  present: (v: GroupView) => presentV1Group(v.group, v.userCount, v.options),
   create: { call: (s) => s.create, body: V1GroupCreateDto },
   read: { call: (s) => s.get, handler: 'read' },
   update: { call: (s) => s.update, body: V1GroupUpdateDto, patchBody: V1GroupPatchDto },
@@ -30,7 +33,10 @@ export class GroupsV1Controller {
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     // `name` is an exact, case-sensitive match; an empty value is no filter (as django-filter does)
     const { rows, counts, options, count } = await this.groups.list(p, page, strParam(query, 'name') || undefined);
-    return page.list(rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)), count);
+    return page.list(
+      rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)),
+      count,
+    );
   }
 
   @Get(':group_id/email-domain-rules')

@@ -14,15 +14,18 @@ export interface SignUpFieldRule {
 /** The v1 Group (and GroupUpdate) schema; `id` is the same opaque id /v2 uses. */
 export function presentV1Group(g: Group, userCount: number, options: OptionInfo = new Map()) {
   // no rule: sign_up_field_rule left out (optional, not nullable in the published Group)
-  return omitEmpty({
-    id: encodeId('group', g.id),
-    name: g.name,
-    user_count: userCount,
-    discount_percent: g.discountPercent ?? null,
-    group_category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
-    sign_up_field_rule: presentRule(g.signUpFieldRule, options),
-    rule_email_domains: g.ruleEmailDomains ?? [],
-  }, ['sign_up_field_rule']);
+  return omitEmpty(
+    {
+      id: encodeId('group', g.id),
+      name: g.name,
+      user_count: userCount,
+      discount_percent: g.discountPercent ?? null,
+      group_category_id: g.categoryId ? encodeId('groupCategory', g.categoryId) : null,
+      sign_up_field_rule: presentRule(g.signUpFieldRule, options),
+      rule_email_domains: g.ruleEmailDomains ?? [],
+    },
+    ['sign_up_field_rule'],
+  );
 }
 
 /** SignUpFieldRule: options as SignupFieldOptionLink `{id, value, domain_name}` (null when the option no longer exists). */

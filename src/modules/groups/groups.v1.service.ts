@@ -53,10 +53,18 @@ export class GroupsV1Service {
       where += ` AND name = $2`; // exact, served by groups_org_name_uq
     }
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM groups WHERE ${where}`, params);
-    const rows: Group[] = (
-      await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)
-    ).map((r: Record<string, unknown>) => this.group(r));
-    return { rows, counts: await this.userCounts(p, rows.map((g) => g.id)), options: await this.optionInfo(p, rows), count: n };
+    const rows: Group[] = (await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)).map(
+      (r: Record<string, unknown>) => this.group(r),
+    );
+    return {
+      rows,
+      counts: await this.userCounts(
+        p,
+        rows.map((g) => g.id),
+      ),
+      options: await this.optionInfo(p, rows),
+      count: n,
+    };
   }
 
   /**
@@ -100,9 +108,7 @@ export class GroupsV1Service {
 
   private async findGroup(p: Principal, publicId: string, m: EntityManager = this.ds.manager, lock = false): Promise<Group> {
     const id = decodeId('group', publicId);
-    const rows = id
-      ? await m.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, p.organizationId])
-      : [];
+    const rows = id ? await m.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, p.organizationId]) : [];
     if (!rows.length) throw notFound('Not found.');
     return this.group(rows[0]);
   }
@@ -200,9 +206,7 @@ export class GroupsV1Service {
     if (rule !== undefined) set('sign_up_field_rule', rule ? JSON.stringify(rule) : null, '::jsonb');
     sets.push(`updated_at = ${NOW}`);
     try {
-      const rows = rowsOf(
-        await this.ds.query(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $2 RETURNING ${GROUP_COLUMNS}`, params),
-      );
+      const rows = rowsOf(await this.ds.query(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $2 RETURNING ${GROUP_COLUMNS}`, params));
       if (!rows.length) throw notFound('Not found.'); // deleted meanwhile
       return this.view(p, this.group(rows[0]));
     } catch (e) {
@@ -248,10 +252,7 @@ export class GroupsV1Service {
 
   async listCategories(p: Principal, page: V1PageRequest): Promise<{ rows: { id: string; name: string }[]; count: number }> {
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_categories WHERE organization_id = $1`, [p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT id, name FROM group_categories WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [p.organizationId],
-    );
+    const rows = await this.ds.query(`SELECT id, name FROM group_categories WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [p.organizationId]);
     return { rows, count: n };
   }
 

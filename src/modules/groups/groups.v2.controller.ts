@@ -24,7 +24,9 @@ const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.i
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<GroupsService>({
-  service: GroupsService, type: 'groups', scopes: 'student-groups',
+  service: GroupsService,
+  type: 'groups',
+  scopes: 'student-groups',
   create: { call: (s) => s.create, item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
   update: { call: (s) => s.update, item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
   remove: { call: (s) => s.remove, item: GroupDeleteItem, dedupeKey: idKey, dedupePointer: '/id' },
@@ -50,5 +52,4 @@ export class GroupsV2Controller {
   async get(@Auth() p: Principal, @Param('id') id: string) {
     return { data: this.groups.present(await this.groups.get(p, id)) };
   }
-
 }

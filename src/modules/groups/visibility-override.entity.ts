@@ -11,4 +11,3 @@ export class VisibilityOverride extends UpdatedOrgEntity {
   @Column('uuid') publishedCourseId: string;
   @Column('boolean') isVisible: boolean;
 }
-

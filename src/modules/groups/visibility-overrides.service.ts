@@ -34,10 +34,7 @@ export class VisibilityOverridesService {
   ) {}
 
   async list(p: Principal, groupId: string, page: PageRequest, filters: OverrideListFilters): Promise<VisibilityOverride[]> {
-    const qb = this.overrides
-      .createQueryBuilder('o')
-      .where('o.group_id = :groupId', { groupId })
-      .andWhere('o.organization_id = :org', { org: p.organizationId });
+    const qb = this.overrides.createQueryBuilder('o').where('o.group_id = :groupId', { groupId }).andWhere('o.organization_id = :org', { org: p.organizationId });
     if (filters.publishedCourseId !== undefined) {
       const pc = decodeId('publishedCourse', filters.publishedCourseId);
       if (!pc) return []; // undecodable: an empty page, never an error

@@ -59,13 +59,7 @@ export class VisibilityOverridesV2Controller {
   }
 
   /** The group first (404 outside the organization), then the batch of (published course, visibility) items. */
-  private async batch<R>(
-    p: Principal,
-    id: string,
-    body: unknown,
-    reply: FastifyReply,
-    apply: (groupId: string, items: ValidItem<VisibilityOverrideItem>[]) => Promise<Map<number, ItemOutcome<R>>>,
-  ) {
+  private async batch<R>(p: Principal, id: string, body: unknown, reply: FastifyReply, apply: (groupId: string, items: ValidItem<VisibilityOverrideItem>[]) => Promise<Map<number, ItemOutcome<R>>>) {
     const groupId = await this.groups.requireGroupId(p, id);
     const result = await runBatch(
       body,

@@ -65,17 +65,12 @@ export class LabelsService extends OrgRowsService<Label> {
        ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
       [organizationId, distinct],
     );
-    const rows: { id: string }[] = await m.query(`SELECT id FROM labels WHERE organization_id = $1 AND lower(name) = ANY($2::text[])`, [
-      organizationId,
-      distinct.map((n) => n.toLowerCase()),
-    ]);
+    const rows: { id: string }[] = await m.query(`SELECT id FROM labels WHERE organization_id = $1 AND lower(name) = ANY($2::text[])`, [organizationId, distinct.map((n) => n.toLowerCase())]);
     return rows.map((r) => r.id);
   }
 
   private async assertFree(p: Principal, name: string, exceptId?: string) {
-    const qb = this.repo
-      .createQueryBuilder('l')
-      .where('l.organization_id = :org AND lower(l.name) = lower(:name)', { org: p.organizationId, name });
+    const qb = this.repo.createQueryBuilder('l').where('l.organization_id = :org AND lower(l.name) = lower(:name)', { org: p.organizationId, name });
     if (exceptId) qb.andWhere('l.id <> :id', { id: exceptId });
     if (await qb.getExists()) throw duplicate();
   }

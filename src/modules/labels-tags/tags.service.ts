@@ -43,22 +43,14 @@ export class TagsService extends OrgRowsService<Tag> {
   /** Checks the name, picks a free slug (`python`, `python-2`, ...) and saves; retries a lost slug race. */
   private async write(p: Principal, row: Tag): Promise<Tag> {
     for (let attempt = 0; ; attempt++) {
-      const nameTaken = this.repo
-        .createQueryBuilder('t')
-        .where('t.organization_id = :org AND lower(t.name) = lower(:name)', { org: p.organizationId, name: row.name });
+      const nameTaken = this.repo.createQueryBuilder('t').where('t.organization_id = :org AND lower(t.name) = lower(:name)', { org: p.organizationId, name: row.name });
       if (row.id) nameTaken.andWhere('t.id <> :id', { id: row.id });
       if (await nameTaken.getExists()) throw duplicate();
       row.slug = await this.freeSlug(p.organizationId, slugify(row.name), row.id);
       try {
         if (!row.id) return await this.repo.save(row);
         // by id AND organization (the organization-scoping audit): TypeORM's save() would update by id alone
-        const r = await this.repo
-          .createQueryBuilder()
-          .update()
-          .set({ name: row.name, slug: row.slug })
-          .where({ id: row.id, organizationId: p.organizationId })
-          .returning(['updated_at'])
-          .execute();
+        const r = await this.repo.createQueryBuilder().update().set({ name: row.name, slug: row.slug }).where({ id: row.id, organizationId: p.organizationId }).returning(['updated_at']).execute();
         if (r.raw?.[0]?.updated_at) row.updatedAt = r.raw[0].updated_at;
         return row;
       } catch (err) {
@@ -70,10 +62,12 @@ export class TagsService extends OrgRowsService<Tag> {
   }
 
   private async freeSlug(organizationId: string, base: string, exceptId?: string): Promise<string> {
-    const rows: { slug: string }[] = await this.repo.query(
-      `SELECT slug FROM tags WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3) AND ($4::uuid IS NULL OR id <> $4::uuid)`,
-      [organizationId, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, exceptId ?? null],
-    );
+    const rows: { slug: string }[] = await this.repo.query(`SELECT slug FROM tags WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3) AND ($4::uuid IS NULL OR id <> $4::uuid)`, [
+      organizationId,
+      base,
+      `${base.replace(/[\\%_]/g, '\\$&')}-%`,
+      exceptId ?? null,
+    ]);
     const taken = new Set(rows.map((r) => r.slug));
     if (!taken.has(base)) return base;
     for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;

@@ -14,7 +14,10 @@ import { ContentItemRequest, ContentItemUpdateRequest } from './dto/content-item
 @V1()
 @ApiTags('v1 content items')
 @V1Resource<V1ContentItemsService>({
-  service: V1ContentItemsService, id: 'lesson_content_item_id', scopes: 'content-items', present: presentContentItem,
+  service: V1ContentItemsService,
+  id: 'lesson_content_item_id',
+  scopes: 'content-items',
+  present: presentContentItem,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.create, body: ContentItemRequest },
   read: { call: (s) => s.get, handler: 'read' },

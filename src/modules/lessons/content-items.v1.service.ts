@@ -173,7 +173,10 @@ export class V1ContentItemsService {
   }
 
   private async save(m: EntityManager, lesson: { id: string; organizationId: string }, items: StoredContentItem[]) {
-    const sorted = items.map((x, i) => ({ x, i })).sort((a, b) => a.x.order - b.x.order || a.i - b.i).map((e) => e.x);
+    const sorted = items
+      .map((x, i) => ({ x, i }))
+      .sort((a, b) => a.x.order - b.x.order || a.i - b.i)
+      .map((e) => e.x);
     await scoped(m, lesson.organizationId).query(`UPDATE lessons SET content_items = $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
       lesson.id,
       JSON.stringify(sorted),

@@ -81,7 +81,12 @@ function buildContentItems(items: ContentItemRequest[], raws: any[], existing: S
  * of the organization are refused (validation_error at that member, issue 12); one query for the
  * batch. The others are returned.
  */
-export async function refuseUnknownQuizzes<T extends ValidItem<{ attributes?: unknown }>>(manager: EntityManager, org: string, items: T[], out: Map<number, ItemOutcome<LessonDetailResource>>): Promise<T[]> {
+export async function refuseUnknownQuizzes<T extends ValidItem<{ attributes?: unknown }>>(
+  manager: EntityManager,
+  org: string,
+  items: T[],
+  out: Map<number, ItemOutcome<LessonDetailResource>>,
+): Promise<T[]> {
   const named = new Map<number, { uuid: string; pointer: string }[]>();
   for (const v of items) {
     const refs: { uuid: string; pointer: string }[] = [];

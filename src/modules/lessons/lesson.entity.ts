@@ -64,4 +64,3 @@ export class Lesson extends SoftDeletedOrgEntity {
   @Column('text') externalId: string;
   @Column('boolean') isDraft: boolean;
 }
-

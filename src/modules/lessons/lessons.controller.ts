@@ -19,7 +19,10 @@ import { FastRead } from '../../core/http/fast-path';
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<LessonsService>({
-  service: LessonsService, type: 'lessons', scopes: 'lessons', baseUrl: true,
+  service: LessonsService,
+  type: 'lessons',
+  scopes: 'lessons',
+  baseUrl: true,
   create: { call: (s) => s.createMany, item: LessonCreateItem, doc: { description: 'Batch of lesson items', items: '_LessonCreateData' } },
   update: { call: (s) => s.updateMany, item: LessonUpdateItem, doc: { description: 'Batch of lesson update items', items: '_LessonBatchUpdateData' } },
 })

@@ -3,10 +3,7 @@ import { PublicIds, publicIdsOf, trimBase } from '../../core/ids/public-ids';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 
 /** What the presenters read of a lesson: an entity, or a row of the /v2 reads mapped by hand (contentItems: the detail's). */
-export type LessonFields = Pick<
-  Lesson,
-  'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'
-> & {
+export type LessonFields = Pick<Lesson, 'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'> & {
   contentItems: unknown;
   /** created_at / updated_at as toISOString() gives them, when the row carries them so (LessonRow) */
   createdIso?: string;

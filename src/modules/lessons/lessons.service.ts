@@ -152,7 +152,11 @@ export class LessonsService {
     if (!prepared.length) return out;
 
     await this.lessons.manager.transaction(async (m) => {
-      const live = await this.courses.liveIds(org, prepared.map((x) => x.courseUuid), { manager: m, lock: true });
+      const live = await this.courses.liveIds(
+        org,
+        prepared.map((x) => x.courseUuid),
+        { manager: m, lock: true },
+      );
       const ok = prepared.filter((x) => {
         if (live.has(x.courseUuid)) return true;
         out.set(x.index, { ok: false, code: 'not_found', detail: 'Course not found.', pointer: '/attributes/course_id' });
@@ -212,7 +216,6 @@ export class LessonsService {
     return out;
   }
 
-
   async updateMany(p: Principal, items: ValidItem<LessonUpdateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
     const org = p.organizationId;
     const out = new Map<number, ItemOutcome<LessonDetailResource>>();
@@ -223,10 +226,21 @@ export class LessonsService {
       else wanted.push({ v, uuid });
     }
     if (!wanted.length) return out;
-    const known = new Set(await refuseUnknownQuizzes(this.lessons.manager, org, wanted.map((w) => w.v), out));
+    const known = new Set(
+      await refuseUnknownQuizzes(
+        this.lessons.manager,
+        org,
+        wanted.map((w) => w.v),
+        out,
+      ),
+    );
     wanted.splice(0, wanted.length, ...wanted.filter((w) => known.has(w.v)));
     if (!wanted.length) return out;
-    const knownAssets = await namedAssets(this.lessons.manager, org, wanted.map((w) => w.v));
+    const knownAssets = await namedAssets(
+      this.lessons.manager,
+      org,
+      wanted.map((w) => w.v),
+    );
 
     await this.lessons.manager.transaction(async (m) => {
       const rows: Record<string, unknown>[] = await scoped(m, org).query(

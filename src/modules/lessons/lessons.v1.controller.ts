@@ -13,7 +13,10 @@ import { V1LessonsService } from './lessons.v1.service';
 @V1()
 @ApiTags('v1 lessons')
 @V1Resource<V1LessonsService>({
-  service: V1LessonsService, id: 'lesson_id', scopes: 'lessons', present: presentLesson,
+  service: V1LessonsService,
+  id: 'lesson_id',
+  scopes: 'lessons',
+  present: presentLesson,
   create: { call: (s) => s.create, body: LessonRequest },
   read: { call: (s) => s.get, handler: 'read' },
   update: { call: (s) => s.update, body: LessonUpdateRequest, query: LessonUpdateQuery, queryArg: (q: LessonUpdateQuery) => q.course_id },

@@ -40,8 +40,7 @@ const LESSON_COLUMNS: SentNames<LessonUpdateRequest & LessonRefs, Lesson> = {
 /** A lesson is live when it and its course are neither drafts nor soft-deleted. */
 const LIVE = `l.organization_id = :org AND ${liveLessonOfLiveCourse('l')}`;
 
-export const invalidPk = (field: string, value: unknown) =>
-  ({ field, message: `Invalid pk "${String(value).slice(0, 64)}" - object does not exist.` }) as FieldProblem;
+export const invalidPk = (field: string, value: unknown) => ({ field, message: `Invalid pk "${String(value).slice(0, 64)}" - object does not exist.` }) as FieldProblem;
 
 /**
  * /v1 lessons over the shared lessons table: the same rows and ids (encodeId('lesson')) as /v2.
@@ -132,9 +131,7 @@ export class V1LessonsService {
     const out: LessonRefs = {};
     if (dto.course_id !== undefined) {
       const uuid = decodeId('course', dto.course_id);
-      const rows: unknown[] = uuid
-        ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND ${liveCourse()}`, [uuid, p.organizationId])
-        : [];
+      const rows: unknown[] = uuid ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND ${liveCourse()}`, [uuid, p.organizationId]) : [];
       if (!rows.length) problems.push(invalidPk('course_id', dto.course_id));
       else out.courseId = uuid!;
     }

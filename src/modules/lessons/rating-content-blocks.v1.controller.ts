@@ -13,7 +13,10 @@ import { presentRatingBlock, RatingContentBlocksV1Service } from './rating-conte
 @V1()
 @ApiTags('v1 rating content blocks')
 @V1Resource<RatingContentBlocksV1Service>({
-  service: RatingContentBlocksV1Service, id: 'rating_content_block_id', scopes: 'content-items', present: presentRatingBlock,
+  service: RatingContentBlocksV1Service,
+  id: 'rating_content_block_id',
+  scopes: 'content-items',
+  present: presentRatingBlock,
   create: { call: (s) => s.create, body: RatingContentBlockRequest },
   read: { call: (s) => s.get, handler: 'read' },
   update: { call: (s) => s.update, body: RatingContentBlockRequest },

@@ -62,7 +62,13 @@ export class RatingContentBlocksV1Service {
       if (taken) throw new ValidationFailed([{ field: 'non_field_errors', message: 'Only one rating is allowed per course.' }], 400);
       const items = itemsOf(lesson);
       if (items.length >= MAX_CONTENT_ITEMS) throw new ValidationFailed([{ field: 'non_field_errors', message: `A lesson has at most ${MAX_CONTENT_ITEMS} content items.` }], 400);
-      const rating: Record<string, unknown> = { rating_question: DEFAULT_QUESTION, additional_feedback_question: '', include_additional_feedback: false, rating_scale_low_label: '', rating_scale_high_label: '' };
+      const rating: Record<string, unknown> = {
+        rating_question: DEFAULT_QUESTION,
+        additional_feedback_question: '',
+        include_additional_feedback: false,
+        rating_scale_low_label: '',
+        rating_scale_high_label: '',
+      };
       this.apply(rating, dto);
       if (scale !== undefined) await setCourseRatingScale(m, p.organizationId, lesson.courseId, scale);
       rating.rating_scale = scale ?? (await courseRatingScale(m, p.organizationId, lesson.courseId));
@@ -94,7 +100,11 @@ export class RatingContentBlocksV1Service {
         rating.rating_scale = scale;
       }
       const item = { ...current, rating };
-      await this.save(m, lesson, itemsOf(lesson).map((x) => (x.id === current.id ? item : x)));
+      await this.save(
+        m,
+        lesson,
+        itemsOf(lesson).map((x) => (x.id === current.id ? item : x)),
+      );
       return this.view(m, p, lesson, item);
     });
   }
@@ -104,14 +114,21 @@ export class RatingContentBlocksV1Service {
     await this.ds.transaction(async (m) => {
       const lesson = await this.lessons.get(p, lessonId, m, true);
       const current = this.find(lesson, id);
-      await this.save(m, lesson, itemsOf(lesson).filter((x) => x.id !== current.id));
+      await this.save(
+        m,
+        lesson,
+        itemsOf(lesson).filter((x) => x.id !== current.id),
+      );
     });
   }
 
   private scale(dto: RatingContentBlockRequest): 5 | 10 | undefined {
     if (dto.rating_scale === undefined) return undefined;
     if (dto.rating_scale !== 5 && dto.rating_scale !== 10) {
-      throw new ValidationFailed([{ field: 'rating_scale', message: `"${dto.rating_scale}" is not a valid choice.`, v1: { field: 'rating_scale', messages: [`"${dto.rating_scale}" is not a valid choice.`] } }], 400);
+      throw new ValidationFailed(
+        [{ field: 'rating_scale', message: `"${dto.rating_scale}" is not a valid choice.`, v1: { field: 'rating_scale', messages: [`"${dto.rating_scale}" is not a valid choice.`] } }],
+        400,
+      );
     }
     return dto.rating_scale;
   }
@@ -146,7 +163,10 @@ export class RatingContentBlocksV1Service {
   }
 
   private async save(m: EntityManager, lesson: { id: string; organizationId: string }, items: StoredContentItem[]) {
-    const sorted = items.map((x, i) => ({ x, i })).sort((a, b) => a.x.order - b.x.order || a.i - b.i).map((e) => e.x);
+    const sorted = items
+      .map((x, i) => ({ x, i }))
+      .sort((a, b) => a.x.order - b.x.order || a.i - b.i)
+      .map((e) => e.x);
     await scoped(m, lesson.organizationId).query(`UPDATE lessons SET content_items = $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
       lesson.id,
       JSON.stringify(sorted),

@@ -83,8 +83,20 @@ export class LrsController {
       // headers, the content and the parameters of the request named by ?method=
       const form = incoming.body;
       const q = incoming.query as Record<string, unknown>;
-      const altVersion = versionOf(incoming.headers['x-experience-api-version'] ?? (form && typeof form === 'object' && !Buffer.isBuffer(form) ? (form as Record<string, unknown>)['X-Experience-API-Version'] : undefined));
-      if (altVersion === '2.0.0' || method !== 'POST' || typeof alt !== 'string' || !['GET', 'PUT', 'POST', 'DELETE'].includes(alt.toUpperCase()) || Object.keys(q).length !== 1 || !/^application\/x-www-form-urlencoded/i.test(String(incoming.headers['content-type'] ?? '')) || !form || typeof form !== 'object' || Buffer.isBuffer(form)) {
+      const altVersion = versionOf(
+        incoming.headers['x-experience-api-version'] ?? (form && typeof form === 'object' && !Buffer.isBuffer(form) ? (form as Record<string, unknown>)['X-Experience-API-Version'] : undefined),
+      );
+      if (
+        altVersion === '2.0.0' ||
+        method !== 'POST' ||
+        typeof alt !== 'string' ||
+        !['GET', 'PUT', 'POST', 'DELETE'].includes(alt.toUpperCase()) ||
+        Object.keys(q).length !== 1 ||
+        !/^application\/x-www-form-urlencoded/i.test(String(incoming.headers['content-type'] ?? '')) ||
+        !form ||
+        typeof form !== 'object' ||
+        Buffer.isBuffer(form)
+      ) {
         reply.header('X-Experience-API-Version', '1.0.3');
         return send(reply, 400, { error: 'an alternate request is a POST with ?method= only and a form body' });
       }
@@ -163,7 +175,9 @@ export class LrsController {
       if ('single' in out) reply.header('Last-Modified', new Date((out as { lastModified: Date }).lastModified).toUTCString());
       else reply.header('X-Experience-API-Consistent-Through', (out as { through: string }).through);
       if (out.attachments.length) {
-        const boundary = `xapi-${createHash('sha1').update(String(Date.now()) + Math.random()).digest('hex')}`;
+        const boundary = `xapi-${createHash('sha1')
+          .update(String(Date.now()) + Math.random())
+          .digest('hex')}`;
         const chunks: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(json)}\r\n`)];
         for (const a of out.attachments) {
           chunks.push(Buffer.from(`--${boundary}\r\nContent-Type: ${a.contentType}\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${a.sha2}\r\n\r\n`), a.content, Buffer.from('\r\n'));
@@ -214,11 +228,19 @@ export class LrsController {
     } else if (!/^application\/json/i.test(type)) {
       throw new XapiError(400, 'statements are sent as application/json or multipart/mixed');
     }
-    if (json === undefined || json === null || (typeof json !== 'object')) throw new XapiError(400, 'the body must be a statement or an array of statements');
+    if (json === undefined || json === null || typeof json !== 'object') throw new XapiError(400, 'the body must be a statement or an array of statements');
     return { statements: Array.isArray(json) ? json : [json], attachments };
   }
 
-  private async documents(req: FastifyRequest, reply: FastifyReply, p: LrsPrincipal, method: string, q: Record<string, unknown>, kind: 'state' | 'activity_profile' | 'agent_profile', version: XapiVersion) {
+  private async documents(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    p: LrsPrincipal,
+    method: string,
+    q: Record<string, unknown>,
+    kind: 'state' | 'activity_profile' | 'agent_profile',
+    version: XapiVersion,
+  ) {
     const idName = kind === 'state' ? 'stateId' : 'profileId';
     const pre = { ifMatch: req.headers['if-match'] as string | undefined, ifNoneMatch: req.headers['if-none-match'] as string | undefined };
     if (method === 'GET' || method === 'HEAD') {
@@ -227,12 +249,7 @@ export class LrsController {
       if (single) {
         const doc = await this.lrs.getDocument(p, kind, key);
         if (!doc) throw new XapiError(404, 'no such document');
-        return reply
-          .code(200)
-          .header('Content-Type', doc.content_type)
-          .header('ETag', `"${doc.etag}"`)
-          .header('Last-Modified', new Date(doc.updated).toUTCString())
-          .send(doc.content);
+        return reply.code(200).header('Content-Type', doc.content_type).header('ETag', `"${doc.etag}"`).header('Last-Modified', new Date(doc.updated).toUTCString()).send(doc.content);
       }
       const list = await this.lrs.listDocuments(p, kind, key, q.since as string | undefined);
       if (list.updated) reply.header('Last-Modified', new Date(list.updated).toUTCString());

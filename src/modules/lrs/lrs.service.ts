@@ -40,7 +40,23 @@ export interface Attachment {
 const VOIDED = 'http://adlnet.gov/expapi/verbs/voided';
 /** marks a posted statement that came without a timestamp (the LRS set it), for the same-statement comparison */
 const NO_TIMESTAMP = Symbol('no-timestamp');
-const STATEMENT_PARAMS = ['statementId', 'voidedStatementId', 'agent', 'verb', 'activity', 'registration', 'related_activities', 'related_agents', 'since', 'until', 'limit', 'format', 'attachments', 'ascending', 'more'];
+const STATEMENT_PARAMS = [
+  'statementId',
+  'voidedStatementId',
+  'agent',
+  'verb',
+  'activity',
+  'registration',
+  'related_activities',
+  'related_agents',
+  'since',
+  'until',
+  'limit',
+  'format',
+  'attachments',
+  'ascending',
+  'more',
+];
 const PAGE_MAX = 100;
 /** How long a verified key's row is reused without reading it again. */
 const KEY_CACHE_MS = 30_000;
@@ -82,10 +98,14 @@ export class LrsService {
   async createKey(organizationId: string, opts: { read: boolean; write: boolean; name: string }) {
     const key = randomToken(18);
     const secret = randomToken(32);
-    const [row] = await this.ds.query(
-      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`,
-      [organizationId, key, sha256(secret), opts.read, opts.write, opts.name],
-    );
+    const [row] = await this.ds.query(`INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`, [
+      organizationId,
+      key,
+      sha256(secret),
+      opts.read,
+      opts.write,
+      opts.name,
+    ]);
     return { id: row.id as string, key, secret, read: opts.read, write: opts.write, name: opts.name, created_at: iso(row.created_at) };
   }
 
@@ -93,10 +113,13 @@ export class LrsService {
   async createLaunchKey(m: EntityManager, organizationId: string, launchId: string, expiresAt: Date): Promise<string> {
     const key = randomToken(18);
     const secret = randomToken(32);
-    await m.query(
-      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($1, $2, $3, true, true, 'launch', $4, $5)`,
-      [organizationId, key, sha256(secret), launchId, expiresAt],
-    );
+    await m.query(`INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($1, $2, $3, true, true, 'launch', $4, $5)`, [
+      organizationId,
+      key,
+      sha256(secret),
+      launchId,
+      expiresAt,
+    ]);
     return Buffer.from(`${key}:${secret}`).toString('base64');
   }
 
@@ -175,7 +198,7 @@ export class LrsService {
         if (a.fileUrl === undefined && !hashes.has(a.sha2)) throw bad(`the attachment ${a.sha2} has neither a fileUrl nor a part`);
         used.add(a.sha2);
       }
-      for (const a of (s.object?.objectType === 'SubStatement' ? s.object.attachments ?? [] : []) as Obj[]) {
+      for (const a of (s.object?.objectType === 'SubStatement' ? (s.object.attachments ?? []) : []) as Obj[]) {
         if (a.fileUrl === undefined && !hashes.has(a.sha2)) throw bad(`the attachment ${a.sha2} has neither a fileUrl nor a part`);
         used.add(a.sha2);
       }
@@ -604,7 +627,9 @@ function checkSignature(statement: Obj, parts: Map<string, Attachment>, i: numbe
     if (Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
       try {
         const cert = new X509Certificate(Buffer.from(header.x5c[0], 'base64'));
-        const ok = createVerify(`RSA-SHA${header.alg.slice(2)}`).update(`${jws[0]}.${jws[1]}`).verify(cert.publicKey, Buffer.from(jws[2], 'base64url'));
+        const ok = createVerify(`RSA-SHA${header.alg.slice(2)}`)
+          .update(`${jws[0]}.${jws[1]}`)
+          .verify(cert.publicKey, Buffer.from(jws[2], 'base64url'));
         if (!ok) throw new Error('bad signature');
       } catch {
         throw bad(`statement ${i}: the signature does not verify against its x5c certificate`);
@@ -709,10 +734,11 @@ function columnsOf(s: Obj) {
   for (const ca of s.context?.contextAgents ?? []) for (const k of agentsIn(ca.agent)) related.add(k);
   for (const cg of s.context?.contextGroups ?? []) for (const k of agentsIn(cg.group)) related.add(k);
   if (obj.objectType === 'SubStatement') {
-    for (const a of [obj.actor, obj.object?.objectType === 'Agent' || obj.object?.objectType === 'Group' ? obj.object : null, obj.context?.instructor, obj.context?.team]) for (const k of agentsIn(a)) related.add(k);
+    for (const a of [obj.actor, obj.object?.objectType === 'Agent' || obj.object?.objectType === 'Group' ? obj.object : null, obj.context?.instructor, obj.context?.team])
+      for (const k of agentsIn(a)) related.add(k);
   }
   const activities = [...new Set(activitiesIn(s).map((a) => String(a.id)))];
-  const hashes = [...(s.attachments ?? []), ...(obj.objectType === 'SubStatement' ? obj.attachments ?? [] : [])].map((a: Obj) => String(a.sha2));
+  const hashes = [...(s.attachments ?? []), ...(obj.objectType === 'SubStatement' ? (obj.attachments ?? []) : [])].map((a: Obj) => String(a.sha2));
   return {
     id: s.id,
     statement: s,
@@ -753,7 +779,10 @@ function formatStatement(s: Obj, format: string, acceptLanguage: string | undefi
     }
     if (format === 'canonical' && ['display', 'name', 'description'].includes(parentKey ?? '') && Object.values(v).every((x) => typeof x === 'string')) {
       const keys = Object.keys(v);
-      const wanted = (acceptLanguage ?? '').split(',').map((x) => x.split(';')[0].trim().toLowerCase()).filter(Boolean);
+      const wanted = (acceptLanguage ?? '')
+        .split(',')
+        .map((x) => x.split(';')[0].trim().toLowerCase())
+        .filter(Boolean);
       const pick = keys.find((k) => wanted.includes(k.toLowerCase())) ?? keys.find((k) => wanted.some((w) => k.toLowerCase().startsWith(`${w}-`))) ?? keys[0];
       return pick ? { [pick]: v[pick] } : {};
     }

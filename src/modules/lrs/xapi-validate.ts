@@ -16,7 +16,8 @@ const fail = (path: string, msg: string): never => {
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IRI_RE = /^[a-z][a-z0-9+.-]*:[^\s]*$/i;
-const LANG_RE = /^(([a-z]{2,3}(-[a-z]{3}){0,3})|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?(-([a-z\d]{5,8}|\d[a-z\d]{3}))*(-[0-9a-wy-z](-[a-z\d]{2,8})+)*(-x(-[a-z\d]{1,8})+)?$|^x(-[a-z\d]{1,8})+$|^i-[a-z]+$/i;
+const LANG_RE =
+  /^(([a-z]{2,3}(-[a-z]{3}){0,3})|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?(-([a-z\d]{5,8}|\d[a-z\d]{3}))*(-[0-9a-wy-z](-[a-z\d]{2,8})+)*(-x(-[a-z\d]{1,8})+)?$|^x(-[a-z\d]{1,8})+$|^i-[a-z]+$/i;
 /** ISO 8601 date-time with a time zone (xAPI: RFC 3339 profile; a zone offset of -00:00 is refused). */
 export const TIMESTAMP_RE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):?([0-5]\d)?)$/i;
 const DURATION_RE = /^P(?:\d+(?:\.\d+)?W|(?=\d|T\d)(?:\d+(?:\.\d+)?Y)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?D)?(?:T(?=\d)(?:\d+(?:\.\d+)?H)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?S)?)?)$/;

@@ -19,7 +19,11 @@ export type MailResult = { sent: true; via: 'smtp' | 'outbox' } | { sent: false;
  */
 @Processor(QUEUES.mail, { concurrency: 5 })
 export class MailProcessor extends QueueWorker<MailJob>(QUEUES.mail, 'mail', sweeper(MAIL_SWEEP_SCHEDULER_ID, 'requeue-unsent')) {
-  constructor(private readonly ds: DataSource, private readonly mailer: Mailer, private readonly resetMails: PasswordResetMails) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly mailer: Mailer,
+    private readonly resetMails: PasswordResetMails,
+  ) {
     super();
   }
 
@@ -30,10 +34,7 @@ export class MailProcessor extends QueueWorker<MailJob>(QUEUES.mail, 'mail', swe
 
   private async sendPasswordReset(data: PasswordResetMailJob): Promise<MailResult> {
     // users belong to the students module: a narrow, organization-scoped read of the recipient
-    const [student] = await this.ds.query(`SELECT email, first_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [
-      data.studentId,
-      data.organizationId,
-    ]);
+    const [student] = await this.ds.query(`SELECT email, first_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [data.studentId, data.organizationId]);
     if (!student || student.is_anonymized || !student.email) {
       this.logger.log({ msg: 'password-reset mail skipped: no recipient', studentId: data.studentId });
       return { sent: false, reason: 'no-recipient' };

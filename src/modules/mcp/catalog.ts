@@ -150,10 +150,7 @@ export function buildCatalog(doc: any, rules: Map<string, RouteRule>): ToolSpec[
   return tools.sort((a, b) => (a.interface === b.interface ? a.name.localeCompare(b.name) : a.interface === 'v2' ? -1 : 1));
 }
 
-function toolOf(
-  doc: any,
-  o: { name: string; method: string; path: string; op: OpenApiOperation; iface: 'v1' | 'v2'; summary?: string; rule: RouteRule },
-): ToolSpec {
+function toolOf(doc: any, o: { name: string; method: string; path: string; op: OpenApiOperation; iface: 'v1' | 'v2'; summary?: string; rule: RouteRule }): ToolSpec {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   const pathParams: string[] = [];
@@ -193,7 +190,7 @@ function toolOf(
     paging = 'page';
     for (const [p, description] of [
       ['page', 'Page number, from 1 (the answer\'s "next" is null on the last page).'],
-      ['page_size', 'Results per page (capped by the family\'s limit).'],
+      ['page_size', "Results per page (capped by the family's limit)."],
     ] as const) {
       if (!queryParams.includes(p)) {
         queryParams.push(p);
@@ -212,7 +209,7 @@ function toolOf(
   const raw = content ? (content['application/json'] ?? Object.values(content)[0])?.schema : undefined;
   if (raw !== undefined) {
     const schema = inlineSchema(doc, raw);
-    const members = schema.type === 'object' || schema.properties ? (schema.properties as Record<string, Schema> | undefined) ?? {} : undefined;
+    const members = schema.type === 'object' || schema.properties ? ((schema.properties as Record<string, Schema> | undefined) ?? {}) : undefined;
     const clash = members && Object.keys(members).some((m) => m in properties || m === 'body' || argumentName(m) !== m);
     if (members && !clash) {
       Object.assign(properties, members);
@@ -235,7 +232,8 @@ function toolOf(
       type: 'string',
       minLength: 1,
       maxLength: 255,
-      description: 'Sent as the Idempotency-Key header: a repeat with the same key and arguments within 24 h answers the first result without doing the work again (another body with the same key: 422; while the first runs: 409).',
+      description:
+        'Sent as the Idempotency-Key header: a repeat with the same key and arguments within 24 h answers the first result without doing the work again (another body with the same key: 422; while the first runs: 409).',
     };
   }
 
@@ -245,13 +243,15 @@ function toolOf(
     queryParams.push(DRY_RUN_ARG);
     properties[DRY_RUN_ARG] = {
       type: 'boolean',
-      description: 'true: a dry run (the dry_run=true query parameter): every validation and conflict check runs and the answer is the one the write would give, but nothing is written and nothing is emitted.',
+      description:
+        'true: a dry run (the dry_run=true query parameter): every validation and conflict check runs and the answer is the one the write would give, but nothing is written and nothing is emitted.',
     };
   }
   if (confirm && !(CONFIRM_ARG in properties)) {
     properties[CONFIRM_ARG] = {
       type: 'boolean',
-      description: 'This operation deletes or cannot be undone: when your client cannot be asked to confirm (MCP elicitation), pass true to confirm it. Without a confirmation nothing changes. A dry run needs none.',
+      description:
+        'This operation deletes or cannot be undone: when your client cannot be asked to confirm (MCP elicitation), pass true to confirm it. Without a confirmation nothing changes. A dry run needs none.',
     };
   }
 
@@ -262,14 +262,19 @@ function toolOf(
     `${o.method} ${o.path} (${o.iface === 'v2' ? 'the /v2 JSON:API' : 'the /v1 API'}); answers that operation's JSON.`,
     `Scopes: ${scopes}.`,
   ];
-  if (paging === 'cursor') lines.push('Paginated: pass the answer\'s next_cursor as page.cursor (the page[cursor] parameter) for the next page; has_more is false on the last.');
+  if (paging === 'cursor') lines.push("Paginated: pass the answer's next_cursor as page.cursor (the page[cursor] parameter) for the next page; has_more is false on the last.");
   if (paging === 'page') lines.push('Paginated by page number: page and page_size; "next" is null on the last page.');
   if (o.op.description && o.op.description !== o.op.summary) lines.push(o.op.description.slice(0, 600));
-  if (!readOnly) lines.push(body === 'wrapped' ? 'The request body is the body argument.' : 'Arguments other than the path and query parameters are the request body\'s members.');
+  if (!readOnly) lines.push(body === 'wrapped' ? 'The request body is the body argument.' : "Arguments other than the path and query parameters are the request body's members.");
   else lines.push('Arguments that are not listed are sent as query parameters (filter.x as filter[x]).');
   if (confirm) lines.push('Destructive: needs a confirmation (confirm: true when your client is not asked).');
   if (dryRun) lines.push('dry_run: true answers what the write would answer without writing anything.');
-  if (Object.keys(argOf).length) lines.push(`Parameters: ${Object.entries(argOf).map(([n, a]) => `${a} is ${n}`).join(', ')}.`);
+  if (Object.keys(argOf).length)
+    lines.push(
+      `Parameters: ${Object.entries(argOf)
+        .map(([n, a]) => `${a} is ${n}`)
+        .join(', ')}.`,
+    );
 
   const inputSchema: ToolSpec['inputSchema'] = { type: 'object', properties };
   const req = [...new Set(required)].filter((r) => r in properties);

@@ -68,7 +68,7 @@ export function installMcpFastPath(app: NestFastifyApplication): void {
     }
     const meta = { http_status: status, ...answerHeaders(reply.getHeaders() as Record<string, unknown>) };
     const result = JSON.stringify({ content: [{ type: 'text', text: text || `HTTP ${status}` }], isError: status >= 400, _meta: meta });
-    const structured = status < 400 && text.charCodeAt(0) === 123 /* { */;
+    const structured = status < 400 && text.charCodeAt(0) === 123; /* { */
     const json = `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":${structured ? `${result.slice(0, -1)},"structuredContent":${text}}` : result}}`;
     reply.code(200);
     for (const h of ['link', 'etag', 'last-modified', 'location', 'content-disposition']) reply.removeHeader(h);

@@ -27,8 +27,7 @@ function formElicitation(params: unknown): boolean {
   return modes.length === 0 || modes.includes('form');
 }
 const isMessage = (m: unknown): m is RpcMessage =>
-  !!m && typeof m === 'object' && !Array.isArray(m) && (m as RpcMessage).jsonrpc === '2.0' &&
-  (typeof (m as RpcMessage).method === 'string' || 'result' in (m as object) || 'error' in (m as object));
+  !!m && typeof m === 'object' && !Array.isArray(m) && (m as RpcMessage).jsonrpc === '2.0' && (typeof (m as RpcMessage).method === 'string' || 'result' in (m as object) || 'error' in (m as object));
 
 /**
  * `/mcp`: the MCP server over the Streamable HTTP transport of @modelcontextprotocol/sdk, stateless

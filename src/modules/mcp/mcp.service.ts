@@ -25,8 +25,8 @@ export const FORWARDED_HEADERS = ['host', 'x-forwarded-proto', 'x-forwarded-host
 const SERVER_INFO = { name: 'course-platform-api', title: 'Course Platform API', version: '2.0.0' };
 const INSTRUCTIONS =
   'Each tool runs one operation of the /v2 JSON:API or the /v1 API with your token and answers its JSON unchanged. ' +
-  'Failures are tool errors carrying the API\'s error body. /v2 lists page with page.cursor (pass next_cursor); /v1 lists with page and page_size. ' +
-  'Only the tools your token\'s scopes allow are listed. The list is a curated everyday set: search_operations finds any other ' +
+  "Failures are tool errors carrying the API's error body. /v2 lists page with page.cursor (pass next_cursor); /v1 lists with page and page_size. " +
+  "Only the tools your token's scopes allow are listed. The list is a curated everyday set: search_operations finds any other " +
   'operation of either interface by words, and call_operation runs it by its operation_id. Destructive tools need confirm: true; ' +
   'writes take dry_run: true to see their answer without writing anything.';
 
@@ -130,10 +130,12 @@ export class McpService {
   }
 
   private built(): Promise<Catalog> {
-    this.catalog ??= this.buildCatalog().then((c) => (this.builtCatalog = c)).catch((err) => {
-      this.catalog = undefined;
-      throw err;
-    });
+    this.catalog ??= this.buildCatalog()
+      .then((c) => (this.builtCatalog = c))
+      .catch((err) => {
+        this.catalog = undefined;
+        throw err;
+      });
     return this.catalog;
   }
 
@@ -233,7 +235,11 @@ export class McpService {
     let opArgs: Record<string, unknown> = args;
     if (p.name === CALL_OPERATION) {
       tool = typeof args.operation_id === 'string' ? await this.operation(args.operation_id) : undefined;
-      opArgs = { ...((args.arguments as Record<string, unknown>) ?? {}), ...(args[CONFIRM_ARG] !== undefined ? { [CONFIRM_ARG]: args[CONFIRM_ARG] } : {}), ...(args[DRY_RUN_ARG] !== undefined ? { [DRY_RUN_ARG]: args[DRY_RUN_ARG] } : {}) };
+      opArgs = {
+        ...((args.arguments as Record<string, unknown>) ?? {}),
+        ...(args[CONFIRM_ARG] !== undefined ? { [CONFIRM_ARG]: args[CONFIRM_ARG] } : {}),
+        ...(args[DRY_RUN_ARG] !== undefined ? { [DRY_RUN_ARG]: args[DRY_RUN_ARG] } : {}),
+      };
     } else if (typeof p.name === 'string') {
       tool = (await this.built()).byName.get(p.name);
     }
@@ -279,7 +285,10 @@ export class McpService {
   async callTool(name: string, args: Record<string, unknown>, caller: Caller, confirmer?: Confirmer): Promise<CallToolResult> {
     if (name === SEARCH_OPERATIONS) {
       const c = await this.built();
-      return searchOperations(c.tools.filter((t) => toolAllowed(t, caller.principal.scopes)), args);
+      return searchOperations(
+        c.tools.filter((t) => toolAllowed(t, caller.principal.scopes)),
+        args,
+      );
     }
     if (name === CALL_OPERATION) return this.callOperation(args, caller, confirmer);
     const tool = (await this.built()).byName.get(name);
@@ -294,7 +303,7 @@ export class McpService {
     const tool = await this.operation(id);
     if (!tool || id === SEARCH_OPERATIONS || id === CALL_OPERATION) return metaError(`No operation ${JSON.stringify(id)}: search_operations finds operations by words.`);
     const given = args.arguments ?? {};
-    if (!given || typeof given !== 'object' || Array.isArray(given)) return metaError('arguments must be an object: the operation\'s arguments, as its input_schema names them.');
+    if (!given || typeof given !== 'object' || Array.isArray(given)) return metaError("arguments must be an object: the operation's arguments, as its input_schema names them.");
     const opArgs: Record<string, unknown> = { ...(given as Record<string, unknown>) };
     // confirm and dry_run may be given beside arguments as well as in them
     if (args[CONFIRM_ARG] !== undefined && tool.confirm) opArgs[CONFIRM_ARG] ??= args[CONFIRM_ARG];
@@ -438,9 +447,7 @@ export function describe(t: ToolSpec): Tool {
 /** Arguments that cannot make a request: a tool error in the interface's own error shape, nothing sent. */
 function argumentError(tool: ToolSpec, e: ArgumentError): CallToolResult {
   const body =
-    tool.interface === 'v1'
-      ? { detail: e.message }
-      : { errors: [{ status: '422', code: 'validation_error', title: 'Validation failed', detail: e.message, source: { parameter: e.argument } }] };
+    tool.interface === 'v1' ? { detail: e.message } : { errors: [{ status: '422', code: 'validation_error', title: 'Validation failed', detail: e.message, source: { parameter: e.argument } }] };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true, _meta: { http_status: tool.interface === 'v1' ? 400 : 422 } };
 }
 

@@ -76,7 +76,12 @@ export const META_TOOLS: Tool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, maxLength: 500, description: 'Words to look for in operation names, summaries, tags and paths (all must match; if none match all, the best partial matches).' },
+        query: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 500,
+          description: 'Words to look for in operation names, summaries, tags and paths (all must match; if none match all, the best partial matches).',
+        },
         interface: { type: 'string', enum: ['v1', 'v2'], description: 'Only operations of this interface.' },
         read_only: { type: 'boolean', description: 'true: only reads; false: only writes.' },
         limit: { type: 'integer', minimum: 1, maximum: SEARCH_PAGE_MAX, description: `Operations per page (default ${SEARCH_PAGE_DEFAULT}, at most ${SEARCH_PAGE_MAX}).` },
@@ -101,8 +106,8 @@ export const META_TOOLS: Tool[] = [
     title: 'Call an operation',
     description:
       'Run any operation of the API by its operation_id (from search_operations: the tool name, or the OpenAPI operationId of GET /openapi.json) ' +
-      'with its arguments (path and query parameters and the request body\'s members, as its input_schema names them), validated against that schema, ' +
-      'with your token\'s scopes, exactly as the HTTP operation: the answer is its JSON. Destructive operations need confirm: true; writes take dry_run: true.',
+      "with its arguments (path and query parameters and the request body's members, as its input_schema names them), validated against that schema, " +
+      "with your token's scopes, exactly as the HTTP operation: the answer is its JSON. Destructive operations need confirm: true; writes take dry_run: true.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -118,7 +123,11 @@ export const META_TOOLS: Tool[] = [
   },
 ];
 
-const words = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 /** Singular and plural forms match alike (students ~ student, categories ~ category). */
 const stem = (w: string) => (w.length > 4 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
@@ -193,9 +202,7 @@ export function searchOperations(allowed: ToolSpec[], args: Record<string, unkno
     if (matched > 0) scored.push({ t, matched, score, order });
   });
   const best = scored.reduce((m, s) => Math.max(m, s.matched), 0);
-  const hits = scored
-    .filter((s) => s.matched === best || s.matched >= wanted.length)
-    .sort((a, b) => b.score - a.score || a.t.name.length - b.t.name.length || a.order - b.order);
+  const hits = scored.filter((s) => s.matched === best || s.matched >= wanted.length).sort((a, b) => b.score - a.score || a.t.name.length - b.t.name.length || a.order - b.order);
   const page = hits.slice(offset, offset + limit);
   const out: Record<string, unknown> = { operations: page.map((s) => entryOf(s.t)), total: hits.length };
   if (offset + limit < hits.length) out.next_cursor = String(offset + limit);

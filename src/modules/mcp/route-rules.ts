@@ -38,10 +38,11 @@ export function routeRules(controllers: Function[]): Map<string, RouteRule> {
         if (method === undefined || paths === undefined) continue;
         const read = <T>(key: string): T | undefined => (Reflect.getMetadata(key, handler) as T | undefined) ?? (Reflect.getMetadata(key, cls) as T | undefined);
         const rule: RouteRule = { isPublic: !!read<boolean>(PUBLIC_KEY), scopes: read<string[]>(SCOPES_KEY) };
-        for (const b of base) for (const p of asList(paths)) {
-          const key = routeKey(RequestMethod[method], `${b}/${p}`);
-          if (!rules.has(key)) rules.set(key, rule);
-        }
+        for (const b of base)
+          for (const p of asList(paths)) {
+            const key = routeKey(RequestMethod[method], `${b}/${p}`);
+            if (!rules.has(key)) rules.set(key, rule);
+          }
       }
     }
   }

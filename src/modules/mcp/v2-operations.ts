@@ -44,7 +44,7 @@ export const PUBLISHED_V2_OPERATIONS: readonly PublishedOperation[] = [
   { method: 'PATCH', path: '/v2/courses/', summary: 'Update courses', tool: 'update_courses', official: true },
   { method: 'GET', path: '/v2/courses/{id}', summary: 'Get course', tool: 'get_course', official: true },
   { method: 'GET', path: '/v2/analytics/courses/{course_id}', summary: 'Get course analytics', tool: 'get_course_analytics', official: true },
-  { method: 'GET', path: '/v2/analytics/courses/{course_id}/ratings/', summary: 'List a course\'s ratings', tool: 'list_course_ratings', official: true },
+  { method: 'GET', path: '/v2/analytics/courses/{course_id}/ratings/', summary: "List a course's ratings", tool: 'list_course_ratings', official: true },
   { method: 'GET', path: '/v2/certificates/{id}', summary: 'Get certificate', tool: 'get_certificate', official: true },
   { method: 'GET', path: '/v2/certificates/', summary: 'List certificates', tool: 'list_certificates', official: true },
   { method: 'GET', path: '/v2/groups/', summary: 'List groups', tool: 'list_groups', official: true },

@@ -86,10 +86,7 @@ export class AdminRolesService {
     const remaining = page.pageSize - out.length;
     if (remaining > 0) {
       const offset = Math.max(0, start - builtins.length);
-      const rows = await this.ds.query(
-        `SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${remaining} OFFSET ${offset}`,
-        [org],
-      );
+      const rows = await this.ds.query(`SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${remaining} OFFSET ${offset}`, [org]);
       out.push(...rows.map(rowView));
     }
     return { rows: out, count: total };
@@ -110,10 +107,7 @@ export class AdminRolesService {
     const scopes = checkScopeList(dto.scopes);
     assertCallerHolds(p, scopes);
     try {
-      const [row] = await this.ds.query(
-        `INSERT INTO admin_roles (organization_id, name, scopes) VALUES ($1, $2, $3) RETURNING name, scopes, created_at, updated_at`,
-        [org, dto.name, scopes],
-      );
+      const [row] = await this.ds.query(`INSERT INTO admin_roles (organization_id, name, scopes) VALUES ($1, $2, $3) RETURNING name, scopes, created_at, updated_at`, [org, dto.name, scopes]);
       return rowView(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new ValidationFailed([{ field: 'name', message: 'A role with this name already exists.' }], 400);
@@ -150,4 +144,3 @@ export class AdminRolesService {
     });
   }
 }
-

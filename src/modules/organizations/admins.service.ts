@@ -102,12 +102,7 @@ export class AdminsService {
     try {
       return await this.ds.transaction(async (m) => {
         assertCallerHolds(p, await this.lockRole(m, organizationId, dto.role));
-        const [row] = await m.query(`INSERT INTO admins (organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [
-          organizationId,
-          dto.email,
-          hash,
-          dto.role,
-        ]);
+        const [row] = await m.query(`INSERT INTO admins (organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [organizationId, dto.email, hash, dto.role]);
         return row as AdminRow;
       });
     } catch (err) {
@@ -187,10 +182,7 @@ export class AdminsService {
 
   /** The administrator's role and the organization's owner count, with the owners' rows and the target's locked. */
   private async lockOwnersAnd(m: EntityManager, org: string, id: string): Promise<{ role: string; owners: number }> {
-    const rows: { id: string; role: string }[] = await m.query(
-      `SELECT id, role FROM admins WHERE organization_id = $1 AND (role = 'owner' OR id = $2) ORDER BY id FOR UPDATE`,
-      [org, id],
-    );
+    const rows: { id: string; role: string }[] = await m.query(`SELECT id, role FROM admins WHERE organization_id = $1 AND (role = 'owner' OR id = $2) ORDER BY id FOR UPDATE`, [org, id]);
     const target = rows.find((r) => r.id === id);
     if (!target) throw notFound();
     return { role: target.role, owners: rows.filter((r) => r.role === 'owner').length };

@@ -12,7 +12,11 @@ import { AdminCreateDto, AdminRoleCreateDto, AdminRoleUpdateDto, AdminUpdateDto 
 @V1()
 @Extension("lists, creates, changes or removes an organization's administrators (`{email, role, password?}`); the last owner cannot be removed or demoted.")
 @V1Resource<AdminsService>({
-  service: AdminsService, id: 'admin_id', scopes: 'admin-users', present: presentAdmin, schema: ADMIN_SCHEMA,
+  service: AdminsService,
+  id: 'admin_id',
+  scopes: 'admin-users',
+  present: presentAdmin,
+  schema: ADMIN_SCHEMA,
   list: { call: (s) => s.list, handler: 'list', cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.get, handler: 'read' },
   create: { call: (s) => s.createByApi, handler: 'create', body: AdminCreateDto },
@@ -30,7 +34,11 @@ const presentRole = (r: AdminRoleView) => r;
 @V1()
 @Extension('lists, creates, changes or deletes administrator roles (`{name, scopes}`); the built-in roles owner, admin, content-editor and reporter are read-only.')
 @V1Resource<AdminRolesService>({
-  service: AdminRolesService, id: 'name', scopes: 'roles', present: presentRole, schema: ADMIN_ROLE_SCHEMA,
+  service: AdminRolesService,
+  id: 'name',
+  scopes: 'roles',
+  present: presentRole,
+  schema: ADMIN_ROLE_SCHEMA,
   list: { call: (s) => s.list, handler: 'list', cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.get, handler: 'read' },
   create: { call: (s) => s.create, body: AdminRoleCreateDto },

@@ -32,7 +32,14 @@ export interface CreatedOrg {
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 function slug(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'org';
+  return (
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'org'
+  );
 }
 
 /** Bootstrap of organizations (CLI only): the org, its first domain, an all-scope client and API key. */
@@ -63,7 +70,11 @@ export class OrganizationsService {
       await insertBootstrapClient(m, { organizationId: org.id, clientId, secretHash: sha256(clientSecret), name: `${name} bootstrap client`, scopes });
       let adminId: string | undefined;
       if (input.adminEmail && passwordHash) {
-        const exists = await m.createQueryBuilder(Admin, 'a').comment('unscoped: administrator emails are unique across organizations').where('lower(a.email) = lower(:e)', { e: input.adminEmail }).getCount();
+        const exists = await m
+          .createQueryBuilder(Admin, 'a')
+          .comment('unscoped: administrator emails are unique across organizations')
+          .where('lower(a.email) = lower(:e)', { e: input.adminEmail })
+          .getCount();
         if (exists) throw new ApiError(409, 'An administrator with this email already exists.');
         const admin = await m.save(Admin, m.create(Admin, { organizationId: org.id, email: input.adminEmail.toLowerCase(), passwordHash }));
         adminId = admin.id;

@@ -47,10 +47,13 @@ export class PathItemsService {
     const rows: any[] = await m.query(
       `SELECT pi.*, pc.slug, pc.course_id AS c_id, c.title AS c_title,
               COALESCE(ls.lesson_count, 0)::int AS lesson_count, COALESCE(ls.required_count, 0)::int AS required_count
-         ${from.replace('WHERE', `LEFT JOIN LATERAL (
+         ${from.replace(
+           'WHERE',
+           `LEFT JOIN LATERAL (
               SELECT count(*) AS lesson_count, count(*) FILTER (WHERE NOT l.optional) AS required_count
                 FROM lessons l WHERE l.course_id = c.id AND ${liveLesson('l')}) ls ON true
-          WHERE`)}
+          WHERE`,
+         )}
         ORDER BY pi."order", pi.id${limit}`,
       params,
     );
@@ -111,38 +114,48 @@ export class PathItemsService {
   }
 
   async createItem(p: Principal, domainName: string, id: string, dto: PathItemCreateDto): Promise<PathItemView> {
-    return writePublishedPath(this.ds, this.lookups, p, domainName, id, (e) => this.mapItemConflict(e), async (m, pp, domain) => {
-      // A live published course of the organization on the same domain as the path.
-      const pcUuid = decodeId('publishedCourse', dto.published_course.id);
-      const pc = pcUuid
-        ? await m.query(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [
-            pcUuid,
-            p.organizationId,
-            domain.id,
-          ])
-        : [];
-      if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
-      await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
-      const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
-      if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
-      const item = await m.getRepository(PathItem).save(
-        m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }),
-      );
-      await m.getRepository(LearningPath).update({ id: pp.pathId, organizationId: p.organizationId }, { updatedAt: new Date() });
-      return this.itemView(m, p.organizationId, pp.pathId, encodeId('pathItem', item.id));
-    });
+    return writePublishedPath(
+      this.ds,
+      this.lookups,
+      p,
+      domainName,
+      id,
+      (e) => this.mapItemConflict(e),
+      async (m, pp, domain) => {
+        // A live published course of the organization on the same domain as the path.
+        const pcUuid = decodeId('publishedCourse', dto.published_course.id);
+        const pc = pcUuid
+          ? await m.query(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [pcUuid, p.organizationId, domain.id])
+          : [];
+        if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
+        await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
+        const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
+        if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
+        const item = await m.getRepository(PathItem).save(m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }));
+        await m.getRepository(LearningPath).update({ id: pp.pathId, organizationId: p.organizationId }, { updatedAt: new Date() });
+        return this.itemView(m, p.organizationId, pp.pathId, encodeId('pathItem', item.id));
+      },
+    );
   }
 
   async updateItem(p: Principal, domainName: string, id: string, itemId: string, dto: PathItemUpdateDto): Promise<PathItemView> {
-    return writePublishedPath(this.ds, this.lookups, p, domainName, id, (e) => this.mapItemConflict(e), async (m, pp) => {
-      const view = await this.itemView(m, p.organizationId, pp.pathId, itemId);
-      if (dto.order !== undefined && dto.order !== view.item.order) {
-        await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order, view.item.id);
-        await m.getRepository(PathItem).update({ id: view.item.id, organizationId: p.organizationId }, { order: dto.order });
-        return this.itemView(m, p.organizationId, pp.pathId, itemId);
-      }
-      return view;
-    });
+    return writePublishedPath(
+      this.ds,
+      this.lookups,
+      p,
+      domainName,
+      id,
+      (e) => this.mapItemConflict(e),
+      async (m, pp) => {
+        const view = await this.itemView(m, p.organizationId, pp.pathId, itemId);
+        if (dto.order !== undefined && dto.order !== view.item.order) {
+          await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order, view.item.id);
+          await m.getRepository(PathItem).update({ id: view.item.id, organizationId: p.organizationId }, { order: dto.order });
+          return this.itemView(m, p.organizationId, pp.pathId, itemId);
+        }
+        return view;
+      },
+    );
   }
 
   async deleteItem(p: Principal, domainName: string, id: string, itemId: string): Promise<void> {

@@ -9,7 +9,6 @@ import { domainBase } from '../domains/domain-url';
 import { LearningPath } from './path.entity';
 import { PublishedPath } from './published-path.entity';
 
-
 /** The learner-facing URL of a published path. */
 export const pathUrl = (domainName: string, slug: string) => `${domainBase(domainName)}/path/${slug}`;
 
@@ -28,9 +27,7 @@ export class PathLookups {
 
   async publishedPath(m: EntityManager, p: Principal, domain: Domain, id: string): Promise<PublishedPath> {
     const uuid = decodeId('publishedPath', id);
-    const pp = uuid
-      ? await m.getRepository(PublishedPath).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id } })
-      : null;
+    const pp = uuid ? await m.getRepository(PublishedPath).findOne({ where: { id: uuid, organizationId: p.organizationId, domainId: domain.id } }) : null;
     if (!pp || pp.unpublishedAt) throw notFound();
     return pp;
   }

@@ -39,7 +39,11 @@ export class PathsService {
       take: page.pageSize,
       skip: page.offset,
     });
-    const counts = await this.lookups.itemCounts(m, p.organizationId, rows.map((r) => r.id));
+    const counts = await this.lookups.itemCounts(
+      m,
+      p.organizationId,
+      rows.map((r) => r.id),
+    );
     return { rows: rows.map((path) => ({ path, itemCount: counts.get(path.id) ?? 0 })), count };
   }
 

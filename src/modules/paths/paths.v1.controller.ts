@@ -10,14 +10,21 @@ import { PathsService, PathView } from './paths.service';
 /** /v1/paths: the organization's paths (created by publishing one; PUT and PATCH alike) and their items. */
 @V1()
 @V1Resource<PathsService>({
-  service: PathsService, id: 'path_id', scopes: 'paths', present: (r: PathView) => presentPath(r.path, r.itemCount),
+  service: PathsService,
+  id: 'path_id',
+  scopes: 'paths',
+  present: (r: PathView) => presentPath(r.path, r.itemCount),
   list: { call: (s) => s.listPaths, handler: 'list', cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.readPath, handler: 'read' },
   update: { call: (s) => s.updatePath, handler: 'update', body: PathFieldsDto },
   remove: { call: (s) => s.deletePath, handler: 'remove' },
 })
 @V1Resource<PathItemsService>({
-  service: PathItemsService, at: ':path_id/path-items', id: 'path_item_id', scopes: 'paths', present: presentPathItem,
+  service: PathItemsService,
+  at: ':path_id/path-items',
+  id: 'path_item_id',
+  scopes: 'paths',
+  present: presentPathItem,
   list: { call: (s) => s.listPathItems, handler: 'items', cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.readPathItem, handler: 'item' },
 })

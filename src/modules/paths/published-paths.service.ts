@@ -61,7 +61,12 @@ export class PublishedPathsService {
     const pathIds = pps.map((x) => x.pathId);
     const [counts, offers] = await Promise.all([
       this.lookups.itemCounts(m, p.organizationId, pathIds),
-      loadOffers(m, p.organizationId, 'published_path_id', pps.map((x) => x.id)),
+      loadOffers(
+        m,
+        p.organizationId,
+        'published_path_id',
+        pps.map((x) => x.id),
+      ),
     ]);
     let items = new Map<string, { id: string; title: string; order: number }[]>();
     const tags = new Map<string, TagRow[]>();
@@ -204,7 +209,14 @@ export class PublishedPathsService {
         await this.assertSlugFree(m, domain, dto.slug, pp.id);
         patch.slug = dto.slug;
       }
-      Object.assign(patch, sentMembers<PublishedPathPatchDto, PublishedPath>(dto, { hidden: 'hidden', strict_enforce_group_visibility: 'strictEnforceGroupVisibility', unique_progress_per_enrollment: 'uniqueProgressPerEnrollment' }));
+      Object.assign(
+        patch,
+        sentMembers<PublishedPathPatchDto, PublishedPath>(dto, {
+          hidden: 'hidden',
+          strict_enforce_group_visibility: 'strictEnforceGroupVisibility',
+          unique_progress_per_enrollment: 'uniqueProgressPerEnrollment',
+        }),
+      );
       if (Object.keys(patch).length) {
         await m.getRepository(PublishedPath).update({ id: pp.id, organizationId: p.organizationId }, patch);
         Object.assign(pp, patch, { updatedAt: new Date() });

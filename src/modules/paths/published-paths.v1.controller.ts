@@ -33,17 +33,48 @@ const ITEM = 'published_path_id';
  */
 @V1()
 @V1Resource<PublishedPathsService>({
-  service: PublishedPathsService, id: ITEM, scopes: 'paths', present: presentPublishedPath,
+  service: PublishedPathsService,
+  id: ITEM,
+  scopes: 'paths',
+  present: presentPublishedPath,
   create: { call: (s) => s.createPublished, handler: 'create', body: PublishedPathCreateDto },
   read: { call: (s) => s.readPublished, handler: 'read' },
   update: { call: (s) => s.updatePublished, handler: 'update', body: PublishedPathPutDto, patchBody: PublishedPathPatchDto },
   remove: { call: (s) => s.deletePublished, handler: 'remove' },
 })
-@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.labels), at: `:${ITEM}/labels`, id: 'label_id', scopes: 'paths', present: presentLabel, body: PathLabelCreateDto, handlers: ['labels', 'addLabel', 'label', 'removeLabel'] })
-@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.tags), at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'paths', present: presentTag, body: PathTagCreateDto, handlers: ['tags', 'addTag', 'tag', 'removeTag'] })
-@V1Links({ service: serviceIn(PublishedPathLinksService, (x) => x.overrides), at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'paths', present: presentOverride, body: PathVisibilityCreateDto, handlers: ['overrides', 'setOverride', 'override', 'removeOverride'] })
+@V1Links({
+  service: serviceIn(PublishedPathLinksService, (x) => x.labels),
+  at: `:${ITEM}/labels`,
+  id: 'label_id',
+  scopes: 'paths',
+  present: presentLabel,
+  body: PathLabelCreateDto,
+  handlers: ['labels', 'addLabel', 'label', 'removeLabel'],
+})
+@V1Links({
+  service: serviceIn(PublishedPathLinksService, (x) => x.tags),
+  at: `:${ITEM}/tags`,
+  id: 'tag_id',
+  scopes: 'paths',
+  present: presentTag,
+  body: PathTagCreateDto,
+  handlers: ['tags', 'addTag', 'tag', 'removeTag'],
+})
+@V1Links({
+  service: serviceIn(PublishedPathLinksService, (x) => x.overrides),
+  at: `:${ITEM}/visibility-overrides`,
+  id: 'student_group_id',
+  scopes: 'paths',
+  present: presentOverride,
+  body: PathVisibilityCreateDto,
+  handlers: ['overrides', 'setOverride', 'override', 'removeOverride'],
+})
 @V1Resource<PathItemsService>({
-  service: PathItemsService, at: `:${ITEM}/path-items`, id: 'path_item_id', scopes: 'paths', present: presentPublishedPathItem,
+  service: PathItemsService,
+  at: `:${ITEM}/path-items`,
+  id: 'path_item_id',
+  scopes: 'paths',
+  present: presentPublishedPathItem,
   list: { call: (s) => s.listItems, handler: 'items', cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.createItem, body: PathItemCreateDto },
   read: { call: (s) => s.readItem, handler: 'item' },
@@ -51,7 +82,11 @@ const ITEM = 'published_path_id';
   remove: { call: (s) => s.deleteItem },
 })
 @V1Resource<PathEnrollmentsService>({
-  service: PathEnrollmentsService, at: `:${ITEM}/published-path-enrollments`, id: 'published_path_enrollment_id', scopes: 'enrollments', present: presentPathEnrollment,
+  service: PathEnrollmentsService,
+  at: `:${ITEM}/published-path-enrollments`,
+  id: 'published_path_enrollment_id',
+  scopes: 'enrollments',
+  present: presentPathEnrollment,
   list: { call: (s) => s.listEnrollments, handler: 'enrollments', cap: V1_PAGE_CAP.large },
   create: { call: (s) => s.enroll, upsert: true, body: ProgramEnrollmentCreateDto },
   read: { call: (s) => s.readEnrollment, handler: 'enrollment' },

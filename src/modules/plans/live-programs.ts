@@ -44,7 +44,9 @@ export function LivePrograms<E extends SoftDeletedDomainOrgEntity, V>(entity: ne
     async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: V[]; count: number }> {
       const domain = await this.domains.requireByName(p, domainName);
       const m = this.ds.manager;
-      const [rows, count] = await m.getRepository(entity).findAndCount({ where: this.where(p.organizationId, domain.id), order: { createdAt: 'ASC', id: 'ASC' } as never, take: page.pageSize, skip: page.offset });
+      const [rows, count] = await m
+        .getRepository(entity)
+        .findAndCount({ where: this.where(p.organizationId, domain.id), order: { createdAt: 'ASC', id: 'ASC' } as never, take: page.pageSize, skip: page.offset });
       return { rows: await this.views(m, p.organizationId, domain, rows), count };
     }
 

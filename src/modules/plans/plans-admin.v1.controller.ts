@@ -4,7 +4,8 @@ import { ProgramAdminV1 } from './program-admin';
 import { presentPlan } from './plans.presenter';
 import { PlansAdminService } from './plans-admin.service';
 
-const EXTENSION = 'creates (with its offer), updates (PUT: name and hidden required; PATCH: any member) or deletes a plan of the domain, with the published courses and paths it grants; answers the Plan.';
+const EXTENSION =
+  'creates (with its offer), updates (PUT: name and hidden required; PATCH: any member) or deletes a plan of the domain, with the published courses and paths it grants; answers the Plan.';
 
 /**
  * POST /v1/domains/{domain_name}/plan (singular, as published), PUT/PATCH/DELETE .../plan/{plan_id}

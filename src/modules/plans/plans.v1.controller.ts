@@ -12,12 +12,19 @@ import { PlansService } from './plans.service';
  */
 @V1()
 @V1Resource<PlansService>({
-  service: PlansService, id: 'plan_id', scopes: 'plans', present: presentPlan,
+  service: PlansService,
+  id: 'plan_id',
+  scopes: 'plans',
+  present: presentPlan,
   list: { call: (s) => s.list, cap: V1_PAGE_CAP.small },
   read: { call: (s) => s.read },
 })
 @V1Resource<PlansService>({
-  service: PlansService, at: ':plan_id/plan-enrollments', id: 'plan_enrollment_id', scopes: 'enrollments', present: presentPlanEnrollment,
+  service: PlansService,
+  at: ':plan_id/plan-enrollments',
+  id: 'plan_enrollment_id',
+  scopes: 'enrollments',
+  present: presentPlanEnrollment,
   list: { call: (s) => s.listEnrollments, handler: 'enrollments', cap: V1_PAGE_CAP.large },
   create: { call: (s) => s.enroll, upsert: true, body: ProgramEnrollmentCreateDto },
   read: { call: (s) => s.readEnrollment, handler: 'enrollment' },

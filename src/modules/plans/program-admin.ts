@@ -16,7 +16,15 @@ interface ProgramAdminService {
  * `destroy`), each an extension operation described by `description`. Stands for the decorators
  * @V1(), @Extension(description) and @V1Resource(...) over @Controller, applied in that stacking order.
  */
-export function ProgramAdminV1(spec: { service: Type<ProgramAdminService>; id: string; scopes: string; present: (row: any) => unknown; create: Type; patch: Type; description: string }): ClassDecorator {
+export function ProgramAdminV1(spec: {
+  service: Type<ProgramAdminService>;
+  id: string;
+  scopes: string;
+  present: (row: any) => unknown;
+  create: Type;
+  patch: Type;
+  description: string;
+}): ClassDecorator {
   const resource = V1Resource<ProgramAdminService>({
     service: spec.service,
     id: spec.id,

@@ -58,7 +58,14 @@ export class ProgramEnrollmentRows<E extends EnrollmentColumns> {
   }
 
   async views(m: EntityManager, organizationId: string, programId: string, rows: E[]): Promise<ProgramEnrollmentView<E>[]> {
-    const [users, offers] = await Promise.all([loadUsers(m, organizationId, rows.map((r) => r.userId)), loadOffers(m, organizationId, this.spec.owner.column, [programId])]);
+    const [users, offers] = await Promise.all([
+      loadUsers(
+        m,
+        organizationId,
+        rows.map((r) => r.userId),
+      ),
+      loadOffers(m, organizationId, this.spec.owner.column, [programId]),
+    ]);
     return rows.map((e) => ({ e, users, offer: offers.get(programId) }));
   }
 
@@ -81,7 +88,12 @@ export class ProgramEnrollmentRows<E extends EnrollmentColumns> {
    * new one records its purchase (commerce: $0 NONE, or what the body declared), kept on the
    * enrollment and returned for the caller's event. In the caller's transaction.
    */
-  async enroll(m: EntityManager, organizationId: string, program: EnrolledProgram, dto: ProgramEnrollmentCreateDto): Promise<{ view: ProgramEnrollmentView<E>; created: boolean; purchase?: RecordedPurchase }> {
+  async enroll(
+    m: EntityManager,
+    organizationId: string,
+    program: EnrolledProgram,
+    dto: ProgramEnrollmentCreateDto,
+  ): Promise<{ view: ProgramEnrollmentView<E>; created: boolean; purchase?: RecordedPurchase }> {
     const { table, owner } = this.spec;
     const input = await parseEnrollmentCreate(m, organizationId, dto as any);
     const { id, created } = await insertEnrollment(m, { organizationId, domainId: program.domainId, table, owner: { column: owner.column, id: program.id }, extra: program.extra, input });

@@ -14,8 +14,18 @@ const fieldError = (field: string, message: string) => new ValidationFailed([{ f
 
 /** Lowercase letters and digits, accents folded, every other run a dash, at most `max` characters; `fallback` when nothing is left. */
 export function slugFrom(name: string, fallback: string, max = 90): string {
-  const words = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/);
-  return words.filter((w) => w).join('-').slice(0, max).replace(/-+$/g, '') || fallback;
+  const words = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return (
+    words
+      .filter((w) => w)
+      .join('-')
+      .slice(0, max)
+      .replace(/-+$/g, '') || fallback
+  );
 }
 
 /**
@@ -39,14 +49,7 @@ export const slugTaken = (what: string) => fieldError('slug', `A ${what} with th
  * The uuids of the published courses (or paths) `refs` names, in order: each a live one of the
  * domain, no duplicates; anything else is a 400 on `field` naming the id. One query.
  */
-export async function resolveItems(
-  m: EntityManager,
-  organizationId: string,
-  domainId: string,
-  kind: 'publishedCourse' | 'publishedPath',
-  refs: { id: string }[],
-  field: string,
-): Promise<string[]> {
+export async function resolveItems(m: EntityManager, organizationId: string, domainId: string, kind: 'publishedCourse' | 'publishedPath', refs: { id: string }[], field: string): Promise<string[]> {
   const uuids = refs.map((r) => decodeId(kind, r.id));
   const seen = new Set<string>();
   refs.forEach((r, i) => {
@@ -60,7 +63,8 @@ export async function resolveItems(
     : [];
   const live = new Set(found.map((r) => r.id));
   refs.forEach((r, i) => {
-    if (!uuids[i] || !live.has(uuids[i]!)) throw fieldError(field, `Invalid id "${String(r.id).slice(0, 200)}" - object does not exist (a live ${kind === 'publishedCourse' ? 'published course' : 'published path'} of this domain).`);
+    if (!uuids[i] || !live.has(uuids[i]!))
+      throw fieldError(field, `Invalid id "${String(r.id).slice(0, 200)}" - object does not exist (a live ${kind === 'publishedCourse' ? 'published course' : 'published path'} of this domain).`);
   });
   return uuids as string[];
 }

@@ -21,10 +21,7 @@ import { REGISTERED } from '../students/users.v1.service';
 export async function lockUsers(m: EntityManager, userIds: string[]): Promise<void> {
   const ids = [...new Set(userIds)].sort();
   if (!ids.length) return;
-  await m.query(
-    `SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT hashtextextended(u::text, 1010) AS k FROM unnest($1::uuid[]) AS u ORDER BY 1 OFFSET 0) s`,
-    [ids],
-  );
+  await m.query(`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT hashtextextended(u::text, 1010) AS k FROM unnest($1::uuid[]) AS u ORDER BY 1 OFFSET 0) s`, [ids]);
 }
 
 /**
@@ -128,6 +125,12 @@ export async function setCourseCompletion(m: EntityManager, organizationId: stri
       completed_at: new Date(r.completed_at as Date).toISOString(),
     },
   }));
-  events.push(...(await completePaths(m, organizationId, completed.map((r) => ({ userId: r.user_id, publishedCourseId: r.published_course_id })))));
+  events.push(
+    ...(await completePaths(
+      m,
+      organizationId,
+      completed.map((r) => ({ userId: r.user_id, publishedCourseId: r.published_course_id })),
+    )),
+  );
   return events;
 }

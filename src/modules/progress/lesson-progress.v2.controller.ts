@@ -112,7 +112,10 @@ export class LessonProgressV2Controller {
 
   @Get()
   @Scopes('enrollments:read')
-  @ApiOperation({ summary: 'List per-lesson progress and activity', description: 'Per learner and lesson: status, success, score, attempts, time spent, first and last activity; ordered by updated_at for incremental sync.' })
+  @ApiOperation({
+    summary: 'List per-lesson progress and activity',
+    description: 'Per learner and lesson: status, success, score, attempts, time spent, first and last activity; ordered by updated_at for incremental sync.',
+  })
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[course.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[lesson.id]', required: false, schema: { type: 'string' } })

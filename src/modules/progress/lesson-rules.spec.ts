@@ -23,7 +23,11 @@ describe('the lesson state table (resource-reference-api.md §3, CONVENTIONS §1
     const fin = nextLessonState(blank, { finished_at: t1 }, 'IE_EXAM', now);
     expect(fin).toMatchObject({ finished_at: t1, completed_at: null });
     expect(nextLessonState(fin, { validation_status: 'FAILED' }, 'IE_EXAM', now)).toMatchObject({ completed_at: null, validation_status: 'FAILED' });
-    expect(nextLessonState(fin, { validation_status: 'PASSED', validation_data: { r: 1 } }, 'IE_EXAM', now)).toMatchObject({ completed_at: t1, validation_status: 'PASSED', validation_data: { r: 1 } });
+    expect(nextLessonState(fin, { validation_status: 'PASSED', validation_data: { r: 1 } }, 'IE_EXAM', now)).toMatchObject({
+      completed_at: t1,
+      validation_status: 'PASSED',
+      validation_data: { r: 1 },
+    });
     expect(nextLessonState(blank, { validation_status: 'PASSED' }, 'IE_EXAM', now).completed_at).toEqual(now);
     expect(nextLessonState(blank, { completed_at: t2 }, 'IE_EXAM', now).completed_at).toEqual(t2);
   });

@@ -72,7 +72,6 @@ export const presentUserCourse = (r: UserCourseRow) => {
   };
 };
 
-
 /**
  * `JSON.stringify(presentUserCourse(row))` of a list row written directly (the same bytes: the same
  * members in the same order, every string through JSON.stringify), without the objects in between

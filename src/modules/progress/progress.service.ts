@@ -65,7 +65,11 @@ export class ProgressService {
        ON CONFLICT DO NOTHING`,
       [organizationId, rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
     );
-    await joinSharedProgress(m, organizationId, rows.map((r) => r.enrollmentId));
+    await joinSharedProgress(
+      m,
+      organizationId,
+      rows.map((r) => r.enrollmentId),
+    );
   }
 
   /**
@@ -77,11 +81,7 @@ export class ProgressService {
    * progress wins. Unknown enrollments are skipped (the caller reports them). Returns the
    * enrollment ids found.
    */
-  async setCourseCompletions(
-    m: EntityManager,
-    organizationId: string,
-    items: { enrollmentId: string; completedAt?: Date | null; successStatus?: 'PASSED' | 'FAILED' | null }[],
-  ): Promise<Set<string>> {
+  async setCourseCompletions(m: EntityManager, organizationId: string, items: { enrollmentId: string; completedAt?: Date | null; successStatus?: 'PASSED' | 'FAILED' | null }[]): Promise<Set<string>> {
     if (!items.length) return new Set();
     const found: { enrollment_id: string; cp_id: string; user_id: string }[] = await m.query(
       `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, cp.id AS cp_id, cp.user_id
@@ -93,7 +93,10 @@ export class ProgressService {
       [organizationId, items.map((i) => i.enrollmentId)],
     );
     const cpOf = new Map(found.map((f) => [f.enrollment_id, f.cp_id]));
-    await lockUsers(m, found.map((f) => f.user_id));
+    await lockUsers(
+      m,
+      found.map((f) => f.user_id),
+    );
     const known = items.filter((i) => cpOf.has(i.enrollmentId));
     const statuses = new Map<string, string | null>();
     for (const i of known) if (i.successStatus !== undefined) statuses.set(cpOf.get(i.enrollmentId) as string, i.successStatus);
@@ -214,24 +217,24 @@ export class ProgressService {
     const next = nextLessonState(cur, patch, cur.lesson_type, new Date());
     const [row] = rowsOf<LessonProgressRow>(
       await m.query(
-      `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
+        `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
               validation_status = $9, validation_data = $10::jsonb,
               view_count = view_count + $11, last_viewed_on = CASE WHEN $11 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
               updated_at = date_trunc('milliseconds', now())
         WHERE id = $1 AND organization_id = $2 RETURNING *`,
-      [
-        id,
-        org,
-        next.finished_at,
-        next.completed_at,
-        next.success_status,
-        next.score,
-        next.max_score,
-        next.custom_data,
-        next.validation_status,
-        next.validation_data === undefined || next.validation_data === null ? null : JSON.stringify(next.validation_data),
-        view ? 1 : 0,
-      ],
+        [
+          id,
+          org,
+          next.finished_at,
+          next.completed_at,
+          next.success_status,
+          next.score,
+          next.max_score,
+          next.custom_data,
+          next.validation_status,
+          next.validation_data === undefined || next.validation_data === null ? null : JSON.stringify(next.validation_data),
+          view ? 1 : 0,
+        ],
       ),
     );
     await m.query(`UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [

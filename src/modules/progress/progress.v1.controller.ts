@@ -36,7 +36,10 @@ class LessonProgressBy {
 /** /v1/lesson-progress/{id}: read, and update. */
 @V1()
 @V1Resource<LessonProgressBy>({
-  service: LessonProgressBy, id: 'lesson_progress_id', scopes: 'enrollments', present: presentLessonProgress,
+  service: LessonProgressBy,
+  id: 'lesson_progress_id',
+  scopes: 'enrollments',
+  present: presentLessonProgress,
   read: { call: (s) => s.read },
   update: { call: (s) => s.update, body: LessonProgressDto },
 })
@@ -52,12 +55,18 @@ export class LessonProgressV1Controller {
 /** /v1/progresstokens: a lesson progress seen through its token (the list first: the lower @V1Resource declares its handlers first). */
 @V1()
 @V1Resource<LessonProgressBy>({
-  service: LessonProgressBy, id: 'progress_token_id', scopes: 'enrollments', present: presentProgressToken,
+  service: LessonProgressBy,
+  id: 'progress_token_id',
+  scopes: 'enrollments',
+  present: presentProgressToken,
   read: { call: (s) => s.read },
   update: { call: (s) => s.update, body: ProgressTokenDto },
 })
 @V1Resource<ProgressReads>({
-  service: ProgressReads, id: 'progress_token_id', scopes: 'enrollments', present: (r) => presentProgressToken(r as never),
+  service: ProgressReads,
+  id: 'progress_token_id',
+  scopes: 'enrollments',
+  present: (r) => presentProgressToken(r as never),
   list: { call: (s) => s.tokens, handler: 'list', cap: V1_PAGE_CAP.small },
 })
 @Controller('v1/progresstokens')

@@ -45,10 +45,11 @@ export class AccessRulesService {
   async catalogVisible(organizationId: string, userId: string | null, domain: DomainRef, m: EntityManager = this.ds.manager): Promise<boolean> {
     if (domain.access === 'PUBLIC') return true;
     if (!userId) return false;
-    const rows: unknown[] = await m.query(
-      `SELECT 1 FROM domains d WHERE d.id = $1 AND d.organization_id = $2 AND ${AccessRulesService.domainMemberSql('d', '$3::uuid')}`,
-      [domain.id, organizationId, userId],
-    );
+    const rows: unknown[] = await m.query(`SELECT 1 FROM domains d WHERE d.id = $1 AND d.organization_id = $2 AND ${AccessRulesService.domainMemberSql('d', '$3::uuid')}`, [
+      domain.id,
+      organizationId,
+      userId,
+    ]);
     return rows.length > 0;
   }
 

@@ -11,9 +11,18 @@ export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The settings columns a publication or an update may set (both interfaces). */
 const PUBLISH_COLUMNS = new Set([
-  'is_hidden', 'visible_on_catalog', 'open_access', 'strict_enforce_group_visibility', 'visibility_override_type', 'registration_required',
-  'registration_starts_at', 'registration_ends_at', 'restrict_access_start_end_dates', 'allow_self_service_reenroll',
-  'unique_progress_per_enrollment', 'require_all_prerequisites',
+  'is_hidden',
+  'visible_on_catalog',
+  'open_access',
+  'strict_enforce_group_visibility',
+  'visibility_override_type',
+  'registration_required',
+  'registration_starts_at',
+  'registration_ends_at',
+  'restrict_access_start_end_dates',
+  'allow_self_service_reenroll',
+  'unique_progress_per_enrollment',
+  'require_all_prerequisites',
 ]);
 
 /** One publication to make: decoded ids (null when undecodable), an explicit slug or none, and column values (PUBLISH_COLUMNS). */
@@ -69,15 +78,16 @@ export class PublicationsService {
     const courseIds = [...new Set(requests.map((r) => r.courseId).filter((id): id is string => !!id))];
     const domainIds = [...new Set(requests.map((r) => r.domainId).filter((id): id is string => !!id))];
     return scoped(this.ds, organizationId).transaction(async (tx, m) => {
-      const domains = new Set(
-        domainIds.length ? (await tx.query<{ id: string }[]>(`SELECT id FROM domains WHERE organization_id = $org AND id = ANY($1::uuid[])`, [domainIds])).map((d) => d.id) : [],
-      );
+      const domains = new Set(domainIds.length ? (await tx.query<{ id: string }[]>(`SELECT id FROM domains WHERE organization_id = $org AND id = ANY($1::uuid[])`, [domainIds])).map((d) => d.id) : []);
       const locked = [...domains].sort();
       // serialize publications on these domains (in one order: no deadlock between two batches)
       if (locked.length) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended(d, 6)) FROM unnest($1::text[]) AS x(d)`, [locked]);
       const courses = new Map<string, string>(
         courseIds.length
-          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}`, [courseIds])).map((c) => [c.id, c.title])
+          ? (await tx.query<{ id: string; title: string }[]>(`SELECT id, title FROM courses WHERE organization_id = $org AND id = ANY($1::uuid[]) AND ${liveCourse()}`, [courseIds])).map((c) => [
+              c.id,
+              c.title,
+            ])
           : [],
       );
       const live = new Set<string>();
@@ -199,10 +209,10 @@ export class PublicationsService {
       );
       if (!row || row.unpublished_at === null) return { ok: true };
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 6))`, [row.domain_id]);
-      const [again]: unknown[] = await tx.query(
-        `SELECT 1 FROM published_courses WHERE organization_id = $org AND domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`,
-        [row.domain_id, row.course_id],
-      );
+      const [again]: unknown[] = await tx.query(`SELECT 1 FROM published_courses WHERE organization_id = $org AND domain_id = $1 AND course_id = $2 AND unpublished_at IS NULL`, [
+        row.domain_id,
+        row.course_id,
+      ]);
       if (again) return { ok: false, reason: 'already_published' };
       const domain = { id: row.domain_id, organizationId };
       const slug = (await this.slugTaken(m, domain, row.slug)) ? await this.freeSlug(m, domain, row.slug.toLowerCase()) : row.slug;
@@ -217,10 +227,12 @@ export class PublicationsService {
 
   /** Whether `slug` is live on the domain (case-insensitive), `exceptId` aside. */
   async slugTaken(m: { query: DataSource['query'] }, domain: DomainRef, slug: string, exceptId?: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
-      [domain.id, slug, exceptId ?? '00000000-0000-0000-0000-000000000000', domain.organizationId],
-    );
+    const rows: unknown[] = await m.query(`SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`, [
+      domain.id,
+      slug,
+      exceptId ?? '00000000-0000-0000-0000-000000000000',
+      domain.organizationId,
+    ]);
     return rows.length > 0;
   }
 

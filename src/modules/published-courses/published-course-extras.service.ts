@@ -96,10 +96,10 @@ export class PublishedCourseExtrasService {
   async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
     const pc = await this.live(p, domainName, id);
     const [{ n }]: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
-    const rows: OverrideRow[] = await this.ds.query(
-      `SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [pc.id, p.organizationId],
-    );
+    const rows: OverrideRow[] = await this.ds.query(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
+      pc.id,
+      p.organizationId,
+    ]);
     return { rows, count: n };
   }
 

@@ -105,8 +105,15 @@ export class PublishedCoursesService {
       ).then(withWindowDates);
       return { rows, count: rows.length ? rows[0].total_count : page.offset ? await countQuery() : 0 };
     }
-    const [count, rows] = [await countQuery(), withWindowDates(
-        await poolRead<CatalogTextRow>(this.ds, p.organizationId, { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS }, params),
+    const [count, rows] = [
+      await countQuery(),
+      withWindowDates(
+        await poolRead<CatalogTextRow>(
+          this.ds,
+          p.organizationId,
+          { sql: `SELECT ${SELECT} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, types: TEXT_TIMESTAMPS },
+          params,
+        ),
       ),
     ];
     return { rows, count };

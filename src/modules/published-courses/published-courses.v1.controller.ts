@@ -5,7 +5,14 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, strParam } from '../../core/http/v1-rules';
-import { PublishedCourseCreateDto, PublishedCourseGroupPrerequisiteDto, PublishedCoursePrerequisiteDto, PublishedCourseTagDto, PublishedCourseVisibilityDto, PublishedCourseWriteDto } from './dto/published-course.dto';
+import {
+  PublishedCourseCreateDto,
+  PublishedCourseGroupPrerequisiteDto,
+  PublishedCoursePrerequisiteDto,
+  PublishedCourseTagDto,
+  PublishedCourseVisibilityDto,
+  PublishedCourseWriteDto,
+} from './dto/published-course.dto';
 import { PublishedCourseExtrasService, presentCourseOverride, presentCourseTag, presentGroupPrerequisite, presentPrerequisite } from './published-course-extras.service';
 import { PublishedCourseRow, presentPublishedCourse } from './published-courses.presenter';
 import { PublishedCoursesService } from './published-courses.service';
@@ -21,23 +28,44 @@ const ITEM = 'published_course_id';
  * and prerequisites (OpenAPI-only; published-courses:read / :write).
  */
 @V1()
-@V1Links({ service: serviceIn(PublishedCourseExtrasService, (x) => x.tags), at: `:${ITEM}/tags`, id: 'tag_id', scopes: 'published-courses', present: presentCourseTag, body: PublishedCourseTagDto, handlers: ['listTags', 'addTag', 'readTag', 'removeTag'] })
+@V1Links({
+  service: serviceIn(PublishedCourseExtrasService, (x) => x.tags),
+  at: `:${ITEM}/tags`,
+  id: 'tag_id',
+  scopes: 'published-courses',
+  present: presentCourseTag,
+  body: PublishedCourseTagDto,
+  handlers: ['listTags', 'addTag', 'readTag', 'removeTag'],
+})
 @V1Resource<PublishedCourseExtrasService>({
-  service: PublishedCourseExtrasService, at: `:${ITEM}/visibility-overrides`, id: 'student_group_id', scopes: 'published-courses', present: presentCourseOverride,
+  service: PublishedCourseExtrasService,
+  at: `:${ITEM}/visibility-overrides`,
+  id: 'student_group_id',
+  scopes: 'published-courses',
+  present: presentCourseOverride,
   list: { call: (s) => s.listOverrides, cap: V1_PAGE_CAP.large },
   create: { call: (s) => s.setOverride, body: PublishedCourseVisibilityDto },
   read: { call: (s) => s.readOverride },
   remove: { call: (s) => s.removeOverride },
 })
 @V1Resource<PublishedCourseExtrasService>({
-  service: PublishedCourseExtrasService, at: `:${ITEM}/published-course-prerequisites`, id: 'prerequisite_published_course_id', scopes: 'published-courses', present: presentPrerequisite,
+  service: PublishedCourseExtrasService,
+  at: `:${ITEM}/published-course-prerequisites`,
+  id: 'prerequisite_published_course_id',
+  scopes: 'published-courses',
+  present: presentPrerequisite,
   list: { call: (s) => s.listPrerequisites, cap: V1_PAGE_CAP.small },
   create: { call: (s) => s.addPrerequisite, body: PublishedCoursePrerequisiteDto },
   remove: { call: (s) => s.removePrerequisite },
 })
 @V1Links({
-  service: serviceIn(PublishedCourseExtrasService, (x) => x.groupPrerequisites), at: `:${ITEM}/student-group-prerequisites`, id: 'student_group_id', scopes: 'published-courses', present: presentGroupPrerequisite,
-  body: PublishedCourseGroupPrerequisiteDto, handlers: ['listGroupPrerequisites', 'addGroupPrerequisite', 'readGroupPrerequisite', 'removeGroupPrerequisite'],
+  service: serviceIn(PublishedCourseExtrasService, (x) => x.groupPrerequisites),
+  at: `:${ITEM}/student-group-prerequisites`,
+  id: 'student_group_id',
+  scopes: 'published-courses',
+  present: presentGroupPrerequisite,
+  body: PublishedCourseGroupPrerequisiteDto,
+  handlers: ['listGroupPrerequisites', 'addGroupPrerequisite', 'readGroupPrerequisite', 'removeGroupPrerequisite'],
 })
 @Controller('v1/domains/:domain_name/published-courses')
 export class PublishedCoursesV1Controller {
@@ -52,8 +80,16 @@ export class PublishedCoursesV1Controller {
     const [stats, searchable, tags, offers] = await Promise.all([
       this.published.lessonStats(p, courseIds),
       opts.searchable ? this.published.searchableLessons(p, courseIds) : Promise.resolve(undefined),
-      opts.searchable ? this.extras.tagsOf(p, rows.map((r) => r.id)) : Promise.resolve(undefined),
-      this.published.offers(p, rows.map((r) => r.id)),
+      opts.searchable
+        ? this.extras.tagsOf(
+            p,
+            rows.map((r) => r.id),
+          )
+        : Promise.resolve(undefined),
+      this.published.offers(
+        p,
+        rows.map((r) => r.id),
+      ),
     ]);
     return rows.map((r) => presentPublishedCourse(r, { domainName: domain.name, stats, detail: opts.detail, searchable, tags, offers }));
   }

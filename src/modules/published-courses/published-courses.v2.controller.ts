@@ -42,12 +42,25 @@ const pairKey = (raw: Record<string, any>) => {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<PublishedCoursesV2Service>({
-  service: PublishedCoursesV2Service, type: 'published-courses', scopes: 'published-courses', baseUrl: true,
+  service: PublishedCoursesV2Service,
+  type: 'published-courses',
+  scopes: 'published-courses',
+  baseUrl: true,
   create: {
-    call: (s) => s.publishMany, item: PublishedCourseCreateItemV2, dedupeKey: pairKey, dedupePointer: '/relationships/course/data/id',
-    doc: { description: 'Courses to publish to domains; the same course and domain twice in one batch is duplicate_in_batch, a pair already live already_published', items: '_PublishedCourseCreateData' },
+    call: (s) => s.publishMany,
+    item: PublishedCourseCreateItemV2,
+    dedupeKey: pairKey,
+    dedupePointer: '/relationships/course/data/id',
+    doc: {
+      description: 'Courses to publish to domains; the same course and domain twice in one batch is duplicate_in_batch, a pair already live already_published',
+      items: '_PublishedCourseCreateData',
+    },
   },
-  update: { call: (s) => s.updateMany, item: PublishedCourseUpdateItemV2, doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' } },
+  update: {
+    call: (s) => s.updateMany,
+    item: PublishedCourseUpdateItemV2,
+    doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' },
+  },
 })
 @Controller('v2/published-courses')
 export class PublishedCoursesV2Controller {
@@ -65,12 +78,7 @@ export class PublishedCoursesV2Controller {
   @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated: course, domain.' })
-  async list(
-    @Auth() p: Principal,
-    @Query() query: Record<string, unknown>,
-    @CursorPaged('published-courses') page: V2Page,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('published-courses') page: V2Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const include = includeParam(query, INCLUDES);
     const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
     const domain = filterParam(query, 'filter[domain]', 64);

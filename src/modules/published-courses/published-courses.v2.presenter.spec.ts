@@ -28,13 +28,26 @@ const row = (over: Partial<PublishedCourseV2Row> = {}): PublishedCourseV2Row => 
 /** The same row with every timestamp text parsed to a Date, as pg's default parser answers it. */
 const parsed = (r: PublishedCourseV2Row): PublishedCourseV2Row => {
   const d = (t: Date | string | null) => (typeof t === 'string' ? parseTimestamptz(t) : t);
-  return { ...r, registration_starts_at: d(r.registration_starts_at), registration_ends_at: d(r.registration_ends_at), unpublished_at: d(r.unpublished_at), created_at: d(r.created_at)!, updated_at: d(r.updated_at)! };
+  return {
+    ...r,
+    registration_starts_at: d(r.registration_starts_at),
+    registration_ends_at: d(r.registration_ends_at),
+    unpublished_at: d(r.unpublished_at),
+    created_at: d(r.created_at)!,
+    updated_at: d(r.updated_at)!,
+  };
 };
 
 describe('publishedCourseRowJson / publishedCourseRowPosition', () => {
   const rows = [
     row(),
-    row({ external_id: 'abc-stored', visibility_override_type: 'CATEGORY', unpublished_at: '2026-01-01 00:00:00.5+00', registration_starts_at: '2027-01-01 10:00:00.12+00', registration_ends_at: '2027-02-01 10:00:00.123456+05' }),
+    row({
+      external_id: 'abc-stored',
+      visibility_override_type: 'CATEGORY',
+      unpublished_at: '2026-01-01 00:00:00.5+00',
+      registration_starts_at: '2027-01-01 10:00:00.12+00',
+      registration_ends_at: '2027-02-01 10:00:00.123456+05',
+    }),
     row({ id: '22222222-3333-4444-8555-666666666666', visibility_override_type: 'GROUP', registration_starts_at: '0999-01-01 00:00:00+00', created_at: '2026-11-24 20:05:45.1+00' }),
   ];
 

@@ -152,8 +152,14 @@ export class PublishedCoursesV2Service {
       });
     }
     if (!requests.length) return out;
-    const outcomes = await this.publications.publishMany(p.organizationId, requests.map((r) => r.request));
-    const created = await this.rows(p.organizationId, outcomes.flatMap((o) => (o.ok ? [o.id] : [])));
+    const outcomes = await this.publications.publishMany(
+      p.organizationId,
+      requests.map((r) => r.request),
+    );
+    const created = await this.rows(
+      p.organizationId,
+      outcomes.flatMap((o) => (o.ok ? [o.id] : [])),
+    );
     const byId = new Map(created.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
     requests.forEach(({ index }, i) => {
       const o = outcomes[i];

@@ -78,7 +78,7 @@ describe('parseResponses', () => {
     expect(one({ question_id: qid(ma), answer_ids: [] })[0].message).toMatch(/at least one/);
   });
 
-  it("refuses an answer id not of the question, and a repeated one", () => {
+  it('refuses an answer id not of the question, and a repeated one', () => {
     expect(one({ question_id: qid(ma), answer_ids: [aid(mc, 0)] })[0].message).toMatch(/not an answer of this question/);
     expect(one({ question_id: qid(ma), answer_ids: ['junk'] })[0].message).toMatch(/not an answer of this question/);
     expect(one({ question_id: qid(ma), answer_ids: [aid(ma, 0), aid(ma, 0)] })[0].message).toBe('An answer is chosen more than once.');
@@ -90,11 +90,7 @@ describe('parseResponses', () => {
   });
 
   it('reports every bad answer, and keeps the good ones', () => {
-    const { responses, problems } = parseResponses(pool, [
-      { question_id: qid(mc), text: 'x' },
-      { question_id: qid(fib), text: 'Paris' },
-      { question_id: qid(ff) },
-    ]);
+    const { responses, problems } = parseResponses(pool, [{ question_id: qid(mc), text: 'x' }, { question_id: qid(fib), text: 'Paris' }, { question_id: qid(ff) }]);
     expect(problems.map((p) => p.field)).toEqual(['answers.0.text', 'answers.2.text']);
     expect(responses).toEqual([{ question_id: fib.id, text: 'Paris' }]);
   });

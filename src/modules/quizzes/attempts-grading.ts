@@ -11,11 +11,20 @@ import type { QuestionRow } from './quiz-model';
  */
 
 /** A question the quiz can ask: its own, or one of a bound bank (with the assignment's rules). */
-export interface PoolQuestion
-  extends Pick<
-    QuestionRow,
-    'id' | 'question_bank_id' | 'type' | 'case_sensitive' | 'requires_manual_grading' | 'is_graded' | 'is_optional' | 'correct_answer_feedback_html' | 'incorrect_answer_feedback_html' | 'answers' | 'order'
-  > {
+export interface PoolQuestion extends Pick<
+  QuestionRow,
+  | 'id'
+  | 'question_bank_id'
+  | 'type'
+  | 'case_sensitive'
+  | 'requires_manual_grading'
+  | 'is_graded'
+  | 'is_optional'
+  | 'correct_answer_feedback_html'
+  | 'incorrect_answer_feedback_html'
+  | 'answers'
+  | 'order'
+> {
   /** the bank assignment's order, creation and limit (null for the quiz's own questions) */
   bank_order: number | null;
   bank_at: Date | null;
@@ -54,10 +63,7 @@ const problem = (field: string, message: string): FieldProblem => ({ field, mess
  * answer ids, multiple answer at least one (no repeats); fill in the blank and freeform take
  * `text`, never `answer_ids`. Problems are reported per answer (`answers.<i>.<member>`).
  */
-export function parseResponses(
-  pool: Map<string, PoolQuestion>,
-  answers: { question_id: string; answer_ids?: string[]; text?: string }[],
-): { responses: ParsedResponse[]; problems: FieldProblem[] } {
+export function parseResponses(pool: Map<string, PoolQuestion>, answers: { question_id: string; answer_ids?: string[]; text?: string }[]): { responses: ParsedResponse[]; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const responses: ParsedResponse[] = [];
   const seen = new Set<string>();
@@ -132,7 +138,10 @@ export function draw(pool: PoolQuestion[], quizLimit: number, answered: Set<stri
       problems.push(problem('answers', `At most ${limit} questions of ${what} can be answered in one attempt; ${mine.length} were.`));
       return mine;
     }
-    const rest = sample(list.filter((q) => !answered.has(q.id)), limit - mine.length);
+    const rest = sample(
+      list.filter((q) => !answered.has(q.id)),
+      limit - mine.length,
+    );
     const keep = new Set([...mine, ...rest].map((q) => q.id));
     return list.filter((q) => keep.has(q.id));
   };

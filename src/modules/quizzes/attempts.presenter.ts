@@ -27,7 +27,7 @@ const ATTEMPT_PROPERTIES = {
   questions: {
     type: 'array',
     nullable: true,
-    description: "per question, whether it was answered correctly (and on submission its feedback), when the quiz shows question feedback",
+    description: 'per question, whether it was answered correctly (and on submission its feedback), when the quiz shows question feedback',
     items: { type: 'object', required: ['question_id', 'correct'], properties: { question_id: { type: 'string' }, correct: nullable('boolean'), feedback_html: nullable('string') } },
   },
 };

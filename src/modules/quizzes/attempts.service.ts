@@ -222,10 +222,7 @@ export class AttemptsService {
     if (userPublicId !== undefined && !userId) return { quiz, rows: [], count: 0 };
     const where = `WHERE t.organization_id = $org AND t.quiz_id = $1 AND ($2::uuid IS NULL OR t.user_id = $2)`;
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM quiz_attempts t ${where}`, [quiz.id, userId]);
-    const rows: AttemptRow[] = await db.query(
-      `SELECT ${ATTEMPT_SELECT} FROM quiz_attempts t ${where} ORDER BY t.created_at, t.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [quiz.id, userId],
-    );
+    const rows: AttemptRow[] = await db.query(`SELECT ${ATTEMPT_SELECT} FROM quiz_attempts t ${where} ORDER BY t.created_at, t.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [quiz.id, userId]);
     return { quiz, rows, count: n };
   }
 }

@@ -18,7 +18,9 @@ import { AttemptsService } from './attempts.service';
  */
 @V1()
 @ApiTags('v1 quizzes')
-@Extension('graded quiz attempts: POST grades a learner\'s answers (user {id}, published_course_id, answers [{question_id, answer_ids | text}]) and records the score on the quiz lesson\'s progress; GET lists a quiz\'s attempts.')
+@Extension(
+  "graded quiz attempts: POST grades a learner's answers (user {id}, published_course_id, answers [{question_id, answer_ids | text}]) and records the score on the quiz lesson's progress; GET lists a quiz's attempts.",
+)
 @Controller('v1/quizzes/:quiz_id/attempts')
 export class QuizAttemptsV1Controller {
   constructor(private readonly attempts: AttemptsService) {}
@@ -36,6 +38,9 @@ export class QuizAttemptsV1Controller {
   @ApiOkResponse({ description: "A page of the quiz's attempts", schema: v1PageSchema(ATTEMPT_SCHEMA) })
   async list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() q: AttemptListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { quiz, rows, count } = await this.attempts.list(p, quizId, q.user_id || undefined, page);
-    return page.list(rows.map((r) => presentAttempt(r, quiz)), count);
+    return page.list(
+      rows.map((r) => presentAttempt(r, quiz)),
+      count,
+    );
   }
 }

@@ -58,7 +58,11 @@ export class BankAssignments {
     const fresh = new Set(inserted.map((r) => r.question_bank_id));
     const rebind = items.map((i, n) => ({ bankId: i.bankId, d: changes[n] })).filter((i) => !fresh.has(i.bankId));
     if (rebind.length) await this.update(org, quizId, rebind, false);
-    return this.byBank(org, quizId, items.map((i) => i.bankId));
+    return this.byBank(
+      org,
+      quizId,
+      items.map((i) => i.bankId),
+    );
   }
 
   async update(org: string, quizId: string, items: { bankId: string; d: Changes }[], read = true): Promise<Map<string, AssignmentRow>> {
@@ -69,7 +73,13 @@ export class BankAssignments {
         WHERE a.organization_id = $org AND a.quiz_id = $1 AND a.question_bank_id = v.id`,
       [quizId, items.map((i) => i.bankId), items.map((i) => JSON.stringify(i.d))],
     );
-    return read ? this.byBank(org, quizId, items.map((i) => i.bankId)) : new Map();
+    return read
+      ? this.byBank(
+          org,
+          quizId,
+          items.map((i) => i.bankId),
+        )
+      : new Map();
   }
 
   /** Remove assignments (hard); the bank ids unbound. */

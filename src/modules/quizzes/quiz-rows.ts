@@ -82,7 +82,9 @@ export class ParentRows<R extends { id: string; created_at: Date }> {
     if (!ids.length) return new Map();
     const t = this.t;
     const a = t.alias;
-    const rows: R[] = await this.db(org).query(`SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL`, [[...new Set(ids)]]);
+    const rows: R[] = await this.db(org).query(`SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.id = ANY($1::uuid[]) AND ${a}.deleted_at IS NULL`, [
+      [...new Set(ids)],
+    ]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 

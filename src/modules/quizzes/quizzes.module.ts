@@ -15,7 +15,16 @@ import { QuizzesV2Service } from './quizzes.v2.service';
  */
 @Module({
   imports: [ProgressModule],
-  controllers: [QuizAttemptsV1Controller, QuizzesV1Controller, QuizQuestionsV1Controller, QuestionBanksV1Controller, QuizzesV2Controller, QuizBanksV2Controller, QuestionBanksV2Controller, QuestionsV2Controller],
+  controllers: [
+    QuizAttemptsV1Controller,
+    QuizzesV1Controller,
+    QuizQuestionsV1Controller,
+    QuestionBanksV1Controller,
+    QuizzesV2Controller,
+    QuizBanksV2Controller,
+    QuestionBanksV2Controller,
+    QuestionsV2Controller,
+  ],
   providers: [AttemptsService, QuizzesService, QuizzesV1Service, QuizzesV2Service],
   exports: [QuizzesService],
 })

@@ -41,18 +41,21 @@ export function presentBankV1(b: QuestionBankRow) {
 /** Question (quiz-questions create, read). */
 export function presentQuestionV1(x: QuestionRow) {
   // the parent it does not have is left out (optional, not nullable in the published Question)
-  return omitEmpty({
-    id: encodeId('question', x.id),
-    quiz: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
-    quiz_question_bank: x.question_bank_id ? encodeId('questionBank', x.question_bank_id) : null,
-    html: x.html,
-    type: x.type,
-    requires_manual_grading: x.requires_manual_grading,
-    case_sensitive: x.case_sensitive,
-    correct_answer_feedback_html: x.correct_answer_feedback_html,
-    incorrect_answer_feedback_html: x.incorrect_answer_feedback_html,
-    answers: answersOf(x.answers),
-  }, ['quiz', 'quiz_question_bank']);
+  return omitEmpty(
+    {
+      id: encodeId('question', x.id),
+      quiz: x.quiz_id ? encodeId('quiz', x.quiz_id) : null,
+      quiz_question_bank: x.question_bank_id ? encodeId('questionBank', x.question_bank_id) : null,
+      html: x.html,
+      type: x.type,
+      requires_manual_grading: x.requires_manual_grading,
+      case_sensitive: x.case_sensitive,
+      correct_answer_feedback_html: x.correct_answer_feedback_html,
+      incorrect_answer_feedback_html: x.incorrect_answer_feedback_html,
+      answers: answersOf(x.answers),
+    },
+    ['quiz', 'quiz_question_bank'],
+  );
 }
 
 /** QuestionSummary (a quiz's or bank's questions). */

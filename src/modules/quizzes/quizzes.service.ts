@@ -158,10 +158,9 @@ export class QuizzesService {
 
   async questionsById(org: string, ids: string[]): Promise<Map<string, QuestionRow>> {
     if (!ids.length) return new Map();
-    const rows: QuestionRow[] = await this.db(org).query(
-      `SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL`,
-      [[...new Set(ids)]],
-    );
+    const rows: QuestionRow[] = await this.db(org).query(`SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL`, [
+      [...new Set(ids)],
+    ]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 

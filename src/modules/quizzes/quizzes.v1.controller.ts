@@ -43,7 +43,11 @@ const objectOps = (name: keyof typeof OBJECT_METHODS, body: Type, updateBody: Ty
 /** The questions of a quiz or a bank at `<parent>/{parent id}/questions/{question_id}`: list, read, delete. */
 const parentQuestions = (part: (s: Q) => ParentQuestions, at: string, scopes: string) =>
   V1Resource<ParentQuestions>({
-    service: serviceIn(QuizzesV1Service, part), at, id: 'question_id', scopes, present: presentQuestionSummaryV1,
+    service: serviceIn(QuizzesV1Service, part),
+    at,
+    id: 'question_id',
+    scopes,
+    present: presentQuestionSummaryV1,
     list: { call: (s) => s.list, handler: 'questions', cap },
     read: { call: (s) => s.read, handler: 'question' },
     remove: { call: (s) => s.remove, handler: 'removeQuestion' },
@@ -69,13 +73,18 @@ const QuizzesV1 = (path: string, tag: string, ...resources: ClassDecorator[]) =>
   'v1/quizzes',
   'v1 quizzes',
   quizResource({
-    id: 'quiz_id', scopes: 'quizzes', present: presentQuizV1,
+    id: 'quiz_id',
+    scopes: 'quizzes',
+    present: presentQuizV1,
     // an empty filter value filters nothing (as django-filter does)
     list: { call: (s) => s.listQuizzes, handler: 'list', cap, query: QuizListQuery, filters: (q: QuizListQuery) => q.name || undefined },
     ...objectOps('Quiz', QuizRequest, QuizRequest, PatchedQuizRequest),
   }),
   quizResource({
-    at: ':quiz_id/question-banks', id: 'question_bank_id', scopes: 'quizzes', present: presentAssignmentV1,
+    at: ':quiz_id/question-banks',
+    id: 'question_bank_id',
+    scopes: 'quizzes',
+    present: presentAssignmentV1,
     list: { call: (s) => s.quizBanks, handler: 'banks', cap },
     read: { call: (s) => s.quizBank, handler: 'bank' },
   }),
@@ -88,7 +97,9 @@ export class QuizzesV1Controller extends OverQuizzesV1 {}
   'v1/quiz-questions',
   'v1 quiz questions',
   quizResource({
-    id: 'question_id', scopes: ['quizzes', 'question-banks'], present: presentQuestionV1,
+    id: 'question_id',
+    scopes: ['quizzes', 'question-banks'],
+    present: presentQuestionV1,
     ...objectOps('Question', QuestionRequest, QuestionUpdateRequest, PatchedQuestionUpdateRequest),
   }),
 )
@@ -99,7 +110,9 @@ export class QuizQuestionsV1Controller extends OverQuizzesV1 {}
   'v1/question-banks',
   'v1 question banks',
   quizResource({
-    id: 'question_bank_id', scopes: 'question-banks', present: presentBankV1,
+    id: 'question_bank_id',
+    scopes: 'question-banks',
+    present: presentBankV1,
     list: { call: (s) => s.listBanks, handler: 'list', cap },
     ...objectOps('Bank', QuestionBankRequest, QuestionBankRequest, PatchedQuestionBankRequest),
   }),

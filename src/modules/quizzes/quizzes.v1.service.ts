@@ -141,7 +141,10 @@ export class QuizzesV1Service {
     const bank = body.quiz_question_bank ?? null;
     if ((quiz === null) === (bank === null)) {
       const message = 'Set exactly one of quiz or quiz_question_bank.';
-      throw fail([{ field: 'quiz', message }, { field: 'quiz_question_bank', message }]);
+      throw fail([
+        { field: 'quiz', message },
+        { field: 'quiz_question_bank', message },
+      ]);
     }
     if (quiz !== null) {
       const id = decodeId('quiz', quiz);

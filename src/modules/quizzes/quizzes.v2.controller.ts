@@ -61,8 +61,17 @@ const listFilters = (query: Record<string, unknown>) => {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<KindBatches<QuizRow>>({
-  service: serviceIn(QuizzesV2Service, (x) => x.quizzes), type: 'quizzes', scopes: 'quizzes', baseUrl: true,
-  create: { call: (s) => s.create, item: QuizCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' } },
+  service: serviceIn(QuizzesV2Service, (x) => x.quizzes),
+  type: 'quizzes',
+  scopes: 'quizzes',
+  baseUrl: true,
+  create: {
+    call: (s) => s.create,
+    item: QuizCreateItem,
+    dedupeKey: nameKey,
+    dedupePointer: '/attributes/name',
+    doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' },
+  },
   update: { call: (s) => s.update, item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
   remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
 })
@@ -141,8 +150,17 @@ export class QuizBanksV2Controller {
 @ApiBearerAuth('JWTAuth')
 @V2()
 @V2Batches<KindBatches<QuestionBankRow>>({
-  service: serviceIn(QuizzesV2Service, (x) => x.banks), type: 'question-banks', scopes: 'question-banks', baseUrl: true,
-  create: { call: (s) => s.create, item: BankCreateItem, dedupeKey: nameKey, dedupePointer: '/attributes/name', doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' } },
+  service: serviceIn(QuizzesV2Service, (x) => x.banks),
+  type: 'question-banks',
+  scopes: 'question-banks',
+  baseUrl: true,
+  create: {
+    call: (s) => s.create,
+    item: BankCreateItem,
+    dedupeKey: nameKey,
+    dedupePointer: '/attributes/name',
+    doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' },
+  },
   update: { call: (s) => s.update, item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
   remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
 })

@@ -68,7 +68,6 @@ export function screen<T>(items: ValidItem<T>[], allowed: string[], out: Outcome
   });
 }
 
-
 /** Deletes by id, one statement: each item deleted, or not_found. */
 export async function removeAll(items: ValidItem<IdItem>[], type: 'quiz' | 'questionBank' | 'question', what: string, del: (ids: string[]) => Promise<Set<string>>): Promise<Outcomes> {
   const ids = new Map(items.map((v) => [v.index, decodeId(type, v.item.id)]));
@@ -89,7 +88,10 @@ export class KindBatches<R extends { id: string }> {
   async create(p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const ok = items; // unknown members were refused by validation (@Closed, core/http/closed.ts)
-    const rows = await this.k.insert(p.organizationId, ok.map((v) => sentChanges(v.raw, this.k.members, this.k.rename)));
+    const rows = await this.k.insert(
+      p.organizationId,
+      ok.map((v) => sentChanges(v.raw, this.k.members, this.k.rename)),
+    );
     ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(this.k.idType, rows[i].id), result: this.k.present(rows[i], baseUrl) }));
     return out;
   }
@@ -98,10 +100,19 @@ export class KindBatches<R extends { id: string }> {
   async update(p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const ok = items;
-    const updated = await updateLastWins(ok, this.k.idType, `${this.k.what} not found.`, (v) => sentChanges(v.raw, this.k.members, this.k.rename), async (merged) => {
-      const rows = await this.k.update(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
-      return new Map([...rows].map(([id, row]) => [id, this.k.present(row, baseUrl)]));
-    });
+    const updated = await updateLastWins(
+      ok,
+      this.k.idType,
+      `${this.k.what} not found.`,
+      (v) => sentChanges(v.raw, this.k.members, this.k.rename),
+      async (merged) => {
+        const rows = await this.k.update(
+          p.organizationId,
+          [...merged].map(([id, d]) => ({ id, d })),
+        );
+        return new Map([...rows].map(([id, row]) => [id, this.k.present(row, baseUrl)]));
+      },
+    );
     return new Map([...out, ...updated]);
   }
 
@@ -178,8 +189,14 @@ export class QuizzesV2Service {
     }
     const ids = [...parents.values()];
     const [quizzes, banks] = await Promise.all([
-      this.model.quizzes.byId(p.organizationId, ids.map((x) => x.quizId).filter((x): x is string => !!x)),
-      this.model.banks.byId(p.organizationId, ids.map((x) => x.bankId).filter((x): x is string => !!x)),
+      this.model.quizzes.byId(
+        p.organizationId,
+        ids.map((x) => x.quizId).filter((x): x is string => !!x),
+      ),
+      this.model.banks.byId(
+        p.organizationId,
+        ids.map((x) => x.bankId).filter((x): x is string => !!x),
+      ),
     ]);
     const pending: { index: number; quizId: string | null; bankId: string | null; d: Changes }[] = [];
     for (const v of items) {
@@ -190,7 +207,11 @@ export class QuizzesV2Service {
         out.set(v.index, parent.sentQuiz ? failed('not_found', 'Quiz not found.', '/attributes/quiz_id') : failed('not_found', 'Question bank not found.', '/attributes/question_bank_id'));
         continue;
       }
-      const d = sentChanges(v.raw, QUESTION_CREATE_MEMBERS.filter((k) => !['quiz_id', 'question_bank_id', 'answers'].includes(k)), QUESTION_RENAME);
+      const d = sentChanges(
+        v.raw,
+        QUESTION_CREATE_MEMBERS.filter((k) => !['quiz_id', 'question_bank_id', 'answers'].includes(k)),
+        QUESTION_RENAME,
+      );
       d.answers = storedAnswers(v.item.attributes.question_type, v.item.attributes.answers);
       pending.push({ index: v.index, quizId: parent.sentQuiz ? parent.quizId : null, bankId: parent.sentQuiz ? null : parent.bankId, d });
     }
@@ -207,7 +228,10 @@ export class QuizzesV2Service {
   async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[], baseUrl: string): Promise<Outcomes> {
     const out: Outcomes = new Map();
     const ok = items;
-    const stored = await this.model.questionsById(p.organizationId, ok.map((v) => decodeId('question', v.item.id)).filter((x): x is string => !!x));
+    const stored = await this.model.questionsById(
+      p.organizationId,
+      ok.map((v) => decodeId('question', v.item.id)).filter((x): x is string => !!x),
+    );
     const state = new Map<string, QuestionRow>();
     const merged = new Map<string, Changes>();
     const idOf = new Map<number, string>();
@@ -229,7 +253,10 @@ export class QuizzesV2Service {
       merged.set(id, { ...(merged.get(id) ?? {}), ...d });
       idOf.set(v.index, id);
     }
-    const rows = await this.model.updateQuestions(p.organizationId, [...merged].map(([id, d]) => ({ id, d })));
+    const rows = await this.model.updateQuestions(
+      p.organizationId,
+      [...merged].map(([id, d]) => ({ id, d })),
+    );
     for (const [index, id] of idOf) {
       const row = rows.get(id);
       out.set(index, row ? { ok: true, id: encodeId('question', id), result: presentQuestionV2(row, baseUrl) } : failed('not_found', 'Question not found.', '/id'));
@@ -294,7 +321,11 @@ export class QuizzesV2Service {
       if (d.order === null) delete d.order;
       return d;
     };
-    const byBank = await this.model.assignments.update(p.organizationId, quizId, [...ids].map(([index, bankId]) => ({ bankId, d: changes(index) })));
+    const byBank = await this.model.assignments.update(
+      p.organizationId,
+      quizId,
+      [...ids].map(([index, bankId]) => ({ bankId, d: changes(index) })),
+    );
     for (const [index, bankId] of ids) this.answer(out, index, byBank.get(bankId));
     return out;
   }
@@ -304,7 +335,12 @@ export class QuizzesV2Service {
     const ids = this.banksOf(screen(items, ['question_bank_id'], out), out);
     const removed = await this.model.assignments.unbind(p.organizationId, quizId, [...ids.values()]);
     for (const [index, bankId] of ids) {
-      out.set(index, removed.has(bankId) ? { ok: true, id: encodeId('questionBank', bankId), deleted: true } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'));
+      out.set(
+        index,
+        removed.has(bankId)
+          ? { ok: true, id: encodeId('questionBank', bankId), deleted: true }
+          : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
+      );
     }
     return out;
   }
@@ -312,7 +348,9 @@ export class QuizzesV2Service {
   private answer(out: Outcomes, index: number, row: Parameters<typeof presentAssignmentV2>[0] | undefined) {
     out.set(
       index,
-      row ? { ok: true, id: encodeId('questionBankAssignment', row.id), result: presentAssignmentV2(row) } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
+      row
+        ? { ok: true, id: encodeId('questionBankAssignment', row.id), result: presentAssignmentV2(row) }
+        : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
     );
   }
 }

@@ -57,32 +57,40 @@ export class ScimController {
   }
 
   private discovery(req: FastifyRequest, reply: FastifyReply, body: (base: string) => unknown) {
-    reply.status(200).header('Content-Type', SCIM_TYPE).send(JSON.stringify(body(requestBaseUrl(this.config, req))));
+    reply
+      .status(200)
+      .header('Content-Type', SCIM_TYPE)
+      .send(JSON.stringify(body(requestBaseUrl(this.config, req))));
   }
 
-  @Public() @Get('ServiceProviderConfig')
+  @Public()
+  @Get('ServiceProviderConfig')
   spc(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     this.discovery(req, reply, serviceProviderConfig);
   }
 
-  @Public() @Get('ResourceTypes')
+  @Public()
+  @Get('ResourceTypes')
   types(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     this.discovery(req, reply, (b) => list(resourceTypes(b)));
   }
 
-  @Public() @Get('ResourceTypes/:name')
+  @Public()
+  @Get('ResourceTypes/:name')
   type(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('name') name: string) {
     const found = resourceTypes(requestBaseUrl(this.config, req)).find((r) => r.id === name);
     if (!found) return this.notFound(reply, `No resource type ${name}.`);
     this.discovery(req, reply, () => found);
   }
 
-  @Public() @Get('Schemas')
+  @Public()
+  @Get('Schemas')
   allSchemas(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     this.discovery(req, reply, (b) => list(schemas(b)));
   }
 
-  @Public() @Get('Schemas/:id')
+  @Public()
+  @Get('Schemas/:id')
   schema(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
     const found = schemas(requestBaseUrl(this.config, req)).find((s) => s.id === id);
     if (!found) return this.notFound(reply, `No schema ${id}.`);
@@ -90,65 +98,80 @@ export class ScimController {
   }
 
   private notFound(reply: FastifyReply, detail: string) {
-    reply.status(404).header('Content-Type', SCIM_TYPE).send(JSON.stringify({ schemas: [ERROR_SCHEMA], status: '404', detail }));
+    reply
+      .status(404)
+      .header('Content-Type', SCIM_TYPE)
+      .send(JSON.stringify({ schemas: [ERROR_SCHEMA], status: '404', detail }));
   }
 
-  @Public() @Get('Users')
+  @Public()
+  @Get('Users')
   listUsers(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query() q: Record<string, unknown>) {
     return this.run(req, reply, 'read', (org, base) => this.scim.listUsers(org, q ?? {}, base));
   }
 
-  @Public() @Get('Users/:id')
+  @Public()
+  @Get('Users/:id')
   getUser(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
     return this.run(req, reply, 'read', (org, base) => this.scim.getUser(org, id, base));
   }
 
-  @Public() @Post('Users')
+  @Public()
+  @Post('Users')
   createUser(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
     return this.run(req, reply, 'write', (org, base) => this.scim.createUser(org, body, base), 201);
   }
 
-  @Public() @Put('Users/:id')
+  @Public()
+  @Put('Users/:id')
   replaceUser(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Body() body: unknown) {
     return this.run(req, reply, 'write', (org, base) => this.scim.replaceUser(org, id, body, base));
   }
 
-  @Public() @Patch('Users/:id')
+  @Public()
+  @Patch('Users/:id')
   patchUser(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Body() body: unknown) {
     return this.run(req, reply, 'write', (org, base) => this.scim.patchUser(org, id, body, base));
   }
 
-  @Public() @Delete('Users/:id')
+  @Public()
+  @Delete('Users/:id')
   deleteUser(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
     return this.run(req, reply, 'write', async (org) => void (await this.scim.deleteUser(org, id)));
   }
 
-  @Public() @Get('Groups')
+  @Public()
+  @Get('Groups')
   listGroups(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query() q: Record<string, unknown>) {
     return this.run(req, reply, 'read', (org, base) => this.scim.listGroups(org, q ?? {}, base));
   }
 
-  @Public() @Get('Groups/:id')
+  @Public()
+  @Get('Groups/:id')
   getGroup(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Query() q: Record<string, unknown>) {
     return this.run(req, reply, 'read', (org, base) => this.scim.getGroup(org, id, base, q ?? {}));
   }
 
-  @Public() @Post('Groups')
+  @Public()
+  @Post('Groups')
   createGroup(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
     return this.run(req, reply, 'write', (org, base) => this.scim.createGroup(org, body, base), 201);
   }
 
-  @Public() @Put('Groups/:id')
+  @Public()
+  @Put('Groups/:id')
   replaceGroup(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Body() body: unknown) {
     return this.run(req, reply, 'write', (org, base) => this.scim.replaceGroup(org, id, body, base));
   }
 
-  @Public() @Patch('Groups/:id')
+  @Public()
+  @Patch('Groups/:id')
   patchGroup(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string, @Body() body: unknown) {
     return this.run(req, reply, 'write', async (org) => void (await this.scim.patchGroup(org, id, body)));
   }
 
-  @Public() @Delete('Groups/:id')
+  @Public()
+  @Delete('Groups/:id')
   deleteGroup(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
     return this.run(req, reply, 'write', async (org) => void (await this.scim.deleteGroup(org, id)));
   }

@@ -10,19 +10,41 @@ export const serviceProviderConfig = (base: string) => ({
   changePassword: { supported: false },
   sort: { supported: false },
   etag: { supported: false },
-  authenticationSchemes: [
-    { type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'An access token of a client holding scim:write (or scim:read for reads).', primary: true },
-  ],
+  authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'An access token of a client holding scim:write (or scim:read for reads).', primary: true }],
   meta: { resourceType: 'ServiceProviderConfig', location: `${base}/scim/v2/ServiceProviderConfig` },
 });
 
 export const resourceTypes = (base: string) => [
-  { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'User', name: 'User', endpoint: '/Users', description: 'A learner (a /v2 student)', schema: USER_SCHEMA, meta: { resourceType: 'ResourceType', location: `${base}/scim/v2/ResourceTypes/User` } },
-  { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'Group', name: 'Group', endpoint: '/Groups', description: 'A group of learners', schema: GROUP_SCHEMA, meta: { resourceType: 'ResourceType', location: `${base}/scim/v2/ResourceTypes/Group` } },
+  {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'User',
+    name: 'User',
+    endpoint: '/Users',
+    description: 'A learner (a /v2 student)',
+    schema: USER_SCHEMA,
+    meta: { resourceType: 'ResourceType', location: `${base}/scim/v2/ResourceTypes/User` },
+  },
+  {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'Group',
+    name: 'Group',
+    endpoint: '/Groups',
+    description: 'A group of learners',
+    schema: GROUP_SCHEMA,
+    meta: { resourceType: 'ResourceType', location: `${base}/scim/v2/ResourceTypes/Group` },
+  },
 ];
 
 const attr = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
-  name, type, multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...extra,
+  name,
+  type,
+  multiValued: false,
+  required: false,
+  caseExact: false,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'none',
+  ...extra,
 });
 
 export const schemas = (base: string) => [
@@ -48,7 +70,10 @@ export const schemas = (base: string) => [
     description: 'A group of learners',
     attributes: [
       attr('displayName', 'string', { required: true, uniqueness: 'server' }),
-      attr('members', 'complex', { multiValued: true, subAttributes: [attr('value', 'string', { mutability: 'immutable' }), attr('display', 'string', { mutability: 'readOnly' }), attr('$ref', 'reference', { mutability: 'immutable' })] }),
+      attr('members', 'complex', {
+        multiValued: true,
+        subAttributes: [attr('value', 'string', { mutability: 'immutable' }), attr('display', 'string', { mutability: 'readOnly' }), attr('$ref', 'reference', { mutability: 'immutable' })],
+      }),
     ],
     meta: { resourceType: 'Schema', location: `${base}/scim/v2/Schemas/${GROUP_SCHEMA}` },
   },

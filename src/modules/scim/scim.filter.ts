@@ -47,7 +47,9 @@ export function compileFilter(text: string, attrs: Record<string, ScimAttr>, par
         // emails[type eq "work"] and similar: the value filter over a multi-valued attribute
         return walk(prefixed(f.valFilter, f.attrPath));
     }
-    const path = String(f.attrPath ?? '').replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, '').toLowerCase();
+    const path = String(f.attrPath ?? '')
+      .replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, '')
+      .toLowerCase();
     const a = byName.get(path) ?? (path.endsWith('.type') || path.endsWith('.primary') ? { sql: 'TRUE', type: 'boolean' as const } : undefined);
     if (!a) throw new ScimError(400, `The filter names an attribute this server cannot filter on: ${f.attrPath}.`, 'invalidFilter');
     if (a.sql === 'TRUE') return 'TRUE'; // emails[type eq "work"]: every student has exactly one (work, primary) email

@@ -68,7 +68,13 @@ const USER_SELECT = `SELECT u.id, u.email, u.first_name, u.last_name, u.is_inact
   FROM users u LEFT JOIN scim_user_links l ON l.organization_id = u.organization_id AND l.user_id = u.id`;
 
 /** Whether a list asks to leave out the groups' members (excludedAttributes=members, as Entra and Okta do). */
-const excludesMembers = (q: Record<string, unknown>) => typeof q.excludedAttributes === 'string' && q.excludedAttributes.toLowerCase().split(',').map((s) => s.trim()).includes('members');
+const excludesMembers = (q: Record<string, unknown>) =>
+  typeof q.excludedAttributes === 'string' &&
+  q.excludedAttributes
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .includes('members');
 
 /** A SCIM boolean as sent: true/false, or Entra's "True"/"False" strings. */
 function scimBool(v: unknown, name: string): boolean {
@@ -124,9 +130,7 @@ export class ScimService {
     if (typeof query.filter === 'string' && query.filter.trim()) where += ` AND (${compileFilter(query.filter, USER_ATTRS, params)})`;
     const from = `FROM users u LEFT JOIN scim_user_links l ON l.organization_id = u.organization_id AND l.user_id = u.id WHERE ${where}`;
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, params);
-    const rows: UserRow[] = count
-      ? await this.ds.query(`${USER_SELECT} WHERE ${where} ORDER BY u.created_at, u.id LIMIT ${count} OFFSET ${startIndex - 1}`, params)
-      : [];
+    const rows: UserRow[] = count ? await this.ds.query(`${USER_SELECT} WHERE ${where} ORDER BY u.created_at, u.id LIMIT ${count} OFFSET ${startIndex - 1}`, params) : [];
     return { schemas: [LIST_SCHEMA], totalResults: n, startIndex, itemsPerPage: rows.length, Resources: rows.map((r) => this.presentUser(r, baseUrl)) };
   }
 
@@ -247,7 +251,13 @@ export class ScimService {
     const rows: GroupRow[] = count
       ? await this.ds.query(`SELECT g.id, g.name, g.created_at, g.updated_at FROM groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${count} OFFSET ${startIndex - 1}`, params)
       : [];
-    const members = excludesMembers(query) ? null : await this.membersOf(this.ds, org, rows.map((r) => r.id));
+    const members = excludesMembers(query)
+      ? null
+      : await this.membersOf(
+          this.ds,
+          org,
+          rows.map((r) => r.id),
+        );
     return { schemas: [LIST_SCHEMA], totalResults: n, startIndex, itemsPerPage: rows.length, Resources: rows.map((r) => this.presentGroup(r, members, baseUrl)) };
   }
 

@@ -38,15 +38,17 @@ export function discover(s: OidcSettings, clientSecret: string, allowPrivate: bo
   const key = JSON.stringify([s.issuer, s.client_id, clientSecret, allowPrivate]);
   const hit = cache.get(key);
   if (!fresh && hit && Date.now() - hit.at < CACHE_MS) return hit.config;
-  const config = oidc.discovery(new URL(s.issuer), s.client_id, { client_secret: clientSecret }, oidc.ClientSecretBasic(clientSecret), {
-    [oidc.customFetch]: guardedFetch(allowPrivate),
-    // plain http issuers only where private addresses are allowed (self-hosted development and tests)
-    execute: allowPrivate ? [oidc.allowInsecureRequests] : [],
-    timeout: TIMEOUT_MS / 1000,
-  }).then((c) => {
-    c[oidc.customFetch] = guardedFetch(allowPrivate);
-    return c;
-  });
+  const config = oidc
+    .discovery(new URL(s.issuer), s.client_id, { client_secret: clientSecret }, oidc.ClientSecretBasic(clientSecret), {
+      [oidc.customFetch]: guardedFetch(allowPrivate),
+      // plain http issuers only where private addresses are allowed (self-hosted development and tests)
+      execute: allowPrivate ? [oidc.allowInsecureRequests] : [],
+      timeout: TIMEOUT_MS / 1000,
+    })
+    .then((c) => {
+      c[oidc.customFetch] = guardedFetch(allowPrivate);
+      return c;
+    });
   cache.set(key, { at: Date.now(), config });
   config.catch(() => cache.delete(key));
   if (cache.size > 500) cache.delete(cache.keys().next().value!);

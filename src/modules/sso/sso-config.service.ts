@@ -44,7 +44,7 @@ export const SSO_CONFIG_SCHEMA = {
         issuer: uri,
         client_id: { type: 'string' },
         ...ssoCommon,
-        redirect_uri: { ...uri, description: "The redirect URI to register at the identity provider" },
+        redirect_uri: { ...uri, description: 'The redirect URI to register at the identity provider' },
       },
     },
     {
@@ -215,5 +215,4 @@ export class SsoConfigService {
     if (!rows.length) return null;
     return `${this.urls(orgId).login_url}?return_to=${encodeURIComponent(returnTo)}`;
   }
-
 }

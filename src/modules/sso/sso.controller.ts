@@ -67,6 +67,9 @@ export class SsoController {
       .header('Content-Security-Policy', contentSecurityPolicy());
     if (outcome.cookies.length) reply.header('Set-Cookie', outcome.cookies);
     if (outcome.location) return reply.redirect(outcome.location, outcome.status ?? 302);
-    return reply.status(outcome.status ?? 200).header('Content-Type', outcome.contentType ?? 'text/html; charset=utf-8').send(outcome.html);
+    return reply
+      .status(outcome.status ?? 200)
+      .header('Content-Type', outcome.contentType ?? 'text/html; charset=utf-8')
+      .send(outcome.html);
   }
 }

@@ -24,7 +24,6 @@ export class SsoFailure extends Error {
   }
 }
 
-
 /** What the browser-facing routes answer: a redirect (with cookies) or an HTML body. */
 export interface SsoOutcome {
   location?: string;
@@ -166,7 +165,7 @@ export class SsoService {
       return await discover({ issuer: r.settings.issuer, client_id: r.settings.client_id }, decrypt(this.config.APP_SECRET, r.client_secret_enc ?? ''), this.config.ALLOW_PRIVATE_URLS);
     } catch (e) {
       this.logger.warn({ err: (e as Error).message }, 'OIDC discovery failed');
-      throw new SsoFailure(502, 'Identity provider unavailable', 'Your organization\'s identity provider could not be reached. Try again later.');
+      throw new SsoFailure(502, 'Identity provider unavailable', "Your organization's identity provider could not be reached. Try again later.");
     }
   }
 
@@ -187,7 +186,7 @@ export class SsoService {
     const r = await this.configured(orgPublicId);
     if (r.protocol !== 'oidc') throw new SsoFailure(400, 'Single sign-on mismatch', 'This organization signs in through SAML, not OpenID Connect.');
     const state = query.state;
-    if (typeof state !== 'string' || !state || state.length > 512) throw new SsoFailure(400, 'Invalid sign-in answer', 'The identity provider\'s answer has no state.');
+    if (typeof state !== 'string' || !state || state.length > 512) throw new SsoFailure(400, 'Invalid sign-in answer', "The identity provider's answer has no state.");
     const flow = await this.takeJson<{ o: string; n: string; v: string; r: string; b: string }>(this.key('oidc-state', state));
     if (!flow || flow.o !== r.organization_id) throw new SsoFailure(400, 'Invalid sign-in answer', 'The sign-in state is unknown, expired or already used. Start again from the sign-in page.');
     this.checkBinding(orgPublicId, flow.b, flowCookie);
@@ -225,7 +224,8 @@ export class SsoService {
       throw new SsoFailure(400, 'Invalid sign-in answer', 'The SAML answer must carry SAMLResponse and RelayState.');
     }
     const flow = await this.takeJson<{ o: string; r: string; b: string }>(this.key('saml-relay', relayState));
-    if (!flow || flow.o !== r.organization_id) throw new SsoFailure(400, 'Invalid sign-in answer', 'The sign-in state (RelayState) is unknown, expired or already used. Start again from the sign-in page.');
+    if (!flow || flow.o !== r.organization_id)
+      throw new SsoFailure(400, 'Invalid sign-in answer', 'The sign-in state (RelayState) is unknown, expired or already used. Start again from the sign-in page.');
     const acs = this.urls(r.organization_id).acs_url;
     let email: string | undefined;
     try {
@@ -243,7 +243,8 @@ export class SsoService {
         const v = (profile as Record<string, unknown>)[name];
         return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
       };
-      email = attr('email') ?? attr('mail') ?? attr('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress') ?? (/^[^@\s]+@[^@\s]+$/.test(profile.nameID ?? '') ? profile.nameID : undefined);
+      email =
+        attr('email') ?? attr('mail') ?? attr('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress') ?? (/^[^@\s]+@[^@\s]+$/.test(profile.nameID ?? '') ? profile.nameID : undefined);
     } catch (e) {
       this.logger.warn({ err: (e as Error).message }, 'SAML response refused');
       throw new SsoFailure(400, 'Sign-in could not be verified', `The identity provider's SAML answer was refused: ${String((e as Error).message).slice(0, 200)}`, flow.r);

@@ -106,7 +106,11 @@ export function erasePersonFromPayload(payload: Record<string, unknown>, p: Pers
   const next = walk(payload) as Record<string, unknown>;
   const user = next.user as Record<string, unknown> | undefined;
   const aboutUser = changed || (!!user && typeof user === 'object' && user.id === p.publicId);
-  if (aboutUser && next.signup_fields !== undefined && !(next.signup_fields && typeof next.signup_fields === 'object' && !Array.isArray(next.signup_fields) && Object.keys(next.signup_fields).length === 0)) {
+  if (
+    aboutUser &&
+    next.signup_fields !== undefined &&
+    !(next.signup_fields && typeof next.signup_fields === 'object' && !Array.isArray(next.signup_fields) && Object.keys(next.signup_fields).length === 0)
+  ) {
     next.signup_fields = {};
     changed = true;
   }

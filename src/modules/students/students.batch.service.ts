@@ -235,7 +235,16 @@ export class StudentsBatchService {
     }
     const after = new Map(updated.map((r) => [r.id as string, r]));
     const missed = pending.filter((q) => !after.has(q.uuid!));
-    const found = new Map(missed.length ? (await this.lookUp(p, missed.map((q) => q.uuid!))).map((s) => [s.id, s]) : []);
+    const found = new Map(
+      missed.length
+        ? (
+            await this.lookUp(
+              p,
+              missed.map((q) => q.uuid!),
+            )
+          ).map((s) => [s.id, s])
+        : [],
+    );
     for (const q of pending) {
       const row = after.get(q.uuid!);
       if (row) {
@@ -270,12 +279,7 @@ export class StudentsBatchService {
             AND NOT u.is_anonymized AND u.sso_provider IS NULL
             AND (NOT u.is_inactive OR (v.is_inactive IS FALSE AND v.first_name IS NULL AND v.last_name IS NULL))
         RETURNING ${RETURNING}`,
-      [
-        changes.map((c) => c.id!),
-        changes.map((c) => c.firstName ?? null),
-        changes.map((c) => c.lastName ?? null),
-        changes.map((c) => c.isInactive ?? null),
-      ],
+      [changes.map((c) => c.id!), changes.map((c) => c.firstName ?? null), changes.map((c) => c.lastName ?? null), changes.map((c) => c.isInactive ?? null)],
     );
   }
 }

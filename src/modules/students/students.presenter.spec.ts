@@ -7,7 +7,7 @@ import { presentStudent, StudentRow, studentRowJoined, studentRowJson, studentRo
 /** The list's JSON text written from the rows is the JSON of the document of presented entities, byte for byte. */
 describe('studentRowJson / pageDocumentJson', () => {
   const parse = types.getTypeParser(types.builtins.TIMESTAMPTZ, 'text') as (s: string) => Date;
-  const names = ['plain', '', 'Quote " back \\ slash / tab \t nl \n', 'line \u2028 para \u2029 ctl \u0001 del \u007f', 'Zoë 😀 é 中文', '</script>&<>\'', 'lone \ud800 surrogate'];
+  const names = ['plain', '', 'Quote " back \\ slash / tab \t nl \n', 'line \u2028 para \u2029 ctl \u0001 del \u007f', 'Zoë 😀 é 中文', "</script>&<>'", 'lone \ud800 surrogate'];
   const texts = ['2026-11-24 20:05:45.123+00', '2026-11-24 20:05:45.123456+00', '1999-01-01 00:00:00+00', '2026-03-29 01:30:00.5+02', '0099-12-31 23:59:59.999+00'];
   const rows = (n: number): (StudentRow & Record<string, unknown>)[] =>
     Array.from({ length: n }, (_, i) => ({
@@ -60,10 +60,27 @@ describe('studentRowJson / pageDocumentJson', () => {
     const urls = ['/v2/students/', '/v2/students/?page[size]=3', '/v2/students?page%5Bsize%5D=3&page[cursor]=abc.def&x=%20y', '/v2/students/?a=ü&b'];
     for (const base of ['http://127.0.0.1:3000', 'https://api.example.test/']) {
       for (const url of urls) {
-        for (const [n, size] of [[0, 25], [3, 3], [4, 3], [26, 25], [101, 100], [1, 1], [2, 1]]) {
+        for (const [n, size] of [
+          [0, 25],
+          [3, 3],
+          [4, 3],
+          [26, 25],
+          [101, 100],
+          [1, 1],
+          [2, 1],
+        ]) {
           const page: PageRequest = { size, scope: 'students' };
           const rs = rows(n);
-          const expected = JSON.stringify(pageDocument(rs.map((r) => studentFromRow(parsed(r))), page, presentStudent, base, url, secret));
+          const expected = JSON.stringify(
+            pageDocument(
+              rs.map((r) => studentFromRow(parsed(r))),
+              page,
+              presentStudent,
+              base,
+              url,
+              secret,
+            ),
+          );
           expect(pageDocumentJson(rs, page, studentRowJson, studentRowPosition, base, url, secret)).toBe(expected);
         }
       }

@@ -105,8 +105,7 @@ export class StudentsService {
    */
   async list(p: Principal, q: StudentListQuery, page: PageRequest, updatedSince?: Date): Promise<StudentRow[]> {
     const unfiltered =
-      updatedSince === undefined &&
-      q['filter[email]'] === undefined && q['filter[first_name]'] === undefined && q['filter[last_name]'] === undefined && q['filter[is_inactive]'] === undefined;
+      updatedSince === undefined && q['filter[email]'] === undefined && q['filter[first_name]'] === undefined && q['filter[last_name]'] === undefined && q['filter[is_inactive]'] === undefined;
     if (unfiltered) {
       return page.after
         ? poolRead(this.ds, p.organizationId, { ...PREPARED.listAfter, types: TEXT_TIMESTAMPS }, [page.after.t, page.after.id, page.size + 1])

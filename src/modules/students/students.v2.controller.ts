@@ -74,17 +74,10 @@ export class StudentsV2Controller {
   /** The list document as JSON text (listJson), with the media type Fastify gives a serialized object (the /v2 one is set on send). */
   @route.get()
   @FastPath('cachedList')
-  async list(
-    @Auth() p: Principal,
-    @Query() query: StudentListQuery,
-    @CursorPaged('students', { document: false }) page: V2Page,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  async list(@Auth() p: Principal, @Query() query: StudentListQuery, @CursorPaged('students', { document: false }) page: V2Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const updatedSince = dateTimeParam(query as Record<string, unknown>, 'filter[updated_since]', true);
     const rows = await this.students.list(p, query, page, updatedSince);
-    const json = updatedSince
-      ? page.documentJson(rows, studentRowJson, (r) => ({ t: isoOf((r as StudentRow & { updated_at: Timestamp }).updated_at), id: r.id }))
-      : listJson(page, rows);
+    const json = updatedSince ? page.documentJson(rows, studentRowJson, (r) => ({ t: isoOf((r as StudentRow & { updated_at: Timestamp }).updated_at), id: r.id })) : listJson(page, rows);
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }
@@ -151,9 +144,7 @@ export class StudentsV2Controller {
   async anonymize(@Auth() p: Principal, @Param('id') id: string, @Headers('x-confirm-destructive') confirm: unknown) {
     // checked before anything is looked up or changed
     if (typeof confirm !== 'string' || confirm.trim().toLowerCase() !== 'true') {
-      throw new ValidationFailed([
-        { parameter: 'X-Confirm-Destructive', field: 'X-Confirm-Destructive', message: 'header must be "true": anonymization erases personal data for good' },
-      ]);
+      throw new ValidationFailed([{ parameter: 'X-Confirm-Destructive', field: 'X-Confirm-Destructive', message: 'header must be "true": anonymization erases personal data for good' }]);
     }
     await this.students.anonymize(p, id);
   }

@@ -16,9 +16,7 @@ export interface UserRow {
 export async function loadUsers(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, UserRow>> {
   const out = new Map<string, UserRow>();
   if (!ids.length) return out;
-  const rows: UserRow[] = await scoped(m, organizationId).query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [
-    [...new Set(ids)],
-  ]);
+  const rows: UserRow[] = await scoped(m, organizationId).query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [[...new Set(ids)]]);
   for (const r of rows) out.set(r.id, r);
   return out;
 }

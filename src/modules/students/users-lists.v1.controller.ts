@@ -11,11 +11,19 @@ import { presentUserPathEnrollment, presentUserPlanEnrollment } from './users.v1
  */
 @V1()
 @V1Resource<UserEnrollmentsV1Service>({
-  service: UserEnrollmentsV1Service, at: 'published-path-enrollments', id: 'published_path_enrollment_id', scopes: 'students', present: presentUserPathEnrollment,
+  service: UserEnrollmentsV1Service,
+  at: 'published-path-enrollments',
+  id: 'published_path_enrollment_id',
+  scopes: 'students',
+  present: presentUserPathEnrollment,
   list: { call: (s) => s.pathEnrollments, window: true },
 })
 @V1Resource<UserEnrollmentsV1Service>({
-  service: UserEnrollmentsV1Service, at: 'plan-enrollments', id: 'plan_enrollment_id', scopes: 'students', present: presentUserPlanEnrollment,
+  service: UserEnrollmentsV1Service,
+  at: 'plan-enrollments',
+  id: 'plan_enrollment_id',
+  scopes: 'students',
+  present: presentUserPlanEnrollment,
   list: { call: (s) => s.planEnrollments, window: true },
 })
 @Controller('v1/users/:user_id')

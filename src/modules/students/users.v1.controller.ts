@@ -45,7 +45,12 @@ export class UsersV1Controller {
   @ApiQuery({ name: 'first_name', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'last_name', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'is_inactive', required: false, schema: { type: 'boolean' } })
-  @ApiQuery({ name: 'updated_since', required: false, schema: { type: 'string', format: 'date-time' }, description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @ApiQuery({
+    name: 'updated_since',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   @ApiQuery({ name: 'page', required: false, schema: { type: 'integer' } })
   @ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', maximum: V1_PAGE_CAP.large } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {

@@ -15,14 +15,17 @@ import type { UserPathEnrollmentRow, UserPlanEnrollmentRow } from './user-enroll
  * CONVENTIONS §16).
  */
 export function presentUserOverview(r: UserOverviewRow) {
-  return omitEmpty({
-    user: { id: encodeId('student', r.id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
-    registration_count: r.registrations,
-    completion_count: r.completions,
-    signed_up_at: iso(r.created_at),
-    latest_activity: iso(r.latest_activity),
-    inactive_at: r.is_inactive ? iso(r.deactivated_at) : null,
-  }, ['latest_activity']);
+  return omitEmpty(
+    {
+      user: { id: encodeId('student', r.id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
+      registration_count: r.registrations,
+      completion_count: r.completions,
+      signed_up_at: iso(r.created_at),
+      latest_activity: iso(r.latest_activity),
+      inactive_at: r.is_inactive ? iso(r.deactivated_at) : null,
+    },
+    ['latest_activity'],
+  );
 }
 
 /** `UserUpdate`: the answer of users_update and users_partial_update. */
@@ -59,12 +62,15 @@ export function presentUserPathEnrollment(r: UserPathEnrollmentRow) {
     ...enrollmentTerms(r),
     enrollment_id: enrollmentId,
     published_path: { id: publishedPathId, title: r.title, course_count: r.course_count },
-    published_path_progress: omitEmpty({
-      path_progress_id: enrollmentId,
-      completed_course_count: r.completed_count,
-      completed_required_course_count: r.completed_count,
-      completed_at: iso(r.completed_at),
-      latest_activity: iso(r.latest_activity),
-    }, ['completed_at', 'latest_activity']),
+    published_path_progress: omitEmpty(
+      {
+        path_progress_id: enrollmentId,
+        completed_course_count: r.completed_count,
+        completed_required_course_count: r.completed_count,
+        completed_at: iso(r.completed_at),
+        latest_activity: iso(r.latest_activity),
+      },
+      ['completed_at', 'latest_activity'],
+    ),
   };
 }

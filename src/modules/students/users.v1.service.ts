@@ -108,10 +108,7 @@ export class UsersV1Service {
   async overview(p: Principal, publicId: string, opts: { anyUser?: boolean } = {}): Promise<UserOverviewRow> {
     const id = decodeId('student', publicId);
     const rows: UserOverviewRow[] = id
-      ? await scoped(this.ds, p.organizationId).query(
-          `${OVERVIEW(`(SELECT * FROM users u WHERE u.id = $1 AND u.organization_id = $org${opts.anyUser ? '' : ` AND ${REGISTERED('u')}`})`)}`,
-          [id],
-        )
+      ? await scoped(this.ds, p.organizationId).query(`${OVERVIEW(`(SELECT * FROM users u WHERE u.id = $1 AND u.organization_id = $org${opts.anyUser ? '' : ` AND ${REGISTERED('u')}`})`)}`, [id])
       : [];
     if (!rows.length) throw notFound();
     return rows[0];

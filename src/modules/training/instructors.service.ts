@@ -44,10 +44,11 @@ export class InstructorsService {
     }
     const sql = where.join(' AND ');
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ilt_instructors i WHERE ${sql}`, params);
-    const rows = await this.ds.query(
-      `SELECT ${COLUMNS} FROM ilt_instructors i WHERE ${sql} ORDER BY i.created_at, i.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.pageSize, page.offset],
-    );
+    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM ilt_instructors i WHERE ${sql} ORDER BY i.created_at, i.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+      ...params,
+      page.pageSize,
+      page.offset,
+    ]);
     return { rows, count: n };
   }
 

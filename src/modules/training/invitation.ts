@@ -20,7 +20,11 @@ export interface InvitationEvent {
 /** The stable UID of a scheduled meeting's invitations: the same on the invitation, its updates and its cancellation. */
 export const invitationUid = (eventId: string) => `${encodeId('viltSessionEvent', eventId)}@live-training`;
 
-const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+const stripHtml = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The iCalendar object of an invitation or update (METHOD:REQUEST) or cancellation (METHOD:CANCEL)

@@ -79,11 +79,7 @@ export class RegistrationsService {
       cond += ` AND r.session_id = $2`;
     }
     const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM vilt_session_registrations r WHERE ${cond}`, params);
-    const rows = await this.ds.query(`${SELECT} WHERE ${cond} ORDER BY r.created_at, r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-      ...params,
-      page.pageSize,
-      page.offset,
-    ]);
+    const rows = await this.ds.query(`${SELECT} WHERE ${cond} ORDER BY r.created_at, r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
     return { rows, count: n };
   }
 
@@ -173,7 +169,17 @@ export class RegistrationsService {
       }
       // the seat was taken in this transaction: the refusal rolls it back
       if (!seat.registration_id) throw fieldError('vilt_session', 'This user is already registered for this session.');
-      const events = seat.events as { id: string; display_name: string; starts_at: string; ends_at: string; timezone: string; location: string | null; event_link: string | null; provider: string; instructor_name: string }[];
+      const events = seat.events as {
+        id: string;
+        display_name: string;
+        starts_at: string;
+        ends_at: string;
+        timezone: string;
+        location: string | null;
+        event_link: string | null;
+        provider: string;
+        instructor_name: string;
+      }[];
       await recordEvent(m, {
         organizationId: org,
         type: 'VILT_EVENT_REGISTRATION',
@@ -182,7 +188,14 @@ export class RegistrationsService {
           course: eventCourse({ course_id: en.course_id, published_course_id: en.published_course_id, title: en.course_title, domain_name: en.domain_name, slug: en.slug }),
           domain: eventDomain({ id: en.domain_id, name: en.domain_name }),
           lesson: eventLesson({ id: s.lesson_id, title: s.lesson_title }),
-          vilt_session: eventViltSession({ id: s.id, display_name: seat.display_name, seats_total: seat.seats_total, registration_count: seat.registration_count, instructor_name: events[0]?.instructor_name ?? '', events }),
+          vilt_session: eventViltSession({
+            id: s.id,
+            display_name: seat.display_name,
+            seats_total: seat.seats_total,
+            registration_count: seat.registration_count,
+            instructor_name: events[0]?.instructor_name ?? '',
+            events,
+          }),
         },
       });
       return { id: seat.registration_id as string, mailIds: seat.mail_ids as string[] };

@@ -68,11 +68,7 @@ export class SessionsService {
     private readonly mails: TrainingMails,
   ) {}
 
-  async listEvents(
-    p: Principal,
-    page: V1PageRequest,
-    f: { courseId?: string; lessonId?: string; startsAtGte?: string; endsAtLte?: string } = {},
-  ): Promise<{ rows: EventRow[]; count: number }> {
+  async listEvents(p: Principal, page: V1PageRequest, f: { courseId?: string; lessonId?: string; startsAtGte?: string; endsAtLte?: string } = {}): Promise<{ rows: EventRow[]; count: number }> {
     const params: unknown[] = [p.organizationId];
     const where = ['e.organization_id = $1'];
     const add = (sql: string, v: unknown) => {
@@ -95,11 +91,7 @@ export class SessionsService {
       params,
     );
     const order = f.startsAtGte !== undefined || f.endsAtLte !== undefined ? 'e.starts_at, e.id' : 'e.created_at, e.id';
-    const rows = await this.ds.query(`${EVENT_SELECT} WHERE ${cond} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-      ...params,
-      page.pageSize,
-      page.offset,
-    ]);
+    const rows = await this.ds.query(`${EVENT_SELECT} WHERE ${cond} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
     return { rows, count: n };
   }
 
@@ -205,10 +197,13 @@ export class SessionsService {
       if (input.multi) {
         sessionId = input.multi.id;
       } else {
-        const [s] = await m.query(
-          `INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total, tags) VALUES ($1, $2, false, $3, $4, $5) RETURNING id`,
-          [org, input.lessonId, dto.display_name, input.seatsTotal ?? null, input.tags ?? []],
-        );
+        const [s] = await m.query(`INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total, tags) VALUES ($1, $2, false, $3, $4, $5) RETURNING id`, [
+          org,
+          input.lessonId,
+          dto.display_name,
+          input.seatsTotal ?? null,
+          input.tags ?? [],
+        ]);
         sessionId = s.id;
       }
       const e = input.event;
@@ -216,7 +211,22 @@ export class SessionsService {
         `INSERT INTO vilt_session_events (organization_id, session_id, display_name, description, post_registration_instructions, provider,
                 instructor_email, instructor_name, instructor_id, starts_at, ends_at, timezone, location, event_link)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-        [org, sessionId, e.display_name, e.description, e.post_registration_instructions, e.provider, e.instructor_email, e.instructor_name, e.instructor_id, e.starts_at, e.ends_at, e.timezone, e.location, e.event_link],
+        [
+          org,
+          sessionId,
+          e.display_name,
+          e.description,
+          e.post_registration_instructions,
+          e.provider,
+          e.instructor_email,
+          e.instructor_name,
+          e.instructor_id,
+          e.starts_at,
+          e.ends_at,
+          e.timezone,
+          e.location,
+          e.event_link,
+        ],
       );
       // a new meeting of a multi-session event: its registrants get its invitation (a new UID, its own message)
       if (input.multi) return { id: row.id, mails: await this.mails.recordForEvent(m, org, row.id, 'added', false) };
@@ -258,7 +268,23 @@ export class SessionsService {
                 instructor_name = $8, instructor_id = $9, starts_at = $10, ends_at = $11, timezone = $12, location = $13, event_link = $14,
                 sequence = sequence + $15, updated_at = ${NOW}
           WHERE id = $1 AND organization_id = $2`,
-        [cur.id, org, e.display_name, e.description, e.post_registration_instructions, e.provider, e.instructor_email, e.instructor_name, e.instructor_id, e.starts_at, e.ends_at, e.timezone, e.location, e.event_link, rescheduled ? 1 : 0],
+        [
+          cur.id,
+          org,
+          e.display_name,
+          e.description,
+          e.post_registration_instructions,
+          e.provider,
+          e.instructor_email,
+          e.instructor_name,
+          e.instructor_id,
+          e.starts_at,
+          e.ends_at,
+          e.timezone,
+          e.location,
+          e.event_link,
+          rescheduled ? 1 : 0,
+        ],
       );
       // the update of this meeting alone, at the SEQUENCE just set
       return rescheduled ? this.mails.recordForEvent(m, org, cur.id, 'rescheduled', false) : [];

@@ -32,7 +32,11 @@ export class TrainingMailProcessor extends QueueWorker<ViltMailQueueJob>(QUEUES.
     'requeue-vilt-mails': () => this.mails.requeuePending(),
   };
 
-  constructor(private readonly ds: DataSource, private readonly mailer: Mailer, private readonly mails: TrainingMails) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly mailer: Mailer,
+    private readonly mails: TrainingMails,
+  ) {
     super();
   }
 
@@ -94,7 +98,10 @@ export function message(reason: MailReason, method: MailMethod, to: string, firs
     switch (reason) {
       case 'registered':
         return meetings > 1
-          ? [`Invitation: ${title}${meeting}`, `You are registered for "${title}", which has ${meetings} meetings. Each meeting comes in its own calendar invitation; this one is for the meeting below.`]
+          ? [
+              `Invitation: ${title}${meeting}`,
+              `You are registered for "${title}", which has ${meetings} meetings. Each meeting comes in its own calendar invitation; this one is for the meeting below.`,
+            ]
           : [`Invitation: ${title}${meeting}`, `You are registered for "${title}". The calendar invitation is attached.`];
       case 'added':
         return [`New meeting: ${title}${meeting}`, `A meeting was added to "${title}", which you are registered for. Its calendar invitation is attached.`];

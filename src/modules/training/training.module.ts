@@ -5,13 +5,7 @@ import { MultiSessionsService } from './multi-sessions.service';
 import { RegistrationsService } from './registrations.service';
 import { SessionsService } from './sessions.service';
 import { TrainingMails } from './training-mails';
-import {
-  IltInstructorsV1Controller,
-  IltMultiSessionEventsV1Controller,
-  IltSessionsV1Controller,
-  ViltSessionEventsV1Controller,
-  ViltSessionRegistrationsV1Controller,
-} from './training.v1.controller';
+import { IltInstructorsV1Controller, IltMultiSessionEventsV1Controller, IltSessionsV1Controller, ViltSessionEventsV1Controller, ViltSessionRegistrationsV1Controller } from './training.v1.controller';
 
 /**
  * Live training (issue 13, CONVENTIONS §13; docs/decisions/training.md): ILT instructors,

@@ -29,24 +29,27 @@ const instructorEmail = (r: EventRow) => (r.provider === 'calendar' && r.instruc
  * value are left out (optional, not nullable in the published IltSession: CONVENTIONS §16).
  */
 export const presentIltSession = (r: EventRow) =>
-  omitEmpty({
-  id: encodeId('viltSessionEvent', r.id),
-  instructor_email: instructorEmail(r),
-  provider: r.provider,
-  lesson: r.is_multi_session ? null : encodeId('lesson', r.lesson_id),
-  multi_session_event: r.is_multi_session ? encodeId('viltSession', r.session_id) : null,
-  display_name: r.display_name,
-  starts_at: iso(r.starts_at),
-  ends_at: iso(r.ends_at),
-  timezone: r.timezone,
-  description: r.description,
-  ...(r.is_multi_session ? {} : { seats_total: r.seats_total }),
-  location: r.location,
-  event_link: r.event_link,
-  post_registration_instructions: r.post_registration_instructions,
-  ...(r.is_multi_session ? {} : { tags: r.tags }),
-  vilt_session: { id: encodeId('viltSession', r.session_id) },
-  }, ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions']);
+  omitEmpty(
+    {
+      id: encodeId('viltSessionEvent', r.id),
+      instructor_email: instructorEmail(r),
+      provider: r.provider,
+      lesson: r.is_multi_session ? null : encodeId('lesson', r.lesson_id),
+      multi_session_event: r.is_multi_session ? encodeId('viltSession', r.session_id) : null,
+      display_name: r.display_name,
+      starts_at: iso(r.starts_at),
+      ends_at: iso(r.ends_at),
+      timezone: r.timezone,
+      description: r.description,
+      ...(r.is_multi_session ? {} : { seats_total: r.seats_total }),
+      location: r.location,
+      event_link: r.event_link,
+      post_registration_instructions: r.post_registration_instructions,
+      ...(r.is_multi_session ? {} : { tags: r.tags }),
+      vilt_session: { id: encodeId('viltSession', r.session_id) },
+    },
+    ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions'],
+  );
 
 const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }) => ({
   id: encodeId('lesson', r.lesson_id),
@@ -61,22 +64,28 @@ const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: str
  * `location` and the session's `instructor_name` are left out without a value (CONVENTIONS §16).
  */
 export const presentSessionEvent = (r: EventRow) =>
-  omitEmpty({
-  id: encodeId('viltSessionEvent', r.id),
-  starts_at: iso(r.starts_at),
-  ends_at: iso(r.ends_at),
-  timezone: r.timezone,
-  location: r.location,
-  event_location: r.location ? { name: r.location, is_active: true, info_url: r.event_link ?? '' } : null,
-  vilt_session: omitEmpty({
-    id: encodeId('viltSession', r.session_id),
-    display_name: r.session_display_name,
-    instructor_name: r.instructor_name,
-    lesson: lessonItem(r),
-    registration_count: r.registration_count,
-    seats_total: r.seats_total,
-  }, ['instructor_name']),
-  }, ['location']);
+  omitEmpty(
+    {
+      id: encodeId('viltSessionEvent', r.id),
+      starts_at: iso(r.starts_at),
+      ends_at: iso(r.ends_at),
+      timezone: r.timezone,
+      location: r.location,
+      event_location: r.location ? { name: r.location, is_active: true, info_url: r.event_link ?? '' } : null,
+      vilt_session: omitEmpty(
+        {
+          id: encodeId('viltSession', r.session_id),
+          display_name: r.session_display_name,
+          instructor_name: r.instructor_name,
+          lesson: lessonItem(r),
+          registration_count: r.registration_count,
+          seats_total: r.seats_total,
+        },
+        ['instructor_name'],
+      ),
+    },
+    ['location'],
+  );
 
 const user = (r: RegistrationRow) => presentUser({ id: r.user_id, email: r.email ?? '', first_name: r.first_name ?? '', last_name: r.last_name ?? '' }, r.user_id);
 

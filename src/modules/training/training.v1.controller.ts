@@ -21,15 +21,7 @@ import { InstructorsService } from './instructors.service';
 import { MultiSessionsService } from './multi-sessions.service';
 import { RegistrationRow, RegistrationsService } from './registrations.service';
 import { SessionsService } from './sessions.service';
-import {
-  presentIltSession,
-  presentInstructor,
-  presentMultiSessionEvent,
-  presentRegistration,
-  presentRegistrationItem,
-  presentRegistrationUpdate,
-  presentSessionEvent,
-} from './training.presenter';
+import { presentIltSession, presentInstructor, presentMultiSessionEvent, presentRegistration, presentRegistrationItem, presentRegistrationUpdate, presentSessionEvent } from './training.presenter';
 
 /** Page sizes the published document leaves to the caller (`page_size`); capped at 100. */
 const CAP = V1_PAGE_CAP.small;
@@ -78,7 +70,10 @@ const instructorFilters = (q: Record<string, unknown>) => {
   list: [ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }), ApiQuery({ name: 'email', required: false, schema: { type: 'string' } }), PageQuery(CAP)],
 })
 @V1Resource<InstructorsService>({
-  service: InstructorsService, id: 'id', scopes: 'instructors', present: presentInstructor,
+  service: InstructorsService,
+  id: 'id',
+  scopes: 'instructors',
+  present: presentInstructor,
   ...trainingOps<InstructorsService>(
     { list: (s) => s.list, create: (s) => s.create, read: (s) => s.read, update: (s) => s.update, remove: (s) => s.remove },
     { body: InstructorDto, patchBody: InstructorPatchDto, filters: instructorFilters },
@@ -93,7 +88,10 @@ export class IltInstructorsV1Controller {
 @V1()
 @OnHandlers({ list: [PageQuery(CAP)] })
 @V1Resource<MultiSessionsService>({
-  service: MultiSessionsService, id: 'multi_session_event_id', scopes: 'vilt-sessions', present: presentMultiSessionEvent,
+  service: MultiSessionsService,
+  id: 'multi_session_event_id',
+  scopes: 'vilt-sessions',
+  present: presentMultiSessionEvent,
   ...trainingOps<MultiSessionsService>(
     { list: (s) => s.listMulti, create: (s) => s.createMulti, read: (s) => s.readMulti, update: (s) => s.updateMulti },
     { body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
@@ -119,7 +117,10 @@ export class IltMultiSessionEventsV1Controller {
   ],
 })
 @V1Resource<SessionsService>({
-  service: SessionsService, id: 'ilt_session_id', scopes: 'vilt-sessions', present: presentIltSession,
+  service: SessionsService,
+  id: 'ilt_session_id',
+  scopes: 'vilt-sessions',
+  present: presentIltSession,
   ...trainingOps<SessionsService>(
     { list: (s) => s.listEvents, create: (s) => s.createSession, read: (s) => s.readEvent, update: (s) => s.updateSession, remove: (s) => s.deleteSession },
     { body: IltSessionDto, putOnly: true },
@@ -142,7 +143,10 @@ export class IltSessionsV1Controller {
   ],
 })
 @V1Resource<SessionsService>({
-  service: SessionsService, id: 'vilt_session_event_id', scopes: 'vilt-sessions', present: presentSessionEvent,
+  service: SessionsService,
+  id: 'vilt_session_event_id',
+  scopes: 'vilt-sessions',
+  present: presentSessionEvent,
   list: {
     call: (s) => s.listEvents,
     handler: 'list',

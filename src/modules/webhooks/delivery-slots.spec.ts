@@ -64,7 +64,13 @@ describe('DeliverySlots', () => {
     expect(await Promise.all(first)).toEqual(['late', 'late']);
     // without a defer callback a delivery waits its turn; a quick answer clears the degradation
     expect(await slots.run(hung, async () => 'quick')).toBe('quick');
-    expect(await slots.run(hung, async () => 'runs', () => 'deferred')).toBe('runs');
+    expect(
+      await slots.run(
+        hung,
+        async () => 'runs',
+        () => 'deferred',
+      ),
+    ).toBe('runs');
   });
 
   it('a healthy endpoint may use every slot', async () => {
@@ -73,16 +79,19 @@ describe('DeliverySlots', () => {
     let most = 0;
     await Promise.all(
       Array.from({ length: 12 }, () =>
-        slots.run(K, async () => {
-          most = Math.max(most, ++running);
-          await sleep(5);
-          running--;
-        }, () => undefined),
+        slots.run(
+          K,
+          async () => {
+            most = Math.max(most, ++running);
+            await sleep(5);
+            running--;
+          },
+          () => undefined,
+        ),
       ),
     );
     expect(most).toBe(4);
   });
-
 });
 
 describe('deliveryJobs', () => {

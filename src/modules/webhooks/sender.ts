@@ -121,7 +121,10 @@ export async function sendOnce(target: SendTarget, msgId: string, body: string, 
       allowPrivate: opts.allowPrivate,
       userAgent: USER_AGENT,
     });
-    const excerpt = res.body.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+    const excerpt = res.body
+      .subarray(0, RESPONSE_EXCERPT_BYTES)
+      .toString('utf8')
+      .replace(/\u0000/g, '');
     const s = res.status;
     if (s >= 200 && s < 300) return done({ httpStatus: s, error: null, responseExcerpt: excerpt, outcome: 'success' });
     if (s >= 300 && s < 400) return done({ httpStatus: s, error: `redirect (${s}) not followed`, responseExcerpt: excerpt, outcome: 'redirect' });

@@ -82,7 +82,11 @@ export const DELIVERY_SCHEMA = {
 export const ROTATED_SCHEMA = {
   allOf: [
     { $ref: '#/components/schemas/v1.WebHook' },
-    { type: 'object', required: ['secret', 'previous_secret_expires_at'], properties: { secret: { type: 'string', 'x-extension': true }, previous_secret_expires_at: { ...dateTime, 'x-extension': true } } },
+    {
+      type: 'object',
+      required: ['secret', 'previous_secret_expires_at'],
+      properties: { secret: { type: 'string', 'x-extension': true }, previous_secret_expires_at: { ...dateTime, 'x-extension': true } },
+    },
   ],
 };
 

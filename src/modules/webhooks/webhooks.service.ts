@@ -185,10 +185,7 @@ export class WebhooksService extends OrgRowsService<Webhook> {
 
   /** The most recent real event of the type for the organization, else a generated one. */
   async sample(p: Principal, type: EventType): Promise<{ results: Record<string, unknown>[] }> {
-    const [row] = await this.ds.query(
-      `SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at DESC LIMIT 1`,
-      [p.organizationId, type],
-    );
+    const [row] = await this.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at DESC LIMIT 1`, [p.organizationId, type]);
     return { results: [row ? eventBody(row.payload) : sampleEvent(type)] };
   }
 
@@ -282,10 +279,12 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     if (!w.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before replaying events to it.');
     const types = WEBHOOK_EVENT_TYPES.filter((t) => !w.eventType || t === w.eventType);
     const rows: { id: string }[] = await this.ds.transaction(async (m) => {
-      const [{ n }] = await m.query(
-        `SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = ANY($2::text[]) AND created_at >= $3 AND created_at < $4`,
-        [p.organizationId, types, since, until],
-      );
+      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = ANY($2::text[]) AND created_at >= $3 AND created_at < $4`, [
+        p.organizationId,
+        types,
+        since,
+        until,
+      ]);
       if (n > REPLAY_MAX) throw fieldError('until', `The range holds ${n} events; replay at most ${REPLAY_MAX} at a time (choose an earlier until).`);
       return m.query(
         `INSERT INTO webhook_deliveries AS d (organization_id, webhook_id, event_id, target_url, next_attempt_at, awaiting_enqueue)
@@ -303,7 +302,12 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     const ids = rows.map((r) => r.id);
     if (ids.length) {
       try {
-        await this.deliveries.addBulk(deliveryJobs(ids, ids.map(() => p.organizationId)) as never);
+        await this.deliveries.addBulk(
+          deliveryJobs(
+            ids,
+            ids.map(() => p.organizationId),
+          ) as never,
+        );
         await markQueued(this.ds, ids);
       } catch (err) {
         // committed and still marked awaiting_enqueue: the worker's quick sweep queues them
@@ -362,7 +366,10 @@ export class WebhooksService extends OrgRowsService<Webhook> {
       url = checkUrl(raw, allow);
     } catch (err) {
       const e = err as OutboundError;
-      throw fieldError('target_url', e.reason === 'blocked_address' ? 'This URL points to a loopback, private, link-local or reserved address, which is not allowed.' : `Enter a valid URL: ${e.message}.`);
+      throw fieldError(
+        'target_url',
+        e.reason === 'blocked_address' ? 'This URL points to a loopback, private, link-local or reserved address, which is not allowed.' : `Enter a valid URL: ${e.message}.`,
+      );
     }
     if (/[\s<>"{}|\\^`]/.test(raw)) throw fieldError('target_url', 'Enter a valid URL.');
     const host = url.hostname.replace(/^\[|\]$/g, '');

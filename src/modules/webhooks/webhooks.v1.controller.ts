@@ -85,7 +85,10 @@ export class WebhooksV1Controller {
   @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(DELIVERY_SCHEMA) })
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
-    return page.list(rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])), count);
+    return page.list(
+      rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])),
+      count,
+    );
   }
 
   @route.get(':webhook_id/deliveries/:delivery_id')

@@ -23,7 +23,10 @@ const idOf = (body: any): string => {
 };
 
 registerUnscopedParam('verify.code', 'GET /verify/{code}: public certificate verification by its code, the code being the credential (test/certificates/verifiable.e2e-spec.ts)');
-registerUnscopedParam('orgs.organization_id', "GET /orgs/{organization_id}/...: an organization's public issuer documents (DID document, status lists), public by design (test/certificates/verifiable.e2e-spec.ts)");
+registerUnscopedParam(
+  'orgs.organization_id',
+  "GET /orgs/{organization_id}/...: an organization's public issuer documents (DID document, status lists), public by design (test/certificates/verifiable.e2e-spec.ts)",
+);
 registerUnscopedParam('files.path', 'GET /files/{path} serves signed local storage files: access is the signature, not an organization');
 
 registerSeeder('domains', async (w) => ({
@@ -222,7 +225,15 @@ registerSeeder('training', async (w) => {
   const lesson = idOf(await w.v1('POST', '/v1/lessons', { course_id: w.ids.course_id, order: 9, title: `Live ${rnd()}`, type: 'VILT' }));
   const instructor = idOf(await w.v1('POST', '/v1/ilt-instructors', { email: `ins-${rnd()}@example.test` }));
   const multi = idOf(await w.v1('POST', '/v1/ilt-multi-session-events', { lesson, display_name: 'Multi', seats_total: 5 }));
-  const session = await w.v1('POST', '/v1/ilt-sessions', { instructor_email: 'Ina <ina@example.test>', lesson, display_name: 'Live', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC', seats_total: 5 });
+  const session = await w.v1('POST', '/v1/ilt-sessions', {
+    instructor_email: 'Ina <ina@example.test>',
+    lesson,
+    display_name: 'Live',
+    starts_at: '2027-01-01T10:00:00Z',
+    ends_at: '2027-01-01T11:00:00Z',
+    timezone: 'UTC',
+    seats_total: 5,
+  });
   const reg = idOf(await w.v1('POST', '/v1/vilt-session-registrations', { vilt_session: { id: session.vilt_session.id }, enrollment_id: w.ids.enrollment_id }));
   return {
     'ilt-instructors.id': instructor,
@@ -237,7 +248,12 @@ registerBody('PUT', '/v1/ilt-instructors/{id}', () => ({ email: `ins-${rnd()}@ex
 registerBody('PATCH', '/v1/ilt-instructors/{id}', () => ({ email: `ins-${rnd()}@example.test` }));
 registerBody('PUT', '/v1/ilt-multi-session-events/{multi_session_event_id}', (o) => ({ lesson: o.vilt_lesson_id, display_name: 'Multi' }));
 registerBody('PUT', '/v1/ilt-sessions/{ilt_session_id}', (o) => ({
-  instructor_email: 'ina@example.test', lesson: o.vilt_lesson_id, display_name: 'Live', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', timezone: 'UTC',
+  instructor_email: 'ina@example.test',
+  lesson: o.vilt_lesson_id,
+  display_name: 'Live',
+  starts_at: '2027-01-01T10:00:00Z',
+  ends_at: '2027-01-01T11:00:00Z',
+  timezone: 'UTC',
 }));
 registerBody('PUT', '/v1/vilt-session-registrations/{vilt_session_registration_id}', () => ({ attended: false }));
 

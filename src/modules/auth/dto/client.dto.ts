@@ -19,7 +19,8 @@ export class ClientCreateRequest {
 export class ClientUpdateRequest {
   @ApiPropertyOptional({ maxLength: 255, nullable: true }) @ValidateIf((o) => o.name !== undefined && o.name !== null) @IsString() @MinLength(1) @MaxLength(255) @NoNul() name?: string | null;
   @ApiPropertyOptional({ maxLength: 500, nullable: true }) @IsOptional() @IsString() @MaxLength(500) @NoNul() description?: string | null;
-  @ApiPropertyOptional({ type: [String], nullable: true, maxItems: MAX_ARRAY_ITEMS }) @PresentNotNull() @IsArray() @ArrayMaxSize(MAX_ARRAY_ITEMS) @IsString({ each: true }) scope_codenames?: string[] | null;
+  @ApiPropertyOptional({ type: [String], nullable: true, maxItems: MAX_ARRAY_ITEMS }) @PresentNotNull() @IsArray() @ArrayMaxSize(MAX_ARRAY_ITEMS) @IsString({ each: true }) scope_codenames?:
+    string[] | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @IsString() scope_preset?: string | null;
   @ApiPropertyOptional({ type: [String], nullable: true, maxItems: 100 }) @PresentNotNull() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) ip_allowlist?: string[] | null;
 }

@@ -4,7 +4,9 @@ import { IsDefined, IsIn, IsObject, IsString, MinLength, ValidateNested } from '
 const REQUIRED = { message: 'This field is required.' };
 
 export class LaunchUserRef {
-  @IsDefined(REQUIRED) @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' })
+  @IsDefined(REQUIRED)
+  @IsString({ message: 'Not a valid string.' })
+  @MinLength(1, { message: 'This field may not be blank.' })
   id: string;
 }
 
@@ -18,15 +20,20 @@ export class LaunchRequestV1 {
 }
 
 export class LaunchAttributesV2 {
-  @IsDefined(REQUIRED) @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' })
+  @IsDefined(REQUIRED)
+  @IsString({ message: 'Not a valid string.' })
+  @MinLength(1, { message: 'This field may not be blank.' })
   lesson_id: string;
 
-  @IsDefined(REQUIRED) @IsString({ message: 'Not a valid string.' }) @MinLength(1, { message: 'This field may not be blank.' })
+  @IsDefined(REQUIRED)
+  @IsString({ message: 'Not a valid string.' })
+  @MinLength(1, { message: 'This field may not be blank.' })
   student_id: string;
 }
 
 export class LaunchDataV2 {
-  @IsDefined(REQUIRED) @IsIn(['launches'], { message: 'Must be "launches".' })
+  @IsDefined(REQUIRED)
+  @IsIn(['launches'], { message: 'Must be "launches".' })
   type: 'launches';
 
   @IsDefined(REQUIRED)

@@ -23,7 +23,12 @@ export class EnrollmentCreateDto {
 export class EnrollmentUpdateDto {
   @Allow() expires_at?: unknown;
   @PresentNotNull() @IsBoolean() active?: boolean | null;
-  @ApiProperty({ required: false, nullable: true, type: 'integer', description: "Extension: the learner's rating of the course, 1 to the organization's rating scale (5 or 10); null removes the rating and its feedback." })
+  @ApiProperty({
+    required: false,
+    nullable: true,
+    type: 'integer',
+    description: "Extension: the learner's rating of the course, 1 to the organization's rating scale (5 or 10); null removes the rating and its feedback.",
+  })
   @Allow()
   rating?: unknown;
   @ApiProperty({ required: false, nullable: true, type: 'string', description: "Extension: the learner's feedback (at most 10,000 characters) on the rating; null clears it. Needs a rating." })

@@ -2,21 +2,7 @@ import { Type } from 'class-transformer';
 import { ObjectList } from '../../../core/http/array-rules';
 import { PresentNotNull } from '../../../core/http/v1-rules';
 import { Closed } from '../../../core/http/closed';
-import {
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 
 const MAX_INT = 2147483647;
 export const CONTENT_ITEM_TYPES = ['HTML', 'VIDEO', 'AUDIO', 'QUIZ', 'RATING'] as const;
@@ -31,14 +17,7 @@ export class RatingConfig {
   @IsOptional() @IsString() @MaxLength(500) rating_scale_high_label?: string | null;
   @IsOptional() @IsIn([5, 10]) rating_scale?: 5 | 10 | null;
 }
-export const RATING_CONFIG_KEYS = new Set([
-  'rating_question',
-  'additional_feedback_question',
-  'include_additional_feedback',
-  'rating_scale_low_label',
-  'rating_scale_high_label',
-  'rating_scale',
-]);
+export const RATING_CONFIG_KEYS = new Set(['rating_question', 'additional_feedback_question', 'include_additional_feedback', 'rating_scale_low_label', 'rating_scale_high_label', 'rating_scale']);
 
 /** ContentItemRequest: one ordered block of a MODULAR lesson. */
 export class ContentItemRequest {

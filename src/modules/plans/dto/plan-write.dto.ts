@@ -20,7 +20,11 @@ export const MAX_PROGRAM_ITEMS = 500;
  * validation messages come in the same order.
  */
 export const ProgramList = (description: string): PropertyDecorator =>
-  applyDecorators(ObjectList(() => ProgramRefDto, MAX_PROGRAM_ITEMS), Present(), ApiProperty({ type: [ProgramRefDto], required: false, description }));
+  applyDecorators(
+    ObjectList(() => ProgramRefDto, MAX_PROGRAM_ITEMS),
+    Present(),
+    ApiProperty({ type: [ProgramRefDto], required: false, description }),
+  );
 
 /**
  * PATCH /v1/domains/{domain_name}/plan/{plan_id} (extension, CONVENTIONS §15): the published Plan's

@@ -73,6 +73,15 @@ export class PublishedCourseUpdateItemV2 {
 
 /** The attribute names each operation accepts (additionalProperties: false in the published schemas). */
 export const SETTINGS_MEMBERS = [
-  'is_hidden', 'visible_on_catalog', 'open_access', 'strict_enforce_group_visibility', 'visibility_override_type', 'access_period_starts_at',
-  'access_period_ends_at', 'restrict_access_start_end_dates', 'allow_self_service_reenroll', 'unique_progress_per_enrollment', 'require_all_prerequisites',
+  'is_hidden',
+  'visible_on_catalog',
+  'open_access',
+  'strict_enforce_group_visibility',
+  'visibility_override_type',
+  'access_period_starts_at',
+  'access_period_ends_at',
+  'restrict_access_start_end_dates',
+  'allow_self_service_reenroll',
+  'unique_progress_per_enrollment',
+  'require_all_prerequisites',
 ] as const;

@@ -29,8 +29,19 @@ class QuizOptionalAttributes {
   @Sent('alignment') @IsIn(ALIGNMENTS) alignment?: string;
 }
 export const QUIZ_V2_MEMBERS = [
-  'name', 'description_html', 'passing_percentage_correct', 'max_attempts', 'require_correct_response', 'randomize_questions', 'limit_question_count',
-  'randomize_answers', 'show_results_on_failure', 'show_question_feedback', 'time_limit_seconds', 'skip_start_screen', 'alignment',
+  'name',
+  'description_html',
+  'passing_percentage_correct',
+  'max_attempts',
+  'require_correct_response',
+  'randomize_questions',
+  'limit_question_count',
+  'randomize_answers',
+  'show_results_on_failure',
+  'show_question_feedback',
+  'time_limit_seconds',
+  'skip_start_screen',
+  'alignment',
 ];
 
 /** QuizUpdateRequest (additionalProperties: false). */
@@ -98,7 +109,15 @@ export class QuestionCreateAttributes {
   @Sent('answers') @ObjectList(() => AnswerCreateAttributes, MAX_ANSWERS) answers?: AnswerCreateAttributes[];
 }
 export const QUESTION_CREATE_MEMBERS = [
-  'quiz_id', 'question_bank_id', 'question_html', 'question_type', 'case_sensitive', 'requires_manual_grading', 'correct_answer_feedback_html', 'incorrect_answer_feedback_html', 'answers',
+  'quiz_id',
+  'question_bank_id',
+  'question_html',
+  'question_type',
+  'case_sensitive',
+  'requires_manual_grading',
+  'correct_answer_feedback_html',
+  'incorrect_answer_feedback_html',
+  'answers',
 ];
 
 /** QuestionUpdateRequest (additionalProperties: false): question members only (answers, type, parent and order are read-only). */
@@ -114,7 +133,14 @@ export class QuestionUpdateAttributes {
   @Sent('is_optional') @IsBoolean() is_optional?: boolean;
 }
 export const QUESTION_UPDATE_MEMBERS = [
-  'question_html', 'correct_answer_feedback_html', 'incorrect_answer_feedback_html', 'answer_feedback_html', 'case_sensitive', 'requires_manual_grading', 'is_graded', 'is_optional',
+  'question_html',
+  'correct_answer_feedback_html',
+  'incorrect_answer_feedback_html',
+  'answer_feedback_html',
+  'case_sensitive',
+  'requires_manual_grading',
+  'is_graded',
+  'is_optional',
 ];
 
 export class QuestionCreateItem {

@@ -11,7 +11,21 @@ function combos(members: Record<string, unknown[]>): Record<string, unknown>[] {
   return out;
 }
 
-const EMAILS = [undefined, null, 'a@example.com', 'A.B+c@Sub.Example.ORG', 'nope', '', 'a@b', 'é@example.com', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.com`, `${'a'.repeat(250)}@x.io`, 1, ['a@example.com'], {}];
+const EMAILS = [
+  undefined,
+  null,
+  'a@example.com',
+  'A.B+c@Sub.Example.ORG',
+  'nope',
+  '',
+  'a@b',
+  'é@example.com',
+  `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.com`,
+  `${'a'.repeat(250)}@x.io`,
+  1,
+  ['a@example.com'],
+  {},
+];
 const NAMES = [undefined, null, '', 'Ann', 'x'.repeat(50), 'x'.repeat(51), '😀'.repeat(25), '😀'.repeat(26), 3, true, ['x'], {}];
 const FLAGS = [undefined, null, true, false, 'true', 0];
 const IDS = [undefined, null, 'stu_x', '', 7, ['stu_x']];
@@ -48,7 +62,9 @@ describe('quickCreateItem / quickUpdateItem (the DTO rules, hand-written)', () =
 
   it('accept exactly what the update rules accept, as the same item', () => {
     const attrs = combos({ email: EMAILS, first_name: NAMES.slice(0, 7), last_name: [undefined, 'L', 'x'.repeat(51)], is_inactive: FLAGS });
-    const raws = IDS.flatMap((id) => attrs.slice(0, id === undefined ? attrs.length : 60).map((attributes) => (id === undefined ? { type: 'students', attributes } : { type: 'students', id, attributes })));
+    const raws = IDS.flatMap((id) =>
+      attrs.slice(0, id === undefined ? attrs.length : 60).map((attributes) => (id === undefined ? { type: 'students', attributes } : { type: 'students', id, attributes })),
+    );
     raws.push({ type: 'students', id: 'stu_x' } as any);
     const accepted = agree(StudentUpdateItem, quickUpdateItem, raws);
     expect(accepted).toBeGreaterThan(300);
@@ -63,11 +79,32 @@ describe('quickCreateItem / quickUpdateItem (the DTO rules, hand-written)', () =
   it('take for a plain address only what isEmail accepts', () => {
     // a small deterministic generator (no flaky seeds): letters, digits, every atom character, dots, at signs, quotes, spaces, underscores, non-ASCII
     let seed = 12345;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     const pick = (chars: string, n: number) => Array.from({ length: n }, () => chars[rnd(chars.length)]).join('');
-    const LOCAL = "abcXYZ019!#$%&'*+/=?^_`{|}~-..@\" ~é";
+    const LOCAL = 'abcXYZ019!#$%&\'*+/=?^_`{|}~-..@" ~é';
     const LABEL = 'abcXYZ019--_.é１';
-    const samples: string[] = ['a@example.com', 'A.B+c@Sub.Example.ORG', 'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@-x.com', 'a@x-.com', 'a@x.c', 'a@x.c0m', 'a@x.123', 'a@x_y.com', 'a@x.xn--p1ai', '"a b"@x.com', 'a@b@c.com', `${'a'.repeat(64)}@x.io`, `${'a'.repeat(65)}@x.io`, `a@${'b'.repeat(63)}.io`, `a@${'b'.repeat(64)}.io`, `a@b.${'c'.repeat(63)}`, `a@b.${'c'.repeat(64)}`];
+    const samples: string[] = [
+      'a@example.com',
+      'A.B+c@Sub.Example.ORG',
+      'a..b@example.com',
+      '.a@example.com',
+      'a.@example.com',
+      'a@-x.com',
+      'a@x-.com',
+      'a@x.c',
+      'a@x.c0m',
+      'a@x.123',
+      'a@x_y.com',
+      'a@x.xn--p1ai',
+      '"a b"@x.com',
+      'a@b@c.com',
+      `${'a'.repeat(64)}@x.io`,
+      `${'a'.repeat(65)}@x.io`,
+      `a@${'b'.repeat(63)}.io`,
+      `a@${'b'.repeat(64)}.io`,
+      `a@b.${'c'.repeat(63)}`,
+      `a@b.${'c'.repeat(64)}`,
+    ];
     for (let i = 0; i < 20000; i++) {
       const local = pick(LOCAL, 1 + rnd(i % 50 === 0 ? 70 : 8));
       const labels = Array.from({ length: 1 + rnd(3) }, () => pick(LABEL, 1 + rnd(i % 40 === 0 ? 70 : 6)));
