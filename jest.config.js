@@ -11,6 +11,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // the organization-scoping audit: every statement on an organization-owned table compares organization_id (WHERE/ON, row, INSERT column) or says unscoped('reason'); ORG_AUDIT / ORG_AUDIT_STRICT=report|off to turn it down
   setupFilesAfterEnv: ['<rootDir>/test/support/org-audit.ts'],
-  testTimeout: 30000,
+  // an app start (every module, the OpenAPI document) can take 20-30 s on a loaded 2-core machine: hooks and tests get 60 s
+  testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -15,9 +15,9 @@ import { decodeId } from '../../src/core/ids/ids';
  * read back by pdf-parse (its text, and the QR code decoded by jsQR from the rendered page), the
  * Open Badges 3.0 credential verified by an independent verifier (@digitalbazaar/vc, run as its own
  * process: test/certificates/independent-verifier.mjs) before and after the completion is removed,
- * and validated against 1EdTech's JSON schema (../shared/reference/openbadges, README there).
+ * and validated against 1EdTech's JSON schema (test/reference/openbadges, README there).
  */
-const REFERENCE = join(__dirname, '..', '..', '..', 'shared', 'reference', 'openbadges');
+const REFERENCE = join(__dirname, '..', 'reference', 'openbadges');
 
 /** Runs one of this folder's .mjs scripts in its own Node process: `input` on stdin, its JSON answer from stdout. */
 function script<T>(name: string, input: string): Promise<T> {

@@ -29,7 +29,7 @@ describe('MCP for agents', () => {
     clients.push(c);
     return c;
   };
-  const official = new Set<string>(JSON.parse(readFileSync(join(__dirname, '../../../shared/reference/official-mcp/tool-names.json'), 'utf8')));
+  const official = new Set<string>(JSON.parse(readFileSync(join(__dirname, '../reference/official-mcp/tool-names.json'), 'utf8')));
 
   beforeAll(async () => {
     t = await startTestApp();

@@ -5,6 +5,7 @@ import type { ExportFilter, ExportResourceName } from './export-resources';
 /** data_exports (owner: modules/data-out): one export, its state, counts and file. */
 export type ExportState = 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED';
 
+/** A data_exports row as pg answers it. @table data_exports */
 export interface ExportRow {
   id: string;
   organization_id: string;
@@ -12,19 +13,21 @@ export interface ExportRow {
   format: 'csv' | 'ndjson';
   filter: ExportFilter;
   state: ExportState;
-  rows_done: string | number;
-  rows_total: string | number | null;
+  /** bigint: pg answers it as text */
+  rows_done: string;
+  rows_total: string | null;
   file_key: string | null;
-  file_size: string | number | null;
+  file_size: string | null;
   error: string | null;
   started_at: Date | null;
   finished_at: Date | null;
   expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  /** the keyset position (list) */
-  createdAt?: Date;
 }
+
+/** A row as the statements below answer it: the columns, and created_at again as the keyset position of a list. */
+export type ExportRowRead = ExportRow & { createdAt?: Date };
 
 const COLUMNS = `id, organization_id, resource, format, filter, state, rows_done, rows_total, file_key, file_size, error, started_at, finished_at, expires_at, created_at, updated_at, created_at AS "createdAt"`;
 
