@@ -28,7 +28,8 @@ describe('pretty request logging', () => {
       return found;
     });
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \(api\) GET \/v2\/scopes\/ 200 \d+ms \[pretty-1\]$/);
-    expect(lines[1]).toMatch(/ GET \/v2\/no-such-route\/ 404 \d+ms \[pretty-2\]$/);
+    // a refused request's line carries the reason the client got (CONVENTIONS §23)
+    expect(lines[1]).toMatch(/ GET \/v2\/no-such-route\/ 404 \d+ms \(Not found\.\) \[pretty-2\]$/);
     for (const l of out.split('\n').filter(Boolean)) expect(() => JSON.parse(l)).toThrow();
     expect(out).not.toContain(token);
     expect(out).not.toContain(org.client_secret);
