@@ -9,7 +9,7 @@ import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { CreatedOrg, OrganizationsService } from '../../src/modules/organizations/organizations.service';
 import { Client } from 'pg';
-import { appDbUrl, cloneDatabase, dbUrl, dropDatabase } from './db';
+import { appDbUrl, cloneDatabase, dbUrl, releaseDatabase } from './db';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -139,7 +139,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, opts: { l
       await app.close();
       if (owner) await (await owner).end().catch(() => undefined);
       if (ownerDs) await (await ownerDs).destroy().catch(() => undefined);
-      await dropDatabase(dbName);
+      releaseDatabase(dbName);
       await dropRedisKeys(config);
     },
   };

@@ -1,5 +1,8 @@
-import { dropDatabase } from './db';
+import { dropDatabase, dropRunDatabases } from './db';
 
 export default async function globalTeardown() {
-  if (process.env.CP_TEST_TEMPLATE) await dropDatabase(process.env.CP_TEST_TEMPLATE);
+  const template = process.env.CP_TEST_TEMPLATE;
+  if (!template) return;
+  await dropRunDatabases(template); // the clones whose drop a worker's exit cut short
+  await dropDatabase(template);
 }
