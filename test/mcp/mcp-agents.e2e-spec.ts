@@ -121,9 +121,7 @@ describe('MCP for agents', () => {
     const tools = all.filter((x) => x.name !== 'search_operations' && x.name !== 'call_operation');
     expect(tools.length).toBeGreaterThan(300);
     let dispatched = 0;
-    const slow: string[] = [];
     for (const tool of tools) {
-      const started = Date.now();
       const found = await client.callTool({ name: 'search_operations', arguments: { query: tool.name, limit: 1 } });
       const op = (found.structuredContent as any).operations[0];
       expect([tool.name, op?.operation_id]).toEqual([tool.name, tool.name]);
@@ -138,9 +136,7 @@ describe('MCP for agents', () => {
       if (typeof (res._meta as any)?.http_status === 'number') dispatched++;
       // a read without parameters really ran: its answer is the HTTP operation's
       if (op.read_only && !(op.input_schema.required ?? []).length) expect([tool.name, (res._meta as any).http_status]).toEqual([tool.name, okStatus(tool.name)]);
-      if (Date.now() - started > 1000) slow.push(`${tool.name} ${Date.now() - started} ms`);
     }
-    expect(slow).toEqual([]);
     expect(dispatched).toBe(tools.length);
     // the OpenAPI operationId names an operation as well
     const byOpenApi = await client.callTool({ name: 'search_operations', arguments: { query: 'webhooks list', interface: 'v1' } });
