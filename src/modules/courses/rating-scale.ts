@@ -18,3 +18,13 @@ export async function courseRatingScale(m: EntityManager, organizationId: string
 export async function setCourseRatingScale(m: EntityManager, organizationId: string, courseId: string, scale: 5 | 10): Promise<void> {
   await scoped(m, organizationId).query(`UPDATE courses SET rating_scale = $2, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [courseId, scale]);
 }
+
+/** The effective rating scales (5 or 10) of several courses, in one statement: course id -> scale. */
+export async function courseRatingScales(m: EntityManager, organizationId: string, courseIds: string[]): Promise<Map<string, number>> {
+  if (!courseIds.length) return new Map();
+  const rows: { id: string; scale: number | string }[] = await scoped(m, organizationId).query(
+    `SELECT c.id, COALESCE(c.rating_scale, o.rating_scale, 5) AS scale FROM courses c JOIN organizations o ON o.id = c.organization_id WHERE c.id = ANY($1::uuid[]) AND c.organization_id = $org`,
+    [[...new Set(courseIds)]],
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.scale)]));
+}

@@ -59,6 +59,7 @@ export class LessonsController {
   @Scopes('lessons:read')
   @FastRead<LessonsController>((c, { principal, params, baseUrl }) => c.get(principal, params.id, baseUrl()))
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
-    return { data: presentLessonDetail(await this.lessons.get(p, id), base) };
+    const lesson = await this.lessons.get(p, id);
+    return { data: presentLessonDetail(lesson, base, await this.lessons.ratingScaleOf(p, lesson)) };
   }
 }

@@ -35,8 +35,19 @@ export function presentLesson(l: LessonFields, baseUrl: string) {
   return { type: 'lessons' as const, id: ids.id, attributes: base(l, ids), links: links(ids.id, baseUrl) };
 }
 
-/** ContentItemResource: members of other block types are omitted. */
-export function presentContentItem(c: StoredContentItem) {
+/**
+ * A RATING item's RatingConfig: `rating_scale` is the course's effective scale (stored on the course,
+ * never the block's own copy); the low/high labels are 10-point only, left out on a 5-point scale
+ * (docs/decisions/conformance.md).
+ */
+function presentRating(stored: Record<string, unknown> | undefined, scale: number) {
+  const { rating_scale: _own, rating_scale_low_label, rating_scale_high_label, ...rest } = stored ?? {};
+  const labels = scale === 10 ? Object.fromEntries(Object.entries({ rating_scale_low_label, rating_scale_high_label }).filter(([, v]) => v !== undefined)) : {};
+  return { ...rest, ...labels, rating_scale: scale };
+}
+
+/** ContentItemResource: members of other block types are omitted. `ratingScale`: the lesson's course's (5 when unknown). */
+export function presentContentItem(c: StoredContentItem, ratingScale = 5) {
   return {
     id: encodeId('contentItem', c.id),
     type: c.type,
@@ -44,18 +55,21 @@ export function presentContentItem(c: StoredContentItem) {
     ...(c.type === 'HTML' ? { content_html: c.content_html ?? '' } : {}),
     ...((c.type === 'VIDEO' || c.type === 'AUDIO' || c.type === 'ASSET') && c.asset_id ? { asset_id: encodeId('asset', c.asset_id) } : {}),
     ...(c.type === 'QUIZ' && c.quiz_id ? { quiz_id: encodeId('quiz', c.quiz_id) } : {}),
-    ...(c.type === 'RATING' ? { rating: c.rating ?? { rating_scale: 5 } } : {}),
+    ...(c.type === 'RATING' ? { rating: presentRating(c.rating, ratingScale) } : {}),
   };
 }
 
-/** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons. */
-export function presentLessonDetail(l: LessonFields, baseUrl: string) {
+/** Whether the lesson holds a RATING item (its answer then needs the course's rating scale). */
+export const hasRatingItem = (l: LessonFields) => l.type === 'MODULAR' && contentItemsOf(l).some((c) => c.type === 'RATING');
+
+/** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons; `ratingScale`: the course's, for a RATING item. */
+export function presentLessonDetail(l: LessonFields, baseUrl: string, ratingScale?: number) {
   const ids = publicIdsOf('lesson', l.id);
   const id = ids.id;
   return {
     type: 'lessons' as const,
     id,
-    attributes: { ...base(l, ids), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map(presentContentItem) } : {}) },
+    attributes: { ...base(l, ids), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map((c) => presentContentItem(c, ratingScale)) } : {}) },
     links: links(id, baseUrl),
   };
 }

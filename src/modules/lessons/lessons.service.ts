@@ -7,10 +7,12 @@ import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { CoursesService } from '../courses/courses.service';
 import { externalIdOf } from '../../core/ids/external-id';
-import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
+import { ContentItemRequest, LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
+import { courseRatingScales, setCourseRatingScale } from '../courses/rating-scale';
+import type { EntityManager } from 'typeorm';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
-import { LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
+import { hasRatingItem, LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
 import { isoOfTimestamptz, parseTimestamptz, poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -20,6 +22,23 @@ import { LessonListRow, LIST_COLUMNS } from './lessons.store';
 const MAX_INT = 2147483647;
 /** Default order step: a lesson created without `order` goes after the course's last lesson (max + 10). */
 const ORDER_STEP = 10;
+
+/** The rating scale a write's RATING content item names: the course takes it (RatingConfig.rating_scale is the course's). */
+const sentScale = (items: ContentItemRequest[] | null | undefined) => items?.find((c) => c.type === 'RATING')?.rating?.rating_scale ?? undefined;
+
+/**
+ * The courses' rating scales a /v2 lesson answer shows on its RATING item: first the scales a write's
+ * RATING items set on their courses (`sent`: course id -> scale), then one read of every course of a
+ * lesson holding a RATING item.
+ */
+async function ratingScales(m: EntityManager, org: string, lessons: LessonFields[], sent: Map<string, 5 | 10> = new Map()): Promise<Map<string, number>> {
+  for (const [course, scale] of sent) await setCourseRatingScale(m, org, course, scale);
+  return courseRatingScales(
+    m,
+    org,
+    lessons.filter(hasRatingItem).map((l) => l.courseId),
+  );
+}
 
 export interface LessonFilters {
   courseUuid?: string;
@@ -131,6 +150,11 @@ export class LessonsService {
     return lessonOfRow(await poolRowOr404<LessonListRow>(this.ds, p.organizationId, 'lesson', publicId, READS.get, 'Lesson not found.'));
   }
 
+  /** The course's rating scale for a lesson's detail answer, read only when it holds a RATING item. */
+  async ratingScaleOf(p: Principal, l: LessonFields): Promise<number | undefined> {
+    return hasRatingItem(l) ? (await ratingScales(this.lessons.manager, p.organizationId, [l])).get(l.courseId) : undefined;
+  }
+
   async createMany(p: Principal, items: ValidItem<LessonCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
     const org = p.organizationId;
     const out = new Map<number, ItemOutcome<LessonDetailResource>>();
@@ -205,10 +229,12 @@ export class LessonsService {
         params,
       );
       const byId = new Map(rows.map((r) => [r.id as string, entityFromRow(this.lessons, r)]));
+      const sent = new Map(ok.flatMap((x) => (sentScale(x.item.attributes.content_items) ? [[x.courseUuid, sentScale(x.item.attributes.content_items)!] as const] : [])));
+      const scales = await ratingScales(m, org, [...byId.values()], sent);
       for (const { index, id } of ids) {
         const lesson = byId.get(id);
         if (lesson) {
-          const res = presentLessonDetail(lesson, baseUrl);
+          const res = presentLessonDetail(lesson, baseUrl, scales.get(lesson.courseId));
           out.set(index, { ok: true, id: res.id, result: res });
         }
       }
@@ -284,7 +310,15 @@ export class LessonsService {
           RETURNING l.*`,
         params,
       );
-      const byId = new Map(updated.map((r) => [r.id as string, presentLessonDetail(entityFromRow(this.lessons, r), baseUrl)]));
+      const sent = new Map(
+        succeeded.flatMap((x) => {
+          const scale = sentScale(wanted.find((w) => w.v.index === x.index)?.v.item.attributes.content_items);
+          return scale ? [[working.get(x.uuid)!.courseId, scale] as const] : [];
+        }),
+      );
+      const lessons = updated.map((r) => entityFromRow(this.lessons, r));
+      const scales = await ratingScales(m, org, lessons, sent);
+      const byId = new Map(lessons.map((l) => [l.id, presentLessonDetail(l, baseUrl, scales.get(l.courseId))]));
       for (const s of succeeded) {
         const res = byId.get(s.uuid);
         if (res) out.set(s.index, { ok: true, id: res.id, result: res });

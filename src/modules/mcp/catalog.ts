@@ -48,6 +48,8 @@ export interface ToolSpec {
   confirm: boolean;
   /** the write takes `dry_run=true` (CONVENTIONS §21): the tool's `dry_run` argument */
   dryRun: boolean;
+  /** not listed by tools/list (the token endpoints): found by search_operations and run by call_operation only */
+  callOnly?: boolean;
 }
 
 /** The argument of a destructive tool that confirms the call (when the client cannot be asked). */
@@ -67,8 +69,12 @@ export function isDestructive(method: string, path: string): boolean {
 /** The argument of every write tool that is sent as the operation's Idempotency-Key header. */
 export const IDEMPOTENCY_ARG = 'idempotency_key';
 
-/** Operations that are no tools: credentials are exchanged and revoked by the client, not through a token. */
-const NOT_TOOLS = /^(POST|GET) \/v2\/auth\//;
+/**
+ * Operations that are no listed tools: credentials are exchanged and revoked by the client, not through
+ * its token (and the official server names no tool for them). They stay reachable, as every published
+ * operation is, through search_operations and call_operation (docs/decisions/conformance.md).
+ */
+const CALL_ONLY = /^(POST|GET) \/v2\/auth\//;
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** MCP clients commonly accept names up to 64 characters (the specification allows 128). */
 const MAX_NAME = 64;
@@ -135,16 +141,17 @@ export function buildCatalog(doc: any, rules: Map<string, RouteRule>): ToolSpec[
       if (!op) continue;
       const method = lower.toUpperCase();
       const key = routeKey(method, path);
-      if (NOT_TOOLS.test(key)) continue;
+      const callOnly = CALL_ONLY.test(key);
       const published = iface === 'v2' ? PUBLISHED.get(key) : undefined;
-      if (published && published.tool === null) continue;
+      if (published && published.tool === null && !callOnly) continue;
       const base = published?.tool ?? derivedName(iface, method, path);
       let name = base;
       for (let n = 2; names.has(name); n++) name = shorten(`${base}_${n}`);
       names.add(name);
       // the published URL ends with a slash where the published document's does (links then read as clients write them)
       const url = published?.path.endsWith('/') && !path.endsWith('/') ? `${path}/` : path;
-      tools.push(toolOf(doc, { name, method, path: url, op, iface, summary: published?.summary, rule: rules.get(key) ?? { isPublic: false } }));
+      const tool = toolOf(doc, { name, method, path: url, op, iface, summary: published?.summary, rule: rules.get(key) ?? { isPublic: false } });
+      tools.push(callOnly ? { ...tool, callOnly } : tool);
     }
   }
   return tools.sort((a, b) => (a.interface === b.interface ? a.name.localeCompare(b.name) : a.interface === 'v2' ? -1 : 1));

@@ -89,7 +89,10 @@ class RpcError extends Error {
 
 /** The built catalog: every tool, by name and by operationId. */
 interface Catalog {
+  /** the listed tools (tools/list, tools/call by name) */
   tools: ToolSpec[];
+  /** the operations call_operation runs but tools/list does not list (catalog.ts `callOnly`), by name */
+  callOnly: Map<string, ToolSpec>;
   byName: Map<string, ToolSpec>;
   byOperationId: Map<string, ToolSpec>;
   /** the default view's tools, in catalog order */
@@ -146,14 +149,16 @@ export class McpService {
       .getControllers()
       .map((w) => w.metatype)
       .filter((m): m is Function => typeof m === 'function');
-    const tools = buildCatalog(JSON.parse(res.body), routeRules(controllers));
+    const all = buildCatalog(JSON.parse(res.body), routeRules(controllers));
+    const tools = all.filter((t) => !t.callOnly);
+    const callOnly = new Map(all.filter((t) => t.callOnly).map((t) => [t.name, t]));
     const byName = new Map(tools.map((t) => [t.name, t]));
     const byOperationId = new Map<string, ToolSpec>();
-    for (const t of tools) if (!byName.has(t.operationId) || byName.get(t.operationId) === t) byOperationId.set(t.operationId, t);
+    for (const t of all) if (!byName.has(t.operationId) || byName.get(t.operationId) === t) byOperationId.set(t.operationId, t);
     const wanted = new Set(DEFAULT_TOOLS);
     const defaults = tools.filter((t) => wanted.has(t.name));
     this.logger.log({ tools: tools.length, defaults: defaults.length }, 'MCP tool catalog built');
-    return { tools, byName, byOperationId, defaults };
+    return { tools, callOnly, byName, byOperationId, defaults };
   }
 
   /** Whether the catalog is built (mcp-fast-path.ts takes reads only then). */
@@ -179,7 +184,7 @@ export class McpService {
   /** The operation named by a tool name or an OpenAPI operationId (call_operation and search_operations). */
   async operation(id: string): Promise<ToolSpec | undefined> {
     const c = await this.built();
-    return c.byName.get(id) ?? c.byOperationId.get(id);
+    return c.byName.get(id) ?? c.byOperationId.get(id) ?? c.callOnly.get(id);
   }
 
   /** The tools a caller may use, in the order tools/list gives them: search_operations and call_operation first, then the view's tools. */
@@ -286,7 +291,7 @@ export class McpService {
     if (name === SEARCH_OPERATIONS) {
       const c = await this.built();
       return searchOperations(
-        c.tools.filter((t) => toolAllowed(t, caller.principal.scopes)),
+        [...c.tools, ...c.callOnly.values()].filter((t) => toolAllowed(t, caller.principal.scopes)),
         args,
       );
     }
