@@ -178,11 +178,8 @@ describe('GET /openapi.json: the contract', () => {
     expect(doc.components.schemas['v1.Course']).toBeDefined();
   });
 
-  it('the completion step adds little to the boot (the published documents are parsed once per process)', () => {
-    buildOpenApiDocument(t.app); // warm
+  it('the completion step declares a response schema for every operation (its cost is measured in docs/decisions/openapi.md, not here: tests time nothing)', () => {
     const { report } = buildOpenApiDocument(t.app);
     expect(report.withResponseSchema).toBe(report.operations);
-    // generous: the machine running the tests is shared (docs/decisions/openapi.md has the measures)
-    expect(report.ms).toBeLessThan(1500);
   });
 });
