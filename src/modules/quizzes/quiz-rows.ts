@@ -45,7 +45,7 @@ export function keyset(alias: string, page: PageRequest, params: unknown[]): { w
 export async function updateLive(db: Scoped, table: string, a: string, columns: Record<string, ColumnSpec>, updates: { id: string; d: Changes }[]): Promise<string[]> {
   if (!updates.length) return [];
   const rows: { id: string }[] = rowsOf(
-    await db.query(
+    await db.query<unknown>(
       `UPDATE ${table} ${a} SET ${setClause(a, columns)}, updated_at = ${NOW}
          FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
         WHERE ${a}.id = v.id AND ${a}.organization_id = $org AND ${a}.deleted_at IS NULL RETURNING ${a}.id`,
@@ -69,7 +69,7 @@ export class ParentRows<R extends { id: string; created_at: Date }> {
     const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
     const k = keyset(a, page, params);
     return keyed(
-      await this.db(p).query(
+      await this.db(p).query<R[]>(
         `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
             AND ($1::text IS NULL OR lower(${a}.name) = $1) AND ($2::timestamptz IS NULL OR ${a}.updated_at >= $2)${k.where}${k.tail}`,
         params,
