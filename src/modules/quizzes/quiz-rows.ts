@@ -32,13 +32,15 @@ export const QUIZZES: Parent = { table: 'quizzes', alias: 'q', select: QUIZ_SELE
 export const BANKS: Parent = { table: 'question_banks', alias: 'b', select: BANK_SELECT, idType: 'questionBank', missing: 'Question bank not found.', fk: 'question_bank_id' };
 
 /** The keyset condition and limit of a /v2 page over alias `a` (params appended to `params`). */
-export function keyset(alias: string, page: PageRequest, params: unknown[]): { where: string; tail: string } {
+export function keyset(alias: string, page: PageRequest, params: unknown[], byLastChange = false): { where: string; tail: string } {
+  // by last change (a filter[updated_since] list): (updated_at, id), else by creation
+  const at = `${alias}.${byLastChange ? 'updated_at' : 'created_at'}`;
   let where = '';
   if (page.after) {
     params.push(page.after.t, page.after.id);
-    where = ` AND (${alias}.created_at, ${alias}.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+    where = ` AND (${at}, ${alias}.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
   }
-  return { where, tail: ` ORDER BY ${alias}.created_at, ${alias}.id LIMIT ${page.size + 1}` };
+  return { where, tail: ` ORDER BY ${at}, ${alias}.id LIMIT ${page.size + 1}` };
 }
 
 /** Apply column changes to live rows of `table` (one statement); the ids updated. */
@@ -67,7 +69,7 @@ export class ParentRows<R extends { id: string; created_at: Date }> {
     const t = this.t;
     const a = t.alias;
     const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
-    const k = keyset(a, page, params);
+    const k = keyset(a, page, params, f.updatedSince !== undefined);
     return keyed(
       await this.db(p).query<R[]>(
         `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
