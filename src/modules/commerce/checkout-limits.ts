@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { fieldError } from '../../core/http/v1-rules';
 import { rowsOf } from '../../core/database/sql';
 import type { CheckoutContext, CheckoutLimits, CreditSpend, LicenseSeat, PromoClaim, PromoPurchase } from './checkout-contract';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * The limits checkout enforces (checkout-contract.ts), implemented over the promo-code, training
@@ -31,17 +32,17 @@ function codeString(field: string, value: unknown, max: number): string {
 }
 
 export async function licenseSeatFor(m: EntityManager, ctx: CheckoutContext): Promise<LicenseSeat | null> {
-  const rows: { package_id: string }[] = await m.query(
+  const rows: { package_id: string }[] = await scoped(m, ctx.organizationId).query(
     `SELECT s.package_id
        FROM license_seats s
-       JOIN license_packages p ON p.organization_id = $1 AND p.id = s.package_id
-       JOIN license_package_offers o ON o.organization_id = $1 AND o.package_id = p.id AND o.offer_id = $3
-      WHERE s.organization_id = $1 AND s.user_id = $2 AND s.active
+       JOIN license_packages p ON p.organization_id = $org AND p.id = s.package_id
+       JOIN license_package_offers o ON o.organization_id = $org AND o.package_id = p.id AND o.offer_id = $2
+      WHERE s.organization_id = $org AND s.user_id = $1 AND s.active
         AND p.start_date <= now() AND (p.end_date IS NULL OR p.end_date > now())
       ORDER BY s.enrolled_at, s.id
       LIMIT 1
       FOR SHARE OF s`,
-    [ctx.organizationId, ctx.userId, ctx.offerId],
+    [ctx.userId, ctx.offerId],
   );
   return rows.length ? { licensePackageId: rows[0].package_id } : null;
 }
@@ -78,18 +79,18 @@ export function promoDiscountCents(pool: Pick<PromoRow, 'discount_type' | 'perce
  */
 export async function checkPromoCode(m: EntityManager, ctx: CheckoutContext, code: string): Promise<PromoClaim> {
   const value = codeString('promo_code', code, 40);
-  const [row]: (PromoRow & { used_up: boolean; user_used: boolean })[] = await m.query(
+  const [row]: (PromoRow & { used_up: boolean; user_used: boolean })[] = await scoped(m, ctx.organizationId).query(
     `SELECT c.id, c.code, c.active, c.pool_id, p.active AS pool_active,
             p.starts_at > now() AS not_started, (p.expires_at IS NOT NULL AND p.expires_at <= now()) AS expired,
             p.discount_type, p.percent_off, p.price_cents, p.single_use_per_user,
-            EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = p.id AND po.offer_id = $3) AS offer_ok,
+            EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $org AND po.pool_id = p.id AND po.offer_id = $2) AS offer_ok,
             c.use_count >= c.max_uses AS used_up,
             (p.single_use_per_user AND EXISTS (SELECT 1 FROM promo_code_uses u
-                WHERE u.organization_id = $1 AND u.pool_id = p.id AND u.user_id = $4 AND u.released_at IS NULL)) AS user_used
+                WHERE u.organization_id = $org AND u.pool_id = p.id AND u.user_id = $3 AND u.released_at IS NULL)) AS user_used
        FROM promo_codes c
-       JOIN promo_code_pools p ON p.organization_id = $1 AND p.id = c.pool_id
-      WHERE c.organization_id = $1 AND c.code = $2`,
-    [ctx.organizationId, value, ctx.offerId, ctx.userId],
+       JOIN promo_code_pools p ON p.organization_id = $org AND p.id = c.pool_id
+      WHERE c.organization_id = $org AND c.code = $1`,
+    [value, ctx.offerId, ctx.userId],
   );
   if (!row) throw fieldError('promo_code', 'This promo code does not exist.');
   if (!row.active || !row.pool_active) throw fieldError('promo_code', 'This promo code is not active.');
@@ -121,18 +122,17 @@ const USED_UP = 'This promo code has reached its maximum number of uses.';
  */
 export async function countPromoUse(m: EntityManager, organizationId: string, purchase: PromoPurchase): Promise<void> {
   if (!purchase.promo_code_id) return;
-  const [code]: { pool_id: string; single_use_per_user: boolean }[] = await m.query(
+  const [code]: { pool_id: string; single_use_per_user: boolean }[] = await scoped(m, organizationId).query(
     `SELECT c.pool_id, p.single_use_per_user
-       FROM promo_codes c JOIN promo_code_pools p ON p.organization_id = $1 AND p.id = c.pool_id
-      WHERE c.organization_id = $1 AND c.id = $2`,
-    [organizationId, purchase.promo_code_id],
+       FROM promo_codes c JOIN promo_code_pools p ON p.organization_id = $org AND p.id = c.pool_id
+      WHERE c.organization_id = $org AND c.id = $1`,
+    [purchase.promo_code_id],
   );
   if (!code) return;
   if (code.single_use_per_user) {
     // one counted use per (pool, user): parallel successes of the same user's purchases queue here
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${PROMO_LOCK_SPACE}))`, [`promo-user:${code.pool_id}:${purchase.user_id}`]);
-    const held = await m.query(`SELECT 1 FROM promo_code_uses WHERE organization_id = $1 AND pool_id = $2 AND user_id = $3 AND released_at IS NULL LIMIT 1`, [
-      organizationId,
+    const held = await scoped(m, organizationId).query<unknown[]>(`SELECT 1 FROM promo_code_uses WHERE organization_id = $org AND pool_id = $1 AND user_id = $2 AND released_at IS NULL LIMIT 1`, [
       code.pool_id,
       purchase.user_id,
     ]);
@@ -141,15 +141,15 @@ export async function countPromoUse(m: EntityManager, organizationId: string, pu
   // never past max_uses: the row lock serializes parallel successes and the condition is
   // re-evaluated on the row each waiter finds after the holder commits
   const taken = rowsOf(
-    await m.query(
+    await scoped(m, organizationId).query<unknown>(
       `UPDATE promo_codes SET use_count = use_count + 1, updated_at = now()
-        WHERE organization_id = $1 AND id = $2 AND use_count < max_uses
+        WHERE organization_id = $org AND id = $1 AND use_count < max_uses
         RETURNING use_count`,
-      [organizationId, purchase.promo_code_id],
+      [purchase.promo_code_id],
     ),
   );
   if (!taken.length) {
-    const still = await m.query(`SELECT 1 FROM promo_codes WHERE organization_id = $1 AND id = $2`, [organizationId, purchase.promo_code_id]);
+    const still = await scoped(m, organizationId).query<unknown[]>(`SELECT 1 FROM promo_codes WHERE organization_id = $org AND id = $1`, [purchase.promo_code_id]);
     if (!still.length) return; // deleted since the SELECT above: nothing to count
     throw fieldError('promo_code', USED_UP);
   }
@@ -177,18 +177,18 @@ interface CreditRow {
 export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code: string, amountDueCents: number): Promise<CreditSpend> {
   const value = codeString('training_credit_code', code, 255);
   // the row lock: parallel spends of one code take turns and each sees the balance the previous left
-  const [row]: CreditRow[] = await m.query(
+  const [row]: CreditRow[] = await scoped(m, ctx.organizationId).query(
     `SELECT t.id, t.code, t.credits_total, t.credits_used,
             (t.expiration_date IS NOT NULL AND t.expiration_date <= now()) AS expired,
             t.available_to_all_students, t.available_for_all_offers,
             EXISTS (SELECT 1 FROM training_credit_code_groups g
-                      JOIN group_memberships gm ON gm.organization_id = $1 AND gm.group_id = g.group_id AND gm.user_id = $3
-                     WHERE g.organization_id = $1 AND g.code_id = t.id) AS group_ok,
-            EXISTS (SELECT 1 FROM training_credit_code_offers o WHERE o.organization_id = $1 AND o.code_id = t.id AND o.offer_id = $4) AS offer_ok
+                      JOIN group_memberships gm ON gm.organization_id = $org AND gm.group_id = g.group_id AND gm.user_id = $2
+                     WHERE g.organization_id = $org AND g.code_id = t.id) AS group_ok,
+            EXISTS (SELECT 1 FROM training_credit_code_offers o WHERE o.organization_id = $org AND o.code_id = t.id AND o.offer_id = $3) AS offer_ok
        FROM training_credit_codes t
-      WHERE t.organization_id = $1 AND t.code = $2
+      WHERE t.organization_id = $org AND t.code = $1
       FOR UPDATE OF t`,
-    [ctx.organizationId, value, ctx.userId, ctx.offerId],
+    [value, ctx.userId, ctx.offerId],
   );
   if (!row) throw fieldError('training_credit_code', 'This training credit code does not exist.');
   if (row.expired) throw fieldError('training_credit_code', 'This training credit code has expired.');
@@ -202,11 +202,11 @@ export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code:
   const spentCents = Math.min(credits * 100, due);
   if (credits > 0) {
     const spent = rowsOf(
-      await m.query(
-        `UPDATE training_credit_codes SET credits_used = credits_used + $3, updated_at = now()
-          WHERE organization_id = $1 AND id = $2 AND credits_used + $3 <= credits_total
+      await scoped(m, ctx.organizationId).query<unknown>(
+        `UPDATE training_credit_codes SET credits_used = credits_used + $2, updated_at = now()
+          WHERE organization_id = $org AND id = $1 AND credits_used + $2 <= credits_total
           RETURNING credits_used`,
-        [ctx.organizationId, row.id, credits],
+        [row.id, credits],
       ),
     );
     if (!spent.length) throw fieldError('training_credit_code', 'This training credit code has no credits left.');
@@ -229,23 +229,23 @@ export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code:
  * takes them (credit code row lock, then the promo code's), so the two never deadlock.
  */
 export async function releaseForPurchase(m: EntityManager, organizationId: string, purchaseId: string): Promise<void> {
-  await m.query(
+  await scoped(m, organizationId).query(
     `WITH r AS (
        UPDATE training_credit_spends SET released_at = now()
-        WHERE organization_id = $1 AND purchase_id = $2 AND released_at IS NULL
+        WHERE organization_id = $org AND purchase_id = $1 AND released_at IS NULL
         RETURNING code_id, credits)
      UPDATE training_credit_codes t SET credits_used = GREATEST(t.credits_used - r.credits, 0), updated_at = now()
-       FROM r WHERE t.organization_id = $1 AND t.id = r.code_id`,
-    [organizationId, purchaseId],
+       FROM r WHERE t.organization_id = $org AND t.id = r.code_id`,
+    [purchaseId],
   );
-  await m.query(
+  await scoped(m, organizationId).query(
     `WITH r AS (
        UPDATE promo_code_uses SET released_at = now()
-        WHERE organization_id = $1 AND purchase_id = $2 AND released_at IS NULL
+        WHERE organization_id = $org AND purchase_id = $1 AND released_at IS NULL
         RETURNING promo_code_id)
      UPDATE promo_codes c SET use_count = c.use_count - 1, updated_at = now()
-       FROM r WHERE c.organization_id = $1 AND c.id = r.promo_code_id AND c.use_count > 0`,
-    [organizationId, purchaseId],
+       FROM r WHERE c.organization_id = $org AND c.id = r.promo_code_id AND c.use_count > 0`,
+    [purchaseId],
   );
 }
 

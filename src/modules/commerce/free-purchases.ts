@@ -5,6 +5,7 @@ import { priceCents } from './offers.presenter';
 import type { StoredPurchase } from './purchases';
 import { eventPurchase, presentPurchase } from './purchases.presenter';
 import { Grants, newOrderId, PurchaseRow } from './purchases.store';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * The purchase behind an enrollment made through the enrollment operations (/v1 published-course,
@@ -83,11 +84,11 @@ export async function recordEnrollmentPurchases(m: EntityManager, organizationId
     throw fieldError('purchase.purchase_price', `Ensure the amount is less than or equal to ${(MAX_CENTS / 100).toFixed(2)}.`);
   }
   const owner = OWNER_COLUMN[object];
-  const offers: { id: string; owner_id: string; price_cents: number | null; currency_code: string; sku: string | null; description: string | null }[] = await m.query(
+  const offers: { id: string; owner_id: string; price_cents: number | null; currency_code: string; sku: string | null; description: string | null }[] = await scoped(m, organizationId).query(
     `SELECT DISTINCT ON (${owner}) id, ${owner} AS owner_id, price_cents, currency_code, sku, description
-       FROM offers WHERE organization_id = $1 AND ${owner} = ANY($2::uuid[]) AND is_default
+       FROM offers WHERE organization_id = $org AND ${owner} = ANY($1::uuid[]) AND is_default
       ORDER BY ${owner}, created_at, id`,
-    [organizationId, [...new Set(items.map((it) => it.objectId))]],
+    [[...new Set(items.map((it) => it.objectId))]],
   );
   const offerOf = new Map(offers.map((o) => [o.owner_id, o]));
   const rows = items.map((it, i) => ({ it, cents: declaredCents[i], offer: offerOf.get(it.objectId) })).filter((r): r is typeof r & { offer: (typeof offers)[number] } => r.offer !== undefined);
@@ -140,14 +141,14 @@ export type EnrollmentPurchaseBlock = NonNullable<ReturnType<typeof presentPurch
 export async function enrollmentPurchaseBlocks(m: EntityManager, organizationId: string, enrollmentIds: string[]): Promise<Map<string, EnrollmentPurchaseBlock>> {
   const out = new Map<string, EnrollmentPurchaseBlock>();
   if (!enrollmentIds.length) return out;
-  const rows: (PurchaseRow & { enrollment_id: string; o_price_cents: number | null; o_currency_code: string })[] = await m.query(
+  const rows: (PurchaseRow & { enrollment_id: string; o_price_cents: number | null; o_currency_code: string })[] = await scoped(m, organizationId).query(
     `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, p.id, p.price_cents, p.currency_code, p.state, p.purchased_at, p.tax_price_cents, p.order_id,
             p.payment_processor, p.quantity, p.offer_id, o.price_cents AS o_price_cents, o.currency_code AS o_currency_code
-       FROM unnest($2::text[]) AS e(id)
-       JOIN purchases p ON p.organization_id = $1 AND p.grants -> 'enrollments' @> jsonb_build_array(e.id)
-       JOIN offers o ON o.organization_id = $1 AND o.id = p.offer_id
+       FROM unnest($1::text[]) AS e(id)
+       JOIN purchases p ON p.organization_id = $org AND p.grants -> 'enrollments' @> jsonb_build_array(e.id)
+       JOIN offers o ON o.organization_id = $org AND o.id = p.offer_id
       ORDER BY e.id, p.created_at, p.id`,
-    [organizationId, [...new Set(enrollmentIds)]],
+    [[...new Set(enrollmentIds)]],
   );
   for (const r of rows) {
     const block = presentPurchase(storedPurchase(r), { id: r.offer_id, owner_id: '', registration_open: true, price_cents: r.o_price_cents, currency_code: r.o_currency_code });

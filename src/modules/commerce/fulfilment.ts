@@ -11,6 +11,7 @@ import { storedPurchase } from './free-purchases';
 import { OfferProduct, offerType } from './offers.presenter';
 import { eventPurchase } from './purchases.presenter';
 import { Grants, PurchaseRow } from './purchases.store';
+import { scoped } from '../../core/database/scoped';
 
 /** The offer's object with what fulfilment needs (any state: fulfilment refuses a dead one itself). */
 interface OfferTarget extends OfferProduct {
@@ -18,7 +19,7 @@ interface OfferTarget extends OfferProduct {
 }
 
 export async function offerTarget(m: EntityManager, organizationId: string, offerId: string): Promise<OfferTarget> {
-  const [row] = await m.query(
+  const [row] = await scoped(m, organizationId).query<OfferTarget[]>(
     `SELECT o.published_course_id, o.published_path_id, o.plan_id, o.course_series_id, d.id AS domain_id, d.name AS domain_name,
             (pc.id IS NOT NULL OR pp.id IS NOT NULL OR pl.id IS NOT NULL OR cs.id IS NOT NULL) AS live
        FROM offers o
@@ -28,21 +29,21 @@ export async function offerTarget(m: EntityManager, organizationId: string, offe
        LEFT JOIN plans pl ON pl.id = o.plan_id AND pl.organization_id = o.organization_id AND pl.deleted_at IS NULL
        LEFT JOIN course_series cs ON cs.id = o.course_series_id AND cs.organization_id = o.organization_id AND cs.deleted_at IS NULL
        LEFT JOIN domains d ON d.id = coalesce(pc.domain_id, pp.domain_id, pl.domain_id, cs.domain_id) AND d.organization_id = o.organization_id
-      WHERE o.id = $1 AND o.organization_id = $2`,
-    [offerId, organizationId],
+      WHERE o.id = $1 AND o.organization_id = $org`,
+    [offerId],
   );
   return row;
 }
 
 /** The live published courses an offer of a published course or a course series grants. */
 async function coursesOf(m: EntityManager, organizationId: string, t: OfferTarget) {
-  const rows: { id: string; course_id: string; slug: string; title: string }[] = await m.query(
+  const rows: { id: string; course_id: string; slug: string; title: string }[] = await scoped(m, organizationId).query(
     `SELECT pc.id, pc.course_id, pc.slug, c.title
        FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id AND c.deleted_at IS NULL
-      WHERE pc.organization_id = $1 AND pc.unpublished_at IS NULL
-        AND (pc.id = $2 OR pc.id IN (SELECT i.published_course_id FROM course_series_items i WHERE i.organization_id = $1 AND i.course_series_id = $3))
+      WHERE pc.organization_id = $org AND pc.unpublished_at IS NULL
+        AND (pc.id = $1 OR pc.id IN (SELECT i.published_course_id FROM course_series_items i WHERE i.organization_id = $org AND i.course_series_id = $2))
       ORDER BY pc.created_at, pc.id`,
-    [organizationId, t.published_course_id, t.course_series_id],
+    [t.published_course_id, t.course_series_id],
   );
   return rows.map((r) => ({ publishedCourseId: r.id, courseId: r.course_id, slug: r.slug, title: r.title }));
 }
@@ -78,10 +79,10 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
       objects.course_series = { id: encodeId('courseSeries', t.course_series_id!), published_course_ids: courses.map((c) => encodeId('publishedCourse', c.publishedCourseId)) };
     }
   } else if (kind === 'published_path') {
-    const [pp] = await m.query(
+    const [pp] = await scoped(m, org).query<{ id: string; path_id: string; slug: string; title: string }[]>(
       `SELECT pp.id, pp.path_id, pp.slug, pa.title FROM published_paths pp JOIN paths pa ON pa.id = pp.path_id AND pa.organization_id = pp.organization_id
-        WHERE pp.id = $1 AND pp.organization_id = $2`,
-      [t.published_path_id, org],
+        WHERE pp.id = $1 AND pp.organization_id = $org`,
+      [t.published_path_id],
     );
     const { id, created } = await insertEnrollment(m, {
       organizationId: org,

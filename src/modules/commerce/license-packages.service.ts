@@ -9,30 +9,12 @@ import { rowsOf } from '../../core/database/sql';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import type { LicensePackageCreateDto, LicensePackagePatchDto, LicensePackageSeatCreateDto, LicensePackageSeatUpdateDto } from './dto/license-packages.dto';
 import { OrgWhere, v1SqlPage } from '../../core/pagination/v1-sql-page';
+import { scoped } from '../../core/database/scoped';
+import type { PackageRow } from './license-packages.store';
+import type { SeatRow } from './license-seats.store';
 
-export interface PackageRow {
-  id: string;
-  domain_id: string;
-  name: string;
-  tracking_id: string;
-  start_date: Date;
-  end_date: Date | null;
-  license_count: number;
-  max_unique_seats: number | null;
-  /** active seats */
-  seats_active: number;
-  offer_ids: string[];
-}
-
-export interface SeatRow {
-  id: string;
-  user_id: string;
-  active: boolean;
-  enrolled_at: Date;
-  email: string;
-  first_name: string;
-  last_name: string;
-}
+export type { PackageRow } from './license-packages.store';
+export type { SeatRow } from './license-seats.store';
 
 const PKG_COLS = (alias: string) =>
   `${alias}.id, ${alias}.domain_id, ${alias}.name, ${alias}.tracking_id, ${alias}.start_date, ${alias}.end_date, ${alias}.license_count, ${alias}.max_unique_seats,
@@ -56,17 +38,17 @@ export class LicensePackagesService {
     const uuid = decodeId('licensePackage', id);
     if (!uuid) throw notFound();
     if (lock) {
-      const locked = await m.query(`SELECT id FROM license_packages WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [p.organizationId, uuid]);
+      const locked = await scoped(m, p.organizationId).query<{ id: string }[]>(`SELECT id FROM license_packages WHERE organization_id = $org AND id = $1 FOR UPDATE`, [uuid]);
       if (!locked.length) throw notFound();
     }
-    const rows: PackageRow[] = await m.query(`SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $1 AND x.id = $2`, [p.organizationId, uuid]);
+    const rows: PackageRow[] = await scoped(m, p.organizationId).query(`SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $org AND x.id = $1`, [uuid]);
     if (!rows.length) throw notFound();
     return rows[0];
   }
 
   private async offers(m: EntityManager, p: Principal, ids: string[]): Promise<string[]> {
     const uuids = [...new Set(ids.map((id) => decodeId('offer', id)).filter((x): x is string => !!x))];
-    const found: { id: string }[] = uuids.length ? await m.query(`SELECT id FROM offers WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids]) : [];
+    const found: { id: string }[] = uuids.length ? await scoped(m, p.organizationId).query(`SELECT id FROM offers WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]) : [];
     const known = new Set(found.map((r) => r.id));
     const missing = ids.find((id) => !known.has(decodeId('offer', id) ?? ''));
     if (missing !== undefined) throw invalidPk('offers', missing);
@@ -74,7 +56,7 @@ export class LicensePackagesService {
   }
 
   private async setOffers(m: EntityManager, p: Principal, packageId: string, uuids: string[]) {
-    await m.query(`DELETE FROM license_package_offers WHERE organization_id = $1 AND package_id = $2 AND NOT (offer_id = ANY($3::uuid[]))`, [p.organizationId, packageId, uuids]);
+    await scoped(m, p.organizationId).query(`DELETE FROM license_package_offers WHERE organization_id = $org AND package_id = $1 AND NOT (offer_id = ANY($2::uuid[]))`, [packageId, uuids]);
     if (uuids.length) {
       await m.query(
         `INSERT INTO license_package_offers (organization_id, package_id, offer_id, created_at)
@@ -105,7 +87,7 @@ export class LicensePackagesService {
     const { start, end } = this.dates(dto);
     return this.ds.transaction(async (m) => {
       const domainUuid = decodeId('domain', dto.domain_id);
-      const domain: { id: string }[] = domainUuid ? await m.query(`SELECT id FROM domains WHERE organization_id = $1 AND id = $2`, [p.organizationId, domainUuid]) : [];
+      const domain: { id: string }[] = domainUuid ? await scoped(m, p.organizationId).query(`SELECT id FROM domains WHERE organization_id = $org AND id = $1`, [domainUuid]) : [];
       if (!domain.length) throw invalidPk('domain_id', dto.domain_id);
       const offers = await this.offers(m, p, dto.offers ?? []);
       const [row]: { id: string }[] = await m.query(
@@ -114,7 +96,7 @@ export class LicensePackagesService {
         [p.organizationId, domain[0].id, dto.name, dto.tracking_id ?? '', start ?? null, end ?? null, dto.license_count, dto.max_unique_seats ?? null],
       );
       await this.setOffers(m, p, row.id, offers);
-      const [out]: PackageRow[] = await m.query(`SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $1 AND x.id = $2`, [p.organizationId, row.id]);
+      const [out]: PackageRow[] = await scoped(m, p.organizationId).query(`SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $org AND x.id = $1`, [row.id]);
       return out;
     });
   }
@@ -128,30 +110,19 @@ export class LicensePackagesService {
         throw fieldError('license_count', `Ensure this value is greater than or equal to the ${pkg.seats_active} active seats.`);
       }
       if (dto.max_unique_seats !== undefined && dto.max_unique_seats !== null) {
-        const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $1 AND package_id = $2`, [p.organizationId, pkg.id]);
+        const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $org AND package_id = $1`, [pkg.id]);
         if (dto.max_unique_seats < n) throw fieldError('max_unique_seats', `Ensure this value is greater than or equal to the ${n} students already seated.`);
       }
       if (dto.offers !== undefined) await this.setOffers(m, p, pkg.id, await this.offers(m, p, dto.offers));
-      await m.query(
+      await scoped(m, p.organizationId).query(
         `UPDATE license_packages SET
-           name = COALESCE($3, name), tracking_id = COALESCE($4, tracking_id), start_date = COALESCE($5, start_date),
-           end_date = CASE WHEN $6 THEN $7::timestamptz ELSE end_date END,
-           license_count = COALESCE($8, license_count),
-           max_unique_seats = CASE WHEN $9 THEN $10::int ELSE max_unique_seats END,
+           name = COALESCE($2, name), tracking_id = COALESCE($3, tracking_id), start_date = COALESCE($4, start_date),
+           end_date = CASE WHEN $5 THEN $6::timestamptz ELSE end_date END,
+           license_count = COALESCE($7, license_count),
+           max_unique_seats = CASE WHEN $8 THEN $9::int ELSE max_unique_seats END,
            updated_at = now()
-         WHERE organization_id = $1 AND id = $2`,
-        [
-          p.organizationId,
-          pkg.id,
-          dto.name ?? null,
-          dto.tracking_id ?? null,
-          start ?? null,
-          end !== undefined,
-          end ?? null,
-          dto.license_count ?? null,
-          dto.max_unique_seats !== undefined,
-          dto.max_unique_seats ?? null,
-        ],
+         WHERE organization_id = $org AND id = $1`,
+        [pkg.id, dto.name ?? null, dto.tracking_id ?? null, start ?? null, end !== undefined, end ?? null, dto.license_count ?? null, dto.max_unique_seats !== undefined, dto.max_unique_seats ?? null],
       );
       return this.pkg(m, p, id);
     });
@@ -161,7 +132,7 @@ export class LicensePackagesService {
   async remove(p: Principal, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
       const pkg = await this.pkg(m, p, id, true);
-      await m.query(`DELETE FROM license_packages WHERE organization_id = $1 AND id = $2`, [p.organizationId, pkg.id]);
+      await scoped(m, p.organizationId).query(`DELETE FROM license_packages WHERE organization_id = $org AND id = $1`, [pkg.id]);
     });
   }
 
@@ -170,20 +141,20 @@ export class LicensePackagesService {
   async listSeats(p: Principal, packageId: string, page: V1PageRequest): Promise<{ rows: SeatRow[]; count: number }> {
     const m = this.ds.manager;
     const pkg = await this.pkg(m, p, packageId);
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $1 AND package_id = $2`, [p.organizationId, pkg.id]);
-    const rows: SeatRow[] = await m.query(
-      `SELECT ${SEAT_COLS} FROM license_seats s JOIN users u ON u.organization_id = $1 AND u.id = s.user_id
-        WHERE s.organization_id = $1 AND s.package_id = $2 ORDER BY s.created_at, s.id LIMIT $3 OFFSET $4`,
-      [p.organizationId, pkg.id, page.pageSize, page.offset],
+    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $org AND package_id = $1`, [pkg.id]);
+    const rows: SeatRow[] = await scoped(m, p.organizationId).query(
+      `SELECT ${SEAT_COLS} FROM license_seats s JOIN users u ON u.organization_id = $org AND u.id = s.user_id
+        WHERE s.organization_id = $org AND s.package_id = $1 ORDER BY s.created_at, s.id LIMIT $2 OFFSET $3`,
+      [pkg.id, page.pageSize, page.offset],
     );
     return { rows, count: n };
   }
 
   private async seat(m: EntityManager, p: Principal, packageId: string, userId: string): Promise<SeatRow | undefined> {
-    const [row]: SeatRow[] = await m.query(
-      `SELECT ${SEAT_COLS} FROM license_seats s JOIN users u ON u.organization_id = $1 AND u.id = s.user_id
-        WHERE s.organization_id = $1 AND s.package_id = $2 AND s.user_id = $3`,
-      [p.organizationId, packageId, userId],
+    const [row]: SeatRow[] = await scoped(m, p.organizationId).query(
+      `SELECT ${SEAT_COLS} FROM license_seats s JOIN users u ON u.organization_id = $org AND u.id = s.user_id
+        WHERE s.organization_id = $org AND s.package_id = $1 AND s.user_id = $2`,
+      [packageId, userId],
     );
     return row;
   }
@@ -205,10 +176,12 @@ export class LicensePackagesService {
       let users: { id: string; is_anonymized: boolean }[];
       if (ref.id !== undefined) {
         const uuid = decodeId('student', ref.id);
-        users = uuid ? await m.query(`SELECT id, is_anonymized FROM users WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+        users = uuid ? await scoped(m, p.organizationId).query<{ id: string; is_anonymized: boolean }[]>(`SELECT id, is_anonymized FROM users WHERE organization_id = $org AND id = $1`, [uuid]) : [];
         if (!users.length) throw invalidPk('student', ref.id);
       } else {
-        users = await m.query(`SELECT id, is_anonymized FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`, [p.organizationId, ref.email]);
+        users = await scoped(m, p.organizationId).query<{ id: string; is_anonymized: boolean }[]>(`SELECT id, is_anonymized FROM users WHERE organization_id = $org AND lower(email) = lower($1)`, [
+          ref.email,
+        ]);
         if (!users.length) throw fieldError('student', 'No student with this email exists.');
       }
       const user = users[0];
@@ -217,10 +190,10 @@ export class LicensePackagesService {
       if (existing?.active) throw fieldError('student', 'This student already holds a seat in this license package.');
       this.assertSeatLeft(pkg, 'student');
       if (existing) {
-        await m.query(`UPDATE license_seats SET active = true, updated_at = now() WHERE organization_id = $1 AND id = $2`, [p.organizationId, existing.id]);
+        await scoped(m, p.organizationId).query(`UPDATE license_seats SET active = true, updated_at = now() WHERE organization_id = $org AND id = $1`, [existing.id]);
       } else {
         if (pkg.max_unique_seats !== null) {
-          const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $1 AND package_id = $2`, [p.organizationId, pkg.id]);
+          const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $org AND package_id = $1`, [pkg.id]);
           if (n >= pkg.max_unique_seats) throw fieldError('student', 'This license package has reached its maximum number of unique seats.');
         }
         await m.query(`INSERT INTO license_seats (organization_id, package_id, user_id) VALUES ($1, $2, $3)`, [p.organizationId, pkg.id, user.id]);
@@ -238,7 +211,7 @@ export class LicensePackagesService {
       if (!seat) throw notFound();
       if (dto.active === undefined || dto.active === seat.active) return seat;
       if (dto.active) this.assertSeatLeft(pkg, 'active');
-      rowsOf(await m.query(`UPDATE license_seats SET active = $3, updated_at = now() WHERE organization_id = $1 AND id = $2`, [p.organizationId, seat.id, dto.active]));
+      rowsOf(await scoped(m, p.organizationId).query<unknown>(`UPDATE license_seats SET active = $2, updated_at = now() WHERE organization_id = $org AND id = $1`, [seat.id, dto.active]));
       return { ...seat, active: dto.active };
     });
   }

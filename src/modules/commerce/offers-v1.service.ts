@@ -9,6 +9,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { OfferUpdateDto } from './dto/offer.dto';
 import type { OfferItemRow } from './offers.presenter';
 import { updateSent } from './update-sent';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * The offers of live objects (a published course whose course exists, a published path, a plan or
@@ -32,10 +33,10 @@ export class OffersV1Service {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: OfferItemRow[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${FROM} WHERE o.organization_id = $1 AND ${LIVE}`, [p.organizationId]);
-    const rows = await this.ds.query(`SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $1 AND ${LIVE} ORDER BY o.created_at, o.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      p.organizationId,
-    ]);
+    const [{ n }] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE}`);
+    const rows = await scoped(this.ds, p.organizationId).query<OfferItemRow[]>(
+      `SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE} ORDER BY o.created_at, o.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+    );
     return { rows, count: n };
   }
 
@@ -61,6 +62,6 @@ export class OffersV1Service {
 export async function offerItem(m: EntityManager, organizationId: string, publicId: unknown, lock = false): Promise<OfferItemRow | null> {
   const uuid = decodeId('offer', publicId);
   if (!uuid) return null;
-  const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE o.id = $1 AND o.organization_id = $2 AND ${LIVE}${lock ? ' FOR SHARE OF o' : ''}`, [uuid, organizationId]);
+  const [row] = await scoped(m, organizationId).query<OfferItemRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE o.id = $1 AND o.organization_id = $org AND ${LIVE}${lock ? ' FOR SHARE OF o' : ''}`, [uuid]);
   return row ?? null;
 }

@@ -1,4 +1,6 @@
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
+import type { OfferRow } from './offers.store';
 
 /**
  * Offers: the price and registration state of a sellable object (published path, plan, course
@@ -8,23 +10,17 @@ import { EntityManager } from 'typeorm';
  */
 export type OfferOwner = 'published_path_id' | 'plan_id' | 'course_series_id' | 'published_course_id';
 
-export interface OfferRow {
-  id: string;
-  owner_id: string;
-  registration_open: boolean;
-  price_cents: number | null;
-  currency_code: string;
-}
+export type { OfferRow } from './offers.store';
 
 /** The offer of each owner, keyed by owner uuid. One query. */
 export async function loadOffers(m: EntityManager, organizationId: string, owner: OfferOwner, ids: string[]): Promise<Map<string, OfferRow>> {
   const out = new Map<string, OfferRow>();
   if (!ids.length) return out;
-  const rows: OfferRow[] = await m.query(
+  const rows: OfferRow[] = await scoped(m, organizationId).query(
     `SELECT DISTINCT ON (${owner}) id, ${owner} AS owner_id, registration_open, price_cents, currency_code
-       FROM offers WHERE organization_id = $1 AND ${owner} = ANY($2::uuid[]) AND is_default
+       FROM offers WHERE organization_id = $org AND ${owner} = ANY($1::uuid[]) AND is_default
       ORDER BY ${owner}, created_at, id`,
-    [organizationId, [...new Set(ids)]],
+    [[...new Set(ids)]],
   );
   for (const r of rows) out.set(r.owner_id, r);
   return out;

@@ -6,32 +6,16 @@ import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules'
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
-import type { DiscountType, PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
+import type { PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto } from './dto/promo-codes.dto';
 import { loadOfferItems, OfferItemView } from './promo-codes.offers';
 import { clearPromoCodeUse } from './purchases.store';
 import { OrgWhere, sqlRowOr404, v1SqlPage } from '../../core/pagination/v1-sql-page';
+import { scoped } from '../../core/database/scoped';
+import type { PoolRow } from './promo-code-pools.store';
+import type { PromoCodeRow } from './promo-codes.store';
 
-export interface PoolRow {
-  id: string;
-  name: string;
-  active: boolean;
-  starts_at: Date;
-  expires_at: Date | null;
-  expire_content: boolean;
-  discount_type: DiscountType;
-  price_cents: number | null;
-  percent_off: number | null;
-  single_use_per_user: boolean;
-}
-
-export interface PromoCodeRow {
-  id: string;
-  pool_id: string;
-  code: string;
-  max_uses: number;
-  use_count: number;
-  active: boolean;
-}
+export type { PoolRow } from './promo-code-pools.store';
+export type { PromoCodeRow } from './promo-codes.store';
 
 const POOL_COLS = `id, name, active, starts_at, expires_at, expire_content, discount_type, price_cents, percent_off, single_use_per_user`;
 const CODE_COLS = `id, pool_id, code, max_uses, use_count, active`;
@@ -59,7 +43,7 @@ export class PromoCodesService {
       .equals('x.name', filters.name)
       .and(
         filters.offerId === undefined ? undefined : decodeId('offer', filters.offerId),
-        (offer) => `EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = $1 AND po.pool_id = x.id AND po.offer_id = ${offer}::uuid)`,
+        (offer) => `EXISTS (SELECT 1 FROM promo_code_pool_offers po WHERE po.organization_id = x.organization_id AND po.pool_id = x.id AND po.offer_id = ${offer}::uuid)`,
       );
     return v1SqlPage(this.ds, POOL_COLS, 'promo_code_pools x', where, page);
   }
@@ -108,13 +92,13 @@ export class PromoCodesService {
       const pool = await this.pool(m, p, id, true);
       const { startsAt, expiresAt } = this.window(dto, pool);
       const [row]: PoolRow[] = rowsOf(
-        await m.query(
+        await scoped(m, p.organizationId).query<unknown>(
           `UPDATE promo_code_pools SET
-             name = COALESCE($3, name), active = COALESCE($4, active), starts_at = COALESCE($5, starts_at),
-             expires_at = CASE WHEN $6 THEN $7::timestamptz ELSE expires_at END,
-             expire_content = COALESCE($8, expire_content), updated_at = now()
-           WHERE organization_id = $1 AND id = $2 RETURNING ${POOL_COLS}`,
-          [p.organizationId, pool.id, dto.name ?? null, dto.active ?? null, startsAt ?? null, expiresAt !== undefined, expiresAt ?? null, dto.expire_content ?? null],
+             name = COALESCE($2, name), active = COALESCE($3, active), starts_at = COALESCE($4, starts_at),
+             expires_at = CASE WHEN $5 THEN $6::timestamptz ELSE expires_at END,
+             expire_content = COALESCE($7, expire_content), updated_at = now()
+           WHERE organization_id = $org AND id = $1 RETURNING ${POOL_COLS}`,
+          [pool.id, dto.name ?? null, dto.active ?? null, startsAt ?? null, expiresAt !== undefined, expiresAt ?? null, dto.expire_content ?? null],
         ),
       );
       return row;
@@ -129,13 +113,13 @@ export class PromoCodesService {
   async deletePool(p: Principal, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, id, true);
-      const codes: { id: string }[] = await m.query(`SELECT id FROM promo_codes WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
+      const codes: { id: string }[] = await scoped(m, p.organizationId).query(`SELECT id FROM promo_codes WHERE organization_id = $org AND pool_id = $1`, [pool.id]);
       await clearPromoCodeUse(
         m,
         p.organizationId,
         codes.map((c) => c.id),
       );
-      await m.query(`DELETE FROM promo_code_pools WHERE organization_id = $1 AND id = $2`, [p.organizationId, pool.id]);
+      await scoped(m, p.organizationId).query(`DELETE FROM promo_code_pools WHERE organization_id = $org AND id = $1`, [pool.id]);
     });
   }
 
@@ -144,13 +128,11 @@ export class PromoCodesService {
   async listPoolOffers(p: Principal, poolId: string, page: V1PageRequest): Promise<{ rows: OfferItemView[][]; count: number }> {
     const m = this.ds.manager;
     const pool = await this.pool(m, p, poolId);
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2`, [p.organizationId, pool.id]);
-    const ids: { offer_id: string }[] = await m.query(`SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 ORDER BY created_at, offer_id LIMIT $3 OFFSET $4`, [
-      p.organizationId,
-      pool.id,
-      page.pageSize,
-      page.offset,
-    ]);
+    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1`, [pool.id]);
+    const ids: { offer_id: string }[] = await scoped(m, p.organizationId).query(
+      `SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1 ORDER BY created_at, offer_id LIMIT $2 OFFSET $3`,
+      [pool.id, page.pageSize, page.offset],
+    );
     const items = await loadOfferItems(
       m,
       p.organizationId,
@@ -176,7 +158,7 @@ export class PromoCodesService {
     return this.ds.transaction(async (m) => {
       const pool = await this.pool(m, p, poolId, true);
       const uuids = [...new Set(raw.map((id) => decodeId('offer', id)).filter((x): x is string => !!x))];
-      const found: { id: string }[] = uuids.length ? await m.query(`SELECT id FROM offers WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, uuids]) : [];
+      const found: { id: string }[] = uuids.length ? await scoped(m, p.organizationId).query(`SELECT id FROM offers WHERE organization_id = $org AND id = ANY($1::uuid[])`, [uuids]) : [];
       const known = new Set(found.map((r) => r.id));
       const missing = raw.find((id) => !known.has(decodeId('offer', id) ?? ''));
       if (missing !== undefined) throw invalidPk('id', missing);
@@ -194,7 +176,9 @@ export class PromoCodesService {
       const pool = await this.pool(m, p, poolId);
       const uuid = decodeId('offer', offerId);
       const gone = uuid
-        ? rowsOf(await m.query(`DELETE FROM promo_code_pool_offers WHERE organization_id = $1 AND pool_id = $2 AND offer_id = $3 RETURNING offer_id`, [p.organizationId, pool.id, uuid]))
+        ? rowsOf(
+            await scoped(m, p.organizationId).query<unknown>(`DELETE FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1 AND offer_id = $2 RETURNING offer_id`, [pool.id, uuid]),
+          )
         : [];
       if (!gone.length) throw notFound();
     });
@@ -222,7 +206,7 @@ export class PromoCodesService {
     const poolUuid = decodeId('promoCodePool', dto.promo_code_pool_id);
     try {
       return await this.ds.transaction(async (m) => {
-        const pool: { id: string }[] = poolUuid ? await m.query(`SELECT id FROM promo_code_pools WHERE organization_id = $1 AND id = $2 FOR SHARE`, [p.organizationId, poolUuid]) : [];
+        const pool: { id: string }[] = poolUuid ? await scoped(m, p.organizationId).query(`SELECT id FROM promo_code_pools WHERE organization_id = $org AND id = $1 FOR SHARE`, [poolUuid]) : [];
         if (!pool.length) throw invalidPk('promo_code_pool_id', dto.promo_code_pool_id);
         const [row]: PromoCodeRow[] = await m.query(`INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($1, $2, $3, $4, $5) RETURNING ${CODE_COLS}`, [
           p.organizationId,
@@ -244,10 +228,10 @@ export class PromoCodesService {
     const code = await this.code(this.ds.manager, p, id);
     try {
       const [row]: PromoCodeRow[] = rowsOf(
-        await this.ds.query(
-          `UPDATE promo_codes SET code = COALESCE($3, code), max_uses = COALESCE($4, max_uses), active = COALESCE($5, active), updated_at = now()
-            WHERE organization_id = $1 AND id = $2 RETURNING ${CODE_COLS}`,
-          [p.organizationId, code.id, dto.code ?? null, dto.max_uses ?? null, dto.active ?? null],
+        await scoped(this.ds, p.organizationId).query<unknown>(
+          `UPDATE promo_codes SET code = COALESCE($2, code), max_uses = COALESCE($3, max_uses), active = COALESCE($4, active), updated_at = now()
+            WHERE organization_id = $org AND id = $1 RETURNING ${CODE_COLS}`,
+          [code.id, dto.code ?? null, dto.max_uses ?? null, dto.active ?? null],
         ),
       );
       if (!row) throw notFound();
@@ -263,7 +247,7 @@ export class PromoCodesService {
     await this.ds.transaction(async (m) => {
       const code = await this.code(m, p, id);
       await clearPromoCodeUse(m, p.organizationId, [code.id]);
-      const gone = rowsOf(await m.query(`DELETE FROM promo_codes WHERE organization_id = $1 AND id = $2 RETURNING id`, [p.organizationId, code.id]));
+      const gone = rowsOf(await scoped(m, p.organizationId).query<{ id: string }[]>(`DELETE FROM promo_codes WHERE organization_id = $org AND id = $1 RETURNING id`, [code.id]));
       if (!gone.length) throw notFound();
     });
   }

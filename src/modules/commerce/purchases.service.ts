@@ -18,6 +18,7 @@ import { grantPurchase, offerTarget, revokeGrants } from './fulfilment';
 import { offerItem } from './offers-v1.service';
 import { priceCents } from './offers.presenter';
 import { insertPurchase, loadPurchase, loadPurchaseByUuid, PurchaseRow, PurchaseState, updatePurchase } from './purchases.store';
+import { scoped } from '../../core/database/scoped';
 
 /** The moves of CONVENTIONS §11; anything else is a 400 naming `state`. */
 const MOVES: Record<PurchaseState, readonly PurchaseState[]> = {
@@ -229,10 +230,10 @@ export class PurchasesService {
 
   /** The highest `discount_percent` (clamped to 0..100) of the user's groups; 0 when none. */
   private async bestGroupDiscount(m: EntityManager, organizationId: string, userId: string): Promise<number> {
-    const [row] = await m.query(
+    const [row] = await scoped(m, organizationId).query<{ pct: number | null }[]>(
       `SELECT max(g.discount_percent)::int AS pct FROM group_memberships gm JOIN groups g ON g.id = gm.group_id AND g.organization_id = gm.organization_id
-        WHERE gm.organization_id = $1 AND gm.user_id = $2 AND g.discount_percent > 0`,
-      [organizationId, userId],
+        WHERE gm.organization_id = $org AND gm.user_id = $1 AND g.discount_percent > 0`,
+      [userId],
     );
     return clampPercent(row?.pct);
   }
@@ -259,13 +260,15 @@ export class PurchasesService {
   private async buyer(m: EntityManager, organizationId: string, u: { id: string } | { email: string; first_name: string; last_name: string }): Promise<string> {
     if ('id' in u) {
       const uuid = decodeId('student', u.id);
-      const [row] = uuid ? await m.query(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [uuid, organizationId]) : [];
+      const [row] = uuid ? await scoped(m, organizationId).query<{ id: string; is_anonymized: boolean }[]>(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [uuid]) : [];
       if (!row) throw invalidPk('user', u.id);
       if (row.is_anonymized) throw fieldError('user', ANONYMIZED_USER);
       return row.id;
     }
     await insertMissingUsers(m, organizationId, [u]);
-    const [row] = await m.query(`SELECT id, is_anonymized FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`, [organizationId, u.email]);
+    const [row] = await scoped(m, organizationId).query<{ id: string; is_anonymized: boolean }[]>(`SELECT id, is_anonymized FROM users WHERE organization_id = $org AND lower(email) = lower($1)`, [
+      u.email,
+    ]);
     if (row.is_anonymized) throw fieldError('user', ANONYMIZED_USER);
     return row.id;
   }

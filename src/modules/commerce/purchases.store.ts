@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { decodeId } from '../../core/ids/ids';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * The `purchases` table (commerce owns it): one row per checkout (and per free enrollment made
@@ -70,12 +71,12 @@ const SELECT = `p.*, u.email, u.first_name, u.last_name FROM purchases p JOIN us
 export async function loadPurchase(m: EntityManager, organizationId: string, publicId: unknown, lock = false): Promise<PurchaseRow | null> {
   const uuid = decodeId('purchase', publicId);
   if (!uuid) return null;
-  const [row] = await m.query(`SELECT ${SELECT} WHERE p.id = $1 AND p.organization_id = $2${lock ? ' FOR UPDATE OF p' : ''}`, [uuid, organizationId]);
+  const [row] = await scoped(m, organizationId).query<PurchaseRow[]>(`SELECT ${SELECT} WHERE p.id = $1 AND p.organization_id = $org${lock ? ' FOR UPDATE OF p' : ''}`, [uuid]);
   return row ?? null;
 }
 
 export async function loadPurchaseByUuid(m: EntityManager, organizationId: string, uuid: string): Promise<PurchaseRow> {
-  const [row] = await m.query(`SELECT ${SELECT} WHERE p.id = $1 AND p.organization_id = $2`, [uuid, organizationId]);
+  const [row] = await scoped(m, organizationId).query<PurchaseRow[]>(`SELECT ${SELECT} WHERE p.id = $1 AND p.organization_id = $org`, [uuid]);
   return row;
 }
 
@@ -102,7 +103,7 @@ export interface NewPurchase {
 
 /** Insert one purchase; returns its uuid. */
 export async function insertPurchase(m: EntityManager, p: NewPurchase): Promise<string> {
-  const [row] = await m.query(
+  const [row] = await m.query<{ id: string }[]>(
     `INSERT INTO purchases (organization_id, user_id, offer_id, order_id, state, quantity, currency_code, offer_price_cents, offer_sku, offer_description,
                             price_cents, tax_price_cents, payment_processor, payment_processor_order_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
@@ -130,13 +131,13 @@ export async function insertPurchase(m: EntityManager, p: NewPurchase): Promise<
 export async function updatePurchase(m: EntityManager, organizationId: string, id: string, set: Record<string, unknown>): Promise<void> {
   const cols = Object.keys(set);
   if (!cols.length) return;
-  const params: unknown[] = [id, organizationId];
+  const params: unknown[] = [id];
   const sets = cols.map((c) => {
     const v = set[c];
     params.push(c === 'grants' && v !== null ? JSON.stringify(v) : v);
     return `${c} = $${params.length}${c === 'grants' ? '::jsonb' : ''}`;
   });
-  await m.query(`UPDATE purchases SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+  await scoped(m, organizationId).query(`UPDATE purchases SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params);
 }
 
 /**
@@ -146,9 +147,9 @@ export async function updatePurchase(m: EntityManager, organizationId: string, i
  */
 export async function clearPromoCodeUse(m: EntityManager, organizationId: string, promoCodeIds: string[]): Promise<void> {
   if (!promoCodeIds.length) return;
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE purchases SET promo_code_id = NULL, promo_code = NULL, updated_at = date_trunc('milliseconds', now())
-      WHERE organization_id = $1 AND promo_code_id = ANY($2::uuid[])`,
-    [organizationId, promoCodeIds],
+      WHERE organization_id = $org AND promo_code_id = ANY($1::uuid[])`,
+    [promoCodeIds],
   );
 }

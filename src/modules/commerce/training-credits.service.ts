@@ -7,18 +7,10 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import type { AddRemove, TrainingCreditCodeCreateDto, TrainingCreditCodePatchDto } from './dto/training-credits.dto';
 import { OrgWhere, sqlRowOr404, v1SqlPage } from '../../core/pagination/v1-sql-page';
+import { scoped } from '../../core/database/scoped';
+import type { CreditCodeRow } from './training-credit-codes.store';
 
-export interface CreditCodeRow {
-  id: string;
-  code: string;
-  credits_total: number;
-  credits_used: number;
-  expiration_date: Date | null;
-  expire_content: boolean;
-  tracking_identifier: string;
-  available_to_all_students: boolean;
-  available_for_all_offers: boolean;
-}
+export type { CreditCodeRow } from './training-credit-codes.store';
 
 export interface CreditCodeView extends CreditCodeRow {
   /** on read, create and update (not in lists) */
@@ -52,10 +44,10 @@ export class TrainingCreditsService {
   }
 
   private async view(m: EntityManager, p: Principal, row: CreditCodeRow): Promise<CreditCodeView> {
-    const [links] = await m.query(
-      `SELECT ARRAY(SELECT group_id FROM training_credit_code_groups WHERE organization_id = $1 AND code_id = $2 ORDER BY created_at, group_id) AS group_ids,
-              ARRAY(SELECT offer_id FROM training_credit_code_offers WHERE organization_id = $1 AND code_id = $2 ORDER BY created_at, offer_id) AS offer_ids`,
-      [p.organizationId, row.id],
+    const [links] = await scoped(m, p.organizationId).query<{ group_ids: string[]; offer_ids: string[] }[]>(
+      `SELECT ARRAY(SELECT group_id FROM training_credit_code_groups WHERE organization_id = $org AND code_id = $1 ORDER BY created_at, group_id) AS group_ids,
+              ARRAY(SELECT offer_id FROM training_credit_code_offers WHERE organization_id = $org AND code_id = $1 ORDER BY created_at, offer_id) AS offer_ids`,
+      [row.id],
     );
     return { ...row, group_ids: links.group_ids, offer_ids: links.offer_ids };
   }
@@ -64,7 +56,7 @@ export class TrainingCreditsService {
   private async resolve(m: EntityManager, p: Principal, link: LinkName, ids: string[]): Promise<string[]> {
     const l = LINKS[link];
     const uuids = [...new Set(ids.map((id) => decodeId(l.idType, id)).filter((x): x is string => !!x))];
-    const found: { id: string }[] = uuids.length ? await m.query(`SELECT id FROM ${l.parent} WHERE organization_id = $1 AND id = ANY($2::uuid[])${l.extra}`, [p.organizationId, uuids]) : [];
+    const found: { id: string }[] = uuids.length ? await scoped(m, p.organizationId).query(`SELECT id FROM ${l.parent} WHERE organization_id = $org AND id = ANY($1::uuid[])${l.extra}`, [uuids]) : [];
     const known = new Set(found.map((r) => r.id));
     const missing = ids.find((id) => !known.has(decodeId(l.idType, id) ?? ''));
     if (missing !== undefined) throw invalidPk(link, missing);
@@ -82,7 +74,7 @@ export class TrainingCreditsService {
   }
 
   private async linkCount(m: EntityManager, p: Principal, link: LinkName, codeId: string): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM ${LINKS[link].table} WHERE organization_id = $1 AND code_id = $2`, [p.organizationId, codeId]);
+    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${LINKS[link].table} WHERE organization_id = $org AND code_id = $1`, [codeId]);
     return n;
   }
 
@@ -132,7 +124,7 @@ export class TrainingCreditsService {
     await this.addLinks(m, p, link, codeId, add);
     const l = LINKS[link];
     const remove = (change.remove ?? []).map((id) => decodeId(l.idType, id)).filter((x): x is string => !!x);
-    if (remove.length) await m.query(`DELETE FROM ${l.table} WHERE organization_id = $1 AND code_id = $2 AND ${l.column} = ANY($3::uuid[])`, [p.organizationId, codeId, remove]);
+    if (remove.length) await scoped(m, p.organizationId).query(`DELETE FROM ${l.table} WHERE organization_id = $org AND code_id = $1 AND ${l.column} = ANY($2::uuid[])`, [codeId, remove]);
     return { add, remove };
   }
 
@@ -148,16 +140,15 @@ export class TrainingCreditsService {
         offers: await this.applyLinks(m, p, 'offers', code.id, dto.offers),
       };
       const [row]: CreditCodeRow[] = rowsOf(
-        await m.query(
+        await scoped(m, p.organizationId).query<unknown>(
           `UPDATE training_credit_codes SET
-             credits_total = COALESCE($3, credits_total),
-             expiration_date = CASE WHEN $4 THEN $5::timestamptz ELSE expiration_date END,
-             expire_content = COALESCE($6, expire_content), tracking_identifier = COALESCE($7, tracking_identifier),
-             available_to_all_students = COALESCE($8, available_to_all_students), available_for_all_offers = COALESCE($9, available_for_all_offers),
+             credits_total = COALESCE($2, credits_total),
+             expiration_date = CASE WHEN $3 THEN $4::timestamptz ELSE expiration_date END,
+             expire_content = COALESCE($5, expire_content), tracking_identifier = COALESCE($6, tracking_identifier),
+             available_to_all_students = COALESCE($7, available_to_all_students), available_for_all_offers = COALESCE($8, available_for_all_offers),
              updated_at = now()
-           WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+           WHERE organization_id = $org AND id = $1 RETURNING ${COLS}`,
           [
-            p.organizationId,
             code.id,
             dto.credits_total ?? null,
             expiration !== undefined,

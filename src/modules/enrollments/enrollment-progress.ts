@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * The enrollments' copy of their course progress's completion (the /v1 and /v2 enrollment reads and
@@ -13,22 +14,22 @@ export async function syncEnrollmentCompletion(
   items: { userId: string; publishedCourseId: string; enrollmentId: string | null; completedAt: Date | null }[],
 ): Promise<void> {
   if (!items.length) return;
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE enrollments e SET completed_at = v.at, started_at = COALESCE(e.started_at, v.at), updated_at = date_trunc('milliseconds', now())
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[]) AS v(user_id, pc_id, enrollment_id, at)
-      WHERE e.organization_id = $5 AND e.user_id = v.user_id AND e.published_course_id = v.pc_id
+      WHERE e.organization_id = $org AND e.user_id = v.user_id AND e.published_course_id = v.pc_id
         AND (v.enrollment_id IS NULL OR e.id = v.enrollment_id)
         AND e.completed_at IS DISTINCT FROM v.at`,
-    [items.map((i) => i.userId), items.map((i) => i.publishedCourseId), items.map((i) => i.enrollmentId), items.map((i) => i.completedAt), organizationId],
+    [items.map((i) => i.userId), items.map((i) => i.publishedCourseId), items.map((i) => i.enrollmentId), items.map((i) => i.completedAt)],
   );
 }
 
 /** A learner started: the enrollments the course progress covers get `started_at` (first activity). */
 export async function markEnrollmentsStarted(m: EntityManager, organizationId: string, userId: string, publishedCourseId: string, enrollmentId: string | null): Promise<void> {
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE enrollments SET started_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
-      WHERE organization_id = $1 AND user_id = $2 AND published_course_id = $3 AND ($4::uuid IS NULL OR id = $4) AND started_at IS NULL`,
-    [organizationId, userId, publishedCourseId, enrollmentId],
+      WHERE organization_id = $org AND user_id = $1 AND published_course_id = $2 AND ($3::uuid IS NULL OR id = $3) AND started_at IS NULL`,
+    [userId, publishedCourseId, enrollmentId],
   );
 }
 
@@ -39,19 +40,19 @@ export async function markEnrollmentsStarted(m: EntityManager, organizationId: s
  */
 export async function joinSharedProgress(m: EntityManager, organizationId: string, enrollmentIds: string[]): Promise<void> {
   if (!enrollmentIds.length) return;
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE enrollments e
         SET completed_at = cp.completed_at,
             started_at = COALESCE(e.started_at,
                                   (SELECT min(o.started_at) FROM enrollments o
-                                    WHERE o.organization_id = $1 AND o.user_id = e.user_id AND o.published_course_id = e.published_course_id AND o.id <> e.id),
+                                    WHERE o.organization_id = $org AND o.user_id = e.user_id AND o.published_course_id = e.published_course_id AND o.id <> e.id),
                                   LEAST(cp.latest_activity, cp.completed_at)),
             updated_at = date_trunc('milliseconds', now())
        FROM course_progress cp
-      WHERE e.organization_id = $1 AND e.id = ANY($2::uuid[])
-        AND cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id AND cp.enrollment_id IS NULL
+      WHERE e.organization_id = $org AND e.id = ANY($1::uuid[])
+        AND cp.organization_id = $org AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id AND cp.enrollment_id IS NULL
         AND (cp.completed_at IS NOT NULL OR cp.latest_activity IS NOT NULL)
         AND (e.completed_at IS DISTINCT FROM cp.completed_at OR e.started_at IS NULL)`,
-    [organizationId, enrollmentIds],
+    [enrollmentIds],
   );
 }

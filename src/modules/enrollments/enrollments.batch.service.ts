@@ -15,6 +15,7 @@ import type { EnrollmentCreateItem, EnrollmentUpdateItem } from './dto/enrollmen
 import type { EnrollmentWriteRow } from './enrollments.v2.presenter';
 import { itemDateTime } from './v2-dates';
 import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
+import type { EnrollmentReturningRow } from './enrollments.store';
 
 type Outcome = ItemOutcome<EnrollmentWriteRow>;
 const fail = (code: 'not_found' | 'validation_error' | 'not_in_domain' | 'already_enrolled', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
@@ -32,7 +33,7 @@ export interface EnrollTarget {
 /** What an INSERT / UPDATE ... RETURNING gives back for the write resource. */
 const returning = (a: string) =>
   `${a}.id, ${a}.user_id, ${a}.published_course_id, ${a}.enrolled_at, ${a}.expires_at, ${a}.due_at, (${a}.active AND (${a}.expires_at IS NULL OR ${a}.expires_at > now())) AS is_active`;
-const writeRow = (r: Record<string, any>): EnrollmentWriteRow => ({
+const writeRow = (r: EnrollmentReturningRow): EnrollmentWriteRow => ({
   id: r.id,
   userId: r.user_id,
   publishedCourseId: r.published_course_id,
@@ -60,7 +61,7 @@ export class EnrollmentsBatchService {
   async target(p: Principal, publicId: string): Promise<EnrollTarget> {
     const uuid = decodeId('publishedCourse', publicId);
     const [row] = uuid
-      ? await scoped(this.ds, p.organizationId).query(
+      ? await scoped(this.ds, p.organizationId).query<{ id: string; course_id: string; slug: string; title: string; domain_id: string; domain_name: string }[]>(
           `SELECT pc.id, pc.course_id, pc.slug, c.title, d.id AS domain_id, d.name AS domain_name
              FROM published_courses pc
              JOIN courses c ON c.id = pc.course_id AND c.organization_id = pc.organization_id AND c.deleted_at IS NULL
@@ -130,7 +131,7 @@ export class EnrollmentsBatchService {
 
       const created: EnrollmentWriteRow[] = create.length
         ? (
-            await db.query(
+            await db.query<EnrollmentReturningRow[]>(
               `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id, expires_at)
                SELECT $org, v.user_id, $2, $3, $4 FROM unnest($1::uuid[]) AS v(user_id)
                RETURNING ${returning('enrollments')}`,
@@ -140,7 +141,7 @@ export class EnrollmentsBatchService {
         : [];
       const reactivated: EnrollmentWriteRow[] = reactivate.length
         ? rowsOf(
-            await db.query(
+            await db.query<unknown>(
               `UPDATE enrollments SET active = true, expires_at = $2, updated_at = ${NOW}
                 WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING ${returning('enrollments')}`,
               [reactivate.map((r) => r.enrollmentId), expiresAt],
@@ -211,7 +212,7 @@ export class EnrollmentsBatchService {
     }
     if (!changes.length) return out;
     const updated: EnrollmentWriteRow[] = rowsOf(
-      await scoped(this.ds, p.organizationId).query(
+      await scoped(this.ds, p.organizationId).query<unknown>(
         `UPDATE enrollments e SET
             expires_at = CASE WHEN v.set_expires THEN v.expires_at ELSE e.expires_at END,
             due_at = CASE WHEN v.set_due THEN v.due_at ELSE e.due_at END,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Enrollment } from './enrollment.entity';
 import { averageRating, liveCourse } from '../../core/database/fragments';
+import { scoped } from '../../core/database/scoped';
 
 export interface CourseEnrollmentSummary {
   /** false when the course is not a live course of the organization */
@@ -33,21 +34,32 @@ export class EnrollmentsService {
    * scale. A certificate counts once per enrollment that has one.
    */
   async courseSummary(organizationId: string, courseUuid: string, domainNames: string[] | null): Promise<CourseEnrollmentSummary> {
-    const [row] = await this.enrollments.query(
+    const [row] = await scoped(this.enrollments, organizationId).query<
+      {
+        found: number;
+        rating_scale: number | null;
+        enrollments: number;
+        completions: number;
+        in_progress: number;
+        rating_count: number;
+        average_rating: number | null;
+        certificates_issued: number;
+      }[]
+    >(
       `WITH course AS (
-         SELECT id FROM courses WHERE id = $2 AND organization_id = $1 AND ${liveCourse()}),
-       scale AS (SELECT rating_scale AS s FROM organizations WHERE id = $1),
+         SELECT id FROM courses WHERE id = $1 AND organization_id = $org AND ${liveCourse()}),
+       scale AS (SELECT rating_scale AS s FROM organizations WHERE id = $org),
        e AS (
          SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.started_at, e.completed_at
            FROM enrollments e JOIN course ON e.course_id = course.id
-          WHERE e.organization_id = $1
-            AND ($3::text[] IS NULL OR EXISTS (
+          WHERE e.organization_id = $org
+            AND ($2::text[] IS NULL OR EXISTS (
                   SELECT 1 FROM published_courses pc JOIN domains d ON d.id = pc.domain_id
-                   WHERE pc.id = e.published_course_id AND d.organization_id = $1 AND lower(d.name) = ANY($3::text[])))),
+                   WHERE pc.id = e.published_course_id AND d.organization_id = $org AND lower(d.name) = ANY($2::text[])))),
        r AS (
          SELECT r.rating FROM course_ratings r JOIN course ON r.course_id = course.id
-          WHERE r.organization_id = $1 AND r.scale_max = (SELECT s FROM scale)
-            AND ($3::text[] IS NULL OR EXISTS (
+          WHERE r.organization_id = $org AND r.scale_max = (SELECT s FROM scale)
+            AND ($2::text[] IS NULL OR EXISTS (
                   SELECT 1 FROM e WHERE e.id = r.enrollment_id OR (r.enrollment_id IS NULL AND e.user_id = r.user_id))))
        SELECT (SELECT count(*) FROM course)::int AS found,
               (SELECT s FROM scale) AS rating_scale,
@@ -58,11 +70,11 @@ export class EnrollmentsService {
               (SELECT ${averageRating('rating')} FROM r) AS average_rating,
               (SELECT count(*) FROM e WHERE EXISTS (
                   SELECT 1 FROM certificates c
-                   WHERE c.organization_id = $1 AND c.course_id = e.course_id
+                   WHERE c.organization_id = $org AND c.course_id = e.course_id
                      AND (c.enrollment_id = e.id
                           OR (c.enrollment_id IS NULL AND c.user_id = e.user_id
                               AND (c.published_course_id IS NULL OR c.published_course_id = e.published_course_id)))))::int AS certificates_issued`,
-      [organizationId, courseUuid, domainNames],
+      [courseUuid, domainNames],
     );
     return {
       found: row.found > 0,

@@ -12,6 +12,8 @@ import { presentEnrollment } from './enrollments.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
 import { ExtensionMembers } from '../../core/http/extension';
 import { EnrollmentsV1Service } from './enrollments.v1.service';
+import { ApiQuery } from '@nestjs/swagger';
+import { v1UpdatedSince } from '../../core/pagination/updated-since';
 
 /** /v1/domains/{domain_name}/published-courses/{published_course_id}/enrollments */
 @V1()
@@ -32,10 +34,17 @@ export class EnrollmentsV1Controller {
 
   @Get()
   @Scopes('enrollments:read')
+  @ApiQuery({
+    name: 'updated_since',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Param('domain_name') name: string, @Param('published_course_id') pcId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parseV1Page(query, V1_PAGE_CAP.large);
+    const updatedSince = v1UpdatedSince(query);
     const { pc } = await this.scope(p, name, pcId);
-    const { rows, count } = await this.enrollments.list(p, pc, page);
+    const { rows, count } = await this.enrollments.list(p, pc, page, updatedSince);
     return v1List(rows.map(presentEnrollment), count, page, requestBaseUrl(this.config, req), req.url);
   }
 

@@ -13,32 +13,18 @@ import type { PublishedCourseRow } from '../published-courses/published-courses.
 import { ANONYMIZED_USER } from '../students/user-refs';
 import { ProgressService } from '../progress/progress.service';
 import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';
-import { enrollmentPurchaseBlocks, EnrollmentPurchaseBlock, recordEnrollmentPurchases } from '../commerce/free-purchases';
+import { enrollmentPurchaseBlocks, recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { parsePurchase } from '../commerce/purchases';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
+import { scoped } from '../../core/database/scoped';
+import { EnrollmentRow, V1_FROM, V1_SELECT } from './enrollments.store';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
-/** enrollments e JOIN users u, plus the enrollment's rating (course_ratings.enrollment_id). */
-const SELECT = `e.id, e.enrolled_at, e.expires_at, e.active, e.user_id, u.email, u.first_name, u.last_name,
-  r.rating, r.feedback`;
-const FROM = `enrollments e JOIN users u ON u.id = e.user_id
-  LEFT JOIN LATERAL (SELECT cr.rating, cr.feedback FROM course_ratings cr WHERE cr.enrollment_id = e.id ORDER BY cr.created_at DESC LIMIT 1) r ON true`;
+const SELECT = V1_SELECT;
+const FROM = V1_FROM;
 
-export interface EnrollmentRow {
-  id: string;
-  enrolled_at: Date;
-  expires_at: Date | null;
-  active: boolean;
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  rating: number | null;
-  feedback: string | null;
-  /** the Purchase block of the purchase that created it (commerce), when one did */
-  purchase?: EnrollmentPurchaseBlock | null;
-}
+export type { EnrollmentRow } from './enrollments.store';
 
 /**
  * Enrollments of a published course (/v1), in the `enrollments` table this module owns (the /v2
@@ -53,13 +39,18 @@ export class EnrollmentsV1Service {
     private readonly progress: ProgressService,
   ) {}
 
-  async list(p: Principal, pc: PublishedCourseRow, page: V1PageRequest): Promise<{ rows: EnrollmentRow[]; count: number }> {
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM enrollments e WHERE e.published_course_id = $1 AND e.organization_id = $2`, [pc.id, p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT ${SELECT} FROM ${FROM} WHERE e.published_course_id = $1 AND e.organization_id = $2
-       ORDER BY e.enrolled_at, e.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [pc.id, p.organizationId],
-    );
+  /**
+   * A page of the published course's enrollments, oldest enrollment first; with `updatedSince`
+   * (updated_since) only those changed at or after it, ordered by last change (updated_at, id) on
+   * the index (organization_id, published_course_id, updated_at, id).
+   */
+  async list(p: Principal, pc: PublishedCourseRow, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: EnrollmentRow[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [pc.id];
+    const where = `e.published_course_id = $1 AND e.organization_id = $org${updatedSince ? ` AND e.updated_at >= $${params.push(updatedSince)}` : ''}`;
+    const order = updatedSince ? 'e.updated_at, e.id' : 'e.enrolled_at, e.id';
+    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM enrollments e WHERE ${where}`, params);
+    const rows = await db.query<EnrollmentRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE ${where} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     await this.withPurchases(this.ds.manager, p, rows);
     return { rows, count: c.n };
   }
@@ -67,7 +58,7 @@ export class EnrollmentsV1Service {
   async get(p: Principal, pc: PublishedCourseRow, publicId: string, m: EntityManager = this.ds.manager): Promise<EnrollmentRow> {
     const uuid = decodeId('enrollment', publicId);
     if (!uuid) throw notFound();
-    const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE e.id = $1 AND e.published_course_id = $2 AND e.organization_id = $3`, [uuid, pc.id, p.organizationId]);
+    const [row] = await scoped(m, p.organizationId).query<EnrollmentRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE e.id = $1 AND e.published_course_id = $2 AND e.organization_id = $org`, [uuid, pc.id]);
     if (!row) throw notFound();
     await this.withPurchases(m, p, [row]);
     return row;
@@ -98,28 +89,31 @@ export class EnrollmentsV1Service {
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
     const declared = parsePurchase(dto.purchase, enrolledAt ?? null);
     const userId = decodeId('student', rawId);
-    const [user] = userId ? await this.ds.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [userId, p.organizationId]) : [];
+    const [user] = userId
+      ? await scoped(this.ds, p.organizationId).query<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }[]>(
+          `SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`,
+          [userId],
+        )
+      : [];
     if (!user) throw fieldError('user', `Invalid id "${rawId}" - object does not exist.`);
     if (user.is_anonymized) throw fieldError('user', ANONYMIZED_USER);
 
     return this.ds.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${pc.id}:${user.id}`]);
-      const [member] = await m.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, user.id, p.organizationId]);
+      const [member] = await scoped(m, p.organizationId).query<unknown[]>(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org`, [domain.id, user.id]);
       if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
       const [existing] = enrolledAt
-        ? await m.query(`SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.enrolled_at = $3 AND e.organization_id = $4 ORDER BY e.created_at LIMIT 1`, [
-            pc.id,
-            user.id,
-            enrolledAt,
-            p.organizationId,
-          ])
-        : await m.query(
-            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.organization_id = $3 AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())
+        ? await scoped(m, p.organizationId).query<{ id: string }[]>(
+            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.enrolled_at = $3 AND e.organization_id = $org ORDER BY e.created_at LIMIT 1`,
+            [pc.id, user.id, enrolledAt],
+          )
+        : await scoped(m, p.organizationId).query<{ id: string }[]>(
+            `SELECT e.id FROM enrollments e WHERE e.published_course_id = $1 AND e.user_id = $2 AND e.organization_id = $org AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())
              ORDER BY e.enrolled_at DESC, e.id LIMIT 1`,
-            [pc.id, user.id, p.organizationId],
+            [pc.id, user.id],
           );
       if (existing) return { row: await this.get(p, pc, encodeId('enrollment', existing.id), m), created: false };
-      const [row] = await m.query(
+      const [row] = await m.query<{ id: string }[]>(
         `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id, enrolled_at, expires_at, active)
          VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7) RETURNING id`,
         [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
@@ -155,7 +149,7 @@ export class EnrollmentsV1Service {
     const rating = dto.rating;
     const feedback = dto.feedback;
     if (rating !== undefined || feedback !== undefined) {
-      const [org] = await this.ds.query(`SELECT rating_scale FROM organizations WHERE id = $1`, [p.organizationId]);
+      const [org] = await this.ds.query<{ rating_scale: number }[]>(`SELECT rating_scale FROM organizations WHERE id = $1`, [p.organizationId]);
       const scale = Number(org?.rating_scale ?? 5);
       if (rating !== undefined && rating !== null && (typeof rating !== 'number' || !Number.isInteger(rating) || rating < 1 || rating > scale)) {
         throw fieldError('rating', `A rating is an integer from 1 to ${scale} (the organization's rating scale), or null to remove it.`);
@@ -165,11 +159,11 @@ export class EnrollmentsV1Service {
       }
       if (rating === null && typeof feedback === 'string') throw fieldError('feedback', 'Feedback goes with a rating: it cannot be set while removing the rating.');
       if (rating === undefined && typeof feedback === 'string' && current.rating === null) throw fieldError('feedback', 'Feedback goes with a rating: rate the course first (send rating).');
-      const [user] = await this.ds.query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [current.user_id, p.organizationId]);
+      const [user] = await scoped(this.ds, p.organizationId).query<{ is_anonymized: boolean }[]>(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [current.user_id]);
       if (user?.is_anonymized && (typeof rating === 'number' || typeof feedback === 'string')) throw fieldError('user', ANONYMIZED_USER);
     }
     const sets: string[] = [];
-    const params: unknown[] = [current.id, p.organizationId];
+    const params: unknown[] = [current.id];
     if (dto.active !== undefined && dto.active !== null) {
       params.push(dto.active);
       sets.push(`active = $${params.length}`);
@@ -180,7 +174,7 @@ export class EnrollmentsV1Service {
     }
     await this.ds.transaction(async (m) => {
       if (sets.length) {
-        await m.query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+        await scoped(m, p.organizationId).query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params);
       }
       if (rating === null) await removeEnrollmentRating(m, p.organizationId, current.id);
       else if (rating !== undefined || feedback !== undefined) {

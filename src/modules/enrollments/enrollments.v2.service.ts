@@ -160,9 +160,10 @@ export class EnrollmentsV2Service {
   /** The students of a page, for `include=student` (users is the students module's table: a read). One statement. */
   async students(organizationId: string, userIds: string[]): Promise<Student[]> {
     if (!userIds.length) return [];
-    const rows = await scoped(this.ds, organizationId).query(`SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[]) ORDER BY created_at, id`, [
-      [...new Set(userIds)],
-    ]);
+    const rows = await scoped(this.ds, organizationId).query<Record<string, unknown>[]>(
+      `SELECT ${STUDENT_COLUMNS} FROM users WHERE organization_id = $org AND id = ANY($1::uuid[]) ORDER BY created_at, id`,
+      [[...new Set(userIds)]],
+    );
     return rows.map(studentFromRow);
   }
 

@@ -3,6 +3,7 @@ import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import { parsePurchase, PurchaseBody, StoredPurchase } from '../commerce/purchases';
 import { ANONYMIZED_USER, userState } from '../students/user-refs';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Plan and published-path enrollments (/v1): the create and update bodies they share and the
@@ -78,20 +79,19 @@ export async function insertEnrollment(
   },
 ): Promise<{ id: string; created: boolean }> {
   const { input } = o;
-  const member = await m.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [o.domainId, input.userUuid, o.organizationId]);
+  const member = await scoped(m, o.organizationId).query<unknown[]>(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org`, [o.domainId, input.userUuid]);
   if (!member.length) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
   await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`${o.table}:${o.owner.id}:${input.userUuid}`]);
   const [existing] = input.enrolledAt
-    ? await m.query(`SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND enrolled_at = $3 AND organization_id = $4 LIMIT 1`, [
+    ? await scoped(m, o.organizationId).query<{ id: string }[]>(`SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND enrolled_at = $3 AND organization_id = $org LIMIT 1`, [
         o.owner.id,
         input.userUuid,
         input.enrolledAt,
-        o.organizationId,
       ])
-    : await m.query(
-        `SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND organization_id = $3 AND active AND (expires_at IS NULL OR expires_at > now())
+    : await scoped(m, o.organizationId).query<{ id: string }[]>(
+        `SELECT id FROM ${o.table} WHERE ${o.owner.column} = $1 AND user_id = $2 AND organization_id = $org AND active AND (expires_at IS NULL OR expires_at > now())
           ORDER BY enrolled_at DESC, id LIMIT 1`,
-        [o.owner.id, input.userUuid, o.organizationId],
+        [o.owner.id, input.userUuid],
       );
   if (existing) return { id: existing.id, created: false };
   const cols = ['organization_id', o.owner.column, 'user_id', 'enrolled_at', 'expires_at', 'active', 'purchase', ...(o.extra ? [o.extra.column] : [])];
@@ -106,7 +106,7 @@ export async function insertEnrollment(
     ...(o.extra ? [o.extra.value] : []),
   ];
   const placeholders = values.map((_, i) => (i === 3 ? `COALESCE($4, date_trunc('milliseconds', now()))` : i === 6 ? `$7::jsonb` : `$${i + 1}`));
-  const [row] = await m.query(`INSERT INTO ${o.table} (${cols.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`, values);
+  const [row] = await m.query<{ id: string }[]>(`INSERT INTO ${o.table} (${cols.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`, values);
   return { id: row.id, created: true };
 }
 
@@ -122,8 +122,7 @@ export async function linkEnrollmentPurchases(
   links: { id: string; purchase: StoredPurchase }[],
 ): Promise<void> {
   if (!links.length) return;
-  await m.query(`UPDATE ${table} t SET purchase = v.purchase FROM unnest($2::uuid[], $3::jsonb[]) AS v(id, purchase) WHERE t.organization_id = $1 AND t.id = v.id`, [
-    organizationId,
+  await scoped(m, organizationId).query(`UPDATE ${table} t SET purchase = v.purchase FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, purchase) WHERE t.organization_id = $org AND t.id = v.id`, [
     links.map((l) => l.id),
     links.map((l) => JSON.stringify(l.purchase)),
   ]);
@@ -132,7 +131,7 @@ export async function linkEnrollmentPurchases(
 /** Deactivate (or reactivate) plan or published-path enrollments by id, in the caller's transaction (a refunded purchase, commerce). */
 export async function setProgramEnrollmentsActive(m: EntityManager, organizationId: string, table: 'plan_enrollments' | 'published_path_enrollments', ids: string[], active: boolean): Promise<void> {
   if (!ids.length) return;
-  await m.query(`UPDATE ${table} SET active = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids, active]);
+  await scoped(m, organizationId).query(`UPDATE ${table} SET active = $2, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $org AND id = ANY($1::uuid[])`, [ids, active]);
 }
 
 export function parseEnrollmentUpdate(body: { expires_at?: unknown; active?: boolean }): { expiresAt?: Date | null; active?: boolean } {

@@ -3,6 +3,7 @@ import { eventCourse, eventDomain, eventUser, UserCols } from '../../core/events
 import { recordEvents } from '../../core/events/outbox';
 import { rowsOf } from '../../core/database/sql';
 import type { ProgressService } from '../progress/progress.service';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Course enrollments asked for by another module inside ITS transaction (commerce fulfilment: a
@@ -27,11 +28,11 @@ export async function enrollInCoursesFor(
   if (!o.courses.length) return [];
   const keys = [...new Set(o.courses.map((c) => `${c.publishedCourseId}:${o.user.id}`))].sort();
   await m.query(`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 7))) FROM unnest($1::text[]) AS t(k)`, [keys]);
-  const live: { published_course_id: string }[] = await m.query(
+  const live: { published_course_id: string }[] = await scoped(m, o.organizationId).query(
     `SELECT DISTINCT e.published_course_id FROM enrollments e
-      WHERE e.organization_id = $1 AND e.user_id = $2 AND e.published_course_id = ANY($3::uuid[])
+      WHERE e.organization_id = $org AND e.user_id = $1 AND e.published_course_id = ANY($2::uuid[])
         AND e.active AND (e.expires_at IS NULL OR e.expires_at > now())`,
-    [o.organizationId, o.user.id, o.courses.map((c) => c.publishedCourseId)],
+    [o.user.id, o.courses.map((c) => c.publishedCourseId)],
   );
   const have = new Set(live.map((r) => r.published_course_id));
   const todo = o.courses.filter((c, i) => !have.has(c.publishedCourseId) && o.courses.findIndex((x) => x.publishedCourseId === c.publishedCourseId) === i);
@@ -71,10 +72,9 @@ export async function enrollInCoursesFor(
 export async function setEnrollmentsActive(m: EntityManager, organizationId: string, ids: string[], active: boolean): Promise<number> {
   if (!ids.length) return 0;
   return rowsOf(
-    await m.query(`UPDATE enrollments SET active = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND active <> $3 RETURNING id`, [
-      organizationId,
-      ids,
-      active,
-    ]),
+    await scoped(m, organizationId).query<{ id: string }[]>(
+      `UPDATE enrollments SET active = $2, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $org AND id = ANY($1::uuid[]) AND active <> $2 RETURNING id`,
+      [ids, active],
+    ),
   ).length;
 }

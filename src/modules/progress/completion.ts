@@ -5,6 +5,7 @@ import { expireCertificates, issueCertificates } from '../certificates/certifica
 import { syncEnrollmentCompletion } from '../enrollments/enrollment-progress';
 import { completePaths } from '../paths/path-completion';
 import { REGISTERED } from '../students/users.v1.service';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Course completion, set-based (CONVENTIONS §10, docs/decisions/progress.md): any number of course
@@ -25,10 +26,11 @@ export async function lockUsers(m: EntityManager, userIds: string[]): Promise<vo
 }
 
 /**
- * The user `$2` is a /v1 user of the organization `$1`: registered on one of its domains (REGISTERED
- * of the users module, CONVENTIONS §10). Every /v1/users/{id}/... progress route answers 404 otherwise.
+ * The user `$1` is a /v1 user of the organization `$org` (a scoped() statement): registered on one
+ * of its domains (REGISTERED of the users module, CONVENTIONS §10). Every /v1/users/{id}/...
+ * progress route answers 404 otherwise.
  */
-export const REGISTERED_USER = `EXISTS (SELECT 1 FROM users ru WHERE ru.id = $2 AND ru.organization_id = $1 AND ${REGISTERED('ru').replace(/\$org\b/g, '$1')})`;
+export const REGISTERED_USER = `EXISTS (SELECT 1 FROM users ru WHERE ru.id = $1 AND ru.organization_id = $org AND ${REGISTERED('ru')})`;
 
 /** The course's derived success status and score (graded required lessons), for events and certificates. */
 export const DERIVED = `
@@ -70,24 +72,24 @@ interface Changed {
 export async function setCourseCompletion(m: EntityManager, organizationId: string, items: { courseProgressId: string; completedAt: Date | null }[]): Promise<PendingEvent[]> {
   if (!items.length) return [];
   const last = new Map(items.map((i) => [i.courseProgressId, i.completedAt])); // last write wins within one call
-  const rows: Changed[] = await m.query(
-    `WITH v AS (SELECT * FROM unnest($2::uuid[], $3::timestamptz[]) AS v(id, at)),
+  const rows: Changed[] = await scoped(m, organizationId).query(
+    `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)),
      old AS (SELECT cp.id, cp.completed_at FROM course_progress cp JOIN v ON v.id = cp.id
-              WHERE cp.organization_id = $1 AND cp.completed_at IS DISTINCT FROM v.at FOR UPDATE OF cp),
+              WHERE cp.organization_id = $org AND cp.completed_at IS DISTINCT FROM v.at FOR UPDATE OF cp),
      upd AS (UPDATE course_progress cp SET completed_at = v.at, updated_at = date_trunc('milliseconds', now())
-               FROM v, old WHERE cp.id = v.id AND old.id = v.id AND cp.organization_id = $1
+               FROM v, old WHERE cp.id = v.id AND old.id = v.id AND cp.organization_id = $org
              RETURNING cp.*, old.completed_at IS NOT NULL AS was_completed)
      SELECT cp.id, cp.user_id, cp.published_course_id, cp.course_id, cp.enrollment_id, cp.completed_at, cp.was_completed,
             COALESCE(cp.success_status, der.success_status) AS success_status,
             COALESCE(cp.score, der.score) AS score, COALESCE(cp.max_score, der.max_score) AS max_score,
             u.email, u.first_name, u.last_name, c.title, pc.slug, d.id AS domain_id, d.name AS domain_name
        FROM upd cp
-       JOIN users u ON u.id = cp.user_id AND u.organization_id = $1
-       JOIN courses c ON c.id = cp.course_id AND c.organization_id = $1
-       JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $1
-       JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $1
+       JOIN users u ON u.id = cp.user_id AND u.organization_id = $org
+       JOIN courses c ON c.id = cp.course_id AND c.organization_id = $org
+       JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $org
+       JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $org
        ${DERIVED}`,
-    [organizationId, [...last.keys()], [...last.values()]],
+    [[...last.keys()], [...last.values()]],
   );
   if (!rows.length) return [];
   await syncEnrollmentCompletion(

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Anonymization's step in the progress tables (CONVENTIONS §10 last rule, docs/decisions/progress.md
@@ -11,9 +12,9 @@ import type { EntityManager } from 'typeorm';
  * (lesson_progress_user_idx).
  */
 export async function eraseProgressPersonalData(m: EntityManager, organizationId: string, userId: string): Promise<void> {
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE lesson_progress SET custom_data = NULL, validation_data = NULL, updated_at = date_trunc('milliseconds', now())
-      WHERE organization_id = $1 AND user_id = $2 AND (custom_data IS NOT NULL OR validation_data IS NOT NULL)`,
-    [organizationId, userId],
+      WHERE organization_id = $org AND user_id = $1 AND (custom_data IS NOT NULL OR validation_data IS NOT NULL)`,
+    [userId],
   );
 }

@@ -14,6 +14,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
 import { v2PageSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { dateTimeParam, filterParam } from '../../core/http/query-params';
+import { scoped } from '../../core/database/scoped';
 
 interface Row {
   id: string;
@@ -143,7 +144,7 @@ export class LessonProgressV2Controller {
     const none = Object.values(ids).some((v) => v === null);
     const rows: Row[] = none
       ? []
-      : await this.ds.query(
+      : await scoped(this.ds, p.organizationId).query(
           `SELECT lp.id, lp.created_at, lp.updated_at, lp.user_id, lp.lesson_id, cp.course_id, cp.published_course_id, lp.completed_at, lp.finished_at,
                   lp.success_status, lp.score, lp.max_score, lp.view_count, lp.last_viewed_on,
                   COALESCE(a.attempts, 0)::int AS attempts, COALESCE(a.time_cs, 0)::text AS time_cs, a.first_attempt, a.last_attempt
@@ -154,12 +155,12 @@ export class LessonProgressV2Controller {
                SELECT count(*) AS attempts, sum(ca.total_time_cs) AS time_cs, min(ca.created_at) AS first_attempt, max(ca.updated_at) AS last_attempt
                  FROM content_attempts ca WHERE ca.organization_id = lp.organization_id AND ca.lesson_progress_id = lp.id
              ) a ON true
-            WHERE lp.organization_id = $1
-              AND ($2::uuid IS NULL OR lp.user_id = $2) AND ($3::uuid IS NULL OR cp.course_id = $3) AND ($4::uuid IS NULL OR lp.lesson_id = $4)
-              AND ($5::timestamptz IS NULL OR lp.updated_at >= $5)
-              AND ($6::timestamptz IS NULL OR (lp.updated_at, lp.id) > ($6, $7::uuid))
-            ORDER BY lp.updated_at, lp.id LIMIT $8`,
-          [p.organizationId, ids.student ?? null, ids.course ?? null, ids.lesson ?? null, since ?? null, page.after?.t ?? null, page.after?.id ?? null, page.size + 1],
+            WHERE lp.organization_id = $org
+              AND ($1::uuid IS NULL OR lp.user_id = $1) AND ($2::uuid IS NULL OR cp.course_id = $2) AND ($3::uuid IS NULL OR lp.lesson_id = $3)
+              AND ($4::timestamptz IS NULL OR lp.updated_at >= $4)
+              AND ($5::timestamptz IS NULL OR (lp.updated_at, lp.id) > ($5, $6::uuid))
+            ORDER BY lp.updated_at, lp.id LIMIT $7`,
+          [ids.student ?? null, ids.course ?? null, ids.lesson ?? null, since ?? null, page.after?.t ?? null, page.after?.id ?? null, page.size + 1],
         );
     // the keyset of this list is (updated_at, id): the page's cursor is made from updated_at
     const keyed = rows.map((r) => ({ ...r, createdAt: r.updated_at }));

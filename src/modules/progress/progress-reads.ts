@@ -9,6 +9,8 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { DERIVED, REGISTERED_USER } from './completion';
 import { ProgressService } from './progress.service';
 import { liveLesson } from '../../core/database/fragments';
+import { scoped } from '../../core/database/scoped';
+import type { ProgressTokenRow } from './lesson-progress.store';
 
 /**
  * One row per published course a user is enrolled in (UserPublishedCourseProgress): the latest
@@ -26,16 +28,16 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
          cert.code AS cert_code, cert.issued_at AS cert_issued_at, cert.expires_at AS cert_expires_at,
          ae.all_enrollments
     FROM (SELECT e.published_course_id, min(e.enrolled_at) AS first_at FROM enrollments e
-           WHERE e.organization_id = $1 AND e.user_id = $2 ${pcFilter} AND ${REGISTERED_USER}
+           WHERE e.organization_id = $org AND e.user_id = $1 ${pcFilter} AND ${REGISTERED_USER}
            GROUP BY e.published_course_id ORDER BY first_at, e.published_course_id ${paging}) x
-    JOIN published_courses pc ON pc.id = x.published_course_id AND pc.organization_id = $1
-    JOIN courses c ON c.id = pc.course_id AND c.organization_id = $1
-    JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $1
+    JOIN published_courses pc ON pc.id = x.published_course_id AND pc.organization_id = $org
+    JOIN courses c ON c.id = pc.course_id AND c.organization_id = $org
+    JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $org
     JOIN LATERAL (SELECT e.id, e.enrolled_at FROM enrollments e
-                   WHERE e.organization_id = $1 AND e.user_id = $2 AND e.published_course_id = x.published_course_id
+                   WHERE e.organization_id = $org AND e.user_id = $1 AND e.published_course_id = x.published_course_id
                    ORDER BY e.enrolled_at DESC, e.id DESC LIMIT 1) le ON true
     JOIN LATERAL (SELECT cp.* FROM course_progress cp
-                   WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = x.published_course_id
+                   WHERE cp.organization_id = $org AND cp.user_id = $1 AND cp.published_course_id = x.published_course_id
                      AND (cp.enrollment_id = le.id OR cp.enrollment_id IS NULL)
                    ORDER BY (cp.enrollment_id IS NULL) LIMIT 1) cp ON true
     LEFT JOIN LATERAL (
@@ -43,17 +45,17 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
              count(lp.completed_at)::int AS completed_lesson_count,
              count(lp.completed_at) FILTER (WHERE NOT l.optional)::int AS completed_required_lesson_count
         FROM lessons l
-        LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = cp.id AND lp.organization_id = $1
-       WHERE l.organization_id = $1 AND l.course_id = c.id AND ${liveLesson('l')}) lc ON true
+        LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = cp.id AND lp.organization_id = $org
+       WHERE l.organization_id = $org AND l.course_id = c.id AND ${liveLesson('l')}) lc ON true
     ${DERIVED}
     LEFT JOIN LATERAL (SELECT ce.code, ce.issued_at, ce.expires_at FROM certificates ce
-                        WHERE ce.organization_id = $1 AND ce.course_progress_id = cp.id ORDER BY ce.issued_at DESC, ce.id DESC LIMIT 1) cert ON true
+                        WHERE ce.organization_id = $org AND ce.course_progress_id = cp.id ORDER BY ce.issued_at DESC, ce.id DESC LIMIT 1) cert ON true
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object('enrollment_id', e.id, 'active', e.active, 'expires_at', e.expires_at,
                         'course_progress_id', COALESCE(ep.id, cp.id)) ORDER BY e.enrolled_at, e.id) AS all_enrollments
         FROM enrollments e
-        LEFT JOIN course_progress ep ON ep.organization_id = $1 AND ep.enrollment_id = e.id
-       WHERE e.organization_id = $1 AND e.user_id = $2 AND e.published_course_id = x.published_course_id) ae ON true
+        LEFT JOIN course_progress ep ON ep.organization_id = $org AND ep.enrollment_id = e.id
+       WHERE e.organization_id = $org AND e.user_id = $1 AND e.published_course_id = x.published_course_id) ae ON true
    ORDER BY x.first_at, x.published_course_id`;
 
 export interface UserCourseRow {
@@ -90,9 +92,6 @@ export type UserCourseListRow = Omit<UserCourseRow, 'enrolled_at' | 'completed_a
   cert_expires_at: string | null;
 };
 
-/** A statement of USER_COURSES' numbering ($1 the organization, $2 the user) for poolRead: the organization `$org` (bound last), the user `$1`. */
-const orgLast = (sql: string) => sql.replace(/\$1\b/g, '$org').replace(/\$2\b/g, '$1');
-
 /**
  * The /v1 list of a user's published courses (issue 16): its two statements sent to the pg pool
  * (poolRead: no QueryRunner per statement), the page bounds as parameters, the timestamps kept as
@@ -103,10 +102,10 @@ const orgLast = (sql: string) => sql.replace(/\$1\b/g, '$org').replace(/\$2\b/g,
  */
 const USER_COURSES_COUNT: PoolRead = {
   name: 'user_courses_v1_count',
-  sql: orgLast(`SELECT count(DISTINCT published_course_id)::int AS n, ${REGISTERED_USER} AS known
-                  FROM enrollments WHERE organization_id = $1 AND user_id = $2`),
+  sql: `SELECT count(DISTINCT published_course_id)::int AS n, ${REGISTERED_USER} AS known
+          FROM enrollments WHERE organization_id = $org AND user_id = $1`,
 };
-const USER_COURSES_PAGE: PoolRead = { sql: orgLast(USER_COURSES('', 'LIMIT $3 OFFSET $4')).replace('LIMIT $3 OFFSET $4', 'LIMIT $2 OFFSET $3'), types: TEXT_TIMESTAMPS };
+const USER_COURSES_PAGE: PoolRead = { sql: USER_COURSES('', 'LIMIT $2 OFFSET $3'), types: TEXT_TIMESTAMPS };
 
 export interface UserLessonRow {
   lesson_id: string;
@@ -147,7 +146,7 @@ export class ProgressReads {
     const userId = this.userOf(p, userPublicId);
     const pcId = decodeId('publishedCourse', publishedCoursePublicId);
     if (!pcId) throw notFound();
-    const [row] = await this.ds.query(USER_COURSES('AND e.published_course_id = $3', ''), [p.organizationId, userId, pcId]);
+    const [row] = await scoped(this.ds, p.organizationId).query<UserCourseRow[]>(USER_COURSES('AND e.published_course_id = $2', ''), [userId, pcId]);
     if (!row) throw notFound();
     return row;
   }
@@ -158,25 +157,25 @@ export class ProgressReads {
     if (lessonPublicId !== undefined && !lessonId) throw notFound();
     const cp = await this.progress.courseProgressOf(this.ds.manager, p, userPublicId, publishedCoursePublicId);
     await this.progress.materializeLessons(this.ds.manager, p.organizationId, cp, lessonId ?? undefined);
-    const where = `lp.organization_id = $1 AND lp.course_progress_id = $2 AND ($3::uuid IS NULL OR lp.lesson_id = $3)`;
-    const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $1 AND ${liveLesson('l')}`;
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, [p.organizationId, cp.id, lessonId]);
-    const rows = await this.ds.query(
+    const where = `lp.organization_id = $org AND lp.course_progress_id = $1 AND ($2::uuid IS NULL OR lp.lesson_id = $2)`;
+    const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $org AND ${liveLesson('l')}`;
+    const db = scoped(this.ds, p.organizationId);
+    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, [cp.id, lessonId]);
+    const rows = await db.query<UserLessonRow[]>(
       `SELECT l.id AS lesson_id, l.title AS lesson_title, lp.id, lp.view_count, lp.last_viewed_on, lp.completed_at, lp.success_status,
               lp.score, lp.max_score, lp.custom_data
          FROM ${from} WHERE ${where} ORDER BY l."order", l.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [p.organizationId, cp.id, lessonId],
+      [cp.id, lessonId],
     );
     if (lessonPublicId !== undefined && !rows.length) throw notFound();
     return { rows, count: c.n };
   }
 
-  async tokens(p: Principal, page: V1PageRequest): Promise<{ rows: Record<string, unknown>[]; count: number }> {
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM lesson_progress WHERE organization_id = $1`, [p.organizationId]);
-    const rows = await this.ds.query(
+  async tokens(p: Principal, page: V1PageRequest): Promise<{ rows: ProgressTokenRow[]; count: number }> {
+    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM lesson_progress WHERE organization_id = $org`);
+    const rows = await scoped(this.ds, p.organizationId).query<ProgressTokenRow[]>(
       `SELECT progress_token, completed_at, success_status, score, max_score FROM lesson_progress
-        WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [p.organizationId],
+        WHERE organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
     );
     return { rows, count: c.n };
   }

@@ -11,18 +11,33 @@ import { decodeId } from '../../core/ids/ids';
 import { rowsOf } from '../../core/database/sql';
 import { joinSharedProgress, markEnrollmentsStarted } from '../enrollments/enrollment-progress';
 import { lockUsers, REGISTERED_USER, setCourseCompletion } from './completion';
-import { LessonPatch, LessonState, nextLessonState } from './lesson-rules';
+import { LessonPatch, nextLessonState } from './lesson-rules';
 import { liveLesson } from '../../core/database/fragments';
+import { scoped } from '../../core/database/scoped';
+import type { LessonProgressRow } from './lesson-progress.store';
+import type { CourseProgressRefRow } from './course-progress.store';
 
-export interface LessonProgressRow extends LessonState {
-  id: string;
-  progress_token: string;
-  view_count: number;
-  last_viewed_on: Date | null;
-  lesson_id: string;
-  user_id: string;
-  course_progress_id: string;
-}
+export type { LessonProgressRow } from './lesson-progress.store';
+
+/** A lesson progress as a write reads it (locked): the row, its lesson, course progress, learner, course and domain. */
+type LessonProgressForWrite = LessonProgressRow & {
+  lesson_type: string;
+  optional: boolean;
+  lesson_title: string;
+  lesson_deleted_at: Date | null;
+  course_completed_at: Date | null;
+  latest_activity: Date | null;
+  published_course_id: string;
+  course_id: string;
+  enrollment_id: string | null;
+  email: string;
+  first_name: string;
+  last_name: string;
+  course_title: string;
+  slug: string;
+  domain_id: string;
+  domain_name: string;
+};
 
 export interface CourseProgressPatch {
   completed_at?: Date | null;
@@ -57,13 +72,13 @@ export class ProgressService {
    */
   async ensureCourseProgress(m: EntityManager, organizationId: string, rows: { enrollmentId: string; userId: string; publishedCourseId: string; courseId: string }[]): Promise<void> {
     if (!rows.length) return;
-    await m.query(
+    await scoped(m, organizationId).query(
       `INSERT INTO course_progress (organization_id, user_id, published_course_id, course_id, enrollment_id)
-       SELECT $1, v.user_id, v.pc_id, v.course_id, CASE WHEN pc.unique_progress_per_enrollment THEN v.enrollment_id END
-         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[]) AS v(enrollment_id, user_id, pc_id, course_id)
-         JOIN published_courses pc ON pc.id = v.pc_id AND pc.organization_id = $1
+       SELECT $org, v.user_id, v.pc_id, v.course_id, CASE WHEN pc.unique_progress_per_enrollment THEN v.enrollment_id END
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[]) AS v(enrollment_id, user_id, pc_id, course_id)
+         JOIN published_courses pc ON pc.id = v.pc_id AND pc.organization_id = $org
        ON CONFLICT DO NOTHING`,
-      [organizationId, rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
+      [rows.map((r) => r.enrollmentId), rows.map((r) => r.userId), rows.map((r) => r.publishedCourseId), rows.map((r) => r.courseId)],
     );
     await joinSharedProgress(
       m,
@@ -83,14 +98,14 @@ export class ProgressService {
    */
   async setCourseCompletions(m: EntityManager, organizationId: string, items: { enrollmentId: string; completedAt?: Date | null; successStatus?: 'PASSED' | 'FAILED' | null }[]): Promise<Set<string>> {
     if (!items.length) return new Set();
-    const found: { enrollment_id: string; cp_id: string; user_id: string }[] = await m.query(
+    const found: { enrollment_id: string; cp_id: string; user_id: string }[] = await scoped(m, organizationId).query(
       `SELECT DISTINCT ON (e.id) e.id AS enrollment_id, cp.id AS cp_id, cp.user_id
-         FROM unnest($2::uuid[]) AS v(id)
-         JOIN enrollments e ON e.id = v.id AND e.organization_id = $1
-         JOIN course_progress cp ON cp.organization_id = $1 AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id
+         FROM unnest($1::uuid[]) AS v(id)
+         JOIN enrollments e ON e.id = v.id AND e.organization_id = $org
+         JOIN course_progress cp ON cp.organization_id = $org AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id
                                 AND (cp.enrollment_id = e.id OR cp.enrollment_id IS NULL)
         ORDER BY e.id, (cp.enrollment_id IS NULL)`,
-      [organizationId, items.map((i) => i.enrollmentId)],
+      [items.map((i) => i.enrollmentId)],
     );
     const cpOf = new Map(found.map((f) => [f.enrollment_id, f.cp_id]));
     await lockUsers(
@@ -101,11 +116,11 @@ export class ProgressService {
     const statuses = new Map<string, string | null>();
     for (const i of known) if (i.successStatus !== undefined) statuses.set(cpOf.get(i.enrollmentId) as string, i.successStatus);
     if (statuses.size) {
-      await m.query(
+      await scoped(m, organizationId).query(
         `UPDATE course_progress cp SET success_status = v.s, updated_at = date_trunc('milliseconds', now())
-           FROM unnest($2::uuid[], $3::text[]) AS v(id, s)
-          WHERE cp.id = v.id AND cp.organization_id = $1 AND cp.success_status IS DISTINCT FROM v.s`,
-        [organizationId, [...statuses.keys()], [...statuses.values()]],
+           FROM unnest($1::uuid[], $2::text[]) AS v(id, s)
+          WHERE cp.id = v.id AND cp.organization_id = $org AND cp.success_status IS DISTINCT FROM v.s`,
+        [[...statuses.keys()], [...statuses.values()]],
       );
     }
     const events = await setCourseCompletion(
@@ -127,12 +142,12 @@ export class ProgressService {
     const pcId = decodeId('publishedCourse', publishedCoursePublicId);
     const [row] =
       userId && pcId
-        ? await m.query(
+        ? await scoped(m, p.organizationId).query<CourseProgressRefRow[]>(
             `SELECT cp.id, cp.user_id, cp.course_id FROM course_progress cp
-               LEFT JOIN enrollments e ON e.id = cp.enrollment_id AND e.organization_id = $1
-              WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.published_course_id = $3 AND ${REGISTERED_USER}
+               LEFT JOIN enrollments e ON e.id = cp.enrollment_id AND e.organization_id = $org
+              WHERE cp.organization_id = $org AND cp.user_id = $1 AND cp.published_course_id = $2 AND ${REGISTERED_USER}
               ORDER BY COALESCE(e.enrolled_at, cp.created_at) DESC, cp.id LIMIT 1`,
-            [p.organizationId, userId, pcId],
+            [userId, pcId],
           )
         : [];
     if (!row) throw notFound();
@@ -144,12 +159,12 @@ export class ProgressService {
    * (docs/decisions/progress.md: made when first needed; one statement). `lessonId` narrows to one.
    */
   async materializeLessons(m: EntityManager, organizationId: string, cp: { id: string; user_id: string; course_id: string }, lessonId?: string): Promise<void> {
-    await m.query(
+    await scoped(m, organizationId).query(
       `INSERT INTO lesson_progress (organization_id, course_progress_id, user_id, lesson_id)
-       SELECT $1, $2, $3, l.id FROM lessons l
-        WHERE l.organization_id = $1 AND l.course_id = $4 AND ${liveLesson('l')} AND ($5::uuid IS NULL OR l.id = $5)
+       SELECT $org, $1, $2, l.id FROM lessons l
+        WHERE l.organization_id = $org AND l.course_id = $3 AND ${liveLesson('l')} AND ($4::uuid IS NULL OR l.id = $4)
        ON CONFLICT DO NOTHING`,
-      [organizationId, cp.id, cp.user_id, cp.course_id, lessonId ?? null],
+      [cp.id, cp.user_id, cp.course_id, lessonId ?? null],
     );
   }
 
@@ -159,16 +174,16 @@ export class ProgressService {
     let rows: { id: string; user_id: string }[] = [];
     if ('id' in t) {
       const id = decodeId('lessonProgress', t.id);
-      if (id) rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [id, org]);
+      if (id) rows = await scoped(this.ds, org).query(`SELECT id, user_id FROM lesson_progress WHERE id = $1 AND organization_id = $org`, [id]);
     } else if ('token' in t) {
       const token = decodeId('progressToken', t.token);
-      if (token) rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE progress_token = $1 AND organization_id = $2`, [token, org]);
+      if (token) rows = await scoped(this.ds, org).query(`SELECT id, user_id FROM lesson_progress WHERE progress_token = $1 AND organization_id = $org`, [token]);
     } else {
       const lessonId = decodeId('lesson', t.lessonId);
       if (!lessonId) throw notFound();
       const cp = await this.courseProgressOf(this.ds.manager, p, t.userId, t.publishedCourseId);
       await this.materializeLessons(this.ds.manager, org, cp, lessonId);
-      rows = await this.ds.query(`SELECT id, user_id FROM lesson_progress WHERE organization_id = $1 AND course_progress_id = $2 AND lesson_id = $3`, [org, cp.id, lessonId]);
+      rows = await scoped(this.ds, org).query(`SELECT id, user_id FROM lesson_progress WHERE organization_id = $org AND course_progress_id = $1 AND lesson_id = $2`, [cp.id, lessonId]);
     }
     if (!rows.length) throw notFound();
     return rows[0];
@@ -176,7 +191,7 @@ export class ProgressService {
 
   async readLesson(p: Principal, t: LessonTarget): Promise<LessonProgressRow> {
     const { id } = await this.resolve(p, t);
-    const [row] = await this.ds.query(`SELECT * FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]);
+    const [row] = await scoped(this.ds, p.organizationId).query<LessonProgressRow[]>(`SELECT * FROM lesson_progress WHERE id = $1 AND organization_id = $org`, [id]);
     return row;
   }
 
@@ -200,31 +215,30 @@ export class ProgressService {
   async writeLessonIn(m: EntityManager, org: string, target: { id: string; user_id: string }, patch: LessonPatch, view: boolean): Promise<LessonProgressRow> {
     const { id, user_id } = target;
     await lockUsers(m, [user_id]);
-    const [cur] = await m.query(
+    const [cur] = await scoped(m, org).query<LessonProgressForWrite[]>(
       `SELECT lp.*, l.type AS lesson_type, l.optional, l.title AS lesson_title, l.deleted_at AS lesson_deleted_at,
               cp.completed_at AS course_completed_at, cp.latest_activity, cp.published_course_id, cp.course_id, cp.enrollment_id,
               u.email, u.first_name, u.last_name, c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
          FROM lesson_progress lp
-         JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $2
-         JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = $2
-         JOIN users u ON u.id = lp.user_id AND u.organization_id = $2
-         JOIN courses c ON c.id = cp.course_id AND c.organization_id = $2
-         JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $2
-         JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $2
-        WHERE lp.id = $1 AND lp.organization_id = $2 FOR UPDATE OF lp, cp`,
-      [id, org],
+         JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $org
+         JOIN course_progress cp ON cp.id = lp.course_progress_id AND cp.organization_id = $org
+         JOIN users u ON u.id = lp.user_id AND u.organization_id = $org
+         JOIN courses c ON c.id = cp.course_id AND c.organization_id = $org
+         JOIN published_courses pc ON pc.id = cp.published_course_id AND pc.organization_id = $org
+         JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $org
+        WHERE lp.id = $1 AND lp.organization_id = $org FOR UPDATE OF lp, cp`,
+      [id],
     );
     const next = nextLessonState(cur, patch, cur.lesson_type, new Date());
     const [row] = rowsOf<LessonProgressRow>(
-      await m.query(
-        `UPDATE lesson_progress SET finished_at = $3, completed_at = $4, success_status = $5, score = $6, max_score = $7, custom_data = $8,
-              validation_status = $9, validation_data = $10::jsonb,
-              view_count = view_count + $11, last_viewed_on = CASE WHEN $11 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
+      await scoped(m, org).query<unknown>(
+        `UPDATE lesson_progress SET finished_at = $2, completed_at = $3, success_status = $4, score = $5, max_score = $6, custom_data = $7,
+              validation_status = $8, validation_data = $9::jsonb,
+              view_count = view_count + $10, last_viewed_on = CASE WHEN $10 > 0 THEN date_trunc('milliseconds', now()) ELSE last_viewed_on END,
               updated_at = date_trunc('milliseconds', now())
-        WHERE id = $1 AND organization_id = $2 RETURNING *`,
+        WHERE id = $1 AND organization_id = $org RETURNING *`,
         [
           id,
-          org,
           next.finished_at,
           next.completed_at,
           next.success_status,
@@ -237,10 +251,10 @@ export class ProgressService {
         ],
       ),
     );
-    await m.query(`UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
-      cur.course_progress_id,
-      org,
-    ]);
+    await scoped(m, org).query(
+      `UPDATE course_progress SET latest_activity = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`,
+      [cur.course_progress_id],
+    );
     if (!cur.latest_activity) await markEnrollmentsStarted(m, org, cur.user_id, cur.published_course_id, cur.enrollment_id);
     const events: PendingEvent[] = [];
     if (!cur.completed_at && next.completed_at && !cur.lesson_deleted_at) {
@@ -262,12 +276,12 @@ export class ProgressService {
 
   /** After a required lesson completed: when every required lesson of the course is complete, the course completes (at the latest of them). */
   private async completeCourseIfDone(m: EntityManager, org: string, courseProgressId: string, courseId: string): Promise<PendingEvent[]> {
-    const [agg] = await m.query(
+    const [agg] = await scoped(m, org).query<{ required: number; done: number; at: Date | null }[]>(
       `SELECT count(*)::int AS required, count(lp.completed_at)::int AS done, max(lp.completed_at) AS at
          FROM lessons l
-         LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = $2 AND lp.organization_id = $1
-        WHERE l.organization_id = $1 AND l.course_id = $3 AND ${liveLesson('l')} AND NOT l.optional`,
-      [org, courseProgressId, courseId],
+         LEFT JOIN lesson_progress lp ON lp.lesson_id = l.id AND lp.course_progress_id = $1 AND lp.organization_id = $org
+        WHERE l.organization_id = $org AND l.course_id = $2 AND ${liveLesson('l')} AND NOT l.optional`,
+      [courseProgressId, courseId],
     );
     if (agg.required === 0 || agg.done < agg.required) return [];
     return setCourseCompletion(m, org, [{ courseProgressId, completedAt: agg.at }]);
@@ -281,14 +295,14 @@ export class ProgressService {
     await this.ds.transaction(async (m) => {
       await lockUsers(m, [cp.user_id]);
       const sets: string[] = [];
-      const params: unknown[] = [cp.id, org];
+      const params: unknown[] = [cp.id];
       for (const k of ['score', 'max_score', 'credits_earned', 'credit_unit_plural', 'success_status'] as const) {
         if (body[k] === undefined) continue;
         params.push(body[k]);
         sets.push(`${k} = $${params.length}`);
       }
       if (sets.length) {
-        await m.query(`UPDATE course_progress SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+        await scoped(m, org).query(`UPDATE course_progress SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params);
       }
       if (completedAt !== undefined) await recordEvents(m, await setCourseCompletion(m, org, [{ courseProgressId: cp.id, completedAt }]));
     });

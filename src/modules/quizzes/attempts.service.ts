@@ -16,27 +16,11 @@ import { REGISTERED } from '../students/users.v1.service';
 import { draw, grade, Grade, parseResponses, PoolQuestion } from './attempts-grading';
 import type { AttemptRequest } from './dto/attempt.v1.dto';
 import type { QuizRow } from './quiz-model';
+import type { AttemptRow } from './quiz-attempts.store';
 import { QuizzesService } from './quizzes.service';
 import { liveLesson } from '../../core/database/fragments';
 
-/** A stored attempt (quiz_attempts). */
-export interface AttemptRow {
-  id: string;
-  quiz_id: string;
-  user_id: string;
-  lesson_id: string;
-  published_course_id: string;
-  attempt_number: number;
-  status: string;
-  questions: { id: string; correct: boolean | null; counted: boolean; answered: boolean }[];
-  score: number | null;
-  max_score: number | null;
-  percentage_correct: number | null;
-  passed: boolean | null;
-  started_at: Date;
-  submitted_at: Date | null;
-  created_at: Date;
-}
+export type { AttemptRow } from './quiz-attempts.store';
 
 /** What a submitted attempt answers with: the attempt, the quiz's feedback settings and, per drawn question, its feedback. */
 export interface SubmittedAttempt {
@@ -44,6 +28,26 @@ export interface SubmittedAttempt {
   quiz: QuizRow;
   feedback: Map<string, string>;
 }
+
+/** The learner, published course and quiz lesson an attempt names (one statement; each part null when unknown). */
+type AttemptReference = {
+  user_id: string | null;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  is_anonymized: boolean | null;
+  registered: boolean;
+  pc_id: string | null;
+  course_id: string | null;
+  slug: string | null;
+  course_title: string | null;
+  domain_id: string | null;
+  domain_name: string | null;
+  lesson_id: string | null;
+  enrolled: boolean;
+};
+/** An attempt's reference once checked: every part known. */
+type KnownReference = { [K in keyof AttemptReference]: NonNullable<AttemptReference[K]> };
 
 const ATTEMPT_SELECT = `t.id, t.quiz_id, t.user_id, t.lesson_id, t.published_course_id, t.attempt_number, t.status, t.questions, t.score, t.max_score,
   t.percentage_correct, t.passed, t.started_at, t.submitted_at, t.created_at`;
@@ -95,7 +99,7 @@ export class AttemptsService {
     // the learner, the published course and the quiz lesson in it (body references: 400 at the member)
     const userId = decodeId('student', body.user.id);
     const pcId = decodeId('publishedCourse', body.published_course_id);
-    const [ref] = await db.query(
+    const [ref] = await db.query<AttemptReference[]>(
       `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.is_anonymized, (u.id IS NOT NULL AND ${REGISTERED('u')}) AS registered,
               pc.id AS pc_id, pc.course_id, pc.slug, c.title AS course_title, d.id AS domain_id, d.name AS domain_name,
               (SELECT l.id FROM lessons l
@@ -118,6 +122,8 @@ export class AttemptsService {
     else if (!ref.lesson_id) refProblems.push({ field: 'published_course_id', message: 'This published course has no lesson with this quiz.' });
     if (!refProblems.length && !ref.enrolled) refProblems.push({ field: 'user', message: 'The user has no active enrollment in this published course.' });
     if (refProblems.length) throw new ValidationFailed(refProblems, 400);
+    // past the checks above, every part of the reference is known
+    const known = ref as KnownReference;
 
     // the answers against the questions the quiz can ask, and the draw
     const poolRows: PoolQuestion[] = await db.query(POOL, [quiz.id]);
@@ -131,7 +137,7 @@ export class AttemptsService {
     const attempt = await this.ds
       .transaction(async (m) => {
         const tx = db.with(m);
-        await lockUsers(m, [ref.user_id]);
+        await lockUsers(m, [known.user_id]);
         let cp: { id: string; user_id: string; course_id: string };
         try {
           cp = await this.progress.courseProgressOf(m, p, body.user.id, body.published_course_id);
@@ -139,15 +145,15 @@ export class AttemptsService {
           if (e instanceof ApiError && e.status === 404) throw new ValidationFailed([{ field: 'user', message: 'The user has no active enrollment in this published course.' }], 400);
           throw e;
         }
-        await this.progress.materializeLessons(m, org, cp, ref.lesson_id);
+        await this.progress.materializeLessons(m, org, cp, known.lesson_id);
         // the quiz lesson's progress and its attempts so far (the last number, the best graded one)
-        const [lp] = await tx.query(
+        const [lp] = await tx.query<{ id: string; last: number; best: number | null }[]>(
           `SELECT lp.id,
                   COALESCE((SELECT max(t.attempt_number) FROM quiz_attempts t WHERE t.organization_id = $org AND t.lesson_progress_id = lp.id), 0)::int AS last,
                   (SELECT max(CASE WHEN t.status = 'GRADED' THEN t.passed::int * 1000 + t.percentage_correct END) FROM quiz_attempts t
                     WHERE t.organization_id = $org AND t.lesson_progress_id = lp.id)::int AS best
              FROM lesson_progress lp WHERE lp.organization_id = $org AND lp.course_progress_id = $1 AND lp.lesson_id = $2`,
-          [cp.id, ref.lesson_id],
+          [cp.id, known.lesson_id],
         );
         const prev = lp;
         const number = prev.last + 1;
@@ -162,10 +168,10 @@ export class AttemptsService {
           [
             newUuid(),
             quiz.id,
-            ref.user_id,
-            ref.lesson_id,
+            known.user_id,
+            known.lesson_id,
             lp.id,
-            ref.pc_id,
+            known.pc_id,
             number,
             g.status,
             JSON.stringify(g.results),
@@ -183,8 +189,8 @@ export class AttemptsService {
           Object.assign(patch, { score: g.score, max_score: g.max_score, success_status: g.passed ? 'PASSED' : 'FAILED' });
           if (g.passed) patch.finished_at = row.submitted_at;
         }
-        await this.progress.writeLessonIn(m, org, { id: lp.id, user_id: ref.user_id }, patch, false);
-        if (g.status === 'GRADED') await recordEvents(m, [this.completionEvent(org, quiz, ref, g, row)]);
+        await this.progress.writeLessonIn(m, org, { id: lp.id, user_id: known.user_id }, patch, false);
+        if (g.status === 'GRADED') await recordEvents(m, [this.completionEvent(org, quiz, known, g, row)]);
         return row;
       })
       .catch((e) => {
@@ -197,7 +203,7 @@ export class AttemptsService {
   }
 
   /** QUIZ_COMPLETION (webhook-event-samples.md): user, course, domain, the quiz with its score and result, success_status, score, completed_at. */
-  private completionEvent(org: string, quiz: QuizRow, ref: Record<string, any>, g: Grade, row: AttemptRow) {
+  private completionEvent(org: string, quiz: QuizRow, ref: KnownReference, g: Grade, row: AttemptRow) {
     return {
       organizationId: org,
       type: 'QUIZ_COMPLETION' as const,
@@ -221,8 +227,8 @@ export class AttemptsService {
     const userId = userPublicId === undefined ? null : decodeId('student', userPublicId);
     if (userPublicId !== undefined && !userId) return { quiz, rows: [], count: 0 };
     const where = `WHERE t.organization_id = $org AND t.quiz_id = $1 AND ($2::uuid IS NULL OR t.user_id = $2)`;
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM quiz_attempts t ${where}`, [quiz.id, userId]);
-    const rows: AttemptRow[] = await db.query(`SELECT ${ATTEMPT_SELECT} FROM quiz_attempts t ${where} ORDER BY t.created_at, t.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [quiz.id, userId]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM quiz_attempts t ${where}`, [quiz.id, userId]);
+    const rows = await db.query<AttemptRow[]>(`SELECT ${ATTEMPT_SELECT} FROM quiz_attempts t ${where} ORDER BY t.created_at, t.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [quiz.id, userId]);
     return { quiz, rows, count: n };
   }
 }

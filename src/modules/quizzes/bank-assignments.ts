@@ -12,9 +12,9 @@ export class BankAssignments {
     const from = `FROM question_bank_assignments a JOIN question_banks b ON b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL
                   WHERE a.organization_id = $org AND a.quiz_id = $1`;
     const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';
-    const rows: AssignmentRow[] = await this.db(org).query(`SELECT ${ASSIGNMENT_SELECT} ${from} ORDER BY a."order", a.created_at, a.id${limit}`, [quizId]);
+    const rows = await this.db(org).query<AssignmentRow[]>(`SELECT ${ASSIGNMENT_SELECT} ${from} ORDER BY a."order", a.created_at, a.id${limit}`, [quizId]);
     if (!page) return { rows, count: rows.length };
-    const [{ n }] = await this.db(org).query(`SELECT count(*)::int AS n ${from}`, [quizId]);
+    const [{ n }] = await this.db(org).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [quizId]);
     return { rows, count: n };
   }
 
@@ -86,7 +86,7 @@ export class BankAssignments {
   async unbind(org: string, quizId: string, bankIds: string[]): Promise<Set<string>> {
     if (!bankIds.length) return new Set();
     const rows: { question_bank_id: string }[] = rowsOf(
-      await this.db(org).query(
+      await this.db(org).query<unknown>(
         `DELETE FROM question_bank_assignments a WHERE a.organization_id = $org AND a.quiz_id = $1 AND a.question_bank_id = ANY($2::uuid[])
            AND EXISTS (SELECT 1 FROM question_banks b WHERE b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL)
          RETURNING a.question_bank_id`,

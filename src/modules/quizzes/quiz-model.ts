@@ -12,74 +12,12 @@ export const ALIGNMENTS = ['left', 'center', 'right'] as const;
 export const MAX_TIME_LIMIT_SECONDS = 3_600_000;
 export const INT32_MAX = 2147483647;
 
-export interface QuizRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  html: string;
-  passing_percentage_correct: number;
-  show_results_on_failure: boolean;
-  max_attempts: number;
-  require_correct_response: boolean;
-  randomize_questions: boolean;
-  limit_question_count: number;
-  randomize_answers: boolean;
-  time_limit_seconds: number | null;
-  show_question_feedback: boolean;
-  skip_start_screen: boolean | null;
-  alignment: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface QuestionBankRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-  question_count: number;
-  quiz_association_count: number;
-}
-
-export interface StoredAnswer {
-  id: string;
-  answer_text: string;
-  correct: boolean;
-  order: number;
-}
-
-export interface QuestionRow {
-  id: string;
-  quiz_id: string | null;
-  question_bank_id: string | null;
-  type: QuestionType;
-  html: string;
-  order: number;
-  case_sensitive: boolean;
-  requires_manual_grading: boolean;
-  is_graded: boolean;
-  is_optional: boolean;
-  correct_answer_feedback_html: string;
-  incorrect_answer_feedback_html: string;
-  answer_feedback_html: string;
-  answers: StoredAnswer[];
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface AssignmentRow {
-  id: string;
-  quiz_id: string;
-  question_bank_id: string;
-  order: number;
-  randomize_questions: boolean;
-  limit_question_count: number;
-  created_at: Date;
-  updated_at: Date;
-  name: string;
-  question_count: number;
-  quiz_association_count: number;
-}
+// the row types live in the stores of their tables (docs/decisions/data-access.md)
+export type { QuizRow } from './quizzes.store';
+export type { QuestionBankRow } from './question-banks.store';
+export type { QuestionRow, StoredAnswer } from './questions.store';
+import type { StoredAnswer } from './questions.store';
+export type { AssignmentRow } from './question-bank-assignments.store';
 
 /** A writable column: its PostgreSQL type and its value on create when not sent. */
 export interface ColumnSpec {

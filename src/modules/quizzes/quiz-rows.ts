@@ -32,20 +32,22 @@ export const QUIZZES: Parent = { table: 'quizzes', alias: 'q', select: QUIZ_SELE
 export const BANKS: Parent = { table: 'question_banks', alias: 'b', select: BANK_SELECT, idType: 'questionBank', missing: 'Question bank not found.', fk: 'question_bank_id' };
 
 /** The keyset condition and limit of a /v2 page over alias `a` (params appended to `params`). */
-export function keyset(alias: string, page: PageRequest, params: unknown[]): { where: string; tail: string } {
+export function keyset(alias: string, page: PageRequest, params: unknown[], byLastChange = false): { where: string; tail: string } {
+  // by last change (a filter[updated_since] list): (updated_at, id), else by creation
+  const at = `${alias}.${byLastChange ? 'updated_at' : 'created_at'}`;
   let where = '';
   if (page.after) {
     params.push(page.after.t, page.after.id);
-    where = ` AND (${alias}.created_at, ${alias}.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+    where = ` AND (${at}, ${alias}.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
   }
-  return { where, tail: ` ORDER BY ${alias}.created_at, ${alias}.id LIMIT ${page.size + 1}` };
+  return { where, tail: ` ORDER BY ${at}, ${alias}.id LIMIT ${page.size + 1}` };
 }
 
 /** Apply column changes to live rows of `table` (one statement); the ids updated. */
 export async function updateLive(db: Scoped, table: string, a: string, columns: Record<string, ColumnSpec>, updates: { id: string; d: Changes }[]): Promise<string[]> {
   if (!updates.length) return [];
   const rows: { id: string }[] = rowsOf(
-    await db.query(
+    await db.query<unknown>(
       `UPDATE ${table} ${a} SET ${setClause(a, columns)}, updated_at = ${NOW}
          FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, d)
         WHERE ${a}.id = v.id AND ${a}.organization_id = $org AND ${a}.deleted_at IS NULL RETURNING ${a}.id`,
@@ -67,9 +69,9 @@ export class ParentRows<R extends { id: string; created_at: Date }> {
     const t = this.t;
     const a = t.alias;
     const params: unknown[] = [f.name === undefined ? null : f.name.toLowerCase(), f.updatedSince ?? null];
-    const k = keyset(a, page, params);
+    const k = keyset(a, page, params, f.updatedSince !== undefined);
     return keyed(
-      await this.db(p).query(
+      await this.db(p).query<R[]>(
         `SELECT ${t.select} FROM ${t.table} ${a} WHERE ${a}.organization_id = $org AND ${a}.deleted_at IS NULL
             AND ($1::text IS NULL OR lower(${a}.name) = $1) AND ($2::timestamptz IS NULL OR ${a}.updated_at >= $2)${k.where}${k.tail}`,
         params,

@@ -40,8 +40,8 @@ export class QuizzesService {
   async listQuizzesV1(p: Principal, name: string | undefined, page: V1PageRequest): Promise<{ rows: QuizRow[]; count: number }> {
     const params: unknown[] = [name ?? null];
     const from = `FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL AND ($1::text IS NULL OR q.name = $1)`;
-    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n ${from}`, params);
-    const rows = await this.db(p).query(`SELECT ${QUIZ_SELECT} ${from} ORDER BY q.created_at, q.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
+    const rows = await this.db(p).query<QuizRow[]>(`SELECT ${QUIZ_SELECT} ${from} ORDER BY q.created_at, q.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
@@ -101,8 +101,8 @@ export class QuizzesService {
   /* ---------------------------------------------------------- question banks */
 
   async listBanksV1(p: Principal, page: V1PageRequest): Promise<{ rows: QuestionBankRow[]; count: number }> {
-    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL`);
-    const rows = await this.db(p).query(
+    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL`);
+    const rows = await this.db(p).query<QuestionBankRow[]>(
       `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL ORDER BY b.created_at, b.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
     );
     return { rows, count: n };
@@ -137,8 +137,8 @@ export class QuizzesService {
     const col = 'quizId' in parent ? 'quiz_id' : 'question_bank_id';
     const id = 'quizId' in parent ? parent.quizId : parent.bankId;
     const from = `FROM questions x WHERE x.organization_id = $org AND x.${col} = $1 AND x.deleted_at IS NULL`;
-    const [{ n }] = await this.db(p).query(`SELECT count(*)::int AS n ${from}`, [id]);
-    const rows = await this.db(p).query(`SELECT ${QUESTION_SELECT} ${from} ORDER BY x."order", x.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [id]);
+    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [id]);
+    const rows = await this.db(p).query<QuestionRow[]>(`SELECT ${QUESTION_SELECT} ${from} ORDER BY x."order", x.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [id]);
     return { rows, count: n };
   }
 
@@ -148,7 +148,7 @@ export class QuizzesService {
     const params: unknown[] = [f.quizId ?? null, f.bankId ?? null];
     const k = keyset('x', page, params);
     return keyed(
-      await this.db(p).query(
+      await this.db(p).query<QuestionRow[]>(
         `SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.deleted_at IS NULL
             AND ($1::uuid IS NULL OR x.quiz_id = $1) AND ($2::uuid IS NULL OR x.question_bank_id = $2)${k.where}${k.tail}`,
         params,
@@ -209,7 +209,7 @@ export class QuizzesService {
   async deleteQuestions(org: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows: { id: string }[] = rowsOf(
-      await this.db(org).query(`UPDATE questions x SET deleted_at = ${NOW} WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL RETURNING x.id`, [ids]),
+      await this.db(org).query<unknown>(`UPDATE questions x SET deleted_at = ${NOW} WHERE x.organization_id = $org AND x.id = ANY($1::uuid[]) AND x.deleted_at IS NULL RETURNING x.id`, [ids]),
     );
     return new Set(rows.map((r) => r.id));
   }

@@ -87,7 +87,11 @@ export class QuizzesV2Controller {
   @Scopes('quizzes:read')
   @ListQueries()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('quizzes', { document: false }) page: V2Page) {
-    return page.document(await this.model.quizzes.list(p, page, listFilters(query)), (q) => presentQuizV2(q, page.baseUrl));
+    const f = listFilters(query);
+    const rows = await this.model.quizzes.list(p, page, f);
+    const present = (q: QuizRow) => presentQuizV2(q, page.baseUrl);
+    // filter[updated_since]: ordered by last change, the cursor at (updated_at, id)
+    return f.updatedSince ? page.documentAt(rows, present, (q) => ({ t: q.updated_at.toISOString(), id: q.id })) : page.document(rows, present);
   }
 
   @Get(':id')
@@ -176,7 +180,11 @@ export class QuestionBanksV2Controller {
   @Scopes('question-banks:read')
   @ListQueries()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('question-banks', { document: false }) page: V2Page) {
-    return page.document(await this.model.banks.list(p, page, listFilters(query)), (b) => presentBankV2(b, page.baseUrl));
+    const f = listFilters(query);
+    const rows = await this.model.banks.list(p, page, f);
+    const present = (b: QuestionBankRow) => presentBankV2(b, page.baseUrl);
+    // filter[updated_since]: ordered by last change, the cursor at (updated_at, id)
+    return f.updatedSince ? page.documentAt(rows, present, (b) => ({ t: b.updated_at.toISOString(), id: b.id })) : page.document(rows, present);
   }
 
   @Get(':id')
