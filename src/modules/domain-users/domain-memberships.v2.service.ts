@@ -43,7 +43,12 @@ export class DomainMembershipsV2Service {
   /** The student's uuid, or 404 (malformed, unknown, another organization's). */
   async requireStudent(p: Principal, publicId: string): Promise<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }> {
     const id = decodeId('student', publicId);
-    const [row] = id ? await scoped(this.ds, p.organizationId).query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]) : [];
+    const [row] = id
+      ? await scoped(this.ds, p.organizationId).query<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }[]>(
+          `SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`,
+          [id],
+        )
+      : [];
     if (!row) throw notFound('Student not found.');
     return row;
   }
@@ -63,7 +68,10 @@ export class DomainMembershipsV2Service {
   async get(p: Principal, userId: string, domainPublicId: string): Promise<DomainMembershipRow> {
     const domainId = decodeId('domain', domainPublicId);
     const [row] = domainId
-      ? await scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 AND du.domain_id = $2`, [userId, domainId])
+      ? await scoped(this.ds, p.organizationId).query<DomainMembershipRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 AND du.domain_id = $2`, [
+          userId,
+          domainId,
+        ])
       : [];
     if (!row) throw notFound('Domain membership not found.');
     return row;
@@ -93,7 +101,7 @@ export class DomainMembershipsV2Service {
       const known = new Map(domains.map((d) => [d.id, d]));
       const ids = [...known.keys()];
       const inserted = rowsOf<{ domain_id: string }>(
-        await db.query(
+        await db.query<unknown>(
           `INSERT INTO domain_users (organization_id, domain_id, user_id, active)
            SELECT $org, d, $1, true FROM unnest($2::uuid[]) AS d
            ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING domain_id`,
@@ -122,7 +130,9 @@ export class DomainMembershipsV2Service {
   async remove(p: Principal, userId: string, domainPublicId: string): Promise<void> {
     const domainId = decodeId('domain', domainPublicId);
     const rows = domainId
-      ? rowsOf(await scoped(this.ds, p.organizationId).query(`DELETE FROM domain_users WHERE organization_id = $org AND user_id = $1 AND domain_id = $2 RETURNING id`, [userId, domainId]))
+      ? rowsOf<{ id: string }>(
+          await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM domain_users WHERE organization_id = $org AND user_id = $1 AND domain_id = $2 RETURNING id`, [userId, domainId]),
+        )
       : [];
     if (!rows.length) throw notFound('Domain membership not found.');
   }
