@@ -131,4 +131,29 @@ describe('group lists: updated_since', () => {
     const runUser = await countQueries(() => t.get(`/v1/users/${b.id}/groups?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(runUser, /FROM group_memberships gm JOIN groups g .*ORDER BY gm\.created_at/s)).toMatch(/group_memberships_user_created_idx/);
   });
+
+  it('/v2/groups/{id}/relationships/published-course-visibility filter[updated_since]: by last change, on (group_id, updated_at, id); 422 on a bad value', async () => {
+    const o = await t.newOrg();
+    const tok = await t.tokenFor(o);
+    const j = journey(t, o);
+    const [c1, c2] = [await j.course([{ type: 'HTML' }]), await j.course([{ type: 'HTML' }])];
+    const g = (await t.post('/v2/groups/', { data: [{ type: 'groups', attributes: { name: `Vis ${rnd()}` } }] }, { token: tok })).body.data[0].id as string;
+    const path = `/v2/groups/${g}/relationships/published-course-visibility/`;
+    const add = async (pc: string, visible: boolean) =>
+      expect((await t.post(path, { data: [{ type: 'visibility-overrides', attributes: { published_course_id: pc, is_visible: visible } }] }, { token: tok })).status).toBe(200);
+    await add(c1.publishedCourseId, true);
+    await pause(5);
+    const mid = new Date().toISOString();
+    await pause(5);
+    await add(c2.publishedCourseId, false);
+    const since = await all(`${path}?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
+    expect(since.map((d) => d.attributes.published_course_id)).toEqual([c2.publishedCourseId]);
+    const paged = await all(`${path}?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`, tok);
+    expect(paged.map((d) => d.attributes.published_course_id)).toEqual([c1.publishedCourseId, c2.publishedCourseId]);
+    const bad = await t.get(`${path}?filter[updated_since]=nope`, { token: tok });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
+    const run = await countQueries(() => t.get(`${path}?filter[updated_since]=2000-01-01T00:00:00Z`, { token: tok }));
+    expect(await planOf(run, /visibility_overrides.*ORDER BY .*updated_at/s)).toMatch(/visibility_overrides_group_updated_idx/);
+  });
 });

@@ -18,6 +18,8 @@ export interface OverrideListFilters {
   /** public published-course id as sent (at most 64 characters) */
   publishedCourseId?: string;
   isVisible?: boolean;
+  /** filter[updated_since]: changed at or after, ordered by last change on (group_id, updated_at, id) */
+  updatedSince?: Date;
 }
 
 const COLUMNS = VISIBILITY_OVERRIDES_COLUMNS;
@@ -43,6 +45,16 @@ export class VisibilityOverridesService {
       qb.andWhere('o.published_course_id = :pc', { pc });
     }
     if (filters.isVisible !== undefined) qb.andWhere('o.is_visible = :visible', { visible: filters.isVisible });
+    if (filters.updatedSince) {
+      // ordered by last change (docs/decisions/data-out.md), on visibility_overrides_group_updated_idx (group_id, updated_at, id)
+      qb.andWhere('o.updated_at >= :since', { since: filters.updatedSince });
+      if (page.after) qb.andWhere('(o.updated_at, o.id) > (:__t, :__id)', { __t: page.after.t, __id: page.after.id });
+      return qb
+        .orderBy('o.updated_at', 'ASC')
+        .addOrderBy('o.id', 'ASC')
+        .limit(page.size + 1)
+        .getMany();
+    }
     // served by visibility_overrides_group_created_idx (group_id, created_at, id)
     return applyKeyset(qb, 'o', page, 'ASC').getMany();
   }

@@ -26,4 +26,8 @@ export class VisibilityOverrideListQuery {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'must be true or false' })
   'filter[is_visible]'?: string;
+
+  /** changed at or after (RFC 3339 with an offset), read by dateTimeParam: the list is then ordered by last change */
+  @Allow()
+  'filter[updated_since]'?: unknown;
 }
