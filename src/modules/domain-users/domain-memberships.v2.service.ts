@@ -24,10 +24,12 @@ export interface DomainMembershipRow {
   enrolledAt: Date;
   expiresAt: Date | null;
   createdAt: Date;
+  /** the keyset of filter[updated_since] */
+  updatedAt: Date;
 }
 
 const SELECT = `du.id, du.user_id AS "userId", du.domain_id AS "domainId", d.name AS "domainName", du.active,
-  du.enrolled_at AS "enrolledAt", du.expires_at AS "expiresAt", du.created_at AS "createdAt"`;
+  du.enrolled_at AS "enrolledAt", du.expires_at AS "expiresAt", du.created_at AS "createdAt", du.updated_at AS "updatedAt"`;
 const FROM = `domain_users du JOIN domains d ON d.id = du.domain_id AND d.organization_id = du.organization_id`;
 
 /**
@@ -53,15 +55,18 @@ export class DomainMembershipsV2Service {
     return row;
   }
 
-  /** A page of the student's memberships, oldest first (domain_users_org_user_created_idx). */
-  async list(p: Principal, userId: string, page: PageRequest): Promise<DomainMembershipRow[]> {
+  /**
+   * A page of the student's memberships, oldest first (domain_users_org_user_created_idx); with
+   * `updatedSince`, those changed at or after it by last change (domain_users_org_user_updated_idx,
+   * docs/decisions/data-out.md).
+   */
+  async list(p: Principal, userId: string, page: PageRequest, updatedSince?: Date): Promise<DomainMembershipRow[]> {
     const params: unknown[] = [userId, page.size + 1];
+    const at = updatedSince ? 'du.updated_at' : 'du.created_at';
     let after = '';
-    if (page.after) {
-      params.push(page.after.t, page.after.id);
-      after = `AND (du.created_at, du.id) > ($3::timestamptz, $4::uuid)`;
-    }
-    return scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 ${after} ORDER BY du.created_at, du.id LIMIT $2`, params);
+    if (updatedSince) after += ` AND du.updated_at >= $${params.push(updatedSince)}`;
+    if (page.after) after += ` AND (${at}, du.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    return scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1${after} ORDER BY ${at}, du.id LIMIT $2`, params);
   }
 
   /** The student's membership of the domain (opaque domain id), or 404. */

@@ -35,6 +35,8 @@ export interface DomainUserFilters {
   signupFieldId?: string;
   signupFieldLabel?: string;
   signupFieldValue?: string;
+  /** updated_since: changed at or after, ordered by last change on domain_users_domain_updated_idx (domain_id, updated_at, id) */
+  updatedSince?: Date;
 }
 
 export interface DomainUserRow {
@@ -158,11 +160,14 @@ export class DomainUsersService {
       }
       where.push(`EXISTS (SELECT 1 FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id WHERE ${conds.join(' AND ')})`);
     }
+    // updated_since orders by last change (docs/decisions/data-out.md)
+    if (f.updatedSince) add((n) => `du.updated_at >= ${n}`, f.updatedSince);
+    const order = f.updatedSince ? 'du.updated_at, du.id' : 'du.enrolled_at, du.id';
     const fixed = params.length === 1 && where.length === 3;
     const w = where.join(' AND ');
     const n = params.length;
     const countRead: PoolRead = fixed ? LIST_COUNT : { sql: `SELECT count(*)::int AS n FROM ${FROM} WHERE ${w}` };
-    const pageRead: PoolRead = fixed ? LIST_PAGE : { sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY du.enrolled_at, du.id LIMIT $${n + 1} OFFSET $${n + 2}`, types: TEXT_TIMESTAMPS };
+    const pageRead: PoolRead = fixed ? LIST_PAGE : { sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, types: TEXT_TIMESTAMPS };
     const [c] = await poolRead(this.ds, p.organizationId, countRead, params);
     const rows = await poolRead(this.ds, p.organizationId, pageRead, [...params, page.pageSize, page.offset]);
     return { rows, count: c.n };
