@@ -58,6 +58,7 @@ import { DataOut1763770000000 } from './1763770000000-data-out';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 import { UpdatedSinceIndexes1763820000000 } from './1763820000000-updated-since-indexes';
+import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-lists';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -117,4 +118,5 @@ export const MIGRATIONS = [
   Lrs1763750002000,
   DataOut1763770000000,
   UpdatedSinceIndexes1763820000000,
+  UpdatedSinceLists1763830000000,
 ];

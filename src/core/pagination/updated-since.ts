@@ -13,3 +13,11 @@ export function v1UpdatedSince(query: Record<string, unknown>): Date | undefined
     throw new ValidationFailed([{ field: 'updated_since', message: 'Datetime has wrong format. Use an RFC 3339 date-time with an offset, e.g. 2026-01-01T00:00:00Z.' }], 400);
   }
 }
+
+/** The /v1 `updated_since` query parameter as the OpenAPI document declares it (an extension of the published lists). */
+export const V1_UPDATED_SINCE_QUERY = {
+  name: 'updated_since',
+  required: false,
+  schema: { type: 'string' as const, format: 'date-time' },
+  description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+};

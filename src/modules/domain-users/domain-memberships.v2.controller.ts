@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -11,6 +11,8 @@ import { replyBatch } from '../../core/http/v2-batch';
 import { encodeId } from '../../core/ids/ids';
 import { v2BatchSchema, v2DocumentSchema, v2PageSchema, v2RelationshipSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { dateTimeParam } from '../../core/http/query-params';
+import { isoOf } from '../../core/database/pool-reads';
 import { DomainMembershipRow, DomainMembershipsV2Service } from './domain-memberships.v2.service';
 import { DomainMembershipRequestEnvelope, DomainRefV2 } from './dto/domain-membership.v2.dto';
 
@@ -75,9 +77,18 @@ export class DomainMembershipsV2Controller {
   @Get()
   @Scopes('students:read')
   @ApiOkResponse({ description: "A page of the student's domain memberships", schema: v2PageSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
-  async list(@Auth() p: Principal, @Param('id') id: string, @CursorPaged('domain-memberships') page: V2Page) {
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
+  async list(@Auth() p: Principal, @Param('id') id: string, @Query() query: Record<string, unknown>, @CursorPaged('domain-memberships') page: V2Page) {
+    const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
     const student = await this.memberships.requireStudent(p, id);
-    return page.document(await this.memberships.list(p, student.id, page), (m) => presentDomainMembership(m, page.baseUrl));
+    const rows = await this.memberships.list(p, student.id, page, updatedSince);
+    const present = (m: DomainMembershipRow) => presentDomainMembership(m, page.baseUrl);
+    return updatedSince ? page.documentAt(rows, present, (m) => ({ t: isoOf(m.updatedAt), id: m.id })) : page.document(rows, present);
   }
 
   @Post()

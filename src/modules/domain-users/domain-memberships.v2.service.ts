@@ -24,10 +24,12 @@ export interface DomainMembershipRow {
   enrolledAt: Date;
   expiresAt: Date | null;
   createdAt: Date;
+  /** the keyset of filter[updated_since] */
+  updatedAt: Date;
 }
 
 const SELECT = `du.id, du.user_id AS "userId", du.domain_id AS "domainId", d.name AS "domainName", du.active,
-  du.enrolled_at AS "enrolledAt", du.expires_at AS "expiresAt", du.created_at AS "createdAt"`;
+  du.enrolled_at AS "enrolledAt", du.expires_at AS "expiresAt", du.created_at AS "createdAt", du.updated_at AS "updatedAt"`;
 const FROM = `domain_users du JOIN domains d ON d.id = du.domain_id AND d.organization_id = du.organization_id`;
 
 /**
@@ -43,27 +45,38 @@ export class DomainMembershipsV2Service {
   /** The student's uuid, or 404 (malformed, unknown, another organization's). */
   async requireStudent(p: Principal, publicId: string): Promise<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }> {
     const id = decodeId('student', publicId);
-    const [row] = id ? await scoped(this.ds, p.organizationId).query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]) : [];
+    const [row] = id
+      ? await scoped(this.ds, p.organizationId).query<{ id: string; email: string; first_name: string; last_name: string; is_anonymized: boolean }[]>(
+          `SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`,
+          [id],
+        )
+      : [];
     if (!row) throw notFound('Student not found.');
     return row;
   }
 
-  /** A page of the student's memberships, oldest first (domain_users_org_user_created_idx). */
-  async list(p: Principal, userId: string, page: PageRequest): Promise<DomainMembershipRow[]> {
+  /**
+   * A page of the student's memberships, oldest first (domain_users_org_user_created_idx); with
+   * `updatedSince`, those changed at or after it by last change (domain_users_org_user_updated_idx,
+   * docs/decisions/data-out.md).
+   */
+  async list(p: Principal, userId: string, page: PageRequest, updatedSince?: Date): Promise<DomainMembershipRow[]> {
     const params: unknown[] = [userId, page.size + 1];
+    const at = updatedSince ? 'du.updated_at' : 'du.created_at';
     let after = '';
-    if (page.after) {
-      params.push(page.after.t, page.after.id);
-      after = `AND (du.created_at, du.id) > ($3::timestamptz, $4::uuid)`;
-    }
-    return scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 ${after} ORDER BY du.created_at, du.id LIMIT $2`, params);
+    if (updatedSince) after += ` AND du.updated_at >= $${params.push(updatedSince)}`;
+    if (page.after) after += ` AND (${at}, du.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    return scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1${after} ORDER BY ${at}, du.id LIMIT $2`, params);
   }
 
   /** The student's membership of the domain (opaque domain id), or 404. */
   async get(p: Principal, userId: string, domainPublicId: string): Promise<DomainMembershipRow> {
     const domainId = decodeId('domain', domainPublicId);
     const [row] = domainId
-      ? await scoped(this.ds, p.organizationId).query(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 AND du.domain_id = $2`, [userId, domainId])
+      ? await scoped(this.ds, p.organizationId).query<DomainMembershipRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE du.organization_id = $org AND du.user_id = $1 AND du.domain_id = $2`, [
+          userId,
+          domainId,
+        ])
       : [];
     if (!row) throw notFound('Domain membership not found.');
     return row;
@@ -93,7 +106,7 @@ export class DomainMembershipsV2Service {
       const known = new Map(domains.map((d) => [d.id, d]));
       const ids = [...known.keys()];
       const inserted = rowsOf<{ domain_id: string }>(
-        await db.query(
+        await db.query<unknown>(
           `INSERT INTO domain_users (organization_id, domain_id, user_id, active)
            SELECT $org, d, $1, true FROM unnest($2::uuid[]) AS d
            ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING domain_id`,
@@ -122,7 +135,9 @@ export class DomainMembershipsV2Service {
   async remove(p: Principal, userId: string, domainPublicId: string): Promise<void> {
     const domainId = decodeId('domain', domainPublicId);
     const rows = domainId
-      ? rowsOf(await scoped(this.ds, p.organizationId).query(`DELETE FROM domain_users WHERE organization_id = $org AND user_id = $1 AND domain_id = $2 RETURNING id`, [userId, domainId]))
+      ? rowsOf<{ id: string }>(
+          await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM domain_users WHERE organization_id = $org AND user_id = $1 AND domain_id = $2 RETURNING id`, [userId, domainId]),
+        )
       : [];
     if (!rows.length) throw notFound('Domain membership not found.');
   }

@@ -4,6 +4,10 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { constantTimeEqual, randomToken, sha256 } from '../../core/crypto/crypto';
 import { rowsOf } from '../../core/database/sql';
+import type { DomainUserInviteRow } from './domain-user-invites.store';
+
+/** An invite as the /v1 operations show it. */
+type InviteRow = Pick<DomainUserInviteRow, 'id' | 'sent_at' | 'used_at'>;
 import { notFound } from '../../core/http/api-error';
 import { iso } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -11,6 +15,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { fieldError } from '../../core/http/v1-rules';
 import { DomainUsersService } from './domain-users.service';
+import { scoped, unscoped } from '../../core/database/scoped';
 
 /**
  * Domain-user invites (table domain_user_invites, /v1 domains/{name}/users/{id}/invites): the
@@ -26,10 +31,13 @@ export class DomainUserInvitesService {
 
   async listInvites(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest) {
     const du = await this.domainUsers.get(p, domain, userPublicId);
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, du.user_id, p.organizationId]);
-    const rows = await this.ds.query(
-      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [domain.id, du.user_id, p.organizationId],
+    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org`, [
+      domain.id,
+      du.user_id,
+    ]);
+    const rows = await scoped(this.ds, p.organizationId).query<InviteRow[]>(
+      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [domain.id, du.user_id],
     );
     return { rows: rows.map((r: any) => this.presentInvite(domain, r)), count: c.n };
   }
@@ -38,12 +46,10 @@ export class DomainUserInvitesService {
     const du = await this.domainUsers.get(p, domain, userPublicId);
     const uuid = decodeId('domainUserInvite', inviteId);
     if (!uuid) throw notFound();
-    const [row] = await this.ds.query(`SELECT id, sent_at, used_at FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $4`, [
-      uuid,
-      domain.id,
-      du.user_id,
-      p.organizationId,
-    ]);
+    const [row] = await scoped(this.ds, p.organizationId).query<InviteRow[]>(
+      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE id = $1 AND domain_id = $2 AND user_id = $3 AND organization_id = $org`,
+      [uuid, domain.id, du.user_id],
+    );
     if (!row) throw notFound();
     return this.presentInvite(domain, row);
   }
@@ -57,19 +63,16 @@ export class DomainUserInvitesService {
   async createInvite(p: Principal, domain: Domain, userPublicId: string, sendEmail: boolean) {
     const uuid = decodeId('student', userPublicId);
     if (!uuid) throw notFound();
-    const [user] = await this.ds.query(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [uuid, p.organizationId]);
+    const [user] = await scoped(this.ds, p.organizationId).query<{ id: string; is_anonymized: boolean }[]>(`SELECT id, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [uuid]);
     if (!user) throw notFound();
     if (user.is_anonymized) throw fieldError('user', 'The user is anonymized and cannot be invited.');
-    const [member] = await this.ds.query(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $3`, [domain.id, uuid, p.organizationId]);
+    const [member] = await scoped(this.ds, p.organizationId).query<unknown[]>(`SELECT 1 FROM domain_users WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org`, [domain.id, uuid]);
     if (!member) throw fieldError('user', 'The user is not a member of this domain: add them to the domain first.');
     const token = randomToken(24);
-    const [row] = await this.ds.query(`INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token_hash, send_email) VALUES ($1, $2, $3, $4, $5) RETURNING id, sent_at, used_at`, [
-      p.organizationId,
-      domain.id,
-      uuid,
-      sha256(token),
-      sendEmail,
-    ]);
+    const [row] = await scoped(this.ds, p.organizationId).query<InviteRow[]>(
+      `INSERT INTO domain_user_invites (organization_id, domain_id, user_id, token_hash, send_email) VALUES ($org, $1, $2, $3, $4) RETURNING id, sent_at, used_at`,
+      [domain.id, uuid, sha256(token), sendEmail],
+    );
     return this.presentInvite(domain, row, token);
   }
 
@@ -82,8 +85,8 @@ export class DomainUserInvitesService {
   async acceptInvite(token: unknown): Promise<{ organizationId: string; domainId: string; userId: string } | null> {
     if (typeof token !== 'string' || !token || token.length > 512) return null;
     const hash = sha256(token);
-    const rows: { organization_id: string; domain_id: string; user_id: string; token_hash: Buffer }[] = await this.ds
-      .query(
+    const rows = await unscoped(this.ds, 'an invite is found by its token hash')
+      .query<unknown>(
         `UPDATE domain_user_invites i SET used_at = date_trunc('milliseconds', now())
          FROM users u
         WHERE i.token_hash = $1 AND i.used_at IS NULL AND u.id = i.user_id AND u.organization_id = i.organization_id
@@ -91,7 +94,7 @@ export class DomainUserInvitesService {
         RETURNING i.organization_id, i.domain_id, i.user_id, i.token_hash`,
         [hash],
       )
-      .then((r: unknown) => rowsOf(r));
+      .then((r) => rowsOf<Pick<DomainUserInviteRow, 'organization_id' | 'domain_id' | 'user_id' | 'token_hash'>>(r));
     const row = rows[0];
     if (!row || !constantTimeEqual(row.token_hash, hash)) return null;
     return { organizationId: row.organization_id, domainId: row.domain_id, userId: row.user_id };

@@ -17,6 +17,7 @@ import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { presentUser } from './domain-users.presenter';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
+import { scoped, unscoped } from '../../core/database/scoped';
 
 /** Login tokens returned by a domain-user create are valid this long (seconds). */
 export const LOGIN_TOKEN_TTL = 15 * 60;
@@ -34,6 +35,8 @@ export interface DomainUserFilters {
   signupFieldId?: string;
   signupFieldLabel?: string;
   signupFieldValue?: string;
+  /** updated_since: changed at or after, ordered by last change on domain_users_domain_updated_idx (domain_id, updated_at, id) */
+  updatedSince?: Date;
 }
 
 export interface DomainUserRow {
@@ -103,7 +106,7 @@ export class DomainUsersService {
 
   private async accessCodeTables(m: EntityManager = this.ds.manager): Promise<boolean> {
     if (this.accessCodesReady) return true;
-    const [r] = await m.query(`SELECT to_regclass('access_codes') IS NOT NULL AND to_regclass('access_code_pools') IS NOT NULL AS ok`);
+    const [r] = await unscoped(m, 'schema introspection').query<{ ok: boolean }[]>(`SELECT to_regclass('access_codes') IS NOT NULL AND to_regclass('access_code_pools') IS NOT NULL AS ok`);
     this.accessCodesReady = !!r.ok;
     return this.accessCodesReady;
   }
@@ -157,11 +160,14 @@ export class DomainUsersService {
       }
       where.push(`EXISTS (SELECT 1 FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id WHERE ${conds.join(' AND ')})`);
     }
+    // updated_since orders by last change (docs/decisions/data-out.md)
+    if (f.updatedSince) add((n) => `du.updated_at >= ${n}`, f.updatedSince);
+    const order = f.updatedSince ? 'du.updated_at, du.id' : 'du.enrolled_at, du.id';
     const fixed = params.length === 1 && where.length === 3;
     const w = where.join(' AND ');
     const n = params.length;
     const countRead: PoolRead = fixed ? LIST_COUNT : { sql: `SELECT count(*)::int AS n FROM ${FROM} WHERE ${w}` };
-    const pageRead: PoolRead = fixed ? LIST_PAGE : { sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY du.enrolled_at, du.id LIMIT $${n + 1} OFFSET $${n + 2}`, types: TEXT_TIMESTAMPS };
+    const pageRead: PoolRead = fixed ? LIST_PAGE : { sql: `SELECT ${SELECT} FROM ${FROM} WHERE ${w} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, types: TEXT_TIMESTAMPS };
     const [c] = await poolRead(this.ds, p.organizationId, countRead, params);
     const rows = await poolRead(this.ds, p.organizationId, pageRead, [...params, page.pageSize, page.offset]);
     return { rows, count: c.n };
@@ -172,10 +178,10 @@ export class DomainUsersService {
     const out = new Map<string, AccessCodeInfo>();
     const wanted = [...new Set(ids.filter((x): x is string => !!x))];
     if (!wanted.length || !(await this.accessCodeTables(m))) return out;
-    const rows: AccessCodeInfo[] = await m.query(
+    const rows: AccessCodeInfo[] = await scoped(m, p.organizationId).query(
       `SELECT ac.id, ac.code, ac.pool_id, pool.name AS pool_name FROM access_codes ac LEFT JOIN access_code_pools pool ON pool.id = ac.pool_id
-       WHERE ac.id = ANY($1::uuid[]) AND ac.organization_id = $2`,
-      [wanted, p.organizationId],
+       WHERE ac.id = ANY($1::uuid[]) AND ac.organization_id = $org`,
+      [wanted],
     );
     for (const r of rows) out.set(r.id, r);
     return out;
@@ -185,11 +191,11 @@ export class DomainUsersService {
   async signupValues(p: Principal, domain: Domain, userIds: string[], m: EntityManager = this.ds.manager): Promise<Map<string, SignupValue[]>> {
     const out = new Map<string, SignupValue[]>();
     if (!userIds.length) return out;
-    const rows: SignupValue[] = await m.query(
+    const rows: SignupValue[] = await scoped(m, p.organizationId).query(
       `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
-       WHERE v.user_id = ANY($1::uuid[]) AND v.organization_id = $2 AND sf.organization_id = $2 AND ${FIELD_APPLIES('sf', '$3')}
+       WHERE v.user_id = ANY($1::uuid[]) AND v.organization_id = $org AND sf.organization_id = $org AND ${FIELD_APPLIES('sf', '$2')}
        ORDER BY sf."order", sf.created_at, sf.id`,
-      [[...new Set(userIds)], p.organizationId, domain.id],
+      [[...new Set(userIds)], domain.id],
     );
     for (const r of rows) {
       const list = out.get(r.user_id) ?? [];
@@ -203,7 +209,10 @@ export class DomainUsersService {
   async get(p: Principal, domain: Domain, userPublicId: string, m: EntityManager = this.ds.manager): Promise<DomainUserRow> {
     const uuid = decodeId('student', userPublicId);
     if (!uuid) throw notFound();
-    const [row] = await m.query(`SELECT ${SELECT} FROM ${FROM} WHERE du.user_id = $1 AND du.domain_id = $2 AND du.organization_id = $3`, [uuid, domain.id, p.organizationId]);
+    const [row] = await scoped(m, p.organizationId).query<DomainUserRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE du.user_id = $1 AND du.domain_id = $2 AND du.organization_id = $org`, [
+      uuid,
+      domain.id,
+    ]);
     if (!row) throw notFound();
     return row;
   }
@@ -217,11 +226,14 @@ export class DomainUsersService {
     const email = dto.user.email.trim();
     const result = await this.ds.transaction(async (m) => {
       await insertMissingUsers(m, p.organizationId, [{ email, first_name: dto.user.first_name, last_name: dto.user.last_name }]);
-      const [user] = await m.query(`SELECT id, email, first_name, last_name FROM users WHERE organization_id = $1 AND lower(email) = lower($2)`, [p.organizationId, email]);
-      const inserted = await m.query(
-        `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
+      const [user] = await scoped(m, p.organizationId).query<{ id: string; email: string; first_name: string; last_name: string }[]>(
+        `SELECT id, email, first_name, last_name FROM users WHERE organization_id = $org AND lower(email) = lower($1)`,
+        [email],
+      );
+      const inserted = await scoped(m, p.organizationId).query<{ id: string }[]>(
+        `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at) VALUES ($org, $1, $2, $3, $4, $5)
          ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`,
-        [p.organizationId, domain.id, user.id, dto.active ?? true, dto.marketing_optin ?? null, domain.access === 'PUBLIC' ? null : (expiresAt ?? null)],
+        [domain.id, user.id, dto.active ?? true, dto.marketing_optin ?? null, domain.access === 'PUBLIC' ? null : (expiresAt ?? null)],
       );
       const created = inserted.length > 0;
       if (created) {
@@ -264,25 +276,18 @@ export class DomainUsersService {
         p.organizationId,
         emails.map((email, i) => ({ email, first_name: items[i].first_name, last_name: items[i].last_name })),
       );
-      const users: { id: string; email: string; first_name: string; last_name: string; k: string }[] = await m.query(
-        `SELECT id, email, first_name, last_name, lower(email) AS k FROM users WHERE organization_id = $1 AND lower(email) = ANY($2::text[])`,
-        [p.organizationId, emails],
+      const users: { id: string; email: string; first_name: string; last_name: string; k: string }[] = await scoped(m, p.organizationId).query(
+        `SELECT id, email, first_name, last_name, lower(email) AS k FROM users WHERE organization_id = $org AND lower(email) = ANY($1::text[])`,
+        [emails],
       );
       const byEmail = new Map(users.map((u) => [u.k, u]));
       const ordered = emails.map((e) => byEmail.get(e)!);
-      const inserted: { user_id: string }[] = await m.query(
+      const inserted: { user_id: string }[] = await scoped(m, p.organizationId).query(
         `INSERT INTO domain_users (organization_id, domain_id, user_id, active, marketing_optin, expires_at)
-         SELECT $1, $2, v.user_id, v.active, v.marketing_optin, v.expires_at
-           FROM unnest($3::uuid[], $4::boolean[], $5::boolean[], $6::timestamptz[]) AS v(user_id, active, marketing_optin, expires_at)
+         SELECT $org, $1, v.user_id, v.active, v.marketing_optin, v.expires_at
+           FROM unnest($2::uuid[], $3::boolean[], $4::boolean[], $5::timestamptz[]) AS v(user_id, active, marketing_optin, expires_at)
          ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING user_id`,
-        [
-          p.organizationId,
-          domain.id,
-          ordered.map((u) => u.id),
-          items.map((it) => it.active ?? true),
-          items.map((it) => it.marketing_optin ?? null),
-          expires.map((e) => (domain.access === 'PUBLIC' ? null : e)),
-        ],
+        [domain.id, ordered.map((u) => u.id), items.map((it) => it.active ?? true), items.map((it) => it.marketing_optin ?? null), expires.map((e) => (domain.access === 'PUBLIC' ? null : e))],
       );
       const joined = new Set(inserted.map((r) => r.user_id));
       await assignOnRegistration(m, p.organizationId, [...joined]);
@@ -311,7 +316,7 @@ export class DomainUsersService {
     const current = await this.get(p, domain, userPublicId);
     const expiresAt = parseTimestamp('expires_at', dto.expires_at, true);
     const sets: string[] = [];
-    const params: unknown[] = [current.id, p.organizationId];
+    const params: unknown[] = [current.id];
     const set = (col: string, v: unknown) => {
       params.push(v);
       sets.push(`${col} = $${params.length}`);
@@ -327,13 +332,14 @@ export class DomainUsersService {
         const uuid = decodeId('accessCode', rawId);
         const found =
           uuid && (await this.accessCodeTables())
-            ? await this.ds.query(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $2 AND domain_id = $3`, [uuid, p.organizationId, domain.id])
+            ? await scoped(this.ds, p.organizationId).query<{ id: string }[]>(`SELECT id FROM access_codes WHERE id = $1 AND organization_id = $org AND domain_id = $2`, [uuid, domain.id])
             : [];
         if (!found.length) throw fieldError('access_code', `Invalid id "${rawId}" - object does not exist.`);
         set('access_code_id', uuid);
       }
     }
-    if (sets.length) await this.ds.query(`UPDATE domain_users SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, params);
+    if (sets.length)
+      await scoped(this.ds, p.organizationId).query(`UPDATE domain_users SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params);
     return this.get(p, domain, userPublicId);
   }
 }

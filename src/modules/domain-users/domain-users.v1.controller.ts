@@ -13,6 +13,8 @@ import { DomainUsersService, DomainUserFilters, DomainUserRow } from './domain-u
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
 import { JSON_TYPE } from '../../core/pagination/cursor-page';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 
 const route = ScopedRoutes('students');
 
@@ -46,6 +48,7 @@ export class DomainUsersV1Controller {
   }
 
   @route.get()
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async list(
     @Auth() p: Principal,
     @Param('domain_name') name: string,
@@ -71,6 +74,7 @@ export class DomainUsersV1Controller {
       signupFieldId: s('signup_field_id'),
       signupFieldLabel: s('signup_field_label'),
       signupFieldValue: s('signup_field_value'),
+      updatedSince: v1UpdatedSince(query),
     };
     const withSignup = boolParam(query, 'include_signup_field_data') ?? false;
     const domain = await this.domains.requireByName(p, name);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { scoped } from '../../core/database/scoped';
+import type { ManagerAccessRow } from './manager-access.store';
 import { rowsOf } from '../../core/database/sql';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId, IdType } from '../../core/ids/ids';
@@ -47,7 +48,7 @@ export class ManagerAccessService {
       const db = scoped(m, p.organizationId);
       const group = await groupNamed(m, p.organizationId, dto.group_name);
       const [row] = rowsOf<{ id: string }>(
-        await db.query(
+        await db.query<unknown>(
           `INSERT INTO manager_access (organization_id, domain_id, user_id, group_id, can_create_users, course_access_level, path_access_level)
            VALUES ($org, $1, $2, $3, $4, $5, $6)
            ON CONFLICT (domain_id, user_id) DO UPDATE SET group_id = EXCLUDED.group_id, can_create_users = EXCLUDED.can_create_users,
@@ -63,7 +64,9 @@ export class ManagerAccessService {
         const decoded = sent.map((id) => ({ id, uuid: decodeId(k.type, id) }));
         const uuids = decoded.flatMap((d) => (d.uuid ? [d.uuid] : []));
         const known = new Set<string>(
-          uuids.length ? (await db.query(`SELECT id FROM ${k.parent} WHERE organization_id = $org AND id = ANY($1::uuid[]) ${k.live}`, [uuids])).map((r: { id: string }) => r.id) : [],
+          uuids.length
+            ? (await db.query<{ id: string }[]>(`SELECT id FROM ${k.parent} WHERE organization_id = $org AND id = ANY($1::uuid[]) ${k.live}`, [uuids])).map((r: { id: string }) => r.id)
+            : [],
         );
         invalid[k.key] = decoded.filter((d) => !d.uuid || !known.has(d.uuid)).map((d) => d.id);
         const kept = decoded.filter((d) => d.uuid && known.has(d.uuid)).map((d) => d.uuid!);
@@ -82,8 +85,8 @@ export class ManagerAccessService {
   /** Revoke: the setting and its links go; the managed group stays. 404 when the user has none on this domain. */
   async remove(p: Principal, domain: Domain, userPublicId: string): Promise<void> {
     const member = await this.users.get(p, domain, userPublicId);
-    const rows = rowsOf(
-      await scoped(this.ds, p.organizationId).query(`DELETE FROM manager_access WHERE organization_id = $org AND domain_id = $1 AND user_id = $2 RETURNING id`, [domain.id, member.user_id]),
+    const rows = rowsOf<{ id: string }>(
+      await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM manager_access WHERE organization_id = $org AND domain_id = $1 AND user_id = $2 RETURNING id`, [domain.id, member.user_id]),
     );
     if (!rows.length) throw notFound('This user has no manager access on this domain.');
   }
@@ -96,7 +99,9 @@ export class ManagerAccessService {
     member: { user_id: string; email: string; first_name: string; last_name: string },
   ): Promise<Omit<ManagerAccessView, 'invalid'>> {
     const db = scoped(m, p.organizationId);
-    const [a] = await db.query(
+    const [a] = await db.query<
+      (Pick<ManagerAccessRow, 'id' | 'group_id' | 'can_create_users' | 'course_access_level' | 'path_access_level'> & { course_ids: string[]; path_ids: string[]; license_ids: string[] })[]
+    >(
       `SELECT ma.id, ma.group_id, ma.can_create_users, ma.course_access_level, ma.path_access_level,
               ARRAY(SELECT course_id FROM manager_access_courses x WHERE x.organization_id = $org AND x.manager_access_id = ma.id ORDER BY position) AS course_ids,
               ARRAY(SELECT path_id FROM manager_access_paths x WHERE x.organization_id = $org AND x.manager_access_id = ma.id ORDER BY position) AS path_ids,

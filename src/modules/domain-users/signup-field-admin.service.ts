@@ -9,6 +9,8 @@ import { decodeId } from '../../core/ids/ids';
 import { DomainsService } from '../domains/domains.service';
 import type { SignupFieldCreateDto, SignupFieldPatchDto } from './dto/signup-field.dto';
 import { presentSignupField } from './signup-fields.service';
+import { scoped } from '../../core/database/scoped';
+import type { SignupFieldRow } from './signup-fields.store';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -45,7 +47,10 @@ export class SignupFieldAdminService {
   private async field(m: EntityManager, p: Principal, domainId: string, publicId: string, lock = false): Promise<any> {
     const uuid = decodeId('signupField', publicId);
     if (!uuid) throw notFound();
-    const [row] = await m.query(`SELECT * FROM signup_fields WHERE id = $1 AND domain_id = $2 AND organization_id = $3${lock ? ' FOR UPDATE' : ''}`, [uuid, domainId, p.organizationId]);
+    const [row] = await scoped(m, p.organizationId).query<SignupFieldRow[]>(`SELECT * FROM signup_fields WHERE id = $1 AND domain_id = $2 AND organization_id = $org${lock ? ' FOR UPDATE' : ''}`, [
+      uuid,
+      domainId,
+    ]);
     if (!row) throw notFound();
     return row;
   }
@@ -96,11 +101,10 @@ export class SignupFieldAdminService {
     const type = dto.type ?? 'TEXT';
     const options = this.options(type, dto.options, []);
     this.checkRegex(dto.regex_validator);
-    const [row] = await this.ds.query(
+    const [row] = await scoped(this.ds, p.organizationId).query<SignupFieldRow[]>(
       `INSERT INTO signup_fields (organization_id, domain_id, type, label, help_text, regex_validator, regex_validator_error_text, required, active, "order", options)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) RETURNING *`,
+       VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb) RETURNING *`,
       [
-        p.organizationId,
         domain.id,
         type,
         dto.label,
@@ -124,14 +128,13 @@ export class SignupFieldAdminService {
       const type = dto.type ?? cur.type;
       const options = this.options(type, dto.options, Array.isArray(cur.options) ? cur.options : []);
       this.checkRegex(dto.regex_validator);
-      const [row] = rowsOf(
-        await m.query(
-          `UPDATE signup_fields SET type = $3, label = $4, help_text = $5, regex_validator = $6, regex_validator_error_text = $7,
-                required = $8, active = $9, "order" = $10, options = $11::jsonb, updated_at = date_trunc('milliseconds', now())
-          WHERE id = $1 AND organization_id = $2 RETURNING *`,
+      const [row] = rowsOf<SignupFieldRow>(
+        await scoped(m, p.organizationId).query<unknown>(
+          `UPDATE signup_fields SET type = $2, label = $3, help_text = $4, regex_validator = $5, regex_validator_error_text = $6,
+                required = $7, active = $8, "order" = $9, options = $10::jsonb, updated_at = date_trunc('milliseconds', now())
+          WHERE id = $1 AND organization_id = $org RETURNING *`,
           [
             cur.id,
-            p.organizationId,
             type,
             dto.label ?? cur.label,
             dto.help_text ?? cur.help_text,
@@ -152,6 +155,6 @@ export class SignupFieldAdminService {
   async remove(p: Principal, domainName: string, publicId: string): Promise<void> {
     const domain = await this.domains.requireByName(p, domainName);
     const cur = await this.field(this.ds.manager, p, domain.id, publicId);
-    await this.ds.query(`DELETE FROM signup_fields WHERE id = $1 AND organization_id = $2`, [cur.id, p.organizationId]);
+    await scoped(this.ds, p.organizationId).query(`DELETE FROM signup_fields WHERE id = $1 AND organization_id = $org`, [cur.id]);
   }
 }

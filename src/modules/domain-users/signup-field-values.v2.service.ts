@@ -93,7 +93,7 @@ export class SignupFieldValuesV2Service {
   async student(p: Principal, publicId: unknown): Promise<string> {
     const uuid = decodeId('student', publicId);
     const [row] = uuid
-      ? await scoped(this.ds, p.organizationId).query(
+      ? await scoped(this.ds, p.organizationId).query<{ id: string }[]>(
           `SELECT u.id FROM users u WHERE u.organization_id = $org AND u.id = $1
               AND EXISTS (SELECT 1 FROM domain_users du WHERE du.organization_id = $org AND du.user_id = u.id)`,
           [uuid],
@@ -179,7 +179,7 @@ export class SignupFieldValuesV2Service {
     const tuples = accepted.map((a) => `($${params.push(a.id)}::uuid, $${params.push(a.value)}::text)`);
     // the values and the groups whose enforced sign-up-field rule their students now match (groups/auto-assignment), in one transaction
     const result = await this.ds.transaction(async (m) => {
-      const written = await scoped(m, p.organizationId).query(
+      const written = await scoped(m, p.organizationId).query<unknown>(
         `UPDATE signup_field_values AS s SET value = v.value, updated_at = date_trunc('milliseconds', now())
            FROM (VALUES ${tuples.join(', ')}) AS v(id, value)
           WHERE s.id = v.id AND s.organization_id = $org RETURNING s.id, s.user_id`,

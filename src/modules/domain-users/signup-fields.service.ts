@@ -8,6 +8,8 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainUsersService, FIELD_APPLIES, SignupValue } from './domain-users.service';
 import { assignBySignupFields } from '../groups/auto-assignment';
+import { scoped } from '../../core/database/scoped';
+import type { SignupFieldRow } from './signup-fields.store';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -46,20 +48,22 @@ export class SignupFieldsService {
   ) {}
 
   async listFields(p: Principal, domain: Domain, page: V1PageRequest) {
-    const params = [p.organizationId, domain.id];
-    const where = `organization_id = $1 AND ${FIELD_APPLIES('signup_fields', '$2')}`;
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM signup_fields WHERE ${where}`, params);
-    const rows = await this.ds.query(`SELECT * FROM signup_fields WHERE ${where} ORDER BY "order", created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const db = scoped(this.ds, p.organizationId);
+    const params = [domain.id];
+    const where = `organization_id = $org AND ${FIELD_APPLIES('signup_fields', '$1')}`;
+    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM signup_fields WHERE ${where}`, params);
+    const rows = await db.query<SignupFieldRow[]>(`SELECT * FROM signup_fields WHERE ${where} ORDER BY "order", created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows: rows.map(presentSignupField), count: c.n };
   }
 
   async listValues(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest): Promise<{ rows: SignupValue[]; count: number }> {
     const du = await this.domainUsers.get(p, domain, userPublicId);
-    const params = [du.user_id, p.organizationId, domain.id];
+    const db = scoped(this.ds, p.organizationId);
+    const params = [du.user_id, domain.id];
     const from = `signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
-      WHERE v.user_id = $1 AND v.organization_id = $2 AND sf.organization_id = $2 AND ${FIELD_APPLIES('sf', '$3')}`;
-    const [c] = await this.ds.query(`SELECT count(*)::int AS n FROM ${from}`, params);
-    const rows = await this.ds.query(
+      WHERE v.user_id = $1 AND v.organization_id = $org AND sf.organization_id = $org AND ${FIELD_APPLIES('sf', '$2')}`;
+    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from}`, params);
+    const rows = await db.query<SignupValue[]>(
       `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM ${from} ORDER BY sf."order", sf.created_at, sf.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
       params,
     );
@@ -70,10 +74,10 @@ export class SignupFieldsService {
     const du = await this.domainUsers.get(p, domain, userPublicId);
     const fieldId = decodeId('signupField', fieldPublicId);
     if (!fieldId) throw notFound();
-    const [row] = await this.ds.query(
+    const [row] = await scoped(this.ds, p.organizationId).query<SignupValue[]>(
       `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
-       WHERE v.user_id = $1 AND sf.id = $2 AND v.organization_id = $3 AND sf.organization_id = $3 AND ${FIELD_APPLIES('sf', '$4')}`,
-      [du.user_id, fieldId, p.organizationId, domain.id],
+       WHERE v.user_id = $1 AND sf.id = $2 AND v.organization_id = $org AND sf.organization_id = $org AND ${FIELD_APPLIES('sf', '$3')}`,
+      [du.user_id, fieldId, domain.id],
     );
     if (!row) throw notFound();
     return row;
@@ -84,11 +88,10 @@ export class SignupFieldsService {
     const uuids = publicIds.map((id) => decodeId('signupField', id));
     const known = uuids.filter((u): u is string => !!u);
     const rows: FieldRow[] = known.length
-      ? await this.ds.query(`SELECT id, type, label, options FROM signup_fields WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND ${FIELD_APPLIES('signup_fields', '$3')}`, [
-          known,
-          p.organizationId,
-          domain.id,
-        ])
+      ? await scoped(this.ds, p.organizationId).query(
+          `SELECT id, type, label, options FROM signup_fields WHERE id = ANY($1::uuid[]) AND organization_id = $org AND ${FIELD_APPLIES('signup_fields', '$2')}`,
+          [known, domain.id],
+        )
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const out = new Map<string, FieldRow>();
@@ -115,13 +118,13 @@ export class SignupFieldsService {
   async upsert(p: Principal, userId: string, items: { field: FieldRow; value: string }[]): Promise<SignupValue[]> {
     if (!items.length) return [];
     const rows: { signup_field_id: string; value: string }[] = await this.ds.transaction(async (m) => {
-      const written = await m.query(
+      const written = await scoped(m, p.organizationId).query<{ signup_field_id: string; value: string }[]>(
         `INSERT INTO signup_field_values (organization_id, user_id, signup_field_id, value)
-         SELECT $1, $2, f, v FROM unnest($3::uuid[], $4::text[]) AS x(f, v)
+         SELECT $org, $1, f, v FROM unnest($2::uuid[], $3::text[]) AS x(f, v)
          ON CONFLICT (user_id, signup_field_id) DO UPDATE SET value = EXCLUDED.value, updated_at = date_trunc('milliseconds', now())
            WHERE signup_field_values.value IS DISTINCT FROM EXCLUDED.value
          RETURNING signup_field_id, value`,
-        [p.organizationId, userId, items.map((i) => i.field.id), items.map((i) => i.value)],
+        [userId, items.map((i) => i.field.id), items.map((i) => i.value)],
       );
       await assignBySignupFields(m, p.organizationId, [userId]);
       return written;

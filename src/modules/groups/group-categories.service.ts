@@ -5,11 +5,10 @@ import type { Principal } from '../../core/auth/principal';
 import { rowsOf } from '../../core/database/sql';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
+import { scoped } from '../../core/database/scoped';
+import type { GroupCategoryRow as GroupCategoryTableRow } from './group-categories.store';
 
-export interface GroupCategoryRow {
-  id: string;
-  name: string;
-}
+export type GroupCategoryRow = Pick<GroupCategoryTableRow, 'id' | 'name'>;
 
 /**
  * Group categories written by an administrator (CONVENTIONS §15; /v1/group-categories and the
@@ -22,7 +21,7 @@ export class GroupCategoriesService {
 
   async create(p: Principal | string, dto: { name: string }): Promise<GroupCategoryRow> {
     const org = typeof p === 'string' ? p : p.organizationId;
-    const [row] = await this.ds.query(`INSERT INTO group_categories (organization_id, name) VALUES ($1, $2) RETURNING id, name`, [org, dto.name]);
+    const [row] = await scoped(this.ds, org).query<GroupCategoryRow[]>(`INSERT INTO group_categories (organization_id, name) VALUES ($org, $1) RETURNING id, name`, [dto.name]);
     return row;
   }
 
@@ -30,11 +29,10 @@ export class GroupCategoriesService {
     const id = decodeId('groupCategory', publicId);
     if (!id) throw notFound();
     const [row] = rowsOf<GroupCategoryRow>(
-      await this.ds.query(`UPDATE group_categories SET name = $3, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2 RETURNING id, name`, [
-        id,
-        p.organizationId,
-        dto.name,
-      ]),
+      await scoped(this.ds, p.organizationId).query<unknown>(
+        `UPDATE group_categories SET name = $2, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org RETURNING id, name`,
+        [id, dto.name],
+      ),
     );
     if (!row) throw notFound();
     return row;
@@ -43,7 +41,7 @@ export class GroupCategoriesService {
   async remove(p: Principal, publicId: string): Promise<void> {
     const id = decodeId('groupCategory', publicId);
     if (!id) throw notFound();
-    const rows = rowsOf(await this.ds.query(`DELETE FROM group_categories WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, p.organizationId]));
+    const rows = rowsOf<{ id: string }>(await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM group_categories WHERE id = $1 AND organization_id = $org RETURNING id`, [id]));
     if (!rows.length) throw notFound();
   }
 }

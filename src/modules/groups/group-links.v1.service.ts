@@ -77,16 +77,26 @@ export class GroupLinkRows<R> {
     private readonly k: GroupLink,
   ) {}
 
-  async list(p: Principal, groupPublicId: string, page: V1PageRequest): Promise<{ rows: R[]; count: number }> {
+  /**
+   * `updatedSince`: links made at or after it. A link is made and removed, never changed, so its
+   * creation is its last change and the order (created_at) is already by last change
+   * (docs/decisions/data-out.md), on the (group_id, created_at, ...) index.
+   */
+  async list(p: Principal, groupPublicId: string, page: V1PageRequest, f: { updatedSince?: Date } = {}): Promise<{ rows: R[]; count: number }> {
     const k = this.k;
     const groupId = await this.groups.requireGroupId(p, groupPublicId);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${k.table} WHERE group_id = $1 AND organization_id = $2`, [groupId, p.organizationId]);
-    const rows: R[] = await this.ds.query(
+    const since = f.updatedSince ? ` AND ${k.alias}.created_at >= $2` : '';
+    const params = f.updatedSince ? [groupId, f.updatedSince] : [groupId];
+    const [{ n }] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM ${k.table} ${k.alias} WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $org${since}`,
+      params,
+    );
+    const rows: R[] = await scoped(this.ds, p.organizationId).query(
       `SELECT ${k.select}
          FROM ${k.from}
-        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $2
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.organization_id = $org${since}
         ORDER BY ${k.alias}.created_at, ${k.alias}.${k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [groupId, p.organizationId],
+      params,
     );
     return { rows, count: n };
   }
@@ -97,13 +107,13 @@ export class GroupLinkRows<R> {
     const groupId = await this.groups.requireGroupId(p, groupPublicId);
     const sent = linkedIdOf(body, k.member);
     const id = decodeId(k.kind, sent);
-    const found = id ? await this.ds.query(`SELECT id FROM ${k.target} WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const found = id ? await scoped(this.ds, p.organizationId).query<{ id: string }[]>(`SELECT id FROM ${k.target} WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!found.length) throw invalidPk(k.member, sent);
-    const inserted = await this.ds.query(
-      `INSERT INTO ${k.table} (group_id, ${k.column}, organization_id) SELECT $1, $2, $3
-        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $3)
+    const inserted = await scoped(this.ds, p.organizationId).query<unknown[]>(
+      `INSERT INTO ${k.table} (group_id, ${k.column}, organization_id) SELECT $1, $2, $org
+        WHERE EXISTS (SELECT 1 FROM groups WHERE id = $1 AND organization_id = $org)
        ON CONFLICT (group_id, ${k.column}) DO NOTHING RETURNING ${k.returning}`,
-      [groupId, id, p.organizationId],
+      [groupId, id],
     );
     const row = await this.link(p, groupId, id!);
     if (!row) throw notFound('Not found.'); // the group was deleted meanwhile
@@ -123,18 +133,20 @@ export class GroupLinkRows<R> {
     const groupId = await this.groups.requireGroupId(p, groupPublicId);
     const id = decodeId(k.kind, linkedPublicId);
     const rows = id
-      ? rowsOf(await this.ds.query(`DELETE FROM ${k.table} WHERE group_id = $1 AND ${k.column} = $2 AND organization_id = $3 RETURNING ${k.returning}`, [groupId, id, p.organizationId]))
+      ? rowsOf<unknown>(
+          await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM ${k.table} WHERE group_id = $1 AND ${k.column} = $2 AND organization_id = $org RETURNING ${k.returning}`, [groupId, id]),
+        )
       : [];
     if (!rows.length) throw notFound('Not found.');
   }
 
   private async link(p: Principal, groupId: string, linkedId: string): Promise<R | null> {
     const k = this.k;
-    const rows: R[] = await this.ds.query(
+    const rows: R[] = await scoped(this.ds, p.organizationId).query(
       `SELECT ${k.select}
          FROM ${k.from}
-        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.${k.column} = $2 AND ${k.alias}.organization_id = $3`,
-      [groupId, linkedId, p.organizationId],
+        WHERE ${k.alias}.group_id = $1 AND ${k.alias}.${k.column} = $2 AND ${k.alias}.organization_id = $org`,
+      [groupId, linkedId],
     );
     return rows[0] ?? null;
   }
@@ -157,18 +169,26 @@ export class GroupLinksV1Service {
   }
 
   /** /v1/users/{user_id}/groups: the groups of a user of the organization (404 for any other id). */
-  async listUserGroups(p: Principal, userPublicId: string, page: V1PageRequest): Promise<{ rows: UserGroupRow[]; count: number }> {
+  async listUserGroups(p: Principal, userPublicId: string, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: UserGroupRow[]; count: number }> {
     const userId = decodeId('student', userPublicId);
     // a /v1 user is one registered on a domain of the organization (CONVENTIONS §10): any other id is 404, as on GET /v1/users/{id}
-    const users = userId ? await scoped(this.ds, p.organizationId).query(`SELECT u.id FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}`, [userId]) : [];
+    const users = userId
+      ? await scoped(this.ds, p.organizationId).query<{ id: string }[]>(`SELECT u.id FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}`, [userId])
+      : [];
     if (!users.length) throw notFound('Not found.');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_memberships WHERE user_id = $1 AND organization_id = $2`, [userId, p.organizationId]);
-    const rows: UserGroupRow[] = await this.ds.query(
+    // updated_since: memberships made at or after it (a membership's creation is its last change), on (user_id, created_at, group_id)
+    const since = updatedSince ? ' AND gm.created_at >= $2' : '';
+    const params = updatedSince ? [userId, updatedSince] : [userId];
+    const [{ n }] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM group_memberships gm WHERE gm.user_id = $1 AND gm.organization_id = $org${since}`,
+      params,
+    );
+    const rows: UserGroupRow[] = await scoped(this.ds, p.organizationId).query(
       `SELECT gm.group_id, g.name, gm.created_at
          FROM group_memberships gm JOIN groups g ON g.id = gm.group_id AND g.organization_id = gm.organization_id
-        WHERE gm.user_id = $1 AND gm.organization_id = $2
+        WHERE gm.user_id = $1 AND gm.organization_id = $org${since}
         ORDER BY gm.created_at, gm.group_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [userId, p.organizationId],
+      params,
     );
     return { rows, count: n };
   }

@@ -101,11 +101,16 @@ export class GroupMembershipsService {
   async remove(p: Principal, groupId: string, items: ValidItem<MembershipStudentRef>[]): Promise<Map<number, ItemOutcome<never>>> {
     return this.withStudents<never>(p, items, async (db, decoded, out) => {
       const deleted = rowsOf<{ user_id: string }>(
-        await db.query(`DELETE FROM group_memberships WHERE organization_id = $org AND group_id = $1 AND user_id = ANY($2::uuid[]) RETURNING user_id`, [groupId, decoded.map((d) => d.userId)]),
+        await db.query<unknown>(`DELETE FROM group_memberships WHERE organization_id = $org AND group_id = $1 AND user_id = ANY($2::uuid[]) RETURNING user_id`, [
+          groupId,
+          decoded.map((d) => d.userId),
+        ]),
       );
       const gone = new Set(deleted.map((r) => r.user_id));
       const absent = [...new Set(decoded.filter((d) => !gone.has(d.userId)).map((d) => d.userId))];
-      const known = new Set<string>(absent.length ? (await db.query(`SELECT id FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [absent])).map((r: { id: string }) => r.id) : []);
+      const known = new Set<string>(
+        absent.length ? (await db.query<{ id: string }[]>(`SELECT id FROM users WHERE organization_id = $org AND id = ANY($1::uuid[])`, [absent])).map((r: { id: string }) => r.id) : [],
+      );
       for (const d of decoded) out.set(d.index, gone.has(d.userId) || known.has(d.userId) ? { ok: true, id: d.sent, deleted: true } : studentNotFound);
     });
   }

@@ -1,4 +1,7 @@
-import { Controller, Get, Param, Type } from '@nestjs/common';
+import { Controller, Get, Param, Query, Type } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import { OnHandlers } from '../../core/http/v1-controller-kit';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -19,7 +22,7 @@ export const GroupLinkRoutes = <R>(kind: 'users' | 'pools', id: string, present:
     id,
     scopes: 'student-groups',
     present,
-    list: { call: (s) => s.list, cap: V1_PAGE_CAP.large },
+    list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ updatedSince: v1UpdatedSince(q) }) },
     create: { call: (s) => s.add, handler: 'create', upsert: true, body },
     read: { call: (s) => s.read },
     remove: { call: (s) => s.remove },
@@ -27,6 +30,7 @@ export const GroupLinkRoutes = <R>(kind: 'users' | 'pools', id: string, present:
 
 /** /v1/groups/{group_id}/users: the members of a group. */
 @V1()
+@OnHandlers({ list: [ApiQuery(V1_UPDATED_SINCE_QUERY)] })
 @GroupLinkRoutes('users', 'user_id', presentGroupUser, V1GroupUserCreateDto)
 @Controller('v1/groups/:group_id/users')
 export class GroupUsersV1Controller {
@@ -41,8 +45,9 @@ export class UserGroupsV1Controller {
 
   @Get()
   @Scopes('student-groups:read', 'students:read')
-  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.links.listUserGroups(p, userId, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const { rows, count } = await this.links.listUserGroups(p, userId, page, v1UpdatedSince(query));
     return page.list(rows.map(presentUserGroup), count);
   }
 }

@@ -12,5 +12,5 @@ export class Group extends UpdatedOrgEntity {
   @Column('jsonb', { nullable: true }) signUpFieldRule: unknown;
 }
 
-/** The columns of a `groups` row, for the set-wise statements' RETURNING / SELECT (read back with entityFromRow). */
-export const GROUP_COLUMNS = 'id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email, discount_percent, sign_up_field_rule, created_at, updated_at';
+/** The columns of a `groups` row, for the set-wise statements' RETURNING / SELECT (read back with entityFromRow): GroupRow's (groups.store.ts). */
+export { GROUPS_COLUMNS as GROUP_COLUMNS } from './groups.store';

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { ApiError } from '../../core/http/api-error';
 import { newUuid } from '../../core/ids/ids';
+import { scoped } from '../../core/database/scoped';
 
 export class GroupNameTaken extends ApiError {
   constructor() {
@@ -21,7 +22,7 @@ export class GroupsProvisioning {
   async create(m: EntityManager, organizationId: string, name: string): Promise<string> {
     const id = newUuid();
     try {
-      await m.query(`INSERT INTO groups (id, organization_id, name) VALUES ($1, $2, $3)`, [id, organizationId, name]);
+      await scoped(m, organizationId).query(`INSERT INTO groups (id, organization_id, name) VALUES ($1, $org, $2)`, [id, name]);
     } catch (err) {
       if (isUniqueViolation(err)) throw new GroupNameTaken();
       throw err;
@@ -31,7 +32,9 @@ export class GroupsProvisioning {
 
   async rename(m: EntityManager, organizationId: string, id: string, name: string): Promise<boolean> {
     try {
-      const rows = rowsOf(await m.query(`UPDATE groups SET name = $3, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, organizationId, name]));
+      const rows = rowsOf<{ id: string }>(
+        await scoped(m, organizationId).query<unknown>(`UPDATE groups SET name = $2, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org RETURNING id`, [id, name]),
+      );
       return rows.length > 0;
     } catch (err) {
       if (isUniqueViolation(err)) throw new GroupNameTaken();
@@ -40,31 +43,31 @@ export class GroupsProvisioning {
   }
 
   async exists(m: EntityManager, organizationId: string, id: string, lock = false): Promise<boolean> {
-    const rows = await m.query(`SELECT id FROM groups WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, organizationId]);
+    const rows = await scoped(m, organizationId).query<{ id: string }[]>(`SELECT id FROM groups WHERE id = $1 AND organization_id = $org${lock ? ' FOR UPDATE' : ''}`, [id]);
     return rows.length > 0;
   }
 
   async remove(m: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = rowsOf(await m.query(`DELETE FROM groups WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, organizationId]));
+    const rows = rowsOf<{ id: string }>(await scoped(m, organizationId).query<unknown>(`DELETE FROM groups WHERE id = $1 AND organization_id = $org RETURNING id`, [id]));
     return rows.length > 0;
   }
 
   async addMembers(m: EntityManager, organizationId: string, groupId: string, userIds: string[]): Promise<void> {
     if (!userIds.length) return;
-    await m.query(
+    await scoped(m, organizationId).query(
       `INSERT INTO group_memberships (group_id, user_id, organization_id)
-       SELECT $1, u.id, u.organization_id FROM users u WHERE u.organization_id = $2 AND u.id = ANY($3::uuid[])
+       SELECT $1, u.id, u.organization_id FROM users u WHERE u.organization_id = $org AND u.id = ANY($2::uuid[])
        ON CONFLICT DO NOTHING`,
-      [groupId, organizationId, userIds],
+      [groupId, userIds],
     );
   }
 
   async removeMembers(m: EntityManager, organizationId: string, groupId: string, userIds: string[] | 'all'): Promise<void> {
     if (userIds === 'all') {
-      await m.query(`DELETE FROM group_memberships WHERE organization_id = $1 AND group_id = $2`, [organizationId, groupId]);
+      await scoped(m, organizationId).query(`DELETE FROM group_memberships WHERE organization_id = $org AND group_id = $1`, [groupId]);
       return;
     }
     if (!userIds.length) return;
-    await m.query(`DELETE FROM group_memberships WHERE organization_id = $1 AND group_id = $2 AND user_id = ANY($3::uuid[])`, [organizationId, groupId, userIds]);
+    await scoped(m, organizationId).query(`DELETE FROM group_memberships WHERE organization_id = $org AND group_id = $1 AND user_id = ANY($2::uuid[])`, [groupId, userIds]);
   }
 }

@@ -9,6 +9,7 @@ import type { PageRequest } from '../../core/pagination/cursor-page';
 import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupCategory } from './group-category.entity';
 import { Group, GROUP_COLUMNS } from './group.entity';
+import type { GroupRow } from './groups.store';
 import { GroupResource, GroupView, presentGroup } from './groups.presenter';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
@@ -20,6 +21,8 @@ export interface GroupListFilters {
   name?: string;
   /** public category id as sent (already checked to be at most 64 characters) */
   categoryId?: string;
+  /** filter[updated_since]: changed at or after, ordered by last change (updated_at, id) on groups_org_updated_idx */
+  updatedSince?: Date;
 }
 
 /** The outcome of a batch item whose id is no group of the organization. */
@@ -90,8 +93,11 @@ export class GroupsService {
     }
     // the unfiltered pages are two fixed texts: named statements
     const name = params.length === 0 ? (page.after ? 'groups_v2_list_after' : 'groups_v2_list') : undefined;
-    if (page.after) where += ` AND (g.created_at, g.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
-    const sql = `SELECT ${READ_COLUMNS} FROM groups g WHERE ${where} ORDER BY g.created_at ASC, g.id ASC LIMIT $${params.push(page.size + 1)}`;
+    // filter[updated_since] orders by last change (docs/decisions/data-out.md), on (organization_id, updated_at, id)
+    const at = filters.updatedSince ? 'g.updated_at' : 'g.created_at';
+    if (filters.updatedSince) where += ` AND g.updated_at >= $${params.push(filters.updatedSince)}`;
+    if (page.after) where += ` AND (${at}, g.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const sql = `SELECT ${READ_COLUMNS} FROM groups g WHERE ${where} ORDER BY ${at} ASC, g.id ASC LIMIT $${params.push(page.size + 1)}`;
     return poolRead(this.groups.manager.connection, p.organizationId, { sql, name, types: TEXT_TIMESTAMPS }, params);
   }
 
@@ -161,8 +167,8 @@ export class GroupsService {
       const n = params.length;
       return `($${n - 4}::uuid, $org::uuid, $${n - 3}::text, $${n - 2}::uuid, $${n - 1}::text[], $${n}::boolean)`;
     });
-    const inserted = rowsOf(
-      await scoped(this.groups, p.organizationId).query(
+    const inserted = rowsOf<GroupRow>(
+      await scoped(this.groups, p.organizationId).query<unknown>(
         `INSERT INTO groups (id, organization_id, name, category_id, rule_email_domains, send_course_enrollment_email)
          VALUES ${values.join(', ')}
          ON CONFLICT (organization_id, name) DO NOTHING
@@ -172,7 +178,7 @@ export class GroupsService {
     );
     // Names are unique within the organization (groups_org_name_uq, case-sensitive): an item whose
     // row was not inserted collided with an existing group's name.
-    const byId = new Map(inserted.map((r: any) => [r.id as string, entityFromRow(this.groups, r)]));
+    const byId = new Map(inserted.map((r) => [r.id, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
       out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : NAME_TAKEN);
@@ -273,8 +279,8 @@ export class GroupsService {
       const n = params.length - 9;
       return `($${n + 1}::uuid, $${n + 2}::boolean, $${n + 3}::text, $${n + 4}::boolean, $${n + 5}::text[], $${n + 6}::boolean, $${n + 7}::boolean, $${n + 8}::boolean, $${n + 9}::uuid)`;
     });
-    const updated = rowsOf(
-      await scoped(this.groups, p.organizationId).query(
+    const updated = rowsOf<GroupRow>(
+      await scoped(this.groups, p.organizationId).query<unknown>(
         `UPDATE groups g SET
            name = CASE WHEN v.set_name THEN v.name ELSE g.name END,
            rule_email_domains = CASE WHEN v.set_domains THEN v.domains ELSE g.rule_email_domains END,
@@ -289,7 +295,7 @@ export class GroupsService {
         params,
       ),
     );
-    const byId = new Map(updated.map((r: any) => [r.id as string, entityFromRow(this.groups, r)]));
+    const byId = new Map(updated.map((r) => [r.id, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
       out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : GROUP_NOT_FOUND);
@@ -301,8 +307,10 @@ export class GroupsService {
     const out = new Map<number, ItemOutcome<never>>();
     const rows = itemsWithIds(items, 'group', GROUP_NOT_FOUND, out);
     if (!rows.length) return out;
-    const deleted = rowsOf(await scoped(this.groups, p.organizationId).query(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]));
-    const gone = new Set(deleted.map((r: any) => r.id as string));
+    const deleted = rowsOf<{ id: string }>(
+      await scoped(this.groups, p.organizationId).query<unknown>(`DELETE FROM groups WHERE organization_id = $org AND id = ANY($1::uuid[]) RETURNING id`, [rows.map((r) => r.id)]),
+    );
+    const gone = new Set(deleted.map((r) => r.id));
     for (const { v, id } of rows) {
       out.set(v.index, gone.has(id) ? { ok: true, id: v.item.id, deleted: true } : GROUP_NOT_FOUND);
     }

@@ -4,6 +4,8 @@ import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { strParam } from '../../core/http/v1-rules';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto, V1GroupUpdateDto } from './dto/v1-group.dto';
 import { presentV1Group } from './groups.v1.presenter';
@@ -30,9 +32,10 @@ export class GroupsV1Controller {
 
   @Get()
   @Scopes('student-groups:read')
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
     // `name` is an exact, case-sensitive match; an empty value is no filter (as django-filter does)
-    const { rows, counts, options, count } = await this.groups.list(p, page, strParam(query, 'name') || undefined);
+    const { rows, counts, options, count } = await this.groups.list(p, page, strParam(query, 'name') || undefined, v1UpdatedSince(query));
     return page.list(
       rows.map((g) => presentV1Group(g, counts.get(g.id) ?? 0, options)),
       count,

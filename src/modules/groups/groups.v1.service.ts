@@ -10,10 +10,12 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { MAX_RULE_DOMAINS } from './dto/group.dto';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto } from './dto/v1-group.dto';
 import { Group, GROUP_COLUMNS } from './group.entity';
+import type { GroupRow } from './groups.store';
 import { isGroupNameConflict, normalizeDomains } from './groups.service';
 import type { SignUpFieldRule } from './groups.v1.presenter';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { scoped } from '../../core/database/scoped';
 
 const NOW = `date_trunc('milliseconds', now())`;
 const NAME_TAKEN = 'group with this name already exists.';
@@ -39,22 +41,26 @@ export class GroupsV1Service {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** A `groups` row of GROUP_COLUMNS as the entity. */
-  private group(row: Record<string, unknown>): Group {
+  private group(row: GroupRow): Group {
     return entityFromRow(this.ds.getRepository(Group), row);
   }
 
   // ---------------------------------------------------------------- groups
 
-  async list(p: Principal, page: V1PageRequest, name?: string): Promise<{ rows: Group[]; counts: Map<string, number>; options: OptionInfo; count: number }> {
-    const params: unknown[] = [p.organizationId];
-    let where = 'organization_id = $1';
+  async list(p: Principal, page: V1PageRequest, name?: string, updatedSince?: Date): Promise<{ rows: Group[]; counts: Map<string, number>; options: OptionInfo; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [];
+    let where = 'organization_id = $org';
     if (name !== undefined) {
       params.push(name);
-      where += ` AND name = $2`; // exact, served by groups_org_name_uq
+      where += ` AND name = $1`; // exact, served by groups_org_name_uq
     }
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM groups WHERE ${where}`, params);
-    const rows: Group[] = (await this.ds.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)).map(
-      (r: Record<string, unknown>) => this.group(r),
+    // updated_since orders by last change (docs/decisions/data-out.md), on groups_org_updated_idx
+    if (updatedSince) where += ` AND updated_at >= $${params.push(updatedSince)}`;
+    const order = updatedSince ? 'updated_at, id' : 'created_at, id';
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM groups WHERE ${where}`, params);
+    const rows: Group[] = (await db.query<GroupRow[]>(`SELECT ${GROUP_COLUMNS} FROM groups WHERE ${where} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params)).map((r) =>
+      this.group(r),
     );
     return {
       rows,
@@ -84,14 +90,14 @@ export class GroupsV1Service {
 
   private async lookupOptions(p: Principal, ids: string[]): Promise<OptionInfo> {
     if (!ids.length) return new Map();
-    const rows: { id: string; value: string | null; domain_name: string | null }[] = await this.ds.query(
+    const rows: { id: string; value: string | null; domain_name: string | null }[] = await scoped(this.ds, p.organizationId).query(
       `SELECT DISTINCT ON (o->>'id') o->>'id' AS id, o->>'value' AS value, d.name AS domain_name
          FROM signup_fields sf
          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(sf.options) = 'array' THEN sf.options ELSE '[]'::jsonb END) o
          LEFT JOIN domains d ON d.id = sf.domain_id AND d.organization_id = sf.organization_id
-        WHERE sf.organization_id = $1 AND o->>'id' = ANY($2::text[])
+        WHERE sf.organization_id = $org AND o->>'id' = ANY($1::text[])
         ORDER BY o->>'id', sf.created_at, sf.id`,
-      [p.organizationId, ids],
+      [ids],
     );
     return new Map(rows.map((r) => [r.id, { value: r.value, domain_name: r.domain_name }]));
   }
@@ -99,16 +105,16 @@ export class GroupsV1Service {
   /** user_count of many groups in one query. */
   private async userCounts(p: Principal, ids: string[], m: EntityManager = this.ds.manager): Promise<Map<string, number>> {
     if (!ids.length) return new Map();
-    const rows: { group_id: string; n: number }[] = await m.query(
-      `SELECT group_id, count(*)::int AS n FROM group_memberships WHERE organization_id = $2 AND group_id = ANY($1::uuid[]) GROUP BY group_id`,
-      [ids, p.organizationId],
+    const rows: { group_id: string; n: number }[] = await scoped(m, p.organizationId).query(
+      `SELECT group_id, count(*)::int AS n FROM group_memberships WHERE organization_id = $org AND group_id = ANY($1::uuid[]) GROUP BY group_id`,
+      [ids],
     );
     return new Map(rows.map((r) => [r.group_id, r.n]));
   }
 
   private async findGroup(p: Principal, publicId: string, m: EntityManager = this.ds.manager, lock = false): Promise<Group> {
     const id = decodeId('group', publicId);
-    const rows = id ? await m.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, p.organizationId]) : [];
+    const rows = id ? await scoped(m, p.organizationId).query<GroupRow[]>(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1 AND organization_id = $org${lock ? ' FOR UPDATE' : ''}`, [id]) : [];
     if (!rows.length) throw notFound('Not found.');
     return this.group(rows[0]);
   }
@@ -130,7 +136,7 @@ export class GroupsV1Service {
   private async resolveCategory(p: Principal, sent: string | null | undefined): Promise<string | null | undefined> {
     if (sent === undefined || sent === null) return sent;
     const id = decodeId('groupCategory', sent);
-    const found = id ? await this.ds.query(`SELECT 1 FROM group_categories WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const found = id ? await scoped(this.ds, p.organizationId).query<unknown[]>(`SELECT 1 FROM group_categories WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!found.length) throw invalidPk('group_category_id', sent);
     return id;
   }
@@ -176,10 +182,10 @@ export class GroupsV1Service {
     const rule = await this.parseRule(p, dto.sign_up_field_rule);
     const category = await this.resolveCategory(p, dto.group_category_id);
     try {
-      const [row] = await this.ds.query(
+      const [row] = await scoped(this.ds, p.organizationId).query<GroupRow[]>(
         `INSERT INTO groups (organization_id, name, category_id, rule_email_domains, discount_percent, sign_up_field_rule)
-         VALUES ($1, $2, $3, $4::text[], $5, $6::jsonb) RETURNING ${GROUP_COLUMNS}`,
-        [p.organizationId, dto.name, category ?? null, normalizeDomains(dto.rule_email_domains), dto.discount_percent ?? null, rule ? JSON.stringify(rule) : null],
+         VALUES ($org, $1, $2, $3::text[], $4, $5::jsonb) RETURNING ${GROUP_COLUMNS}`,
+        [dto.name, category ?? null, normalizeDomains(dto.rule_email_domains), dto.discount_percent ?? null, rule ? JSON.stringify(rule) : null],
       );
       const group = this.group(row);
       return { group, userCount: 0, options: await this.optionInfo(p, [group]) };
@@ -195,7 +201,7 @@ export class GroupsV1Service {
     const rule = await this.parseRule(p, dto.sign_up_field_rule);
     const category = await this.resolveCategory(p, dto.group_category_id);
     const sets: string[] = [];
-    const params: unknown[] = [id, p.organizationId];
+    const params: unknown[] = [id];
     const set = (column: string, value: unknown, cast = '') => {
       params.push(value);
       sets.push(`${column} = $${params.length}${cast}`);
@@ -206,7 +212,9 @@ export class GroupsV1Service {
     if (rule !== undefined) set('sign_up_field_rule', rule ? JSON.stringify(rule) : null, '::jsonb');
     sets.push(`updated_at = ${NOW}`);
     try {
-      const rows = rowsOf(await this.ds.query(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $2 RETURNING ${GROUP_COLUMNS}`, params));
+      const rows = rowsOf<GroupRow>(
+        await scoped(this.ds, p.organizationId).query<unknown>(`UPDATE groups SET ${sets.join(', ')} WHERE id = $1 AND organization_id = $org RETURNING ${GROUP_COLUMNS}`, params),
+      );
       if (!rows.length) throw notFound('Not found.'); // deleted meanwhile
       return this.view(p, this.group(rows[0]));
     } catch (e) {
@@ -218,7 +226,7 @@ export class GroupsV1Service {
   /** Hard delete; memberships, visibility overrides and pool links go with it (ON DELETE CASCADE). */
   async remove(p: Principal, publicId: string): Promise<void> {
     const id = decodeId('group', publicId);
-    const rows = id ? rowsOf(await this.ds.query(`DELETE FROM groups WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, p.organizationId])) : [];
+    const rows = id ? rowsOf<{ id: string }>(await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM groups WHERE id = $1 AND organization_id = $org RETURNING id`, [id])) : [];
     if (!rows.length) throw notFound('Not found.');
   }
 
@@ -243,22 +251,27 @@ export class GroupsV1Service {
       const drop = new Set(remove);
       const next = normalizeDomains([...(group.ruleEmailDomains ?? []), ...add]).filter((d) => !drop.has(d));
       if (next.length > MAX_RULE_DOMAINS) throw fieldError('add', `A group has at most ${MAX_RULE_DOMAINS} email domains.`);
-      await m.query(`UPDATE groups SET rule_email_domains = $3::text[], updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [group.id, p.organizationId, next]);
+      await scoped(m, p.organizationId).query(`UPDATE groups SET rule_email_domains = $2::text[], updated_at = ${NOW} WHERE id = $1 AND organization_id = $org`, [group.id, next]);
       return { add, remove, email_domains: next };
     });
   }
 
   // ---------------------------------------------------------------- group categories
 
-  async listCategories(p: Principal, page: V1PageRequest): Promise<{ rows: { id: string; name: string }[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM group_categories WHERE organization_id = $1`, [p.organizationId]);
-    const rows = await this.ds.query(`SELECT id, name FROM group_categories WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [p.organizationId]);
+  async listCategories(p: Principal, page: V1PageRequest, f: { updatedSince?: Date } = {}): Promise<{ rows: { id: string; name: string }[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    // updated_since orders by last change (docs/decisions/data-out.md), on group_categories_org_updated_idx
+    const params: unknown[] = f.updatedSince ? [f.updatedSince] : [];
+    const where = f.updatedSince ? 'organization_id = $org AND updated_at >= $1' : 'organization_id = $org';
+    const order = f.updatedSince ? 'updated_at, id' : 'created_at, id';
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM group_categories WHERE ${where}`, params);
+    const rows = await db.query<{ id: string; name: string }[]>(`SELECT id, name FROM group_categories WHERE ${where} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
   async getCategory(p: Principal, publicId: string): Promise<{ id: string; name: string }> {
     const id = decodeId('groupCategory', publicId);
-    const rows = id ? await this.ds.query(`SELECT id, name FROM group_categories WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const rows = id ? await scoped(this.ds, p.organizationId).query<{ id: string; name: string }[]>(`SELECT id, name FROM group_categories WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!rows.length) throw notFound('Not found.');
     return rows[0];
   }

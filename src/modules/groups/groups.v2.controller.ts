@@ -1,12 +1,14 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupListQuery } from './dto/list.dto';
-import { GroupsService } from './groups.service';
+import { GroupReadRow, GroupsService } from './groups.service';
+import { dateTimeParam } from '../../core/http/query-params';
+import { isoOf } from '../../core/database/pool-reads';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/http/v2-batch';
 import { FastRead } from '../../core/http/fast-path';
@@ -41,9 +43,17 @@ export class GroupsV2Controller {
   @Get()
   @Scopes('student-groups:read')
   @FastRead<GroupsV2Controller>((c, { principal, validQuery, page }) => c.list(principal, validQuery(GroupListQuery), page('groups')))
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Query() q: GroupListQuery, @CursorPaged('groups', { document: false }) page: V2Page) {
-    const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'] });
-    return page.document(rows, (g) => this.groups.present(g));
+    const updatedSince = dateTimeParam(q as Record<string, unknown>, 'filter[updated_since]', true);
+    const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'], updatedSince });
+    const present = (g: GroupReadRow) => this.groups.present(g);
+    return updatedSince ? page.documentAt(rows, present, (g) => ({ t: isoOf(g.updatedAt), id: g.id })) : page.document(rows, present);
   }
 
   @Get(':id')

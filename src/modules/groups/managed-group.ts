@@ -9,8 +9,8 @@ import { rowsOf } from '../../core/database/sql';
  */
 export async function groupNamed(m: EntityManager, organizationId: string, name: string): Promise<{ id: string; created: boolean }> {
   const db = scoped(m, organizationId);
-  const inserted = rowsOf<{ id: string }>(await db.query(`INSERT INTO groups (organization_id, name) VALUES ($org, $1) ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`, [name]));
+  const inserted = rowsOf<{ id: string }>(await db.query<unknown>(`INSERT INTO groups (organization_id, name) VALUES ($org, $1) ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`, [name]));
   if (inserted.length) return { id: inserted[0].id, created: true };
-  const [row] = await db.query(`SELECT id FROM groups WHERE organization_id = $org AND name = $1`, [name]);
+  const [row] = await db.query<{ id: string }[]>(`SELECT id FROM groups WHERE organization_id = $org AND name = $1`, [name]);
   return { id: row.id, created: false };
 }

@@ -11,14 +11,18 @@ import { presentOverride, VisibilityOverrideResource } from './groups.presenter'
 import { VisibilityOverride } from './visibility-override.entity';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
+import { scoped } from '../../core/database/scoped';
+import { VISIBILITY_OVERRIDES_COLUMNS, VisibilityOverrideRow } from './visibility-overrides.store';
 
 export interface OverrideListFilters {
   /** public published-course id as sent (at most 64 characters) */
   publishedCourseId?: string;
   isVisible?: boolean;
+  /** filter[updated_since]: changed at or after, ordered by last change on (group_id, updated_at, id) */
+  updatedSince?: Date;
 }
 
-const COLUMNS = 'id, organization_id, group_id, published_course_id, is_visible, created_at, updated_at';
+const COLUMNS = VISIBILITY_OVERRIDES_COLUMNS;
 const notFoundCourse = { ok: false as const, code: 'not_found' as const, detail: 'Published course not found.', pointer: '/attributes/published_course_id' };
 
 /**
@@ -41,6 +45,16 @@ export class VisibilityOverridesService {
       qb.andWhere('o.published_course_id = :pc', { pc });
     }
     if (filters.isVisible !== undefined) qb.andWhere('o.is_visible = :visible', { visible: filters.isVisible });
+    if (filters.updatedSince) {
+      // ordered by last change (docs/decisions/data-out.md), on visibility_overrides_group_updated_idx (group_id, updated_at, id)
+      qb.andWhere('o.updated_at >= :since', { since: filters.updatedSince });
+      if (page.after) qb.andWhere('(o.updated_at, o.id) > (:__t, :__id)', { __t: page.after.t, __id: page.after.id });
+      return qb
+        .orderBy('o.updated_at', 'ASC')
+        .addOrderBy('o.id', 'ASC')
+        .limit(page.size + 1)
+        .getMany();
+    }
     // served by visibility_overrides_group_created_idx (group_id, created_at, id)
     return applyKeyset(qb, 'o', page, 'ASC').getMany();
   }
@@ -75,21 +89,21 @@ export class VisibilityOverridesService {
     if (!rows.length) return out;
     const pcs = rows.map((r) => r.pc);
     const visibles = rows.map((r) => r.visible);
-    await this.overrides.query(
+    await scoped(this.overrides, p.organizationId).query(
       `INSERT INTO visibility_overrides (organization_id, group_id, published_course_id, is_visible)
-       SELECT $1, $2, t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible)
+       SELECT $org, $1, t.pc, t.visible FROM unnest($2::uuid[], $3::boolean[]) AS t(pc, visible)
        ON CONFLICT (group_id, published_course_id, is_visible) DO NOTHING`,
-      [p.organizationId, groupId, pcs, visibles],
+      [groupId, pcs, visibles],
     );
-    const found = rowsOf(
-      await this.overrides.query(
+    const found = rowsOf<VisibilityOverrideRow>(
+      await scoped(this.overrides, p.organizationId).query<unknown>(
         `SELECT ${COLUMNS} FROM visibility_overrides
-         WHERE organization_id = $1 AND group_id = $2
-           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible))`,
-        [p.organizationId, groupId, pcs, visibles],
+         WHERE organization_id = $org AND group_id = $1
+           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($2::uuid[], $3::boolean[]) AS t(pc, visible))`,
+        [groupId, pcs, visibles],
       ),
     );
-    const byTuple = new Map(found.map((r: any) => [`${r.published_course_id}|${r.is_visible}`, entityFromRow(this.overrides, r)]));
+    const byTuple = new Map(found.map((r) => [`${r.published_course_id}|${r.is_visible}`, entityFromRow(this.overrides, r)]));
     for (const r of rows) {
       const o = byTuple.get(`${r.pc}|${r.visible}`);
       if (!o) {
@@ -112,16 +126,16 @@ export class VisibilityOverridesService {
     const out = new Map<number, ItemOutcome<never>>();
     const rows = this.decode(items, out);
     if (!rows.length) return out;
-    const deleted = rowsOf(
-      await this.overrides.query(
+    const deleted = rowsOf<Pick<VisibilityOverrideRow, 'published_course_id' | 'is_visible'>>(
+      await scoped(this.overrides, p.organizationId).query<unknown>(
         `DELETE FROM visibility_overrides
-         WHERE organization_id = $1 AND group_id = $2
-           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($3::uuid[], $4::boolean[]) AS t(pc, visible))
+         WHERE organization_id = $org AND group_id = $1
+           AND (published_course_id, is_visible) IN (SELECT t.pc, t.visible FROM unnest($2::uuid[], $3::boolean[]) AS t(pc, visible))
          RETURNING published_course_id, is_visible`,
-        [p.organizationId, groupId, rows.map((r) => r.pc), rows.map((r) => r.visible)],
+        [groupId, rows.map((r) => r.pc), rows.map((r) => r.visible)],
       ),
     );
-    const gone = new Set(deleted.map((r: any) => `${r.published_course_id}|${r.is_visible}`));
+    const gone = new Set(deleted.map((r) => `${r.published_course_id}|${r.is_visible}`));
     const absent = rows.filter((r) => !gone.has(`${r.pc}|${r.visible}`));
     const live = await this.publishedCourses.existingIds(
       p.organizationId,

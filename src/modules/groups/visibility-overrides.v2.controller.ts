@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -8,7 +8,9 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { batchBodySchema } from '../../core/http/request-schemas';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { pageDocument, parsePage, V2Page } from '../../core/pagination/cursor-page';
+import { dateTimeParam } from '../../core/http/query-params';
+import { isoOf } from '../../core/database/pool-reads';
 import { VisibilityOverrideListQuery } from './dto/list.dto';
 import { overrideTupleKey, VisibilityOverrideItem } from './dto/visibility-override.dto';
 import { presentOverride } from './groups.presenter';
@@ -33,14 +35,23 @@ export class VisibilityOverridesV2Controller {
 
   @Get()
   @Scopes('student-groups:read')
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Param('id') id: string, @Query() q: VisibilityOverrideListQuery, @Req() req: FastifyRequest) {
+    const updatedSince = dateTimeParam(q as Record<string, unknown>, 'filter[updated_since]', true);
     const groupId = await this.groups.requireGroupId(p, id);
     const page = parsePage(req.query as Record<string, unknown>, this.config.APP_SECRET, `visibility-overrides:${groupId}`);
     const visible = q['filter[is_visible]'];
     const rows = await this.overrides.list(p, groupId, page, {
       publishedCourseId: q['filter[published_course_id]'],
       isVisible: visible === undefined ? undefined : visible === 'true',
+      updatedSince,
     });
+    if (updatedSince) return new V2Page(page, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET).documentAt(rows, presentOverride, (o) => ({ t: isoOf(o.updatedAt), id: o.id }));
     return pageDocument(rows, page, presentOverride, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 

@@ -4,6 +4,7 @@ import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { ApiError } from '../../core/http/api-error';
 import { newUuid } from '../../core/ids/ids';
 import { studentExternalId, NOW } from './students.service';
+import { scoped } from '../../core/database/scoped';
 
 export interface ProvisionedProfile {
   email: string;
@@ -32,10 +33,10 @@ export class StudentsProvisioning {
   async create(m: EntityManager, organizationId: string, p: ProvisionedProfile): Promise<string> {
     const id = newUuid();
     try {
-      await m.query(
+      await scoped(m, organizationId).query(
         `INSERT INTO users (id, organization_id, email, first_name, last_name, external_id, is_inactive, deactivated_at)
-         VALUES ($1, $2, lower($3), $4, $5, $6, $7, CASE WHEN $7 THEN ${NOW} END)`,
-        [id, organizationId, p.email, p.firstName, p.lastName, studentExternalId(id), !p.active],
+         VALUES ($1, $org, lower($2), $3, $4, $5, $6, CASE WHEN $6 THEN ${NOW} END)`,
+        [id, p.email, p.firstName, p.lastName, studentExternalId(id), !p.active],
       );
     } catch (err) {
       if (isUniqueViolation(err, 'users_org_email_uq')) throw new EmailTaken();
@@ -47,13 +48,13 @@ export class StudentsProvisioning {
   /** The whole profile as given (SCIM PUT, and PATCH after its operations are applied). false when there is no such (live) student. */
   async replace(m: EntityManager, organizationId: string, id: string, p: ProvisionedProfile): Promise<boolean> {
     try {
-      const rows = rowsOf(
-        await m.query(
-          `UPDATE users SET email = lower($3), first_name = $4, last_name = $5,
-                  deactivated_at = CASE WHEN $6 AND NOT is_inactive THEN ${NOW} WHEN NOT $6 THEN NULL ELSE deactivated_at END,
-                  is_inactive = $6, updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 AND NOT is_anonymized RETURNING id`,
-          [id, organizationId, p.email, p.firstName, p.lastName, !p.active],
+      const rows = rowsOf<{ id: string }>(
+        await scoped(m, organizationId).query<unknown>(
+          `UPDATE users SET email = lower($2), first_name = $3, last_name = $4,
+                  deactivated_at = CASE WHEN $5 AND NOT is_inactive THEN ${NOW} WHEN NOT $5 THEN NULL ELSE deactivated_at END,
+                  is_inactive = $5, updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $org AND NOT is_anonymized RETURNING id`,
+          [id, p.email, p.firstName, p.lastName, !p.active],
         ),
       );
       return rows.length > 0;
@@ -65,11 +66,11 @@ export class StudentsProvisioning {
 
   /** Deactivate (active=false, SCIM DELETE) or reactivate; nothing else changes. false when there is no such (live) student. */
   async setActive(m: EntityManager | DataSource, organizationId: string, id: string, active: boolean): Promise<boolean> {
-    const rows = rowsOf(
-      await m.query(
-        `UPDATE users SET is_inactive = $3, deactivated_at = CASE WHEN $3 THEN COALESCE(deactivated_at, ${NOW}) END, updated_at = ${NOW}
-          WHERE id = $1 AND organization_id = $2 AND NOT is_anonymized RETURNING id`,
-        [id, organizationId, !active],
+    const rows = rowsOf<{ id: string }>(
+      await scoped(m, organizationId).query<unknown>(
+        `UPDATE users SET is_inactive = $2, deactivated_at = CASE WHEN $2 THEN COALESCE(deactivated_at, ${NOW}) END, updated_at = ${NOW}
+          WHERE id = $1 AND organization_id = $org AND NOT is_anonymized RETURNING id`,
+        [id, !active],
       ),
     );
     return rows.length > 0;

@@ -16,6 +16,7 @@ import { PasswordResetMails } from '../mail/password-reset-mails';
 import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import type { StudentListQuery } from './dto/student-query.dto';
 import { scoped } from '../../core/database/scoped';
+import type { UserRow } from './users.store';
 import { erasePersonalData } from './erase-personal-data';
 import { verifyResetToken } from './password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
@@ -139,10 +140,10 @@ export class StudentsService {
    * is never changed (400). One statement, plus one look-up when nothing was updated.
    */
   async updateProfile(p: Principal, id: string, change: { email?: string; firstName?: string; lastName?: string }): Promise<Student> {
-    let rows: any[];
+    let rows: Omit<UserRow, 'password_hash'>[];
     try {
-      rows = rowsOf(
-        await scoped(this.ds, p.organizationId).query(
+      rows = rowsOf<Omit<UserRow, 'password_hash'>>(
+        await scoped(this.ds, p.organizationId).query<unknown>(
           `UPDATE users SET email = COALESCE($2, email), first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name), updated_at = ${NOW}
             WHERE id = $1 AND organization_id = $org AND NOT is_anonymized RETURNING ${STUDENT_COLUMNS}`,
           [id, change.email?.toLowerCase() ?? null, change.firstName ?? null, change.lastName ?? null],
@@ -162,15 +163,15 @@ export class StudentsService {
   async deactivate(p: Principal, publicId: string): Promise<void> {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
-    const rows = rowsOf(
-      await scoped(this.ds, p.organizationId).query(
+    const rows = rowsOf<{ id: string }>(
+      await scoped(this.ds, p.organizationId).query<unknown>(
         `UPDATE users SET is_inactive = true, deactivated_at = ${NOW}, updated_at = ${NOW}
           WHERE id = $1 AND organization_id = $org AND NOT is_inactive AND NOT is_anonymized RETURNING id`,
         [id],
       ),
     );
     if (rows.length) return;
-    const [s] = await scoped(this.ds, p.organizationId).query(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]);
+    const [s] = await scoped(this.ds, p.organizationId).query<{ is_anonymized: boolean }[]>(`SELECT is_anonymized FROM users WHERE id = $1 AND organization_id = $org`, [id]);
     if (!s) throw notFound('Student not found.');
     throw conflict(s.is_anonymized ? 'The student is anonymized.' : 'The student is already inactive.');
   }
@@ -187,7 +188,10 @@ export class StudentsService {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
     await scoped(this.ds, p.organizationId).transaction(async (tx, m) => {
-      const [before] = await tx.query(`SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org FOR UPDATE`, [id]);
+      const [before] = await tx.query<Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'is_anonymized'>[]>(
+        `SELECT id, email, first_name, last_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org FOR UPDATE`,
+        [id],
+      );
       if (!before) throw notFound('Student not found.');
       const placeholderEmail = before.is_anonymized ? before.email : `anonymized-${newUuid()}@anonymized.invalid`;
       if (!before.is_anonymized) {
@@ -257,7 +261,7 @@ export class StudentsService {
   async setPassword(p: Principal, publicId: string, password: string): Promise<void> {
     const id = decodeId('student', publicId);
     if (!id) throw notFound('Student not found.');
-    const [row] = await scoped(this.ds, p.organizationId).query(
+    const [row] = await scoped(this.ds, p.organizationId).query<(Pick<UserRow, 'is_inactive' | 'is_anonymized' | 'sso_provider'> & { password_min_length: number })[]>(
       `SELECT u.is_inactive, u.is_anonymized, u.sso_provider, o.password_min_length
          FROM users u JOIN organizations o ON o.id = u.organization_id
         WHERE u.id = $1 AND u.organization_id = $org`,
@@ -273,8 +277,8 @@ export class StudentsService {
       ]);
     }
     const hash = await argon2.hash(password, ARGON2_OPTIONS);
-    const rows = rowsOf(
-      await scoped(this.ds, p.organizationId).query(
+    const rows = rowsOf<{ id: string }>(
+      await scoped(this.ds, p.organizationId).query<unknown>(
         `UPDATE users SET password_hash = $2, password_changed_at = $3, updated_at = ${NOW}
           WHERE id = $1 AND organization_id = $org AND NOT is_inactive AND NOT is_anonymized AND sso_provider IS NULL RETURNING id`,
         [id, hash, new Date()],

@@ -114,7 +114,7 @@ export class UserEnrollmentsV1Service {
     const id = decodeId('student', userPublicId);
     if (!id) throw notFound();
     const db = scoped(this.ds, p.organizationId);
-    const [head] = await db.query(`SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}) AS registered`, [id]);
+    const [head] = await db.query<{ registered: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}) AS registered`, [id]);
     if (!head.registered) throw notFound();
     return db.query(
       `SELECT ${list.select} FROM ${list.from} ${list.laterals ?? ''}

@@ -91,7 +91,7 @@ export class UsersV1Service {
     // updated_since orders by last change (CONVENTIONS §20), on the index (organization_id, updated_at, id)
     const order = f.updatedSince ? 'u.updated_at, u.id' : 'u.created_at, u.id';
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM users u WHERE ${w}`, params);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM users u WHERE ${w}`, params);
     if (!n) return { rows: [], count: 0 };
     const rows: UserOverviewRow[] = await db.query(
       `${OVERVIEW(`(SELECT * FROM users u WHERE ${w} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset})`)}
@@ -117,7 +117,7 @@ export class UsersV1Service {
   /** The uuid of a registered user of the organization, or the 404 every other id gets. */
   async registeredUser(p: Principal, publicId: string): Promise<string> {
     const id = decodeId('student', publicId);
-    const rows = id ? await scoped(this.ds, p.organizationId).query(`SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}`, [id]) : [];
+    const rows = id ? await scoped(this.ds, p.organizationId).query<unknown[]>(`SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}`, [id]) : [];
     if (!rows.length) throw notFound();
     return id!;
   }

@@ -8,6 +8,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { InstructorPatchDto } from './dto/training.dto';
 import { parseEmail } from './instructor-email';
+import { scoped } from '../../core/database/scoped';
 
 export interface InstructorRow {
   id: string;
@@ -31,9 +32,10 @@ const TAKEN = 'An ILT instructor with this email already exists.';
 export class InstructorsService {
   constructor(private readonly ds: DataSource) {}
 
-  async list(p: Principal, page: V1PageRequest, f: { email?: string; provider?: string }): Promise<{ rows: InstructorRow[]; count: number }> {
-    const params: unknown[] = [p.organizationId];
-    const where = ['i.organization_id = $1'];
+  async list(p: Principal, page: V1PageRequest, f: { email?: string; provider?: string; updatedSince?: Date }): Promise<{ rows: InstructorRow[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [];
+    const where = ['i.organization_id = $org'];
     if (f.email !== undefined) {
       params.push(f.email.toLowerCase());
       where.push(`i.email = $${params.length}`);
@@ -42,9 +44,12 @@ export class InstructorsService {
       params.push(f.provider);
       where.push(`EXISTS (SELECT 1 FROM vilt_session_events e WHERE e.organization_id = i.organization_id AND e.instructor_id = i.id AND e.provider = $${params.length})`);
     }
+    // updated_since orders by last change (docs/decisions/data-out.md), on ilt_instructors_org_updated_idx
+    if (f.updatedSince) where.push(`i.updated_at >= $${params.push(f.updatedSince)}`);
+    const order = f.updatedSince ? 'i.updated_at, i.id' : 'i.created_at, i.id';
     const sql = where.join(' AND ');
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ilt_instructors i WHERE ${sql}`, params);
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM ilt_instructors i WHERE ${sql} ORDER BY i.created_at, i.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ilt_instructors i WHERE ${sql}`, params);
+    const rows = await db.query<InstructorRow[]>(`SELECT ${COLUMNS} FROM ilt_instructors i WHERE ${sql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
       ...params,
       page.pageSize,
       page.offset,
@@ -54,7 +59,7 @@ export class InstructorsService {
 
   async read(p: Principal, id: string): Promise<InstructorRow> {
     const uuid = decodeId('iltInstructor', id);
-    const [row] = uuid ? await this.ds.query(`SELECT ${COLUMNS} FROM ilt_instructors i WHERE i.id = $1 AND i.organization_id = $2`, [uuid, p.organizationId]) : [];
+    const [row] = uuid ? await scoped(this.ds, p.organizationId).query<InstructorRow[]>(`SELECT ${COLUMNS} FROM ilt_instructors i WHERE i.id = $1 AND i.organization_id = $org`, [uuid]) : [];
     if (!row) throw notFound();
     return row;
   }
@@ -70,7 +75,7 @@ export class InstructorsService {
   async create(p: Principal, dto: InstructorPatchDto): Promise<InstructorRow> {
     const email = this.email(dto)!;
     try {
-      const [row] = await this.ds.query(`INSERT INTO ilt_instructors (organization_id, email) VALUES ($1, $2) RETURNING id`, [p.organizationId, email]);
+      const [row] = await scoped(this.ds, p.organizationId).query<{ id: string }[]>(`INSERT INTO ilt_instructors (organization_id, email) VALUES ($org, $1) RETURNING id`, [email]);
       return this.read(p, encode(row.id));
     } catch (e) {
       if (isUniqueViolation(e, 'ilt_instructors_email_uq')) throw fieldError('email', TAKEN);
@@ -83,7 +88,10 @@ export class InstructorsService {
     const email = this.email(dto);
     if (email !== undefined && email !== current.email) {
       try {
-        await this.ds.query(`UPDATE ilt_instructors SET email = $3, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [current.id, p.organizationId, email]);
+        await scoped(this.ds, p.organizationId).query(`UPDATE ilt_instructors SET email = $2, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
+          current.id,
+          email,
+        ]);
       } catch (e) {
         if (isUniqueViolation(e, 'ilt_instructors_email_uq')) throw fieldError('email', TAKEN);
         throw e;
@@ -95,7 +103,9 @@ export class InstructorsService {
   /** Sessions keep the instructor's address and name they were given; their link to the account is cleared (ON DELETE SET NULL). */
   async remove(p: Principal, id: string): Promise<void> {
     const uuid = decodeId('iltInstructor', id);
-    const deleted = uuid ? rowsOf(await this.ds.query(`DELETE FROM ilt_instructors WHERE id = $1 AND organization_id = $2 RETURNING id`, [uuid, p.organizationId])) : [];
+    const deleted = uuid
+      ? rowsOf<{ id: string }>(await scoped(this.ds, p.organizationId).query<unknown>(`DELETE FROM ilt_instructors WHERE id = $1 AND organization_id = $org RETURNING id`, [uuid]))
+      : [];
     if (!deleted.length) throw notFound();
   }
 }

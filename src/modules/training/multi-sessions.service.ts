@@ -7,6 +7,7 @@ import { fieldError, invalidPk } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { MultiSessionEventPatchDto } from './dto/training.dto';
+import { scoped } from '../../core/database/scoped';
 
 export interface MultiSessionRow {
   id: string;
@@ -21,7 +22,7 @@ const NOW = `date_trunc('milliseconds', now())`;
 /** A live, VILT lesson of the organization for `field`, or a 400 naming it. */
 export async function viltLesson(m: EntityManager, org: string, field: string, value: string): Promise<string> {
   const uuid = decodeId('lesson', value);
-  const [l] = uuid ? await m.query(`SELECT id, type FROM lessons WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`, [uuid, org]) : [];
+  const [l] = uuid ? await scoped(m, org).query<{ id: string; type: string }[]>(`SELECT id, type FROM lessons WHERE id = $1 AND organization_id = $org AND deleted_at IS NULL`, [uuid]) : [];
   if (!l) throw invalidPk(field, value);
   if (l.type !== 'VILT') throw fieldError(field, 'The lesson must be a live-training (VILT) lesson.');
   return l.id;
@@ -31,10 +32,10 @@ export async function viltLesson(m: EntityManager, org: string, field: string, v
 export async function multiSession(m: EntityManager, org: string, id: string, lock = false): Promise<MultiSessionRow | null> {
   const uuid = decodeId('viltSession', id);
   if (!uuid) return null;
-  const [row] = await m.query(
+  const [row] = await scoped(m, org).query<MultiSessionRow[]>(
     `SELECT id, lesson_id, display_name, seats_total, registration_count FROM vilt_sessions
-      WHERE id = $1 AND organization_id = $2 AND is_multi_session${lock ? ' FOR UPDATE' : ''}`,
-    [uuid, org],
+      WHERE id = $1 AND organization_id = $org AND is_multi_session${lock ? ' FOR UPDATE' : ''}`,
+    [uuid],
   );
   return row ?? null;
 }
@@ -60,12 +61,18 @@ export function checkedSeats(cur: Pick<MultiSessionRow, 'lesson_id' | 'seats_tot
 export class MultiSessionsService {
   constructor(private readonly ds: DataSource) {}
 
-  async listMulti(p: Principal, page: V1PageRequest): Promise<{ rows: MultiSessionRow[]; count: number }> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM vilt_sessions WHERE organization_id = $1 AND is_multi_session`, [p.organizationId]);
-    const rows = await this.ds.query(
+  async listMulti(p: Principal, page: V1PageRequest, f: { updatedSince?: Date } = {}): Promise<{ rows: MultiSessionRow[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [];
+    let where = 'organization_id = $org AND is_multi_session';
+    // updated_since orders by last change (docs/decisions/data-out.md), on vilt_sessions_multi_updated_idx
+    if (f.updatedSince) where += ` AND updated_at >= $${params.push(f.updatedSince)}`;
+    const order = f.updatedSince ? 'updated_at, id' : 'created_at, id';
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM vilt_sessions WHERE ${where}`, params);
+    const rows = await db.query<MultiSessionRow[]>(
       `SELECT id, lesson_id, display_name, seats_total, registration_count FROM vilt_sessions
-        WHERE organization_id = $1 AND is_multi_session ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      [p.organizationId, page.pageSize, page.offset],
+        WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.pageSize, page.offset],
     );
     return { rows, count: n };
   }
@@ -79,10 +86,10 @@ export class MultiSessionsService {
   async createMulti(p: Principal, dto: MultiSessionEventPatchDto): Promise<MultiSessionRow> {
     const org = p.organizationId;
     const lessonId = await viltLesson(this.ds.manager, org, 'lesson', dto.lesson!);
-    const [row] = await this.ds.query(
-      `INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total) VALUES ($1, $2, true, $3, $4)
+    const [row] = await scoped(this.ds, org).query<MultiSessionRow[]>(
+      `INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total) VALUES ($org, $1, true, $2, $3)
        RETURNING id, lesson_id, display_name, seats_total, registration_count`,
-      [org, lessonId, dto.display_name, dto.seats_total ?? null],
+      [lessonId, dto.display_name, dto.seats_total ?? null],
     );
     return row;
   }
@@ -95,11 +102,11 @@ export class MultiSessionsService {
       if (!cur) throw notFound();
       const lessonId = dto.lesson !== undefined ? await viltLesson(m, org, 'lesson', dto.lesson) : cur.lesson_id;
       const seats = checkedSeats(cur, lessonId, dto.seats_total);
-      const [row] = rowsOf(
-        await m.query(
-          `UPDATE vilt_sessions SET lesson_id = $3, display_name = $4, seats_total = $5, updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 RETURNING id, lesson_id, display_name, seats_total, registration_count`,
-          [cur.id, org, lessonId, dto.display_name ?? cur.display_name, seats],
+      const [row] = rowsOf<MultiSessionRow>(
+        await scoped(m, org).query<unknown>(
+          `UPDATE vilt_sessions SET lesson_id = $2, display_name = $3, seats_total = $4, updated_at = ${NOW}
+            WHERE id = $1 AND organization_id = $org RETURNING id, lesson_id, display_name, seats_total, registration_count`,
+          [cur.id, lessonId, dto.display_name ?? cur.display_name, seats],
         ),
       );
       return row;

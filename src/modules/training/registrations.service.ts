@@ -11,6 +11,35 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { ProgressService } from '../progress/progress.service';
 import type { RegistrationCreateDto, RegistrationPatchDto } from './dto/training.dto';
 import { TrainingMails } from './training-mails';
+import { scoped } from '../../core/database/scoped';
+import type { ViltSessionRow } from './vilt-sessions.store';
+
+/** The enrollment a registration is made for, with its learner, course and domain. */
+interface RegistrationEnrollment {
+  id: string;
+  user_id: string;
+  course_id: string;
+  published_course_id: string;
+  active: boolean;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_anonymized: boolean;
+  course_title: string;
+  slug: string;
+  domain_id: string;
+  domain_name: string;
+}
+
+/** What the seat statement answers: the session (when a seat was free), the registration (when new), its mails and meetings. */
+interface SeatTaken {
+  display_name: string;
+  seats_total: number | null;
+  registration_count: number;
+  registration_id: string | null;
+  mail_ids: string[];
+  events: { id: string; display_name: string; starts_at: string; ends_at: string; timezone: string; location: string | null; event_link: string | null; provider: string; instructor_name: string }[];
+}
 
 export interface RegistrationRow {
   id: string;
@@ -67,19 +96,23 @@ export class RegistrationsService {
   private async row(m: EntityManager, org: string, id: string): Promise<RegistrationRow | null> {
     const uuid = decodeId('viltRegistration', id);
     if (!uuid) return null;
-    const [row] = await m.query(`${SELECT} WHERE r.id = $1 AND r.organization_id = $2`, [uuid, org]);
+    const [row] = await scoped(m, org).query<RegistrationRow[]>(`${SELECT} WHERE r.id = $1 AND r.organization_id = $org`, [uuid]);
     return row ?? null;
   }
 
-  async list(p: Principal, page: V1PageRequest, f: { sessionId?: string }): Promise<{ rows: RegistrationRow[]; count: number }> {
-    const params: unknown[] = [p.organizationId];
-    let cond = 'r.organization_id = $1';
+  async list(p: Principal, page: V1PageRequest, f: { sessionId?: string; updatedSince?: Date }): Promise<{ rows: RegistrationRow[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [];
+    let cond = 'r.organization_id = $org';
     if (f.sessionId !== undefined) {
       params.push(decodeId('viltSession', f.sessionId) ?? '00000000-0000-0000-0000-000000000000');
-      cond += ` AND r.session_id = $2`;
+      cond += ` AND r.session_id = $1`;
     }
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM vilt_session_registrations r WHERE ${cond}`, params);
-    const rows = await this.ds.query(`${SELECT} WHERE ${cond} ORDER BY r.created_at, r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
+    // updated_since orders by last change (docs/decisions/data-out.md), on vilt_session_registrations_org_updated_idx
+    if (f.updatedSince) cond += ` AND r.updated_at >= $${params.push(f.updatedSince)}`;
+    const order = f.updatedSince ? 'r.updated_at, r.id' : 'r.created_at, r.id';
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM vilt_session_registrations r WHERE ${cond}`, params);
+    const rows = await db.query<RegistrationRow[]>(`${SELECT} WHERE ${cond} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
     return { rows, count: n };
   }
 
@@ -98,15 +131,15 @@ export class RegistrationsService {
     // refused registration, most of them when a session fills, costs them alone.
     const [[s], [en]] = await Promise.all([
       sessionId
-        ? this.ds.query(
+        ? scoped(this.ds, org).query<(Pick<ViltSessionRow, 'id' | 'lesson_id' | 'seats_total' | 'registration_count'> & { course_id: string; lesson_title: string })[]>(
             `SELECT s.id, s.lesson_id, s.seats_total, s.registration_count, l.course_id, l.title AS lesson_title FROM vilt_sessions s
                JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = s.organization_id
-              WHERE s.id = $1 AND s.organization_id = $2`,
-            [sessionId, org],
+              WHERE s.id = $1 AND s.organization_id = $org`,
+            [sessionId],
           )
         : [],
       enrollmentId
-        ? this.ds.query(
+        ? scoped(this.ds, org).query<RegistrationEnrollment[]>(
             `SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.active, u.email, u.first_name, u.last_name, u.is_anonymized,
                     c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
                FROM enrollments e
@@ -114,8 +147,8 @@ export class RegistrationsService {
                JOIN courses c ON c.id = e.course_id AND c.organization_id = e.organization_id
                JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = e.organization_id
                JOIN domains d ON d.id = pc.domain_id AND d.organization_id = e.organization_id
-              WHERE e.id = $1 AND e.organization_id = $2`,
-            [enrollmentId, org],
+              WHERE e.id = $1 AND e.organization_id = $org`,
+            [enrollmentId],
           )
         : [],
     ]);
@@ -137,14 +170,14 @@ export class RegistrationsService {
       // it touches the session row: the registration's and the mail's foreign keys take a KEY SHARE
       // lock on it, and several registrations holding that while a session write (FOR UPDATE) queues
       // for the row and they for each other's seat would deadlock. One round trip keeps the lock short.
-      const [seat] = await m.query(
+      const [seat] = await scoped(m, org).query<SeatTaken[]>(
         `WITH seat AS (
            UPDATE vilt_sessions SET registration_count = registration_count + 1, updated_at = ${NOW}
-            WHERE id = $1 AND organization_id = $2 AND (seats_total IS NULL OR registration_count < seats_total)
+            WHERE id = $1 AND organization_id = $org AND (seats_total IS NULL OR registration_count < seats_total)
            RETURNING id, organization_id, display_name, seats_total, registration_count),
          reg AS (
            INSERT INTO vilt_session_registrations (organization_id, session_id, user_id, enrollment_id)
-           SELECT organization_id, id, $3, $4 FROM seat
+           SELECT organization_id, id, $2, $3 FROM seat
            ON CONFLICT (organization_id, session_id, user_id) DO NOTHING
            RETURNING id, organization_id, session_id, user_id),
          ev AS (
@@ -158,13 +191,13 @@ export class RegistrationsService {
                 (SELECT coalesce(array_agg(id::text), '{}') FROM mail) AS mail_ids,
                 (SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.id), '[]'::json)
                    FROM (SELECT id, display_name, starts_at, ends_at, timezone, location, event_link, provider, instructor_name
-                           FROM vilt_session_events WHERE organization_id = $2 AND session_id = $1) e) AS events
+                           FROM vilt_session_events WHERE organization_id = $org AND session_id = $1) e) AS events
            FROM seat LEFT JOIN reg ON true`,
-        [s.id, org, en.user_id, en.id],
+        [s.id, en.user_id, en.id],
       );
       if (!seat) {
         // deleted since the opening read (DELETE /v1/ilt-sessions/{id}), or full
-        const [still] = await m.query(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [s.id, org]);
+        const [still] = await scoped(m, org).query<unknown[]>(`SELECT 1 FROM vilt_sessions WHERE id = $1 AND organization_id = $org`, [s.id]);
         throw still ? noSeat() : invalidPk('vilt_session', dto.vilt_session.id);
       }
       // the seat was taken in this transaction: the refusal rolls it back
@@ -213,10 +246,9 @@ export class RegistrationsService {
     const org = p.organizationId;
     const cur = await this.read(p, id);
     if (dto.attended === undefined || dto.attended === cur.attended) return cur;
-    const changed = rowsOf(
-      await this.ds.query(`UPDATE vilt_session_registrations SET attended = $3, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2 AND attended <> $3 RETURNING id`, [
+    const changed = rowsOf<{ id: string }>(
+      await scoped(this.ds, org).query<unknown>(`UPDATE vilt_session_registrations SET attended = $2, updated_at = ${NOW} WHERE id = $1 AND organization_id = $org AND attended <> $2 RETURNING id`, [
         cur.id,
-        org,
         dto.attended,
       ]),
     );
@@ -225,10 +257,10 @@ export class RegistrationsService {
   }
 
   private async completeLesson(p: Principal, r: RegistrationRow): Promise<void> {
-    const [t] = await this.ds.query(
+    const [t] = await scoped(this.ds, p.organizationId).query<{ published_course_id: string }[]>(
       `SELECT en.published_course_id FROM vilt_session_registrations r JOIN enrollments en ON en.id = r.enrollment_id AND en.organization_id = r.organization_id
-        WHERE r.id = $1 AND r.organization_id = $2`,
-      [r.id, p.organizationId],
+        WHERE r.id = $1 AND r.organization_id = $org`,
+      [r.id],
     );
     const target = { userId: encodeId('student', r.user_id), publishedCourseId: encodeId('publishedCourse', t.published_course_id), lessonId: encodeId('lesson', r.lesson_id) };
     try {
@@ -251,10 +283,12 @@ export class RegistrationsService {
     const uuid = decodeId('viltRegistration', id);
     if (!uuid) throw notFound();
     const mailIds = await this.ds.transaction(async (m) => {
-      const [gone] = rowsOf(await m.query(`DELETE FROM vilt_session_registrations WHERE id = $1 AND organization_id = $2 RETURNING session_id, user_id`, [uuid, org]));
+      const [gone] = rowsOf<{ session_id: string; user_id: string }>(
+        await scoped(m, org).query<unknown>(`DELETE FROM vilt_session_registrations WHERE id = $1 AND organization_id = $org RETURNING session_id, user_id`, [uuid]),
+      );
       if (!gone) throw notFound();
       // the session row before its meetings, as every other write of them
-      await m.query(`UPDATE vilt_sessions SET registration_count = registration_count - 1, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [gone.session_id, org]);
+      await scoped(m, org).query(`UPDATE vilt_sessions SET registration_count = registration_count - 1, updated_at = ${NOW} WHERE id = $1 AND organization_id = $org`, [gone.session_id]);
       return this.mails.recordUnregistered(m, org, gone.session_id, gone.user_id);
     });
     await this.mails.enqueue(org, mailIds);

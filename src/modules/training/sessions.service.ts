@@ -10,6 +10,7 @@ import type { IltSessionDto } from './dto/training.dto';
 import { parseEmail } from './instructor-email';
 import { checkedSeats, multiSession, MultiSessionRow, viltLesson } from './multi-sessions.service';
 import { CancelledSnapshot, TrainingMails } from './training-mails';
+import { scoped } from '../../core/database/scoped';
 
 /** One scheduled meeting (an ILT session, a VILT session event) with its session, lesson and course. */
 export interface EventRow {
@@ -68,9 +69,14 @@ export class SessionsService {
     private readonly mails: TrainingMails,
   ) {}
 
-  async listEvents(p: Principal, page: V1PageRequest, f: { courseId?: string; lessonId?: string; startsAtGte?: string; endsAtLte?: string } = {}): Promise<{ rows: EventRow[]; count: number }> {
-    const params: unknown[] = [p.organizationId];
-    const where = ['e.organization_id = $1'];
+  async listEvents(
+    p: Principal,
+    page: V1PageRequest,
+    f: { courseId?: string; lessonId?: string; startsAtGte?: string; endsAtLte?: string; updatedSince?: Date } = {},
+  ): Promise<{ rows: EventRow[]; count: number }> {
+    const db = scoped(this.ds, p.organizationId);
+    const params: unknown[] = [];
+    const where = ['e.organization_id = $org'];
     const add = (sql: string, v: unknown) => {
       params.push(v);
       where.push(sql.replace('?', `$${params.length}`));
@@ -81,8 +87,10 @@ export class SessionsService {
     if (f.lessonId !== undefined) add('l.id = ?', decodeId('lesson', f.lessonId) ?? none);
     if (f.startsAtGte !== undefined) add('e.starts_at >= ?', this.filterTime('starts_at__gte', f.startsAtGte));
     if (f.endsAtLte !== undefined) add('e.ends_at <= ?', this.filterTime('ends_at__lte', f.endsAtLte));
+    // updated_since orders by last change of the meeting row (docs/decisions/data-out.md), on vilt_session_events_org_updated_idx
+    if (f.updatedSince) add('e.updated_at >= ?', f.updatedSince);
     const cond = where.join(' AND ');
-    const [{ n }] = await this.ds.query(
+    const [{ n }] = await db.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM vilt_session_events e
          JOIN vilt_sessions s ON s.id = e.session_id AND s.organization_id = e.organization_id
          JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = e.organization_id
@@ -90,8 +98,8 @@ export class SessionsService {
         WHERE ${cond}`,
       params,
     );
-    const order = f.startsAtGte !== undefined || f.endsAtLte !== undefined ? 'e.starts_at, e.id' : 'e.created_at, e.id';
-    const rows = await this.ds.query(`${EVENT_SELECT} WHERE ${cond} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
+    const order = f.updatedSince ? 'e.updated_at, e.id' : f.startsAtGte !== undefined || f.endsAtLte !== undefined ? 'e.starts_at, e.id' : 'e.created_at, e.id';
+    const rows = await db.query<EventRow[]>(`${EVENT_SELECT} WHERE ${cond} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.pageSize, page.offset]);
     return { rows, count: n };
   }
 
@@ -107,7 +115,7 @@ export class SessionsService {
   async event(m: EntityManager, org: string, id: string): Promise<EventRow | null> {
     const uuid = decodeId('viltSessionEvent', id);
     if (!uuid) return null;
-    const [row] = await m.query(`${EVENT_SELECT} WHERE e.id = $1 AND e.organization_id = $2`, [uuid, org]);
+    const [row] = await scoped(m, org).query<EventRow[]>(`${EVENT_SELECT} WHERE e.id = $1 AND e.organization_id = $org`, [uuid]);
     return row ?? null;
   }
 
@@ -147,7 +155,7 @@ export class SessionsService {
     const parsed = parseEmail(dto.instructor_email);
     if (!parsed) throw fieldError('instructor_email', 'Enter a valid email address, or a name and address as "Instructor Name <instructor@example.com>".');
     if (parsed.name !== null && provider !== 'calendar') throw fieldError('instructor_email', 'The "Name <address>" form is for calendar sessions only; give the address of an ILT instructor.');
-    const [instructor] = await m.query(`SELECT id, name FROM ilt_instructors WHERE organization_id = $1 AND email = $2`, [org, parsed.email]);
+    const [instructor] = await scoped(m, org).query<{ id: string; name: string }[]>(`SELECT id, name FROM ilt_instructors WHERE organization_id = $org AND email = $1`, [parsed.email]);
     if (provider !== 'calendar' && !instructor) throw fieldError('instructor_email', `No ILT instructor has the address ${parsed.email}; create one first (/v1/ilt-instructors).`);
     const startsAt = parseTimestamp('starts_at', dto.starts_at, false) as Date;
     const endsAt = parseTimestamp('ends_at', dto.ends_at, false) as Date;
@@ -197,22 +205,18 @@ export class SessionsService {
       if (input.multi) {
         sessionId = input.multi.id;
       } else {
-        const [s] = await m.query(`INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total, tags) VALUES ($1, $2, false, $3, $4, $5) RETURNING id`, [
-          org,
-          input.lessonId,
-          dto.display_name,
-          input.seatsTotal ?? null,
-          input.tags ?? [],
-        ]);
+        const [s] = await scoped(m, org).query<{ id: string }[]>(
+          `INSERT INTO vilt_sessions (organization_id, lesson_id, is_multi_session, display_name, seats_total, tags) VALUES ($org, $1, false, $2, $3, $4) RETURNING id`,
+          [input.lessonId, dto.display_name, input.seatsTotal ?? null, input.tags ?? []],
+        );
         sessionId = s.id;
       }
       const e = input.event;
-      const [row] = await m.query(
+      const [row] = await scoped(m, org).query<{ id: string }[]>(
         `INSERT INTO vilt_session_events (organization_id, session_id, display_name, description, post_registration_instructions, provider,
                 instructor_email, instructor_name, instructor_id, starts_at, ends_at, timezone, location, event_link)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+         VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
-          org,
           sessionId,
           e.display_name,
           e.description,
@@ -243,15 +247,14 @@ export class SessionsService {
       const found = await this.event(m, org, id);
       if (!found) throw notFound();
       // the session row first (registrations lock it too), then the event
-      await m.query(`SELECT id FROM vilt_sessions WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [found.session_id, org]);
+      await scoped(m, org).query(`SELECT id FROM vilt_sessions WHERE id = $1 AND organization_id = $org FOR UPDATE`, [found.session_id]);
       const cur = (await this.event(m, org, id))!;
       const input = await this.sessionInput(m, org, dto, cur);
       const e = input.event;
       if (!cur.is_multi_session) {
         const seats = checkedSeats(cur, input.lessonId, input.seatsTotal);
-        await m.query(`UPDATE vilt_sessions SET lesson_id = $3, display_name = $4, seats_total = $5, tags = $6, updated_at = ${NOW} WHERE id = $1 AND organization_id = $2`, [
+        await scoped(m, org).query(`UPDATE vilt_sessions SET lesson_id = $2, display_name = $3, seats_total = $4, tags = $5, updated_at = ${NOW} WHERE id = $1 AND organization_id = $org`, [
           cur.session_id,
-          org,
           input.lessonId,
           e.display_name,
           seats,
@@ -263,14 +266,13 @@ export class SessionsService {
         const b = e[k] instanceof Date ? (e[k] as Date).getTime() : e[k];
         return a !== b;
       });
-      await m.query(
-        `UPDATE vilt_session_events SET display_name = $3, description = $4, post_registration_instructions = $5, provider = $6, instructor_email = $7,
-                instructor_name = $8, instructor_id = $9, starts_at = $10, ends_at = $11, timezone = $12, location = $13, event_link = $14,
-                sequence = sequence + $15, updated_at = ${NOW}
-          WHERE id = $1 AND organization_id = $2`,
+      await scoped(m, org).query(
+        `UPDATE vilt_session_events SET display_name = $2, description = $3, post_registration_instructions = $4, provider = $5, instructor_email = $6,
+                instructor_name = $7, instructor_id = $8, starts_at = $9, ends_at = $10, timezone = $11, location = $12, event_link = $13,
+                sequence = sequence + $14, updated_at = ${NOW}
+          WHERE id = $1 AND organization_id = $org`,
         [
           cur.id,
-          org,
           e.display_name,
           e.description,
           e.post_registration_instructions,
@@ -307,7 +309,7 @@ export class SessionsService {
       const found = await this.event(m, org, id);
       if (!found) throw notFound();
       // the session row first, as registrations and updates lock it
-      await m.query(`SELECT id FROM vilt_sessions WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [found.session_id, org]);
+      await scoped(m, org).query(`SELECT id FROM vilt_sessions WHERE id = $1 AND organization_id = $org FOR UPDATE`, [found.session_id]);
       const e = await this.event(m, org, id);
       if (!e) throw notFound();
       const snapshot: CancelledSnapshot = {
@@ -326,8 +328,8 @@ export class SessionsService {
         ],
       };
       const ids = await this.mails.recordCancellations(m, org, e.session_id, snapshot, e.is_multi_session ? 'meeting-cancelled' : 'session-cancelled');
-      if (e.is_multi_session) await m.query(`DELETE FROM vilt_session_events WHERE id = $1 AND organization_id = $2`, [e.id, org]);
-      else await m.query(`DELETE FROM vilt_sessions WHERE id = $1 AND organization_id = $2`, [e.session_id, org]);
+      if (e.is_multi_session) await scoped(m, org).query(`DELETE FROM vilt_session_events WHERE id = $1 AND organization_id = $org`, [e.id]);
+      else await scoped(m, org).query(`DELETE FROM vilt_sessions WHERE id = $1 AND organization_id = $org`, [e.session_id]);
       return ids;
     });
     await this.mails.enqueue(org, mails);

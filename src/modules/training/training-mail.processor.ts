@@ -7,11 +7,24 @@ import { sendOnce } from '../mail/sent-once';
 import { buildInvitation, InvitationEvent } from './invitation';
 import { CancelledSnapshot, MailMethod, MailReason, TrainingMails, VILT_MAIL_SWEEP_SCHEDULER_ID } from './training-mails';
 import { meetingTimes } from './meeting-times';
+import { scoped } from '../../core/database/scoped';
+import type { ViltSessionMailRow } from './vilt-session-mails.store';
 
 export type ViltMailResult = { sent: true; via: 'smtp' | 'outbox' } | { sent: false; reason: 'no-recipient' | 'already-sent' | 'no-session' | 'not-registered' };
 
 /** A meeting as a mail shows it. */
 type MailEvent = InvitationEvent & { post_registration_instructions: string };
+
+/** The mail record with its learner, session and what the mail needs to know. */
+type MailRecord = Pick<ViltSessionMailRow, 'method' | 'reason' | 'sequence' | 'session_id' | 'event_id' | 'cancelled'> & {
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_anonymized: boolean;
+  display_name: string | null;
+  meetings: number;
+  registered: boolean;
+};
 
 /** What nodemailer adds as the text/calendar alternative (`icalEvent`); the Mailer passes the message's members through. */
 type CalendarMail = OutgoingMail & { icalEvent: { method: string; filename: string; content: string } };
@@ -42,15 +55,15 @@ export class TrainingMailProcessor extends QueueWorker<ViltMailQueueJob>(QUEUES.
 
   private async send(data: ViltMailJob): Promise<ViltMailResult> {
     const org = data.organizationId;
-    const [rec] = await this.ds.query(
+    const [rec] = await scoped(this.ds, org).query<MailRecord[]>(
       `SELECT vm.method, vm.reason, vm.sequence, vm.session_id, vm.event_id, vm.cancelled, u.email, u.first_name, u.last_name, u.is_anonymized, s.display_name,
-              (SELECT count(*)::int FROM vilt_session_events e WHERE e.organization_id = $2 AND e.session_id = vm.session_id) AS meetings,
-              EXISTS (SELECT 1 FROM vilt_session_registrations r WHERE r.organization_id = $2 AND r.session_id = vm.session_id AND r.user_id = vm.user_id) AS registered
+              (SELECT count(*)::int FROM vilt_session_events e WHERE e.organization_id = $org AND e.session_id = vm.session_id) AS meetings,
+              EXISTS (SELECT 1 FROM vilt_session_registrations r WHERE r.organization_id = $org AND r.session_id = vm.session_id AND r.user_id = vm.user_id) AS registered
          FROM vilt_session_mails vm
-         JOIN users u ON u.id = vm.user_id AND u.organization_id = $2
-         LEFT JOIN vilt_sessions s ON s.id = vm.session_id AND s.organization_id = $2
-        WHERE vm.id = $1 AND vm.organization_id = $2`,
-      [data.mailId, org],
+         JOIN users u ON u.id = vm.user_id AND u.organization_id = $org
+         LEFT JOIN vilt_sessions s ON s.id = vm.session_id AND s.organization_id = $org
+        WHERE vm.id = $1 AND vm.organization_id = $org`,
+      [data.mailId],
     );
     if (!rec) return { sent: false, reason: 'no-session' };
     if (rec.is_anonymized || !rec.email) return { sent: false, reason: 'no-recipient' };
@@ -61,15 +74,15 @@ export class TrainingMailProcessor extends QueueWorker<ViltMailQueueJob>(QUEUES.
     const snapshot = rec.cancelled as CancelledSnapshot | null;
     const events: MailEvent[] = snapshot
       ? snapshot.events.map((e) => ({ ...e, starts_at: new Date(e.starts_at), ends_at: new Date(e.ends_at) }))
-      : await this.ds.query(
+      : await scoped(this.ds, org).query<MailEvent[]>(
           `SELECT id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence
-             FROM vilt_session_events WHERE organization_id = $1 AND session_id = $2 AND ($3::uuid IS NULL OR id = $3) ORDER BY starts_at, id`,
-          [org, rec.session_id, rec.event_id],
+             FROM vilt_session_events WHERE organization_id = $org AND session_id = $1 AND ($2::uuid IS NULL OR id = $2) ORDER BY starts_at, id`,
+          [rec.session_id, rec.event_id],
         );
     if (!events.length) return { sent: false, reason: 'no-session' };
     const method = rec.method as MailMethod;
-    const reason: MailReason = rec.reason ?? (method === 'REQUEST' ? 'registered' : snapshot ? 'session-cancelled' : 'unregistered');
-    const title: string = snapshot ? snapshot.title : rec.display_name;
+    const reason: MailReason = (rec.reason as MailReason | null) ?? (method === 'REQUEST' ? 'registered' : snapshot ? 'session-cancelled' : 'unregistered');
+    const title: string = snapshot ? snapshot.title : (rec.display_name as string); // a session that is gone leaves a snapshot
     const name = [rec.first_name, rec.last_name].filter((x: string) => x).join(' ');
     let via: 'smtp' | 'outbox' = 'outbox';
     // one message per meeting: an iTIP message carries one UID (RFC 5546 section 3.2.2)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { unscoped } from '../../core/database/scoped';
+import { unscoped, scoped } from '../../core/database/scoped';
+import type { ViltSessionMailRow } from './vilt-session-mails.store';
 import { JobProducer, QueuedJob } from '../../core/queue/job-producer';
 import { QUEUES, ViltMailQueueJob } from '../../core/queue/queues';
 import type { InvitationEvent } from './invitation';
@@ -38,14 +39,14 @@ export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail
    * message of a UID carries a number above those recorded before it.
    */
   async recordForEvent(m: EntityManager, organizationId: string, eventId: string, reason: 'rescheduled' | 'added', bump: boolean): Promise<string[]> {
-    const rows: { id: string }[] = await m.query(
+    const rows: { id: string }[] = await scoped(m, organizationId).query(
       `WITH ev AS (
-         UPDATE vilt_session_events SET sequence = sequence + $3 WHERE id = $2 AND organization_id = $1 RETURNING id, session_id, sequence)
+         UPDATE vilt_session_events SET sequence = sequence + $2 WHERE id = $1 AND organization_id = $org RETURNING id, session_id, sequence)
        INSERT INTO vilt_session_mails (organization_id, session_id, event_id, user_id, method, sequence, reason)
-       SELECT r.organization_id, r.session_id, ev.id, r.user_id, 'REQUEST', ev.sequence, $4
-         FROM ev JOIN vilt_session_registrations r ON r.organization_id = $1 AND r.session_id = ev.session_id
+       SELECT r.organization_id, r.session_id, ev.id, r.user_id, 'REQUEST', ev.sequence, $3
+         FROM ev JOIN vilt_session_registrations r ON r.organization_id = $org AND r.session_id = ev.session_id
        RETURNING id`,
-      [organizationId, eventId, bump ? 1 : 0, reason],
+      [eventId, bump ? 1 : 0, reason],
     );
     return rows.map((r) => r.id);
   }
@@ -57,15 +58,15 @@ export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail
    * send is still cancelled. One statement, in the removal's transaction.
    */
   async recordUnregistered(m: EntityManager, organizationId: string, sessionId: string, userId: string): Promise<string[]> {
-    const rows: { id: string }[] = await m.query(
+    const rows: { id: string }[] = await scoped(m, organizationId).query(
       `WITH ev AS (
-         UPDATE vilt_session_events SET sequence = sequence + 1 WHERE organization_id = $1 AND session_id = $2
+         UPDATE vilt_session_events SET sequence = sequence + 1 WHERE organization_id = $org AND session_id = $1
          RETURNING id, display_name, description, post_registration_instructions, starts_at, ends_at, timezone, location, event_link, instructor_email, instructor_name, sequence)
        INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, sequence, reason, cancelled)
-       SELECT $1, NULL, $3, 'CANCEL', ev.sequence, 'unregistered', jsonb_build_object('title', s.display_name, 'events', jsonb_build_array(to_jsonb(ev)))
-         FROM ev JOIN vilt_sessions s ON s.id = $2 AND s.organization_id = $1
+       SELECT $org, NULL, $2, 'CANCEL', ev.sequence, 'unregistered', jsonb_build_object('title', s.display_name, 'events', jsonb_build_array(to_jsonb(ev)))
+         FROM ev JOIN vilt_sessions s ON s.id = $1 AND s.organization_id = $org
        RETURNING id`,
-      [organizationId, sessionId, userId],
+      [sessionId, userId],
     );
     return rows.map((r) => r.id);
   }
@@ -78,11 +79,11 @@ export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail
    * this meeting of a multi-session event, the registrations standing (meeting-cancelled).
    */
   async recordCancellations(m: EntityManager, organizationId: string, sessionId: string, snapshot: CancelledSnapshot, reason: 'meeting-cancelled' | 'session-cancelled'): Promise<string[]> {
-    const rows: { id: string }[] = await m.query(
+    const rows: { id: string }[] = await scoped(m, organizationId).query(
       `INSERT INTO vilt_session_mails (organization_id, session_id, user_id, method, sequence, reason, cancelled)
-       SELECT r.organization_id, NULL, r.user_id, 'CANCEL', $4, $5, $3::jsonb FROM vilt_session_registrations r WHERE r.organization_id = $1 AND r.session_id = $2
+       SELECT r.organization_id, NULL, r.user_id, 'CANCEL', $3, $4, $2::jsonb FROM vilt_session_registrations r WHERE r.organization_id = $org AND r.session_id = $1
        RETURNING id`,
-      [organizationId, sessionId, JSON.stringify(snapshot), snapshot.events[0].sequence, reason],
+      [sessionId, JSON.stringify(snapshot), snapshot.events[0].sequence, reason],
     );
     return rows.map((r) => r.id);
   }
@@ -112,12 +113,12 @@ export class TrainingMails extends JobProducer<ViltMailQueueJob>(QUEUES.viltMail
   }
 
   async isDone(mailId: string, organizationId: string): Promise<boolean> {
-    const rows = await this.ds.query(`SELECT done_at FROM vilt_session_mails WHERE id = $1 AND organization_id = $2`, [mailId, organizationId]);
+    const rows = await scoped(this.ds, organizationId).query<Pick<ViltSessionMailRow, 'done_at'>[]>(`SELECT done_at FROM vilt_session_mails WHERE id = $1 AND organization_id = $org`, [mailId]);
     return rows.length === 0 || rows[0].done_at !== null;
   }
 
   async markDone(mailId: string, organizationId: string): Promise<void> {
-    await this.ds.query(`UPDATE vilt_session_mails SET done_at = now() WHERE id = $1 AND organization_id = $2 AND done_at IS NULL`, [mailId, organizationId]);
+    await scoped(this.ds, organizationId).query(`UPDATE vilt_session_mails SET done_at = now() WHERE id = $1 AND organization_id = $org AND done_at IS NULL`, [mailId]);
   }
 
   /** The sweep: queue every pending mail whose job is not in the queue; drop records done a week ago. */

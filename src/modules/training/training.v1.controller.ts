@@ -6,6 +6,7 @@ import { MethodRef } from '../../core/http/service-ref';
 import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
 import { paramError, strParam } from '../../core/http/v1-rules';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import {
   IltSessionDto,
   InstructorDto,
@@ -61,13 +62,18 @@ const instructorFilters = (q: Record<string, unknown>) => {
   if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) {
     throw paramError('provider', `Select a valid choice. ${provider.slice(0, 100)} is not one of the available choices.`);
   }
-  return { email: filter(q, 'email'), provider };
+  return { email: filter(q, 'email'), provider, updatedSince: v1UpdatedSince(q) };
 };
 
 /** /v1/ilt-instructors (instructors:*). */
 @V1()
 @OnHandlers({
-  list: [ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }), ApiQuery({ name: 'email', required: false, schema: { type: 'string' } }), PageQuery(CAP)],
+  list: [
+    ApiQuery({ name: 'provider', required: false, schema: { type: 'string', enum: [...PROVIDERS] } }),
+    ApiQuery({ name: 'email', required: false, schema: { type: 'string' } }),
+    ApiQuery(V1_UPDATED_SINCE_QUERY),
+    PageQuery(CAP),
+  ],
 })
 @V1Resource<InstructorsService>({
   service: InstructorsService,
@@ -86,7 +92,7 @@ export class IltInstructorsV1Controller {
 
 /** /v1/ilt-multi-session-events (vilt-sessions:*). */
 @V1()
-@OnHandlers({ list: [PageQuery(CAP)] })
+@OnHandlers({ list: [ApiQuery(V1_UPDATED_SINCE_QUERY), PageQuery(CAP)] })
 @V1Resource<MultiSessionsService>({
   service: MultiSessionsService,
   id: 'multi_session_event_id',
@@ -94,7 +100,7 @@ export class IltInstructorsV1Controller {
   present: presentMultiSessionEvent,
   ...trainingOps<MultiSessionsService>(
     { list: (s) => s.listMulti, create: (s) => s.createMulti, read: (s) => s.readMulti, update: (s) => s.updateMulti },
-    { body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto },
+    { body: MultiSessionEventDto, patchBody: MultiSessionEventPatchDto, filters: (q) => ({ updatedSince: v1UpdatedSince(q) }) },
   ),
 })
 @Controller('v1/ilt-multi-session-events')
@@ -105,7 +111,7 @@ export class IltMultiSessionEventsV1Controller {
 /** /v1/ilt-sessions (vilt-sessions:*): list, create, read, update (PUT), as published; delete, an extension. */
 @V1()
 @OnHandlers({
-  list: [PageQuery(CAP)],
+  list: [ApiQuery(V1_UPDATED_SINCE_QUERY), PageQuery(CAP)],
   // beyond the published document: a scheduled session cancelled (its registrants mailed a cancellation)
   destroy: [
     ApiExtension('x-extension', true),
@@ -123,7 +129,7 @@ export class IltMultiSessionEventsV1Controller {
   present: presentIltSession,
   ...trainingOps<SessionsService>(
     { list: (s) => s.listEvents, create: (s) => s.createSession, read: (s) => s.readEvent, update: (s) => s.updateSession, remove: (s) => s.deleteSession },
-    { body: IltSessionDto, putOnly: true },
+    { body: IltSessionDto, putOnly: true, filters: (q) => ({ updatedSince: v1UpdatedSince(q) }) },
   ),
 })
 @Controller('v1/ilt-sessions')
@@ -139,6 +145,7 @@ export class IltSessionsV1Controller {
     ApiQuery({ name: 'starts_at__gte', required: false, schema: { type: 'string' } }),
     ApiQuery({ name: 'session__lesson__id', required: false, schema: { type: 'string' } }),
     ApiQuery({ name: 'session__lesson__course__id', required: false, schema: { type: 'string' } }),
+    ApiQuery(V1_UPDATED_SINCE_QUERY),
     PageQuery(CAP),
   ],
 })
@@ -156,6 +163,7 @@ export class IltSessionsV1Controller {
       lessonId: filter(q, 'session__lesson__id'),
       startsAtGte: filter(q, 'starts_at__gte'),
       endsAtLte: filter(q, 'ends_at__lte'),
+      updatedSince: v1UpdatedSince(q),
     }),
   },
   read: { call: (s) => s.readEvent, handler: HANDLERS.read },
@@ -176,13 +184,15 @@ const registrations = (present: (r: RegistrationRow) => unknown, ops: Omit<V1Res
  * freed, a cancellation (METHOD:CANCEL) mailed.
  */
 @V1()
-@OnHandlers({ list: [ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } }), PageQuery(V1_PAGE_CAP.large)] })
+@OnHandlers({ list: [ApiQuery({ name: 'session__id', required: false, schema: { type: 'string' } }), ApiQuery(V1_UPDATED_SINCE_QUERY), PageQuery(V1_PAGE_CAP.large)] })
 @registrations(presentRegistrationUpdate, {
   update: { call: (s) => s.update, handler: HANDLERS.update, body: RegistrationUpdateDto, patchBody: RegistrationPatchDto },
   remove: { call: (s) => s.remove, handler: HANDLERS.remove },
 })
 @registrations(presentRegistration, { create: { call: (s) => s.create, handler: HANDLERS.create, body: RegistrationCreateDto }, read: { call: (s) => s.read, handler: HANDLERS.read } })
-@registrations(presentRegistrationItem, { list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ sessionId: filter(q, 'session__id') }) } })
+@registrations(presentRegistrationItem, {
+  list: { call: (s) => s.list, cap: V1_PAGE_CAP.large, filters: (q: Record<string, unknown>) => ({ sessionId: filter(q, 'session__id'), updatedSince: v1UpdatedSince(q) }) },
+})
 @Controller('v1/vilt-session-registrations')
 export class ViltSessionRegistrationsV1Controller {
   constructor(private readonly registrations: RegistrationsService) {}

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { Filter } from '../../../core/http/v1-rules';
 import { NO_NUL } from './group.dto';
 
@@ -12,6 +12,10 @@ export class GroupListQuery {
   /** an id: longer than any id, it matches nothing (Filter(): the empty page, CONVENTIONS §16) */
   @Filter({ max: 64 })
   'filter[category_id]'?: string;
+
+  /** changed at or after (RFC 3339 with an offset), read by dateTimeParam: the list is then ordered by last change */
+  @Allow()
+  'filter[updated_since]'?: unknown;
 }
 
 /** VisibilityOverrideFilters */
@@ -22,4 +26,8 @@ export class VisibilityOverrideListQuery {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'must be true or false' })
   'filter[is_visible]'?: string;
+
+  /** changed at or after (RFC 3339 with an offset), read by dateTimeParam: the list is then ordered by last change */
+  @Allow()
+  'filter[updated_since]'?: unknown;
 }
