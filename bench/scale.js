@@ -66,6 +66,13 @@ async function serveBare(port) {
     const s = script[req.params.key];
     if (!s) return reply.code(404).send({ detail: 'Not found.' });
     let statements = s.statements;
+    if (s.rotate) {
+      // a batch update: the recorded students replaced by the next block of students (as the API run does)
+      const block = s.rotate.blocks[seq++ % s.rotate.blocks.length];
+      let text = JSON.stringify(statements);
+      s.rotate.from.forEach((id, i) => (text = text.split(id).join(block[i])));
+      statements = JSON.parse(text);
+    }
     if (s.fresh) {
       // a batch create: the recorded e-mail marker and the recorded new ids, fresh per request
       const n = ++seq;
@@ -85,8 +92,7 @@ async function serveBare(port) {
     }
     return { results };
   };
-  app.get('/run/:key', handler);
-  app.post('/run/:key', handler);
+  app.route({ method: ['GET', 'POST', 'PATCH', 'PUT'], url: '/run/:key', handler });
   app.get('/', async () => ({ ok: true }));
   await app.listen({ port, host: '127.0.0.1' });
 }
@@ -152,15 +158,24 @@ function scenarios(s, w) {
   // writes
   const createBody = (prefix, n) =>
     JSON.stringify({ data: Array.from({ length: 100 }, (_, i) => ({ type: 'students', attributes: { email: `${prefix}-${n}-${i}@bench.test`, first_name: `First${i}`, last_name: `Last${n}` } })) });
-  // 100 existing learners from the middle of the table, new names (the same on every request: the second write changes nothing but is done)
-  const updateBody = () =>
-    JSON.stringify({ data: Array.from({ length: 100 }, (_, i) => ({ type: 'students', id: student(u + i), attributes: { first_name: `Renamed${i}`, last_name: `Scale${u}` } })) });
+  // 100 existing learners per request, block n of up to 50 blocks from the second quarter of the table (no two requests in flight on the same rows)
+  const blockCount = Math.min(50, Math.floor(s.users / 2 / 100));
+  const blockOf = (n) => Array.from({ length: 100 }, (_, i) => Math.floor(s.users / 4) + (n % blockCount) * 100 + i);
+  const updateBody = (n) => JSON.stringify({ data: blockOf(n).map((k, i) => ({ type: 'students', id: student(k), attributes: { first_name: `Renamed${i}`, last_name: `Scale${n}` } })) });
   // learner k of the second half: enrollment 3k + 1 has 6 of 7 lessons completed and the 7th viewed (bench/scale/seed.js)
   const completing = (k) => encodeId('lessonProgress', sid(T.lessonProgress, (3 * k + 1) * LESSONS_PER_COURSE + 6));
   const learners = Math.max(0, s.users - u - 1);
   list.push(
     { key: 'create', name: 'POST /v2/students/ (100 items)', method: 'POST', write: true, body: (n) => createBody(`zzrec${w.run}zz`, n), fresh: `zzrec${w.run}zz` },
-    { key: 'update', name: 'PATCH /v2/students/ (100 items)', method: 'PATCH', write: true, path: '/v2/students/', body: () => updateBody() },
+    {
+      key: 'update',
+      name: 'PATCH /v2/students/ (100 items)',
+      method: 'PATCH',
+      write: true,
+      path: '/v2/students/',
+      body: (n) => updateBody(n),
+      rotate: (n) => ({ from: blockOf(n).map((k) => sid(T.users, k)), blocks: Array.from({ length: blockCount }, (_, b) => blockOf(b).map((k) => sid(T.users, k))) }),
+    },
     {
       key: 'complete',
       name: 'PUT /v1/lesson-progress/{id} (completes a course)',
@@ -312,6 +327,7 @@ async function runWorld(label, scale, opts) {
       }
       const size = Array.isArray(res.body) ? res.body.length : Array.isArray(res.body?.data) ? res.body.data.length : Array.isArray(res.body?.statements) ? res.body.statements.length : 1;
       script[sc.key] = { statements: statements.map(({ sql, params }) => ({ sql, params })) };
+      if (sc.rotate) script[sc.key].rotate = sc.rotate(n);
       if (sc.fresh) {
         const { decodeId } = require(path.join(ROOT, 'dist/src/core/ids/ids.js'));
         script[sc.key].fresh = { marker: sc.fresh, ids: (res.body.data ?? []).map((d) => decodeId('student', d.id)).filter(Boolean) };
@@ -331,7 +347,7 @@ async function runWorld(label, scale, opts) {
     for (const sc of list) {
       for (const st of script[sc.key].statements) {
         if (TX.test(st.sql) || /^\s*SET\b/i.test(st.sql)) continue;
-        const k = norm(st.sql);
+        const k = `${norm(st.sql)} ${JSON.stringify(st.params)}`;
         if (seen.has(k) && !sc.write) continue;
         seen.add(k);
         let plan;
@@ -387,14 +403,16 @@ async function runWorld(label, scale, opts) {
       return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, cpuUs: r.cpu?.usPerRequest, eventLoop: r.eventLoop ?? undefined, statuses };
     };
     let consumed = opts.inPlace ? writeN + 100 : 1000; // learners used by the recording above: the measured ones start after them
+    let phase = 0; // fresh e-mail addresses per run of a batch create
     for (const sc of list) {
       const row = { key: sc.key, name: sc.name, sql: sc.sql };
       for (const target of ['api', ...(bareUrl && !sc.noBare ? ['bare'] : [])]) {
         const headers = target === 'api' ? headersOf(sc, api) : sc.body ? { 'content-type': 'application/json' } : {};
         const o = (duration, amount) => {
           let n = 0;
+          const base0 = sc.consumes !== undefined ? consumed : ++phase * 1_000_000;
           const base = { url: target === 'api' ? api.url : bareUrl, connections: opts.connections, headers, ...(amount ? { amount } : { duration }) };
-          const p = () => (target === 'api' ? (sc.pathOf ? sc.pathOf(consumed + n) : sc.path) : `/run/${sc.key}`);
+          const p = () => (target === 'api' ? (sc.pathOf ? sc.pathOf(base0 + n) : sc.path) : `/run/${sc.key}`);
           if (!sc.body) return { ...base, url: base.url + p() };
           return {
             ...base,
@@ -403,7 +421,7 @@ async function runWorld(label, scale, opts) {
                 method: sc.method,
                 setupRequest: (req) => {
                   n++;
-                  return { ...req, path: p(), body: sc.body(target === 'api' ? consumed + n : n) };
+                  return { ...req, path: p(), body: sc.body(base0 + n) };
                 },
               },
             ],
@@ -422,9 +440,7 @@ async function runWorld(label, scale, opts) {
           consumed += amount + 1;
         } else {
           await runAutocannon(o(1));
-          if (sc.write) consumed += 100000;
           row[target] = await measure(o(opts.duration));
-          if (sc.write) consumed += 100000;
         }
       }
       result.rows.push(row);
