@@ -5,7 +5,7 @@
  * the database itself (INSERT ... SELECT FROM generate_series: no row crosses the wire), cached as a
  * template database so that a re-run skips seeding.
  *
- * Sizes at scale 1 (the issue's "organization of size"): 1,000,000 users (each a member of one of 20
+ * Sizes at scale 1 (a customer-education organization of size): 1,000,000 users (each a member of one of 20
  * domains and of one of 100,000 groups of 10), 50,000 courses of 7 lessons, 200,000 published
  * courses (each course on 4 of the 20 domains), 3,000,000 enrollments (3 per learner, on published
  * courses of the learner's domain), one course progress each, 20,000,000 lesson-progress rows (7, 7
@@ -44,7 +44,7 @@ const SEED_VERSION = 2;
 const LESSONS_PER_COURSE = 7;
 const DOMAINS = 20;
 
-/** The row counts of a world of `scale` (1 = the issue's large world). */
+/** The row counts of a world of `scale` (1 = the large world of docs/performance.md). */
 function sizes(scale) {
   const users = Math.max(1000, Math.round(1_000_000 * scale));
   // a multiple of 5 (published courses = 4 per course over 20 domains: courses / 5 per domain), at least 250 (a list deeper than one page)
