@@ -9,6 +9,7 @@
  *
  *   npm run bench                         every scenario (bench/*.js, discovered)
  *   npm run bench -- http v2-students     only the named ones
+ *   npm run bench -- scale                the large-organization scenario (bench/scale.js): only when named
  *   BENCH_SECONDS=5 npm run bench         measured seconds per run (default 3; a 1-2 s warm-up precedes each)
  *   npm run bench -- --no-write           print the table, leave docs/performance.md alone
  *   npm run bench -- --list               the scenarios that would run
@@ -41,6 +42,8 @@ const LAST_RUN = path.join(os.tmpdir(), 'cp-bench-last-run.json');
 
 /** Helpers and stand-alone probes: not scenarios. */
 const NOT_SCENARIOS = new Set(['lib', 'run', 'replay', 'rls-probe', 'profile-summary']);
+/** Scenarios run only when named (`npm run bench -- scale`): the large world takes minutes to seed the first time. */
+const ONLY_WHEN_NAMED = new Set(['scale']);
 /** Known scenarios first, in this order (cheap and quiet ones first); any other bench file after them, by name. */
 const ORDER = ['cpu', 'http', 'v2-students', 'v2-reads', 'v1-catalog', 'progress', 'quizzes', 'commerce', 'training', 'webhooks', 'web-package'];
 
@@ -276,7 +279,7 @@ async function main() {
   const wanted = argv.filter((a) => !a.startsWith('-'));
   const unknown = wanted.filter((w) => !all.includes(w));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
-  const names = wanted.length ? all.filter((n) => wanted.includes(n)) : all;
+  const names = wanted.length ? all.filter((n) => wanted.includes(n)) : all.filter((n) => !ONLY_WHEN_NAMED.has(n));
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   const runs = [];
   // BENCH_SETTLE_SECONDS (default 0): before each scenario after the first, wait up to that long for

@@ -59,6 +59,7 @@ import { DataOut1763770000000 } from './1763770000000-data-out';
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
 import { UpdatedSinceIndexes1763820000000 } from './1763820000000-updated-since-indexes';
 import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-lists';
+import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -119,4 +120,5 @@ export const MIGRATIONS = [
   DataOut1763770000000,
   UpdatedSinceIndexes1763820000000,
   UpdatedSinceLists1763830000000,
+  ScaleGradedLessonsIndex1763870000000,
 ];
