@@ -53,9 +53,11 @@ export class EnrollmentsService {
          SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.started_at, e.completed_at
            FROM enrollments e JOIN course ON e.course_id = course.id
           WHERE e.organization_id = $org
-            AND ($2::text[] IS NULL OR EXISTS (
-                  SELECT 1 FROM published_courses pc JOIN domains d ON d.id = pc.domain_id
-                   WHERE pc.id = e.published_course_id AND d.organization_id = $org AND lower(d.name) = ANY($2::text[])))),
+            -- a per-enrollment lookup of its published course's domain (one index probe each), not an
+            -- EXISTS the planner hashes from every published course of those domains (docs/performance.md, scale)
+            AND ($2::text[] IS NULL OR (SELECT pc.domain_id FROM published_courses pc
+                                         WHERE pc.id = e.published_course_id AND pc.organization_id = $org)
+                                       = ANY (ARRAY(SELECT d.id FROM domains d WHERE d.organization_id = $org AND lower(d.name) = ANY($2::text[]))))),
        r AS (
          SELECT r.rating FROM course_ratings r JOIN course ON r.course_id = course.id
           WHERE r.organization_id = $org AND r.scale_max = (SELECT s FROM scale)
