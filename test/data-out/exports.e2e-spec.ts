@@ -177,7 +177,7 @@ describe('exports', () => {
     for (const [body, pointer] of [
       [{ format: 'csv' }, '/resource'],
       [{ resource: 'nope' }, '/resource'],
-      [{ resource: 'xapi-statements' }, '/resource'],
+      [{ resource: 'xapi-statements', filter: { updated_since: '2026-01-01T00:00:00Z' } }, '/filter/updated_since'],
       [{ resource: 'users', format: 'xml' }, '/format'],
       [{ resource: 'users', filter: { colour: 'red' } }, '/filter/colour'],
       [{ resource: 'users', filter: { updated_since: 'yesterday' } }, '/filter/updated_since'],
