@@ -17,7 +17,8 @@ import { dropRedisPrefix } from '../support/webhook-receiver';
  * bad input and the clean-up of expired files. 200,000 enrollments go through the capped worker: an
  * export that held its rows in memory would run out of heap and never finish.
  */
-jest.setTimeout(300_000);
+// seeding 200,000 rows alone took five minutes on the shared 2-core machine under a load of 30
+jest.setTimeout(900_000);
 
 const ROWS = 200_000;
 
