@@ -27,7 +27,7 @@ const PROGRESS = ['id', 'user_id', 'course_id', 'published_course_id', 'complete
 const LESSON = ['id', 'user_id', 'lesson_id', 'view_count', 'completed_at'];
 // /v2/lesson-progress writes its times to the second, the export to the millisecond: the mirror keeps seconds
 const toSecond = (v: unknown) => (v == null ? null : String(v).replace(/\.\d+Z$/, 'Z'));
-const lessonRow = (r: Rec) => ({ ...pick(r, LESSON), completed_at: toSecond(r.completed_at) });
+const lessonRow = (r: Rec): Rec => ({ ...pick(r, LESSON), completed_at: toSecond(r.completed_at) });
 const pick = (r: Rec, keys: string[]) => Object.fromEntries(keys.map((k) => [k, r[k] ?? null]));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
