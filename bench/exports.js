@@ -9,7 +9,7 @@
  * set of the worker process, and its RSS before the export; with constant-memory streaming the peak
  * does not grow with the number of rows: compare runs with different --rows).
  *
- *   npm run build && node bench/exports.js [--rows 1000000] [--format csv|ndjson] [--worker-heap-mb 96]
+ *   npm run build && node bench/exports.js [--rows 1000000] [--format csv|ndjson] [--worker-heap-mb 96] [--repeat 3]
  *
  * `--worker-heap-mb` starts the worker with that V8 heap cap (--max-old-space-size): an export whose
  * memory grew with the rows would run out of heap and fail.
@@ -69,18 +69,22 @@ async function main() {
     await db.query('VACUUM ANALYZE users');
     await db.query('VACUUM ANALYZE enrollments');
 
-    // the bare limit: psql \copy of the export's own SELECT
+    // the bare limit: psql \copy of the export's own SELECT (its plain form: one field a column, as PostgreSQL writes them)
     const { exportQuery } = require(path.join(ROOT, 'dist/src/modules/data-out/export-resources.js'));
     const q = exportQuery('enrollments', {});
     const sql = q.text.replace(/\$1\b/g, `'${org}'::uuid`);
     const copyFile = path.join(storage, 'copy.csv');
-    const t0 = process.hrtime.bigint();
-    const psql = spawnSync('psql', [world.config.DATABASE_URL, '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${sql.replace(/\s+/g, ' ')}) TO '${copyFile}' WITH (FORMAT csv, HEADER)`], { encoding: 'utf8' });
-    const copySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (psql.status !== 0) throw new Error(`psql failed: ${psql.stderr}`);
-    const copyRate = ROWS / copySeconds;
-    process.stdout.write(`  psql \\copy: ${copySeconds.toFixed(2)} s, ${fmt(copyRate)} rows/s, ${fmt(fs.statSync(copyFile).size / 1e6, 1)} MB\n`);
-    fs.rmSync(copyFile, { force: true });
+    function copyOnce() {
+      const t0 = process.hrtime.bigint();
+      const psql = spawnSync('psql', [world.config.DATABASE_URL, '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${sql.replace(/\s+/g, ' ')}) TO '${copyFile}' WITH (FORMAT csv, HEADER)`], {
+        encoding: 'utf8',
+      });
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (psql.status !== 0) throw new Error(`psql failed: ${psql.stderr}`);
+      process.stdout.write(`  psql \\copy: ${seconds.toFixed(2)} s, ${fmt(ROWS / seconds)} rows/s, ${fmt(fs.statSync(copyFile).size / 1e6, 1)} MB\n`);
+      fs.rmSync(copyFile, { force: true });
+      return seconds;
+    }
 
     // the worker and the API
     const heapMb = arg('worker-heap-mb', '');
@@ -95,37 +99,63 @@ async function main() {
     const { access_token: token } = await tokenRes.json();
     await sleep(1000);
     const before = memOf(worker.pid);
-    const created = await fetch(`${api.url}/v2/exports/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ resource: 'enrollments', format: FORMAT }),
-    });
-    if (created.status !== 202) throw new Error(`export create: ${created.status} ${await created.text()}`);
-    const id = (await created.json()).data.id;
-    let attrs;
     let peakRss = 0;
-    const deadline = Date.now() + 30 * 60_000;
-    for (;;) {
-      await sleep(250);
-      peakRss = Math.max(peakRss, memOf(worker.pid).rss);
-      attrs = (await (await fetch(`${api.url}/v2/exports/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()).data.attributes;
-      if (attrs.state === 'SUCCEEDED' || attrs.state === 'FAILED') break;
-      if (Date.now() > deadline) throw new Error('the export did not finish within 30 minutes');
+    async function exportOnce() {
+      const created = await fetch(`${api.url}/v2/exports/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ resource: 'enrollments', format: FORMAT }),
+      });
+      if (created.status !== 202) throw new Error(`export create: ${created.status} ${await created.text()}`);
+      const id = (await created.json()).data.id;
+      let attrs;
+      const deadline = Date.now() + 30 * 60_000;
+      for (;;) {
+        await sleep(250);
+        peakRss = Math.max(peakRss, memOf(worker.pid).rss);
+        attrs = (await (await fetch(`${api.url}/v2/exports/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()).data.attributes;
+        if (attrs.state === 'SUCCEEDED' || attrs.state === 'FAILED') break;
+        if (Date.now() > deadline) throw new Error('the export did not finish within 30 minutes');
+      }
+      if (attrs.state !== 'SUCCEEDED') throw new Error(`export ${attrs.state}: ${attrs.error}`);
+      const seconds = (Date.parse(attrs.finished_at) - Date.parse(attrs.started_at)) / 1000;
+      process.stdout.write(`  export: ${seconds.toFixed(2)} s, ${fmt(attrs.rows_done / seconds)} rows/s, ${fmt(attrs.file_size / 1e6, 1)} MB\n`);
+      return { seconds, attrs };
     }
-    if (attrs.state !== 'SUCCEEDED') throw new Error(`export ${attrs.state}: ${attrs.error}`);
-    const after = memOf(worker.pid);
-    const exportSeconds = (Date.parse(attrs.finished_at) - Date.parse(attrs.started_at)) / 1000;
+
+    // `--repeat N`: N rounds of (\copy, export) back to back, so that each ratio compares two runs
+    // made under about the same load of a shared machine; the result is the median round
+    const REPEAT = Math.max(1, Number(arg('repeat', 1)));
+    const rounds = [];
+    let attrs;
+    for (let i = 0; i < REPEAT; i++) {
+      const copySeconds = copyOnce();
+      const ex = await exportOnce();
+      attrs = ex.attrs;
+      rounds.push({
+        copy_seconds: Number(copySeconds.toFixed(2)),
+        export_seconds: Number(ex.seconds.toFixed(2)),
+        ratio: Number((copySeconds / ex.seconds).toFixed(2)),
+        load_1m: Number(os.loadavg()[0].toFixed(1)),
+      });
+    }
+    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+    const exportSeconds = median.export_seconds;
+    const copySeconds = median.copy_seconds;
     const exportRate = attrs.rows_done / exportSeconds;
+    const copyRate = ROWS / copySeconds;
+    const after = memOf(worker.pid);
     const result = {
       rows: attrs.rows_done,
       format: FORMAT,
       worker_heap_cap_mb: heapMb ? Number(heapMb) : null,
-      export_seconds: Number(exportSeconds.toFixed(2)),
+      export_seconds: exportSeconds,
       export_rows_per_second: Math.round(exportRate),
-      copy_seconds: Number(copySeconds.toFixed(2)),
+      copy_seconds: copySeconds,
       copy_rows_per_second: Math.round(copyRate),
       ratio: Number((exportRate / copyRate).toFixed(2)),
       goal: 0.5,
+      rounds,
       file_mb: Number((attrs.file_size / 1e6).toFixed(1)),
       worker_rss_mb_before: Number(before.rss.toFixed(1)),
       worker_rss_mb_peak: Number(Math.max(peakRss, after.hwm).toFixed(1)),

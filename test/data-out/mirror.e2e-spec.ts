@@ -12,10 +12,11 @@ import { fixtures } from '../enrollments/v2-enrollments.helpers';
 
 /**
  * The "done when" of issue 32 (CONVENTIONS §20): a client mirrors an organization (users,
- * enrollments, course progress) by ONE full export of each, then keeps it current with
- * `filter[updated_since]` polls (students, enrollments) and the event log (progress.updated and the
- * *.deleted events), through a run of creates, updates, deactivations and deletes; it ends with
- * exactly the server's data, which a fresh export of each resource shows.
+ * enrollments, course progress, lesson progress) by ONE full export of each, then keeps it current
+ * with `filter[updated_since]` polls (students, enrollments, lesson progress) and the event log
+ * (progress.updated and the *.deleted events; a deleted course progress takes its lessons' progress
+ * with it), through a run of creates, updates, deactivations and deletes; it ends with exactly the
+ * server's data, which a fresh export of each resource shows.
  */
 jest.setTimeout(180_000);
 
@@ -23,6 +24,10 @@ type Rec = Record<string, unknown>;
 const USER = ['id', 'email', 'first_name', 'last_name', 'is_active'];
 const ENROLLMENT = ['id', 'user_id', 'published_course_id', 'active', 'completed_at'];
 const PROGRESS = ['id', 'user_id', 'course_id', 'published_course_id', 'completed_at', 'success_status', 'score'];
+const LESSON = ['id', 'user_id', 'lesson_id', 'view_count', 'completed_at'];
+// /v2/lesson-progress writes its times to the second, the export to the millisecond: the mirror keeps seconds
+const toSecond = (v: unknown) => (v == null ? null : String(v).replace(/\.\d+Z$/, 'Z'));
+const lessonRow = (r: Rec): Rec => ({ ...pick(r, LESSON), completed_at: toSecond(r.completed_at) });
 const pick = (r: Rec, keys: string[]) => Object.fromEntries(keys.map((k) => [k, r[k] ?? null]));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,6 +87,7 @@ describe('mirroring an organization: one export, then updated_since polls and th
     const members = [await g.member(), await g.member(), await g.member()];
     const enrollments = [await g.enroll(c1.publishedCourseId, members[0].email), await g.enroll(c1.publishedCourseId, members[1].email), await g.enroll(c2.publishedCourseId, members[0].email)];
     await g.lesson(members[0].id, c1.publishedCourseId, c1.lessonIds[0], { finished_at: new Date().toISOString() });
+    await g.lesson(members[0].id, c2.publishedCourseId, c2.lessonIds[0], { view_count: 2 }); // its course progress is deleted below
 
     // ---- the client: one full export of each resource
     const since = new Date(Date.now() - 1000).toISOString(); // a margin for writes in flight
@@ -89,10 +95,16 @@ describe('mirroring an organization: one export, then updated_since polls and th
       users: new Map((await exportOf('users', tok)).map((r) => [r.id as string, pick(r, USER)])),
       enrollments: new Map((await exportOf('enrollments', tok)).map((r) => [r.id as string, pick(r, ENROLLMENT)])),
       progress: new Map((await exportOf('course-progress', tok)).map((r) => [r.id as string, pick(r, PROGRESS)])),
+      lessons: new Map((await exportOf('lesson-progress', tok)).map((r) => [r.id as string, lessonRow(r)])),
     };
+    // where each lesson progress belongs (a course progress deleted takes its lessons' progress along):
+    // the export names the course progress, the list its learner and published course
+    const lessonOf = new Map<string, { progress?: string; user?: string; published?: string }>();
+    for (const r of await exportOf('lesson-progress', tok)) lessonOf.set(r.id as string, { progress: r.course_progress_id as string });
     expect(mirror.users.size).toBe(3);
     expect(mirror.enrollments.size).toBe(3);
-    expect(mirror.progress.size).toBeGreaterThanOrEqual(1);
+    expect(mirror.progress.size).toBeGreaterThanOrEqual(2);
+    expect(mirror.lessons.size).toBe(2);
 
     // ---- the server changes: creates, updates, deactivations, deletes
     await pause(5);
@@ -131,11 +143,21 @@ describe('mirroring an organization: one export, then updated_since polls and th
         completed_at: e.attributes.completed_at,
       });
     }
+    for (const l of await pages(`/v2/lesson-progress/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
+      const a = l.attributes;
+      mirror.lessons.set(l.id, lessonRow({ id: l.id, user_id: a.student_id, lesson_id: a.lesson_id, view_count: a.views, completed_at: a.completed_at }));
+      lessonOf.set(l.id, { ...lessonOf.get(l.id), user: a.student_id, published: a.published_course_id });
+    }
     const events = await pages(`/v2/events/?filter[created_gte]=${encodeURIComponent(since)}&filter[type]=progress.updated,progress.deleted,enrollment.deleted,user.deleted&page[size]=3`, tok);
     for (const ev of events) {
       const body = ev.attributes.body;
       if (ev.attributes.event_type === 'progress.updated') mirror.progress.set(body.progress.id, pick(body.progress, PROGRESS));
-      if (ev.attributes.event_type === 'progress.deleted') mirror.progress.delete(body.progress.id);
+      if (ev.attributes.event_type === 'progress.deleted') {
+        mirror.progress.delete(body.progress.id);
+        for (const [id, of] of lessonOf) {
+          if (of.progress === body.progress.id || (of.user === body.progress.user_id && of.published === body.progress.published_course_id)) mirror.lessons.delete(id);
+        }
+      }
       if (ev.attributes.event_type === 'enrollment.deleted') mirror.enrollments.delete(body.enrollment.id);
       if (ev.attributes.event_type === 'user.deleted') mirror.users.delete(body.user.id);
     }
@@ -146,11 +168,13 @@ describe('mirroring an organization: one export, then updated_since polls and th
       users: (await exportOf('users', tok)).map((r) => pick(r, USER)),
       enrollments: (await exportOf('enrollments', tok)).map((r) => pick(r, ENROLLMENT)),
       progress: (await exportOf('course-progress', tok)).map((r) => pick(r, PROGRESS)),
+      lessons: (await exportOf('lesson-progress', tok)).map(lessonRow),
     };
     const byId = (a: Rec[]) => [...a].sort((x, y) => String(x.id).localeCompare(String(y.id)));
     expect(byId([...mirror.users.values()])).toEqual(byId(truth.users));
     expect(byId([...mirror.enrollments.values()])).toEqual(byId(truth.enrollments));
     expect(byId([...mirror.progress.values()])).toEqual(byId(truth.progress));
+    expect(byId([...mirror.lessons.values()])).toEqual(byId(truth.lessons));
     // and the run really changed what the mirror holds
     expect(truth.users).toHaveLength(5);
     expect(truth.users.find((u) => u.id === members[2].id)).toMatchObject({ is_active: false });
@@ -159,6 +183,15 @@ describe('mirroring an organization: one export, then updated_since polls and th
     expect(truth.enrollments.find((e) => e.id === enrollments[1])).toMatchObject({ active: false });
     expect(truth.enrollments.find((e) => e.id === enrollments[2])!.completed_at).not.toBeNull();
     expect(truth.progress.some((p) => p.user_id === newbie.id)).toBe(true);
+    // lesson progress: member 0's second lesson of c1 and newbie's view are new, member 0's c2 lesson went with its course progress
+    expect(truth.lessons).toHaveLength(3);
+    expect(
+      truth.lessons
+        .filter((l) => l.user_id === members[0].id)
+        .map((l) => l.lesson_id)
+        .sort(),
+    ).toEqual([...c1.lessonIds].sort());
+    expect(truth.lessons.find((l) => l.user_id === newbie.id)).toMatchObject({ lesson_id: c2.lessonIds[0], completed_at: null });
     expect(truth.progress.some((p) => p.user_id === members[0].id && p.published_course_id === c1.publishedCourseId && p.completed_at !== null)).toBe(true);
   });
 });

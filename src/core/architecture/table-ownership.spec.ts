@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseOwnershipMap, parseSharedWrites, scanWrites, writesIn } from './table-writes';
+import { parseFunctionWrites, parseOwnershipMap, parseSharedWrites, scanFunctionWrites, scanWrites, writesIn } from './table-writes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SRC = join(ROOT, 'src');
@@ -38,6 +38,19 @@ describe('table ownership (docs/architecture.md "Tables and their owners")', () 
       .filter((w) => map.has(w.table) && map.get(w.table) !== w.owner && !shared.has(`${w.table} ${w.owner}`))
       .map((w) => `${w.file}:${w.line} ${w.how} ${w.table} (owned by ${map.get(w.table)})`);
     expect([...unknown, ...foreign]).toEqual([]);
+  });
+});
+
+describe('tables written by database functions (triggers)', () => {
+  it('lists each (function, table) write of the functions of the schema, each answered for by the owner or an allowed writer of the table', () => {
+    const scanned = scanFunctionWrites(join(ROOT, 'migrations'));
+    // the scan finds what it is meant to find: the sync events the data-out triggers write
+    expect(scanned).toEqual(expect.arrayContaining([expect.objectContaining({ fn: 'data_out_record', table: 'outbox_events' })]));
+    const declared = parseFunctionWrites(doc);
+    const key = (w: { fn: string; table: string }) => `${w.fn} -> ${w.table}`;
+    expect(scanned.map(key).sort()).toEqual([...new Set(declared.map(key))].sort());
+    const misplaced = declared.filter((d) => map.get(d.table) !== d.owner && !shared.has(`${d.table} ${d.owner}`)).map((d) => `${key(d)} by ${d.owner} (owned by ${map.get(d.table)})`);
+    expect(misplaced).toEqual([]);
   });
 });
 

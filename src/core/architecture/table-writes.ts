@@ -123,3 +123,49 @@ export function parseSharedWrites(markdown: string): Set<string> {
   for (const m of section.slice(at).matchAll(/^\|\s*`([a-z_0-9]+)`\s*\|\s*`((?:modules|core)\/[a-z0-9-]+)`\s*\|\s*\S[^|]*\|/gm)) out.add(`${m[1]} ${m[2]}`);
   return out;
 }
+
+/** A table write made inside the database by a function a migration defines (a trigger's or one it calls). */
+export interface FunctionWrite {
+  fn: string;
+  table: string;
+  file: string;
+}
+
+/**
+ * The tables written by the database functions the migrations leave in the schema: every
+ * `CREATE [OR REPLACE] FUNCTION name(...) ... $$ body $$` of a migration's up(), in migration order,
+ * less those a later up() drops (`DROP FUNCTION [IF EXISTS] name`), with the writes of its body as
+ * writesIn finds them. Such a write is made by whatever module's statement fired the trigger, so the
+ * ownership test holds it to a row of its own in docs/architecture.md (function, table, the module
+ * answerable for it).
+ */
+export function scanFunctionWrites(migrationsDir: string): FunctionWrite[] {
+  const live = new Map<string, FunctionWrite[]>();
+  for (const name of readdirSync(migrationsDir)
+    .filter((n) => /^\d+-.*\.ts$/.test(n))
+    .sort()) {
+    const text = readFileSync(join(migrationsDir, name), 'utf8');
+    const up = text.split(/\basync down\(/)[0];
+    const events: { at: number; drop?: string; fn?: string; body?: string }[] = [];
+    for (const m of up.matchAll(/CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+([\w${}.]+)\s*\([\s\S]*?\$\$([\s\S]*?)\$\$/g)) events.push({ at: m.index!, fn: m[1], body: m[2] });
+    for (const m of up.matchAll(/DROP\s+FUNCTION\s+(?:IF\s+EXISTS\s+)?([\w${}.]+)/g)) events.push({ at: m.index!, drop: m[1] });
+    for (const e of events.sort((a, b) => a.at - b.at)) {
+      if (e.drop) live.delete(e.drop);
+      else
+        live.set(
+          e.fn!,
+          [...new Set(writesIn(e.body!, new Map()).map((w) => w.table))].map((table) => ({ fn: e.fn!, table, file: `migrations/${name}` })),
+        );
+    }
+  }
+  return [...live.values()].flat();
+}
+
+/** The rows `| \`function\` | \`table\` | \`modules/x\` | why |` of the "| function | writes | declared by | why |" table of the same section. */
+export function parseFunctionWrites(markdown: string): { fn: string; table: string; owner: string }[] {
+  const start = markdown.indexOf('## Tables and their owners');
+  const section = markdown.slice(start).split(/\n## /)[0];
+  const at = section.indexOf('| function | writes | declared by | why |');
+  if (at < 0) return [];
+  return [...section.slice(at).matchAll(/^\|\s*`([\w${}.]+)`\s*\|\s*`([a-z_0-9]+)`\s*\|\s*`((?:modules|core)\/[a-z0-9-]+)`\s*\|\s*\S[^|]*\|/gm)].map((m) => ({ fn: m[1], table: m[2], owner: m[3] }));
+}

@@ -37,6 +37,7 @@ describe('csvRecord', () => {
             if (c.kind === 'number') return n * 3;
             if (c.kind === 'money') return n * 101;
             if (c.kind === 'bool') return n % 2 === 0;
+            if (c.kind === 'json') return { verb: tricky[(n + i) % tricky.length], n };
             return tricky[(n + i) % tricky.length];
           }),
         );
@@ -50,7 +51,7 @@ describe('csvRecord', () => {
       // and it reads back as the values
       const header = exportHeader(resource);
       const back: string[][] = parse(ours);
-      expect(back).toEqual(rows.map(values).map((v) => v.map((x) => (x === null ? '' : String(x)))));
+      expect(back).toEqual(rows.map(values).map((v) => v.map((x) => (x === null ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x)))));
       expect(back[0]).toHaveLength(header.length);
     }
   });

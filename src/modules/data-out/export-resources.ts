@@ -1,5 +1,6 @@
 import type { IdType } from '../../core/ids/ids';
 import { isoOfTimestamptz, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { LRS_STATEMENTS_EXPORT } from '../lrs/lrs-export';
 import { exportPublicId } from './public-ids';
 
 /** Result types of an export's statement: timestamptz stays pg's text (written as ISO by slicing, not through a Date). */
@@ -8,19 +9,20 @@ export const EXPORT_TYPES = TEXT_TIMESTAMPS;
 /**
  * What an export can hold (CONVENTIONS §20; docs/decisions/data-out.md): per resource, its columns
  * (CSV header and NDJSON member names), the statement that reads them for one organization (ordered
- * by an index) and how each value is written. Ids leave as public ids; times as ISO 8601 UTC.
+ * by an index) and how each value is written. Ids leave as public ids; times as ISO 8601 UTC; a
+ * JSON value (an xAPI statement) as its JSON text in CSV and as the object in NDJSON.
  */
-export type ColumnKind = { id: IdType } | 'time' | 'text' | 'number' | 'bool' | 'money';
+export type ColumnKind = { id: IdType } | 'time' | 'text' | 'number' | 'bool' | 'money' | 'json';
 
 export interface ExportColumn {
-  name: string;
-  sql: string;
-  kind: ColumnKind;
+  readonly name: string;
+  readonly sql: string;
+  readonly kind: ColumnKind;
 }
 
 export interface ExportResource {
   table: string;
-  columns: ExportColumn[];
+  columns: readonly ExportColumn[];
   /** filters the resource takes (`updated_since` on the tables with updated_at) */
   updatedSince: boolean;
   /** the order the statement reads in, served by an index on (organization_id, ...) */
@@ -165,30 +167,77 @@ export const EXPORT_RESOURCES = {
       col('created_at', 'time'),
     ],
   },
+  // the LRS's statements, as the LRS declares them (it owns lrs_statements)
+  'xapi-statements': LRS_STATEMENTS_EXPORT,
 } satisfies Record<string, ExportResource>;
 
 export type ExportResourceName = keyof typeof EXPORT_RESOURCES;
 export const EXPORT_RESOURCE_NAMES = Object.keys(EXPORT_RESOURCES) as ExportResourceName[];
-/** Named by §20 but not exportable in this build: the xAPI LRS (§18) has no statements table here yet. */
-export const UNAVAILABLE_RESOURCES = ['xapi-statements'];
 
 export interface ExportFilter {
   updated_since?: string;
 }
 
-/** The statement of an export: `$1` the organization, `$2` updated_since when given. */
-export function exportQuery(resource: ExportResourceName, filter: ExportFilter): { text: string; count: string; values: unknown[] } {
+/**
+ * The statement of an export: `$1` the organization, `$2` updated_since when given. Its columns are
+ * the resource's, one each (NDJSON, and the bare SELECT the benchmark hands to `psql \copy`); with
+ * `csv` every run of columns that PostgreSQL can write as CSV itself (times, booleans, text) comes as
+ * one field already holding those columns' CSV text (csvSql), so that the worker parses and writes
+ * a few fields per row instead of one per column (docs/performance.md, "Exports").
+ */
+export function exportQuery(resource: ExportResourceName, filter: ExportFilter, form: 'columns' | 'csv' = 'columns'): { text: string; count: string; values: unknown[] } {
   const r: ExportResource = EXPORT_RESOURCES[resource];
   const values: unknown[] = [];
   let where = `t.organization_id = $1`;
   values.push(null); // the organization, set by the caller
   if (filter.updated_since && r.updatedSince) where += ` AND t.updated_at >= $${values.push(filter.updated_since)}`;
-  const select = r.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', ');
+  const select =
+    form === 'csv'
+      ? csvSegments(resource)
+          .map((g, i) => (g.run ? `${g.columns.map(csvSql).join(` || ',' || `)} AS "s${i}"` : `${g.columns[0].sql} AS "s${i}"`))
+          .join(', ')
+      : r.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', ');
   return {
     text: `SELECT ${select} FROM ${r.table} t WHERE ${where} ORDER BY ${r.order}`,
     count: `SELECT count(*)::bigint AS n FROM ${r.table} t WHERE ${where}`,
     values,
   };
+}
+
+/** Kinds whose CSV text PostgreSQL writes exactly as csvRecord does (ids need the public id encoder; numbers, amounts and JSON stay with the worker's writers). */
+const SQL_CSV_KINDS = new Set<ColumnKind>(['time', 'bool', 'text']);
+
+interface CsvSegment {
+  /** a run of columns PostgreSQL writes as one pre-made CSV field, or one column the worker writes */
+  run: boolean;
+  columns: ExportColumn[];
+  /** index of the first column */
+  at: number;
+}
+
+/** A resource's columns as runs PostgreSQL writes and single columns the worker writes, in column order. */
+export function csvSegments(resource: ExportResourceName): CsvSegment[] {
+  const out: CsvSegment[] = [];
+  EXPORT_RESOURCES[resource].columns.forEach((c: ExportColumn, i: number) => {
+    const run = SQL_CSV_KINDS.has(c.kind);
+    const last = out[out.length - 1];
+    if (run && last?.run) last.columns.push(c);
+    else out.push({ run, columns: [c], at: i });
+  });
+  return out;
+}
+
+/**
+ * One column's CSV field, written by PostgreSQL exactly as csvRecord writes it: empty for null, a
+ * time as ISO 8601 UTC with milliseconds (truncated, as isoTime slices them), `true`/`false`, text
+ * quoted (quotes doubled) when it holds a comma, a double quote or a line break.
+ * export-resources.e2e-spec.ts checks the two writers against each other on every resource.
+ */
+export function csvSql(c: ExportColumn): string {
+  if (c.kind === 'time') return `coalesce(to_char((${c.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`;
+  if (c.kind === 'bool') return `(CASE WHEN (${c.sql}) THEN 'true' WHEN NOT (${c.sql}) THEN 'false' ELSE '' END)`;
+  const v = `(${c.sql})::text`;
+  return `coalesce(CASE WHEN ${v} ~ '[",\r\n]' THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END, '')`;
 }
 
 /**
@@ -209,22 +258,33 @@ export function isoTime(t: string): string {
 const REFERENCE_MEMO = 10_000;
 
 /** Each column's writer: a public id, an ISO time, a number, a boolean, an amount, or text. */
-function valueWriters(resource: ExportResourceName): ((v: unknown) => string | number | boolean | null)[] {
-  const cols: ExportColumn[] = EXPORT_RESOURCES[resource].columns;
-  return cols.map((c): ((v: unknown) => string | number | boolean | null) => {
+function valueWriters(resource: ExportResourceName): ((v: unknown) => unknown)[] {
+  const cols: readonly ExportColumn[] = EXPORT_RESOURCES[resource].columns;
+  return cols.map((c): ((v: unknown) => unknown) => {
     const k = c.kind;
     if (typeof k === 'object') {
       // the row's own id is new on every row; a reference (a course, a user) repeats: remembered per export, bounded
       if (c.name === 'id') return (v) => (v == null ? null : exportPublicId(k.id, v as string));
+      // a column whose values hardly repeat (each enrollment's own user) stops being remembered:
+      // a Map insertion per row costs more than the conversion it would save
       const seen = new Map<string, string>();
+      let hits = 0;
+      let remember = true;
       return (v) => {
         if (v == null) return null;
+        if (!remember) return exportPublicId(k.id, v as string);
         let out = seen.get(v as string);
-        if (out === undefined) {
-          out = exportPublicId(k.id, v as string);
-          if (seen.size >= REFERENCE_MEMO) seen.clear();
-          seen.set(v as string, out);
+        if (out !== undefined) {
+          hits++;
+          return out;
         }
+        out = exportPublicId(k.id, v as string);
+        if (seen.size >= REFERENCE_MEMO) {
+          remember = hits >= REFERENCE_MEMO;
+          seen.clear();
+          hits = 0;
+        }
+        if (remember) seen.set(v as string, out);
         return out;
       };
     }
@@ -232,12 +292,13 @@ function valueWriters(resource: ExportResourceName): ((v: unknown) => string | n
     if (k === 'money') return (v) => (v == null ? null : (Number(v) / 100).toFixed(2));
     if (k === 'number') return (v) => (v == null ? null : Number(v));
     if (k === 'bool') return (v) => (v == null ? null : Boolean(v));
+    if (k === 'json') return (v) => (v == null ? null : v);
     return (v) => (v == null ? null : String(v));
   });
 }
 
 /** One row (an array in column order, as pg gives it with rowMode 'array') as the export's values. */
-export function exportValues(resource: ExportResourceName): (row: unknown[]) => (string | number | boolean | null)[] {
+export function exportValues(resource: ExportResourceName): (row: unknown[]) => unknown[] {
   const writers = valueWriters(resource);
   return (row) => {
     const out = new Array(writers.length);
@@ -257,15 +318,36 @@ export const csvField = (s: string): string => (NEEDS_QUOTES.test(s) ? '"' + s.r
  * reference writer, field by field and record by record.
  */
 export function csvRecord(resource: ExportResourceName): (row: unknown[]) => string {
-  const cols: ExportColumn[] = EXPORT_RESOURCES[resource].columns;
+  const fields = csvRecordFields(resource);
+  const n = fields.length;
+  return (row) => {
+    let line = fields[0](row[0]);
+    for (let i = 1; i < n; i++) line += ',' + fields[i](row[i]);
+    return line + '\r\n';
+  };
+}
+
+/** Each column straight to its CSV text: no array of values per row (an export makes millions). */
+function csvRecordFields(resource: ExportResourceName): ((v: unknown) => string)[] {
+  const cols: readonly ExportColumn[] = EXPORT_RESOURCES[resource].columns;
   const writers = valueWriters(resource);
-  // each column straight to its CSV text: no array of values per row (an export makes millions)
-  const fields = cols.map((c, i): ((v: unknown) => string) => {
+  return cols.map((c, i): ((v: unknown) => string) => {
     const w = writers[i];
     if (c.kind === 'text') return (v) => (v == null ? '' : csvField(String(v)));
     if (c.kind === 'bool') return (v) => (v == null ? '' : v ? 'true' : 'false');
+    if (c.kind === 'json') return (v) => (v == null ? '' : csvField(JSON.stringify(v)));
     return (v) => (v == null ? '' : String(w(v)));
   });
+}
+
+/**
+ * One row of the `csv` form of exportQuery (its runs already CSV text made by PostgreSQL, the other
+ * columns raw) as one CSV record with its CRLF: the same bytes csvRecord writes for the row read
+ * column by column.
+ */
+export function csvRecordOfSegments(resource: ExportResourceName): (row: unknown[]) => string {
+  const one = csvRecordFields(resource);
+  const fields = csvSegments(resource).map((g): ((v: unknown) => string) => (g.run ? (v) => v as string : one[g.at]));
   const n = fields.length;
   return (row) => {
     let line = fields[0](row[0]);

@@ -7,7 +7,7 @@ import Cursor from 'pg-cursor';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { FileStorage } from '../../core/storage/storage';
-import { csvField, csvRecord, EXPORT_TYPES, exportHeader, exportQuery, exportValues } from './export-resources';
+import { csvField, csvRecordOfSegments, EXPORT_TYPES, exportHeader, exportQuery, exportValues } from './export-resources';
 import { expiredExports, failExport, finishExport, markExpired, setProgress, startExport, staleExports } from './exports.store';
 
 /** Rows fetched per round trip of the cursor (pg-cursor): the worker holds at most two batches at a time, plus the file stream's buffer. */
@@ -28,8 +28,9 @@ async function write(out: PassThrough, chunk: string): Promise<number> {
  * Runs one export (worker process; docs/decisions/data-out.md). In one REPEATABLE READ, READ ONLY
  * transaction (so `rows_total` and the rows written agree): count, then a server-side cursor
  * (pg-cursor) read EXPORT_BATCH_ROWS at a time, each batch made into the export's values (public
- * ids, ISO times), then CSV (csvRecord: RFC 4180 quoting, CRLF, a header row, UTF-8 with a BOM so
- * spreadsheets read it as UTF-8; checked against csv-stringify) or NDJSON, written into storage with
+ * ids, ISO times), then CSV (RFC 4180 quoting, CRLF, a header row, UTF-8 with a BOM so spreadsheets
+ * read it as UTF-8: runs of times, booleans and text come as CSV text made by PostgreSQL, the rest
+ * through csvRecord's writers, checked against csv-stringify) or NDJSON, written into storage with
  * back-pressure (the next batch waits for the file to drain): memory does not grow with the number
  * of rows. rows_done is written every second.
  */
@@ -51,7 +52,7 @@ export class ExportRunner {
     const row = await startExport(this.ds, organizationId, exportId);
     if (!row) return; // finished, failed or expired meanwhile
     const key = `exports/${organizationId}/${exportId}.${row.format}`;
-    const { text, count, values } = exportQuery(row.resource, row.filter ?? {});
+    const { text, count, values } = exportQuery(row.resource, row.filter ?? {}, row.format === 'csv' ? 'csv' : 'columns');
     values[0] = organizationId;
     const client = await this.pool.connect();
     let done = 0;
@@ -69,7 +70,7 @@ export class ExportRunner {
 
       const cursor = client.query(new Cursor(text, values, { rowMode: 'array', types: EXPORT_TYPES }));
       const toValues = exportValues(row.resource);
-      const toCsv = row.format === 'csv' ? csvRecord(row.resource) : null;
+      const toCsv = row.format === 'csv' ? csvRecordOfSegments(row.resource) : null;
       const header = exportHeader(row.resource);
       const out = new PassThrough({ highWaterMark: 1 << 20 });
       const stored = this.storage.putStream(key, out, row.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');

@@ -9,7 +9,7 @@ import { decodeId } from '../../core/ids/ids';
 import { addWithin } from '../../core/queue/enqueue';
 import { DataExportJob, QUEUES } from '../../core/queue/queues';
 import { dateTimeParam } from '../../core/http/query-params';
-import { EXPORT_RESOURCE_NAMES, EXPORT_RESOURCES, ExportFilter, ExportResourceName, UNAVAILABLE_RESOURCES } from './export-resources';
+import { EXPORT_RESOURCE_NAMES, EXPORT_RESOURCES, ExportFilter, ExportResourceName } from './export-resources';
 import { ExportRow, findExport, insertExport, listExports } from './exports.store';
 
 const problem = (member: string, message: string) => new ValidationFailed([{ pointer: `/${member}`, field: member, message }]);
@@ -35,7 +35,6 @@ export class ExportsService {
     }
     const resource = b.resource;
     if (typeof resource !== 'string') throw problem('resource', `is required: one of ${EXPORT_RESOURCE_NAMES.join(', ')}`);
-    if (UNAVAILABLE_RESOURCES.includes(resource)) throw problem('resource', `${resource} cannot be exported by this server yet (no xAPI statement store)`);
     if (!(EXPORT_RESOURCE_NAMES as string[]).includes(resource)) throw problem('resource', `must be one of ${EXPORT_RESOURCE_NAMES.join(', ')}`);
     const format = b.format ?? 'csv';
     if (format !== 'csv' && format !== 'ndjson') throw problem('format', 'must be csv or ndjson');

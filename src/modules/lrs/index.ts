@@ -5,3 +5,4 @@
  */
 export * from './lrs.module';
 export * from './lrs.service';
+export * from './lrs-export';
