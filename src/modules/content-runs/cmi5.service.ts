@@ -6,7 +6,7 @@ import { encodeId } from '../../core/ids/ids';
 import { lockUsers } from '../progress/completion';
 import { LessonPatch } from '../progress/lesson-rules';
 import { ProgressService } from '../progress/progress.service';
-import { LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
+import { LaunchScope, LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
 import { putStateDocument } from '../lrs/lrs.service';
 import type { Session } from './launches.service';
 import { contentSrc } from './player';
@@ -55,6 +55,20 @@ export class Cmi5Service implements OnModuleInit {
 
   onModuleInit(): void {
     this.lrs.onStore((m, p, statements) => this.onStatements(m, p, statements));
+    this.lrs.onLaunchScope((organizationId, launchId, base) => this.launchScope(organizationId, launchId, base));
+  }
+
+  /** A launch key's reach: the launch's learner (the actor its launch URL names) and its attempt's registration. */
+  private async launchScope(organizationId: string, launchId: string, base: string): Promise<LaunchScope | null> {
+    const [r] = rowsOf<{ registration: string; user_id: string; standard: string }>(
+      await this.ds.query(
+        `SELECT a.registration, a.user_id, a.standard FROM content_launches cl JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
+          WHERE cl.id = $1 AND cl.organization_id = $2`,
+        [launchId, organizationId],
+      ),
+    );
+    if (!r) return null;
+    return { registration: String(r.registration).toLowerCase(), agent: `account::${base}|${encodeId('student', r.user_id)}`, registrationRequired: r.standard === 'CMI5' };
   }
 
   private async run(m: EntityManager | DataSource, s: { organizationId: string; launchId: string; attemptId: string }): Promise<RunRow> {

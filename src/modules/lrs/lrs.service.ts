@@ -30,6 +30,19 @@ export interface LrsPrincipal {
   canRead: boolean;
   canWrite: boolean;
   authority: Obj;
+  /** what a per-launch key may reach (docs/decisions/content-runs.md "Launch keys"); absent for an organization key */
+  launch?: LaunchScope;
+}
+
+/**
+ * The reach of a per-launch key: statements and state of its own learner (`agent`, an agent key
+ * as agentKey gives it) in its own attempt (`registration`); `registrationRequired` (cmi5: every
+ * AU statement carries it) refuses statements and state without it.
+ */
+export interface LaunchScope {
+  registration: string;
+  agent: string;
+  registrationRequired: boolean;
 }
 
 export interface Attachment {
@@ -159,6 +172,12 @@ export class LrsService {
     this.hooks.push(hook);
   }
 
+  /** Resolves a per-launch key's scope (content-runs owns the launches); null: the launch is gone. */
+  private launchScope: ((organizationId: string, launchId: string, baseUrl: string) => Promise<LaunchScope | null>) | null = null;
+  onLaunchScope(resolve: (organizationId: string, launchId: string, baseUrl: string) => Promise<LaunchScope | null>): void {
+    this.launchScope = resolve;
+  }
+
   /** Keys read recently (keys are never changed nor deleted; a launch key's cache ends with its expiry). */
   private readonly keyCache = new Map<string, { row: any; until: number }>();
 
@@ -183,7 +202,15 @@ export class LrsService {
       this.keyCache.set(key, { row, until: Math.min(Date.now() + KEY_CACHE_MS, row.expires_at ? new Date(row.expires_at).getTime() : Infinity) });
     }
     if (!constantTimeEqual(row.secret_hash, sha256(secret))) return null;
+    let launch: LaunchScope | undefined;
+    if (row.launch_id) {
+      // a launch key reaches only its own learner and attempt; without a resolver or a launch, nothing
+      const scope = this.launchScope ? await this.launchScope(row.organization_id, row.launch_id, baseUrl) : null;
+      if (!scope) return null;
+      launch = scope;
+    }
     return {
+      launch,
       organizationId: row.organization_id,
       keyId: row.id,
       launchId: row.launch_id,
@@ -239,6 +266,7 @@ export class LrsService {
       s.version = s.version ?? (version === '2.0.0' ? '2.0.0' : '1.0.0');
       rows.push(s);
     }
+    if (p.launch) for (const [i, s] of rows.entries()) checkLaunchStatement(p.launch, s, input.length > 1 ? `statement ${i}: ` : '');
     for (const a of attachments) if (!used.has(a.sha2)) throw bad(`the attachment part ${a.sha2} is named by no statement`);
     const parts = new Map(attachments.map((a) => [a.sha2, a]));
     for (const [i, raw] of input.entries()) checkSignature(raw as Obj, parts, i);
@@ -321,6 +349,23 @@ export class LrsService {
    * statements: reads
    * ------------------------------------------------------------------------------------------ */
 
+  /**
+   * A launch key's documents: state of its own learner in its own registration (without one only
+   * when the launch does not require it: TinCan), its own learner's agent profile; activity
+   * profiles read only.
+   */
+  checkLaunchDocument(p: LrsPrincipal, kind: 'state' | 'activity_profile' | 'agent_profile', key: { agent: string; registration: string }, write: boolean): void {
+    const l = p.launch;
+    if (!l) return;
+    const no = (m: string) => new XapiError(403, m);
+    if (kind === 'activity_profile') {
+      if (write) throw no("a launch's key reads activity profiles only");
+      return;
+    }
+    if (key.agent !== l.agent) throw no("a launch's key reaches only its own learner's documents");
+    if (kind === 'state' && key.registration !== l.registration && (l.registrationRequired || key.registration !== '')) throw no("a launch's key reaches only its own registration's state");
+  }
+
   async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined) {
     for (const k of Object.keys(q)) {
       if (!STATEMENT_PARAMS.includes(k)) throw bad(`unknown parameter ${k}`);
@@ -341,6 +386,7 @@ export class LrsService {
       if (!UUID_RE.test(id)) throw bad('the statement id must be a UUID');
       const [row] = await this.ds.query(`SELECT statement, voided, stored FROM lrs_statements WHERE organization_id = $1 AND id = $2`, [p.organizationId, id.toLowerCase()]);
       if (!row || row.voided !== voided) throw new XapiError(404, 'no such statement');
+      if (p.launch && String(row.statement.context?.registration ?? '').toLowerCase() !== p.launch.registration) throw new XapiError(404, 'no such statement');
       return { single: shape(row.statement), lastModified: row.stored as Date, attachments: withAttachments ? await this.attachmentsOf(p, [row.statement]) : [] };
     }
 
@@ -354,7 +400,12 @@ export class LrsService {
     } else {
       state = { org: p.organizationId, q: params, through: iso(new Date()), after: null };
     }
-    const f = state.q as Record<string, string>;
+    let f = state.q as Record<string, string>;
+    if (p.launch) {
+      // a launch key reads its own attempt's statements only
+      if (f.registration !== undefined && f.registration.toLowerCase() !== p.launch.registration) throw new XapiError(403, "a launch's key reads only its own registration");
+      state.q = f = Object.assign({}, f, { registration: p.launch.registration });
+    }
     const where: string[] = ['s.organization_id = $1', 'NOT s.voided'];
     /** conditions on the statements the filters match, `@` standing for the table alias */
     const match: string[] = [];
@@ -649,6 +700,13 @@ function checkSignature(statement: Obj, parts: Map<string, Attachment>, i: numbe
       }
     }
   }
+}
+
+/** A statement sent with a launch's key: its own learner as actor, in its own registration. */
+function checkLaunchStatement(l: LaunchScope, s: Obj, where: string) {
+  if (agentKey(s.actor) !== l.agent) throw new XapiError(403, `${where}a launch's key writes only its own learner's statements`);
+  const reg = s.context?.registration === undefined ? '' : String(s.context.registration).toLowerCase();
+  if (reg !== l.registration && (l.registrationRequired || reg !== '')) throw new XapiError(403, `${where}a launch's key writes only in its own registration`);
 }
 
 /** Context activities are stored and answered as arrays, even when one was sent alone. */
