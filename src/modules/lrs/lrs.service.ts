@@ -345,6 +345,21 @@ export class LrsService {
     }
   }
 
+  /**
+   * The cmi5 sessions of a registration that were closed (`terminated` or `abandoned`), of the
+   * `sessionIds` asked about; on the registration's index.
+   */
+  async closedSessions(m: EntityManager, organizationId: string, registration: string, sessionIds: string[]): Promise<Set<string>> {
+    if (!sessionIds.length) return new Set();
+    const rows: { sid: string }[] = await m.query(
+      `SELECT DISTINCT statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' AS sid FROM lrs_statements
+        WHERE organization_id = $1 AND registration = $2 AND verb_id = ANY($3::text[]) AND NOT voided
+          AND statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' = ANY($4::text[])`,
+      [organizationId, registration, ['http://adlnet.gov/expapi/verbs/terminated', 'https://w3id.org/xapi/adl/verbs/abandoned'], sessionIds],
+    );
+    return new Set(rows.map((r) => r.sid));
+  }
+
   /* --------------------------------------------------------------------------------------------
    * statements: reads
    * ------------------------------------------------------------------------------------------ */
