@@ -131,4 +131,47 @@ describe('cmi5 and TinCan launches', () => {
     const [lp2] = await t.ds.query(`SELECT completed_at, score FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', tc.lessonId)]);
     expect(lp2).toMatchObject({ completed_at: expect.any(Date), score: 75 });
   });
+
+  it('cmi5: a new session of the registration abandons the earlier one that never terminated (once), not one that terminated', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('cmi5-ab.zip', await cmi5Package({ moveOn: 'Completed' })));
+    const orgKey = await t.post('/v1/lrs-keys', {}, key);
+    const ox = { headers: { Authorization: `Basic ${Buffer.from(`${orgKey.body.key}:${orgKey.body.secret}`).toString('base64')}`, 'X-Experience-API-Version': '1.0.3' } };
+    const SID = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
+    const open = async () => {
+      const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
+      const url = await launchOf(launch.body.launch_url);
+      const launched = await t.get(`/xapi/statements?verb=${encodeURIComponent('http://adlnet.gov/expapi/verbs/launched')}&registration=${url.searchParams.get('registration')}`, ox);
+      return { url, session: launched.body.statements[0].context.extensions[SID] as string };
+    };
+    const abandoned = async (registration: string) =>
+      (await t.get(`/xapi/statements?verb=${encodeURIComponent('https://w3id.org/xapi/adl/verbs/abandoned')}&registration=${registration}`, ox)).body.statements as any[];
+
+    const first = await open();
+    const registration = first.url.searchParams.get('registration')!;
+    expect(await abandoned(registration)).toEqual([]);
+    const second = await open();
+    expect(second.url.searchParams.get('registration')).toBe(registration);
+    expect(second.session).not.toBe(first.session);
+    const once = await abandoned(registration);
+    expect(once).toHaveLength(1);
+    expect(once[0]).toMatchObject({ object: { id: 'https://example.test/cmi5/au1' }, context: { registration, extensions: { [SID]: first.session } } });
+
+    // the second session terminates (the AU, with its own key): the third launch abandons nothing more
+    const token = ((await (await fetch(second.url.searchParams.get('fetch')!, { method: 'POST' })).json()) as Record<string, string>)['auth-token'];
+    const terminated = await t.post(
+      '/xapi/statements',
+      {
+        actor: JSON.parse(second.url.searchParams.get('actor')!),
+        verb: { id: 'http://adlnet.gov/expapi/verbs/terminated' },
+        object: { id: second.url.searchParams.get('activityId'), objectType: 'Activity' },
+        context: { registration, contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] }, extensions: { [SID]: second.session } },
+      },
+      { headers: { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3' } },
+    );
+    expect(terminated.status).toBe(200);
+    await open();
+    expect(await abandoned(registration)).toHaveLength(1);
+  });
 });

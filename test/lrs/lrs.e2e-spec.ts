@@ -177,4 +177,27 @@ describe('the LRS (/xapi/)', () => {
     const other = await lrsKey(await t.newOrg());
     expect((await t.get(state, x(other))).status).toBe(404);
   });
+
+  it("agents and activities with quotes, backslashes, commas and braces are stored and found, with the LRS's ids and with their own", async () => {
+    const org = await t.newOrg();
+    const auth = await lrsKey(org);
+    const odd = { objectType: 'Agent', account: { homePage: 'http://example.test', name: 'a"b\\c,{d} e' } };
+    const oddActivity = { objectType: 'Activity', id: 'http://example.test/act/"x",{y}\\z' };
+    const fresh = await t.post('/xapi/statements', [{ actor: odd, verb: verb('experienced'), object: oddActivity }], x(auth));
+    expect(fresh.status).toBe(200);
+    const ownId = 'b1c2d3e4-0000-4000-8000-00000000abcd';
+    const own = await t.post('/xapi/statements', [{ id: ownId, actor: odd, verb: verb('attempted'), object: act('plain') }], x(auth));
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual([ownId]);
+    const found = await t.get(`/xapi/statements?agent=${encodeURIComponent(JSON.stringify(odd))}&ascending=true`, x(auth));
+    expect(found.body.statements.map((s: any) => s.id)).toEqual([fresh.body[0], ownId]);
+    const byActivity = await t.get(`/xapi/statements?activity=${encodeURIComponent(oddActivity.id)}`, x(auth));
+    expect(byActivity.body.statements.map((s: any) => s.id)).toEqual([fresh.body[0]]);
+    const [row] = await t.ds.query(`SELECT agents, related_activities FROM lrs_statements WHERE id = $1`, [fresh.body[0]]);
+    expect(row.agents).toEqual(['account::http://example.test|a"b\\c,{d} e']);
+    expect(row.related_activities).toEqual([oddActivity.id]);
+    // the same batch again (own ids): no change; with a different statement: 409, nothing stored
+    expect((await t.post('/xapi/statements', [{ id: ownId, actor: odd, verb: verb('attempted'), object: act('plain') }], x(auth))).status).toBe(200);
+    expect((await t.post('/xapi/statements', [{ id: ownId, actor: odd, verb: verb('passed'), object: act('plain') }], x(auth))).status).toBe(409);
+  });
 });

@@ -6,7 +6,7 @@ import { encodeId } from '../../core/ids/ids';
 import { lockUsers } from '../progress/completion';
 import { LessonPatch } from '../progress/lesson-rules';
 import { ProgressService } from '../progress/progress.service';
-import { LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
+import { LaunchScope, LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.service';
 import { putStateDocument } from '../lrs/lrs.service';
 import type { Session } from './launches.service';
 import { contentSrc } from './player';
@@ -19,6 +19,7 @@ const VERB = {
   passed: 'http://adlnet.gov/expapi/verbs/passed',
   failed: 'http://adlnet.gov/expapi/verbs/failed',
   satisfied: 'https://w3id.org/xapi/adl/verbs/satisfied',
+  abandoned: 'https://w3id.org/xapi/adl/verbs/abandoned',
 };
 const CMI5_CATEGORY = { id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' };
 const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
@@ -55,6 +56,20 @@ export class Cmi5Service implements OnModuleInit {
 
   onModuleInit(): void {
     this.lrs.onStore((m, p, statements) => this.onStatements(m, p, statements));
+    this.lrs.onLaunchScope((organizationId, launchId, base) => this.launchScope(organizationId, launchId, base));
+  }
+
+  /** A launch key's reach: the launch's learner (the actor its launch URL names) and its attempt's registration. */
+  private async launchScope(organizationId: string, launchId: string, base: string): Promise<LaunchScope | null> {
+    const [r] = rowsOf<{ registration: string; user_id: string; standard: string }>(
+      await this.ds.query(
+        `SELECT a.registration, a.user_id, a.standard FROM content_launches cl JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
+          WHERE cl.id = $1 AND cl.organization_id = $2`,
+        [launchId, organizationId],
+      ),
+    );
+    if (!r) return null;
+    return { registration: String(r.registration).toLowerCase(), agent: `account::${base}|${encodeId('student', r.user_id)}`, registrationRequired: r.standard === 'CMI5' };
   }
 
   private async run(m: EntityManager | DataSource, s: { organizationId: string; launchId: string; attemptId: string }): Promise<RunRow> {
@@ -108,6 +123,7 @@ export class Cmi5Service implements OnModuleInit {
         if (typeof data.masteryScore === 'number') launchData.masteryScore = data.masteryScore;
         const key = { activity: auId, agent: `account::${base}|${encodeId('student', s.userId)}`, registration: r.registration, docId: 'LMS.LaunchData' };
         await putStateDocument(m, s.organizationId, key, launchData);
+        await this.abandonEarlier(m, s, actor, auId, r.registration);
         await this.lrs.storeIn(m, this.lms(s.organizationId, base), [
           this.statement(actor, VERB.launched, 'Launched', { id: auId, objectType: 'Activity' }, r.registration, s.launchId, {
             'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal',
@@ -125,6 +141,30 @@ export class Cmi5Service implements OnModuleInit {
     }
     const own = s.launchParameters ? `${s.launchParameters}&` : '';
     return `${sessionPath}${contentSrc(s.launchPath ?? 'index.html', `${own}${params.toString()}`)}`;
+  }
+
+  /**
+   * A new session of the registration: the earlier opened sessions that never sent `terminated`
+   * (and were not abandoned yet) are closed by the LMS with `abandoned` (cmi5 9.3.6), before this
+   * session's `launched`.
+   */
+  private async abandonEarlier(m: EntityManager, s: Session, actor: Obj, auId: string, registration: string): Promise<void> {
+    const earlier = rowsOf<{ id: string }>(
+      await m.query(`SELECT id FROM content_launches WHERE organization_id = $1 AND attempt_id = $2 AND id <> $3 AND opened_at IS NOT NULL ORDER BY opened_at LIMIT 100`, [
+        s.organizationId,
+        s.attemptId,
+        s.launchId,
+      ]),
+    ).map((x) => x.id);
+    const closed = await this.lrs.closedSessions(m, s.organizationId, registration, earlier);
+    const open = earlier.filter((id) => !closed.has(id));
+    if (!open.length) return;
+    const base = String(actor.account?.homePage ?? '');
+    await this.lrs.storeIn(
+      m,
+      this.lms(s.organizationId, base),
+      open.map((sid) => this.statement(actor, VERB.abandoned, 'Abandoned', { id: auId, objectType: 'Activity' }, registration, sid)),
+    );
   }
 
   /** The cmi5 fetch URL: once, the launch's own LRS key as `{"auth-token"}`; again, error 1. */

@@ -246,6 +246,7 @@ export class LrsController {
     if (method === 'GET' || method === 'HEAD') {
       const single = q[idName] !== undefined;
       const key = this.lrs.docKey(kind, q, single, false);
+      this.lrs.checkLaunchDocument(p, kind, key, false);
       if (single) {
         const doc = await this.lrs.getDocument(p, kind, key);
         if (!doc) throw new XapiError(404, 'no such document');
@@ -258,11 +259,13 @@ export class LrsController {
     if (method === 'DELETE') {
       if (kind !== 'state' && q[idName] === undefined) throw new XapiError(400, `${idName} is required`);
       const key = this.lrs.docKey(kind, q, kind !== 'state', false);
+      this.lrs.checkLaunchDocument(p, kind, key, true);
       await this.lrs.deleteDocuments(p, kind, key, pre);
       return reply.code(204).send();
     }
     if (method !== 'PUT' && method !== 'POST') throw new XapiError(405, 'GET, PUT, POST or DELETE');
     const key = this.lrs.docKey(kind, q, true, true);
+    this.lrs.checkLaunchDocument(p, kind, key, true);
     const type = String(req.headers['content-type'] ?? 'application/octet-stream');
     const raw = req.body;
     const body = Buffer.isBuffer(raw) ? raw : typeof raw === 'string' ? Buffer.from(raw) : raw === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(raw));

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
 import { unscoped } from '../../core/database/scoped';
+import { poolQuery } from '../../core/database/pool-reads';
 import { rowsOf } from '../../core/database/sql';
 import { agentKey, agentParam, timestamp, UUID_RE, validateStatement, XapiInvalid, XapiVersion } from './xapi-validate';
 
@@ -29,6 +30,19 @@ export interface LrsPrincipal {
   canRead: boolean;
   canWrite: boolean;
   authority: Obj;
+  /** what a per-launch key may reach (docs/decisions/content-runs.md "Launch keys"); absent for an organization key */
+  launch?: LaunchScope;
+}
+
+/**
+ * The reach of a per-launch key: statements and state of its own learner (`agent`, an agent key
+ * as agentKey gives it) in its own attempt (`registration`); `registrationRequired` (cmi5: every
+ * AU statement carries it) refuses statements and state without it.
+ */
+export interface LaunchScope {
+  registration: string;
+  agent: string;
+  registrationRequired: boolean;
 }
 
 export interface Attachment {
@@ -38,8 +52,12 @@ export interface Attachment {
 }
 
 const VOIDED = 'http://adlnet.gov/expapi/verbs/voided';
-/** marks a posted statement that came without a timestamp (the LRS set it), for the same-statement comparison */
-const NO_TIMESTAMP = Symbol('no-timestamp');
+/**
+ * The posted statements that came without a timestamp (the LRS set it), for the same-statement
+ * comparison (a set beside them, not a mark on them: a symbol member takes JSON.stringify off its
+ * fast path for the whole batch).
+ */
+const noTimestamp = new WeakSet<Obj>();
 const STATEMENT_PARAMS = [
   'statementId',
   'voidedStatementId',
@@ -58,6 +76,27 @@ const STATEMENT_PARAMS = [
   'more',
 ];
 const PAGE_MAX = 100;
+/**
+ * The rows of a batch, as one jsonb parameter (`rowsParam`): the array columns as array literals
+ * (cast by the server, cheaper than unnesting a jsonb array per row and column).
+ */
+const ROWS_OF = `jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents text, related_agents text, related_activities text, registration uuid, voiding_target uuid, hashes text)`;
+const INSERT_COLUMNS = `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
+  SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id, v.agents::text[], v.related_agents::text[], v.related_activities::text[], v.registration, v.voiding_target, v.hashes::text[]`;
+/** A batch whose ids the LRS made (fresh random UUIDs): inserted; `inserted` counts the rows. */
+const INSERT_FRESH = `WITH ins AS (${INSERT_COLUMNS} FROM ${ROWS_OF} ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
+SELECT 0 AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
+/**
+ * A batch naming ids of its own: inserted only when none of them exists (then the transactional
+ * path compares them); the counts tell which happened.
+ */
+const INSERT_NEW_IDS = `WITH v AS (SELECT * FROM ${ROWS_OF}),
+  existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $1 AND s.id IN (SELECT id FROM v)),
+  ins AS (${INSERT_COLUMNS} FROM v WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
+SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
+/** The plain INSERT of the transactional path. */
+const INSERT_ROWS = `${INSERT_COLUMNS} FROM ${ROWS_OF}`;
+
 /** How long a verified key's row is reused without reading it again. */
 const KEY_CACHE_MS = 30_000;
 
@@ -133,6 +172,12 @@ export class LrsService {
     this.hooks.push(hook);
   }
 
+  /** Resolves a per-launch key's scope (content-runs owns the launches); null: the launch is gone. */
+  private launchScope: ((organizationId: string, launchId: string, baseUrl: string) => Promise<LaunchScope | null>) | null = null;
+  onLaunchScope(resolve: (organizationId: string, launchId: string, baseUrl: string) => Promise<LaunchScope | null>): void {
+    this.launchScope = resolve;
+  }
+
   /** Keys read recently (keys are never changed nor deleted; a launch key's cache ends with its expiry). */
   private readonly keyCache = new Map<string, { row: any; until: number }>();
 
@@ -157,7 +202,15 @@ export class LrsService {
       this.keyCache.set(key, { row, until: Math.min(Date.now() + KEY_CACHE_MS, row.expires_at ? new Date(row.expires_at).getTime() : Infinity) });
     }
     if (!constantTimeEqual(row.secret_hash, sha256(secret))) return null;
+    let launch: LaunchScope | undefined;
+    if (row.launch_id) {
+      // a launch key reaches only its own learner and attempt; without a resolver or a launch, nothing
+      const scope = this.launchScope ? await this.launchScope(row.organization_id, row.launch_id, baseUrl) : null;
+      if (!scope) return null;
+      launch = scope;
+    }
     return {
+      launch,
       organizationId: row.organization_id,
       keyId: row.id,
       launchId: row.launch_id,
@@ -190,7 +243,9 @@ export class LrsService {
         if (e instanceof XapiInvalid) throw bad(input.length > 1 ? `statement ${i}: ${e.message}` : e.message);
         throw e;
       }
-      const s = { ...(raw as Obj) };
+      // Object.assign, not a spread: members added to a spread copy of a parsed object make V8 build
+      // a new hidden class per statement (measured: 60 times slower, and JSON.stringify after it too)
+      const s: Obj = Object.assign({}, raw as Obj);
       s.id = (s.id ?? randomUUID()).toLowerCase();
       if (seen.has(s.id)) throw bad(`the statement id ${s.id} appears twice in the batch`);
       seen.add(s.id);
@@ -204,13 +259,14 @@ export class LrsService {
       }
       normaliseContextActivities(s);
       if (s.object?.objectType === 'SubStatement') normaliseContextActivities(s.object);
-      if (s.timestamp === undefined) Object.defineProperty(s, NO_TIMESTAMP, { value: true, enumerable: false });
+      if (s.timestamp === undefined) noTimestamp.add(s);
       s.timestamp = s.timestamp ?? storedAt;
       s.stored = storedAt;
       s.authority = s.authority ?? p.authority;
       s.version = s.version ?? (version === '2.0.0' ? '2.0.0' : '1.0.0');
       rows.push(s);
     }
+    if (p.launch) for (const [i, s] of rows.entries()) checkLaunchStatement(p.launch, s, input.length > 1 ? `statement ${i}: ` : '');
     for (const a of attachments) if (!used.has(a.sha2)) throw bad(`the attachment part ${a.sha2} is named by no statement`);
     const parts = new Map(attachments.map((a) => [a.sha2, a]));
     for (const [i, raw] of input.entries()) checkSignature(raw as Obj, parts, i);
@@ -218,20 +274,14 @@ export class LrsService {
     // the common case in one statement: an organization key, no attachments, no voiding, no id
     // that exists already (anything else, or a race on an id, takes the transaction below)
     if (!p.launchId && !attachments.length && !rows.some((r) => r.verb.id === VOIDED)) {
-      const [res] = await this.ds.query(
-        `WITH v AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid, voiding_target uuid, hashes jsonb)),
-              existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $1 AND s.id IN (SELECT id FROM v)),
-              ins AS (
-                INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
-                SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
-                       ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
-                       ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration, v.voiding_target,
-                       ARRAY(SELECT jsonb_array_elements_text(v.hashes))
-                  FROM v WHERE NOT EXISTS (SELECT 1 FROM existing)
-                ON CONFLICT (organization_id, id) DO NOTHING RETURNING id)
-         SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`,
-        [p.organizationId, new Date(storedAt), JSON.stringify(rows.map((r) => columnsOf(r)))],
-      );
+      // a named statement (parsed and planned once per pooled connection), past the query runner;
+      // ids the LRS made itself cannot exist already, so only a batch with ids of its own checks them
+      const fresh = !input.some((raw) => (raw as Obj).id !== undefined);
+      const [res] = await poolQuery<{ existing: number; inserted: number }>(this.ds, {
+        name: fresh ? 'lrs_statements_insert_fresh' : 'lrs_statements_insert_new_ids',
+        text: fresh ? INSERT_FRESH : INSERT_NEW_IDS,
+        values: [p.organizationId, storedAt, rowsParam(rows)],
+      });
       if (res.existing === 0 && res.inserted === rows.length) return rows.map((r) => r.id);
     }
     return this.ds.transaction(async (m) => {
@@ -266,7 +316,7 @@ export class LrsService {
       for (const r of rows) {
         const had = byId.get(r.id);
         if (had) {
-          if (!sameStatement(had, r, (r as Record<symbol, unknown>)[NO_TIMESTAMP] === true)) throw new XapiError(409, `a different statement with the id ${r.id} exists`);
+          if (!sameStatement(had, r, noTimestamp.has(r))) throw new XapiError(409, `a different statement with the id ${r.id} exists`);
           continue;
         }
         fresh.push(r);
@@ -279,16 +329,7 @@ export class LrsService {
         for (const r of fresh) if (r.verb.id !== VOIDED && targets.includes(r.id)) continue;
       }
       if (fresh.length) {
-        const cols = fresh.map((r) => columnsOf(r));
-        await m.query(
-          `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
-           SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
-                  ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
-                  ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration, v.voiding_target,
-                  ARRAY(SELECT jsonb_array_elements_text(v.hashes))
-             FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid, voiding_target uuid, hashes jsonb)`,
-          [p.organizationId, now, JSON.stringify(cols)],
-        );
+        await m.query(INSERT_ROWS, [p.organizationId, now, rowsParam(fresh)]);
         if (targets.length) {
           await m.query(`UPDATE lrs_statements SET voided = true WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND verb_id <> $3`, [p.organizationId, targets, VOIDED]);
         }
@@ -304,9 +345,41 @@ export class LrsService {
     }
   }
 
+  /**
+   * The cmi5 sessions of a registration that were closed (`terminated` or `abandoned`), of the
+   * `sessionIds` asked about; on the registration's index.
+   */
+  async closedSessions(m: EntityManager, organizationId: string, registration: string, sessionIds: string[]): Promise<Set<string>> {
+    if (!sessionIds.length) return new Set();
+    const rows: { sid: string }[] = await m.query(
+      `SELECT DISTINCT statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' AS sid FROM lrs_statements
+        WHERE organization_id = $1 AND registration = $2 AND verb_id = ANY($3::text[]) AND NOT voided
+          AND statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' = ANY($4::text[])`,
+      [organizationId, registration, ['http://adlnet.gov/expapi/verbs/terminated', 'https://w3id.org/xapi/adl/verbs/abandoned'], sessionIds],
+    );
+    return new Set(rows.map((r) => r.sid));
+  }
+
   /* --------------------------------------------------------------------------------------------
    * statements: reads
    * ------------------------------------------------------------------------------------------ */
+
+  /**
+   * A launch key's documents: state of its own learner in its own registration (without one only
+   * when the launch does not require it: TinCan), its own learner's agent profile; activity
+   * profiles read only.
+   */
+  checkLaunchDocument(p: LrsPrincipal, kind: 'state' | 'activity_profile' | 'agent_profile', key: { agent: string; registration: string }, write: boolean): void {
+    const l = p.launch;
+    if (!l) return;
+    const no = (m: string) => new XapiError(403, m);
+    if (kind === 'activity_profile') {
+      if (write) throw no("a launch's key reads activity profiles only");
+      return;
+    }
+    if (key.agent !== l.agent) throw no("a launch's key reaches only its own learner's documents");
+    if (kind === 'state' && key.registration !== l.registration && (l.registrationRequired || key.registration !== '')) throw no("a launch's key reaches only its own registration's state");
+  }
 
   async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined) {
     for (const k of Object.keys(q)) {
@@ -328,6 +401,7 @@ export class LrsService {
       if (!UUID_RE.test(id)) throw bad('the statement id must be a UUID');
       const [row] = await this.ds.query(`SELECT statement, voided, stored FROM lrs_statements WHERE organization_id = $1 AND id = $2`, [p.organizationId, id.toLowerCase()]);
       if (!row || row.voided !== voided) throw new XapiError(404, 'no such statement');
+      if (p.launch && String(row.statement.context?.registration ?? '').toLowerCase() !== p.launch.registration) throw new XapiError(404, 'no such statement');
       return { single: shape(row.statement), lastModified: row.stored as Date, attachments: withAttachments ? await this.attachmentsOf(p, [row.statement]) : [] };
     }
 
@@ -341,7 +415,12 @@ export class LrsService {
     } else {
       state = { org: p.organizationId, q: params, through: iso(new Date()), after: null };
     }
-    const f = state.q as Record<string, string>;
+    let f = state.q as Record<string, string>;
+    if (p.launch) {
+      // a launch key reads its own attempt's statements only
+      if (f.registration !== undefined && f.registration.toLowerCase() !== p.launch.registration) throw new XapiError(403, "a launch's key reads only its own registration");
+      state.q = f = Object.assign({}, f, { registration: p.launch.registration });
+    }
     const where: string[] = ['s.organization_id = $1', 'NOT s.voided'];
     /** conditions on the statements the filters match, `@` standing for the table alias */
     const match: string[] = [];
@@ -638,6 +717,13 @@ function checkSignature(statement: Obj, parts: Map<string, Attachment>, i: numbe
   }
 }
 
+/** A statement sent with a launch's key: its own learner as actor, in its own registration. */
+function checkLaunchStatement(l: LaunchScope, s: Obj, where: string) {
+  if (agentKey(s.actor) !== l.agent) throw new XapiError(403, `${where}a launch's key writes only its own learner's statements`);
+  const reg = s.context?.registration === undefined ? '' : String(s.context.registration).toLowerCase();
+  if (reg !== l.registration && (l.registrationRequired || reg !== '')) throw new XapiError(403, `${where}a launch's key writes only in its own registration`);
+}
+
 /** Context activities are stored and answered as arrays, even when one was sent alone. */
 function normaliseContextActivities(s: Obj) {
   const ca = s.context?.contextActivities;
@@ -725,6 +811,34 @@ function mergeDefinition(a: Obj | undefined, b: Obj): Obj {
 }
 
 /** The indexed columns of a stored statement. */
+/** An array literal of text (the server's `text[]` input syntax). */
+function textArray(values: string[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += (i ? ',"' : '"') + values[i].replace(/[\\"]/g, '\\$&') + '"';
+  return out + '}';
+}
+
+/** The batch's rows as the jsonb parameter of ROWS_OF. */
+function rowsParam(rows: Obj[]): string {
+  return JSON.stringify(
+    rows.map((r) => {
+      const c = columnsOf(r);
+      return {
+        id: c.id,
+        statement: c.statement,
+        verb_id: c.verb_id,
+        activity_id: c.activity_id,
+        agents: textArray(c.agents),
+        related_agents: textArray(c.related_agents),
+        related_activities: textArray(c.related_activities),
+        registration: c.registration,
+        voiding_target: c.voiding_target,
+        hashes: textArray(c.hashes),
+      };
+    }),
+  );
+}
+
 function columnsOf(s: Obj) {
   const obj = s.object ?? {};
   const objectIsAgent = obj.objectType === 'Agent' || obj.objectType === 'Group';
