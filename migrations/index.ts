@@ -57,6 +57,7 @@ import { Lrs1763750002000 } from './1763750002000-lrs';
 import { DataOut1763770000000 } from './1763770000000-data-out';
 /** Every migration, in timestamp order (TypeORM runs them by timestamp). Add new ones at the end. */
 import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-certificates';
+import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -115,4 +116,5 @@ export const MIGRATIONS = [
   ContentRuns1763750001000,
   Lrs1763750002000,
   DataOut1763770000000,
+  CoursesUpdatedSince1763840000000,
 ];
