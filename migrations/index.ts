@@ -60,6 +60,7 @@ import { VerifiableCertificates1763790000000 } from './1763790000000-verifiable-
 import { UpdatedSinceIndexes1763820000000 } from './1763820000000-updated-since-indexes';
 import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-lists';
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
+import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -121,4 +122,5 @@ export const MIGRATIONS = [
   UpdatedSinceIndexes1763820000000,
   UpdatedSinceLists1763830000000,
   ScaleGradedLessonsIndex1763870000000,
+  CoursesUpdatedSince1763840000000,
 ];

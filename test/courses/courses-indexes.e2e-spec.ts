@@ -23,6 +23,7 @@ describe('courses, lessons, ratings, certificates lists use indexes', () => {
     const cases: [string, RegExp, string][] = [
       ['/v2/courses/', /FROM "courses"/, 'courses_org_created_idx'],
       ['/v2/courses/?filter[title]=dexi', /FROM "courses"/, 'courses_'],
+      ['/v2/courses/?filter[updated_since]=2000-01-01T00:00:00Z', /FROM "courses"/, 'courses_org_updated_idx'],
       ['/v2/lessons/', /FROM "lessons"/, 'lessons_'],
       [`/v2/lessons/?filter[course_id]=${c.id}`, /FROM "lessons"/, 'lessons_'],
       [`/v2/analytics/courses/${c.id}/ratings/`, /FROM "course_ratings"/, 'course_ratings_course_created_idx'],

@@ -34,6 +34,36 @@ describe('/v2/courses', () => {
   });
 
   describe('read', () => {
+    it('filter[updated_since]: the courses changed at or after the time, ordered by last change, paginated in that order; a bad time is 422', async () => {
+      const o = await t.newOrg();
+      const tk = await t.tokenFor(o, ['courses:read', 'courses:write']);
+      const [c1, c2, c3] = [await insertCourse(t, o, { title: 'One' }), await insertCourse(t, o, { title: 'Two' }), await insertCourse(t, o, { title: 'Three' })];
+      await insertCourse(t, other, { title: 'Elsewhere' });
+      await new Promise((r) => setTimeout(r, 20));
+      const mark = new Date().toISOString();
+      await new Promise((r) => setTimeout(r, 20));
+      for (const c of [c3, c1]) {
+        expect((await t.patch('/v2/courses/', { data: [{ type: 'courses', id: c.id, attributes: { title: `${c.id} changed` } }] }, { token: tk })).status).toBe(200);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const seen: string[] = [];
+      let url: string | null = `/v2/courses/?page[size]=1&filter[updated_since]=${encodeURIComponent(mark)}`;
+      while (url) {
+        const res: any = await t.get(url, { token: tk });
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data.map((d: any) => d.id));
+        url = res.body.links.next ? new URL(res.body.links.next).pathname + new URL(res.body.links.next).search : null;
+      }
+      expect(seen).toEqual([c3.id, c1.id]);
+      const all: any = await t.get(`/v2/courses/?filter[updated_since]=${encodeURIComponent('2000-01-01T00:00:00Z')}`, { token: tk });
+      expect(all.body.data.map((d: any) => d.id)).toEqual([c2.id, c3.id, c1.id]);
+      for (const bad of ['2024-01-01T00:00:00', 'yesterday']) {
+        const res = await t.get(`/v2/courses/?filter[updated_since]=${bad}`, { token: tk });
+        expect(res.status).toBe(422);
+        expect(res.body.errors[0]).toMatchObject({ code: 'validation_error', source: { parameter: 'filter[updated_since]' } });
+      }
+    });
+
     it('lists only live courses of the organization, with the CourseAttributes members', async () => {
       const o = await t.newOrg();
       const tk = await t.tokenFor(o, ['courses:read']);

@@ -239,6 +239,32 @@ describe('/v1 courses', () => {
     expect((await t.get(`/v1/courses/${live.id}`, key())).body.draft_origin_id).toBe(draft.id);
   });
 
+  it('updated_since (extension): the courses changed at or after the time, ordered by last change, paginated in that order; a bad time is 400', async () => {
+    const o = await t.newOrg();
+    const auth = { basic: o.api_key };
+    const [c1, c2, c3] = [await insertCourse(t, o, { title: 'One' }), await insertCourse(t, o, { title: 'Two' }), await insertCourse(t, o, { title: 'Three' })];
+    await new Promise((r) => setTimeout(r, 20));
+    const mark = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    for (const c of [c3, c1]) {
+      expect((await t.patch(`/v1/courses/${c.id}`, { title: `${c.id} changed` }, auth)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const since = await t.get(`/v1/courses?updated_since=${encodeURIComponent(mark)}&page_size=1`, auth);
+    expect(since.status).toBe(200);
+    expect(since.body.count).toBe(2);
+    expect(since.body.results.map((r: any) => r.id)).toEqual([c3.id]);
+    const second = await t.get(`/v1/courses?updated_since=${encodeURIComponent(mark)}&page_size=1&page=2`, auth);
+    expect(second.body.results.map((r: any) => r.id)).toEqual([c1.id]);
+    const all = await t.get(`/v1/courses?updated_since=${encodeURIComponent('2000-01-01T00:00:00Z')}`, auth);
+    expect(all.body.results.map((r: any) => r.id)).toEqual([c2.id, c3.id, c1.id]);
+    for (const bad of ['2024-01-01T00:00:00', 'yesterday']) {
+      const res = await t.get(`/v1/courses?updated_since=${bad}`, auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toHaveProperty('updated_since');
+    }
+  });
+
   it('paginates with count, next and previous; page_size caps at 100; no query per row', async () => {
     const o = await t.newOrg();
     const auth = { basic: o.api_key };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { sentMembers } from '../../core/http/sent-members';
@@ -54,10 +55,10 @@ export class AccessCodesService {
   private async codeCounts(m: EntityManager, organizationId: string, poolIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!poolIds.length) return out;
-    const rows: { pool_id: string; n: number }[] = await m.query(`SELECT pool_id, count(*)::int AS n FROM access_codes WHERE organization_id = $2 AND pool_id = ANY($1::uuid[]) GROUP BY pool_id`, [
-      poolIds,
-      organizationId,
-    ]);
+    const rows = await scoped(m, organizationId).query<{ pool_id: string; n: number }[]>(
+      `SELECT pool_id, count(*)::int AS n FROM access_codes WHERE organization_id = $org AND pool_id = ANY($1::uuid[]) GROUP BY pool_id`,
+      [poolIds],
+    );
     for (const r of rows) out.set(r.pool_id, r.n);
     return out;
   }
@@ -169,17 +170,16 @@ export class AccessCodesService {
   private usesSql(codeParam: string) {
     return `SELECT access_code_id AS code_id, user_id, used_at AS at FROM access_code_uses WHERE access_code_id = ANY(${codeParam}::uuid[])
             UNION ALL
-            SELECT access_code_id, user_id, enrolled_at FROM domain_users WHERE domain_id = $2 AND organization_id = $3 AND access_code_id = ANY(${codeParam}::uuid[])`;
+            SELECT access_code_id, user_id, enrolled_at FROM domain_users WHERE domain_id = $2 AND organization_id = $org AND access_code_id = ANY(${codeParam}::uuid[])`;
   }
 
   /** Distinct users per code for a page of codes; one query. */
   private async userCounts(m: EntityManager, p: Principal, domainId: string, codeIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!codeIds.length) return out;
-    const rows: { code_id: string; n: number }[] = await m.query(`SELECT code_id, count(DISTINCT user_id)::int AS n FROM (${this.usesSql('$1')}) x GROUP BY code_id`, [
+    const rows = await scoped(m, p.organizationId).query<{ code_id: string; n: number }[]>(`SELECT code_id, count(DISTINCT user_id)::int AS n FROM (${this.usesSql('$1')}) x GROUP BY code_id`, [
       codeIds,
       domainId,
-      p.organizationId,
     ]);
     for (const r of rows) out.set(r.code_id, r.n);
     return out;
@@ -187,12 +187,12 @@ export class AccessCodesService {
 
   /** The users who used the code, first use first (at most 1000). */
   private async users(m: EntityManager, p: Principal, code: AccessCode): Promise<UserRow[]> {
-    return m.query(
+    return scoped(m, p.organizationId).query<UserRow[]>(
       `SELECT u.id, u.email, u.first_name, u.last_name
          FROM (SELECT user_id, min(at) AS at FROM (${this.usesSql('$1')}) x GROUP BY user_id) used
-         JOIN users u ON u.id = used.user_id AND u.organization_id = $3
+         JOIN users u ON u.id = used.user_id AND u.organization_id = $org
         ORDER BY used.at, u.id LIMIT 1000`,
-      [[code.id], code.domainId, p.organizationId],
+      [[code.id], code.domainId],
     );
   }
 

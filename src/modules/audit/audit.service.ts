@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
@@ -90,17 +91,17 @@ export class AuditService {
   constructor(private readonly ds: DataSource) {}
 
   async list(p: Principal, page: PageRequest, filters: { actorId?: string; createdGte?: Date }): Promise<AuditRow[]> {
-    const params: unknown[] = [p.organizationId];
-    let where = 'organization_id = $1';
+    const params: unknown[] = [];
+    let where = 'organization_id = $org';
     if (filters.actorId !== undefined) where += ` AND actor_id = $${params.push(filters.actorId)}`;
     if (filters.createdGte !== undefined) where += ` AND created_at >= $${params.push(filters.createdGte)}`;
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
-    return this.ds.query(`SELECT ${COLUMNS} FROM audit_events WHERE ${where} ORDER BY created_at, id LIMIT ${page.size + 1}`, params);
+    return scoped(this.ds, p.organizationId).query<AuditRow[]>(`SELECT ${COLUMNS} FROM audit_events WHERE ${where} ORDER BY created_at, id LIMIT ${page.size + 1}`, params);
   }
 
   async get(p: Principal, publicId: string): Promise<AuditRow> {
     const id = decodeId('auditEvent', publicId);
-    const rows = id ? await this.ds.query(`SELECT ${COLUMNS} FROM audit_events WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const rows = id ? await scoped(this.ds, p.organizationId).query<AuditRow[]>(`SELECT ${COLUMNS} FROM audit_events WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!rows.length) throw notFound('Audit event not found.');
     return rows[0];
   }

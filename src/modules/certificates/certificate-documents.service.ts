@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { scoped, unscoped } from '../../core/database/scoped';
 import { ApiError } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import { renderCertificatePdf } from './certificate-pdf';
 import { CertificateTemplatesService } from './certificate-templates.service';
-import { type CertificateFacts, certificateState, CredentialsService, FACTS_SQL } from './credentials.service';
+import { type CertificateFacts, certificateState, CredentialsService } from './credentials.service';
+import { loadCertificateFacts, loadCertificateFactsByCode } from './certificates.store';
 
 /** Certificate codes as issued (certificate-writes.ts): 16 of A-Z and 2-9; older rows (fixtures, imports) may hold other text. */
 const CODE = /^[A-Za-z0-9-]{1,64}$/;
@@ -30,18 +30,16 @@ export class CertificateDocumentsService {
   /** A certificate of the caller's organization by its public id (404 otherwise, whatever the id). */
   async byPublicId(organizationId: string, publicId: string): Promise<CertificateFacts> {
     const uuid = decodeId('certificate', publicId);
-    const rows = uuid ? await scoped(this.ds, organizationId).query(`${FACTS_SQL} WHERE c.id = $1 AND c.organization_id = $org`, [uuid]) : [];
-    if (!rows.length) throw new ApiError(404, 'Certificate not found.');
-    return rows[0];
+    const row = uuid ? await loadCertificateFacts(this.ds, organizationId, uuid) : null;
+    if (!row) throw new ApiError(404, 'Certificate not found.');
+    return row;
   }
 
   /** A certificate by its code, in any organization (the code is what a learner hands to whoever checks it). */
   async byCode(code: string): Promise<CertificateFacts> {
-    const rows = CODE.test(code)
-      ? await unscoped(this.ds, 'public certificate verification by its unique code').query(`${FACTS_SQL} WHERE c.code = ANY($1::text[])`, [[code, code.toUpperCase()]])
-      : [];
-    if (!rows.length) throw new ApiError(404, 'No certificate has this code.');
-    return rows[0];
+    const row = CODE.test(code) ? await loadCertificateFactsByCode(this.ds, [code, code.toUpperCase()]) : null;
+    if (!row) throw new ApiError(404, 'No certificate has this code.');
+    return row;
   }
 
   verificationUrl(c: Pick<CertificateFacts, 'code'>): string {

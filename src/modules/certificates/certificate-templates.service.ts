@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { PDFDocument } from 'pdf-lib';
 import { DataSource } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
+import { loadCertificateTemplate } from './certificates.store';
 import { ValidationFailed } from '../../core/http/api-error';
 import { DEFAULT_TEMPLATE, type CertificateTemplate } from './certificate-pdf';
 import type { CertificateTemplateDto } from './dto/certificate-template.dto';
@@ -23,11 +24,8 @@ export class CertificateTemplatesService {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async get(organizationId: string): Promise<StoredTemplate> {
-    const rows = await scoped(this.ds, organizationId).query(
-      `SELECT title, primary_color, accent_color, signature_name, signature_title, logo, logo_type, updated_at FROM certificate_templates WHERE organization_id = $org`,
-    );
-    if (!rows.length) return { ...DEFAULT_TEMPLATE, updatedAt: null };
-    const r = rows[0];
+    const r = await loadCertificateTemplate(this.ds, organizationId);
+    if (!r) return { ...DEFAULT_TEMPLATE, updatedAt: null };
     return {
       title: r.title,
       primaryColor: r.primary_color,

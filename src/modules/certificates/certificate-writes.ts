@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 /** Certificate codes: 16 characters of A-Z and 2-9 without the look-alikes (I, O, 0, 1). */
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -34,22 +35,21 @@ export async function issueCertificates(
 ): Promise<Map<string, { id: string; code: string; issued_at: Date; expires_at: Date | null }>> {
   const out = new Map<string, { id: string; code: string; issued_at: Date; expires_at: Date | null }>();
   if (!done.length) return out;
-  const rows: { course_progress_id: string; id: string; code: string; issued_at: Date; expires_at: Date | null }[] = await m.query(
+  const rows = await scoped(m, organizationId).query<{ course_progress_id: string; id: string; code: string; issued_at: Date; expires_at: Date | null }[]>(
     `INSERT INTO certificates (organization_id, user_id, course_id, published_course_id, domain_id, enrollment_id, course_progress_id, code, issued_at, expires_at, score_as_percent)
-     SELECT $1, v.user_id, v.course_id, v.pc_id, pc.domain_id,
-            COALESCE(v.enrollment_id, (SELECT e.id FROM enrollments e WHERE e.organization_id = $1 AND e.user_id = v.user_id AND e.published_course_id = v.pc_id
+     SELECT $org, v.user_id, v.course_id, v.pc_id, pc.domain_id,
+            COALESCE(v.enrollment_id, (SELECT e.id FROM enrollments e WHERE e.organization_id = $org AND e.user_id = v.user_id AND e.published_course_id = v.pc_id
                                         ORDER BY e.enrolled_at DESC, e.id LIMIT 1)),
             v.cp_id, v.code, v.at,
             CASE WHEN c.certificate_validity_days IS NULL THEN NULL ELSE v.at + make_interval(days => c.certificate_validity_days) END,
             v.pct
-       FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::timestamptz[], $9::int[])
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::timestamptz[], $8::int[])
               AS v(cp_id, user_id, course_id, pc_id, enrollment_id, code, at, pct)
-       JOIN courses c ON c.id = v.course_id AND c.organization_id = $1
-       JOIN published_courses pc ON pc.id = v.pc_id AND pc.organization_id = $1
+       JOIN courses c ON c.id = v.course_id AND c.organization_id = $org
+       JOIN published_courses pc ON pc.id = v.pc_id AND pc.organization_id = $org
       WHERE c.issues_certificate
      RETURNING course_progress_id, id, code, issued_at, expires_at`,
     [
-      organizationId,
       done.map((d) => d.courseProgressId),
       done.map((d) => d.userId),
       done.map((d) => d.courseId),
@@ -71,10 +71,10 @@ export async function issueCertificates(
  */
 export async function expireCertificates(m: EntityManager, organizationId: string, courseProgressIds: string[]): Promise<void> {
   if (!courseProgressIds.length) return;
-  await m.query(
+  await scoped(m, organizationId).query(
     `UPDATE certificates SET expires_at = date_trunc('milliseconds', now()), revoked_at = date_trunc('milliseconds', now())
-      WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[]) AND (expires_at IS NULL OR expires_at > now())`,
-    [organizationId, courseProgressIds],
+      WHERE organization_id = $org AND course_progress_id = ANY($1::uuid[]) AND (expires_at IS NULL OR expires_at > now())`,
+    [courseProgressIds],
   );
 }
 
@@ -86,5 +86,5 @@ export async function expireCertificates(m: EntityManager, organizationId: strin
  */
 export async function detachCertificates(m: EntityManager, organizationId: string, courseProgressIds: string[]): Promise<void> {
   if (!courseProgressIds.length) return;
-  await m.query(`UPDATE certificates SET course_progress_id = NULL WHERE organization_id = $1 AND course_progress_id = ANY($2::uuid[])`, [organizationId, courseProgressIds]);
+  await scoped(m, organizationId).query(`UPDATE certificates SET course_progress_id = NULL WHERE organization_id = $org AND course_progress_id = ANY($1::uuid[])`, [courseProgressIds]);
 }

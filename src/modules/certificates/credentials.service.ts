@@ -6,6 +6,7 @@ import { AppConfig, issuerUrl } from '../../core/config/config';
 import { decrypt, encrypt } from '../../core/crypto/crypto';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
+import { type CertificateFactsRow } from './certificates.store';
 import { ApiError } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { CREDENTIALS_V2, newEd25519Key, OPEN_BADGES_V3, signDataIntegrity } from './data-integrity';
@@ -15,21 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SEAL_PURPOSE = 'issuer-key';
 
 /** What a certificate's credential, PDF and verification page are made from (one statement). */
-export interface CertificateFacts {
-  id: string;
-  organizationId: string;
-  organizationName: string;
-  code: string;
-  issuedAt: Date;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  statusIndex: number | null;
-  learnerName: string;
-  learnerEmail: string;
-  courseId: string;
-  courseTitle: string;
-  courseDescription: string;
-}
+/** A certificate with what its documents show (the row of certificates.store.ts). */
+export type CertificateFacts = CertificateFactsRow;
 
 export type CertificateState = 'active' | 'expired' | 'revoked';
 
@@ -39,16 +27,6 @@ export function certificateState(c: Pick<CertificateFacts, 'expiresAt' | 'revoke
   if (c.expiresAt && c.expiresAt <= now) return 'expired';
   return 'active';
 }
-
-export const FACTS_SQL = `
-  SELECT c.id, c.organization_id AS "organizationId", o.name AS "organizationName", c.code, c.issued_at AS "issuedAt",
-         c.expires_at AS "expiresAt", c.revoked_at AS "revokedAt", c.status_index AS "statusIndex",
-         btrim(concat_ws(' ', NULLIF(u.first_name, ''), NULLIF(u.last_name, ''))) AS "learnerName", u.email AS "learnerEmail",
-         co.id AS "courseId", co.title AS "courseTitle", co.short_description AS "courseDescription"
-    FROM certificates c
-    JOIN organizations o ON o.id = c.organization_id
-    JOIN users u ON u.id = c.user_id AND u.organization_id = c.organization_id
-    JOIN courses co ON co.id = c.course_id AND co.organization_id = c.organization_id`;
 
 /**
  * The organization as an Open Badges 3.0 issuer (CONVENTIONS §22; docs/decisions/certificates.md):
@@ -118,7 +96,7 @@ export class CredentialsService {
     const made = await this.ds.transaction(async (m) => {
       const db = scoped(m, organizationId);
       const retired = rowsOf<{ key_number: number }>(
-        await db.query(`UPDATE issuer_keys SET retired_at = now() WHERE organization_id = $org AND retired_at IS NULL AND key_number = $1 RETURNING key_number`, [old.keyNumber]),
+        await db.query<unknown>(`UPDATE issuer_keys SET retired_at = now() WHERE organization_id = $org AND retired_at IS NULL AND key_number = $1 RETURNING key_number`, [old.keyNumber]),
       );
       if (!retired.length) throw new ApiError(409, 'The issuer key was rotated at the same time; try again.');
       const rows: { key_number: number }[] = await db.query(
@@ -156,7 +134,7 @@ export class CredentialsService {
     const db = scoped(this.ds, c.organizationId);
     await db.query(`INSERT INTO credential_issuers (organization_id) VALUES ($org) ON CONFLICT DO NOTHING`);
     const rows = rowsOf<{ status_index: number }>(
-      await db.query(
+      await db.query<unknown>(
         `WITH c AS (SELECT id FROM certificates WHERE id = $1 AND organization_id = $org AND status_index IS NULL FOR UPDATE),
             n AS (UPDATE credential_issuers SET next_status_index = next_status_index + 1
                    WHERE organization_id = $org AND EXISTS (SELECT 1 FROM c) RETURNING next_status_index - 1 AS idx)

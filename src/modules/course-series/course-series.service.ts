@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
@@ -31,11 +32,11 @@ export interface SeriesCourseRow extends PublishedCourseSettingsRow {
 async function courseCounts(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (!ids.length) return out;
-  const rows: { id: string; n: number }[] = await m.query(
+  const rows = await scoped(m, organizationId).query<{ id: string; n: number }[]>(
     `SELECT csi.course_series_id AS id, count(*)::int AS n FROM course_series_items csi
-       JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.organization_id = $2 AND pc.unpublished_at IS NULL
-      WHERE csi.organization_id = $2 AND csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
-    [ids, organizationId],
+       JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.organization_id = $org AND pc.unpublished_at IS NULL
+      WHERE csi.organization_id = $org AND csi.course_series_id = ANY($1::uuid[]) GROUP BY csi.course_series_id`,
+    [ids],
   );
   for (const r of rows) out.set(r.id, r.n);
   return out;
@@ -56,11 +57,12 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
     const m = this.ds.manager;
     const s = await this.byPublicId(m, p, domain, id);
     const from = `FROM course_series_items csi
-                  JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL AND pc.organization_id = $1
+                  JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL AND pc.organization_id = $org
                   JOIN courses c ON c.id = pc.course_id
-                 WHERE csi.course_series_id = $2`;
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n ${from}`, [p.organizationId, s.id]);
-    const rows: SeriesCourseRow[] = await m.query(
+                 WHERE csi.course_series_id = $1`;
+    const db = scoped(m, p.organizationId);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [s.id]);
+    const rows = await db.query<SeriesCourseRow[]>(
       `SELECT pc.id, pc.course_id, c.title, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
               pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
               pc.unique_progress_per_enrollment, pc.require_all_prerequisites,
@@ -72,7 +74,7 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
             WHERE`,
          )}
         ORDER BY csi."order", csi.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [p.organizationId, s.id],
+      [s.id],
     );
     const offers = await loadOffers(
       m,

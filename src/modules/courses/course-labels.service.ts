@@ -25,13 +25,14 @@ export class CourseLabelsService {
   /** Replace the course's labels by the named ones (missing labels are created). */
   async set(m: EntityManager, p: Principal, courseId: string, names: string[]) {
     const ids = await this.labels.resolveNames(m, p.organizationId, names);
-    await m.query(`DELETE FROM course_labels WHERE course_id = $1 AND organization_id = $3 AND NOT (label_id = ANY($2::uuid[]))`, [courseId, ids, p.organizationId]);
+    const db = scoped(m, p.organizationId);
+    await db.query(`DELETE FROM course_labels WHERE course_id = $1 AND organization_id = $org AND NOT (label_id = ANY($2::uuid[]))`, [courseId, ids]);
     if (ids.length) {
-      await m.query(
+      await db.query(
         `INSERT INTO course_labels (course_id, label_id, organization_id)
-         SELECT $1, l, $3 FROM unnest($2::uuid[]) WITH ORDINALITY AS t(l, i) ORDER BY i
+         SELECT $1, l, $org FROM unnest($2::uuid[]) WITH ORDINALITY AS t(l, i) ORDER BY i
          ON CONFLICT DO NOTHING`,
-        [courseId, ids, p.organizationId],
+        [courseId, ids],
       );
     }
   }

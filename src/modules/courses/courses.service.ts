@@ -55,8 +55,12 @@ const liveSql = (where: string, tail: string) =>
    ${statsCtes('ARRAY(SELECT id FROM page)')}
    SELECT page.*, ${STATS_COLUMNS} FROM page ${statsJoins('page.id')}`;
 
-/** A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of live courses matching `where`. */
-const pageSql = (where: string, limit: number) => `${liveSql(where, ` ORDER BY created_at ASC, id ASC LIMIT $${limit}`)} ORDER BY page.created_at ASC, page.id ASC`;
+/**
+ * A keyset page (size + 1 rows: LIMIT is the last parameter, $limit) of live courses matching `where`, in
+ * `by` order (created_at; updated_at under filter[updated_since], on courses_org_updated_idx).
+ */
+const pageSql = (where: string, limit: number, by: 'created_at' | 'updated_at' = 'created_at') =>
+  `${liveSql(where, ` ORDER BY ${by} ASC, id ASC LIMIT $${limit}`)} ORDER BY page.${by} ASC, page.id ASC`;
 
 const READS = {
   list: { name: 'courses_v2_list', sql: pageSql('', 1) },
@@ -109,14 +113,17 @@ export class CoursesService {
    * (organization_id, created_at, id) of live courses, or the pg_trgm index on lower(title) when
    * filtered by title. The unfiltered page (first or after a cursor) is a named statement.
    */
-  async list(p: Principal, page: PageRequest, filter: { title?: string }): Promise<CourseView[]> {
+  async list(p: Principal, page: PageRequest, filter: { title?: string; updatedSince?: Date }): Promise<CourseView[]> {
     const params: unknown[] = [];
     let where = '';
     if (filter.title !== undefined && filter.title !== '') {
       where += ` AND lower(title) LIKE $${params.push(`%${escapeLike(filter.title.toLowerCase())}%`)} ESCAPE '\\'`;
     }
-    if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
-    const read = where === '' ? READS.list : params.length === 2 && page.after ? READS.listAfter : { sql: pageSql(where, params.length + 1) };
+    // filter[updated_since]: changed at or after, ordered by last change (docs/decisions/data-out.md)
+    const by = filter.updatedSince ? 'updated_at' : 'created_at';
+    if (filter.updatedSince) where += ` AND updated_at >= $${params.push(filter.updatedSince)}`;
+    if (page.after) where += ` AND (${by}, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const read = by === 'created_at' && where === '' ? READS.list : by === 'created_at' && params.length === 2 && page.after ? READS.listAfter : { sql: pageSql(where, params.length + 1, by) };
     params.push(page.size + 1);
     return (await poolRead<CourseViewRow>(this.ds, p.organizationId, read, params)).map(viewOfRow);
   }

@@ -1,3 +1,4 @@
+import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
@@ -32,7 +33,8 @@ export class CoursesV1Controller {
   @Scopes('courses:read')
   async list(@Auth() p: Principal, @Query() query: CourseListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     // An empty filter value filters nothing (as django-filter does).
-    const [rows, count] = await this.courses.list(p, page, query.label__name || undefined);
+    const updatedSince = v1UpdatedSince(query as Record<string, unknown>);
+    const [rows, count] = await this.courses.list(p, page, query.label__name || undefined, updatedSince);
     return page.list(await this.present(p, rows), count);
   }
 

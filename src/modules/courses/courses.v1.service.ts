@@ -47,7 +47,8 @@ export class V1CoursesService {
     private readonly labels: CourseLabelsService,
   ) {}
 
-  async list(p: Principal, page: V1PageRequest, labelName?: string): Promise<[Course[], number]> {
+  /** `updatedSince` (extension): changed at or after, ordered by last change (courses_org_updated_idx; docs/decisions/data-out.md). */
+  async list(p: Principal, page: V1PageRequest, labelName?: string, updatedSince?: Date): Promise<[Course[], number]> {
     const qb = this.ds.getRepository(Course).createQueryBuilder('c').where(LIVE, { org: p.organizationId });
     if (labelName !== undefined) {
       qb.andWhere(
@@ -56,7 +57,13 @@ export class V1CoursesService {
         { labelName },
       );
     }
-    return qb.orderBy('c.created_at', 'ASC').addOrderBy('c.id', 'ASC').skip(page.offset).take(page.pageSize).getManyAndCount();
+    if (updatedSince) qb.andWhere('c.updated_at >= :updatedSince', { updatedSince });
+    return qb
+      .orderBy(updatedSince ? 'c.updated_at' : 'c.created_at', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .skip(page.offset)
+      .take(page.pageSize)
+      .getManyAndCount();
   }
 
   /** A live course of the organization by public id, or 404. */

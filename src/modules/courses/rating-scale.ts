@@ -8,7 +8,7 @@ import { scoped } from '../../core/database/scoped';
  * transaction.
  */
 export async function courseRatingScale(m: EntityManager, organizationId: string, courseId: string): Promise<number> {
-  const [row] = await scoped(m, organizationId).query(
+  const [row] = await scoped(m, organizationId).query<{ scale: number | null }[]>(
     `SELECT COALESCE(c.rating_scale, o.rating_scale, 5) AS scale FROM courses c JOIN organizations o ON o.id = c.organization_id WHERE c.id = $1 AND c.organization_id = $org`,
     [courseId],
   );

@@ -9,24 +9,10 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { DomainUpdateDto } from './dto/domain-update.dto';
 import { Domain, DomainAccess } from './domain.entity';
 import { isUniqueViolation } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
+import { type DomainRow, loadDomainRowByName } from './domains.store';
 
 const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
-
-/** The columns of a domains row, as PostgreSQL names them (FIND_BY_NAME). */
-interface DomainRow {
-  organization_id: string;
-  created_at: Date;
-  id: string;
-  updated_at: Date;
-  name: string;
-  access: DomainAccess;
-  catalog_title: string;
-  access_code_message_html: string;
-  marketing_message: string;
-}
-
-const FIND_BY_NAME = `SELECT organization_id, created_at, id, updated_at, name, access, catalog_title, access_code_message_html, marketing_message
-  FROM domains WHERE organization_id = $1 AND lower(name) = lower($2)`;
 
 /** The Domain entity of a row, its members in the order TypeORM's own reads give them. */
 function domainOf(r: DomainRow): Domain {
@@ -116,29 +102,30 @@ export class DomainsService {
   async removeV1(p: Principal, name: string): Promise<void> {
     const target = await this.requireByName(p, name);
     await this.domains.manager.transaction(async (m) => {
-      const locked: { id: string }[] = await m.query(`SELECT id FROM domains WHERE organization_id = $1 ORDER BY id FOR UPDATE`, [p.organizationId]);
+      const db = scoped(m, p.organizationId);
+      const locked = await db.query<{ id: string }[]>(`SELECT id FROM domains WHERE organization_id = $org ORDER BY id FOR UPDATE`);
       if (!locked.some((d) => d.id === target.id)) throw notFound();
       if (locked.length < 2) throw new ApiError(409, "This is the organization's only domain: create another one before deleting it.");
-      const [use] = await m.query(
-        `SELECT EXISTS (SELECT 1 FROM domain_users WHERE domain_id = $1 AND organization_id = $2) AS members,
-                EXISTS (SELECT 1 FROM enrollments e JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = $2
-                         WHERE pc.domain_id = $1 AND e.organization_id = $2) AS course_enrollments,
-                EXISTS (SELECT 1 FROM published_path_enrollments e JOIN published_paths pp ON pp.id = e.published_path_id AND pp.organization_id = $2
-                         WHERE pp.domain_id = $1 AND e.organization_id = $2) AS path_enrollments,
-                EXISTS (SELECT 1 FROM plan_enrollments e JOIN plans pl ON pl.id = e.plan_id AND pl.organization_id = $2
-                         WHERE pl.domain_id = $1 AND e.organization_id = $2) AS plan_enrollments,
-                EXISTS (SELECT 1 FROM purchases pu JOIN offers o ON o.id = pu.offer_id AND o.organization_id = $2
-                         WHERE pu.organization_id = $2 AND (
-                           o.published_course_id IN (SELECT id FROM published_courses WHERE domain_id = $1 AND organization_id = $2)
-                           OR o.published_path_id IN (SELECT id FROM published_paths WHERE domain_id = $1 AND organization_id = $2)
-                           OR o.plan_id IN (SELECT id FROM plans WHERE domain_id = $1 AND organization_id = $2)
-                           OR o.course_series_id IN (SELECT id FROM course_series WHERE domain_id = $1 AND organization_id = $2))) AS purchases`,
-        [target.id, p.organizationId],
+      const [use] = await db.query<{ members: boolean; course_enrollments: boolean; path_enrollments: boolean; plan_enrollments: boolean; purchases: boolean }[]>(
+        `SELECT EXISTS (SELECT 1 FROM domain_users WHERE domain_id = $1 AND organization_id = $org) AS members,
+                EXISTS (SELECT 1 FROM enrollments e JOIN published_courses pc ON pc.id = e.published_course_id AND pc.organization_id = $org
+                         WHERE pc.domain_id = $1 AND e.organization_id = $org) AS course_enrollments,
+                EXISTS (SELECT 1 FROM published_path_enrollments e JOIN published_paths pp ON pp.id = e.published_path_id AND pp.organization_id = $org
+                         WHERE pp.domain_id = $1 AND e.organization_id = $org) AS path_enrollments,
+                EXISTS (SELECT 1 FROM plan_enrollments e JOIN plans pl ON pl.id = e.plan_id AND pl.organization_id = $org
+                         WHERE pl.domain_id = $1 AND e.organization_id = $org) AS plan_enrollments,
+                EXISTS (SELECT 1 FROM purchases pu JOIN offers o ON o.id = pu.offer_id AND o.organization_id = $org
+                         WHERE pu.organization_id = $org AND (
+                           o.published_course_id IN (SELECT id FROM published_courses WHERE domain_id = $1 AND organization_id = $org)
+                           OR o.published_path_id IN (SELECT id FROM published_paths WHERE domain_id = $1 AND organization_id = $org)
+                           OR o.plan_id IN (SELECT id FROM plans WHERE domain_id = $1 AND organization_id = $org)
+                           OR o.course_series_id IN (SELECT id FROM course_series WHERE domain_id = $1 AND organization_id = $org))) AS purchases`,
+        [target.id],
       );
       if (use.members || use.course_enrollments || use.path_enrollments || use.plan_enrollments || use.purchases) {
         throw new ApiError(409, "The domain has learners (domain users, enrollments or purchases): remove them first; a domain is never deleted with its learners' records.");
       }
-      await m.query(`DELETE FROM domains WHERE id = $1 AND organization_id = $2`, [target.id, p.organizationId]);
+      await db.query(`DELETE FROM domains WHERE id = $1 AND organization_id = $org`, [target.id]);
     });
   }
 
@@ -148,7 +135,7 @@ export class DomainsService {
    * transformer cost more CPU than the statement itself (issue 16). Same row, same Domain.
    */
   async findByName(organizationId: string, name: string): Promise<Domain | null> {
-    const [r]: DomainRow[] = await this.domains.manager.query(FIND_BY_NAME, [organizationId, name]);
+    const r = await loadDomainRowByName(this.domains.manager, organizationId, name);
     return r ? domainOf(r) : null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
@@ -60,12 +61,13 @@ export class LabelsService extends OrgRowsService<Label> {
     for (const n of names) if (!byKey.has(n.toLowerCase())) byKey.set(n.toLowerCase(), n);
     const distinct = [...byKey.values()];
     if (!distinct.length) return [];
-    await m.query(
-      `INSERT INTO labels (organization_id, name) SELECT $1, n FROM unnest($2::text[]) AS n
+    const db = scoped(m, organizationId);
+    await db.query(
+      `INSERT INTO labels (organization_id, name) SELECT $org, n FROM unnest($1::text[]) AS n
        ON CONFLICT (organization_id, lower(name)) DO NOTHING`,
-      [organizationId, distinct],
+      [distinct],
     );
-    const rows: { id: string }[] = await m.query(`SELECT id FROM labels WHERE organization_id = $1 AND lower(name) = ANY($2::text[])`, [organizationId, distinct.map((n) => n.toLowerCase())]);
+    const rows = await db.query<{ id: string }[]>(`SELECT id FROM labels WHERE organization_id = $org AND lower(name) = ANY($1::text[])`, [distinct.map((n) => n.toLowerCase())]);
     return rows.map((r) => r.id);
   }
 

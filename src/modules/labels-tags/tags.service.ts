@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
@@ -62,12 +63,10 @@ export class TagsService extends OrgRowsService<Tag> {
   }
 
   private async freeSlug(organizationId: string, base: string, exceptId?: string): Promise<string> {
-    const rows: { slug: string }[] = await this.repo.query(`SELECT slug FROM tags WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3) AND ($4::uuid IS NULL OR id <> $4::uuid)`, [
-      organizationId,
-      base,
-      `${base.replace(/[\\%_]/g, '\\$&')}-%`,
-      exceptId ?? null,
-    ]);
+    const rows = await scoped(this.repo, organizationId).query<{ slug: string }[]>(
+      `SELECT slug FROM tags WHERE organization_id = $org AND (slug = $1 OR slug LIKE $2) AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+      [base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, exceptId ?? null],
+    );
     const taken = new Set(rows.map((r) => r.slug));
     if (!taken.has(base)) return base;
     for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Writes other modules ask of the lessons table (owned by this module), as functions over the
@@ -7,10 +8,10 @@ import { EntityManager } from 'typeorm';
 
 /** Point every live lesson of the organization that uses web package `fromId` at `toId`; the number of lessons changed. */
 export async function repointWebPackage(m: EntityManager, organizationId: string, fromId: string, toId: string): Promise<number> {
-  const [, affected] = (await m.query(
-    `UPDATE lessons SET content_web_package_id = $3, updated_at = date_trunc('milliseconds', now())
-      WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL`,
-    [organizationId, fromId, toId],
-  )) as [unknown, number];
+  const [, affected] = await scoped(m, organizationId).query<[unknown, number]>(
+    `UPDATE lessons SET content_web_package_id = $2, updated_at = date_trunc('milliseconds', now())
+      WHERE organization_id = $org AND content_web_package_id = $1 AND deleted_at IS NULL`,
+    [fromId, toId],
+  );
   return affected;
 }

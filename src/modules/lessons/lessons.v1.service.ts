@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { FieldProblem, ValidationFailed, notFound } from '../../core/http/api-error';
 import { SentNames, sentMembers } from '../../core/http/sent-members';
@@ -131,7 +132,7 @@ export class V1LessonsService {
     const out: LessonRefs = {};
     if (dto.course_id !== undefined) {
       const uuid = decodeId('course', dto.course_id);
-      const rows: unknown[] = uuid ? await m.query(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $2 AND ${liveCourse()}`, [uuid, p.organizationId]) : [];
+      const rows: unknown[] = uuid ? await scoped(m, p.organizationId).query<unknown[]>(`SELECT 1 FROM courses WHERE id = $1 AND organization_id = $org AND ${liveCourse()}`, [uuid]) : [];
       if (!rows.length) problems.push(invalidPk('course_id', dto.course_id));
       else out.courseId = uuid!;
     }
@@ -160,6 +161,6 @@ export class V1LessonsService {
 /** Whether a row of `table` (a fixed table name, never input) with this id belongs to the organization. */
 export async function exists(m: EntityManager, table: 'assets' | 'web_packages' | 'quizzes', id: string, organizationId: string): Promise<boolean> {
   const live = table === 'quizzes' ? ' AND deleted_at IS NULL' : '';
-  const rows: unknown[] = await m.query(`SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $2${live}`, [id, organizationId]);
+  const rows = await scoped(m, organizationId).query<unknown[]>(`SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $org${live}`, [id]);
   return rows.length > 0;
 }

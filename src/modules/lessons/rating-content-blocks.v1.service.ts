@@ -55,7 +55,7 @@ export class RatingContentBlocksV1Service {
       if (lesson.type !== 'MODULAR') throw new ValidationFailed([{ field: 'non_field_errors', message: 'Rating content blocks can only be added to MODULAR lessons.' }], 400);
       // one rating per course: the course's lessons are locked through their course row's rating check below
       await scoped(m, p.organizationId).query(`SELECT id FROM courses WHERE id = $1 AND organization_id = $org FOR UPDATE`, [lesson.courseId]);
-      const [taken] = await scoped(m, p.organizationId).query(
+      const [taken] = await scoped(m, p.organizationId).query<unknown[]>(
         `SELECT 1 FROM lessons WHERE organization_id = $org AND course_id = $1 AND deleted_at IS NULL AND content_items @> '[{"type":"RATING"}]'::jsonb LIMIT 1`,
         [lesson.courseId],
       );

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { ALL_SCOPES } from '../../core/auth/scopes';
 import type { Principal } from '../../core/auth/principal';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
+import type { AdminRoleRow } from './admin-roles.store';
 import { conflict, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { adminAllowedScopes, BUILTIN_ROLE_SCOPES, BUILTIN_ROLES, isBuiltinRole, Queryable } from './admin-roles';
@@ -44,7 +46,9 @@ export const ADMIN_ROLE_SCHEMA = {
 };
 
 const builtinView = (name: (typeof BUILTIN_ROLES)[number]): AdminRoleView => ({ name, scopes: [...BUILTIN_ROLE_SCOPES[name]], builtin: true, created_at: null, updated_at: null });
-const rowView = (r: { name: string; scopes: string[]; created_at: Date; updated_at: Date }): AdminRoleView => ({
+const ROLE_COLUMNS = 'name, scopes, created_at, updated_at';
+
+const rowView = (r: AdminRoleRow): AdminRoleView => ({
   name: r.name,
   scopes: r.scopes,
   builtin: false,
@@ -71,14 +75,15 @@ export class AdminRolesService {
   /** The scopes of role `name` in the organization; 400 naming `role` when there is no such role. */
   async scopesOfRole(db: Queryable, organizationId: string, name: string): Promise<string[]> {
     if (isBuiltinRole(name)) return [...BUILTIN_ROLE_SCOPES[name]];
-    const rows = await db.query(`SELECT scopes FROM admin_roles WHERE organization_id = $1 AND name = $2`, [organizationId, name]);
+    const rows = await scoped(db, organizationId).query<{ scopes: string[] }[]>(`SELECT scopes FROM admin_roles WHERE organization_id = $org AND name = $1`, [name]);
     if (!rows.length) throw new ValidationFailed([{ field: 'role', message: `"${String(name).slice(0, 64)}" is not a role of this organization.` }], 400);
     return rows[0].scopes;
   }
 
   async list(p: Principal | string, page: V1PageRequest): Promise<{ rows: AdminRoleView[]; count: number }> {
     const org = typeof p === 'string' ? p : p.organizationId;
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM admin_roles WHERE organization_id = $1`, [org]);
+    const db = scoped(this.ds, org);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admin_roles WHERE organization_id = $org`);
     const builtins = BUILTIN_ROLES.map(builtinView);
     const total = builtins.length + n;
     const start = page.offset;
@@ -86,7 +91,7 @@ export class AdminRolesService {
     const remaining = page.pageSize - out.length;
     if (remaining > 0) {
       const offset = Math.max(0, start - builtins.length);
-      const rows = await this.ds.query(`SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${remaining} OFFSET ${offset}`, [org]);
+      const rows = await db.query<AdminRoleRow[]>(`SELECT ${ROLE_COLUMNS} FROM admin_roles WHERE organization_id = $org ORDER BY created_at, id LIMIT ${remaining} OFFSET ${offset}`);
       out.push(...rows.map(rowView));
     }
     return { rows: out, count: total };
@@ -95,7 +100,7 @@ export class AdminRolesService {
   async get(p: Principal | string, name: string): Promise<AdminRoleView> {
     const org = typeof p === 'string' ? p : p.organizationId;
     if (isBuiltinRole(name)) return builtinView(name);
-    const rows = await this.ds.query(`SELECT name, scopes, created_at, updated_at FROM admin_roles WHERE organization_id = $1 AND name = $2`, [org, name]);
+    const rows = await scoped(this.ds, org).query<AdminRoleRow[]>(`SELECT ${ROLE_COLUMNS} FROM admin_roles WHERE organization_id = $org AND name = $1`, [name]);
     if (!rows.length) throw notFound();
     return rowView(rows[0]);
   }
@@ -107,7 +112,7 @@ export class AdminRolesService {
     const scopes = checkScopeList(dto.scopes);
     assertCallerHolds(p, scopes);
     try {
-      const [row] = await this.ds.query(`INSERT INTO admin_roles (organization_id, name, scopes) VALUES ($1, $2, $3) RETURNING name, scopes, created_at, updated_at`, [org, dto.name, scopes]);
+      const [row] = await scoped(this.ds, org).query<AdminRoleRow[]>(`INSERT INTO admin_roles (organization_id, name, scopes) VALUES ($org, $1, $2) RETURNING ${ROLE_COLUMNS}`, [dto.name, scopes]);
       return rowView(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new ValidationFailed([{ field: 'name', message: 'A role with this name already exists.' }], 400);
@@ -121,10 +126,10 @@ export class AdminRolesService {
     if (dto.scopes === undefined) return this.get(org, name);
     const scopes = checkScopeList(dto.scopes);
     assertCallerHolds(p, scopes);
-    const [row] = rowsOf(
-      await this.ds.query(
-        `UPDATE admin_roles SET scopes = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND name = $2 RETURNING name, scopes, created_at, updated_at`,
-        [org, name, scopes],
+    const [row] = rowsOf<AdminRoleRow>(
+      await scoped(this.ds, org).query<unknown>(
+        `UPDATE admin_roles SET scopes = $2, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $org AND name = $1 RETURNING ${ROLE_COLUMNS}`,
+        [name, scopes],
       ),
     );
     if (!row) throw notFound();
@@ -134,13 +139,13 @@ export class AdminRolesService {
   async remove(p: Principal | 'cli', name: string, orgId?: string): Promise<void> {
     const org = p === 'cli' ? orgId! : p.organizationId;
     if (isBuiltinRole(name)) throw forbidden('A built-in role cannot be deleted.');
-    await this.ds.transaction(async (m) => {
-      const role = await m.query(`SELECT id FROM admin_roles WHERE organization_id = $1 AND name = $2 FOR UPDATE`, [org, name]);
+    await scoped(this.ds, org).transaction(async (tx) => {
+      const role = await tx.query<{ id: string }[]>(`SELECT id FROM admin_roles WHERE organization_id = $org AND name = $1 FOR UPDATE`, [name]);
       if (!role.length) throw notFound();
       // administrators change role under this lock's protection: AdminsService locks the role row it assigns (FOR SHARE)
-      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $1 AND role = $2`, [org, name]);
+      const [{ n }] = await tx.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $org AND role = $1`, [name]);
       if (n > 0) throw conflict(`${n} administrator(s) hold this role; give them another role first.`);
-      await m.query(`DELETE FROM admin_roles WHERE organization_id = $1 AND name = $2`, [org, name]);
+      await tx.query(`DELETE FROM admin_roles WHERE organization_id = $org AND name = $1`, [name]);
     });
   }
 }

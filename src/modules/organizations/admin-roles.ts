@@ -1,4 +1,5 @@
 import { SCOPE_CODENAMES } from '../../core/auth/scopes';
+import { scoped } from '../../core/database/scoped';
 
 /**
  * Administrator roles (CONVENTIONS §19, docs/decisions/identity.md): four built-in roles, whose
@@ -36,10 +37,10 @@ export interface Queryable {
  * `adminUuid` is the internal uuid (decodeId('admin', publicId) of a token's `sub`).
  */
 export async function adminAllowedScopes(db: Queryable, organizationId: string, adminUuid: string): Promise<string[] | null> {
-  const rows: { role: string; scopes: string[] | null }[] = await db.query(
+  const rows = await scoped(db, organizationId).query<{ role: string; scopes: string[] | null }[]>(
     `SELECT a.role, r.scopes FROM admins a LEFT JOIN admin_roles r ON r.organization_id = a.organization_id AND r.name = a.role
-      WHERE a.id = $1 AND a.organization_id = $2`,
-    [adminUuid, organizationId],
+      WHERE a.id = $1 AND a.organization_id = $org`,
+    [adminUuid],
   );
   if (!rows.length) return null;
   const { role, scopes } = rows[0];
@@ -55,5 +56,5 @@ export function narrowTo(wanted: readonly string[], allowed: readonly string[]):
 
 /** Records an administrator's sign-in (`admins.last_sign_in_at`), in the caller's transaction: the consent page's approval. */
 export async function recordAdminSignIn(db: { query(sql: string, params?: unknown[]): Promise<any> }, organizationId: string, adminId: string): Promise<void> {
-  await db.query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [adminId, organizationId]);
+  await scoped(db, organizationId).query(`UPDATE admins SET last_sign_in_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [adminId]);
 }

@@ -6,6 +6,7 @@ import { AuthService } from '../../core/auth/auth.service';
 import { revokeFamiliesOfSubject } from '../auth/subject-revocation';
 import type { Principal } from '../../core/auth/principal';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
 import { ApiError, conflict, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
@@ -19,6 +20,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 /** A generated administrator password: 24 characters of base64url (144 random bits). */
 export const generatePassword = () => randomBytes(18).toString('base64url');
 
+/** An administrator as the API shows them. @table admins */
 export interface AdminRow {
   id: string;
   email: string;
@@ -102,8 +104,12 @@ export class AdminsService {
     try {
       return await this.ds.transaction(async (m) => {
         assertCallerHolds(p, await this.lockRole(m, organizationId, dto.role));
-        const [row] = await m.query(`INSERT INTO admins (organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [organizationId, dto.email, hash, dto.role]);
-        return row as AdminRow;
+        const [row] = await scoped(m, organizationId).query<AdminRow[]>(`INSERT INTO admins (organization_id, email, password_hash, role) VALUES ($org, $1, $2, $3) RETURNING ${COLUMNS}`, [
+          dto.email,
+          hash,
+          dto.role,
+        ]);
+        return row;
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ValidationFailed([{ field: 'email', message: 'An administrator with this email already exists.' }], 400);
@@ -113,7 +119,7 @@ export class AdminsService {
 
   /** The role's scopes; a custom role's row is locked (FOR SHARE) so that it cannot be deleted while it is being assigned. */
   private async lockRole(m: EntityManager, organizationId: string, role: string): Promise<string[]> {
-    if (!isBuiltinRole(role)) await m.query(`SELECT 1 FROM admin_roles WHERE organization_id = $1 AND name = $2 FOR SHARE`, [organizationId, role]);
+    if (!isBuiltinRole(role)) await scoped(m, organizationId).query(`SELECT 1 FROM admin_roles WHERE organization_id = $org AND name = $1 FOR SHARE`, [role]);
     return this.roles.scopesOfRole(m, organizationId, role);
   }
 
@@ -130,14 +136,15 @@ export class AdminsService {
 
   async list(p: Principal | string, page: V1PageRequest): Promise<{ rows: AdminRow[]; count: number }> {
     const org = typeof p === 'string' ? p : p.organizationId;
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $1`, [org]);
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM admins WHERE organization_id = $1 ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [org]);
+    const db = scoped(this.ds, org);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $org`);
+    const rows = await db.query<AdminRow[]>(`SELECT ${COLUMNS} FROM admins WHERE organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`);
     return { rows, count: n };
   }
 
   async get(p: Principal, publicId: string): Promise<AdminRow> {
     const id = decodeId('admin', publicId);
-    const rows = id ? await this.ds.query(`SELECT ${COLUMNS} FROM admins WHERE id = $1 AND organization_id = $2`, [id, p.organizationId]) : [];
+    const rows = id ? await scoped(this.ds, p.organizationId).query<AdminRow[]>(`SELECT ${COLUMNS} FROM admins WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!rows.length) throw notFound();
     return rows[0];
   }
@@ -165,10 +172,10 @@ export class AdminsService {
           if (current.role === 'owner' && current.owners <= 1) throw conflict('The last owner of the organization cannot be demoted.');
         }
         const [r] = rowsOf<AdminRow>(
-          await m.query(
-            `UPDATE admins SET email = COALESCE($3, email), role = COALESCE($4, role), password_hash = COALESCE($5, password_hash), updated_at = date_trunc('milliseconds', now())
-              WHERE id = $1 AND organization_id = $2 RETURNING ${COLUMNS}`,
-            [id, org, email, dto.role ?? null, hash],
+          await scoped(m, org).query<unknown>(
+            `UPDATE admins SET email = COALESCE($2, email), role = COALESCE($3, role), password_hash = COALESCE($4, password_hash), updated_at = date_trunc('milliseconds', now())
+              WHERE id = $1 AND organization_id = $org RETURNING ${COLUMNS}`,
+            [id, email, dto.role ?? null, hash],
           ),
         );
         return r;
@@ -182,7 +189,7 @@ export class AdminsService {
 
   /** The administrator's role and the organization's owner count, with the owners' rows and the target's locked. */
   private async lockOwnersAnd(m: EntityManager, org: string, id: string): Promise<{ role: string; owners: number }> {
-    const rows: { id: string; role: string }[] = await m.query(`SELECT id, role FROM admins WHERE organization_id = $1 AND (role = 'owner' OR id = $2) ORDER BY id FOR UPDATE`, [org, id]);
+    const rows = await scoped(m, org).query<{ id: string; role: string }[]>(`SELECT id, role FROM admins WHERE organization_id = $org AND (role = 'owner' OR id = $1) ORDER BY id FOR UPDATE`, [id]);
     const target = rows.find((r) => r.id === id);
     if (!target) throw notFound();
     return { role: target.role, owners: rows.filter((r) => r.role === 'owner').length };
@@ -197,7 +204,7 @@ export class AdminsService {
       if (current.role === 'owner' && current.owners <= 1) throw conflict('The last owner of the organization cannot be removed.');
       if (p !== 'cli' && current.role !== 'owner') assertCallerHolds(p, await this.roles.scopesOfRole(m, org, current.role));
       if (p !== 'cli' && current.role === 'owner') assertCallerHolds(p, await this.roles.scopesOfRole(m, org, 'owner'));
-      await m.query(`DELETE FROM admins WHERE id = $1 AND organization_id = $2`, [id, org]);
+      await scoped(m, org).query(`DELETE FROM admins WHERE id = $1 AND organization_id = $org`, [id]);
       return revokeFamiliesOfSubject(m, org, encodeId('admin', id));
     });
     for (const f of revoked) this.auth?.forgetFamily(f);
@@ -209,11 +216,10 @@ export class AdminsService {
     if (password.length > 1024) throw new ApiError(400, 'The password must have at most 1024 characters.');
     const hash = await argon2.hash(password, ARGON2_OPTIONS);
     const [row] = rowsOf<{ id: string; organization_id: string; email: string; role: string }>(
-      await this.ds.query(`UPDATE admins SET password_hash = $3 WHERE organization_id = $1 AND lower(email) = lower($2) RETURNING id, organization_id, email, role`, [
-        organizationId,
-        email.trim(),
-        hash,
-      ]),
+      await scoped(this.ds, organizationId).query<unknown>(
+        `UPDATE admins SET password_hash = $2 WHERE organization_id = $org AND lower(email) = lower($1) RETURNING id, organization_id, email, role`,
+        [email.trim(), hash],
+      ),
     );
     if (!row) throw new ApiError(404, 'The organization has no administrator with this email.');
     return { organization_id: encodeId('organization', row.organization_id), admin_id: encodeId('admin', row.id), email: row.email, role: row.role };
@@ -221,7 +227,7 @@ export class AdminsService {
 
   /** The organization's administrator with this e-mail (CLI commands that name an administrator by e-mail). */
   async idByEmail(organizationId: string, email: string): Promise<string> {
-    const rows = await this.ds.query(`SELECT id FROM admins WHERE organization_id = $1 AND lower(email) = lower($2)`, [organizationId, email.trim()]);
+    const rows = await scoped(this.ds, organizationId).query<{ id: string }[]>(`SELECT id FROM admins WHERE organization_id = $org AND lower(email) = lower($1)`, [email.trim()]);
     if (!rows.length) throw new ApiError(404, 'The organization has no administrator with this email.');
     return encodeId('admin', rows[0].id);
   }

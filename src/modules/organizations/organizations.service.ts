@@ -106,7 +106,7 @@ export class OrganizationsService {
   }
 
   private async domainTaken(name: string): Promise<boolean> {
-    const rows = await unscoped(this.ds, 'domain names are unique across organizations').query(`SELECT 1 FROM domains WHERE lower(name) = lower($1)`, [name]);
+    const rows = await unscoped(this.ds, 'domain names are unique across organizations').query<unknown[]>(`SELECT 1 FROM domains WHERE lower(name) = lower($1)`, [name]);
     return rows.length > 0;
   }
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { PendingEvent } from '../../core/events/outbox';
 import { eventDomain, eventPath, eventUser } from '../../core/events/bodies';
 
@@ -23,34 +24,34 @@ export async function completePaths(m: EntityManager, organizationId: string, co
     email: string;
     first_name: string;
     last_name: string;
-  }[] = await m.query(
-    `WITH done AS (SELECT DISTINCT * FROM unnest($2::uuid[], $3::uuid[]) AS d(user_id, pc_id)),
+  }[] = await scoped(m, organizationId).query(
+    `WITH done AS (SELECT DISTINCT * FROM unnest($1::uuid[], $2::uuid[]) AS d(user_id, pc_id)),
      cand AS (
        SELECT ppe.id FROM published_path_enrollments ppe
-        WHERE ppe.organization_id = $1 AND ppe.completed_at IS NULL AND ppe.active
+        WHERE ppe.organization_id = $org AND ppe.completed_at IS NULL AND ppe.active
           AND (ppe.expires_at IS NULL OR ppe.expires_at > now())
           AND EXISTS (SELECT 1 FROM done JOIN path_items pi ON pi.published_course_id = done.pc_id
-                       WHERE done.user_id = ppe.user_id AND pi.path_id = ppe.path_id AND pi.organization_id = $1)
+                       WHERE done.user_id = ppe.user_id AND pi.path_id = ppe.path_id AND pi.organization_id = $org)
           AND NOT EXISTS (
                 SELECT 1 FROM path_items pi
-                 WHERE pi.organization_id = $1 AND pi.path_id = ppe.path_id
+                 WHERE pi.organization_id = $org AND pi.path_id = ppe.path_id
                    AND NOT EXISTS (SELECT 1 FROM course_progress cp
-                                    WHERE cp.organization_id = $1 AND cp.user_id = ppe.user_id
+                                    WHERE cp.organization_id = $org AND cp.user_id = ppe.user_id
                                       AND cp.published_course_id = pi.published_course_id AND cp.completed_at IS NOT NULL))
         FOR UPDATE OF ppe),
      moved AS (
        UPDATE published_path_enrollments p SET completed_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
-         FROM cand WHERE p.id = cand.id AND p.organization_id = $1
+         FROM cand WHERE p.id = cand.id AND p.organization_id = $org
        RETURNING p.user_id, p.published_path_id, p.path_id)
      SELECT DISTINCT ON (moved.user_id, moved.published_path_id)
             moved.user_id, moved.published_path_id, moved.path_id, pa.title, pp.slug, d.id AS domain_id, d.name AS domain_name,
             u.email, u.first_name, u.last_name
        FROM moved
-       JOIN paths pa ON pa.id = moved.path_id AND pa.organization_id = $1
-       JOIN published_paths pp ON pp.id = moved.published_path_id AND pp.organization_id = $1
-       JOIN domains d ON d.id = pp.domain_id AND d.organization_id = $1
-       JOIN users u ON u.id = moved.user_id AND u.organization_id = $1`,
-    [organizationId, completed.map((c) => c.userId), completed.map((c) => c.publishedCourseId)],
+       JOIN paths pa ON pa.id = moved.path_id AND pa.organization_id = $org
+       JOIN published_paths pp ON pp.id = moved.published_path_id AND pp.organization_id = $org
+       JOIN domains d ON d.id = pp.domain_id AND d.organization_id = $org
+       JOIN users u ON u.id = moved.user_id AND u.organization_id = $org`,
+    [completed.map((c) => c.userId), completed.map((c) => c.publishedCourseId)],
   );
   return rows.map((r) => ({
     organizationId,

@@ -13,6 +13,8 @@ import { writePublishedPath } from './published-path-write';
 import { LearningPath } from './path.entity';
 import { PathItem } from './published-path.entity';
 import { liveLesson } from '../../core/database/fragments';
+import { scoped } from '../../core/database/scoped';
+import type { PathItemViewRow } from './path-items.store';
 
 export interface PathItemView {
   item: PathItem;
@@ -33,18 +35,19 @@ export class PathItemsService {
 
   /** Items of a path with their published course and course stats; one query for the page. */
   private async itemViews(m: EntityManager, organizationId: string, pathId: string, page: V1PageRequest | null, itemId?: string): Promise<{ rows: PathItemView[]; count: number }> {
-    const params: unknown[] = [organizationId, pathId];
+    const params: unknown[] = [pathId];
     let extra = '';
     if (itemId) {
       params.push(itemId);
-      extra = ` AND pi.id = $3`;
+      extra = ` AND pi.id = $2`;
     }
+    const db = scoped(m, organizationId);
     const from = `FROM path_items pi JOIN published_courses pc ON pc.id = pi.published_course_id AND pc.unpublished_at IS NULL
                   JOIN courses c ON c.id = pc.course_id
-                  WHERE pi.organization_id = $1 AND pi.path_id = $2${extra}`;
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n ${from}`, params);
+                  WHERE pi.organization_id = $org AND pi.path_id = $1${extra}`;
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
     const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';
-    const rows: any[] = await m.query(
+    const rows = await db.query<PathItemViewRow[]>(
       `SELECT pi.*, pc.slug, pc.course_id AS c_id, c.title AS c_title,
               COALESCE(ls.lesson_count, 0)::int AS lesson_count, COALESCE(ls.required_count, 0)::int AS required_count
          ${from.replace(
@@ -98,11 +101,10 @@ export class PathItemsService {
   }
 
   private async assertOrderFree(m: EntityManager, organizationId: string, pathId: string, order: number, exceptId?: string) {
-    const rows = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND organization_id = $4 AND "order" = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [
+    const rows = await scoped(m, organizationId).query<unknown[]>(`SELECT 1 FROM path_items WHERE path_id = $1 AND organization_id = $org AND "order" = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [
       pathId,
       order,
       exceptId ?? null,
-      organizationId,
     ]);
     if (rows.length) throw fieldError('order', 'A path item with this order already exists in this path.');
   }
@@ -125,11 +127,14 @@ export class PathItemsService {
         // A live published course of the organization on the same domain as the path.
         const pcUuid = decodeId('publishedCourse', dto.published_course.id);
         const pc = pcUuid
-          ? await m.query(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [pcUuid, p.organizationId, domain.id])
+          ? await scoped(m, p.organizationId).query<{ id: string }[]>(`SELECT id FROM published_courses WHERE id = $1 AND organization_id = $org AND domain_id = $2 AND unpublished_at IS NULL`, [
+              pcUuid,
+              domain.id,
+            ])
           : [];
         if (!pc.length) throw invalidPk('published_course.id', dto.published_course.id);
         await this.assertOrderFree(m, p.organizationId, pp.pathId, dto.order);
-        const dup = await m.query(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $3`, [pp.pathId, pcUuid, p.organizationId]);
+        const dup = await scoped(m, p.organizationId).query<unknown[]>(`SELECT 1 FROM path_items WHERE path_id = $1 AND published_course_id = $2 AND organization_id = $org`, [pp.pathId, pcUuid]);
         if (dup.length) throw fieldError('published_course.id', 'This published course is already in the path.');
         const item = await m.getRepository(PathItem).save(m.getRepository(PathItem).create({ organizationId: p.organizationId, pathId: pp.pathId, publishedCourseId: pcUuid!, order: dto.order }));
         await m.getRepository(LearningPath).update({ id: pp.pathId, organizationId: p.organizationId }, { updatedAt: new Date() });

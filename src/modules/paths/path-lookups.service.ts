@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
@@ -42,11 +43,11 @@ export class PathLookups {
   async itemCounts(m: EntityManager, organizationId: string, pathIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (!pathIds.length) return out;
-    const rows: { path_id: string; n: number }[] = await m.query(
+    const rows = await scoped(m, organizationId).query<{ path_id: string; n: number }[]>(
       `SELECT pi.path_id, count(*)::int AS n FROM path_items pi
          JOIN published_courses pc ON pc.id = pi.published_course_id AND pc.unpublished_at IS NULL
-        WHERE pi.organization_id = $1 AND pi.path_id = ANY($2::uuid[]) GROUP BY pi.path_id`,
-      [organizationId, [...new Set(pathIds)]],
+        WHERE pi.organization_id = $org AND pi.path_id = ANY($1::uuid[]) GROUP BY pi.path_id`,
+      [[...new Set(pathIds)]],
     );
     for (const r of rows) out.set(r.path_id, r.n);
     return out;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { SentNames, sentMembers } from '../../core/http/sent-members';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
@@ -70,7 +71,7 @@ export class PathsService {
       const path = await this.lookups.pathByPublicId(m, p, id);
       const now = new Date();
       await m.getRepository(LearningPath).update({ id: path.id, organizationId: p.organizationId }, { deletedAt: now });
-      await m.query(`UPDATE published_paths SET unpublished_at = $3 WHERE path_id = $1 AND organization_id = $2 AND unpublished_at IS NULL`, [path.id, p.organizationId, now]);
+      await scoped(m, p.organizationId).query(`UPDATE published_paths SET unpublished_at = $2 WHERE path_id = $1 AND organization_id = $org AND unpublished_at IS NULL`, [path.id, now]);
     });
   }
 }

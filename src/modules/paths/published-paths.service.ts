@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { fieldError } from '../../core/http/v1-rules';
 import { sentMembers } from '../../core/http/sent-members';
@@ -71,20 +72,20 @@ export class PublishedPathsService {
     let items = new Map<string, { id: string; title: string; order: number }[]>();
     const tags = new Map<string, TagRow[]>();
     if (searchable && pps.length) {
-      const rows: (TagRow & { pp_id: string })[] = await m.query(
+      const rows = await scoped(m, p.organizationId).query<(TagRow & { pp_id: string })[]>(
         `SELECT pt.published_path_id AS pp_id, tg.id, tg.name, tg.slug FROM path_tags pt JOIN tags tg ON tg.id = pt.tag_id AND tg.organization_id = pt.organization_id
-          WHERE pt.organization_id = $1 AND pt.published_path_id = ANY($2::uuid[]) ORDER BY pt.created_at, pt.tag_id`,
-        [p.organizationId, pps.map((x) => x.id)],
+          WHERE pt.organization_id = $org AND pt.published_path_id = ANY($1::uuid[]) ORDER BY pt.created_at, pt.tag_id`,
+        [pps.map((x) => x.id)],
       );
       for (const r of rows) tags.set(r.pp_id, [...(tags.get(r.pp_id) ?? []), { id: r.id, name: r.name, slug: r.slug }]);
     }
     if (searchable && pathIds.length) {
-      const rows: { path_id: string; pc_id: string; title: string; order: number }[] = await m.query(
+      const rows = await scoped(m, p.organizationId).query<{ path_id: string; pc_id: string; title: string; order: number }[]>(
         `SELECT pi.path_id, pc.id AS pc_id, c.title, pi."order" FROM path_items pi
            JOIN published_courses pc ON pc.id = pi.published_course_id AND pc.unpublished_at IS NULL
            JOIN courses c ON c.id = pc.course_id
-          WHERE pi.organization_id = $1 AND pi.path_id = ANY($2::uuid[]) ORDER BY pi.path_id, pi."order", pi.id`,
-        [p.organizationId, [...new Set(pathIds)]],
+          WHERE pi.organization_id = $org AND pi.path_id = ANY($1::uuid[]) ORDER BY pi.path_id, pi."order", pi.id`,
+        [[...new Set(pathIds)]],
       );
       items = new Map();
       for (const r of rows) {
@@ -113,11 +114,11 @@ export class PublishedPathsService {
 
   async listPublished(p: Principal, domainName: string, page: V1PageRequest, q: ListQuery): Promise<{ rows: PublishedPathView[]; count: number }> {
     const domain = await this.lookups.domain(p, domainName);
-    const params: unknown[] = [p.organizationId, domain.id];
-    const where = [`pp.organization_id = $1`, `pp.domain_id = $2`, `pp.unpublished_at IS NULL`, `pa.deleted_at IS NULL`];
+    const params: unknown[] = [domain.id];
+    const where = [`pp.organization_id = $org`, `pp.domain_id = $1`, `pp.unpublished_at IS NULL`, `pa.deleted_at IS NULL`];
     if (q.labelName !== undefined) {
       params.push(q.labelName);
-      where.push(`EXISTS (SELECT 1 FROM path_labels pl JOIN labels l ON l.id = pl.label_id AND l.organization_id = $1
+      where.push(`EXISTS (SELECT 1 FROM path_labels pl JOIN labels l ON l.id = pl.label_id AND l.organization_id = $org
                   WHERE pl.published_path_id = pp.id AND l.name = $${params.length})`);
     }
     let order = `pp.created_at, pp.id`;
@@ -138,8 +139,9 @@ export class PublishedPathsService {
     }
     const from = `FROM published_paths pp JOIN paths pa ON pa.id = pp.path_id WHERE ${where.join(' AND ')}`;
     const m = this.ds.manager;
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n ${from}`, params.slice(0, terms.length ? params.length - 2 : params.length));
-    const ids: { id: string }[] = await m.query(`SELECT pp.id ${from} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const db = scoped(m, p.organizationId);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params.slice(0, terms.length ? params.length - 2 : params.length));
+    const ids = await db.query<{ id: string }[]>(`SELECT pp.id ${from} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     if (!ids.length) return { rows: [], count: n };
     const pps = await m.getRepository(PublishedPath).findBy({ id: In(ids.map((r) => r.id)), organizationId: p.organizationId });
     const byId = new Map(pps.map((x) => [x.id, x]));
@@ -155,9 +157,9 @@ export class PublishedPathsService {
   }
 
   private async assertSlugFree(m: EntityManager, domain: Domain, slug: string, exceptId?: string) {
-    const rows = await m.query(
-      `SELECT 1 FROM published_paths WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)`,
-      [domain.id, slug, exceptId ?? null, domain.organizationId],
+    const rows = await scoped(m, domain.organizationId).query<unknown[]>(
+      `SELECT 1 FROM published_paths WHERE domain_id = $1 AND organization_id = $org AND lower(slug) = lower($2) AND unpublished_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+      [domain.id, slug, exceptId ?? null],
     );
     if (rows.length) throw fieldError('slug', 'A published path with this slug already exists on this domain.');
   }

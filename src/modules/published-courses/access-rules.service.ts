@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 
 export interface DomainRef {
   id: string;
@@ -45,9 +46,8 @@ export class AccessRulesService {
   async catalogVisible(organizationId: string, userId: string | null, domain: DomainRef, m: EntityManager = this.ds.manager): Promise<boolean> {
     if (domain.access === 'PUBLIC') return true;
     if (!userId) return false;
-    const rows: unknown[] = await m.query(`SELECT 1 FROM domains d WHERE d.id = $1 AND d.organization_id = $2 AND ${AccessRulesService.domainMemberSql('d', '$3::uuid')}`, [
+    const rows = await scoped(m, organizationId).query<unknown[]>(`SELECT 1 FROM domains d WHERE d.id = $1 AND d.organization_id = $org AND ${AccessRulesService.domainMemberSql('d', '$2::uuid')}`, [
       domain.id,
-      organizationId,
       userId,
     ]);
     return rows.length > 0;
@@ -56,28 +56,28 @@ export class AccessRulesService {
   /** The published courses of `domain` the user sees on its catalog (ids, in catalog order). */
   async catalogCourseIds(organizationId: string, userId: string | null, domain: DomainRef, m: EntityManager = this.ds.manager): Promise<string[]> {
     if (!(await this.catalogVisible(organizationId, userId, domain, m))) return [];
-    const rows: { id: string }[] = await m.query(
+    const rows = await scoped(m, organizationId).query<{ id: string }[]>(
       `SELECT pc.id FROM published_courses pc JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL
-       WHERE pc.organization_id = $1 AND pc.domain_id = $2 AND pc.unpublished_at IS NULL AND pc.visible_on_catalog
-         AND ${AccessRulesService.visibleSql('pc', '$3::uuid')}
+       WHERE pc.organization_id = $org AND pc.domain_id = $1 AND pc.unpublished_at IS NULL AND pc.visible_on_catalog
+         AND ${AccessRulesService.visibleSql('pc', '$2::uuid')}
        ORDER BY pc.created_at, pc.id`,
-      [organizationId, domain.id, userId],
+      [domain.id, userId],
     );
     return rows.map((r) => r.id);
   }
 
   /** Whether the user has access to the published course now (see the class comment). */
   async hasAccess(organizationId: string, userId: string, publishedCourseId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const rows: unknown[] = await m.query(
+    const rows = await scoped(m, organizationId).query<unknown[]>(
       `SELECT 1 FROM published_courses pc
          JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL
          JOIN domains d ON d.id = pc.domain_id
-       WHERE pc.id = $1 AND pc.organization_id = $2 AND pc.unpublished_at IS NULL
-         AND EXISTS (SELECT 1 FROM enrollments e WHERE e.published_course_id = pc.id AND e.user_id = $3::uuid
+       WHERE pc.id = $1 AND pc.organization_id = $org AND pc.unpublished_at IS NULL
+         AND EXISTS (SELECT 1 FROM enrollments e WHERE e.published_course_id = pc.id AND e.user_id = $2::uuid
                        AND e.active AND (e.expires_at IS NULL OR e.expires_at > now()))
-         AND ${AccessRulesService.domainMemberSql('d', '$3::uuid')}
-         AND (NOT pc.strict_enforce_group_visibility OR ${AccessRulesService.visibleSql('pc', '$3::uuid')})`,
-      [publishedCourseId, organizationId, userId],
+         AND ${AccessRulesService.domainMemberSql('d', '$2::uuid')}
+         AND (NOT pc.strict_enforce_group_visibility OR ${AccessRulesService.visibleSql('pc', '$2::uuid')})`,
+      [publishedCourseId, userId],
     );
     return rows.length > 0;
   }

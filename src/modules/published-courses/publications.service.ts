@@ -227,20 +227,18 @@ export class PublicationsService {
 
   /** Whether `slug` is live on the domain (case-insensitive), `exceptId` aside. */
   async slugTaken(m: { query: DataSource['query'] }, domain: DomainRef, slug: string, exceptId?: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`, [
-      domain.id,
-      slug,
-      exceptId ?? '00000000-0000-0000-0000-000000000000',
-      domain.organizationId,
-    ]);
+    const rows = await scoped(m, domain.organizationId).query<unknown[]>(
+      `SELECT 1 FROM published_courses WHERE domain_id = $1 AND organization_id = $org AND lower(slug) = lower($2) AND unpublished_at IS NULL AND id <> $3::uuid`,
+      [domain.id, slug, exceptId ?? '00000000-0000-0000-0000-000000000000'],
+    );
     return rows.length > 0;
   }
 
   /** `base`, or base-2, base-3, ... : the first slug free on the domain. */
   private async freeSlug(m: { query: DataSource['query'] }, domain: DomainRef, base: string): Promise<string> {
-    const rows: { slug: string }[] = await m.query(
-      `SELECT lower(slug) AS slug FROM published_courses WHERE domain_id = $1 AND organization_id = $4 AND unpublished_at IS NULL AND (lower(slug) = $2 OR lower(slug) LIKE $3)`,
-      [domain.id, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, domain.organizationId],
+    const rows = await scoped(m, domain.organizationId).query<{ slug: string }[]>(
+      `SELECT lower(slug) AS slug FROM published_courses WHERE domain_id = $1 AND organization_id = $org AND unpublished_at IS NULL AND (lower(slug) = $2 OR lower(slug) LIKE $3)`,
+      [domain.id, base, `${base.replace(/[\\%_]/g, '\\$&')}-%`],
     );
     const taken = new Set(rows.map((r) => r.slug));
     if (!taken.has(base)) return base;

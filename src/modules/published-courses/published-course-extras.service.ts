@@ -6,6 +6,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
+import { scoped } from '../../core/database/scoped';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';
 import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
@@ -81,25 +82,23 @@ export class PublishedCourseExtrasService {
   async tagsOf(p: Principal, pcIds: string[]): Promise<Map<string, TagRow[]>> {
     const out = new Map<string, TagRow[]>();
     if (!pcIds.length) return out;
-    const rows: (TagRow & { pc: string })[] = await this.ds.query(
+    const rows = await scoped(this.ds, p.organizationId).query<(TagRow & { pc: string })[]>(
       `SELECT pt.published_course_id AS pc, tg.id, tg.name, tg.slug FROM published_course_tags pt JOIN tags tg ON tg.id = pt.tag_id
-       WHERE pt.published_course_id = ANY($1::uuid[]) AND pt.organization_id = $2 ORDER BY pt.created_at, pt.tag_id`,
-      [pcIds, p.organizationId],
+       WHERE pt.published_course_id = ANY($1::uuid[]) AND pt.organization_id = $org ORDER BY pt.created_at, pt.tag_id`,
+      [pcIds],
     );
     for (const r of rows) out.set(r.pc, [...(out.get(r.pc) ?? []), { id: r.id, name: r.name, slug: r.slug }]);
     return out;
   }
 
   private overridesFrom = `FROM visibility_overrides vo JOIN groups g ON g.id = vo.group_id AND g.organization_id = vo.organization_id
-                           WHERE vo.published_course_id = $1 AND vo.organization_id = $2`;
+                           WHERE vo.published_course_id = $1 AND vo.organization_id = $org`;
 
   async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
     const pc = await this.live(p, domainName, id);
-    const [{ n }]: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id, p.organizationId]);
-    const rows: OverrideRow[] = await this.ds.query(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      pc.id,
-      p.organizationId,
-    ]);
+    const db = scoped(this.ds, p.organizationId);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id]);
+    const rows = await db.query<OverrideRow[]>(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id]);
     return { rows, count: n };
   }
 
@@ -112,7 +111,9 @@ export class PublishedCourseExtrasService {
     const { id: groupId } = dto.student_group;
     const isVisible = dto.is_visible;
     const uuid = decodeId('group', groupId);
-    const rows: { id: string; name: string }[] = uuid ? await this.ds.query(`SELECT id, name FROM groups WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    const rows: { id: string; name: string }[] = uuid
+      ? await scoped(this.ds, p.organizationId).query<{ id: string; name: string }[]>(`SELECT id, name FROM groups WHERE organization_id = $org AND id = $1`, [uuid])
+      : [];
     if (!rows.length) throw invalidPk('student_group.id', groupId);
     await this.ds.transaction((m) => setSingleOverride(m, p.organizationId, rows[0].id, pc.id, isVisible));
     return { ...rows[0], is_visible: isVisible };
@@ -126,7 +127,10 @@ export class PublishedCourseExtrasService {
   private async override(p: Principal, pc: PublishedCourseRow, groupId: string): Promise<{ pc: PublishedCourseRow; row: OverrideRow }> {
     const uuid = decodeId('group', groupId);
     const rows: OverrideRow[] = uuid
-      ? await this.ds.query(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} AND vo.group_id = $3 ORDER BY vo.updated_at DESC, vo.id LIMIT 1`, [pc.id, p.organizationId, uuid])
+      ? await scoped(this.ds, p.organizationId).query<OverrideRow[]>(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} AND vo.group_id = $2 ORDER BY vo.updated_at DESC, vo.id LIMIT 1`, [
+          pc.id,
+          uuid,
+        ])
       : [];
     if (!rows.length) throw notFound();
     return { pc, row: rows[0] };
@@ -142,12 +146,10 @@ export class PublishedCourseExtrasService {
   async listPrerequisites(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: { id: string }[]; count: number }> {
     const pc = await this.live(p, domainName, id);
     const from = `FROM published_course_prerequisites pr JOIN published_courses q ON q.id = pr.prerequisite_id AND q.unpublished_at IS NULL
-                  WHERE pr.published_course_id = $1 AND pr.organization_id = $2`;
-    const [{ n }]: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, [pc.id, p.organizationId]);
-    const rows: { id: string }[] = await this.ds.query(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      pc.id,
-      p.organizationId,
-    ]);
+                  WHERE pr.published_course_id = $1 AND pr.organization_id = $org`;
+    const db = scoped(this.ds, p.organizationId);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [pc.id]);
+    const rows = await db.query<{ id: string }[]>(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id]);
     return { rows, count: n };
   }
 
@@ -159,31 +161,27 @@ export class PublishedCourseExtrasService {
     const pc = await this.live(p, domainName, id);
     const prerequisiteId = dto.published_course.id;
     const uuid = decodeId('publishedCourse', prerequisiteId);
-    return this.ds.transaction(async (m) => {
+    return scoped(this.ds, p.organizationId).transaction(async (tx) => {
       // serialize prerequisite writes of the organization so the cycle check holds
-      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 8))`, [p.organizationId]);
-      const rows: { id: string }[] = uuid
-        ? await m.query(
-            `SELECT q.id FROM published_courses q JOIN published_courses me ON me.id = $3 AND me.domain_id = q.domain_id
-             WHERE q.id = $1 AND q.organization_id = $2 AND q.unpublished_at IS NULL`,
-            [uuid, p.organizationId, pc.id],
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($org, 8))`);
+      const rows = uuid
+        ? await tx.query<{ id: string }[]>(
+            `SELECT q.id FROM published_courses q JOIN published_courses me ON me.id = $2 AND me.domain_id = q.domain_id
+             WHERE q.id = $1 AND q.organization_id = $org AND q.unpublished_at IS NULL`,
+            [uuid, pc.id],
           )
         : [];
       if (!rows.length) throw invalidPk('published_course.id', prerequisiteId);
       if (rows[0].id === pc.id) throw new ValidationFailed([{ field: 'published_course.id', message: 'A published course cannot be its own prerequisite.' }], 400);
-      const [cycle]: { x: number }[] = await m.query(
+      const [cycle] = await tx.query<{ x: number }[]>(
         `WITH RECURSIVE req(id) AS (
-           SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1 AND organization_id = $3
-           UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id WHERE pr.organization_id = $3)
+           SELECT prerequisite_id FROM published_course_prerequisites WHERE published_course_id = $1 AND organization_id = $org
+           UNION SELECT pr.prerequisite_id FROM published_course_prerequisites pr JOIN req ON pr.published_course_id = req.id WHERE pr.organization_id = $org)
          SELECT 1 AS x FROM req WHERE id = $2 LIMIT 1`,
-        [rows[0].id, pc.id, p.organizationId],
+        [rows[0].id, pc.id],
       );
       if (cycle) throw new ValidationFailed([{ field: 'published_course.id', message: 'This prerequisite would create a cycle.' }], 400);
-      await m.query(`INSERT INTO published_course_prerequisites (published_course_id, prerequisite_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-        pc.id,
-        rows[0].id,
-        p.organizationId,
-      ]);
+      await tx.query(`INSERT INTO published_course_prerequisites (published_course_id, prerequisite_id, organization_id) VALUES ($1, $2, $org) ON CONFLICT DO NOTHING`, [pc.id, rows[0].id]);
       return rows[0];
     });
   }
@@ -192,11 +190,11 @@ export class PublishedCourseExtrasService {
     const pc = await this.live(p, domainName, id);
     const uuid = decodeId('publishedCourse', prerequisiteId);
     // (a DELETE through DataSource.query answers [rows, count]: count the deleted rows with a SELECT)
-    const [res]: { n: number }[] = uuid
-      ? await this.ds.query(
-          `WITH d AS (DELETE FROM published_course_prerequisites WHERE published_course_id = $1 AND prerequisite_id = $2 AND organization_id = $3 RETURNING 1)
+    const [res] = uuid
+      ? await scoped(this.ds, p.organizationId).query<{ n: number }[]>(
+          `WITH d AS (DELETE FROM published_course_prerequisites WHERE published_course_id = $1 AND prerequisite_id = $2 AND organization_id = $org RETURNING 1)
            SELECT count(*)::int AS n FROM d`,
-          [pc.id, uuid, p.organizationId],
+          [pc.id, uuid],
         )
       : [{ n: 0 }];
     if (!res.n) throw notFound();

@@ -108,7 +108,7 @@ export class RelayService {
 
   async relayBatch(limit: number): Promise<{ events: number; deliveryIds: string[]; organizationIds: string[] }> {
     return this.ds.transaction(async (m) => {
-      const [row] = await m.query(
+      const [row] = await m.query<{ events: number; ids: [string, string][] }[]>(
         `WITH ev AS (
            SELECT id, organization_id, event_type, seq FROM outbox_events
             WHERE relayed_at IS NULL
@@ -131,7 +131,7 @@ export class RelayService {
                 (SELECT coalesce(json_agg(json_build_array(ins.id, ins.organization_id) ORDER BY ev.seq), '[]'::json) FROM ins JOIN ev ON ev.id = ins.event_id) AS ids`,
         [limit],
       );
-      const ids = row.ids as [string, string][];
+      const ids = row.ids;
       return { events: row.events, deliveryIds: ids.map((x) => x[0]), organizationIds: ids.map((x) => x[1]) };
     });
   }

@@ -28,6 +28,10 @@ import { Webhook } from './webhook.entity';
 import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
 import { OrgRowsService } from '../../core/database/org-rows';
 import { omitEmpty } from '../../core/http/optional-members';
+import { scoped } from '../../core/database/scoped';
+
+/** The columns of a DeliveryRow (webhook_deliveries d joined with its outbox event e). */
+const DELIVERY_COLUMNS = `d.id, d.event_id, e.event_type, d.target_url, d.status, d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at`;
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, pointer: `/${field}`, message }], 400);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
@@ -138,12 +142,12 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     const w = await this.get(p, publicId);
     const secret = newSigningSecret();
     // TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, affected]
-    const [[row]] = await this.ds.query(
-      `UPDATE webhooks SET previous_secret = secret, secret = $3,
-              previous_secret_expires_at = now() + make_interval(secs => $4), updated_at = now()
-        WHERE id = $1 AND organization_id = $2
+    const [[row]] = await scoped(this.ds, p.organizationId).query<[{ previous_secret_expires_at: Date }[], number]>(
+      `UPDATE webhooks SET previous_secret = secret, secret = $2,
+              previous_secret_expires_at = now() + make_interval(secs => $3), updated_at = now()
+        WHERE id = $1 AND organization_id = $org
         RETURNING previous_secret_expires_at`,
-      [w.id, p.organizationId, encrypt(this.config.APP_SECRET, secret), this.config.WEBHOOK_SECRET_OVERLAP_SECONDS],
+      [w.id, encrypt(this.config.APP_SECRET, secret), this.config.WEBHOOK_SECRET_OVERLAP_SECONDS],
     );
     if (!row) throw notFound();
     return { webhook: await this.get(p, publicId), secret, previousSecretExpiresAt: new Date(row.previous_secret_expires_at) };
@@ -185,25 +189,29 @@ export class WebhooksService extends OrgRowsService<Webhook> {
 
   /** The most recent real event of the type for the organization, else a generated one. */
   async sample(p: Principal, type: EventType): Promise<{ results: Record<string, unknown>[] }> {
-    const [row] = await this.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = $2 ORDER BY created_at DESC LIMIT 1`, [p.organizationId, type]);
+    const [row] = await scoped(this.ds, p.organizationId).query<{ payload: Record<string, unknown> }[]>(
+      `SELECT payload FROM outbox_events WHERE organization_id = $org AND event_type = $1 ORDER BY created_at DESC LIMIT 1`,
+      [type],
+    );
     return { results: [row ? eventBody(row.payload) : sampleEvent(type)] };
   }
 
   /** Deliveries that the webhook carried, newest first, each with its attempts (two queries a page). */
   async listDeliveries(p: Principal, publicId: string, page: V1PageRequest): Promise<{ rows: DeliveryRow[]; attempts: Map<string, AttemptRow[]>; count: number }> {
     const w = await this.get(p, publicId);
+    const db = scoped(this.ds, p.organizationId);
     const [rows, [{ count }]] = await Promise.all([
-      this.ds.query(
-        `SELECT d.id, d.event_id, e.event_type, d.target_url, d.status, d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
+      db.query<DeliveryRow[]>(
+        `SELECT ${DELIVERY_COLUMNS}
            FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
-          WHERE d.webhook_id = $1 AND d.organization_id = $2
+          WHERE d.webhook_id = $1 AND d.organization_id = $org
           ORDER BY d.created_at DESC, d.id DESC
-          OFFSET $3 LIMIT $4`,
-        [w.id, p.organizationId, page.offset, page.pageSize],
+          OFFSET $2 LIMIT $3`,
+        [w.id, page.offset, page.pageSize],
       ),
-      this.ds.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $2`, [w.id, p.organizationId]),
+      db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $org`, [w.id]),
     ]);
-    const attempts = await this.attemptsOf(rows.map((r: DeliveryRow) => r.id));
+    const attempts = await this.attemptsOf(rows.map((r) => r.id));
     return { rows, attempts, count };
   }
 
@@ -211,11 +219,11 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     const w = await this.get(p, webhookPublicId);
     const id = decodeId('delivery', deliveryPublicId);
     const [row] = id
-      ? await this.ds.query(
-          `SELECT d.id, d.event_id, e.event_type, d.target_url, d.status, d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
+      ? await scoped(this.ds, p.organizationId).query<DeliveryRow[]>(
+          `SELECT ${DELIVERY_COLUMNS}
              FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
-            WHERE d.id = $1 AND d.webhook_id = $2 AND d.organization_id = $3`,
-          [id, w.id, p.organizationId],
+            WHERE d.id = $1 AND d.webhook_id = $2 AND d.organization_id = $org`,
+          [id, w.id],
         )
       : [];
     if (!row) throw notFound();
@@ -230,13 +238,13 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     const { row, webhook } = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
     if (!webhook.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before retrying its deliveries.');
     if (webhook.targetUrl !== row.target_url) throw fieldError('non_field_errors', "The webhook's target_url has changed since this delivery: it cannot be retried.");
-    await this.ds.query(
+    await scoped(this.ds, p.organizationId).query(
       `UPDATE webhook_deliveries
           SET status = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN 'PENDING' ELSE status END,
               retry_base = CASE WHEN status IN ('SUCCEEDED', 'DEAD') THEN attempt_count ELSE retry_base END,
               next_attempt_at = now(), awaiting_enqueue = true, updated_at = now()
-        WHERE id = $1 AND organization_id = $2`,
-      [row.id, p.organizationId],
+        WHERE id = $1 AND organization_id = $org`,
+      [row.id],
     );
     // the answer (202) shows the delivery as queued: read before the job can run and change it
     const queued = await this.getDelivery(p, webhookPublicId, deliveryPublicId);
@@ -278,25 +286,23 @@ export class WebhooksService extends OrgRowsService<Webhook> {
     if (until.getTime() <= since.getTime()) throw fieldError('until', 'Must be later than since.');
     if (!w.active) throw fieldError('non_field_errors', 'The webhook is not active: activate it before replaying events to it.');
     const types = WEBHOOK_EVENT_TYPES.filter((t) => !w.eventType || t === w.eventType);
-    const rows: { id: string }[] = await this.ds.transaction(async (m) => {
-      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $1 AND event_type = ANY($2::text[]) AND created_at >= $3 AND created_at < $4`, [
-        p.organizationId,
-        types,
-        since,
-        until,
-      ]);
+    const rows = await scoped(this.ds, p.organizationId).transaction(async (tx) => {
+      const [{ n }] = await tx.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM outbox_events WHERE organization_id = $org AND event_type = ANY($1::text[]) AND created_at >= $2 AND created_at < $3`,
+        [types, since, until],
+      );
       if (n > REPLAY_MAX) throw fieldError('until', `The range holds ${n} events; replay at most ${REPLAY_MAX} at a time (choose an earlier until).`);
-      return m.query(
+      return tx.query<{ id: string }[]>(
         `INSERT INTO webhook_deliveries AS d (organization_id, webhook_id, event_id, target_url, next_attempt_at, awaiting_enqueue)
-         SELECT e.organization_id, $5, e.id, $6, now(), true
+         SELECT e.organization_id, $4, e.id, $5, now(), true
            FROM outbox_events e
-          WHERE e.organization_id = $1 AND e.event_type = ANY($2::text[]) AND e.created_at >= $3 AND e.created_at < $4
+          WHERE e.organization_id = $org AND e.event_type = ANY($1::text[]) AND e.created_at >= $2 AND e.created_at < $3
           ORDER BY e.created_at, e.seq
          ON CONFLICT (event_id, webhook_id) DO UPDATE
             SET status = 'PENDING', retry_base = d.attempt_count, target_url = EXCLUDED.target_url, next_attempt_at = now(),
                 last_error = NULL, awaiting_enqueue = true, updated_at = now()
          RETURNING d.id`,
-        [p.organizationId, types, since, until, w.id, w.targetUrl],
+        [types, since, until, w.id, w.targetUrl],
       );
     });
     const ids = rows.map((r) => r.id);

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { Bool, Choice, Filter, Int, Obj, PageParam, Required, Str, StrList, requireMembers } from '../../../core/http/v1-rules';
 
 export const TIME_FORMATS = ['HOURS_MINUTES_SECONDS', 'HOURS_MINUTES', 'HOURS_MINUTES_VERBOSE', 'MINUTES_VERBOSE'] as const;
@@ -52,6 +53,9 @@ requireMembers(CourseRequest, ['title', 'short_description', 'enforce_sequential
 
 export class CourseListQuery {
   @Filter() label__name?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @Allow()
+  updated_since?: unknown;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }

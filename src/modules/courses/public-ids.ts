@@ -1,3 +1,0 @@
-// Moved to src/core/ids/public-ids.ts (issue 27: shared kits live in core/). This re-export keeps the old path
-// working for branches written against it; the lead removes it once nothing imports it.
-export * from '../../core/ids/public-ids';
