@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileSerializer, DateTime, nullable, PublicId, ToOne } from '../../core/openapi/declared-shape';
+import { compileSerializer, DateTime, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
 import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { certificateStatus } from './certificate-status';
 import { cachedPublicId } from '../../core/ids/ids';
@@ -29,7 +29,7 @@ export const CertificateSchema = Type.Object({
     issued_at: DateTime(),
     expires_at: nullable(DateTime()),
     score_as_percent: nullable(Type.Number()),
-    status: Type.Union([Type.Literal('active'), Type.Literal('expired')], { 'x-extension': true, description: 'expired once expires_at has passed' }),
+    status: StringEnum(['active', 'expired'], { 'x-extension': true, description: 'expired once expires_at has passed' }),
     pdf_url: Type.String({ format: 'uri', 'x-extension': true }),
   }),
   relationships: Type.Object({ student: ToOne('students'), course: ToOne('courses') }),

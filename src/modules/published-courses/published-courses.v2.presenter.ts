@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileSerializer, DateTime, nullable, PublicId, ToOne } from '../../core/openapi/declared-shape';
+import { compileSerializer, DateTime, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
 import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, trimBase } from '../../core/ids/public-ids';
@@ -21,7 +21,7 @@ export const PublishedCourseV2Schema = Type.Object({
     visible_on_catalog: Type.Boolean(),
     open_access: Type.Boolean(),
     strict_enforce_group_visibility: Type.Boolean(),
-    visibility_override_type: Type.Union([Type.Literal('GROUP'), Type.Literal('CATEGORY')]),
+    visibility_override_type: StringEnum(['GROUP', 'CATEGORY']),
     access_period_starts_at: nullable(DateTime()),
     access_period_ends_at: nullable(DateTime()),
     restrict_access_start_end_dates: Type.Boolean(),
