@@ -1,6 +1,6 @@
 import { parseTimestamptz } from '../../core/database/pool-reads';
 import { presentGroup } from '../groups/groups.presenter';
-import { certificateRowJson, presentCertificate } from './certificates.presenter';
+import { certificateJson, certificateRowJson, presentCertificate } from './certificates.presenter';
 
 /**
  * The /v2 group and certificate reads keep timestamps as pg's text (TEXT_TIMESTAMPS); the
@@ -62,6 +62,8 @@ describe('certificateRowJson: the bytes of JSON.stringify(presentCertificate(...
       for (const r of rows) {
         const c = { id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51', courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52', ...r };
         expect(certificateRowJson(c, base, now)).toBe(JSON.stringify(presentCertificate(c, base, now)));
+        // the hand writer is the declaration's compiled serializer, byte for byte
+        expect(certificateRowJson(c, base, now)).toBe(certificateJson(presentCertificate(c, base, now)));
       }
     }
   });

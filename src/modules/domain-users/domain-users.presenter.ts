@@ -1,5 +1,6 @@
-import { iso } from '../../core/http/v1-rules';
-import { isoJson } from '../../core/database/pool-reads';
+import { Type, type Static } from '@sinclair/typebox';
+import { compileSerializer, DateTime, nullable, PublicId } from '../../core/openapi/declared-shape';
+import { isoOf } from '../../core/database/pool-reads';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { AccessCodeInfo, DomainUserListRow, DomainUserRow, SignupValue } from './domain-users.service';
@@ -13,80 +14,42 @@ export function presentSignupValue(v: SignupValue) {
   return { signup_field: { id: encodeId('signupField', v.field_id), label: v.label }, value: v.value };
 }
 
-/** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
-const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
+/**
+ * DomainUserListItem of the published /v1 document, declared once (core/openapi/declared-shape.ts):
+ * the user as presentUser + `full_name`; `access_code` left out for a member who joined without one
+ * (optional, not nullable); `signup_fields` only when asked for (an extension).
+ */
+export const DomainUserSchema = Type.Object({
+  user: Type.Object({ id: PublicId(), email: Type.String(), first_name: Type.String(), last_name: Type.String(), full_name: Type.String() }),
+  active: Type.Boolean(),
+  marketing_optin: nullable(Type.Boolean()),
+  enrolled_at: DateTime(),
+  expires_at: nullable(DateTime()),
+  access_code: Type.Optional(Type.Object({ id: PublicId(), code: Type.String(), pool: nullable(Type.Object({ id: PublicId(), name: Type.String() })) })),
+  signup_fields: Type.Optional(Type.Array(Type.Object({ signup_field: Type.Object({ id: PublicId(), label: Type.String() }), value: Type.String() }), { 'x-extension': true })),
+});
+export type DomainUser = Static<typeof DomainUserSchema>;
+
+/** The JSON text of a domain user (compiled from DomainUserSchema): a page writes up to 1,000. */
+export const domainUserSerializer = compileSerializer(DomainUserSchema);
 
 /**
- * A page of 1,000 members is presented per request (issue 16): one object literal per row, no
- * intermediate objects. Members in the order of presentUser + full_name and of the published DomainUser;
- * `access_code` left out for a member who joined without one (optional, not nullable: CONVENTIONS §16).
+ * A domain user from its row (timestamps Dates, or pg's text in a list row). A page of 1,000 members
+ * is presented per request: the public ids are remembered per uuid (cachedPublicId).
  */
-export function presentDomainUser(r: DomainUserRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>) {
+export function presentDomainUser(r: DomainUserRow | DomainUserListRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>): DomainUser {
   const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
-  const out: Record<string, unknown> = {
-    user: { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
+  const out: DomainUser = {
+    user: { id: cachedPublicId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name, full_name: fullName(r.first_name, r.last_name) },
     active: r.active,
     marketing_optin: r.marketing_optin,
     enrolled_at: isoOf(r.enrolled_at),
-    expires_at: isoOf(r.expires_at),
+    expires_at: r.expires_at ? isoOf(r.expires_at) : null,
   };
   if (code) out.access_code = { id: encodeId('accessCode', code.id), code: code.code, pool: code.pool_id ? { id: encodeId('accessCodePool', code.pool_id), name: code.pool_name ?? '' } : null };
   if (values) out.signup_fields = (values.get(r.user_id) ?? []).map(presentSignupValue);
   return out;
 }
 
-/**
- * `JSON.stringify(presentDomainUser(...))` of a list row written directly (the same bytes: the same
- * members in the same order, every string through JSON.stringify), without the objects in between;
- * the timestamps are pg's text, shown as pg's Date would be (isoOfTimestamptz).
- */
-export function domainUserJson(r: DomainUserListRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>): string {
-  const code = r.access_code_id ? codes.get(r.access_code_id) : undefined;
-  let out =
-    '{"user":{"id":"' +
-    cachedPublicId('student', r.user_id) +
-    '","email":' +
-    JSON.stringify(r.email) +
-    ',"first_name":' +
-    JSON.stringify(r.first_name) +
-    ',"last_name":' +
-    JSON.stringify(r.last_name) +
-    ',"full_name":' +
-    JSON.stringify(fullName(r.first_name, r.last_name)) +
-    '},"active":' +
-    JSON.stringify(r.active) +
-    ',"marketing_optin":' +
-    JSON.stringify(r.marketing_optin) +
-    ',"enrolled_at":' +
-    isoJson(r.enrolled_at) +
-    ',"expires_at":' +
-    isoJson(r.expires_at) +
-    (code
-      ? ',"access_code":{"id":"' +
-        encodeId('accessCode', code.id) +
-        '","code":' +
-        JSON.stringify(code.code) +
-        ',"pool":' +
-        (code.pool_id ? '{"id":"' + encodeId('accessCodePool', code.pool_id) + '","name":' + JSON.stringify(code.pool_name ?? '') + '}' : 'null') +
-        '}'
-      : '');
-  if (values) {
-    const list = values.get(r.user_id);
-    out += ',"signup_fields":[';
-    if (list) {
-      for (let i = 0; i < list.length; i++) {
-        const v = list[i];
-        out +=
-          (i === 0 ? '{"signup_field":{"id":"' : ',{"signup_field":{"id":"') +
-          encodeId('signupField', v.field_id) +
-          '","label":' +
-          JSON.stringify(v.label) +
-          '},"value":' +
-          JSON.stringify(v.value) +
-          '}';
-      }
-    }
-    out += ']';
-  }
-  return out + '}';
-}
+/** A list row's JSON text: the presented member through the compiled serializer. */
+export const domainUserJson = (r: DomainUserListRow, codes: Map<string, AccessCodeInfo>, values?: Map<string, SignupValue[]>): string => domainUserSerializer(presentDomainUser(r, codes, values));

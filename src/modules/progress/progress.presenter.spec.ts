@@ -56,7 +56,7 @@ describe('userCourseJson', () => {
         { enrollment_id: '22222222-3333-4444-8555-666666666666', active: true, expires_at: '2027-12-29T22:32:44+02:00', course_progress_id: '33333333-4444-4555-8666-777777777777' },
       ],
     }),
-    row({ all_enrollments: null as unknown as UserCourseListRow['all_enrollments'], enrolled_at: '0999-01-01 00:00:00+00', score: '12' as unknown as number }),
+    row({ all_enrollments: null as unknown as UserCourseListRow['all_enrollments'], enrolled_at: '0999-01-01 00:00:00+00', score: 12 }),
   ];
 
   it('writes JSON.stringify(presentUserCourse(row)) of the row with Date timestamps', () => {

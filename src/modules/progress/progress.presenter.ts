@@ -1,5 +1,6 @@
-import { optionalJson } from '../../core/http/optional-members';
-import { isoJson } from '../../core/database/pool-reads';
+import { Type, type Static } from '@sinclair/typebox';
+import { compileSerializer, DateTime, nullable, PublicId } from '../../core/openapi/declared-shape';
+import { isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import type { LessonProgressRow } from './progress.service';
@@ -31,122 +32,80 @@ export const presentProgressToken = (r: { progress_token: string; completed_at: 
   max_score: r.max_score,
 });
 
-/** `iso` of a timestamp column: pg gives a Date, formatted without the copy `iso` makes of it (same text). */
-const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
+/**
+ * UserPublishedCourseProgress of the published /v1 document, declared once
+ * (core/openapi/declared-shape.ts). `latest_activity` is left out before the first visit (optional,
+ * not nullable in the published CourseProgress); `certificate` is null without one.
+ */
+export const UserCourseSchema = Type.Object({
+  published_course_id: PublicId(),
+  domain_name: Type.String(),
+  enrolled_at: DateTime(),
+  enrollment_id: PublicId(),
+  course: Type.Object({ id: PublicId(), title: Type.String(), lesson_count: Type.Integer(), required_lesson_count: Type.Integer() }),
+  course_progress: Type.Object({
+    course_progress_id: PublicId(),
+    completed_lesson_count: Type.Integer(),
+    completed_required_lesson_count: Type.Integer(),
+    completed_at: nullable(DateTime()),
+    latest_activity: Type.Optional(DateTime()),
+    score: nullable(Type.Integer()),
+    max_score: nullable(Type.Integer()),
+    credits_earned: Type.String(),
+    credit_unit_plural: Type.String(),
+    success_status: nullable(Type.String()),
+  }),
+  certificate: nullable(Type.Object({ code: Type.String(), validate_url: Type.String({ format: 'uri' }), issued_at: nullable(DateTime()), expires_at: nullable(DateTime()) })),
+  all_enrollments: Type.Array(Type.Object({ course_progress_id: PublicId(), active: Type.Boolean(), expires_at: nullable(DateTime()), enrollment_id: PublicId() })),
+});
+export type UserCourse = Static<typeof UserCourseSchema>;
+
+/** The JSON text of a UserPublishedCourseProgress (compiled from UserCourseSchema): a page writes up to 1,000. */
+export const userCourseSerializer = compileSerializer(UserCourseSchema);
+
+const isoOrNull = (t: Timestamp | null): string | null => (t ? isoOf(t) : null);
 
 /**
- * UserPublishedCourseProgress. A page presents 100 of them (issue 16): the latest enrollment and
- * the course progress usually come back in all_enrollments, so their public ids are encoded once.
+ * UserPublishedCourseProgress from its row (timestamps Dates, or pg's text in a list row). A page
+ * presents 100 of them: the latest enrollment and the course progress usually come back in
+ * all_enrollments, so their public ids are encoded once (and remembered per uuid: cachedPublicId).
  */
-export const presentUserCourse = (r: UserCourseRow) => {
-  const enrollmentId = encodeId('enrollment', r.enrollment_id);
-  const progressId = encodeId('courseProgress', r.cp_id);
+export const presentUserCourse = (r: UserCourseRow | UserCourseListRow): UserCourse => {
+  const enrollmentId = cachedPublicId('enrollment', r.enrollment_id);
+  const progressId = cachedPublicId('courseProgress', r.cp_id);
+  const progress: UserCourse['course_progress'] = {
+    course_progress_id: progressId,
+    completed_lesson_count: r.completed_lesson_count,
+    completed_required_lesson_count: r.completed_required_lesson_count,
+    completed_at: isoOrNull(r.completed_at),
+    score: r.score,
+    max_score: r.max_score,
+    credits_earned: r.credits_earned,
+    credit_unit_plural: r.credit_unit_plural,
+    success_status: r.success_status,
+  };
+  if (r.latest_activity) progress.latest_activity = isoOf(r.latest_activity);
   return {
-    published_course_id: encodeId('publishedCourse', r.published_course_id),
+    published_course_id: cachedPublicId('publishedCourse', r.published_course_id),
     domain_name: r.domain_name,
     enrolled_at: isoOf(r.enrolled_at),
     enrollment_id: enrollmentId,
-    course: { id: encodeId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
-    course_progress: {
-      course_progress_id: progressId,
-      completed_lesson_count: r.completed_lesson_count,
-      completed_required_lesson_count: r.completed_required_lesson_count,
-      completed_at: isoOf(r.completed_at),
-      // left out before the first visit (optional, not nullable in the published CourseProgress)
-      ...(r.latest_activity ? { latest_activity: isoOf(r.latest_activity) } : {}),
-      score: r.score,
-      max_score: r.max_score,
-      credits_earned: r.credits_earned,
-      credit_unit_plural: r.credit_unit_plural,
-      success_status: r.success_status,
-    },
+    course: { id: cachedPublicId('course', r.course_id), title: r.title, lesson_count: r.lesson_count, required_lesson_count: r.required_lesson_count },
+    course_progress: progress,
     certificate: r.cert_code
-      ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: isoOf(r.cert_issued_at), expires_at: isoOf(r.cert_expires_at) }
+      ? { code: r.cert_code, validate_url: `https://${r.domain_name}/certificates/${r.cert_code}`, issued_at: isoOrNull(r.cert_issued_at), expires_at: isoOrNull(r.cert_expires_at) }
       : null,
     all_enrollments: (r.all_enrollments ?? []).map((e) => ({
-      course_progress_id: e.course_progress_id === r.cp_id ? progressId : encodeId('courseProgress', e.course_progress_id),
+      course_progress_id: e.course_progress_id === r.cp_id ? progressId : cachedPublicId('courseProgress', e.course_progress_id),
       active: e.active,
       expires_at: iso(e.expires_at),
-      enrollment_id: e.enrollment_id === r.enrollment_id ? enrollmentId : encodeId('enrollment', e.enrollment_id),
+      enrollment_id: e.enrollment_id === r.enrollment_id ? enrollmentId : cachedPublicId('enrollment', e.enrollment_id),
     })),
   };
 };
 
-/**
- * `JSON.stringify(presentUserCourse(row))` of a list row written directly (the same bytes: the same
- * members in the same order, every string through JSON.stringify), without the objects in between
- * (issue 16: a page presents 100 of them). The timestamps are pg's text, shown as pg's Date would
- * be (isoOfTimestamptz); the public ids are remembered per uuid (cachedPublicId).
- */
-export function userCourseJson(r: UserCourseListRow): string {
-  const enrollmentId = cachedPublicId('enrollment', r.enrollment_id);
-  const progressId = cachedPublicId('courseProgress', r.cp_id);
-  let out =
-    '{"published_course_id":"' +
-    cachedPublicId('publishedCourse', r.published_course_id) +
-    '","domain_name":' +
-    JSON.stringify(r.domain_name) +
-    ',"enrolled_at":' +
-    isoJson(r.enrolled_at) +
-    ',"enrollment_id":"' +
-    enrollmentId +
-    '","course":{"id":"' +
-    cachedPublicId('course', r.course_id) +
-    '","title":' +
-    JSON.stringify(r.title) +
-    ',"lesson_count":' +
-    JSON.stringify(r.lesson_count) +
-    ',"required_lesson_count":' +
-    JSON.stringify(r.required_lesson_count) +
-    '},"course_progress":{"course_progress_id":"' +
-    progressId +
-    '","completed_lesson_count":' +
-    JSON.stringify(r.completed_lesson_count) +
-    ',"completed_required_lesson_count":' +
-    JSON.stringify(r.completed_required_lesson_count) +
-    ',"completed_at":' +
-    isoJson(r.completed_at) +
-    optionalJson('latest_activity', isoJson(r.latest_activity)) +
-    ',"score":' +
-    JSON.stringify(r.score) +
-    ',"max_score":' +
-    JSON.stringify(r.max_score) +
-    ',"credits_earned":' +
-    JSON.stringify(r.credits_earned) +
-    ',"credit_unit_plural":' +
-    JSON.stringify(r.credit_unit_plural) +
-    ',"success_status":' +
-    JSON.stringify(r.success_status) +
-    '},"certificate":' +
-    (r.cert_code
-      ? '{"code":' +
-        JSON.stringify(r.cert_code) +
-        ',"validate_url":' +
-        JSON.stringify(`https://${r.domain_name}/certificates/${r.cert_code}`) +
-        ',"issued_at":' +
-        isoJson(r.cert_issued_at) +
-        ',"expires_at":' +
-        isoJson(r.cert_expires_at) +
-        '}'
-      : 'null') +
-    ',"all_enrollments":[';
-  const all = r.all_enrollments ?? [];
-  for (let i = 0; i < all.length; i++) {
-    const e = all[i];
-    const expires = iso(e.expires_at);
-    out +=
-      (i ? ',{"course_progress_id":"' : '{"course_progress_id":"') +
-      (e.course_progress_id === r.cp_id ? progressId : cachedPublicId('courseProgress', e.course_progress_id)) +
-      '","active":' +
-      JSON.stringify(e.active) +
-      ',"expires_at":' +
-      (expires === null ? 'null' : '"' + expires + '"') +
-      ',"enrollment_id":"' +
-      (e.enrollment_id === r.enrollment_id ? enrollmentId : cachedPublicId('enrollment', e.enrollment_id)) +
-      '"}';
-  }
-  return out + ']}';
-}
+/** A list row's JSON text: its presented progress through the compiled serializer. */
+export const userCourseJson = (r: UserCourseListRow): string => userCourseSerializer(presentUserCourse(r));
 
 /** UserLessonProgress. */
 export const presentUserLesson = (r: UserLessonRow) => ({

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from '../../core/openapi/declared-shape';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { publicIdsOf } from '../../core/ids/public-ids';
@@ -12,17 +14,32 @@ export type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, Searc
 const isoOf = (d: Date | string | null | undefined): string | null => (d instanceof Date ? d.toISOString() : iso(d));
 
 /**
- * The published fields of those settings (PublishedCourse and a series' courses), `timezone` always null;
- * the registration window's ends are left out when not set (optional, not nullable: CONVENTIONS §16).
- * presentPublishedCourse writes the same members in place (a catalog page presents 100 rows): keep the two in step.
+ * The published fields of those settings (PublishedCourse and a series' courses), declared once
+ * (core/openapi/declared-shape.ts): `timezone` always null; the registration window's ends are left
+ * out when not set (optional, not nullable in the published PublishedCourse).
  */
-export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow) {
+export const PublishedCourseSettingsSchema = Type.Object({
+  hidden: Type.Boolean(),
+  strict_enforce_group_visibility: Type.Boolean(),
+  registration_required: Type.Boolean(),
+  registration_starts_at: Type.Optional(DateTime()),
+  registration_ends_at: Type.Optional(DateTime()),
+  restrict_access_start_end_dates: Type.Boolean(),
+  allow_self_service_reenroll: Type.Boolean(),
+  unique_progress_per_enrollment: Type.Boolean(),
+  require_all_prerequisites: Type.Boolean(),
+  timezone: Type.Null(),
+});
+export type PublishedCourseSettings = Static<typeof PublishedCourseSettingsSchema>;
+
+/** The settings of a published course row (the one presenter: presentPublishedCourse and the series' courses spread it). */
+export function presentPublishedCourseSettings(r: PublishedCourseSettingsRow): PublishedCourseSettings {
   return {
     hidden: r.is_hidden,
     strict_enforce_group_visibility: r.strict_enforce_group_visibility,
     registration_required: r.registration_required,
-    ...(r.registration_starts_at ? { registration_starts_at: iso(r.registration_starts_at) } : {}),
-    ...(r.registration_ends_at ? { registration_ends_at: iso(r.registration_ends_at) } : {}),
+    ...(r.registration_starts_at ? { registration_starts_at: isoOf(r.registration_starts_at)! } : {}),
+    ...(r.registration_ends_at ? { registration_ends_at: isoOf(r.registration_ends_at)! } : {}),
     restrict_access_start_end_dates: r.restrict_access_start_end_dates,
     allow_self_service_reenroll: r.allow_self_service_reenroll,
     unique_progress_per_enrollment: r.unique_progress_per_enrollment,
@@ -73,22 +90,12 @@ export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions)
     course.short_description = r.course_short_description;
     course.long_description_html = r.course_long_description_html;
   }
-  // presentPublishedCourseSettings's members written out in place (its order): no intermediate object per row
   const out: Record<string, unknown> = {
     id: publishedCourseId(r.id),
     course,
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,
-    hidden: r.is_hidden,
-    strict_enforce_group_visibility: r.strict_enforce_group_visibility,
-    registration_required: r.registration_required,
-    ...(r.registration_starts_at ? { registration_starts_at: isoOf(r.registration_starts_at) } : {}),
-    ...(r.registration_ends_at ? { registration_ends_at: isoOf(r.registration_ends_at) } : {}),
-    restrict_access_start_end_dates: r.restrict_access_start_end_dates,
-    allow_self_service_reenroll: r.allow_self_service_reenroll,
-    unique_progress_per_enrollment: r.unique_progress_per_enrollment,
-    require_all_prerequisites: r.require_all_prerequisites,
-    timezone: null,
+    ...presentPublishedCourseSettings(r),
     offer: presentOffer(o.offers?.get(r.id), o.domainName),
   };
   if (o.searchable) {

@@ -1,6 +1,6 @@
 import { parseTimestamptz } from '../../core/database/pool-reads';
 import { pageDocument, pageDocumentJson } from '../../core/pagination/cursor-page';
-import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseV2Json, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
 
 const row = (over: Partial<PublishedCourseV2Row> = {}): PublishedCourseV2Row => ({
   id: '0f0e2d3c-4b5a-4697-8877-665544332211',
@@ -56,6 +56,8 @@ describe('publishedCourseRowJson / publishedCourseRowPosition', () => {
       for (const r of rows) {
         const expected = JSON.stringify(presentPublishedCourseV2(parsed(r), base));
         expect(publishedCourseRowJson(r, base)).toBe(expected);
+        // the hand writer is the declaration's compiled serializer, byte for byte
+        expect(publishedCourseRowJson(r, base)).toBe(publishedCourseV2Json(presentPublishedCourseV2(r, base)));
         expect(publishedCourseRowJson(parsed(r), base)).toBe(expected);
         expect(JSON.stringify(presentPublishedCourseV2(r, base))).toBe(expected);
       }

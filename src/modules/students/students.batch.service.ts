@@ -8,14 +8,14 @@ import { isDatabaseUnavailable } from '../../core/database/unavailable';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import { STUDENT_COLUMNS } from './student.entity';
-import { presentStudentRow, StudentResource } from './students.presenter';
+import { presentStudentResource, StudentResource } from './students.presenter';
 import { NOW, studentExternalId } from './students.service';
 
 type Outcome = ItemOutcome<StudentResource>;
 const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
 /** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text), presented; `publicId`: its public id when known. */
 const ok = (row: any, publicId?: string): Outcome => {
-  const r = presentStudentRow(row, publicId);
+  const r = presentStudentResource(row, publicId);
   return { ok: true, id: r.id, result: r };
 };
 /**

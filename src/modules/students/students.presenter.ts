@@ -1,32 +1,34 @@
 import { types } from 'pg';
+import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
+import { compileSerializer, DateTime, PublicId } from '../../core/openapi/declared-shape';
 import type { Student } from './student.entity';
 
-/** Student -> JSON:API resource (StudentResource / StudentAttributes of the published OpenAPI). Pure: no queries. */
-export function presentStudent(s: Student) {
-  return {
-    type: 'students' as const,
-    id: encodeId('student', s.id),
-    attributes: {
-      email: s.email,
-      first_name: s.firstName,
-      last_name: s.lastName,
-      is_inactive: s.isInactive,
-      external_id: s.externalId,
-      date_joined: s.createdAt.toISOString(),
-    },
-  };
-}
+/**
+ * The student resource (StudentResource / StudentAttributes of the published /v2 document), declared
+ * once: its TypeScript type, its serializer and the tests derive from it (core/openapi/declared-shape.ts).
+ */
+export const StudentAttributesSchema = Type.Object({
+  email: Type.String({ description: "Student's email address." }),
+  first_name: Type.String({ description: "Student's given name." }),
+  last_name: Type.String({ description: "Student's family name." }),
+  is_inactive: Type.Boolean({ description: 'True if the student has been deactivated.' }),
+  external_id: Type.String({ description: 'Stable id for cross-system correlation.' }),
+  date_joined: DateTime({ description: 'Timestamp when the student joined.' }),
+});
+export const StudentResourceSchema = Type.Object({ type: Type.Literal('students'), id: PublicId(), attributes: StudentAttributesSchema });
+export type StudentResource = Static<typeof StudentResourceSchema>;
 
-export type StudentResource = ReturnType<typeof presentStudent>;
+/** The JSON text of a student resource (compiled from StudentResourceSchema): the list writes 100 per request. */
+export const studentJson = compileSerializer(StudentResourceSchema);
 
 /**
- * The same resource straight from a row of STUDENT_COLUMNS as pg answers it (snake_case members,
- * created_at a Date or pg's text, as studentRowJoined reads it), without the entity in between: the
- * batch writes present the rows their statement returned. `publicId`: the row's public id when the
- * caller has it already (cachedPublicId).
+ * The student resource from a row of STUDENT_COLUMNS as pg answers it (snake_case members,
+ * created_at a Date or pg's text, as studentRowJoined reads it). The one presenter of a student:
+ * the list, the batch writes (the rows their statement returned) and, through studentRowOf, the
+ * entity reads. `publicId`: the row's public id when the caller has it already (cachedPublicId).
  */
-export function presentStudentRow(r: StudentRow, publicId: string = encodeId('student', r.id)): StudentResource {
+export function presentStudentResource(r: StudentRow, publicId: string = encodeId('student', r.id)): StudentResource {
   return {
     type: 'students',
     id: publicId,
@@ -40,6 +42,20 @@ export function presentStudentRow(r: StudentRow, publicId: string = encodeId('st
     },
   };
 }
+
+/** A Student entity as the row presentStudentResource reads. */
+export const studentRowOf = (s: Student): StudentRow => ({
+  id: s.id,
+  email: s.email,
+  first_name: s.firstName,
+  last_name: s.lastName,
+  is_inactive: s.isInactive,
+  external_id: s.externalId,
+  created_at: s.createdAt,
+});
+
+/** Student -> JSON:API resource. Pure: no queries. */
+export const presentStudent = (s: Student): StudentResource => presentStudentResource(studentRowOf(s));
 
 /**
  * A row of STUDENT_COLUMNS as the list reads it: timestamptz columns either parsed (Date) or left
@@ -88,30 +104,8 @@ export function studentRowJoined(r: StudentRow): string {
   return studentRowCreatedAt(r).toISOString();
 }
 
-/**
- * `JSON.stringify(presentStudent(studentFromRow(r)))` written directly (the same bytes: same members
- * in the same order, each value through JSON.stringify), without the entity and resource objects in
- * between: the list presents 100 of these per request.
- */
-export function studentRowJson(r: StudentRow): string {
-  return (
-    '{"type":"students","id":"' +
-    encodeId('student', r.id) +
-    '","attributes":{"email":' +
-    JSON.stringify(r.email) +
-    ',"first_name":' +
-    JSON.stringify(r.first_name) +
-    ',"last_name":' +
-    JSON.stringify(r.last_name) +
-    ',"is_inactive":' +
-    JSON.stringify(r.is_inactive) +
-    ',"external_id":' +
-    JSON.stringify(r.external_id) +
-    ',"date_joined":"' +
-    studentRowJoined(r) +
-    '"}}'
-  );
-}
+/** A list row's JSON text: its resource through the compiled serializer. */
+export const studentRowJson = (r: StudentRow): string => studentJson(presentStudentResource(r));
 
 /** A list row's keyset position (the cursor of the page it ends). */
 export function studentRowPosition(r: StudentRow): { t: string; id: string } {
