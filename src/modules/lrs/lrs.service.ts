@@ -449,11 +449,6 @@ export class LrsService {
       if (!UUID_RE.test(f.registration)) throw bad('registration must be a UUID');
       match.push(`@.registration = ${arg(f.registration.toLowerCase())}`);
     }
-    if (match.length) {
-      // a statement that matches, or one whose StatementRef object targets a statement that matches (voided or not)
-      const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
-      where.push(`((${on('s')}) OR (s.voiding_target IS NOT NULL AND s.voiding_target IN (SELECT t.id FROM lrs_statements t WHERE t.organization_id = $1 AND ${on('t')})))`);
-    }
     for (const [k, op] of [
       ['since', '>'],
       ['until', '<='],
@@ -475,10 +470,24 @@ export class LrsService {
     where.push(`s.stored <= ${arg(new Date(state.through))}`);
     const dir = ascending ? 'ASC' : 'DESC';
     if (state.after) where.push(`(s.stored, s.seq) ${ascending ? '>' : '<'} (${arg(new Date(state.after[0]))}, ${arg(state.after[1])})`);
-    const rows: { statement: Obj; stored: Date; seq: string }[] = await this.ds.query(
-      `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`,
-      args,
-    );
+    const page1 = `ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`;
+    let sql = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ${page1}`;
+    if (match.length) {
+      // a statement that matches, or one whose StatementRef object targets a statement that matches
+      // (voided or not). Each arm is its own page (the first walks its filter's index in `stored`
+      // order and stops after limit + 1 rows; an OR of the two would read every match and sort
+      // them), then the two pages are merged: docs/decisions/lrs.md "Queries that stay flat". The
+      // second walks the statements with a StatementRef (lrs_statements_refs_stored_idx) and probes
+      // each target by its key (the filter is the probe's answer, not its condition): a scalar
+      // subquery, which the planner cannot turn into a join reading every statement that matches.
+      const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
+      const direct = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND ${on('s')} ${page1}`;
+      const refs =
+        `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND s.voiding_target IS NOT NULL AND (${on('s')}) IS NOT TRUE` +
+        ` AND (SELECT ${on('t')} FROM lrs_statements t WHERE t.organization_id = $1 AND t.id = s.voiding_target) IS TRUE ${page1}`;
+      sql = `SELECT u.statement, u.stored, u.seq FROM ((${direct}) UNION ALL (${refs})) u ORDER BY u.stored ${dir}, u.seq ${dir} LIMIT ${limit + 1}`;
+    }
+    const rows: { statement: Obj; stored: Date; seq: string }[] = await this.ds.query(sql, args);
     const page = rows.slice(0, limit);
     let more = '';
     if (rows.length > limit) {
