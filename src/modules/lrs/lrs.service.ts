@@ -4,9 +4,13 @@ import { createHash, createVerify, randomUUID, X509Certificate } from 'node:cryp
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
-import { unscoped } from '../../core/database/scoped';
+import { bindOrg, scoped, unscoped } from '../../core/database/scoped';
 import { poolQuery } from '../../core/database/pool-reads';
 import { rowsOf } from '../../core/database/sql';
+import { LrsAttachmentRow } from './lrs-attachments.store';
+import { LrsDocumentRow } from './lrs-documents.store';
+import { LrsKeyRow } from './lrs-keys.store';
+import { LrsStatementRow } from './lrs-statements.store';
 import { agentKey, agentParam, timestamp, UUID_RE, validateStatement, XapiInvalid, XapiVersion } from './xapi-validate';
 
 type Obj = Record<string, any>;
@@ -80,9 +84,9 @@ const PAGE_MAX = 100;
  * The rows of a batch, as one jsonb parameter (`rowsParam`): the array columns as array literals
  * (cast by the server, cheaper than unnesting a jsonb array per row and column).
  */
-const ROWS_OF = `jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents text, related_agents text, related_activities text, registration uuid, voiding_target uuid, hashes text)`;
+const ROWS_OF = `jsonb_to_recordset($2::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents text, related_agents text, related_activities text, registration uuid, voiding_target uuid, hashes text)`;
 const INSERT_COLUMNS = `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
-  SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id, v.agents::text[], v.related_agents::text[], v.related_activities::text[], v.registration, v.voiding_target, v.hashes::text[]`;
+  SELECT $org, v.id, v.statement, $1, v.verb_id, v.activity_id, v.agents::text[], v.related_agents::text[], v.related_activities::text[], v.registration, v.voiding_target, v.hashes::text[]`;
 /** A batch whose ids the LRS made (fresh random UUIDs): inserted; `inserted` counts the rows. */
 const INSERT_FRESH = `WITH ins AS (${INSERT_COLUMNS} FROM ${ROWS_OF} ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
 SELECT 0 AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
@@ -91,11 +95,20 @@ SELECT 0 AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
  * path compares them); the counts tell which happened.
  */
 const INSERT_NEW_IDS = `WITH v AS (SELECT * FROM ${ROWS_OF}),
-  existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $1 AND s.id IN (SELECT id FROM v)),
+  existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $org AND s.id IN (SELECT id FROM v)),
   ins AS (${INSERT_COLUMNS} FROM v WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
 SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
+/**
+ * The two statements of the common case with the organization bound as the last parameter
+ * (`$org`, as scoped() binds it), once: they go to the pool as named statements.
+ */
+const INSERT_FRESH_BOUND = bindOrg(INSERT_FRESH, 2);
+const INSERT_NEW_IDS_BOUND = bindOrg(INSERT_NEW_IDS, 2);
 /** The plain INSERT of the transactional path. */
 const INSERT_ROWS = `${INSERT_COLUMNS} FROM ${ROWS_OF}`;
+
+/** What verifying a key reads of its row. */
+type KeyRead = Pick<LrsKeyRow, 'id' | 'organization_id' | 'secret_hash' | 'can_read' | 'can_write' | 'launch_id' | 'expires_at'>;
 
 /** How long a verified key's row is reused without reading it again. */
 const KEY_CACHE_MS = 30_000;
@@ -137,28 +150,21 @@ export class LrsService {
   async createKey(organizationId: string, opts: { read: boolean; write: boolean; name: string }) {
     const key = randomToken(18);
     const secret = randomToken(32);
-    const [row] = await this.ds.query(`INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`, [
-      organizationId,
-      key,
-      sha256(secret),
-      opts.read,
-      opts.write,
-      opts.name,
-    ]);
-    return { id: row.id as string, key, secret, read: opts.read, write: opts.write, name: opts.name, created_at: iso(row.created_at) };
+    const [row] = await scoped(this.ds, organizationId).query<Pick<LrsKeyRow, 'id' | 'created_at'>[]>(
+      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name) VALUES ($org, $1, $2, $3, $4, $5) RETURNING id, created_at`,
+      [key, sha256(secret), opts.read, opts.write, opts.name],
+    );
+    return { id: row.id, key, secret, read: opts.read, write: opts.write, name: opts.name, created_at: iso(row.created_at) };
   }
 
   /** A launch's own key (cmi5 fetch, TinCan `auth`), read and write, expiring with the launch's session. */
   async createLaunchKey(m: EntityManager, organizationId: string, launchId: string, expiresAt: Date): Promise<string> {
     const key = randomToken(18);
     const secret = randomToken(32);
-    await m.query(`INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($1, $2, $3, true, true, 'launch', $4, $5)`, [
-      organizationId,
-      key,
-      sha256(secret),
-      launchId,
-      expiresAt,
-    ]);
+    await scoped(m, organizationId).query<unknown>(
+      `INSERT INTO lrs_keys (organization_id, key, secret_hash, can_read, can_write, name, launch_id, expires_at) VALUES ($org, $1, $2, true, true, 'launch', $3, $4)`,
+      [key, sha256(secret), launchId, expiresAt],
+    );
     return Buffer.from(`${key}:${secret}`).toString('base64');
   }
 
@@ -179,7 +185,7 @@ export class LrsService {
   }
 
   /** Keys read recently (keys are never changed nor deleted; a launch key's cache ends with its expiry). */
-  private readonly keyCache = new Map<string, { row: any; until: number }>();
+  private readonly keyCache = new Map<string, { row: KeyRead; until: number }>();
 
   /** The principal of an `Authorization: Basic key:secret` header, or null. */
   async authenticate(header: unknown, baseUrl: string): Promise<LrsPrincipal | null> {
@@ -193,7 +199,7 @@ export class LrsService {
     const cached = this.keyCache.get(key);
     let row = cached && cached.until > Date.now() ? cached.row : undefined;
     if (!row) {
-      [row] = await unscoped(this.ds, 'an LRS key names its organization').query(
+      [row] = await unscoped(this.ds, 'an LRS key names its organization').query<KeyRead[]>(
         `SELECT id, organization_id, secret_hash, can_read, can_write, launch_id, expires_at FROM lrs_keys WHERE key = $1 AND (expires_at IS NULL OR expires_at > now())`,
         [key],
       );
@@ -279,8 +285,8 @@ export class LrsService {
       const fresh = !input.some((raw) => (raw as Obj).id !== undefined);
       const [res] = await poolQuery<{ existing: number; inserted: number }>(this.ds, {
         name: fresh ? 'lrs_statements_insert_fresh' : 'lrs_statements_insert_new_ids',
-        text: fresh ? INSERT_FRESH : INSERT_NEW_IDS,
-        values: [p.organizationId, storedAt, rowsParam(rows)],
+        text: fresh ? INSERT_FRESH_BOUND : INSERT_NEW_IDS_BOUND,
+        values: [storedAt, rowsParam(rows), p.organizationId],
       });
       if (res.existing === 0 && res.inserted === rows.length) return rows.map((r) => r.id);
     }
@@ -306,10 +312,11 @@ export class LrsService {
 
   private async persist(m: EntityManager, p: LrsPrincipal, rows: Obj[], attachments: Attachment[]): Promise<void> {
     {
+      const db = scoped(m, p.organizationId);
       const now = new Date(rows[0]?.stored ?? Date.now());
       const ids = rows.map((r) => r.id);
-      const existing: { id: string; statement: Obj }[] = ids.length
-        ? await m.query(`SELECT id, statement FROM lrs_statements WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [p.organizationId, ids])
+      const existing = ids.length
+        ? await db.query<Pick<LrsStatementRow, 'id' | 'statement'>[]>(`SELECT id, statement FROM lrs_statements WHERE organization_id = $org AND id = ANY($1::uuid[])`, [ids])
         : [];
       const byId = new Map(existing.map((e) => [e.id, e.statement]));
       const fresh: Obj[] = [];
@@ -324,22 +331,22 @@ export class LrsService {
       // voiding: the target may not be a voiding statement
       const targets = fresh.filter((r) => r.verb.id === VOIDED).map((r) => String(r.object.id).toLowerCase());
       if (targets.length) {
-        const voiding: { id: string }[] = await m.query(`SELECT id FROM lrs_statements WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND verb_id = $3`, [p.organizationId, targets, VOIDED]);
+        const voiding = await db.query<Pick<LrsStatementRow, 'id'>[]>(`SELECT id FROM lrs_statements WHERE organization_id = $org AND id = ANY($1::uuid[]) AND verb_id = $2`, [targets, VOIDED]);
         if (voiding.length) throw bad('a voiding statement cannot be voided');
         for (const r of fresh) if (r.verb.id !== VOIDED && targets.includes(r.id)) continue;
       }
       if (fresh.length) {
-        await m.query(INSERT_ROWS, [p.organizationId, now, rowsParam(fresh)]);
+        await db.query<unknown>(INSERT_ROWS, [now, rowsParam(fresh)]);
         if (targets.length) {
-          await m.query(`UPDATE lrs_statements SET voided = true WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND verb_id <> $3`, [p.organizationId, targets, VOIDED]);
+          await db.query<unknown>(`UPDATE lrs_statements SET voided = true WHERE organization_id = $org AND id = ANY($1::uuid[]) AND verb_id <> $2`, [targets, VOIDED]);
         }
       }
       if (attachments.length) {
-        await m.query(
+        await db.query<unknown>(
           `INSERT INTO lrs_attachments (organization_id, sha2, content_type, content)
-           SELECT $1, v.sha2, v.ct, decode(v.b64, 'base64') FROM jsonb_to_recordset($2::jsonb) AS v(sha2 text, ct text, b64 text)
+           SELECT $org, v.sha2, v.ct, decode(v.b64, 'base64') FROM jsonb_to_recordset($1::jsonb) AS v(sha2 text, ct text, b64 text)
            ON CONFLICT DO NOTHING`,
-          [p.organizationId, JSON.stringify(attachments.map((a) => ({ sha2: a.sha2, ct: a.contentType, b64: a.content.toString('base64') })))],
+          [JSON.stringify(attachments.map((a) => ({ sha2: a.sha2, ct: a.contentType, b64: a.content.toString('base64') })))],
         );
       }
     }
@@ -351,11 +358,11 @@ export class LrsService {
    */
   async closedSessions(m: EntityManager, organizationId: string, registration: string, sessionIds: string[]): Promise<Set<string>> {
     if (!sessionIds.length) return new Set();
-    const rows: { sid: string }[] = await m.query(
+    const rows = await scoped(m, organizationId).query<{ sid: string }[]>(
       `SELECT DISTINCT statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' AS sid FROM lrs_statements
-        WHERE organization_id = $1 AND registration = $2 AND verb_id = ANY($3::text[]) AND NOT voided
-          AND statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' = ANY($4::text[])`,
-      [organizationId, registration, ['http://adlnet.gov/expapi/verbs/terminated', 'https://w3id.org/xapi/adl/verbs/abandoned'], sessionIds],
+        WHERE organization_id = $org AND registration = $1 AND verb_id = ANY($2::text[]) AND NOT voided
+          AND statement->'context'->'extensions'->>'https://w3id.org/xapi/cmi5/context/extensions/sessionid' = ANY($3::text[])`,
+      [registration, ['http://adlnet.gov/expapi/verbs/terminated', 'https://w3id.org/xapi/adl/verbs/abandoned'], sessionIds],
     );
     return new Set(rows.map((r) => r.sid));
   }
@@ -399,10 +406,13 @@ export class LrsService {
       const voided = params.voidedStatementId !== undefined;
       const id = voided ? params.voidedStatementId : params.statementId;
       if (!UUID_RE.test(id)) throw bad('the statement id must be a UUID');
-      const [row] = await this.ds.query(`SELECT statement, voided, stored FROM lrs_statements WHERE organization_id = $1 AND id = $2`, [p.organizationId, id.toLowerCase()]);
+      const [row] = await scoped(this.ds, p.organizationId).query<Pick<LrsStatementRow, 'statement' | 'voided' | 'stored'>[]>(
+        `SELECT statement, voided, stored FROM lrs_statements WHERE organization_id = $org AND id = $1`,
+        [id.toLowerCase()],
+      );
       if (!row || row.voided !== voided) throw new XapiError(404, 'no such statement');
       if (p.launch && String(row.statement.context?.registration ?? '').toLowerCase() !== p.launch.registration) throw new XapiError(404, 'no such statement');
-      return { single: shape(row.statement), lastModified: row.stored as Date, attachments: withAttachments ? await this.attachmentsOf(p, [row.statement]) : [] };
+      return { single: shape(row.statement), lastModified: row.stored, attachments: withAttachments ? await this.attachmentsOf(p, [row.statement]) : [] };
     }
 
     let state: Obj;
@@ -421,10 +431,10 @@ export class LrsService {
       if (f.registration !== undefined && f.registration.toLowerCase() !== p.launch.registration) throw new XapiError(403, "a launch's key reads only its own registration");
       state.q = f = Object.assign({}, f, { registration: p.launch.registration });
     }
-    const where: string[] = ['s.organization_id = $1', 'NOT s.voided'];
+    const where: string[] = ['s.organization_id = $org', 'NOT s.voided'];
     /** conditions on the statements the filters match, `@` standing for the table alias */
     const match: string[] = [];
-    const args: unknown[] = [p.organizationId];
+    const args: unknown[] = [];
     const arg = (v: unknown) => {
       args.push(v);
       return `$${args.length}`;
@@ -449,11 +459,6 @@ export class LrsService {
       if (!UUID_RE.test(f.registration)) throw bad('registration must be a UUID');
       match.push(`@.registration = ${arg(f.registration.toLowerCase())}`);
     }
-    if (match.length) {
-      // a statement that matches, or one whose StatementRef object targets a statement that matches (voided or not)
-      const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
-      where.push(`((${on('s')}) OR (s.voiding_target IS NOT NULL AND s.voiding_target IN (SELECT t.id FROM lrs_statements t WHERE t.organization_id = $1 AND ${on('t')})))`);
-    }
     for (const [k, op] of [
       ['since', '>'],
       ['until', '<='],
@@ -475,10 +480,24 @@ export class LrsService {
     where.push(`s.stored <= ${arg(new Date(state.through))}`);
     const dir = ascending ? 'ASC' : 'DESC';
     if (state.after) where.push(`(s.stored, s.seq) ${ascending ? '>' : '<'} (${arg(new Date(state.after[0]))}, ${arg(state.after[1])})`);
-    const rows: { statement: Obj; stored: Date; seq: string }[] = await this.ds.query(
-      `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`,
-      args,
-    );
+    const page1 = `ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`;
+    let sql = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ${page1}`;
+    if (match.length) {
+      // a statement that matches, or one whose StatementRef object targets a statement that matches
+      // (voided or not). Each arm is its own page (the first walks its filter's index in `stored`
+      // order and stops after limit + 1 rows; an OR of the two would read every match and sort
+      // them), then the two pages are merged: docs/decisions/lrs.md "Queries that stay flat". The
+      // second walks the statements with a StatementRef (lrs_statements_refs_stored_idx) and probes
+      // each target by its key (the filter is the probe's answer, not its condition): a scalar
+      // subquery, which the planner cannot turn into a join reading every statement that matches.
+      const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
+      const direct = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND ${on('s')} ${page1}`;
+      const refs =
+        `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND s.voiding_target IS NOT NULL AND (${on('s')}) IS NOT TRUE` +
+        ` AND (SELECT ${on('t')} FROM lrs_statements t WHERE t.organization_id = $org AND t.id = s.voiding_target) IS TRUE ${page1}`;
+      sql = `SELECT u.statement, u.stored, u.seq FROM ((${direct}) UNION ALL (${refs})) u ORDER BY u.stored ${dir}, u.seq ${dir} LIMIT ${limit + 1}`;
+    }
+    const rows = await scoped(this.ds, p.organizationId).query<Pick<LrsStatementRow, 'statement' | 'stored' | 'seq'>[]>(sql, args);
     const page = rows.slice(0, limit);
     let more = '';
     if (rows.length > limit) {
@@ -500,9 +519,9 @@ export class LrsService {
       for (const a of (s.object?.attachments ?? []) as Obj[]) hashes.add(a.sha2);
     }
     if (!hashes.size) return [];
-    const rows: { sha2: string; content_type: string; content: Buffer }[] = await this.ds.query(
-      `SELECT sha2, content_type, content FROM lrs_attachments WHERE organization_id = $1 AND sha2 = ANY($2::text[])`,
-      [p.organizationId, [...hashes]],
+    const rows = await scoped(this.ds, p.organizationId).query<Pick<LrsAttachmentRow, 'sha2' | 'content_type' | 'content'>[]>(
+      `SELECT sha2, content_type, content FROM lrs_attachments WHERE organization_id = $org AND sha2 = ANY($1::text[])`,
+      [[...hashes]],
     );
     return rows.map((r) => ({ sha2: r.sha2, contentType: r.content_type, content: r.content }));
   }
@@ -514,9 +533,9 @@ export class LrsService {
   async activity(p: LrsPrincipal, q: Record<string, unknown>) {
     const id = q.activityId;
     if (typeof id !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(id)) throw bad('activityId is required and must be an IRI');
-    const rows: { statement: Obj }[] = await this.ds.query(
-      `SELECT statement FROM lrs_statements WHERE organization_id = $1 AND related_activities @> ARRAY[$2]::text[] ORDER BY stored ASC, seq ASC LIMIT 200`,
-      [p.organizationId, id],
+    const rows = await scoped(this.ds, p.organizationId).query<Pick<LrsStatementRow, 'statement'>[]>(
+      `SELECT statement FROM lrs_statements WHERE organization_id = $org AND related_activities @> ARRAY[$1]::text[] ORDER BY stored ASC, seq ASC LIMIT 200`,
+      [id],
     );
     const out: Obj = { objectType: 'Activity', id };
     for (const r of rows) for (const a of activitiesIn(r.statement)) if (a.id === id && a.definition) out.definition = mergeDefinition(out.definition, a.definition);
@@ -581,18 +600,18 @@ export class LrsService {
   }
 
   async getDocument(p: LrsPrincipal, kind: string, key: { activity: string; agent: string; registration: string; docId: string | null }) {
-    const [row] = await this.ds.query(
-      `SELECT content, content_type, etag, updated FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`,
-      [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId],
+    const [row] = await scoped(this.ds, p.organizationId).query<Pick<LrsDocumentRow, 'content' | 'content_type' | 'etag' | 'updated'>[]>(
+      `SELECT content, content_type, etag, updated FROM lrs_documents WHERE organization_id = $org AND kind = $1 AND activity_id = $2 AND agent = $3 AND registration = $4 AND doc_id = $5`,
+      [kind, key.activity, key.agent, key.registration, key.docId],
     );
-    return row as { content: Buffer; content_type: string; etag: string; updated: Date } | undefined;
+    return row as Pick<LrsDocumentRow, 'content' | 'content_type' | 'etag' | 'updated'> | undefined;
   }
 
   async listDocuments(p: LrsPrincipal, kind: string, key: { activity: string; agent: string; registration: string }, since: string | undefined) {
-    const rows: { doc_id: string; updated: Date }[] = await this.ds.query(
-      `SELECT doc_id, updated FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND ($5 = '' OR registration = $5)
-         AND ($6::timestamptz IS NULL OR updated > $6) ORDER BY doc_id LIMIT 10000`,
-      [p.organizationId, kind, key.activity, key.agent, key.registration, since ? new Date(since) : null],
+    const rows = await scoped(this.ds, p.organizationId).query<Pick<LrsDocumentRow, 'doc_id' | 'updated'>[]>(
+      `SELECT doc_id, updated FROM lrs_documents WHERE organization_id = $org AND kind = $1 AND activity_id = $2 AND agent = $3 AND ($4 = '' OR registration = $4)
+         AND ($5::timestamptz IS NULL OR updated > $5) ORDER BY doc_id LIMIT 10000`,
+      [kind, key.activity, key.agent, key.registration, since ? new Date(since) : null],
     );
     return { ids: rows.map((r) => r.doc_id), updated: rows.reduce<Date | null>((m, r) => (!m || r.updated > m ? r.updated : m), null) };
   }
@@ -613,9 +632,10 @@ export class LrsService {
   ): Promise<string> {
     return this.ds.transaction(async (m: EntityManager) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${p.organizationId}|${kind}|${key.activity}|${key.agent}|${key.registration}|${key.docId}`]);
-      const [cur] = await m.query(
-        `SELECT id, content, content_type, etag FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`,
-        [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId],
+      const db = scoped(m, p.organizationId);
+      const [cur] = await db.query<Pick<LrsDocumentRow, 'id' | 'content' | 'content_type' | 'etag'>[]>(
+        `SELECT id, content, content_type, etag FROM lrs_documents WHERE organization_id = $org AND kind = $1 AND activity_id = $2 AND agent = $3 AND registration = $4 AND doc_id = $5`,
+        [kind, key.activity, key.agent, key.registration, key.docId],
       );
       checkPreconditions(cur?.etag ?? null, pre);
       // a PUT without If-Match / If-None-Match: 409 over an existing document (1.0.3: profiles;
@@ -637,12 +657,12 @@ export class LrsService {
         type = 'application/json';
       }
       const etag = createHash('sha1').update(content).digest('hex');
-      await m.query(
+      await db.query<unknown>(
         `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+         VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, now())
          ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id)
          DO UPDATE SET content = EXCLUDED.content, content_type = EXCLUDED.content_type, etag = EXCLUDED.etag, updated = now()`,
-        [p.organizationId, kind, key.activity, key.agent, key.registration, key.docId, content, type, etag],
+        [kind, key.activity, key.agent, key.registration, key.docId, content, type, etag],
       );
       return etag;
     });
@@ -652,23 +672,16 @@ export class LrsService {
     if (key.docId !== null) {
       const cur = await this.getDocument(p, kind, key);
       checkPreconditions(cur?.etag ?? null, pre);
-      await this.ds.query(`DELETE FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND registration = $5 AND doc_id = $6`, [
-        p.organizationId,
-        kind,
-        key.activity,
-        key.agent,
-        key.registration,
-        key.docId,
-      ]);
+      await scoped(this.ds, p.organizationId).query<unknown>(
+        `DELETE FROM lrs_documents WHERE organization_id = $org AND kind = $1 AND activity_id = $2 AND agent = $3 AND registration = $4 AND doc_id = $5`,
+        [kind, key.activity, key.agent, key.registration, key.docId],
+      );
       return;
     }
-    await this.ds.query(`DELETE FROM lrs_documents WHERE organization_id = $1 AND kind = $2 AND activity_id = $3 AND agent = $4 AND ($5 = '' OR registration = $5)`, [
-      p.organizationId,
-      kind,
-      key.activity,
-      key.agent,
-      key.registration,
-    ]);
+    await scoped(this.ds, p.organizationId).query<unknown>(
+      `DELETE FROM lrs_documents WHERE organization_id = $org AND kind = $1 AND activity_id = $2 AND agent = $3 AND ($4 = '' OR registration = $4)`,
+      [kind, key.activity, key.agent, key.registration],
+    );
   }
 }
 
@@ -920,10 +933,10 @@ export async function putStateDocument(
   json: unknown,
 ): Promise<void> {
   const body = JSON.stringify(json);
-  await m.query(
+  await scoped(m, organizationId).query<unknown>(
     `INSERT INTO lrs_documents (organization_id, kind, activity_id, agent, registration, doc_id, content, content_type, etag, updated)
-     VALUES ($1, 'state', $2, $3, $4, $5, $6, 'application/json', $7, now())
+     VALUES ($org, 'state', $1, $2, $3, $4, $5, 'application/json', $6, now())
      ON CONFLICT (organization_id, kind, activity_id, agent, registration, doc_id) DO UPDATE SET content = EXCLUDED.content, etag = EXCLUDED.etag, updated = now()`,
-    [organizationId, key.activity, key.agent, key.registration, key.docId, Buffer.from(body), createHash('sha1').update(body).digest('hex')],
+    [key.activity, key.agent, key.registration, key.docId, Buffer.from(body), createHash('sha1').update(body).digest('hex')],
   );
 }
