@@ -61,6 +61,7 @@ import { UpdatedSinceIndexes1763820000000 } from './1763820000000-updated-since-
 import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-lists';
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
+import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -123,4 +124,5 @@ export const MIGRATIONS = [
   UpdatedSinceLists1763830000000,
   ScaleGradedLessonsIndex1763870000000,
   CoursesUpdatedSince1763840000000,
+  UpdatedSinceCatalogWebhooks1763890000000,
 ];
