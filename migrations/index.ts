@@ -62,6 +62,7 @@ import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-li
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
+import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -125,4 +126,5 @@ export const MIGRATIONS = [
   ScaleGradedLessonsIndex1763870000000,
   CoursesUpdatedSince1763840000000,
   UpdatedSinceCatalogWebhooks1763890000000,
+  CertificatesUpdatedAt1763890001000,
 ];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { recordEvents } from '../../src/core/events/outbox';
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, orgUuid } from '../support/fixtures';
+import { countQueries, insertCourse, insertStudent, issueCertificate, orgUuid } from '../support/fixtures';
 
 /**
  * `updated_since` (/v1) and `filter[updated_since]` (/v2) on the domain catalog, /v2 domains and
@@ -180,5 +180,41 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect((await t.get(`/v1/webhooks/${w2}/deliveries?updated_since=2026-01-01`, key)).status).toBe(400);
     const runD = await countQueries(() => t.get(`/v1/webhooks/${w2}/deliveries?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(runD, /FROM webhook_deliveries d .*ORDER BY d\.updated_at/s)).toMatch(/webhook_deliveries_webhook_updated_idx/);
+  });
+
+  it('/v2/certificates filter[updated_since]: changed certificates (updated_at moved by any change of the row), by last change across cursor pages, on certificates_org_updated_idx; bad value 422', async () => {
+    const o = await t.newOrg();
+    const tok = await t.tokenFor(o);
+    const t0 = new Date(Date.now() - 1000).toISOString();
+    const course = await insertCourse(t, o);
+    const certs: string[] = [];
+    for (let i = 0; i < 3; i++) certs.push((await issueCertificate(t, o, (await insertStudent(t, o)).uuid, course.uuid)).id);
+    const [c1, c2, c3] = certs;
+    await pause(5);
+    const mid = new Date().toISOString();
+    await pause(5);
+    // a credential's first read assigns its status-list slot: a change of the row
+    expect((await t.get(`/v2/certificates/${c1}/credential`, { token: tok })).status).toBe(200);
+    const all = async (path: string) => {
+      const out: string[] = [];
+      let url: string | null = path;
+      while (url) {
+        const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
+        expect(res.status).toBe(200);
+        out.push(...res.body.data.map((x: any) => x.id as string));
+        url = res.body.links.next;
+      }
+      return out;
+    };
+    expect(await all(`/v2/certificates?filter[updated_since]=${enc(mid)}`)).toEqual([c1]);
+    expect(await all(`/v2/certificates?filter[updated_since]=${enc(t0)}&page[size]=1`)).toEqual([c2, c3, c1]);
+    expect(await all(`/v2/certificates?page[size]=1`)).toEqual([c1, c2, c3]);
+    const bad = await t.get(`/v2/certificates?filter[updated_since]=yesterday`, { token: tok });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
+    const run = await countQueries(() => t.get(`/v2/certificates?filter[updated_since]=${enc(t0)}`, { token: tok }));
+    expect(await planOf(run, /FROM certificates c WHERE .*ORDER BY c\.updated_at/s)).toMatch(/certificates_org_updated_idx/);
+    // another organization's certificates are never in the list
+    expect((await t.get(`/v2/certificates?filter[updated_since]=${enc(t0)}`, { token: await t.tokenFor(await t.newOrg()) })).body.data).toEqual([]);
   });
 });
