@@ -63,6 +63,7 @@ import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-grad
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
+import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -127,4 +128,5 @@ export const MIGRATIONS = [
   CoursesUpdatedSince1763840000000,
   UpdatedSinceCatalogWebhooks1763890000000,
   CertificatesUpdatedAt1763890001000,
+  LessonsUpdatedSince1763890002000,
 ];

@@ -217,4 +217,34 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     // another organization's certificates are never in the list
     expect((await t.get(`/v2/certificates?filter[updated_since]=${enc(t0)}`, { token: await t.tokenFor(await t.newOrg()) })).body.data).toEqual([]);
   });
+
+  it('/v1/lessons?updated_since: changed lessons, by last change across pages (with course_id too), on lessons_org_live_updated_idx; bad value 400', async () => {
+    const o = await t.newOrg();
+    const key = { basic: o.api_key };
+    const course = (await t.post('/v1/courses', { title: `C ${rnd()}`, short_description: 's', enforce_sequential_navigation: false }, key)).body.id as string;
+    const mk = async (order: number) => {
+      const r = await t.post('/v1/lessons', { course_id: course, title: `L${order}`, type: 'MODULAR', order }, key);
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+    const [l1, l2, l3] = [await mk(1), await mk(2), await mk(3)];
+    await pause(5);
+    const mid = new Date().toISOString();
+    await pause(5);
+    expect((await t.patch(`/v1/lessons/${l3}`, { title: 'Third' }, key)).status).toBe(200);
+    await pause(5);
+    expect((await t.patch(`/v1/lessons/${l1}`, { title: 'First' }, key)).status).toBe(200);
+    const since = await t.get(`/v1/lessons?updated_since=${enc(mid)}`, key);
+    expect(since.status).toBe(200);
+    expect(since.body.results.map((r: any) => r.id)).toEqual([l3, l1]);
+    expect(since.body.count).toBe(2);
+    expect(await v1All(`/v1/lessons?updated_since=2000-01-01T00:00:00Z`, key)).toEqual([l2, l3, l1]);
+    expect(await v1All(`/v1/lessons?course_id=${course}&updated_since=${enc(mid)}`, key)).toEqual([l3, l1]);
+    expect(await v1All(`/v1/lessons?course_id=${course}`, key)).toEqual([l1, l2, l3]);
+    const bad = await t.get(`/v1/lessons?updated_since=nope`, key);
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['updated_since']);
+    const run = await countQueries(() => t.get(`/v1/lessons?updated_since=2000-01-01T00:00:00Z`, key));
+    expect(await planOf(run, /FROM "lessons".*ORDER BY .*updated_at/s)).toMatch(/lessons_org_live_updated_idx/);
+  });
 });
