@@ -64,6 +64,7 @@ import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-update
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
+import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -129,4 +130,5 @@ export const MIGRATIONS = [
   UpdatedSinceCatalogWebhooks1763890000000,
   CertificatesUpdatedAt1763890001000,
   LessonsUpdatedSince1763890002000,
+  PublishedCoursesUpdatedSince1763890003000,
 ];

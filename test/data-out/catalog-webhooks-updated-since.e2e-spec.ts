@@ -77,6 +77,28 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/domains/${d}/published-courses?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(run, /FROM published_courses pc .*ORDER BY pc\.updated_at/s)).toMatch(/published_courses_domain_updated_idx/);
+
+    // /v2/published-courses filter[updated_since]: the same rows by last change, across cursor pages
+    const tok = await t.tokenFor(o);
+    const v2All = async (path: string) => {
+      const out: string[] = [];
+      let url: string | null = path;
+      while (url) {
+        const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
+        expect(res.status).toBe(200);
+        out.push(...res.body.data.map((x: any) => x.id as string));
+        url = res.body.links.next;
+      }
+      return out;
+    };
+    expect(await v2All(`/v2/published-courses?filter[updated_since]=${enc(mid)}`)).toEqual([c, a]);
+    expect(await v2All(`/v2/published-courses?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`)).toEqual([b, c, a]);
+    expect(await v2All(`/v2/published-courses?page[size]=1`)).toEqual([a, b, c]);
+    const bad2 = await t.get(`/v2/published-courses?filter[updated_since]=yesterday`, { token: tok });
+    expect(bad2.status).toBe(422);
+    expect(bad2.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
+    const run2 = await countQueries(() => t.get(`/v2/published-courses?filter[updated_since]=2000-01-01T00:00:00Z`, { token: tok }));
+    expect(await planOf(run2, /ORDER BY pc\.updated_at/s)).toMatch(/published_courses_org_updated_idx/);
   });
 
   it('/v2/domains filter[updated_since]: changed domains, by last change across cursor pages, on domains_org_updated_idx; bad value 422', async () => {
