@@ -62,6 +62,10 @@ import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-li
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { LrsRefsOrder1763910000000 } from './1763910000000-lrs-refs-order';
+import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
+import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
+import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
+import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -125,4 +129,8 @@ export const MIGRATIONS = [
   ScaleGradedLessonsIndex1763870000000,
   CoursesUpdatedSince1763840000000,
   LrsRefsOrder1763910000000,
+  UpdatedSinceCatalogWebhooks1763890000000,
+  CertificatesUpdatedAt1763890001000,
+  LessonsUpdatedSince1763890002000,
+  PublishedCoursesUpdatedSince1763890003000,
 ];

@@ -9,7 +9,7 @@ import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
 import { JSON_TYPE, pageDocumentJson, parsePage } from '../../core/pagination/cursor-page';
 import { dateTimeParam, filterParam, invalid, listParam, stringParam } from '../../core/http/query-params';
-import { certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
+import { certificateRowChange, certificateRowJson, certificateRowPosition, presentCertificate } from './certificates.presenter';
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { CertificateDocumentsService } from './certificate-documents.service';
 import { V2 } from '../../core/http/interfaces';
@@ -37,6 +37,12 @@ export class CertificatesController {
   @ApiQuery({ name: 'filter[issued_lte]', required: false, schema: { type: 'string', format: 'date-time' } })
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[course.id]', required: false, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
@@ -45,6 +51,7 @@ export class CertificatesController {
     if (!STATUSES.includes(status)) throw invalid('filter[status]', 'must be one of active, expired, all');
     const issuedGte = dateTimeParam(query, 'filter[issued_gte]', false);
     const issuedLte = dateTimeParam(query, 'filter[issued_lte]', false);
+    const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
     const domains = listParam(query, 'filter[domains]');
     const student = filterParam(query, 'filter[student.id]', 1000);
     const course = filterParam(query, 'filter[course.id]', 1000);
@@ -61,11 +68,12 @@ export class CertificatesController {
             domains: domains && domains.length ? domains : undefined,
             studentUuid,
             courseUuid,
+            updatedSince,
           });
     const now = new Date();
     const base = requestBaseUrl(this.config, req);
     // the document as JSON text, written from the rows (the bytes of the presented document)
-    const json = pageDocumentJson(rows, page, (c) => certificateRowJson(c, base, now), certificateRowPosition, base, req.url, this.config.APP_SECRET);
+    const json = pageDocumentJson(rows, page, (c) => certificateRowJson(c, base, now), updatedSince ? certificateRowChange : certificateRowPosition, base, req.url, this.config.APP_SECRET);
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }

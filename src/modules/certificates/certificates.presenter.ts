@@ -106,3 +106,8 @@ export function certificateRowJson(c: CertificateView, baseUrl: string, now: Dat
 export function certificateRowPosition(c: CertificateView & { createdAt: Timestamp }): CursorPosition {
   return { t: isoOf(c.createdAt), id: c.id };
 }
+
+/** The cursor position of a row of the list ordered by last change (filter[updated_since]). */
+export function certificateRowChange(c: CertificateView & { updatedAt?: Timestamp }): CursorPosition {
+  return { t: isoOf(c.updatedAt!), id: c.id };
+}

@@ -17,10 +17,12 @@ export interface CertificateFilters {
   issuedLte?: Date;
   studentUuid?: string;
   courseUuid?: string;
+  /** filter[updated_since]: changed at or after, ordered by last change (updated_at, id) on certificates_org_updated_idx */
+  updatedSince?: Date;
 }
 
 /** A certificate row as pg answers it, the columns named as the presenter and the page read them. */
-export type CertificateRow = CertificateView & { createdAt: Timestamp };
+export type CertificateRow = CertificateView & { createdAt: Timestamp; updatedAt?: Timestamp };
 
 /** The columns of a /v2 certificate read, aliased to the members presentCertificate and pageDocument read (no entity in between). */
 const COLUMNS = `c.id, c.created_at AS "createdAt", c.user_id AS "userId", c.course_id AS "courseId", c.code, c.issued_at AS "issuedAt", c.expires_at AS "expiresAt", c.score_as_percent AS "scoreAsPercent"`;
@@ -53,6 +55,13 @@ export class CertificatesService {
     if (f.courseUuid) where += ` AND c.course_id = $${params.push(f.courseUuid)}`;
     // the unfiltered pages (every status, nothing else) are two fixed texts: named statements
     const name = params.length === 0 && f.status === 'all' ? (page.after ? 'certificates_v2_list_after' : 'certificates_v2_list') : undefined;
+    if (f.updatedSince) {
+      // by last change (docs/decisions/data-out.md): the cursor carries (updated_at, id)
+      where += ` AND c.updated_at >= $${params.push(f.updatedSince)}`;
+      if (page.after) where += ` AND (c.updated_at, c.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+      const sql = `SELECT ${COLUMNS}, c.updated_at AS "updatedAt" FROM certificates c WHERE ${where} ORDER BY c.updated_at ASC, c.id ASC LIMIT $${params.push(page.size + 1)}`;
+      return poolRead(this.ds, p.organizationId, { sql, types: TEXT_TIMESTAMPS }, params);
+    }
     if (page.after) where += ` AND (c.created_at, c.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     const sql = `SELECT ${COLUMNS} FROM certificates c WHERE ${where} ORDER BY c.created_at ASC, c.id ASC LIMIT $${params.push(page.size + 1)}`;
     return poolRead(this.ds, p.organizationId, { sql, name, types: TEXT_TIMESTAMPS }, params);

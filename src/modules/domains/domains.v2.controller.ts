@@ -5,7 +5,9 @@ import type { Principal } from '../../core/auth/principal';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { enumParam, filterParam, includeParam } from '../../core/http/query-params';
+import { dateTimeParam, enumParam, filterParam, includeParam } from '../../core/http/query-params';
+import { isoOf } from '../../core/database/pool-reads';
+import type { Domain } from './domain.entity';
 import { DomainsV2Service } from './domains.v2.service';
 import { presentDomainV2 } from './domains.v2.presenter';
 
@@ -29,12 +31,20 @@ export class DomainsV2Controller {
   @ApiQuery({ name: 'filter[access]', required: false, schema: { type: 'string', enum: [...ACCESS] } })
   @ApiQuery({ name: 'filter[name]', required: false, schema: { type: 'string' }, description: 'Exact hostname match.' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated related resources to include. Supported: theme.' })
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('domains') page: V2Page) {
     const include = includeParam(query, INCLUDES);
     const access = enumParam(query, 'filter[access]', ACCESS);
     const name = filterParam(query, 'filter[name]', 253)?.trim().toLowerCase();
-    const rows = await this.domains.list(p, page, { access, name });
-    const doc = page.document(rows, (d) => presentDomainV2(d, page.baseUrl));
+    const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
+    const rows = await this.domains.list(p, page, { access, name, updatedSince });
+    const present = (d: Domain) => presentDomainV2(d, page.baseUrl);
+    const doc = updatedSince ? page.documentAt(rows, present, (d) => ({ t: isoOf(d.updatedAt), id: d.id })) : page.document(rows, present);
     return include.size ? { ...doc, included: [] } : doc;
   }
 

@@ -10,6 +10,8 @@ export interface DomainV2Filters {
   access?: DomainAccess;
   /** lowercase hostname */
   name?: string;
+  /** filter[updated_since]: changed at or after, ordered by last change (updated_at, id) on domains_org_updated_idx */
+  updatedSince?: Date;
 }
 
 /**
@@ -25,7 +27,15 @@ export class DomainsV2Service {
     const qb = this.domains.createQueryBuilder('d').where('d.organization_id = :org', { org: p.organizationId });
     if (f.access !== undefined) qb.andWhere('d.access = :access', { access: f.access });
     if (f.name !== undefined) qb.andWhere('lower(d.name) = :name', { name: f.name });
-    return applyKeyset(qb, 'd', page).getMany();
+    if (!f.updatedSince) return applyKeyset(qb, 'd', page).getMany();
+    // by last change (docs/decisions/data-out.md): the cursor carries (updated_at, id)
+    qb.andWhere('d.updated_at >= :since', { since: f.updatedSince });
+    if (page.after) qb.andWhere('(d.updated_at, d.id) > (:__t, :__id)', { __t: page.after.t, __id: page.after.id });
+    return qb
+      .orderBy('d.updated_at', 'ASC')
+      .addOrderBy('d.id', 'ASC')
+      .limit(page.size + 1)
+      .getMany();
   }
 
   get(p: Principal, publicId: string): Promise<Domain> {

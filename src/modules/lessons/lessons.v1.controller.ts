@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
+import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { presentLesson } from './lessons.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
@@ -30,7 +31,7 @@ export class LessonsV1Controller {
   @Scopes('lessons:read')
   async list(@Auth() p: Principal, @Query() query: LessonListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     // An empty filter value filters nothing (as django-filter does).
-    const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined);
+    const [rows, count] = await this.lessons.list(p, page, query.course_id || undefined, v1UpdatedSince(query as Record<string, unknown>));
     return page.list(rows.map(presentLesson), count);
   }
 }

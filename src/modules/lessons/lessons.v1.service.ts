@@ -56,13 +56,18 @@ export class V1LessonsService {
   }
 
   /** `course_id` filter: an unknown, undecodable or other organization's course gives an empty page. */
-  async list(p: Principal, page: V1PageRequest, courseId?: string): Promise<[Lesson[], number]> {
+  async list(p: Principal, page: V1PageRequest, courseId?: string, updatedSince?: Date): Promise<[Lesson[], number]> {
     const qb = this.live(this.ds.manager, p.organizationId);
     if (courseId !== undefined) {
       const uuid = decodeId('course', courseId);
       if (!uuid) return [[], 0];
-      qb.andWhere('l.course_id = :course', { course: uuid }).orderBy('l.order', 'ASC').addOrderBy('l.created_at', 'ASC').addOrderBy('l.id', 'ASC');
-    } else {
+      qb.andWhere('l.course_id = :course', { course: uuid });
+      if (!updatedSince) qb.orderBy('l.order', 'ASC').addOrderBy('l.created_at', 'ASC').addOrderBy('l.id', 'ASC');
+    }
+    if (updatedSince) {
+      // updated_since: changed at or after, ordered by last change (docs/decisions/data-out.md), on lessons_org_live_updated_idx
+      qb.andWhere('l.updated_at >= :since', { since: updatedSince }).orderBy('l.updated_at', 'ASC').addOrderBy('l.id', 'ASC');
+    } else if (courseId === undefined) {
       qb.orderBy('l.created_at', 'ASC').addOrderBy('l.id', 'ASC');
     }
     return qb.skip(page.offset).take(page.pageSize).getManyAndCount();

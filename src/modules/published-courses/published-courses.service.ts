@@ -73,7 +73,7 @@ export class PublishedCoursesService {
    * keywords match, then description matches; within each band by ts_rank (weights A title,
    * B keywords, C descriptions), then oldest first. Served by the GIN index on courses.search_vector.
    */
-  async list(p: Principal, domain: Domain, page: V1PageRequest, filters: { courseId?: string; search?: string }): Promise<{ rows: PublishedCourseRow[]; count: number }> {
+  async list(p: Principal, domain: Domain, page: V1PageRequest, filters: { courseId?: string; search?: string; updatedSince?: Date }): Promise<{ rows: PublishedCourseRow[]; count: number }> {
     const params: unknown[] = [domain.id];
     const where = [`pc.organization_id = $org`, `pc.domain_id = $1`, `pc.unpublished_at IS NULL`];
     if (filters.courseId !== undefined) {
@@ -82,7 +82,9 @@ export class PublishedCoursesService {
       params.push(uuid);
       where.push(`pc.course_id = $${params.length}`);
     }
-    let order = `pc.created_at, pc.id`;
+    // updated_since: changed at or after, ordered by last change (docs/decisions/data-out.md), on published_courses_domain_updated_idx
+    if (filters.updatedSince) where.push(`pc.updated_at >= $${params.push(filters.updatedSince)}`);
+    let order = filters.updatedSince ? `pc.updated_at, pc.id` : `pc.created_at, pc.id`;
     let from = `published_courses pc JOIN courses c ON c.id = pc.course_id AND c.deleted_at IS NULL`;
     const search = filters.search?.trim();
     if (search) {
@@ -90,7 +92,7 @@ export class PublishedCoursesService {
       from += `, websearch_to_tsquery('english', $${params.length}) AS q`;
       where.push(`c.search_vector @@ q`);
       order = `(ts_filter(c.search_vector, '{a}') @@ q) DESC, (ts_filter(c.search_vector, '{b}') @@ q) DESC,
-        ts_rank('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q) DESC, pc.created_at, pc.id`;
+        ts_rank('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q) DESC, ${order}`;
     }
     // the catalog's statements go straight to the pg pool (poolRead: no QueryRunner per statement, issue 16)
     const whereSql = where.join(' AND ');

@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
@@ -96,12 +98,14 @@ export class PublishedCoursesV1Controller {
 
   @Get()
   @Scopes('published-courses:read')
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async list(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const searchable = boolParam(query, 'include_searchable_content') ?? false;
     const search = strParam(query, 'search');
     const courseId = strParam(query, 'course__id');
+    const updatedSince = v1UpdatedSince(query);
     const domain = await this.domains.requireByName(p, name);
-    const { rows, count } = await this.published.list(p, domain, page, { search, courseId });
+    const { rows, count } = await this.published.list(p, domain, page, { search, courseId, updatedSince });
     return page.list(await this.present(p, domain, rows, { searchable }), count);
   }
 

@@ -14,12 +14,12 @@ import { CursorPaged, JSON_TYPE, V2Page } from '../../core/pagination/cursor-pag
 import { Course } from '../courses/course.entity';
 import { presentCourse } from '../courses/courses.presenter';
 import { CoursesService } from '../courses/courses.service';
-import { boolParam, filterParam, includeParam } from '../../core/http/query-params';
+import { boolParam, dateTimeParam, filterParam, includeParam } from '../../core/http/query-params';
 import { Domain } from '../domains/domain.entity';
 import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
 import { PublishedCourseFiltersV2, PublishedCoursesV2Service } from './published-courses.v2.service';
-import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowChange, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
 import { FastRead } from '../../core/http/fast-path';
 
 const INCLUDES = ['course', 'domain'] as const;
@@ -78,9 +78,15 @@ export class PublishedCoursesV2Controller {
   @ApiQuery({ name: 'filter[course]', required: false, schema: { type: 'string' }, description: 'Opaque course id. Unknown ids match nothing.' })
   @ApiQuery({ name: 'filter[live]', required: false, schema: { type: 'boolean' }, description: 'Omit to return both live and unpublished rows.' })
   @ApiQuery({ name: 'include', required: false, schema: { type: 'string' }, description: 'Comma-separated: course, domain.' })
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('published-courses') page: V2Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const include = includeParam(query, INCLUDES);
-    const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]') };
+    const f: PublishedCourseFiltersV2 = { live: boolParam(query, 'filter[live]'), updatedSince: dateTimeParam(query, 'filter[updated_since]', true) };
     const domain = filterParam(query, 'filter[domain]', 64);
     const course = filterParam(query, 'filter[course]', 64);
     let none = false;
@@ -89,7 +95,7 @@ export class PublishedCoursesV2Controller {
     const rows = none ? [] : await this.v2.list(p, page, f);
     // the document as JSON text, written from the rows (the same bytes as the presented document; `included` last)
     const base = page.baseUrl;
-    let json = page.documentJson(rows, (r) => publishedCourseRowJson(r, base), publishedCourseRowPosition);
+    let json = page.documentJson(rows, (r) => publishedCourseRowJson(r, base), f.updatedSince ? publishedCourseRowChange : publishedCourseRowPosition);
     if (include.size) json = json.slice(0, -1) + ',"included":' + JSON.stringify(await this.included(p, page.shown(rows), include, base)) + '}';
     reply.header('Content-Type', JSON_TYPE);
     return json;

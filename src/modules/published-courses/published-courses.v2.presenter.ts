@@ -136,3 +136,8 @@ export function publishedCourseRowJson(r: PublishedCourseV2Row, baseUrl: string)
 export function publishedCourseRowPosition(r: PublishedCourseV2Row): CursorPosition {
   return { t: isoOf(r.created_at), id: r.id };
 }
+
+/** The cursor position of a row of the list ordered by last change (filter[updated_since]). */
+export function publishedCourseRowChange(r: PublishedCourseV2Row): CursorPosition {
+  return { t: isoOf(r.updated_at), id: r.id };
+}

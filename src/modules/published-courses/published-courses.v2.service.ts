@@ -18,6 +18,8 @@ export interface PublishedCourseFiltersV2 {
   domainUuid?: string;
   courseUuid?: string;
   live?: boolean;
+  /** filter[updated_since]: changed at or after, ordered by last change (updated_at, id) */
+  updatedSince?: Date;
 }
 
 /** /v2 member -> published_courses column (the access window is the registration window /v1 shows). */
@@ -52,7 +54,8 @@ const COLUMNS = `pc.id, pc.course_id, pc.domain_id, pc.slug, pc.external_id, pc.
        pc.unique_progress_per_enrollment, pc.require_all_prerequisites, pc.unpublished_at, pc.created_at, pc.updated_at`;
 
 /** A page's statement: the filters' conditions and keyset position in `where` (each ` AND ...`), LIMIT its `$limit`. */
-const listSql = (where: string, limit: number) => `SELECT ${COLUMNS} FROM ${FROM} WHERE pc.organization_id = $org${where} ORDER BY pc.created_at, pc.id LIMIT $${limit}`;
+const listSql = (where: string, limit: number, by: 'created_at' | 'updated_at' = 'created_at') =>
+  `SELECT ${COLUMNS} FROM ${FROM} WHERE pc.organization_id = $org${where} ORDER BY pc.${by}, pc.id LIMIT $${limit}`;
 
 /** The fixed reads, as pg named statements (parsed and planned once per pooled connection). */
 const READS: Record<'list' | 'listAfter' | 'get', PoolRead> = {
@@ -86,9 +89,12 @@ export class PublishedCoursesV2Service {
     if (f.domainUuid !== undefined) where += ` AND pc.domain_id = $${params.push(f.domainUuid)}::uuid`;
     if (f.courseUuid !== undefined) where += ` AND pc.course_id = $${params.push(f.courseUuid)}::uuid`;
     if (f.live !== undefined) where += f.live ? ' AND pc.unpublished_at IS NULL' : ' AND pc.unpublished_at IS NOT NULL';
+    // filter[updated_since]: changed at or after, ordered by last change (docs/decisions/data-out.md), on published_courses_org_updated_idx
+    if (f.updatedSince) where += ` AND pc.updated_at >= $${params.push(f.updatedSince)}`;
+    const by = f.updatedSince ? 'updated_at' : 'created_at';
     const filtered = where !== '';
-    if (page.after) where += ` AND (pc.created_at, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
-    const read = filtered ? { sql: listSql(where, params.length + 1), types: TEXT_TIMESTAMPS } : page.after ? READS.listAfter : READS.list;
+    if (page.after) where += ` AND (pc.${by}, pc.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
+    const read = filtered ? { sql: listSql(where, params.length + 1, by), types: TEXT_TIMESTAMPS } : page.after ? READS.listAfter : READS.list;
     params.push(page.size + 1);
     return poolRead(this.ds, p.organizationId, read, params);
   }

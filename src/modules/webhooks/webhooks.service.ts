@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, MoreThanOrEqual, Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { decrypt, encrypt } from '../../core/crypto/crypto';
@@ -197,20 +197,55 @@ export class WebhooksService extends OrgRowsService<Webhook> {
   }
 
   /** Deliveries that the webhook carried, newest first, each with its attempts (two queries a page). */
-  async listDeliveries(p: Principal, publicId: string, page: V1PageRequest): Promise<{ rows: DeliveryRow[]; attempts: Map<string, AttemptRow[]>; count: number }> {
+  /**
+   * `updatedSince` (/v1 `updated_since`): the webhooks changed at or after it, ordered by last change
+   * (updated_at, id) on webhooks_org_updated_idx (docs/decisions/data-out.md); without it, oldest first.
+   */
+  override list(p: Principal, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: Webhook[]; count: number }> {
+    if (!updatedSince) return super.list(p, page);
+    return this.repo
+      .findAndCount({
+        where: { organizationId: p.organizationId, updatedAt: MoreThanOrEqual(updatedSince) },
+        order: { updatedAt: 'ASC', id: 'ASC' },
+        skip: page.offset,
+        take: page.pageSize,
+      })
+      .then(([rows, count]) => ({ rows, count }));
+  }
+
+  /**
+   * A webhook's deliveries, newest first; with `updatedSince` (/v1 `updated_since`) the deliveries
+   * changed at or after it (a new attempt, a retry, a replay), ordered by last change (updated_at, id)
+   * on webhook_deliveries_webhook_updated_idx (docs/decisions/data-out.md).
+   */
+  async listDeliveries(p: Principal, publicId: string, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: DeliveryRow[]; attempts: Map<string, AttemptRow[]>; count: number }> {
     const w = await this.get(p, publicId);
     const db = scoped(this.ds, p.organizationId);
-    const [rows, [{ count }]] = await Promise.all([
-      db.query<DeliveryRow[]>(
-        `SELECT ${DELIVERY_COLUMNS}
+    const [rows, [{ count }]] = await Promise.all(
+      updatedSince
+        ? [
+            db.query<DeliveryRow[]>(
+              `SELECT ${DELIVERY_COLUMNS}
+                 FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+                WHERE d.webhook_id = $1 AND d.organization_id = $org AND d.updated_at >= $4
+                ORDER BY d.updated_at, d.id
+                OFFSET $2 LIMIT $3`,
+              [w.id, page.offset, page.pageSize, updatedSince],
+            ),
+            db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $org AND updated_at >= $2`, [w.id, updatedSince]),
+          ]
+        : [
+            db.query<DeliveryRow[]>(
+              `SELECT ${DELIVERY_COLUMNS}
            FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
           WHERE d.webhook_id = $1 AND d.organization_id = $org
           ORDER BY d.created_at DESC, d.id DESC
           OFFSET $2 LIMIT $3`,
-        [w.id, page.offset, page.pageSize],
-      ),
-      db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $org`, [w.id]),
-    ]);
+              [w.id, page.offset, page.pageSize],
+            ),
+            db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1 AND organization_id = $org`, [w.id]),
+          ],
+    );
     const attempts = await this.attemptsOf(rows.map((r) => r.id));
     return { rows, attempts, count };
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Req } from '@nestjs/common';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -7,7 +7,8 @@ import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
 import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, REPLAYED_SCHEMA, ROTATED_SCHEMA } from './webhooks.presenter';
-import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
 import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/http/scoped-routes';
@@ -21,8 +22,9 @@ export class WebhooksV1Controller {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @route.get()
-  async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.webhooks.list(p, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+    const { rows, count } = await this.webhooks.list(p, page, v1UpdatedSince(query));
     return page.list(rows.map(presentWebhook), count);
   }
 
@@ -83,8 +85,9 @@ export class WebhooksV1Controller {
 
   @route.get(':webhook_id/deliveries')
   @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(DELIVERY_SCHEMA) })
-  async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+    const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page, v1UpdatedSince(query));
     return page.list(
       rows.map((r) => presentDelivery(r, attempts.get(r.id) ?? [])),
       count,

@@ -1,3 +1,5 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { Bool, Choice, Filter, Int, PageParam, Str, requireMembers } from '../../../core/http/v1-rules';
 
 /** Type8b7Enum of the published v1 document. */
@@ -27,6 +29,9 @@ requireMembers(LessonRequest, ['course_id', 'order', 'title', 'type']);
 
 export class LessonListQuery {
   @Filter() course_id?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @Allow()
+  updated_since?: unknown;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }
