@@ -61,6 +61,7 @@ import { UpdatedSinceIndexes1763820000000 } from './1763820000000-updated-since-
 import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-lists';
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
+import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -123,4 +124,5 @@ export const MIGRATIONS = [
   UpdatedSinceLists1763830000000,
   ScaleGradedLessonsIndex1763870000000,
   CoursesUpdatedSince1763840000000,
+  V1ResourceUpdatedSince1763880000000,
 ];
