@@ -17,9 +17,16 @@ export class V1ResourceUpdatedSince1763880000000 implements MigrationInterface {
     await q.query(`CREATE INDEX IF NOT EXISTS questions_quiz_updated_idx ON questions (organization_id, quiz_id, updated_at, id) WHERE deleted_at IS NULL`);
     await q.query(`CREATE INDEX IF NOT EXISTS questions_bank_updated_idx ON questions (organization_id, question_bank_id, updated_at, id) WHERE deleted_at IS NULL`);
     await q.query(`CREATE INDEX IF NOT EXISTS question_bank_assignments_quiz_updated_idx ON question_bank_assignments (organization_id, quiz_id, updated_at, id)`);
+    // a domain's plans and course series, a plan's and a published path's enrollments (the plans module's LivePrograms and ProgramEnrollmentRows)
+    for (const t of ['plans', 'course_series']) await q.query(`CREATE INDEX IF NOT EXISTS ${t}_domain_updated_idx ON ${t} (domain_id, updated_at, id) WHERE deleted_at IS NULL`);
+    await q.query(`CREATE INDEX IF NOT EXISTS plan_enrollments_plan_updated_idx ON plan_enrollments (plan_id, updated_at, id)`);
+    await q.query(`CREATE INDEX IF NOT EXISTS published_path_enrollments_pp_updated_idx ON published_path_enrollments (published_path_id, updated_at, id)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX IF EXISTS published_path_enrollments_pp_updated_idx`);
+    await q.query(`DROP INDEX IF EXISTS plan_enrollments_plan_updated_idx`);
+    for (const t of ['plans', 'course_series']) await q.query(`DROP INDEX IF EXISTS ${t}_domain_updated_idx`);
     await q.query(`DROP INDEX IF EXISTS question_bank_assignments_quiz_updated_idx`);
     await q.query(`DROP INDEX IF EXISTS questions_bank_updated_idx`);
     await q.query(`DROP INDEX IF EXISTS questions_quiz_updated_idx`);

@@ -1,10 +1,10 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries } from '../support/fixtures';
+import { countQueries, domainOf, insertPlan, insertStudent, joinDomain } from '../support/fixtures';
 
 /**
  * `updated_since` on @V1Resource lists in detail (docs/decisions/data-out.md): a list of the
  * organization's rows (/v1/promo-code-pools, through v1SqlPage) and a list of one parent's rows
- * (/v1/quizzes/{id}/questions): changed rows only, ordered by last change across pages, the count
+ * (/v1/quizzes/{id}/questions, /v1/domains/{d}/plan/{id}/plan-enrollments): changed rows only, ordered by last change across pages, the count
  * of the filtered rows, 400 on a bad value, and EXPLAIN naming the (…, updated_at, id) index.
  */
 jest.setTimeout(120_000);
@@ -102,5 +102,42 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/quizzes/${quiz}/questions?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(run, /FROM questions x WHERE .*ORDER BY x\.updated_at/)).toMatch(/questions_quiz_updated_idx/);
+  });
+  it('/v1/domains/{d}/plan/{id}/plan-enrollments and /v1/domains/{d}/plan: changed since, by last change, on their (parent, updated_at, id) indexes', async () => {
+    const o = await t.newOrg();
+    const key = { basic: o.api_key };
+    const d = await domainOf(t, o);
+    const plan = await insertPlan(t, o, d.uuid);
+    const url = `/v1/domains/${d.name}/plan/${plan.id}/plan-enrollments`;
+    const enroll = async () => {
+      const s = await insertStudent(t, o);
+      await joinDomain(t, o, d.uuid, s.uuid);
+      const r = await t.post(url, { user: { id: s.id } }, key);
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+    const [e1, e2, e3] = [await enroll(), await enroll(), await enroll()];
+    await pause(5);
+    const mid = new Date().toISOString();
+    await pause(5);
+    expect((await t.patch(`${url}/${e3}`, { active: false }, key)).status).toBe(200);
+    await pause(5);
+    expect((await t.patch(`${url}/${e1}`, { active: false }, key)).status).toBe(200);
+    const since = await t.get(`${url}?updated_since=${encodeURIComponent(mid)}`, key);
+    expect(since.status).toBe(200);
+    expect(since.body.count).toBe(2);
+    expect(since.body.results.map((r: any) => r.id)).toEqual([e3, e1]);
+    expect(await pages(`${url}?updated_since=2000-01-01T00:00:00Z&page_size=1`, key)).toEqual([e2, e3, e1]);
+    expect(await pages(`${url}?page_size=1`, key)).toEqual([e1, e2, e3]);
+    expect(Object.keys((await t.get(`${url}?updated_since=x`, key)).body)).toEqual(['updated_since']);
+    const run = await countQueries(() => t.get(`${url}?updated_since=2000-01-01T00:00:00Z`, key));
+    expect(await planOf(run, /FROM "plan_enrollments".*ORDER BY .*updated_at/s)).toMatch(/plan_enrollments_plan_updated_idx/);
+
+    const plans = await t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key);
+    expect(plans.status).toBe(200);
+    expect(plans.body.results.map((r: any) => r.id)).toEqual([plan.id]);
+    expect((await t.get(`/v1/domains/${d.name}/plan?updated_since=2999-01-01T00:00:00Z`, key)).body.results).toEqual([]);
+    const runPlans = await countQueries(() => t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key));
+    expect(await planOf(runPlans, /FROM "plans".*ORDER BY .*updated_at/s)).toMatch(/plans_domain_updated_idx/);
   });
 });
