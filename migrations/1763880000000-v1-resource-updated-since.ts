@@ -21,9 +21,12 @@ export class V1ResourceUpdatedSince1763880000000 implements MigrationInterface {
     for (const t of ['plans', 'course_series']) await q.query(`CREATE INDEX IF NOT EXISTS ${t}_domain_updated_idx ON ${t} (domain_id, updated_at, id) WHERE deleted_at IS NULL`);
     await q.query(`CREATE INDEX IF NOT EXISTS plan_enrollments_plan_updated_idx ON plan_enrollments (plan_id, updated_at, id)`);
     await q.query(`CREATE INDEX IF NOT EXISTS published_path_enrollments_pp_updated_idx ON published_path_enrollments (published_path_id, updated_at, id)`);
+    // a user's plan and published-path enrollments (/v1/users/{id}/plan-enrollments, .../published-path-enrollments)
+    for (const t of ['plan_enrollments', 'published_path_enrollments']) await q.query(`CREATE INDEX IF NOT EXISTS ${t}_org_user_updated_idx ON ${t} (organization_id, user_id, updated_at, id)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    for (const t of ['plan_enrollments', 'published_path_enrollments']) await q.query(`DROP INDEX IF EXISTS ${t}_org_user_updated_idx`);
     await q.query(`DROP INDEX IF EXISTS published_path_enrollments_pp_updated_idx`);
     await q.query(`DROP INDEX IF EXISTS plan_enrollments_plan_updated_idx`);
     for (const t of ['plans', 'course_series']) await q.query(`DROP INDEX IF EXISTS ${t}_domain_updated_idx`);

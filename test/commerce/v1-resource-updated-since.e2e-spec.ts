@@ -133,6 +133,16 @@ describe('@V1Resource lists: updated_since in detail', () => {
     const run = await countQueries(() => t.get(`${url}?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(run, /FROM "plan_enrollments".*ORDER BY .*updated_at/s)).toMatch(/plan_enrollments_plan_updated_idx/);
 
+    // the user's side: /v1/users/{id}/plan-enrollments (a window, a bare array) by last change
+    const u3 = (await t.get(`${url}/${e3}`, key)).body.user.id as string;
+    const mine = await t.get(`/v1/users/${u3}/plan-enrollments?updated_since=${encodeURIComponent(mid)}`, key);
+    expect(mine.status).toBe(200);
+    expect(mine.body.map((r: any) => r.enrollment_id)).toEqual([e3]);
+    expect((await t.get(`/v1/users/${u3}/plan-enrollments?updated_since=2999-01-01T00:00:00Z`, key)).body).toEqual([]);
+    expect(Object.keys((await t.get(`/v1/users/${u3}/plan-enrollments?updated_since=x`, key)).body)).toEqual(['updated_since']);
+    const runMine = await countQueries(() => t.get(`/v1/users/${u3}/plan-enrollments?updated_since=2000-01-01T00:00:00Z`, key));
+    expect(await planOf(runMine, /FROM plan_enrollments pe.*ORDER BY pe\.updated_at/s)).toMatch(/plan_enrollments_org_user_updated_idx/);
+
     const plans = await t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key);
     expect(plans.status).toBe(200);
     expect(plans.body.results.map((r: any) => r.id)).toEqual([plan.id]);
