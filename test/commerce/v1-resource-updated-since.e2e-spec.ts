@@ -1,4 +1,5 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { journey } from '../support/learner-journey';
 import { countQueries, domainOf, insertPlan, insertStudent, joinDomain } from '../support/fixtures';
 
 /**
@@ -149,5 +150,27 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect((await t.get(`/v1/domains/${d.name}/plan?updated_since=2999-01-01T00:00:00Z`, key)).body.results).toEqual([]);
     const runPlans = await countQueries(() => t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key));
     expect(await planOf(runPlans, /FROM "plans".*ORDER BY .*updated_at/s)).toMatch(/plans_domain_updated_idx/);
+  });
+  it('/v1/promo-code-pools/{id}/offers: the offers attached since (the link made), on promo_code_pool_offers_org_pool_created_idx', async () => {
+    const o = await t.newOrg();
+    const key = { basic: o.api_key };
+    const j = journey(t, o);
+    const offer = async () => (await t.get(`/v1/domains/${o.domain_name}/published-courses/${(await j.course([{}])).publishedCourseId}`, key)).body.offer.id as string;
+    const [o1, o2] = [await offer(), await offer()];
+    const pool = (await t.post('/v1/promo-code-pools', { name: 'P', starts_at: '2026-01-01T00:00:00Z', discount_type: 'PERCENT_OFF', percent_off: 10 }, key)).body.id as string;
+    expect((await t.post(`/v1/promo-code-pools/${pool}/offers`, { id: o1 }, key)).status).toBe(201);
+    await pause(5);
+    const mid = new Date().toISOString();
+    await pause(5);
+    expect((await t.post(`/v1/promo-code-pools/${pool}/offers`, { id: o2 }, key)).status).toBe(201);
+    const since = await t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=${encodeURIComponent(mid)}`, key);
+    expect(since.status).toBe(200);
+    expect(since.body.count).toBe(1);
+    expect(since.body.results.map((r: any) => r.offers[0].id)).toEqual([o2]);
+    const all = await t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=2000-01-01T00:00:00Z&page_size=1&page=2`, key);
+    expect(all.body.results.map((r: any) => r.offers[0].id)).toEqual([o2]);
+    expect(Object.keys((await t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=x`, key)).body)).toEqual(['updated_since']);
+    const run = await countQueries(() => t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=2000-01-01T00:00:00Z`, key));
+    expect(await planOf(run, /SELECT offer_id FROM promo_code_pool_offers WHERE .*created_at >=/)).toMatch(/promo_code_pool_offers_org_pool_created_idx/);
   });
 });
