@@ -66,6 +66,7 @@ import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-update
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
 import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
+import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -133,4 +134,5 @@ export const MIGRATIONS = [
   CertificatesUpdatedAt1763890001000,
   LessonsUpdatedSince1763890002000,
   PublishedCoursesUpdatedSince1763890003000,
+  V1ResourceUpdatedSince1763880000000,
 ];

@@ -70,15 +70,15 @@ describe('@V1Resource', () => {
     expect(args('read').map(([, d]) => d)).toEqual([undefined, 'domain_name', 'box_id', 'thing_id']);
     expect(Reflect.getMetadata('design:paramtypes', proto, 'update')).toEqual([Object, String, String, String, PutDto]);
     expect(Reflect.getMetadata('design:paramtypes', proto, 'partialUpdate')).toEqual([Object, String, String, String, PatchDto]);
-    expect(Reflect.getMetadata('design:paramtypes', proto, 'list')).toEqual([Object, String, String, V1Page]);
+    expect(Reflect.getMetadata('design:paramtypes', proto, 'list')).toEqual([Object, String, String, Object, V1Page]);
     expect(proto.read.name).toBe('read');
   });
 
   it('calls the service with the caller, the path parameters in URL order and the body or page, and presents the result', async () => {
     const ctl = new ThingsController(new ThingsService()) as any;
     calls.length = 0;
-    const page = { page: 1, pageSize: 2, offset: 0, list: (results: unknown[], count: number) => ({ results, count }) };
-    expect(await ctl.list('P', 'd', 'b', page)).toEqual({ results: [{ shown: 1 }, { shown: 2 }], count: 7 });
+    const page = new V1Page({ page: 1, pageSize: 2, offset: 0 }, 'http://h', '/v1/x');
+    expect((await ctl.list('P', 'd', 'b', {}, page)).results).toEqual([{ shown: 1 }, { shown: 2 }]);
     const reply = { status: jest.fn() };
     expect(await ctl.create('P', 'd', 'b', { x: 1 }, reply)).toEqual({ shown: 3 });
     expect(reply.status).toHaveBeenCalledWith(200);
@@ -131,8 +131,8 @@ describe('@V1Resource', () => {
     expect(Reflect.getMetadata('design:paramtypes', fp, 'partialUpdateThing')).toEqual([Object, String, PatchDto]);
     const ctl = new FilteredController(new ThingsService()) as any;
     calls.length = 0;
-    const page = { page: 1, pageSize: 2, offset: 0, list: (results: unknown[], count: number) => ({ results, count }) };
-    expect(await ctl.list('P', { name: 'x' }, page)).toEqual({ results: [1, 2], count: 7 });
+    const page = new V1Page({ page: 1, pageSize: 2, offset: 0 }, 'http://h', '/v1/x');
+    expect((await ctl.list('P', { name: 'x' }, page)).results).toEqual([1, 2]);
     await ctl.list('P', { name: '' }, page);
     expect(await ctl.partialUpdateThing('P', 't', { y: 2 })).toBe(5);
     expect(calls).toEqual([
@@ -140,6 +140,24 @@ describe('@V1Resource', () => {
       ['list', 'P', page, undefined],
       ['update', 'P', 't', { y: 2 }],
     ]);
+  });
+
+  it('every list takes updated_since: on the page for the service, 400 on a bad value, and 400 when the service does not apply it', async () => {
+    const ctl = new ThingsController(new ThingsService()) as any;
+    const page = () => new V1Page({ page: 1, pageSize: 2, offset: 0 }, 'http://h', '/v1/x');
+    await expect(ctl.list('P', 'd', 'b', { updated_since: 'yesterday' }, page())).rejects.toMatchObject({ status: 400 });
+    // ThingsService.list does not read page.updatedSince: the list says so rather than ignore it
+    await expect(ctl.list('P', 'd', 'b', { updated_since: '2026-01-01T00:00:00Z' }, page())).rejects.toMatchObject({ status: 400 });
+    const applied = page();
+    calls.length = 0;
+    const service = new ThingsService();
+    service.listThings = async (...args: unknown[]) => {
+      calls.push(['since', (args[args.length - 1] as V1Page).updatedSince]);
+      return { rows: [], count: 0 };
+    };
+    expect((await (new ThingsController(service) as any).list('P', 'd', 'b', { updated_since: '2026-01-01T00:00:00Z' }, applied)).results).toEqual([]);
+    expect(calls).toEqual([['since', new Date('2026-01-01T00:00:00Z')]]);
+    expect(Reflect.getMetadata('swagger/apiParameters', proto.list).map((x: { name: string }) => x.name)).toContain('updated_since');
   });
 
   it('a read with baseUrl takes the request base URL after the path parameters and presents with it', async () => {

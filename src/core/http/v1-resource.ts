@@ -1,12 +1,14 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { v1PageSchema } from '../openapi/v1-page-schema';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
 import type { LinkRows } from '../database/link-rows';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../pagination/v1-page';
+import { ValidationFailed } from './api-error';
 import { BaseUrl } from './base-url';
 import { patchTwinName, PutAndPatch } from './put-and-patch';
 import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from './service-ref';
@@ -23,6 +25,11 @@ import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, Ser
  *   with `filters`, the handler also takes the query (`@Query()`, of class `query` when given,
  *   validated as a hand-written handler's would be) and the service gets `filters(query)` after the
  *   page;
+ * - every list takes `updated_since` (core/pagination/updated-since.ts, declared in the OpenAPI
+ *   document beside the list's filters): the handler reads the query, sets `page.updatedSince`, and
+ *   the service applies it (`v1SinceSql`, `v1SqlPage`: changed rows only, ordered by (updated_at,
+ *   id) on an index) or its `filters` return it as `updatedSince`; a list whose service does
+ *   neither answers 400 at `updated_since` rather than ignore it;
  * - create: the row → 201 (`upsert`: `{view, created}` → 201 when created, else 200);
  * - read, update: the row → 200; PUT and PATCH share one handler unless `patchBody` is given
  *   (then PATCH is its own handler `partial<Name>` with that body, as @PutAndPatch names it) or
@@ -65,6 +72,9 @@ export interface V1ResourceSpec<S> {
    */
   schema?: Record<string, unknown>;
 }
+
+/** Metadata of a @V1Resource list handler (true): the walk over every such list (test/platform) finds them by it. */
+export const V1_RESOURCE_LIST = 'v1-resource:list';
 
 /** The service method (`call`: `(s) => s.method`) and the handler's name (default: the method's name). */
 type Op<S> = { call: MethodRef<S>; handler?: string };
@@ -177,19 +187,27 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
         list.handler ?? nameOf(list.call),
         async function (p, ...args) {
           const page = args[args.length - 1] as V1Page;
-          // with filters: (…path parameters, query, page) → (…path parameters, page, filters(query))
-          const call = list.filters ? [...args.slice(0, -2), page, list.filters(args[args.length - 2])] : args;
-          if (list.window) return page.window(((await svc(this, list.call)(p, ...call)) as unknown[]).map((r) => spec.present(r, this)));
-          const { rows, count } = await svc(this, list.call)(p, ...call);
+          const query = args[args.length - 2] as Record<string, unknown>;
+          page.withUpdatedSince(v1UpdatedSince(query));
+          // (…path parameters, query, page) → (…path parameters, page[, filters(query)])
+          const filters = list.filters?.(query);
+          const call = [...args.slice(0, -2), page, ...(list.filters ? [filters] : [])];
+          const result = await svc(this, list.call)(p, ...call);
+          if (page.updatedSinceIgnored && !(filters && typeof filters === 'object' && 'updatedSince' in filters)) {
+            throw new ValidationFailed([{ field: 'updated_since', message: 'This list does not take updated_since yet.' }], 400);
+          }
+          if (list.window) return page.window((result as unknown[]).map((r) => spec.present(r, this)));
+          const { rows, count } = result;
           return page.list(
             rows.map((r: unknown) => spec.present(r, this)),
             count,
           );
         },
-        [Get(collection), read, ...ok(item && (list.window ? { type: 'array', items: item } : v1PageSchema(item)))],
+        [Get(collection), read, ApiQuery(V1_UPDATED_SINCE_QUERY), ...ok(item && (list.window ? { type: 'array', items: item } : v1PageSchema(item)))],
         parents,
-        { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.filters ? (list.query ?? Object) : undefined },
+        { page: list.window ? [...V1_WINDOW] : [list.cap, list.defaultSize], query: list.query ?? Object },
       );
+      Reflect.defineMetadata(V1_RESOURCE_LIST, true, (proto as Record<string, object>)[list.handler ?? nameOf(list.call)]);
     }
     if (create?.upsert) {
       def(

@@ -1,5 +1,6 @@
 import { ValidationFailed } from '../http/api-error';
 import { dateTimeParam } from '../http/query-params';
+import type { V1PageRequest } from './v1-page';
 
 /**
  * /v1 `updated_since` (CONVENTIONS §20, an extension of the published lists): an RFC 3339 time
@@ -21,3 +22,15 @@ export const V1_UPDATED_SINCE_QUERY = {
   schema: { type: 'string' as const, format: 'date-time' },
   description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
 };
+
+/**
+ * The SQL of a /v1 list page's `updated_since` (V1PageRequest.updatedSince, set by @V1Resource):
+ * `and`, the condition `AND <at> >= $<n>` (empty without it) with its `params`, and `order`, the
+ * list's ORDER BY: by last change `(<at>, <id>)` with it, else the list's own `order`. The list's
+ * table needs an index ending in `(<at>, <id>)` (docs/decisions/data-out.md).
+ */
+export function v1SinceSql(page: V1PageRequest, at: string, n: number, order: string, id = at.replace(/[a-z_]+$/, 'id')): { and: string; params: unknown[]; order: string } {
+  const since = page.updatedSince;
+  if (since === undefined) return { and: '', params: [], order };
+  return { and: ` AND ${at} >= $${n}`, params: [since], order: `${at}, ${id}` };
+}

@@ -14,6 +14,11 @@ export interface V1PageRequest {
   page: number;
   pageSize: number;
   offset: number;
+  /**
+   * A @V1Resource list's `updated_since` (core/pagination/updated-since.ts): the list then answers
+   * the rows changed at or after it, ordered by last change. Undefined when not given.
+   */
+  readonly updatedSince?: Date;
 }
 
 /** The caps of section 8. */
@@ -87,6 +92,8 @@ export class V1Page implements V1PageRequest {
   readonly page: number;
   readonly pageSize: number;
   readonly offset: number;
+  private since?: Date;
+  private sinceRead = false;
 
   constructor(
     request: V1PageRequest,
@@ -94,6 +101,23 @@ export class V1Page implements V1PageRequest {
     private readonly url: string,
   ) {
     ({ page: this.page, pageSize: this.pageSize, offset: this.offset } = request);
+  }
+
+  /** The list's `updated_since` (set by @V1Resource); reading it tells the handler the list applied it. */
+  get updatedSince(): Date | undefined {
+    this.sinceRead = true;
+    return this.since;
+  }
+
+  /** @V1Resource: the query's `updated_since`, for the service to apply. */
+  withUpdatedSince(since: Date | undefined): this {
+    this.since = since;
+    return this;
+  }
+
+  /** `updated_since` was given and the service never read it (a list that does not apply it yet). */
+  get updatedSinceIgnored(): boolean {
+    return this.since !== undefined && !this.sinceRead;
   }
 
   /** The list body: `results` (this page's rows, presented) of `count` in all, with the next/previous links of this request. */

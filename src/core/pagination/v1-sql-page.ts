@@ -40,9 +40,24 @@ export class OrgWhere {
 
 /**
  * One /v1 page of `SELECT <select> FROM <from> WHERE <where>`, oldest first (`order`), with the
- * count of every row the WHERE clause takes: two statements.
+ * count of every row the WHERE clause takes: two statements. With the page's `updated_since`
+ * (@V1Resource), the rows changed at or after it, ordered by last change (`changed`: the order's
+ * `created_at` read as `updated_at`).
  */
-export async function v1SqlPage<R>(db: Queryable, select: string, from: string, where: OrgWhere, page: V1PageRequest, order = 'created_at, id'): Promise<{ rows: R[]; count: number }> {
+export async function v1SqlPage<R>(
+  db: Queryable,
+  select: string,
+  from: string,
+  where: OrgWhere,
+  page: V1PageRequest,
+  order = 'created_at, id',
+  changed = order.replace('created_at', 'updated_at'),
+): Promise<{ rows: R[]; count: number }> {
+  const since = page.updatedSince;
+  if (since !== undefined) {
+    where.and(since, (param) => `${changed.split(',')[0].trim()} >= ${param}`);
+    order = changed;
+  }
   const n = where.params.length;
   const [{ n: count }] = await db.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, where.params);
   const rows: R[] = await db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.pageSize, page.offset]);

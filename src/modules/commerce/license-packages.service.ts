@@ -4,6 +4,7 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { rowsOf } from '../../core/database/sql';
 import { ANONYMIZED_USER } from '../students/user-refs';
@@ -141,11 +142,15 @@ export class LicensePackagesService {
   async listSeats(p: Principal, packageId: string, page: V1PageRequest): Promise<{ rows: SeatRow[]; count: number }> {
     const m = this.ds.manager;
     const pkg = await this.pkg(m, p, packageId);
-    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $org AND package_id = $1`, [pkg.id]);
+    const since = v1SinceSql(page, 's.updated_at', 2, 's.created_at, s.id');
+    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats s WHERE s.organization_id = $org AND s.package_id = $1${since.and}`, [
+      pkg.id,
+      ...since.params,
+    ]);
     const rows: SeatRow[] = await scoped(m, p.organizationId).query(
       `SELECT ${SEAT_COLS} FROM license_seats s JOIN users u ON u.organization_id = $org AND u.id = s.user_id
-        WHERE s.organization_id = $org AND s.package_id = $1 ORDER BY s.created_at, s.id LIMIT $2 OFFSET $3`,
-      [pkg.id, page.pageSize, page.offset],
+        WHERE s.organization_id = $org AND s.package_id = $1${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [pkg.id, ...since.params],
     );
     return { rows, count: n };
   }

@@ -5,6 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { fieldError } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { OfferUpdateDto } from './dto/offer.dto';
 import type { OfferItemRow } from './offers.presenter';
@@ -33,9 +34,11 @@ export class OffersV1Service {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async list(p: Principal, page: V1PageRequest): Promise<{ rows: OfferItemRow[]; count: number }> {
-    const [{ n }] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE}`);
+    const since = v1SinceSql(page, 'o.updated_at', 1, 'o.created_at, o.id');
+    const [{ n }] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE}${since.and}`, since.params);
     const rows = await scoped(this.ds, p.organizationId).query<OfferItemRow[]>(
-      `SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE} ORDER BY o.created_at, o.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      `SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $org AND ${LIVE}${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      since.params,
     );
     return { rows, count: n };
   }

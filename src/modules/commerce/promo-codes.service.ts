@@ -125,13 +125,20 @@ export class PromoCodesService {
 
   // ------------------------------------------------------------------ pool offers
 
-  async listPoolOffers(p: Principal, poolId: string, page: V1PageRequest): Promise<{ rows: OfferItemView[][]; count: number }> {
+  /**
+   * A pool's offers, by the link made (a link is made or removed, never changed: its `created_at` is
+   * its last change, so `updatedSince` keeps the links made since, in the same order, on
+   * promo_code_pool_offers_org_pool_created_idx).
+   */
+  async listPoolOffers(p: Principal, poolId: string, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: OfferItemView[][]; count: number }> {
     const m = this.ds.manager;
     const pool = await this.pool(m, p, poolId);
-    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1`, [pool.id]);
+    const since = updatedSince ? ' AND created_at >= $2' : '';
+    const params = updatedSince ? [pool.id, updatedSince] : [pool.id];
+    const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1${since}`, params);
     const ids: { offer_id: string }[] = await scoped(m, p.organizationId).query(
-      `SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1 ORDER BY created_at, offer_id LIMIT $2 OFFSET $3`,
-      [pool.id, page.pageSize, page.offset],
+      `SELECT offer_id FROM promo_code_pool_offers WHERE organization_id = $org AND pool_id = $1${since} ORDER BY created_at, offer_id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
     );
     const items = await loadOfferItems(
       m,

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/http/v1-resource';
 import { boolParam, strParam } from '../../core/http/v1-rules';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { PromoCodeCreateDto, PromoCodePatchDto, PromoCodePoolCreateDto, PromoCodePoolPatchDto, PromoCodePoolPutDto, PromoCodePutDto } from './dto/promo-codes.dto';
 import { presentPool, presentPoolOffers, presentPromoCode } from './promo-codes.presenter';
@@ -35,8 +36,9 @@ export class PromoCodePoolsV1Controller {
 
   @Get(':promo_code_pool_id/offers')
   @Scopes('promo-codes:read')
-  async listPoolOffers(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.promo.listPoolOffers(p, id, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async listPoolOffers(@Auth() p: Principal, @Param('promo_code_pool_id') id: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const { rows, count } = await this.promo.listPoolOffers(p, id, page, v1UpdatedSince(query));
     return page.list(rows.map(presentPoolOffers), count);
   }
 

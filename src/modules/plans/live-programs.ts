@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, IsNull, MoreThanOrEqual } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { SoftDeletedDomainOrgEntity } from '../../core/database/org-entity';
 import { notFound } from '../../core/http/api-error';
@@ -44,9 +44,14 @@ export function LivePrograms<E extends SoftDeletedDomainOrgEntity, V>(entity: ne
     async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: V[]; count: number }> {
       const domain = await this.domains.requireByName(p, domainName);
       const m = this.ds.manager;
-      const [rows, count] = await m
-        .getRepository(entity)
-        .findAndCount({ where: this.where(p.organizationId, domain.id), order: { createdAt: 'ASC', id: 'ASC' } as never, take: page.pageSize, skip: page.offset });
+      // with updated_since: the rows changed since, by last change (on (domain_id, updated_at, id))
+      const since = page.updatedSince;
+      const [rows, count] = await m.getRepository(entity).findAndCount({
+        where: this.where(p.organizationId, domain.id, since ? { updatedAt: MoreThanOrEqual(since) } : {}),
+        order: (since ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' }) as never,
+        take: page.pageSize,
+        skip: page.offset,
+      });
       return { rows: await this.views(m, p.organizationId, domain, rows), count };
     }
 

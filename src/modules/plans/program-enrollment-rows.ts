@@ -1,4 +1,4 @@
-import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { EntityManager, FindOptionsWhere, MoreThanOrEqual } from 'typeorm';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, IdType } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
@@ -70,9 +70,11 @@ export class ProgramEnrollmentRows<E extends EnrollmentColumns> {
   }
 
   async page(m: EntityManager, organizationId: string, programId: string, page: V1PageRequest): Promise<{ rows: ProgramEnrollmentView<E>[]; count: number }> {
+    // with updated_since: the enrollments changed since, by last change (on (<program>_id, updated_at, id))
+    const since = page.updatedSince;
     const [rows, count] = await m.getRepository(this.spec.entity).findAndCount({
-      where: this.where(organizationId, programId),
-      order: { createdAt: 'ASC', id: 'ASC' } as never,
+      where: this.where(organizationId, programId, since ? { updatedAt: MoreThanOrEqual(since) } : {}),
+      order: (since ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' }) as never,
       take: page.pageSize,
       skip: page.offset,
     });

@@ -5,6 +5,7 @@ import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-re
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { DERIVED, REGISTERED_USER } from './completion';
 import { ProgressService } from './progress.service';
@@ -172,10 +173,12 @@ export class ProgressReads {
   }
 
   async tokens(p: Principal, page: V1PageRequest): Promise<{ rows: ProgressTokenRow[]; count: number }> {
-    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM lesson_progress WHERE organization_id = $org`);
+    const since = v1SinceSql(page, 'updated_at', 1, 'created_at, id');
+    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM lesson_progress WHERE organization_id = $org${since.and}`, since.params);
     const rows = await scoped(this.ds, p.organizationId).query<ProgressTokenRow[]>(
       `SELECT progress_token, completed_at, success_status, score, max_score FROM lesson_progress
-        WHERE organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+        WHERE organization_id = $org${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      since.params,
     );
     return { rows, count: c.n };
   }

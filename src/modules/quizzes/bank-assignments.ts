@@ -1,4 +1,5 @@
 import { rowsOf } from '../../core/database/sql';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { ASSIGNMENT_COLUMNS, ASSIGNMENT_SELECT, AssignmentRow, insertColumns, setClause, sortedIds } from './quiz-model';
 import { Changes, Db, NOW } from './quiz-rows';
@@ -9,12 +10,13 @@ export class BankAssignments {
 
   /** A quiz's assignments (live banks), ordered by order then creation; paged when `page` is given. */
   async list(org: string, quizId: string, page?: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
+    const since = page ? v1SinceSql(page, 'a.updated_at', 2, 'a."order", a.created_at, a.id') : { and: '', params: [], order: 'a."order", a.created_at, a.id' };
     const from = `FROM question_bank_assignments a JOIN question_banks b ON b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL
-                  WHERE a.organization_id = $org AND a.quiz_id = $1`;
+                  WHERE a.organization_id = $org AND a.quiz_id = $1${since.and}`;
     const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';
-    const rows = await this.db(org).query<AssignmentRow[]>(`SELECT ${ASSIGNMENT_SELECT} ${from} ORDER BY a."order", a.created_at, a.id${limit}`, [quizId]);
+    const rows = await this.db(org).query<AssignmentRow[]>(`SELECT ${ASSIGNMENT_SELECT} ${from} ORDER BY ${since.order}${limit}`, [quizId, ...since.params]);
     if (!page) return { rows, count: rows.length };
-    const [{ n }] = await this.db(org).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [quizId]);
+    const [{ n }] = await this.db(org).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [quizId, ...since.params]);
     return { rows, count: n };
   }
 

@@ -7,6 +7,7 @@ import { rowsOf } from '../../core/database/sql';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { BankAssignments } from './bank-assignments';
 import { BANK_COLUMNS, BANK_SELECT, insertColumns, QUESTION_COLUMNS, QUESTION_SELECT, QuestionBankRow, QuestionRow, QUIZ_COLUMNS, QUIZ_SELECT, QuizRow, setClause, sortedIds } from './quiz-model';
@@ -38,10 +39,11 @@ export class QuizzesService {
   /* ---------------------------------------------------------------- quizzes */
 
   async listQuizzesV1(p: Principal, name: string | undefined, page: V1PageRequest): Promise<{ rows: QuizRow[]; count: number }> {
-    const params: unknown[] = [name ?? null];
-    const from = `FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL AND ($1::text IS NULL OR q.name = $1)`;
+    const since = v1SinceSql(page, 'q.updated_at', 2, 'q.created_at, q.id');
+    const params: unknown[] = [name ?? null, ...since.params];
+    const from = `FROM quizzes q WHERE q.organization_id = $org AND q.deleted_at IS NULL AND ($1::text IS NULL OR q.name = $1)${since.and}`;
     const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
-    const rows = await this.db(p).query<QuizRow[]>(`SELECT ${QUIZ_SELECT} ${from} ORDER BY q.created_at, q.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const rows = await this.db(p).query<QuizRow[]>(`SELECT ${QUIZ_SELECT} ${from} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
@@ -101,10 +103,10 @@ export class QuizzesService {
   /* ---------------------------------------------------------- question banks */
 
   async listBanksV1(p: Principal, page: V1PageRequest): Promise<{ rows: QuestionBankRow[]; count: number }> {
-    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL`);
-    const rows = await this.db(p).query<QuestionBankRow[]>(
-      `SELECT ${BANK_SELECT} FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL ORDER BY b.created_at, b.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-    );
+    const since = v1SinceSql(page, 'b.updated_at', 1, 'b.created_at, b.id');
+    const from = `FROM question_banks b WHERE b.organization_id = $org AND b.deleted_at IS NULL${since.and}`;
+    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, since.params);
+    const rows = await this.db(p).query<QuestionBankRow[]>(`SELECT ${BANK_SELECT} ${from} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, since.params);
     return { rows, count: n };
   }
 
@@ -136,9 +138,10 @@ export class QuizzesService {
   async listQuestionsOf(p: Principal, parent: { quizId: string } | { bankId: string }, page: V1PageRequest): Promise<{ rows: QuestionRow[]; count: number }> {
     const col = 'quizId' in parent ? 'quiz_id' : 'question_bank_id';
     const id = 'quizId' in parent ? parent.quizId : parent.bankId;
-    const from = `FROM questions x WHERE x.organization_id = $org AND x.${col} = $1 AND x.deleted_at IS NULL`;
-    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [id]);
-    const rows = await this.db(p).query<QuestionRow[]>(`SELECT ${QUESTION_SELECT} ${from} ORDER BY x."order", x.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [id]);
+    const since = v1SinceSql(page, 'x.updated_at', 2, 'x."order", x.id');
+    const from = `FROM questions x WHERE x.organization_id = $org AND x.${col} = $1 AND x.deleted_at IS NULL${since.and}`;
+    const [{ n }] = await this.db(p).query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [id, ...since.params]);
+    const rows = await this.db(p).query<QuestionRow[]>(`SELECT ${QUESTION_SELECT} ${from} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [id, ...since.params]);
     return { rows, count: n };
   }
 

@@ -4,6 +4,7 @@ import type { Principal } from '../../core/auth/principal';
 import { scoped } from '../../core/database/scoped';
 import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { REGISTERED } from './users.v1.service';
 
@@ -116,11 +117,13 @@ export class UserEnrollmentsV1Service {
     const db = scoped(this.ds, p.organizationId);
     const [head] = await db.query<{ registered: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.organization_id = $org AND ${REGISTERED('u')}) AS registered`, [id]);
     if (!head.registered) throw notFound();
+    // with updated_since: the enrollments changed since, by last change (<table>_org_user_updated_idx)
+    const since = v1SinceSql(page, `${list.alias}.updated_at`, 2, `${list.alias}.created_at, ${list.alias}.id`);
     return db.query(
       `SELECT ${list.select} FROM ${list.from} ${list.laterals ?? ''}
-        WHERE ${list.where}
-        ORDER BY ${list.alias}.created_at, ${list.alias}.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [id],
+        WHERE ${list.where}${since.and}
+        ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [id, ...since.params],
     );
   }
 }

@@ -29,6 +29,8 @@ export class QuizListQuery {
   @Filter() name?: string;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
+  /** read by @V1Resource (core/pagination/updated-since.ts) */
+  @PageParam() updated_since?: unknown;
 }
 
 export class PatchedQuestionBankRequest {
