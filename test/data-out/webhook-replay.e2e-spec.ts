@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { testEvent } from '../support/events';
 import { loadConfig } from '../../src/core/config/config';
 import { EventType, recordEvents } from '../../src/core/events/outbox';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
@@ -39,7 +40,7 @@ describe('webhook replay', () => {
     t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: n }, (_x, i) => ({ organizationId: orgUuid(org), type, objects: { user: { id: `stu_r${i}`, email: `r${i}@example.com`, first_name: 'R', last_name: `${i}` } } })),
+        Array.from({ length: n }, (_x, i) => testEvent(orgUuid(org), type, { user: { id: `stu_r${i}`, email: `r${i}@example.com`, first_name: 'R', last_name: `${i}` } })),
       ),
     );
   const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));

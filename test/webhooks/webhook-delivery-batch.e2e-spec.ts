@@ -1,4 +1,5 @@
 import { waitFor } from '../support/eventually';
+import { testEvent } from '../support/events';
 import { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { loadConfig } from '../../src/core/config/config';
@@ -51,11 +52,7 @@ describe('webhook deliveries queued several to a job', () => {
     const events = await t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: 4 }, (_x, i) => ({
-          organizationId: orgUuid(org),
-          type: 'COURSE_ENROLLMENT' as const,
-          objects: { user: { id: `stu_${i}`, email: `b${i}@b.test`, first_name: 'B', last_name: 'C' } },
-        })),
+        Array.from({ length: 4 }, (_x, i) => testEvent(orgUuid(org), 'COURSE_ENROLLMENT', { user: { id: `stu_${i}`, email: `b${i}@b.test`, first_name: 'B', last_name: 'C' } })),
       ),
     );
 

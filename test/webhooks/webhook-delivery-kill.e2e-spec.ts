@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { testEvent } from '../support/events';
 import { ChildProcess } from 'node:child_process';
 import { ServerResponse } from 'node:http';
 import { loadConfig } from '../../src/core/config/config';
@@ -43,9 +44,7 @@ describe('webhook delivery survives a killed worker', () => {
       const org = await t.newOrg();
       const created = await t.post('/v1/webhooks', { target_url: r.url }, { basic: org.api_key });
       expect(created.status).toBe(201);
-      const [eventUuid] = await t.ds.transaction((m) =>
-        recordEvents(m, [{ organizationId: orgUuid(org), type: 'COURSE_COMPLETION', objects: { user: { id: 'stu_x', email: 'a@b.test', first_name: 'A', last_name: 'B' } } }]),
-      );
+      const [eventUuid] = await t.ds.transaction((m) => recordEvents(m, [testEvent(orgUuid(org), 'COURSE_COMPLETION', { user: { id: 'stu_x', email: 'a@b.test', first_name: 'A', last_name: 'B' } })]));
 
       const proc = spawnWorker(t.config, { WEBHOOK_LOCK_MS: '1000', WEBHOOK_RELAY_INTERVAL_MS: '100' });
       child = proc.child;
@@ -98,9 +97,7 @@ describe('webhook delivery across a graceful worker stop', () => {
     try {
       const org = await t.newOrg();
       const created = await t.post('/v1/webhooks', { target_url: r.url }, { basic: org.api_key });
-      const [eventUuid] = await t.ds.transaction((m) =>
-        recordEvents(m, [{ organizationId: orgUuid(org), type: 'QUIZ_COMPLETION', objects: { user: { id: 'stu_y', email: 'y@b.test', first_name: 'Y', last_name: 'Z' } } }]),
-      );
+      const [eventUuid] = await t.ds.transaction((m) => recordEvents(m, [testEvent(orgUuid(org), 'QUIZ_COMPLETION', { user: { id: 'stu_y', email: 'y@b.test', first_name: 'Y', last_name: 'Z' } })]));
       const config = loadConfig(process.env, { ...t.config, WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_RETRY_SCALE: 0.001, WEBHOOK_RELAY_INTERVAL_MS: 100 });
       const first = await createWorker(config);
       workers.push(first);

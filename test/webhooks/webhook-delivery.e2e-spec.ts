@@ -1,4 +1,5 @@
 import { waitFor } from '../support/eventually';
+import { testEvent } from '../support/events';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { EventType, recordEvents } from '../../src/core/events/outbox';
@@ -63,7 +64,7 @@ describe('webhook delivery', () => {
     return t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: n }, (_x, i) => ({ organizationId: orgUuid(org), type, objects: objects(i) })),
+        Array.from({ length: n }, (_x, i) => testEvent(orgUuid(org), type, objects(i))),
       ),
     );
   }

@@ -1,4 +1,5 @@
 import { waitFor } from '../support/eventually';
+import { testEvent } from '../support/events';
 import net from 'node:net';
 import { AddressInfo } from 'node:net';
 import { recordEvents } from '../../src/core/events/outbox';
@@ -75,11 +76,7 @@ describe('webhook delivery fairness', () => {
     t.ds.transaction((m) =>
       recordEvents(
         m,
-        Array.from({ length: n }, (_x, i) => ({
-          organizationId: orgId,
-          type: 'COURSE_ENROLLMENT' as const,
-          objects: { user: { id: `stu_${i}`, email: `f${i}@f.test`, first_name: 'F', last_name: 'G' } },
-        })),
+        Array.from({ length: n }, (_x, i) => testEvent(orgId, 'COURSE_ENROLLMENT', { user: { id: `stu_${i}`, email: `f${i}@f.test`, first_name: 'F', last_name: 'G' } })),
       ),
     );
   const hook = async (api_key: string, target_url: string) => {

@@ -1,4 +1,5 @@
 import { waitFor } from '../support/eventually';
+import { testEvent } from '../support/events';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppConfig, loadConfig } from '../../src/core/config/config';
 import { EventType, recordEvents } from '../../src/core/events/outbox';
@@ -47,13 +48,7 @@ describe('webhook deliveries as receivers expect them', () => {
   }
   const emit = (org: CreatedOrg, type: EventType = 'COURSE_ENROLLMENT') =>
     t.ds.transaction((m) =>
-      recordEvents(m, [
-        {
-          organizationId: orgUuid(org),
-          type,
-          objects: { user: { id: 'x', email: 'ünïcode@example.com', first_name: 'Zoë', last_name: '日本' }, domain: { id: 'y', name: 'd.test' } },
-        },
-      ]),
+      recordEvents(m, [testEvent(orgUuid(org), type, { user: { id: 'x', email: 'ünïcode@example.com', first_name: 'Zoë', last_name: '日本' }, domain: { id: 'y', name: 'd.test' } })]),
     );
   async function hook(org: CreatedOrg, body: Record<string, unknown>) {
     const res = await t.post('/v1/webhooks', body, { basic: org.api_key });

@@ -1,4 +1,5 @@
 import { waitFor } from '../support/eventually';
+import { testEvent } from '../support/events';
 import { INestApplicationContext } from '@nestjs/common';
 import { ChildProcess } from 'node:child_process';
 import { ServerResponse } from 'node:http';
@@ -48,7 +49,7 @@ describe('webhook recovery after a worker dies', () => {
     return c;
   };
   const emit = (orgId: string, type: 'COURSE_ENROLLMENT' | 'COURSE_COMPLETION' = 'COURSE_ENROLLMENT') =>
-    t.ds.transaction((m) => recordEvents(m, [{ organizationId: orgId, type, objects: { user: { id: 'u', email: 'a@b.test', first_name: 'A', last_name: 'B' } } }]));
+    t.ds.transaction((m) => recordEvents(m, [testEvent(orgId, type, { user: { id: 'u', email: 'a@b.test', first_name: 'A', last_name: 'B' } })]));
   const deliveryRow = async (eventUuid: string) => (await t.ds.query(`SELECT status, attempt_count, awaiting_enqueue FROM webhook_deliveries WHERE event_id = $1`, [eventUuid]))[0];
   /** The delivery row once it has SUCCEEDED (polled for up to 10 s). */
   const succeeded = (eventUuid: string) =>

@@ -68,5 +68,8 @@ export const eventViltSession = (s: {
   })),
 });
 
+/** `success_status` of a completion event: PASSED, FAILED or null (unknown). */
+export const eventSuccessStatus = (s: string | null | undefined): 'PASSED' | 'FAILED' | null => (s === 'PASSED' || s === 'FAILED' ? s : null);
+
 /** The quiz of QUIZ_COMPLETION (modules/quizzes). */
 export const eventQuiz = (q: { id: string; name: string }) => ({ id: encodeId('quiz', q.id), name: q.name });

@@ -1,5 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { decodeId, newUuid, encodeId } from '../ids/ids';
+import type { EventObjectsOf, EventPayload, EventType } from './event-payloads';
+
+export type { EventType, EventPayload } from './event-payloads';
 
 /**
  * Domain events go to the transactional outbox: written with the SAME EntityManager (transaction)
@@ -17,18 +20,19 @@ export const EVENT_TYPES = [
   'QUIZ_COMPLETION',
   'VILT_EVENT_REGISTRATION',
   'DASHBOARD_TASK_CREATED',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+] as const satisfies readonly EventType[];
+/** every declared type is in EVENT_TYPES (a type declared in event-payloads.ts and left out here fails to compile) */
+const everyType: Exclude<EventType, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyType;
 
 /**
- * The objects an event concerns, named as the platform's samples name them (CONVENTIONS.md
- * sections 6 and 10, ../shared/reference/webhook-event-samples.md): user {id, email, first_name,
- * last_name}, course {id, published_course_id, title, url}, domain {id, name}, path {...},
- * purchase {...}, lesson {...}, quiz {...}. recordEvents adds what every event carries about the
- * user on the domain (`domain_access_code`, `signup_fields`) and `purchase` on the event types
- * that can come from one, unless the caller sets them.
+ * The objects an event of type T concerns (its declared body, event-payloads.ts, without what
+ * recordEvents fills in), named as the platform's samples name them (CONVENTIONS.md sections 6
+ * and 10, ../shared/reference/webhook-event-samples.md). recordEvents adds what every event
+ * carries about the user on the domain (`domain_access_code`, `signup_fields`) and `purchase` on
+ * the event types that can come from one, unless the caller sets them.
  */
-export type EventObjects = Record<string, unknown>;
+export type EventObjects<T extends EventType = EventType> = EventObjectsOf<T>;
 
 /** Event types whose registration may come from a purchase: they carry `purchase` (null when none). */
 export const PURCHASE_EVENT_TYPES: ReadonlySet<EventType> = new Set(['COURSE_ENROLLMENT', 'PATH_ENROLLMENT', 'DOMAIN_ENROLLMENT', 'PURCHASE_FULFILLMENT']);
@@ -45,10 +49,9 @@ interface Membership {
  * fields that apply to the domain (the organization's own and the domain's), in field order.
  */
 async function memberships(manager: EntityManager, events: PendingEvent[]): Promise<(Membership | null)[]> {
-  const idOf = (o: unknown) => (o && typeof o === 'object' ? (o as { id?: unknown }).id : undefined);
   const keys = events.map((e) => {
-    const user = decodeId('student', idOf(e.objects.user));
-    const domain = decodeId('domain', idOf(e.objects.domain));
+    const user = decodeId('student', (e.objects.user as { id?: string } | undefined)?.id);
+    const domain = decodeId('domain', (e.objects.domain as { id?: string } | undefined)?.id);
     return user && domain ? { user, domain, org: e.organizationId } : null;
   });
   const wanted = keys.filter((k): k is NonNullable<typeof k> => k !== null);
@@ -78,11 +81,8 @@ function signupFieldsMember(m: Membership | null): Record<string, unknown> {
   return out;
 }
 
-export interface PendingEvent {
-  organizationId: string;
-  type: EventType;
-  objects: EventObjects;
-}
+/** An event to record: its type and the objects of that type's declared body (a wrong body does not compile). */
+export type PendingEvent<T extends EventType = EventType> = { [K in T]: { organizationId: string; type: K; objects: EventObjectsOf<K> } }[T];
 
 /** Record events in the outbox within the caller's transaction; one INSERT for all of them. */
 export async function recordEvents(manager: EntityManager, events: PendingEvent[]): Promise<string[]> {
@@ -99,7 +99,7 @@ export async function recordEvents(manager: EntityManager, events: PendingEvent[
     if (PURCHASE_EVENT_TYPES.has(e.type)) common.purchase = null;
     common.domain_access_code = member[i]?.access_code ?? null;
     common.signup_fields = signupFieldsMember(member[i]);
-    const payload = { id: encodeId('event', id), event_type: e.type, timestamp: now.toISOString(), ...common, ...e.objects };
+    const payload = eventBody(e.type, encodeId('event', id), now.toISOString(), common, e.objects);
     values.push(id, e.organizationId, e.type, JSON.stringify(payload));
     rows.push(`($${i * 4 + 1}::uuid, $${i * 4 + 2}::uuid, $${i * 4 + 3}, $${i * 4 + 4}::jsonb)`);
   });
@@ -107,6 +107,11 @@ export async function recordEvents(manager: EntityManager, events: PendingEvent[
   return ids;
 }
 
-export function recordEvent(manager: EntityManager, event: PendingEvent): Promise<string[]> {
-  return recordEvents(manager, [event]);
+export function recordEvent<T extends EventType>(manager: EntityManager, event: PendingEvent<T>): Promise<string[]> {
+  return recordEvents(manager, [event as PendingEvent]);
+}
+
+/** The body recordEvents writes for `objects` (the common members first; what the caller sets wins). */
+export function eventBody<T extends EventType>(type: T, id: string, timestamp: string, common: Record<string, unknown>, objects: EventObjectsOf<T>): EventPayload<T> {
+  return { id, event_type: type, timestamp, ...common, ...objects } as unknown as EventPayload<T>;
 }

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { eventCourse, eventDomain, eventPath, eventUser, UserCols } from '../../core/events/bodies';
 import { PendingEvent, recordEvents } from '../../core/events/outbox';
+import type { EventObjectsOf } from '../../core/events/event-payloads';
 import { fieldError } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import { joinDomainFor } from '../domain-users/membership-writes';
@@ -67,7 +68,7 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
   grants.domain_user = await joinDomainFor(m, { organizationId: org, domain, user, purchase });
 
   const events: PendingEvent[] = [];
-  const objects: Record<string, unknown> = {};
+  const objects: Pick<EventObjectsOf<'PURCHASE_FULFILLMENT'>, 'course' | 'path' | 'course_series' | 'plan'> = {};
   const kind = offerType(t);
   if (kind === 'published_course' || kind === 'course_series') {
     const courses = await coursesOf(m, org, t);
@@ -95,7 +96,7 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
     objects.path = eventPath({ path_id: pp.path_id, published_path_id: pp.id, title: pp.title, domain_name: domain.name, slug: pp.slug });
     if (created) {
       grants.published_path_enrollments.push(id);
-      events.push({ organizationId: org, type: 'PATH_ENROLLMENT', objects: { user: eventUser(user), path: objects.path, purchase, domain: eventDomain(domain) } });
+      events.push({ organizationId: org, type: 'PATH_ENROLLMENT', objects: { user: eventUser(user), path: objects.path!, purchase, domain: eventDomain(domain) } });
     }
   } else {
     const { id, created } = await insertEnrollment(m, {

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { eventDomain, eventUser, UserCols } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
+import type { EventPurchase } from '../../core/events/event-payloads';
 import { scoped } from '../../core/database/scoped';
 
 /**
@@ -45,7 +46,7 @@ export async function erasePersonFromDomains(m: EntityManager, organizationId: s
  * domain registers its buyer there), recording DOMAIN_ENROLLMENT with the purchase when the
  * membership is new. In the caller's transaction. True when this call created the membership.
  */
-export async function joinDomainFor(m: EntityManager, o: { organizationId: string; domain: { id: string; name: string }; user: UserCols; purchase: Record<string, unknown> | null }): Promise<boolean> {
+export async function joinDomainFor(m: EntityManager, o: { organizationId: string; domain: { id: string; name: string }; user: UserCols; purchase: EventPurchase | null }): Promise<boolean> {
   const inserted = await scoped(m, o.organizationId).query<{ id: string }[]>(
     `INSERT INTO domain_users (organization_id, domain_id, user_id, active) VALUES ($org, $1, $2, true) ON CONFLICT (domain_id, user_id) DO NOTHING RETURNING id`,
     [o.domain.id, o.user.id],

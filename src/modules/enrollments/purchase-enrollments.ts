@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { eventCourse, eventDomain, eventUser, UserCols } from '../../core/events/bodies';
 import { recordEvents } from '../../core/events/outbox';
+import type { EventPurchase } from '../../core/events/event-payloads';
 import { rowsOf } from '../../core/database/sql';
 import type { ProgressService } from '../progress/progress.service';
 import { scoped } from '../../core/database/scoped';
@@ -22,7 +23,7 @@ export async function enrollInCoursesFor(
     domain: { id: string; name: string };
     courses: { publishedCourseId: string; courseId: string; slug: string; title: string }[];
     /** the `purchase` member of the events (the purchase that grants them) */
-    purchase: Record<string, unknown> | null;
+    purchase: EventPurchase | null;
   },
 ): Promise<string[]> {
   if (!o.courses.length) return [];

@@ -60,6 +60,9 @@ export async function completePaths(m: EntityManager, organizationId: string, co
       user: eventUser({ id: r.user_id, email: r.email, first_name: r.first_name, last_name: r.last_name }),
       path: eventPath({ path_id: r.path_id, published_path_id: r.published_path_id, title: r.title, domain_name: r.domain_name, slug: r.slug }),
       domain: eventDomain({ id: r.domain_id, name: r.domain_name }),
+      // a path has no grade of its own (docs/decisions/webhooks.md, "Event bodies")
+      success_status: null,
+      score: null,
     },
   }));
 }

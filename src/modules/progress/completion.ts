@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { eventSuccessStatus } from '../../core/events/bodies';
 import { learnerCourseObjects } from './learner-objects';
 import type { PendingEvent } from '../../core/events/outbox';
 import { expireCertificates, issueCertificates } from '../certificates/certificate-writes';
@@ -122,7 +123,7 @@ export async function setCourseCompletion(m: EntityManager, organizationId: stri
     type: 'COURSE_COMPLETION',
     objects: {
       ...learnerCourseObjects(r, r.title),
-      success_status: r.success_status,
+      success_status: eventSuccessStatus(r.success_status),
       score: r.score,
       completed_at: new Date(r.completed_at as Date).toISOString(),
     },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { eventLesson } from '../../core/events/bodies';
+import { eventLesson, eventSuccessStatus } from '../../core/events/bodies';
 import { learnerCourseObjects } from './learner-objects';
 import { PendingEvent, recordEvents } from '../../core/events/outbox';
 import { notFound } from '../../core/http/api-error';
@@ -264,8 +264,9 @@ export class ProgressService {
         objects: {
           ...learnerCourseObjects(cur, cur.course_title),
           lesson: eventLesson({ id: cur.lesson_id, title: cur.lesson_title }),
-          success_status: next.success_status,
+          success_status: eventSuccessStatus(next.success_status),
           score: next.score,
+          completed_at: new Date(next.completed_at).toISOString(),
         },
       });
       if (!cur.course_completed_at && !cur.optional) events.push(...(await this.completeCourseIfDone(m, org, cur.course_progress_id, cur.course_id)));

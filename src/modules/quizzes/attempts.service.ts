@@ -213,7 +213,7 @@ export class AttemptsService {
         domain: eventDomain({ id: ref.domain_id, name: ref.domain_name }),
         quiz: { ...eventQuiz(quiz), score: g.percentage_correct, passed: g.passed },
         attempt: { id: encodeId('quizAttempt', row.id), attempt_number: row.attempt_number },
-        success_status: g.passed ? 'PASSED' : 'FAILED',
+        success_status: g.passed ? ('PASSED' as const) : ('FAILED' as const),
         score: g.percentage_correct,
         completed_at: new Date(row.submitted_at!).toISOString(),
       },

@@ -1,19 +1,8 @@
-import type { EventType } from '../../core/events/outbox';
+import { EVENT_PAYLOADS, type EventObjectsOf, type EventPayload, type EventType } from '../../core/events/event-payloads';
 import { ID_PREFIXES, IdType } from '../../core/ids/ids';
 
-/** Each event type's sample path (GET /v1/webhooks/sample-*): keyed by type, so a new type without one is a compile error. */
-export const EVENT_SAMPLE_PATHS: { readonly [T in EventType]: `sample-${string}` } = {
-  COURSE_COMPLETION: 'sample-course-completion',
-  COURSE_ENROLLMENT: 'sample-course-enrollment',
-  DASHBOARD_TASK_CREATED: 'sample-dashboard-task-created',
-  DOMAIN_ENROLLMENT: 'sample-domain-enrollment',
-  LESSON_COMPLETION: 'sample-lesson-completion',
-  PATH_COMPLETION: 'sample-path-completion',
-  PATH_ENROLLMENT: 'sample-path-enrollment',
-  PURCHASE_FULFILLMENT: 'sample-purchase-fulfillment',
-  QUIZ_COMPLETION: 'sample-quiz-completion',
-  VILT_EVENT_REGISTRATION: 'sample-vilt-registration',
-};
+/** Each event type's sample path (GET /v1/webhooks/sample-*), derived from its declaration (core/events/event-payloads.ts). */
+export const EVENT_SAMPLE_PATHS = Object.fromEntries(Object.entries(EVENT_PAYLOADS).map(([type, d]) => [type, d.sample])) as { readonly [T in EventType]: (typeof EVENT_PAYLOADS)[T]['sample'] };
 
 /** The sample-* paths and the event type each one shows (derived from EVENT_SAMPLE_PATHS). */
 export const SAMPLE_PATHS: Record<string, EventType> = Object.fromEntries(Object.entries(EVENT_SAMPLE_PATHS).map(([type, path]) => [path, type as EventType]));
@@ -31,7 +20,7 @@ const sampleId = (type: IdType) => `${ID_PREFIXES[type]}samplesamplesample000000
  * `score` on completions.
  * Ids are recognisable sample ids of the right type that resolve to nothing.
  */
-export function sampleEvent(type: EventType, now = new Date()): Record<string, unknown> {
+export function sampleEvent<T extends EventType>(type: T, now = new Date()): EventPayload<T> {
   const domain = { id: sampleId('domain'), name: 'example.courses.test' };
   const user = { id: sampleId('student'), email: 'learner@example.com', first_name: 'Sample', last_name: 'Learner' };
   const course = { id: sampleId('course'), published_course_id: sampleId('publishedCourse'), title: 'Sample Course', url: 'https://example.courses.test/sample-course' };
@@ -42,7 +31,7 @@ export function sampleEvent(type: EventType, now = new Date()): Record<string, u
     signup_fields: { [field]: { value: 'true', signup_field: { id: field, label: 'employee' } } },
   };
   const at = now.toISOString();
-  const completion = { success_status: 'PASSED', score: 90 };
+  const completion = { success_status: 'PASSED' as const, score: 90 };
   const purchase = {
     id: 'pursamplesamplesample0000000',
     purchase_price: '49.00',
@@ -63,7 +52,7 @@ export function sampleEvent(type: EventType, now = new Date()): Record<string, u
     promo_code_quantity: 0,
   };
   const freePurchase = { ...purchase, id: 'pursamplesamplesample0000001', order_id: 'SAMPLE02', purchase_price: '0.00', original_price: '0.00', price_cents: 0 };
-  const objects: Record<EventType, Record<string, unknown>> = {
+  const objects: { [K in EventType]: EventObjectsOf<K> & Pick<EventPayload<K>, 'domain_access_code' | 'signup_fields'> } = {
     COURSE_COMPLETION: { user, course, domain, ...member, ...completion, completed_at: at },
     COURSE_ENROLLMENT: { user, course, purchase: freePurchase, domain, ...member },
     DASHBOARD_TASK_CREATED: { task: { id: 'tsksamplesamplesample0000000', title: 'Review a submission', created_at: at }, user, course, domain, ...member },
@@ -109,5 +98,11 @@ export function sampleEvent(type: EventType, now = new Date()): Record<string, u
       },
     },
   };
-  return { id: sampleId('event'), event_type: type, timestamp: at, ...objects[type] };
+  return { id: sampleId('event'), event_type: type, timestamp: at, ...objects[type] } as EventPayload<T>;
+}
+
+/** The objects of a generated sample event of the type (what an emitter gives recordEvents): for tests of the delivery machinery, which need a well-formed body of any type. */
+export function sampleObjects<T extends EventType>(type: T): EventObjectsOf<T> {
+  const { id: _id, event_type: _type, timestamp: _at, domain_access_code: _code, signup_fields: _fields, ...objects } = sampleEvent(type) as EventPayload<EventType>;
+  return objects as unknown as EventObjectsOf<T>;
 }
