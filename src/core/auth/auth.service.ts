@@ -148,7 +148,10 @@ export class AuthService {
   }
 
   private async lookUpApiKey(hash: Buffer, cacheKey: string): Promise<Principal> {
-    const rows = await unscoped(this.ds, 'an API key is looked up by its hash').query(`SELECT organization_id, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hash]);
+    const rows = await unscoped(this.ds, 'an API key is looked up by its hash').query<{ organization_id: string; key_hash: Buffer }[]>(
+      `SELECT organization_id, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [hash],
+    );
     const orgId = rows.length && constantTimeEqual(rows[0].key_hash, hash) ? (rows[0].organization_id as string) : null;
     this.apiKeys.set(cacheKey, orgId, this.cacheMs);
     return this.apiKeyPrincipal(orgId);
@@ -163,9 +166,10 @@ export class AuthService {
     let state = this.clientActive.get(clientUuid);
     if (!state) {
       const startedAt = this.invalidations;
-      const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query(`SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`, [
-        clientUuid,
-      ]);
+      const rows = await unscoped(this.ds, 'the client of a verified token, before its organization is known').query<{ is_active: boolean; organization_id: string | null }[]>(
+        `SELECT is_active, organization_id FROM oauth_clients WHERE id = $1`,
+        [clientUuid],
+      );
       state = rows.length ? { active: rows[0].is_active as boolean, organizationId: rows[0].organization_id as string | null } : { active: false, organizationId: null };
       if (startedAt === this.invalidations) {
         if (this.cacheMs > 0) this.bus.ensureSubscribed();
@@ -179,7 +183,7 @@ export class AuthService {
     let revoked = this.familyRevoked.get(familyId);
     if (revoked === undefined) {
       const startedAt = this.invalidations;
-      const rows = await unscoped(this.ds, 'the family of a verified token, by its id').query(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
+      const rows = await unscoped(this.ds, 'the family of a verified token, by its id').query<{ revoked_at: Date | null }[]>(`SELECT revoked_at FROM token_families WHERE id = $1`, [familyId]);
       revoked = !rows.length || rows[0].revoked_at !== null;
       if (startedAt === this.invalidations) {
         if (this.cacheMs > 0) this.bus.ensureSubscribed();

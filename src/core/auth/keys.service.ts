@@ -1,8 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createPublicKey, generateKeyPairSync, KeyObject, randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, JsonWebKey, KeyObject, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { decrypt, encrypt } from '../crypto/crypto';
+import { unscoped } from '../database/scoped';
+
+const GLOBAL = 'the signing keys belong to no organization';
 
 interface SigningKey {
   kid: string;
@@ -37,7 +40,9 @@ export class KeysService implements OnModuleInit {
   }
 
   private async load() {
-    const rows: any[] = await this.ds.query(`SELECT kid, alg, public_jwk, private_key_enc, retired_at FROM signing_keys ORDER BY created_at DESC`);
+    const rows = await unscoped(this.ds, GLOBAL).query<{ kid: string; public_jwk: JsonWebKey; private_key_enc: string; retired_at: Date | null }[]>(
+      `SELECT kid, alg, public_jwk, private_key_enc, retired_at FROM signing_keys ORDER BY created_at DESC`,
+    );
     const keys = new Map<string, SigningKey>();
     let current: SigningKey | undefined;
     for (const r of rows) {
@@ -61,13 +66,13 @@ export class KeysService implements OnModuleInit {
   private async createFirstKey() {
     await this.ds.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock($1)`, [KEY_LOCK]);
-      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM signing_keys WHERE retired_at IS NULL`);
+      const [{ n }] = await unscoped(m, GLOBAL).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM signing_keys WHERE retired_at IS NULL`);
       if (n > 0) return;
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const kid = randomBytes(12).toString('base64url');
       const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
       const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-      await m.query(`INSERT INTO signing_keys (kid, alg, public_jwk, private_key_enc) VALUES ($1, 'ES256', $2, $3)`, [kid, jwk, encrypt(this.config.APP_SECRET, pem)]);
+      await unscoped(m, GLOBAL).query(`INSERT INTO signing_keys (kid, alg, public_jwk, private_key_enc) VALUES ($1, 'ES256', $2, $3)`, [kid, jwk, encrypt(this.config.APP_SECRET, pem)]);
       this.logger.log({ kid }, 'created JWT signing key');
     });
     await this.load();

@@ -1,11 +1,12 @@
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 
 /** Writes other modules ask of course_ratings (owned by this module), over the caller's EntityManager. */
 
 /** Anonymization: the person's written feedback goes, the ratings stay (they count in the averages). */
 export async function eraseRatingFeedback(m: EntityManager, organizationId: string, userId: string): Promise<void> {
-  await m.query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $2 AND feedback IS NOT NULL`, [userId, organizationId]);
+  await scoped(m, organizationId).query(`UPDATE course_ratings SET feedback = NULL WHERE user_id = $1 AND organization_id = $org AND feedback IS NOT NULL`, [userId]);
 }
 
 /**
@@ -23,7 +24,9 @@ export async function upsertEnrollmentRating(
   feedback: string | null | undefined,
 ): Promise<boolean> {
   if (rating === undefined) {
-    const rows = rowsOf(await m.query(`UPDATE course_ratings SET feedback = $3 WHERE enrollment_id = $1 AND organization_id = $2 RETURNING id`, [e.enrollmentId, organizationId, feedback ?? null]));
+    const rows = rowsOf<{ id: string }>(
+      await scoped(m, organizationId).query<unknown>(`UPDATE course_ratings SET feedback = $2 WHERE enrollment_id = $1 AND organization_id = $org RETURNING id`, [e.enrollmentId, feedback ?? null]),
+    );
     return rows.length > 0;
   }
   await m.query(
@@ -38,5 +41,5 @@ export async function upsertEnrollmentRating(
 
 /** `rating: null` on the enrollment: its rating (and feedback) goes. */
 export async function removeEnrollmentRating(m: EntityManager, organizationId: string, enrollmentId: string): Promise<void> {
-  await m.query(`DELETE FROM course_ratings WHERE enrollment_id = $1 AND organization_id = $2`, [enrollmentId, organizationId]);
+  await scoped(m, organizationId).query(`DELETE FROM course_ratings WHERE enrollment_id = $1 AND organization_id = $org`, [enrollmentId]);
 }

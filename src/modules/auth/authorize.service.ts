@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { unscoped } from '../../core/database/scoped';
+import { scoped, unscoped } from '../../core/database/scoped';
 import { AuthService } from '../../core/auth/auth.service';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { constantTimeEqual, randomToken, sha256, signPayload, verifyPayload } from '../../core/crypto/crypto';
@@ -364,7 +364,9 @@ export class AuthorizeService {
     const code = `cpc_${randomToken(32)}`;
     await this.ds.transaction(async (m) => {
       // A dynamically registered client joins the organization of the first administrator who authorizes it.
-      await m.query(`UPDATE oauth_clients SET organization_id = $1, updated_at = date_trunc('milliseconds', now()) WHERE id = $2 AND organization_id IS NULL`, [admin.organizationId, req.client.id]);
+      await scoped(m, admin.organizationId).query(`UPDATE oauth_clients SET organization_id = $org, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id IS NULL`, [
+        req.client.id,
+      ]);
       const [row]: { organization_id: string | null; is_active: boolean }[] = await unscoped(m, "the client's organization is what this checks").query(
         `SELECT organization_id, is_active FROM oauth_clients WHERE id = $1 FOR SHARE`,
         [req.client.id],

@@ -12,7 +12,7 @@ import { AccessTokenSigner } from './access-token-signer';
 import { ClientsService, ipAllowed } from './clients.service';
 import { VerifiedClients } from './verified-clients';
 import { AuthCode, OAuthClient, RefreshToken, TokenFamily } from './oauth.entities';
-import { unscoped } from '../../core/database/scoped';
+import { scoped, unscoped } from '../../core/database/scoped';
 import { decodeId as decodePublicId } from '../../core/ids/ids';
 import { adminAllowedScopes, narrowTo } from '../organizations/admin-roles';
 
@@ -30,6 +30,18 @@ export interface ClientCredentials {
 }
 
 export const oauthError = (status: number, error: string, description: string) => new ApiError(status, description, { oauthError: error });
+/** A refresh token as the refresh grant reads it (`in_grace`: rotated out within the grace window). */
+interface RefreshTokenRead {
+  id: string;
+  family_id: string;
+  scope: string;
+  expires_at: Date;
+  rotated_at: Date | null;
+  token_hash: Buffer;
+  successor_enc: string | null;
+  in_grace: boolean;
+}
+
 const invalidClient = () => oauthError(401, 'invalid_client', 'Client authentication failed.');
 const invalidGrant = (d: string) => oauthError(400, 'invalid_grant', d);
 
@@ -122,11 +134,10 @@ export class TokenService {
     const result = await this.ds.transaction(async (m) => {
       const found: { family_id: string }[] = await m.query(`SELECT family_id FROM refresh_tokens WHERE token_hash = $1`, [hash]);
       if (!found.length) throw invalidGrant('The refresh token is invalid.');
-      const [family] = await unscoped(m, 'the family of a refresh token found by its hash').query(
-        `SELECT id, revoked_at, client_id, organization_id, subject FROM token_families WHERE id = $1 FOR UPDATE`,
-        [found[0].family_id],
-      );
-      const rows: any[] = await m.query(
+      const [family] = await unscoped(m, 'the family of a refresh token found by its hash').query<
+        { id: string; revoked_at: Date | null; client_id: string; organization_id: string; subject: string }[]
+      >(`SELECT id, revoked_at, client_id, organization_id, subject FROM token_families WHERE id = $1 FOR UPDATE`, [found[0].family_id]);
+      const rows: RefreshTokenRead[] = await m.query(
         `SELECT id, family_id, scope, expires_at, rotated_at, token_hash, successor_enc,
                 (rotated_at IS NOT NULL AND rotated_at > clock_timestamp() - make_interval(secs => $2)) AS in_grace
            FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
@@ -139,7 +150,7 @@ export class TokenService {
         successor = row.in_grace && !family.revoked_at ? await this.currentSuccessor(m, row) : null;
         if (!successor) {
           // Reuse of a rotated-out token: someone holds a copy. Revoke the whole family.
-          await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`, [family.id, family.organization_id]);
+          await scoped(m, family.organization_id).query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $org AND revoked_at IS NULL`, [family.id]);
           if (row.successor_enc) await m.query(`UPDATE refresh_tokens SET successor_enc = NULL WHERE id = $1`, [row.id]);
           return { reuse: true as const, familyId: family.id as string };
         }
@@ -250,7 +261,7 @@ export class TokenService {
       if (!row || row.clientId !== client.id) throw invalidGrant('The authorization code is invalid.');
       if (row.usedAt) {
         // A second use of a code: revoke everything the first use issued.
-        if (row.familyId) await m.query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`, [row.familyId, row.organizationId]);
+        if (row.familyId) await scoped(m, row.organizationId).query(`UPDATE token_families SET revoked_at = now() WHERE id = $1 AND organization_id = $org AND revoked_at IS NULL`, [row.familyId]);
         return { reuse: true as const, familyId: row.familyId };
       }
       if (row.expiresAt.getTime() <= Date.now()) throw invalidGrant('The authorization code has expired.');

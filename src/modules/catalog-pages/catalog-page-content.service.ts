@@ -11,34 +11,14 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { CatalogPagesService } from './catalog-pages.service';
 import type { ComponentBlockPatchRequest, HtmlContentBlockRequest, OrderUpdateRequest, PageContentBlockRequest, PageItemRequest, TileContainerBlockRequest } from './dto/catalog-page-content.dto';
 
-export interface BlockRow {
-  id: string;
-  order: number;
-  type: string;
-  html: string;
-  component: string | null;
-  header_text: string;
-  header_sub_text: string;
-  include_profile_link: boolean;
-  max_tiles: number;
-  alignment: string | null;
-}
+import { BLOCK_COLUMNS, type BlockRow } from './catalog-page-blocks.store';
+import { ITEM_COLUMNS, type ItemRow } from './catalog-page-items.store';
 
-export interface ItemRow {
-  id: string;
-  order: number;
-  item_type: string;
-  item_catalog_page_id: string | null;
-  item_published_course_id: string | null;
-  item_published_path_id: string | null;
-  item_plan_id: string | null;
-}
+export type { BlockRow } from './catalog-page-blocks.store';
+export type { ItemRow } from './catalog-page-items.store';
 
 /** Which typed block a content block of each type is (its id under that kind). */
 export const blockKind = (type: string): 'html' | 'tile' | 'component' => (type === 'TILE_SECTION' ? 'tile' : type === 'IN_PROGRESS_COURSES' ? 'component' : 'html');
-
-const BLOCK_COLUMNS = `id, "order", type, html, component, header_text, header_sub_text, include_profile_link, max_tiles, alignment`;
-const ITEM_COLUMNS = `id, "order", item_type, item_catalog_page_id, item_published_course_id, item_published_path_id, item_plan_id`;
 
 /** The four things an item can name: request member, id type, table and item type. */
 const TARGETS = [
@@ -112,7 +92,7 @@ export class CatalogPageContentService {
       const order = await this.openSlot(db, BLOCKS, pg.id, dto.order);
       const component = dto.type === 'IN_PROGRESS_COURSES' ? 'in_progress_content' : null;
       const [row] = rowsOf<BlockRow>(
-        await db.query(`INSERT INTO catalog_page_blocks (organization_id, catalog_page_id, "order", type, component) VALUES ($org, $1, $2, $3, $4) RETURNING ${BLOCK_COLUMNS}`, [
+        await db.query<unknown>(`INSERT INTO catalog_page_blocks (organization_id, catalog_page_id, "order", type, component) VALUES ($org, $1, $2, $3, $4) RETURNING ${BLOCK_COLUMNS}`, [
           pg.id,
           order,
           dto.type,
@@ -164,7 +144,10 @@ export class CatalogPageContentService {
       }
       if (!sets.length) return block;
       const [row] = rowsOf<BlockRow>(
-        await db.query(`UPDATE catalog_page_blocks SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org RETURNING ${BLOCK_COLUMNS}`, params),
+        await db.query<unknown>(
+          `UPDATE catalog_page_blocks SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org RETURNING ${BLOCK_COLUMNS}`,
+          params,
+        ),
       );
       return row;
     });
@@ -215,7 +198,10 @@ export class CatalogPageContentService {
   private async write<T>(p: Principal, domain: string, pageId: string, fn: (db: Scoped, m: EntityManager, pg: { id: string; is_classic: boolean; domain_id: string }) => Promise<T>): Promise<T> {
     const pg = await this.page(p, domain, pageId);
     return scoped(this.ds, p.organizationId).transaction(async (db, m) => {
-      const [locked] = await db.query(`SELECT id, is_classic, domain_id FROM catalog_pages WHERE id = $1 AND organization_id = $org FOR UPDATE`, [pg.id]);
+      const [locked] = await db.query<{ id: string; is_classic: boolean; domain_id: string }[]>(
+        `SELECT id, is_classic, domain_id FROM catalog_pages WHERE id = $1 AND organization_id = $org FOR UPDATE`,
+        [pg.id],
+      );
       if (!locked) throw notFound();
       return fn(db, m, locked);
     });
@@ -223,14 +209,14 @@ export class CatalogPageContentService {
 
   private async listOf<R>(p: Principal, list: OrderedList, parent: string, page: V1PageRequest, columns: string): Promise<{ rows: R[]; count: number }> {
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
-    const rows = await db.query(`SELECT ${columns} FROM ${list.table} WHERE ${list.where} ORDER BY "order", id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parent]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
+    const rows = await db.query<R[]>(`SELECT ${columns} FROM ${list.table} WHERE ${list.where} ORDER BY "order", id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parent]);
     return { rows, count: n };
   }
 
   private async one<R>(p: Principal, list: OrderedList, parent: string, kind: IdType, publicId: string, columns: string, db: Scoped = scoped(this.ds, p.organizationId)): Promise<R> {
     const uuid = decodeId(kind, publicId);
-    const [row] = uuid ? await db.query(`SELECT ${columns} FROM ${list.table} WHERE ${list.where} AND id = $2`, [parent, uuid]) : [];
+    const [row] = uuid ? await db.query<R[]>(`SELECT ${columns} FROM ${list.table} WHERE ${list.where} AND id = $2`, [parent, uuid]) : [];
     if (!row) throw notFound();
     return row;
   }
@@ -238,14 +224,14 @@ export class CatalogPageContentService {
   private async typed(db: Scoped, pageId: string, publicId: string, kind: 'html' | 'tile' | 'component'): Promise<BlockRow> {
     const type: IdType = kind === 'html' ? 'htmlContentBlock' : kind === 'tile' ? 'tileContainerBlock' : 'componentContentBlock';
     const uuid = decodeId(type, publicId);
-    const [row] = uuid ? await db.query(`SELECT ${BLOCK_COLUMNS} FROM catalog_page_blocks WHERE ${BLOCKS.where} AND id = $2`, [pageId, uuid]) : [];
+    const [row] = uuid ? await db.query<BlockRow[]>(`SELECT ${BLOCK_COLUMNS} FROM catalog_page_blocks WHERE ${BLOCKS.where} AND id = $2`, [pageId, uuid]) : [];
     if (!row || blockKind(row.type) !== kind) throw notFound();
     return row;
   }
 
   /** Make room at `wanted` (1..n+1; the end when absent or beyond): the rows from there move down one. */
   private async openSlot(db: Scoped, list: OrderedList, parent: string, wanted: number | undefined): Promise<number> {
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
     const at = wanted === undefined ? n + 1 : Math.min(wanted, n + 1);
     if (at <= n) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1 WHERE ${list.where} AND "order" >= $2`, [parent, at]);
     return at;
@@ -254,12 +240,12 @@ export class CatalogPageContentService {
   private async move<R extends { id: string; order: number }>(db: Scoped, list: OrderedList, parent: string, kind: IdType, publicId: string, wanted: number | undefined, columns: string): Promise<R> {
     const row = await this.one<R>({ organizationId: db.organizationId } as Principal, list, parent, kind, publicId, columns, db);
     if (wanted === undefined) return row;
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
     const to = Math.min(wanted, n);
     if (to < row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1 WHERE ${list.where} AND "order" >= $2 AND "order" < $3`, [parent, to, row.order]);
     if (to > row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" - 1 WHERE ${list.where} AND "order" > $2 AND "order" <= $3`, [parent, row.order, to]);
     const [moved] = rowsOf<R>(
-      await db.query(`UPDATE ${list.table} SET "order" = $2, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND id = $3 RETURNING ${columns}`, [parent, to, row.id]),
+      await db.query<unknown>(`UPDATE ${list.table} SET "order" = $2, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND id = $3 RETURNING ${columns}`, [parent, to, row.id]),
     );
     return moved;
   }
@@ -280,7 +266,7 @@ export class CatalogPageContentService {
     const raw = dto[target.member] as string;
     const uuid = decodeId(target.kind, raw);
     const [found] = uuid
-      ? await db.query(
+      ? await db.query<{ id: string }[]>(
           `SELECT t.id FROM ${target.table} t WHERE t.organization_id = $org AND t.id = $1 AND t.domain_id = (SELECT domain_id FROM catalog_pages WHERE id = $2 AND organization_id = $org)`,
           [uuid, pageId],
         )
@@ -288,13 +274,10 @@ export class CatalogPageContentService {
     if (!found || (target.table === 'catalog_pages' && uuid === pageId)) throw invalidPk(target.member, raw);
     const order = await this.openSlot(db, list, parent, dto.order);
     const [row] = rowsOf<ItemRow>(
-      await db.query(`INSERT INTO catalog_page_items (organization_id, catalog_page_id, block_id, "order", item_type, ${target.member}) VALUES ($org, $1, $2, $3, $4, $5) RETURNING ${ITEM_COLUMNS}`, [
-        pageId,
-        blockId,
-        order,
-        target.type,
-        uuid,
-      ]),
+      await db.query<unknown>(
+        `INSERT INTO catalog_page_items (organization_id, catalog_page_id, block_id, "order", item_type, ${target.member}) VALUES ($org, $1, $2, $3, $4, $5) RETURNING ${ITEM_COLUMNS}`,
+        [pageId, blockId, order, target.type, uuid],
+      ),
     );
     return row;
   }

@@ -13,22 +13,9 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { CatalogPageCreateRequest, CatalogPageRequest } from './dto/catalog-page.dto';
 
-export interface CatalogPageRow {
-  id: string;
-  domain_name: string;
-  page_title: string;
-  slug: string;
-  short_description: string;
-  tile_callout: string;
-  hidden: boolean;
-  strict_enforce_group_visibility: boolean;
-  is_classic: boolean;
-  header_html: string;
-  tile_sort_method: string;
-  search_location: string;
-  search_behavior: string;
-  item_layout: string;
-}
+import type { CatalogPageRow } from './catalog-pages.store';
+
+export type { CatalogPageRow } from './catalog-pages.store';
 
 const COLUMNS = `cp.id, d.name AS domain_name, cp.page_title, cp.slug, cp.short_description, cp.tile_callout, cp.hidden, cp.strict_enforce_group_visibility,
   cp.is_classic, cp.header_html, cp.tile_sort_method, cp.search_location, cp.search_behavior, cp.item_layout`;
@@ -83,10 +70,11 @@ export class CatalogPagesService {
   async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: CatalogPageRow[]; count: number }> {
     const domain = await this.domains.requireByName(p, domainName);
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM catalog_pages WHERE organization_id = $org AND domain_id = $1`, [domain.id]);
-    const rows = await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1 ORDER BY cp.created_at, cp.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [
-      domain.id,
-    ]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM catalog_pages WHERE organization_id = $org AND domain_id = $1`, [domain.id]);
+    const rows = await db.query<CatalogPageRow[]>(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1 ORDER BY cp.created_at, cp.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      [domain.id],
+    );
     return { rows, count: n };
   }
 
@@ -106,8 +94,11 @@ export class CatalogPagesService {
         values.push(dto[k]);
       }
     }
-    const [row] = await this.write(() =>
-      scoped(this.ds, p.organizationId).query(`INSERT INTO catalog_pages (organization_id, ${cols.join(', ')}) VALUES ($org, ${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values),
+    const [row] = await this.write<{ id: string }>(() =>
+      scoped(this.ds, p.organizationId).query<unknown>(
+        `INSERT INTO catalog_pages (organization_id, ${cols.join(', ')}) VALUES ($org, ${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+        values,
+      ),
     );
     return this.one(p, domain, encodeId('catalogPage', row.id));
   }
@@ -124,7 +115,10 @@ export class CatalogPagesService {
     }
     if (sets.length) {
       await this.write(() =>
-        scoped(this.ds, p.organizationId).query(`UPDATE catalog_pages SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params),
+        scoped(this.ds, p.organizationId).query<unknown>(
+          `UPDATE catalog_pages SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`,
+          params,
+        ),
       );
     }
     return this.one(p, domain, publicId);
@@ -139,7 +133,9 @@ export class CatalogPagesService {
 
   private async one(p: Principal, domain: Domain, publicId: string): Promise<CatalogPageRow> {
     const uuid = decodeId('catalogPage', publicId);
-    const [row] = uuid ? await scoped(this.ds, p.organizationId).query(`SELECT ${COLUMNS} FROM ${FROM} WHERE cp.id = $1 AND cp.organization_id = $org AND cp.domain_id = $2`, [uuid, domain.id]) : [];
+    const [row] = uuid
+      ? await scoped(this.ds, p.organizationId).query<CatalogPageRow[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE cp.id = $1 AND cp.organization_id = $org AND cp.domain_id = $2`, [uuid, domain.id])
+      : [];
     if (!row) throw notFound();
     return row;
   }
@@ -153,9 +149,9 @@ export class CatalogPagesService {
     return raw;
   }
 
-  private async write<T>(run: () => Promise<T>): Promise<any[]> {
+  private async write<R>(run: () => Promise<unknown>): Promise<R[]> {
     try {
-      return rowsOf(await run());
+      return rowsOf<R>(await run());
     } catch (e) {
       if (isUniqueViolation(e)) throw new ValidationFailed([{ field: 'slug', message: 'A catalog page with this slug already exists on this domain.' }], 400);
       throw e;

@@ -10,6 +10,7 @@ import { Asset } from './entities';
 import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
 import { OrgRowsService } from '../../core/database/org-rows';
+import { scoped } from '../../core/database/scoped';
 
 @Injectable()
 export class AssetsService extends OrgRowsService<Asset> {
@@ -80,14 +81,14 @@ export class AssetsService extends OrgRowsService<Asset> {
   /** Permanently delete an asset (and its stored file) unless a lesson or a content item uses it (400 on /v1, 409 on /v2). */
   async delete(p: Principal, publicId: string, inUseStatus: 400 | 409 = 400): Promise<void> {
     const asset = await this.get(p, publicId);
-    const [used] = await this.ds.query(
+    const [used] = await scoped(this.ds, p.organizationId).query<{ used: boolean }[]>(
       // lessons belong to the lessons module; a narrow read of who points at this asset
       `SELECT EXISTS (
          SELECT 1 FROM lessons
-          WHERE organization_id = $1 AND deleted_at IS NULL
-            AND (content_asset_id = $2 OR content_items @> jsonb_build_array(jsonb_build_object('asset_id', $2::text)))
+          WHERE organization_id = $org AND deleted_at IS NULL
+            AND (content_asset_id = $1 OR content_items @> jsonb_build_array(jsonb_build_object('asset_id', $1::text)))
        ) AS used`,
-      [p.organizationId, asset.id],
+      [asset.id],
     );
     if (used.used) throw new ApiError(inUseStatus, 'This asset is used by one or more lessons and cannot be deleted.');
     await this.repo.delete({ id: asset.id, organizationId: p.organizationId });

@@ -108,7 +108,7 @@ export class WebPackagesService extends OrgRowsService<WebPackage> {
       params.push(id, title);
       return `($${params.length - 1}::uuid, $${params.length}::text)`;
     });
-    const result = await scoped(this.ds, p.organizationId).query(
+    const result = await scoped(this.ds, p.organizationId).query<unknown>(
       `UPDATE web_packages AS w SET title = v.title, updated_at = date_trunc('milliseconds', now())
          FROM (VALUES ${tuples.join(', ')}) AS v(id, title)
         WHERE w.id = v.id AND w.organization_id = $org
@@ -121,10 +121,10 @@ export class WebPackagesService extends OrgRowsService<WebPackage> {
   /** Delete a package and its stored files; refused while a lesson uses it (400 on /v1; /v2 asks for 409). */
   async delete(p: Principal, publicId: string, inUseStatus: 400 | 409 = 400): Promise<void> {
     const pkg = await this.get(p, publicId);
-    const [used] = await this.ds.query(
+    const [used] = await scoped(this.ds, p.organizationId).query<{ used: boolean }[]>(
       // lessons belong to the lessons module; a narrow read of who points at this package
-      `SELECT EXISTS (SELECT 1 FROM lessons WHERE organization_id = $1 AND content_web_package_id = $2 AND deleted_at IS NULL) AS used`,
-      [p.organizationId, pkg.id],
+      `SELECT EXISTS (SELECT 1 FROM lessons WHERE organization_id = $org AND content_web_package_id = $1 AND deleted_at IS NULL) AS used`,
+      [pkg.id],
     );
     if (used.used) throw new ApiError(inUseStatus, 'This web package is used by one or more lessons and cannot be deleted.');
     await this.repo.delete({ id: pkg.id, organizationId: p.organizationId });

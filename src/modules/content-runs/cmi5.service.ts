@@ -2,6 +2,9 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../../core/database/sql';
+import { scoped } from '../../core/database/scoped';
+import type { ContentAttemptRow } from './content-attempts.store';
+import type { ContentLaunchRow } from './content-launches.store';
 import { encodeId } from '../../core/ids/ids';
 import { lockUsers } from '../progress/completion';
 import { LessonPatch } from '../progress/lesson-rules';
@@ -25,16 +28,13 @@ const CMI5_CATEGORY = { id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5'
 const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
 const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'];
 
-interface RunRow {
-  registration: string;
-  standard: string;
+/** A launch with its attempt, package and learner, as the cmi5 and TinCan steps read them. */
+interface RunRow extends Pick<ContentAttemptRow, 'registration' | 'standard' | 'lesson_progress_id' | 'user_id'> {
   cmi: Obj;
   launch_data: Obj | null;
   first_name: string | null;
   last_name: string | null;
   email: string;
-  lesson_progress_id: string;
-  user_id: string;
   session_expires_at: Date;
   fetched_at: Date | null;
 }
@@ -62,10 +62,10 @@ export class Cmi5Service implements OnModuleInit {
   /** A launch key's reach: the launch's learner (the actor its launch URL names) and its attempt's registration. */
   private async launchScope(organizationId: string, launchId: string, base: string): Promise<LaunchScope | null> {
     const [r] = rowsOf<{ registration: string; user_id: string; standard: string }>(
-      await this.ds.query(
+      await scoped(this.ds, organizationId).query<unknown>(
         `SELECT a.registration, a.user_id, a.standard FROM content_launches cl JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
-          WHERE cl.id = $1 AND cl.organization_id = $2`,
-        [launchId, organizationId],
+          WHERE cl.id = $1 AND cl.organization_id = $org`,
+        [launchId],
       ),
     );
     if (!r) return null;
@@ -73,14 +73,14 @@ export class Cmi5Service implements OnModuleInit {
   }
 
   private async run(m: EntityManager | DataSource, s: { organizationId: string; launchId: string; attemptId: string }): Promise<RunRow> {
-    const [row] = await m.query(
+    const [row] = await scoped(m, s.organizationId).query<RunRow[]>(
       `SELECT a.registration, a.standard, a.cmi, a.lesson_progress_id, a.user_id, w.launch_data, u.first_name, u.last_name, u.email, cl.session_expires_at, cl.fetched_at
          FROM content_launches cl
          JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
          JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
          JOIN users u ON u.id = a.user_id AND u.organization_id = a.organization_id
-        WHERE cl.id = $1 AND cl.organization_id = $2`,
-      [s.launchId, s.organizationId],
+        WHERE cl.id = $1 AND cl.organization_id = $org`,
+      [s.launchId],
     );
     return row;
   }
@@ -150,11 +150,10 @@ export class Cmi5Service implements OnModuleInit {
    */
   private async abandonEarlier(m: EntityManager, s: Session, actor: Obj, auId: string, registration: string): Promise<void> {
     const earlier = rowsOf<{ id: string }>(
-      await m.query(`SELECT id FROM content_launches WHERE organization_id = $1 AND attempt_id = $2 AND id <> $3 AND opened_at IS NOT NULL ORDER BY opened_at LIMIT 100`, [
-        s.organizationId,
-        s.attemptId,
-        s.launchId,
-      ]),
+      await scoped(m, s.organizationId).query<unknown>(
+        `SELECT id FROM content_launches WHERE organization_id = $org AND attempt_id = $1 AND id <> $2 AND opened_at IS NOT NULL ORDER BY opened_at LIMIT 100`,
+        [s.attemptId, s.launchId],
+      ),
     ).map((x) => x.id);
     const closed = await this.lrs.closedSessions(m, s.organizationId, registration, earlier);
     const open = earlier.filter((id) => !closed.has(id));
@@ -171,8 +170,11 @@ export class Cmi5Service implements OnModuleInit {
   async fetch(s: Session): Promise<{ status: number; body: Obj }> {
     if (s.standard !== 'CMI5') return { status: 400, body: { 'error-code': '3', 'error-text': 'This launch is no cmi5 launch.' } };
     return this.ds.transaction(async (m) => {
-      const rows = rowsOf(
-        await m.query(`UPDATE content_launches SET fetched_at = now() WHERE id = $1 AND organization_id = $2 AND fetched_at IS NULL RETURNING session_expires_at`, [s.launchId, s.organizationId]),
+      const rows = rowsOf<Pick<ContentLaunchRow, 'session_expires_at'>>(
+        await scoped(m, s.organizationId).query<unknown>(
+          `UPDATE content_launches SET fetched_at = now() WHERE id = $1 AND organization_id = $org AND fetched_at IS NULL RETURNING session_expires_at`,
+          [s.launchId],
+        ),
       );
       if (!rows.length) return { status: 403, body: { 'error-code': '1', 'error-text': 'The fetch URL was already used.' } };
       const token = await this.lrs.createLaunchKey(m, s.organizationId, s.launchId, rows[0].session_expires_at);
@@ -192,7 +194,7 @@ export class Cmi5Service implements OnModuleInit {
   /** The AU's statements, sent with a launch's own key, in the transaction that stores them. */
   private async onStatements(m: EntityManager, p: LrsPrincipal, statements: Obj[]): Promise<void> {
     if (!p.launchId) return;
-    const [link] = await m.query(`SELECT attempt_id FROM content_launches WHERE id = $1 AND organization_id = $2`, [p.launchId, p.organizationId]);
+    const [link] = await scoped(m, p.organizationId).query<Pick<ContentLaunchRow, 'attempt_id'>[]>(`SELECT attempt_id FROM content_launches WHERE id = $1 AND organization_id = $org`, [p.launchId]);
     if (!link) return;
     const r = await this.run(m, { organizationId: p.organizationId, launchId: p.launchId, attemptId: link.attempt_id });
     if (r.standard !== 'CMI5' && r.standard !== 'XAPI') return;
@@ -218,9 +220,8 @@ export class Cmi5Service implements OnModuleInit {
       changed = true;
     }
     if (!changed) return;
-    await m.query(`UPDATE content_attempts SET cmi = $3::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
+    await scoped(m, p.organizationId).query(`UPDATE content_attempts SET cmi = $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
       link.attempt_id,
-      p.organizationId,
       JSON.stringify(state),
     ]);
     const moveOn = r.standard === 'CMI5' ? (MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable') : 'CompletedOrPassed';
@@ -251,7 +252,7 @@ export class Cmi5Service implements OnModuleInit {
     sessionId: string,
     out: { completed: boolean; success: string | null; score: number | null },
   ) {
-    await m.query(`UPDATE content_attempts SET cmi = cmi || '{"satisfied": true}'::jsonb WHERE id = $1 AND organization_id = $2`, [attemptId, org]);
+    await scoped(m, org).query(`UPDATE content_attempts SET cmi = cmi || '{"satisfied": true}'::jsonb WHERE id = $1 AND organization_id = $org`, [attemptId]);
     const data = r.launch_data ?? {};
     if (r.standard === 'CMI5') {
       const course = { id: String(data.courseId ?? data.activityId), objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } };
@@ -262,7 +263,10 @@ export class Cmi5Service implements OnModuleInit {
 
   private async writeProgress(m: EntityManager, org: string, r: RunRow, out: { completed: boolean; success: string | null; score: number | null }) {
     await lockUsers(m, [r.user_id]);
-    const [lp] = await m.query(`SELECT completed_at, success_status, score FROM lesson_progress WHERE id = $1 AND organization_id = $2`, [r.lesson_progress_id, org]);
+    const [lp] = await scoped(m, org).query<{ completed_at: Date | null; success_status: string | null; score: number | null }[]>(
+      `SELECT completed_at, success_status, score FROM lesson_progress WHERE id = $1 AND organization_id = $org`,
+      [r.lesson_progress_id],
+    );
     const patch: LessonPatch = {};
     if (out.completed && !lp.completed_at) patch.completed_at = new Date(Math.floor(Date.now() / 1000) * 1000);
     if (out.success && out.success !== lp.success_status) patch.success_status = out.success;

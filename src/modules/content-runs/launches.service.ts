@@ -7,7 +7,9 @@ import { constantTimeEqual, hmac, randomToken, sha256 } from '../../core/crypto/
 import { conflict, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { rowsOf } from '../../core/database/sql';
-import { unscoped } from '../../core/database/scoped';
+import { scoped, unscoped } from '../../core/database/scoped';
+import type { ContentAttemptRow } from './content-attempts.store';
+import type { ContentLaunchRow } from './content-launches.store';
 import { lockUsers } from '../progress/completion';
 import { ProgressService } from '../progress/progress.service';
 import { LessonPatch } from '../progress/lesson-rules';
@@ -51,6 +53,53 @@ export interface RuntimeAnswer {
   diagnostic?: string;
 }
 
+/** A lesson and the web package it plays (none: the package columns are null). */
+interface LaunchableLesson {
+  id: string;
+  course_id: string;
+  type: string;
+  content_web_package_id: string | null;
+  package_id: string | null;
+  state: string | null;
+  package_type: string | null;
+  standard_version: string | null;
+  launch_path: string | null;
+}
+
+/** The launch, its attempt and its package, as a session reads them. */
+interface SessionRow {
+  id: string;
+  organization_id: string;
+  attempt_id: string;
+  session_state: Session['sessionState'];
+  entry: string;
+  lesson_progress_id: string;
+  user_id: string;
+  standard: Standard;
+  storage_prefix: string;
+  launch_path: string | null;
+  launch_parameters: string | null;
+  title: string;
+}
+
+/** The package's launch data and the learner's name, as the SCORM data model reports them. */
+interface LearnerFacts {
+  launch_data: Record<string, unknown> | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+}
+
+/** An attempt's data model with the package's launch data and the lesson progress it writes. */
+interface AttemptOutcomeRow {
+  cmi: Record<string, unknown>;
+  launch_data: Record<string, unknown> | null;
+  completed_at: Date | null;
+  success_status: string | null;
+  score: number | null;
+  max_score: number | null;
+}
+
 const versionOf = (s: Standard): ScormVersion => (s === 'SCORM_1_2' ? '1.2' : '2004');
 
 /**
@@ -80,11 +129,11 @@ export class LaunchesService {
     const org = p.organizationId;
     const lessonId = decodeId('lesson', lessonPublicId);
     const [lesson] = lessonId
-      ? await this.ds.query(
+      ? await scoped(this.ds, org).query<LaunchableLesson[]>(
           `SELECT l.id, l.course_id, l.type, l.content_web_package_id, w.id AS package_id, w.state, w.type AS package_type, w.standard_version, w.launch_path
              FROM lessons l LEFT JOIN web_packages w ON w.id = l.content_web_package_id AND w.organization_id = l.organization_id
-            WHERE l.id = $1 AND l.organization_id = $2 AND l.deleted_at IS NULL AND NOT l.is_draft`,
-          [lessonId, org],
+            WHERE l.id = $1 AND l.organization_id = $org AND l.deleted_at IS NULL AND NOT l.is_draft`,
+          [lessonId],
         )
       : [];
     if (!lesson) throw notFound();
@@ -92,20 +141,21 @@ export class LaunchesService {
     if (typeof userPublicId !== 'string' || !userPublicId) throw bad('This field is required: the learner, as {"id": "..."}.');
     const userId = decodeId('student', userPublicId);
     if (!userId) throw bad(`Invalid pk "${userPublicId}" - object does not exist.`);
-    if (!lesson.package_id) throw conflict('This lesson plays no web package.');
+    const packageId = lesson.package_id;
+    if (!packageId) throw conflict('This lesson plays no web package.');
     if (lesson.state !== 'READY') throw conflict("The lesson's web package is not ready (it is still being imported, or its import failed).");
     const standard = standardOf(lesson.package_type, lesson.standard_version);
     if (!standard) throw conflict("The lesson's web package is of no launchable kind.");
     if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict("The lesson's web package names no launch file inside the package.");
 
     // the learner's course progress in a published course of the lesson's course, from an active enrollment
-    const [cp] = await this.ds.query(
+    const [cp] = await scoped(this.ds, org).query<{ id: string; user_id: string; course_id: string }[]>(
       `SELECT cp.id, cp.user_id, cp.course_id FROM course_progress cp
-         JOIN enrollments e ON e.organization_id = $1 AND e.user_id = cp.user_id AND e.published_course_id = cp.published_course_id
+         JOIN enrollments e ON e.organization_id = $org AND e.user_id = cp.user_id AND e.published_course_id = cp.published_course_id
                            AND (cp.enrollment_id IS NULL OR cp.enrollment_id = e.id) AND e.active
-        WHERE cp.organization_id = $1 AND cp.user_id = $2 AND cp.course_id = $3
+        WHERE cp.organization_id = $org AND cp.user_id = $1 AND cp.course_id = $2
         ORDER BY e.enrolled_at DESC, cp.id LIMIT 1`,
-      [org, userId, lesson.course_id],
+      [userId, lesson.course_id],
     );
     if (!cp) throw bad('The learner is not enrolled in a published course that holds this lesson.');
 
@@ -113,18 +163,21 @@ export class LaunchesService {
     const created = await this.ds.transaction(async (m) => {
       await lockUsers(m, [userId]);
       await this.progress.materializeLessons(m, org, cp, lesson.id);
-      const [lp] = await m.query(`SELECT id, user_id FROM lesson_progress WHERE organization_id = $1 AND course_progress_id = $2 AND lesson_id = $3`, [org, cp.id, lesson.id]);
+      const [lp] = await scoped(m, org).query<{ id: string; user_id: string }[]>(
+        `SELECT id, user_id FROM lesson_progress WHERE organization_id = $org AND course_progress_id = $1 AND lesson_id = $2`,
+        [cp.id, lesson.id],
+      );
       if (!lp) throw notFound();
-      const attempt = await this.attemptFor(m, org, lp.id, userId, lesson.id, lesson.package_id, standard);
-      const [launch] = await m.query(
+      const attempt = await this.attemptFor(m, org, lp.id, userId, lesson.id, packageId, standard);
+      const [launch] = await scoped(m, org).query<Pick<ContentLaunchRow, 'id' | 'expires_at'>[]>(
         `INSERT INTO content_launches (organization_id, attempt_id, token_hash, expires_at, session_expires_at, entry)
-         VALUES ($1, $2, $3, date_trunc('milliseconds', now()) + make_interval(secs => $4), now() + make_interval(secs => $5), $6)
+         VALUES ($org, $1, $2, date_trunc('milliseconds', now()) + make_interval(secs => $3), now() + make_interval(secs => $4), $5)
          RETURNING id, expires_at`,
-        [org, attempt.id, sha256(token), LAUNCH_TTL_SECONDS, LAUNCH_TTL_SECONDS + SESSION_TTL_SECONDS, attempt.entry],
+        [attempt.id, sha256(token), LAUNCH_TTL_SECONDS, LAUNCH_TTL_SECONDS + SESSION_TTL_SECONDS, attempt.entry],
       );
       // opening the lesson counts as a view and as activity in the course (first activity starts the enrollment)
       await this.progress.writeLessonIn(m, org, lp, {}, true);
-      return { launch, registration: attempt.registration as string };
+      return { launch, registration: attempt.registration };
     });
     return {
       id: encodeId('launch', created.launch.id),
@@ -139,22 +192,22 @@ export class LaunchesService {
    * (entry `resume`, and it is open again), else a new one (`ab-initio`).
    */
   private async attemptFor(m: EntityManager, org: string, lpId: string, userId: string, lessonId: string, packageId: string, standard: Standard) {
-    const [last] = await m.query(
+    const [last] = await scoped(m, org).query<(Pick<ContentAttemptRow, 'id' | 'number' | 'state' | 'registration' | 'web_package_id' | 'standard'> & { fresh: boolean })[]>(
       `SELECT id, number, state, registration, web_package_id, standard, cmi = '{}'::jsonb AS fresh FROM content_attempts
-        WHERE organization_id = $1 AND lesson_progress_id = $2 ORDER BY number DESC LIMIT 1`,
-      [org, lpId],
+        WHERE organization_id = $org AND lesson_progress_id = $1 ORDER BY number DESC LIMIT 1`,
+      [lpId],
     );
     if (last && last.state !== 'CLOSED' && last.web_package_id === packageId && last.standard === standard) {
       if (last.state === 'SUSPENDED') {
-        await m.query(`UPDATE content_attempts SET state = 'OPEN', updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [last.id, org]);
+        await scoped(m, org).query(`UPDATE content_attempts SET state = 'OPEN', updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [last.id]);
         return { id: last.id, registration: last.registration, entry: 'resume' };
       }
       return { id: last.id, registration: last.registration, entry: last.fresh ? 'ab-initio' : '' };
     }
-    const [row] = await m.query(
+    const [row] = await scoped(m, org).query<Pick<ContentAttemptRow, 'id' | 'registration'>[]>(
       `INSERT INTO content_attempts (organization_id, lesson_progress_id, user_id, lesson_id, web_package_id, number, standard)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, registration`,
-      [org, lpId, userId, lessonId, packageId, (last?.number ?? 0) + 1, standard],
+       VALUES ($org, $1, $2, $3, $4, $5, $6) RETURNING id, registration`,
+      [lpId, userId, lessonId, packageId, (last?.number ?? 0) + 1, standard],
     );
     return { id: row.id, registration: row.registration, entry: 'ab-initio' };
   }
@@ -163,8 +216,8 @@ export class LaunchesService {
   async open(token: string): Promise<string | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
     // the launch token is the credential: it names its organization's launch, looked up by its hash alone
-    const [row] = rowsOf(
-      await unscoped(this.ds, 'a launch token names its launch').query(
+    const [row] = rowsOf<Pick<ContentLaunchRow, 'id' | 'session_expires_at'>>(
+      await unscoped(this.ds, 'a launch token names its launch').query<unknown>(
         `UPDATE content_launches SET opened_at = now(), session_expires_at = now() + make_interval(secs => $2)
         WHERE token_hash = $1 AND opened_at IS NULL AND expires_at > now()
         RETURNING id, session_expires_at`,
@@ -187,7 +240,7 @@ export class LaunchesService {
     if (Number(expires) * 1000 < now) return null;
     if (!constantTimeEqual(sig, hmac(this.config.APP_SECRET, `content-session:${launchId}:${expires}`))) return null;
     // the signed session names its launch, whose organization scopes everything after
-    const [row] = await unscoped(this.ds, 'a signed content session names its launch').query(
+    const [row] = await unscoped(this.ds, 'a signed content session names its launch').query<SessionRow[]>(
       `SELECT cl.id, cl.organization_id, cl.attempt_id, cl.session_state, cl.entry, a.lesson_progress_id, a.user_id, a.standard,
               w.storage_prefix, w.launch_path, w.launch_parameters, w.title
          FROM content_launches cl
@@ -228,11 +281,13 @@ export class LaunchesService {
       return { value: 'false', error: E.argument, diagnostic: 'The argument must be the empty string.' };
     }
     if (call === 'initialize') {
-      const [row] = rowsOf(
-        await this.ds.query(`UPDATE content_launches SET session_state = 'RUNNING' WHERE id = $1 AND organization_id = $2 AND session_state = 'NEW' RETURNING id`, [s.launchId, org]),
+      const [row] = rowsOf<{ id: string }>(
+        await scoped(this.ds, org).query<unknown>(`UPDATE content_launches SET session_state = 'RUNNING' WHERE id = $1 AND organization_id = $org AND session_state = 'NEW' RETURNING id`, [
+          s.launchId,
+        ]),
       );
       if (row) return { value: 'true', error: 0 };
-      const [cur] = await this.ds.query(`SELECT session_state FROM content_launches WHERE id = $1 AND organization_id = $2`, [s.launchId, org]);
+      const [cur] = await scoped(this.ds, org).query<Pick<ContentLaunchRow, 'session_state'>[]>(`SELECT session_state FROM content_launches WHERE id = $1 AND organization_id = $org`, [s.launchId]);
       return { value: 'false', error: cur?.session_state === 'RUNNING' ? E.initTwice : E.initAfterTerm };
     }
     if (s.sessionState !== 'RUNNING') {
@@ -246,24 +301,23 @@ export class LaunchesService {
       return { value: call === 'get' ? '' : 'false', error: code };
     }
     if (call === 'get') {
-      const [row] = await this.ds.query(
+      const [row] = await scoped(this.ds, org).query<(Pick<ContentAttemptRow, 'cmi' | 'total_time_cs'> & LearnerFacts)[]>(
         `SELECT a.cmi, a.total_time_cs, w.launch_data, u.first_name, u.last_name, u.email
            FROM content_attempts a JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
            JOIN users u ON u.id = a.user_id AND u.organization_id = a.organization_id
-          WHERE a.id = $1 AND a.organization_id = $2`,
-        [s.attemptId, org],
+          WHERE a.id = $1 AND a.organization_id = $org`,
+        [s.attemptId],
       );
       const out = getValue(version, row.cmi as Stored, this.lmsValues(s, row), body.element);
       return out.error ? { ...out, diagnostic: ERROR_STRINGS[version][out.error] } : out;
     }
     if (call === 'set') {
       return this.ds.transaction(async (m) => {
-        const [row] = await m.query(`SELECT cmi FROM content_attempts WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [s.attemptId, org]);
+        const [row] = await scoped(m, org).query<Pick<ContentAttemptRow, 'cmi'>[]>(`SELECT cmi FROM content_attempts WHERE id = $1 AND organization_id = $org FOR UPDATE`, [s.attemptId]);
         const out = setValue(version, row.cmi as Stored, body.element, body.value);
         if (out.error || !out.set) return { value: 'false', error: out.error, diagnostic: ERROR_STRINGS[version][out.error] };
-        await m.query(`UPDATE content_attempts SET cmi = cmi || $3::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [
+        await scoped(m, org).query(`UPDATE content_attempts SET cmi = cmi || $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
           s.attemptId,
-          org,
           JSON.stringify(out.set),
         ]);
         return { value: 'true', error: 0 };
@@ -275,8 +329,10 @@ export class LaunchesService {
     }
     // terminate
     const done = await this.ds.transaction(async (m) => {
-      const [row] = rowsOf(
-        await m.query(`UPDATE content_launches SET session_state = 'TERMINATED' WHERE id = $1 AND organization_id = $2 AND session_state = 'RUNNING' RETURNING id`, [s.launchId, org]),
+      const [row] = rowsOf<{ id: string }>(
+        await scoped(m, org).query<unknown>(`UPDATE content_launches SET session_state = 'TERMINATED' WHERE id = $1 AND organization_id = $org AND session_state = 'RUNNING' RETURNING id`, [
+          s.launchId,
+        ]),
       );
       if (!row) return false;
       await this.applyProgress(m, s, version, true);
@@ -285,7 +341,7 @@ export class LaunchesService {
     return done ? { value: 'true', error: 0 } : { value: 'false', error: E.termAfterTerm };
   }
 
-  private lmsValues(s: Session, row: { total_time_cs: string; launch_data: Record<string, unknown> | null; first_name: string | null; last_name: string | null; email: string }): LmsValues {
+  private lmsValues(s: Session, row: Pick<ContentAttemptRow, 'total_time_cs'> & LearnerFacts): LmsValues {
     const first = row.first_name ?? '';
     const last = row.last_name ?? '';
     const name = s.standard === 'SCORM_1_2' ? (last && first ? `${last}, ${first}` : last || first || row.email) : [first, last].filter(Boolean).join(' ') || row.email;
@@ -310,13 +366,13 @@ export class LaunchesService {
   private async applyProgress(m: EntityManager, s: Session, version: ScormVersion, terminating: boolean): Promise<void> {
     const org = s.organizationId;
     await lockUsers(m, [s.userId]);
-    const [row] = await m.query(
+    const [row] = await scoped(m, org).query<AttemptOutcomeRow[]>(
       `SELECT a.cmi, w.launch_data, lp.completed_at, lp.success_status, lp.score, lp.max_score
          FROM content_attempts a
          JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
          JOIN lesson_progress lp ON lp.id = a.lesson_progress_id AND lp.organization_id = a.organization_id
-        WHERE a.id = $1 AND a.organization_id = $2 FOR UPDATE OF a`,
-      [s.attemptId, org],
+        WHERE a.id = $1 AND a.organization_id = $org FOR UPDATE OF a`,
+      [s.attemptId],
     );
     const stored = row.cmi as Stored;
     const mastery = typeof row.launch_data?.masteryScore === 'number' ? row.launch_data.masteryScore : null;
@@ -331,10 +387,10 @@ export class LaunchesService {
     if (Object.keys(patch).length) await this.progress.writeLessonIn(m, org, { id: s.lessonProgressId, user_id: s.userId }, patch, false);
     if (!terminating) return;
     const exitKeys = version === '1.2' ? ['cmi.core.exit', 'cmi.core.session_time'] : ['cmi.exit', 'cmi.session_time', 'adl.nav.request'];
-    await m.query(
-      `UPDATE content_attempts SET cmi = cmi - $3::text[], total_time_cs = total_time_cs + $4, state = $5, updated_at = date_trunc('milliseconds', now())
-        WHERE id = $1 AND organization_id = $2`,
-      [s.attemptId, org, exitKeys, out.sessionTimeCs ?? 0, out.suspended ? 'SUSPENDED' : 'CLOSED'],
+    await scoped(m, org).query(
+      `UPDATE content_attempts SET cmi = cmi - $2::text[], total_time_cs = total_time_cs + $3, state = $4, updated_at = date_trunc('milliseconds', now())
+        WHERE id = $1 AND organization_id = $org`,
+      [s.attemptId, exitKeys, out.sessionTimeCs ?? 0, out.suspended ? 'SUSPENDED' : 'CLOSED'],
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { DataSource } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import { JobHandlers, QueueWorker, sweeper } from '../../core/queue/queue-worker';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { Mailer } from './mailer';
@@ -34,7 +35,10 @@ export class MailProcessor extends QueueWorker<MailJob>(QUEUES.mail, 'mail', swe
 
   private async sendPasswordReset(data: PasswordResetMailJob): Promise<MailResult> {
     // users belong to the students module: a narrow, organization-scoped read of the recipient
-    const [student] = await this.ds.query(`SELECT email, first_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $2`, [data.studentId, data.organizationId]);
+    const [student] = await scoped(this.ds, data.organizationId).query<{ email: string; first_name: string; is_anonymized: boolean }[]>(
+      `SELECT email, first_name, is_anonymized FROM users WHERE id = $1 AND organization_id = $org`,
+      [data.studentId],
+    );
     if (!student || student.is_anonymized || !student.email) {
       this.logger.log({ msg: 'password-reset mail skipped: no recipient', studentId: data.studentId });
       return { sent: false, reason: 'no-recipient' };

@@ -2,7 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { JobProducer, QueuedJob } from '../../core/queue/job-producer';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
 import { resetUrl, signResetToken } from '../students/password-reset-token';
-import { unscoped } from '../../core/database/scoped';
+import { scoped, unscoped } from '../../core/database/scoped';
 
 /** Id of the job scheduler of the mail sweeper (mail queue). */
 export const MAIL_SWEEP_SCHEDULER_ID = 'mail-requeue';
@@ -42,12 +42,12 @@ export class PasswordResetMails extends JobProducer<MailJob>(QUEUES.mail) {
 
   /** Whether the record's mail was already sent or skipped (a job that runs twice sends once). */
   async isDone(requestId: string, organizationId: string): Promise<boolean> {
-    const rows = await this.ds.query(`SELECT done_at FROM password_reset_mails WHERE id = $1 AND organization_id = $2`, [requestId, organizationId]);
+    const rows = await scoped(this.ds, organizationId).query<{ done_at: Date | null }[]>(`SELECT done_at FROM password_reset_mails WHERE id = $1 AND organization_id = $org`, [requestId]);
     return rows.length > 0 && rows[0].done_at !== null;
   }
 
   async markDone(requestId: string, organizationId: string): Promise<void> {
-    await this.ds.query(`UPDATE password_reset_mails SET done_at = now() WHERE id = $1 AND organization_id = $2 AND done_at IS NULL`, [requestId, organizationId]);
+    await scoped(this.ds, organizationId).query(`UPDATE password_reset_mails SET done_at = now() WHERE id = $1 AND organization_id = $org AND done_at IS NULL`, [requestId]);
   }
 
   /** The sweep: queue every pending, unexpired mail whose job is not in the queue; drop records expired a day ago. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { unscoped } from '../../core/database/scoped';
+import { scoped, unscoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { startNewCycles } from '../progress/cycles';
 import { nextRunAfter } from './cycle';
@@ -44,20 +44,19 @@ export class ReenrollmentRunner {
       const org = rule.organization_id;
       const scheduled = new Date(rule.next_run_at);
       const recorded = rowsOf<{ id: string }>(
-        await m.query(`INSERT INTO reenrollment_runs (organization_id, rule_id, scheduled_at) VALUES ($1, $2, $3) ON CONFLICT (rule_id, scheduled_at) DO NOTHING RETURNING id`, [
-          org,
-          rule.id,
-          scheduled,
-        ]),
+        await scoped(m, org).query<unknown>(
+          `INSERT INTO reenrollment_runs (organization_id, rule_id, scheduled_at) VALUES ($org, $1, $2) ON CONFLICT (rule_id, scheduled_at) DO NOTHING RETURNING id`,
+          [rule.id, scheduled],
+        ),
       );
-      const [{ now }] = await m.query(`SELECT now() AS now`);
+      const [{ now }] = await m.query<{ now: Date }[]>(`SELECT now() AS now`);
       const next = nextRunAfter(new Date(rule.starts_at), rule.cycle_duration, rule.cycle_duration_unit, scheduled, new Date(now));
       if (recorded.length) {
         const count = await startNewCycles(m, org, rule.published_course_id, scheduled, new Date(now));
-        await m.query(`UPDATE reenrollment_runs SET reset_count = $3 WHERE organization_id = $1 AND id = $2`, [org, recorded[0].id, count]);
+        await scoped(m, org).query(`UPDATE reenrollment_runs SET reset_count = $2 WHERE organization_id = $org AND id = $1`, [recorded[0].id, count]);
         this.logger.log({ msg: 're-enrollment run', ruleId: rule.id, scheduledAt: scheduled.toISOString(), learners: count, nextRunAt: next.toISOString() });
       }
-      await m.query(`UPDATE reenrollment_rules SET next_run_at = $3, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $1 AND id = $2`, [org, rule.id, next]);
+      await scoped(m, org).query(`UPDATE reenrollment_rules SET next_run_at = $2, updated_at = date_trunc('milliseconds', now()) WHERE organization_id = $org AND id = $1`, [rule.id, next]);
       return recorded.length > 0;
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { scimPatch } from 'scim-patch';
 import { DataSource, EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation } from '../../core/database/sql';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { GroupNameTaken, GroupsProvisioning } from '../groups/groups.provisioning';
@@ -125,18 +126,19 @@ export class ScimService {
 
   async listUsers(org: string, query: Record<string, unknown>, baseUrl: string) {
     const { startIndex, count } = scimPaging(query);
-    const params: unknown[] = [org];
-    let where = 'u.organization_id = $1 AND NOT u.is_anonymized';
+    const params: unknown[] = [];
+    let where = 'u.organization_id = $org AND NOT u.is_anonymized';
     if (typeof query.filter === 'string' && query.filter.trim()) where += ` AND (${compileFilter(query.filter, USER_ATTRS, params)})`;
     const from = `FROM users u LEFT JOIN scim_user_links l ON l.organization_id = u.organization_id AND l.user_id = u.id WHERE ${where}`;
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, params);
-    const rows: UserRow[] = count ? await this.ds.query(`${USER_SELECT} WHERE ${where} ORDER BY u.created_at, u.id LIMIT ${count} OFFSET ${startIndex - 1}`, params) : [];
+    const db = scoped(this.ds, org);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
+    const rows: UserRow[] = count ? await db.query(`${USER_SELECT} WHERE ${where} ORDER BY u.created_at, u.id LIMIT ${count} OFFSET ${startIndex - 1}`, params) : [];
     return { schemas: [LIST_SCHEMA], totalResults: n, startIndex, itemsPerPage: rows.length, Resources: rows.map((r) => this.presentUser(r, baseUrl)) };
   }
 
   private async userRow(db: EntityManager | DataSource, org: string, publicId: string, lock = false): Promise<UserRow> {
     const id = decodeId('student', publicId);
-    const rows = id ? await db.query(`${USER_SELECT} WHERE u.id = $1 AND u.organization_id = $2 AND NOT u.is_anonymized${lock ? ' FOR UPDATE OF u' : ''}`, [id, org]) : [];
+    const rows = id ? await scoped(db, org).query<UserRow[]>(`${USER_SELECT} WHERE u.id = $1 AND u.organization_id = $org AND NOT u.is_anonymized${lock ? ' FOR UPDATE OF u' : ''}`, [id]) : [];
     if (!rows.length) throw new ScimError(404, `User ${String(publicId).slice(0, 64)} not found.`);
     return rows[0];
   }
@@ -166,12 +168,12 @@ export class ScimService {
 
   private async link(m: EntityManager, org: string, userId: string, externalId: string | null) {
     try {
-      if (externalId === null) await m.query(`DELETE FROM scim_user_links WHERE organization_id = $1 AND user_id = $2`, [org, userId]);
+      if (externalId === null) await scoped(m, org).query(`DELETE FROM scim_user_links WHERE organization_id = $org AND user_id = $1`, [userId]);
       else
-        await m.query(
-          `INSERT INTO scim_user_links (organization_id, user_id, external_id) VALUES ($1, $2, $3)
+        await scoped(m, org).query(
+          `INSERT INTO scim_user_links (organization_id, user_id, external_id) VALUES ($org, $1, $2)
            ON CONFLICT (organization_id, user_id) DO UPDATE SET external_id = EXCLUDED.external_id`,
-          [org, userId, externalId],
+          [userId, externalId],
         );
     } catch (err) {
       if (isUniqueViolation(err)) throw new ScimError(409, 'Another user has this externalId.', 'uniqueness');
@@ -244,12 +246,13 @@ export class ScimService {
 
   async listGroups(org: string, query: Record<string, unknown>, baseUrl: string) {
     const { startIndex, count } = scimPaging(query);
-    const params: unknown[] = [org];
-    let where = 'g.organization_id = $1';
+    const params: unknown[] = [];
+    let where = 'g.organization_id = $org';
     if (typeof query.filter === 'string' && query.filter.trim()) where += ` AND (${compileFilter(query.filter, GROUP_ATTRS, params)})`;
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM groups g WHERE ${where}`, params);
+    const db = scoped(this.ds, org);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM groups g WHERE ${where}`, params);
     const rows: GroupRow[] = count
-      ? await this.ds.query(`SELECT g.id, g.name, g.created_at, g.updated_at FROM groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${count} OFFSET ${startIndex - 1}`, params)
+      ? await db.query(`SELECT g.id, g.name, g.created_at, g.updated_at FROM groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${count} OFFSET ${startIndex - 1}`, params)
       : [];
     const members = excludesMembers(query)
       ? null
@@ -265,10 +268,10 @@ export class ScimService {
   private async membersOf(db: EntityManager | DataSource, org: string, groupIds: string[]): Promise<Map<string, { value: string; display: string }[]>> {
     const out = new Map<string, { value: string; display: string }[]>();
     if (!groupIds.length) return out;
-    const rows: { group_id: string; user_id: string; email: string }[] = await db.query(
+    const rows: { group_id: string; user_id: string; email: string }[] = await scoped(db, org).query(
       `SELECT gm.group_id, gm.user_id, u.email FROM group_memberships gm JOIN users u ON u.organization_id = gm.organization_id AND u.id = gm.user_id
-        WHERE gm.organization_id = $1 AND gm.group_id = ANY($2::uuid[]) ORDER BY gm.created_at, gm.user_id`,
-      [org, groupIds],
+        WHERE gm.organization_id = $org AND gm.group_id = ANY($1::uuid[]) ORDER BY gm.created_at, gm.user_id`,
+      [groupIds],
     );
     for (const r of rows) {
       let list = out.get(r.group_id);
@@ -291,7 +294,7 @@ export class ScimService {
 
   async getGroup(org: string, publicId: string, baseUrl: string, query: Record<string, unknown> = {}) {
     const id = decodeId('group', publicId);
-    const rows: GroupRow[] = id ? await this.ds.query(`SELECT id, name, created_at, updated_at FROM groups WHERE id = $1 AND organization_id = $2`, [id, org]) : [];
+    const rows: GroupRow[] = id ? await scoped(this.ds, org).query(`SELECT id, name, created_at, updated_at FROM groups WHERE id = $1 AND organization_id = $org`, [id]) : [];
     if (!rows.length) throw new ScimError(404, `Group ${String(publicId).slice(0, 64)} not found.`);
     const members = excludesMembers(query) ? null : await this.membersOf(this.ds, org, [rows[0].id]);
     return this.presentGroup(rows[0], members, baseUrl);

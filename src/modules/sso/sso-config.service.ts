@@ -3,23 +3,17 @@ import { X509Certificate } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { AppConfig, issuerUrl } from '../../core/config/config';
+import { scoped } from '../../core/database/scoped';
 import { decrypt, encrypt } from '../../core/crypto/crypto';
 import { FieldProblem, notFound, ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { checkUrl } from '../../core/net/guarded-http';
 import { AdminRolesService, assertCallerHolds } from '../organizations/admin-roles.service';
 import { discover } from './oidc-client';
+import type { OrganizationSsoRow } from './organization-sso.store';
 
-export interface Row {
-  organization_id: string;
-  protocol: 'oidc' | 'saml';
-  settings: Record<string, string>;
-  client_secret_enc: string | null;
-  jit: boolean;
-  default_role: string;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The organization's SSO row (the name the module's code uses). */
+export type Row = OrganizationSsoRow;
 
 const dateTime = { type: 'string', format: 'date-time' };
 const uri = { type: 'string', format: 'uri' };
@@ -81,7 +75,7 @@ export class SsoConfigService {
   ) {}
 
   async row(orgId: string): Promise<Row | null> {
-    const rows: Row[] = await this.ds.query(`SELECT * FROM organization_sso WHERE organization_id = $1`, [orgId]);
+    const rows = await scoped(this.ds, orgId).query<Row[]>(`SELECT * FROM organization_sso WHERE organization_id = $org`);
     return rows[0] ?? null;
   }
 
@@ -113,7 +107,7 @@ export class SsoConfigService {
   }
 
   async remove(p: Principal | { organizationId: string }): Promise<void> {
-    const rows = await this.ds.query(`DELETE FROM organization_sso WHERE organization_id = $1 RETURNING organization_id`, [p.organizationId]);
+    const rows = await scoped(this.ds, p.organizationId).query<Pick<Row, 'organization_id'>[]>(`DELETE FROM organization_sso WHERE organization_id = $org RETURNING organization_id`);
     if (!rows.length) throw notFound('Single sign-on is not configured for this organization.');
   }
 
@@ -199,19 +193,19 @@ export class SsoConfigService {
       }
     }
     if (problems.length) throw new ValidationFailed(problems, 400);
-    const [row]: Row[] = await this.ds.query(
-      `INSERT INTO organization_sso (organization_id, protocol, settings, client_secret_enc, jit, default_role) VALUES ($1, $2, $3, $4, $5, $6)
+    const [row] = await scoped(this.ds, org).query<Row[]>(
+      `INSERT INTO organization_sso (organization_id, protocol, settings, client_secret_enc, jit, default_role) VALUES ($org, $1, $2, $3, $4, $5)
        ON CONFLICT (organization_id) DO UPDATE SET protocol = EXCLUDED.protocol, settings = EXCLUDED.settings, client_secret_enc = EXCLUDED.client_secret_enc,
          jit = EXCLUDED.jit, default_role = EXCLUDED.default_role, updated_at = date_trunc('milliseconds', now())
        RETURNING *`,
-      [org, protocol, JSON.stringify(settings), secretEnc, jit, defaultRole],
+      [protocol, JSON.stringify(settings), secretEnc, jit, defaultRole],
     );
     return this.view(row);
   }
 
   /** The sign-in link for an organization with SSO (the consent page's "Sign in with your identity provider"); null without. */
   async loginUrl(orgId: string, returnTo: string): Promise<string | null> {
-    const rows = await this.ds.query(`SELECT 1 FROM organization_sso WHERE organization_id = $1`, [orgId]);
+    const rows = await scoped(this.ds, orgId).query<unknown[]>(`SELECT 1 FROM organization_sso WHERE organization_id = $org`);
     if (!rows.length) return null;
     return `${this.urls(orgId).login_url}?return_to=${encodeURIComponent(returnTo)}`;
   }

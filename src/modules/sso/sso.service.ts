@@ -4,6 +4,7 @@ import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig, issuerUrl } from '../../core/config/config';
+import { scoped } from '../../core/database/scoped';
 import { constantTimeEqual, decrypt, randomToken } from '../../core/crypto/crypto';
 import { decodeId } from '../../core/ids/ids';
 import { REDIS } from '../../core/redis/redis.module';
@@ -275,7 +276,7 @@ export class SsoService {
   private async finish(r: Row, method: 'oidc' | 'saml', rawEmail: string, returnTo: string, orgPublicId: string): Promise<SsoOutcome> {
     const email = rawEmail.trim().toLowerCase();
     if (email.length > 320) throw new SsoFailure(403, 'Not an administrator', 'The email address given by the identity provider is not valid.', returnTo);
-    const rows: { id: string }[] = await this.ds.query(`SELECT id FROM admins WHERE organization_id = $1 AND lower(email) = $2`, [r.organization_id, email]);
+    const rows = await scoped(this.ds, r.organization_id).query<{ id: string }[]>(`SELECT id FROM admins WHERE organization_id = $org AND lower(email) = $1`, [email]);
     let adminId = rows[0]?.id;
     if (!adminId) {
       if (!r.jit) {
