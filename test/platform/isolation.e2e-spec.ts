@@ -49,7 +49,7 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
       }
     }
   }, 120_000);
-  afterAll(() => t?.close());
+  afterAll(() => t?.close(), 120_000);
 
   const lookup = (seed: Record<string, SeedValue>, path: string, param: string): SeedValue | undefined => {
     for (const k of keyFor(path, param)) if (k in seed) return seed[k];
@@ -190,7 +190,7 @@ describe('cross-organization isolation sweep (generated from /openapi.json)', ()
     // and the comparison is worth something only for calls that got as far as the ids (404 on both),
     // not early refusals: an operation whose minimal body is refused needs registerBody() in its seeder file
     expect({ differences, changed, early }).toEqual({ differences: [], changed: [], early: [] });
-  }, 300_000);
+  }, 600_000);
 
   it("would see a leak: with A's own credentials, A's ids answer differently from random ones on every GET", async () => {
     const blind: string[] = [];
