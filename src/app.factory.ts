@@ -12,10 +12,10 @@ import { AuditRecorder } from './modules/audit/audit.recorder';
 import { AppConfig } from './core/config/config';
 import { checkBody, checkUrl } from './core/http/body-guard';
 import { registerBodyParsers } from './core/http/body-parsers';
-import { installFastPaths } from './core/http/fast-path';
+import { installFastPaths } from './core/routes/fast-path';
 import { installMcpFastPath } from './modules/mcp/mcp-fast-path';
-import { routeTable } from './core/http/route-table';
-import { AllExceptionsFilter } from './core/http/http-exception.filter';
+import { routeTable } from './core/routes/route-table';
+import { AllExceptionsFilter } from './core/routes/http-exception.filter';
 import { apiOf } from './core/http/interfaces';
 import { genRequestId } from './core/http/request-id';
 import { buildOpenApiDocument } from './core/openapi/document';
@@ -63,7 +63,7 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     const problem = checkUrl(req) ?? (req.body === undefined ? null : checkBody(req.body, apiOf(req)));
     done(problem ?? undefined);
   });
-  // the routes' fast paths (@FastPath, core/http/fast-path.ts: the token endpoint's cached client_credentials grant)
+  // the routes' fast paths (@FastPath, core/routes/fast-path.ts: the token endpoint's cached client_credentials grant)
   installFastPaths(fastify, app);
   // every generated handler's service reference resolves on its controller (core/http/service-ref.ts), or the app does not start
   routeTable(app);

@@ -6,7 +6,7 @@ import { waitFor } from '../support/eventually';
 import { authInvalidationReady, decodeJwt } from './oauth-helpers';
 
 /**
- * The token route's fast path (TokenController.cachedToken, core/http/fast-path.ts): a
+ * The token route's fast path (TokenController.cachedToken, core/routes/fast-path.ts): a
  * client_credentials request whose client is cached as verified is answered before Nest's pipeline.
  * Its answers must be the handler's: same status, headers and body members, through JSON, forms and
  * HTTP Basic; every refusal still comes from the handler; the request line is still logged, with

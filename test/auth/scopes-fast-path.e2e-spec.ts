@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../support/app';
 import { authInvalidationReady } from './oauth-helpers';
 
 /**
- * GET /v2/scopes/'s fast path (ScopesController.cachedCatalog, core/http/fast-path.ts): a caller
+ * GET /v2/scopes/'s fast path (ScopesController.cachedCatalog, core/routes/fast-path.ts): a caller
  * whose token is cached as valid, with clients:read, is answered before Nest's pipeline, with the
  * answer the guard and handler give; anything else goes to the global guard, which refuses as before.
  */

@@ -2,7 +2,7 @@ import { Controller, Get, Injectable, Module, NestInterceptor, Post, UseGuards, 
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FastPath, installFastPaths } from '../../src/core/http/fast-path';
+import { FastPath, installFastPaths } from '../../src/core/routes/fast-path';
 
 /**
  * A fast path answers before Nest's pipeline: it must not skip a guard or interceptor it does not

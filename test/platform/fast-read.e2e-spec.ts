@@ -5,7 +5,7 @@ import { startTestApp, TestApp } from '../support/app';
 import { countQueries, enroll, insertCourse, insertLesson, insertStudent, issueCertificate, publishCourse } from '../support/fixtures';
 
 /**
- * @FastRead (core/http/fast-path.ts): the /v2 reads it is on answer a caller whose token is cached
+ * @FastRead (core/routes/fast-path.ts): the /v2 reads it is on answer a caller whose token is cached
  * as valid before Nest's pipeline, by calling the handler with the arguments Nest would build; the
  * answer is the guarded pipeline's, byte for byte, and every refusal (no or narrow scope, unknown id,
  * bad parameter) still comes from the guard and the handler.

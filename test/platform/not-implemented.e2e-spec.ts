@@ -5,7 +5,7 @@ import { TwoOrgs, twoOrgs } from '../support/two-orgs';
 /**
  * Issue 29 point 6: a path of either published document that this server does not serve answers 501
  * (`{"detail": ...}` on /v1, the JSON:API error envelope on /v2), never the 404 of an unknown object,
- * so a client can tell "not built" from "no such object" (src/core/http/not-implemented.ts). Generated:
+ * so a client can tell "not built" from "no such object" (src/core/routes/not-implemented.ts). Generated:
  * every published operation that GET /openapi.json does not serve is called. Unknown ids on served
  * routes, and paths outside both documents, keep their 404; an unpublished method on a served path its 405.
  */

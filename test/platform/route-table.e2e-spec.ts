@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routeTable, routeTableText } from '../../src/core/http/route-table';
+import { routeTable, routeTableText } from '../../src/core/routes/route-table';
 import { startTestApp, TestApp } from '../support/app';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { V1_RESOURCE_LIST } from '../../src/core/http/v1-resource';
+import { V1_RESOURCE_LIST } from '../../src/core/routes/v1-resource';
 import { startTestApp, TestApp } from '../support/app';
 
 /**

@@ -5,7 +5,7 @@ import { authInvalidationReady } from '../auth/oauth-helpers';
 import { startTestApp, TestApp } from '../support/app';
 
 /**
- * GET /v2/students/'s fast path (StudentsV2Controller.cachedList, core/http/fast-path.ts): a caller
+ * GET /v2/students/'s fast path (StudentsV2Controller.cachedList, core/routes/fast-path.ts): a caller
  * whose token is cached as valid, with students:read, asking for a plain page, is answered before
  * Nest's pipeline with the answer the guard and handler give (same status, headers and bytes);
  * anything else goes to the global guard and the handler, which answer or refuse as before.

@@ -77,7 +77,7 @@ export class AuthService {
    * The principal of a Bearer credential whose claims, client state and family state are all cached
    * and acceptable; undefined for anything else (no credentials, another scheme, anything to look
    * up or to refuse): nothing thrown and no promise made, for a route's fast path
-   * (core/http/fast-path.ts), which then leaves the request to the global guard.
+   * (core/routes/fast-path.ts), which then leaves the request to the global guard.
    */
   cachedBearerPrincipal(authorization: string | undefined): Principal | undefined {
     if (!authorization || authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;

@@ -1,7 +1,7 @@
 import { types as pgTypes } from 'pg';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { IdType } from '../ids/ids';
-import { publicRowOr404 } from './org-rows';
+import { publicRowOr404 } from './public-rows';
 import { bindOrg } from './scoped';
 
 /** A fixed read text (naming the organization as `$org`) and, for the hot unfiltered ones, its pg statement name. */

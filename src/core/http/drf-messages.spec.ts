@@ -25,7 +25,7 @@ import {
 import { Type } from 'class-transformer';
 import { ValidationFailed } from './api-error';
 import { DRF, DRF_TABLE, drfMessages, pyType } from './drf-messages';
-import { renderError } from './http-exception.filter';
+import { renderError } from '../routes/http-exception.filter';
 import { validateWhitelisted } from './fast-validate';
 import { toProblems } from './validation.pipe';
 import { NoNul, Present } from './v1-rules';

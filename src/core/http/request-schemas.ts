@@ -14,7 +14,7 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as t
  * could drift. Request DTOs mostly carry no @ApiProperty: @nestjs/swagger then describes them as
  * objects without members, which /docs and the MCP tools' input schemas (built from the served
  * document) inherited. `completeRequestSchemas` fills those empty component schemas; the /v2 batch
- * envelopes use `schemaOfClass` for their items (core/http/v2-batch.ts).
+ * envelopes use `schemaOfClass` for their items (core/routes/v2-batch.ts).
  *
  * What a rule says about a member: its type (IsString, IsBoolean, IsInt, the /v1 rules Str, Bool,
  * Int ...), enumerations (IsIn, Choice), lengths and bounds, arrays (`each`, ObjectList, StrList),

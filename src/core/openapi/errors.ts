@@ -3,7 +3,7 @@ import type { ApiInterface } from '../http/interfaces';
 import type { JsonSchema } from './published';
 
 /**
- * The error envelopes each interface answers in, as renderError (core/http/http-exception.filter.ts)
+ * The error envelopes each interface answers in, as renderError (core/routes/http-exception.filter.ts)
  * writes them, declared as component schemas, and the error responses of an operation.
  */
 export const ERROR_SCHEMAS: Record<string, JsonSchema> = {

@@ -3,7 +3,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { strParam } from '../../core/http/v1-rules';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { presentCode, presentPool } from './access-codes.presenter';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V2 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import type { OAuthClient } from './oauth.entities';
 import { ClientsService } from './clients.service';

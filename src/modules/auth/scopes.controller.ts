@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../../core/auth/auth.service';
 import { Scopes } from '../../core/auth/decorators';
 import { describeScope, SCOPE_CODENAMES, SCOPE_PRESETS } from '../../core/auth/scopes';
-import { FastPath } from '../../core/http/fast-path';
+import { FastPath } from '../../core/routes/fast-path';
 import { V2 } from '../../core/http/interfaces';
 
 const CATALOG = {
@@ -31,7 +31,7 @@ export class ScopesController {
   }
 
   /**
-   * The fast path (core/http/fast-path.ts): a caller whose Bearer token is cached as valid, with
+   * The fast path (core/routes/fast-path.ts): a caller whose Bearer token is cached as valid, with
    * clients:read, gets the catalog here without Nest's pipeline; every other request (no or another
    * credential, one to verify, a missing scope) goes to the global guard and catalog() above.
    */

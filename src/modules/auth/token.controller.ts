@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { oauthError, TokenResponse, TokenService } from './token.service';
 import { asObject, basicChallenge, clientCredentials, parseTokenRequest, str } from './token-request';
-import { FastPath } from '../../core/http/fast-path';
+import { FastPath } from '../../core/routes/fast-path';
 import { OAuthApi } from '../../core/http/interfaces';
 
 @ApiTags('oauth')
@@ -24,7 +24,7 @@ export class TokenController {
   }
 
   /**
-   * The token route's fast path (core/http/fast-path.ts): a client_credentials request whose client
+   * The token route's fast path (core/routes/fast-path.ts): a client_credentials request whose client
    * is cached as verified for this secret gets its token here, without Nest's pipeline; anything
    * else (another grant, a client to read, any refusal) goes on to token() above, which answers it.
    */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
+import { LinkRows, LinkTable, ParentOf } from '../../core/pagination/link-rows';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';

@@ -1,7 +1,7 @@
 import { serviceIn } from '../../core/http/service-ref';
 import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
-import { V1Links, V1Resource } from '../../core/http/v1-resource';
+import { V1Links, V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { PublishedCourseTagDto, PublishedCourseVisibilityDto } from '../published-courses/dto/published-course.dto';
 import { CatalogPagesService, presentCatalogPage, presentPageOverride, presentPageTag } from './catalog-pages.service';

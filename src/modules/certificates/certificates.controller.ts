@@ -13,7 +13,7 @@ import { certificateRowChange, certificateRowJson, certificateRowPosition, prese
 import { CertificateStatus, CertificatesService } from './certificates.service';
 import { CertificateDocumentsService } from './certificate-documents.service';
 import { V2 } from '../../core/http/interfaces';
-import { FastRead } from '../../core/http/fast-path';
+import { FastRead } from '../../core/routes/fast-path';
 
 const STATUSES: CertificateStatus[] = ['active', 'expired', 'all'];
 

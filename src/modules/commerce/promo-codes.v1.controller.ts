@@ -3,7 +3,7 @@ import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';

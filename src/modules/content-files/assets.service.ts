@@ -9,7 +9,7 @@ import { AssetRequest } from './dto/asset.dto';
 import { Asset } from './entities';
 import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
-import { OrgRowsService } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/pagination/org-rows';
 import { scoped } from '../../core/database/scoped';
 
 @Injectable()

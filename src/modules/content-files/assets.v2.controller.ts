@@ -6,7 +6,7 @@ import { AppConfig } from '../../core/config/config';
 import { conflict } from '../../core/http/api-error';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
+import { V2Batches } from '../../core/routes/v2-batch';
 import { v2BatchSchema, v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { AssetsV2Service } from './assets.v2.service';

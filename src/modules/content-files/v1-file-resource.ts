@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { AppConfig } from '../../core/config/config';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 
 /** How an uploaded file's object is presented: without its download URL, or with it (links on the request's base URL). */

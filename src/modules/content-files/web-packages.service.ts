@@ -11,7 +11,7 @@ import { repointWebPackage } from '../lessons/lesson-refs';
 import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
-import { OrgRowsService } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/pagination/org-rows';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';

@@ -6,7 +6,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
+import { V2Batches } from '../../core/routes/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackagesV2Service } from './web-packages.v2.service';

@@ -9,7 +9,7 @@ import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-packag
 import { WebPackage } from './entities';
 import { WebPackagesService } from './web-packages.service';
 import { presentWebPackageV2, WebPackageResource } from './web-packages.v2.presenter';
-import { updateLastWins } from '../../core/http/v2-batch';
+import { updateLastWins } from '../../core/routes/v2-batch';
 
 /**
  * /v2 web packages over the /v1 service (WebPackagesService: the same URL vetting, the same row in

@@ -2,7 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { presentCourseSeries, presentSeriesCourse } from './course-series.presenter';
 import { CourseSeriesService } from './course-series.service';

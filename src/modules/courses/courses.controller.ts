@@ -11,8 +11,8 @@ import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { dateTimeParam, filterParam } from '../../core/http/query-params';
 import { isoOf } from '../../core/database/pool-reads';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
-import { FastRead } from '../../core/http/fast-path';
+import { V2Batches } from '../../core/routes/v2-batch';
+import { FastRead } from '../../core/routes/fast-path';
 
 @ApiTags('courses')
 @ApiBearerAuth('JWTAuth')

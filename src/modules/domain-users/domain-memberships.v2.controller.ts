@@ -7,7 +7,7 @@ import { AppConfig } from '../../core/config/config';
 import { conflict } from '../../core/http/api-error';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
-import { replyBatch } from '../../core/http/v2-batch';
+import { replyBatch } from '../../core/routes/v2-batch';
 import { encodeId } from '../../core/ids/ids';
 import { v2BatchSchema, v2DocumentSchema, v2PageSchema, v2RelationshipSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';

@@ -2,7 +2,7 @@ import { Body, Controller, Param } from '@nestjs/common';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { DomainsService } from '../domains/domains.service';
 import { ManagerAccessRequest } from './dto/manager-access.dto';
 import { ManagerAccessService, presentManagerAccess } from './manager-access.service';

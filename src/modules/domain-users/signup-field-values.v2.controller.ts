@@ -7,7 +7,7 @@ import { batchItems } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { V2 } from '../../core/http/interfaces';
-import { replyBatch, V2Batches } from '../../core/http/v2-batch';
+import { replyBatch, V2Batches } from '../../core/routes/v2-batch';
 import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';

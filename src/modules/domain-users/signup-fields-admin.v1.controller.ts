@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { SignupFieldCreateDto, SignupFieldPatchDto } from './dto/signup-field.dto';
 import { SignupFieldAdminService } from './signup-field-admin.service';
 

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { absoluteUrl, BaseUrl } from '../../core/http/base-url';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
 import { presentSignupValue } from './domain-users.presenter';

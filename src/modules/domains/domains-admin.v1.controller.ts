@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { DomainsService } from './domains.service';
 import { presentDomainV1 } from './domains.presenter';
 import { DomainCreateDto } from './dto/domain-create.dto';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { DomainsService } from './domains.service';
 import { presentDomainV1 } from './domains.presenter';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
-import { orgRowOr404 } from '../../core/database/org-rows';
+import { orgRowOr404 } from '../../core/pagination/org-rows';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { Domain, DomainAccess } from './domain.entity';
 

@@ -26,7 +26,7 @@ import { EnrollmentsCompletionService } from './enrollments.completion.service';
 import { presentEnrollment, presentEnrollmentCompletion, presentEnrollmentWrite } from './enrollments.v2.presenter';
 import { EnrollmentFilters, EnrollmentsV2Service, EnrollmentV2Row, PROGRESS_STATUSES, ProgressStatus } from './enrollments.v2.service';
 import { itemDateTime } from './v2-dates';
-import { FastRead } from '../../core/http/fast-path';
+import { FastRead } from '../../core/routes/fast-path';
 import { isoOf } from '../../core/database/pool-reads';
 
 const INCLUDES = ['purchase', 'student', 'certificate'] as const;

@@ -1,5 +1,5 @@
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { itemNotFound, itemsWithIds } from '../../core/http/v2-item-ids';
+import { itemNotFound, itemsWithIds } from '../../core/routes/v2-item-ids';
 
 /** The outcome of an item whose id is no enrollment of the organization (or is no longer one when written). */
 export const ENROLLMENT_NOT_FOUND = itemNotFound('Enrollment');

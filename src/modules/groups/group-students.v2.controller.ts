@@ -6,7 +6,7 @@ import type { Principal } from '../../core/auth/principal';
 import { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { V2 } from '../../core/http/interfaces';
-import { replyBatch } from '../../core/http/v2-batch';
+import { replyBatch } from '../../core/routes/v2-batch';
 import { encodeId } from '../../core/ids/ids';
 import { MembershipRequestEnvelope, MembershipStudentRef } from './dto/membership.dto';
 import { GroupMembershipsService, MembershipRow } from './group-memberships.service';

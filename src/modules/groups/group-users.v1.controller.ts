@@ -5,7 +5,7 @@ import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/up
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { serviceIn } from '../../core/http/service-ref';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1GroupUserCreateDto } from './dto/v1-group.dto';

@@ -15,7 +15,7 @@ import { poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/poo
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
-import { itemNotFound, itemsWithIds } from '../../core/http/v2-item-ids';
+import { itemNotFound, itemsWithIds } from '../../core/routes/v2-item-ids';
 
 export interface GroupListFilters {
   name?: string;

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { strParam } from '../../core/http/v1-rules';
 import { ApiQuery } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';

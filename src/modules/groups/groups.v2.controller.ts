@@ -10,8 +10,8 @@ import { GroupReadRow, GroupsService } from './groups.service';
 import { dateTimeParam } from '../../core/http/query-params';
 import { isoOf } from '../../core/database/pool-reads';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
-import { FastRead } from '../../core/http/fast-path';
+import { V2Batches } from '../../core/routes/v2-batch';
+import { FastRead } from '../../core/routes/fast-path';
 
 /** Case-insensitive, trimmed: "Sales" and " sales" are the same name inside one create batch. */
 export function groupNameKey(raw: Record<string, any>): string | undefined {

@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Public } from '../../core/auth/decorators';
 import { REDIS } from '../../core/redis/redis.module';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../core/http/http-exception.filter';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../core/routes/http-exception.filter';
 import { NeutralApi } from '../../core/http/interfaces';
 
 async function check(fn: () => Promise<unknown>): Promise<'ok' | 'error'> {

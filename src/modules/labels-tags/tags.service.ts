@@ -5,7 +5,7 @@ import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
-import { OrgRowsService } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/pagination/org-rows';
 import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 import { slugOf } from '../../core/http/slug-kit';

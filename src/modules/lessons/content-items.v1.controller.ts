@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { presentContentItem } from './content-items.v1.presenter';
 import { V1ContentItemsService } from './content-items.v1.service';

@@ -12,8 +12,8 @@ import { LESSON_TYPES, LessonType } from './lesson.entity';
 import { presentLesson, presentLessonDetail } from './lessons.presenter';
 import { LessonFilters, LessonsService } from './lessons.service';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
-import { FastRead } from '../../core/http/fast-path';
+import { V2Batches } from '../../core/routes/v2-batch';
+import { FastRead } from '../../core/routes/fast-path';
 
 @ApiTags('lessons')
 @ApiBearerAuth('JWTAuth')

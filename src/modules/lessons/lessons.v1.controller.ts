@@ -7,7 +7,7 @@ import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { LessonListQuery, LessonRequest, LessonUpdateQuery, LessonUpdateRequest } from './dto/lesson.v1.dto';
 import { presentLesson } from './lessons.v1.presenter';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1LessonsService } from './lessons.v1.service';
 
 /** /v1/lessons (lessons:read / lessons:write); pages caller-set up to 100. PUT and PATCH take `?course_id` (the lesson must belong to that course). */

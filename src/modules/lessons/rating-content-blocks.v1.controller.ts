@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { RatingContentBlockRequest } from './dto/rating-content-block.v1.dto';
 import { presentRatingBlock, RatingContentBlocksV1Service } from './rating-content-blocks.v1.service';
 

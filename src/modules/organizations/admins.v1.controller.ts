@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import type { AdminRoleView } from './admin-roles.service';
 import { ADMIN_ROLE_SCHEMA, AdminRolesService } from './admin-roles.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
+import { LinkRows, LinkTable, ParentOf } from '../../core/pagination/link-rows';
 import { PathLookups } from './path-lookups.service';
 import type { TagRow } from './published-paths.service';
 

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 
 /** What a program's administrative service offers the controller (PlansAdminService, CourseSeriesAdminService). */
 interface ProgramAdminService {

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { LessonProgressDto, ProgressTokenDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';

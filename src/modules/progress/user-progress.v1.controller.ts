@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { fieldError } from '../../core/http/v1-rules';
 import { DRF } from '../../core/http/drf-messages';
 import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../../core/pagination/v1-page';

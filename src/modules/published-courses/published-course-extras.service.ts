@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { LinkRows, LinkTable, ParentOf } from '../../core/database/link-rows';
+import { LinkRows, LinkTable, ParentOf } from '../../core/pagination/link-rows';
 import { scoped } from '../../core/database/scoped';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';

@@ -20,7 +20,7 @@ import { PublishedCourseRow, presentPublishedCourse } from './published-courses.
 import { PublishedCoursesService } from './published-courses.service';
 import { V1 } from '../../core/http/interfaces';
 import { PutAndPatch } from '../../core/http/put-and-patch';
-import { V1Links, V1Resource } from '../../core/http/v1-resource';
+import { V1Links, V1Resource } from '../../core/routes/v1-resource';
 import { serviceIn } from '../../core/http/service-ref';
 
 const ITEM = 'published_course_id';

@@ -8,7 +8,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
-import { V2Batches } from '../../core/http/v2-batch';
+import { V2Batches } from '../../core/routes/v2-batch';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, JSON_TYPE, V2Page } from '../../core/pagination/cursor-page';
 import { Course } from '../courses/course.entity';
@@ -20,7 +20,7 @@ import { presentDomainV2 } from '../domains/domains.v2.presenter';
 import { PublishedCourseCreateItemV2, PublishedCourseUpdateItemV2 } from './dto/published-course.v2.dto';
 import { PublishedCourseFiltersV2, PublishedCoursesV2Service } from './published-courses.v2.service';
 import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseRowChange, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
-import { FastRead } from '../../core/http/fast-path';
+import { FastRead } from '../../core/routes/fast-path';
 
 const INCLUDES = ['course', 'domain'] as const;
 type Include = (typeof INCLUDES)[number];

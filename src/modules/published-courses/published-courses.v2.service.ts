@@ -12,7 +12,7 @@ import { itemDateTime } from '../enrollments/v2-dates';
 import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
 import { PUBLISH_MESSAGES, PublicationsService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './publications.service';
 import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';
-import { updateLastWins } from '../../core/http/v2-batch';
+import { updateLastWins } from '../../core/routes/v2-batch';
 
 export interface PublishedCourseFiltersV2 {
   domainUuid?: string;

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Injectable, Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
+import { V1Resource, V1ResourceSpec } from '../../core/routes/v1-resource';
 import { MethodRef, serviceIn } from '../../core/http/service-ref';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import {

@@ -8,7 +8,7 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl, requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { batchBodySchema } from '../../core/http/request-schemas';
-import { replyBatch, V2Batches } from '../../core/http/v2-batch';
+import { replyBatch, V2Batches } from '../../core/routes/v2-batch';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam, filterParam } from '../../core/http/query-params';
 import { decodeId } from '../../core/ids/ids';

@@ -18,7 +18,7 @@ import {
 import { questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
 import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { Changes, QuizzesService } from './quizzes.service';
-import { updateLastWins } from '../../core/http/v2-batch';
+import { updateLastWins } from '../../core/routes/v2-batch';
 
 type Outcomes<R = unknown> = Map<number, ItemOutcome<R>>;
 const failed = (code: 'not_found' | 'validation_error', detail: string, pointer: string): ItemOutcome<never> => ({ ok: false, code, detail, pointer });

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param } from '@nestjs/common';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { DomainsService } from '../domains/domains.service';
 import { ReenrollmentRuleRequest, ReenrollmentRuleUpdateRequest } from './dto/reenrollment-rule.dto';
 import { presentReenrollmentRule, ReenrollmentRulesService } from './reenrollment-rules.service';

@@ -19,9 +19,9 @@ import { presentStudent, StudentRow, studentRowJson, studentRowPosition } from '
 import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
-import { replyBatch } from '../../core/http/v2-batch';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
-import { FastPath, FastRead } from '../../core/http/fast-path';
+import { replyBatch } from '../../core/routes/v2-batch';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
+import { FastPath, FastRead } from '../../core/routes/fast-path';
 
 /**
  * Deactivation and anonymization: DESTRUCTIVE_RATE_LIMIT calls per DESTRUCTIVE_RATE_WINDOW_SECONDS
@@ -83,7 +83,7 @@ export class StudentsV2Controller {
   }
 
   /**
-   * The list's fast path (core/http/fast-path.ts): a caller whose Bearer token is cached as valid,
+   * The list's fast path (core/routes/fast-path.ts): a caller whose Bearer token is cached as valid,
    * with students:read, asking for a page with nothing but `page[size]` / `page[cursor]` (each
    * once, valid), gets the same document here without Nest's pipeline. Anything else goes to the
    * global guard and list() above untouched, and so does a page whose statement fails (the handler

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { V1 } from '../../core/http/interfaces';
-import { V1Resource } from '../../core/http/v1-resource';
+import { V1Resource } from '../../core/routes/v1-resource';
 import { UserEnrollmentsV1Service } from './user-enrollments.v1.service';
 import { presentUserPathEnrollment, presentUserPlanEnrollment } from './users.v1.presenter';
 

@@ -7,7 +7,7 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { boolParam, strParam } from '../../core/http/v1-rules';
 import { parseV1Page, V1_PAGE_CAP, v1List } from '../../core/pagination/v1-page';
 import { V1UserUpdateDto } from './dto/user.v1.dto';

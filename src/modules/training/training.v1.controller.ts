@@ -3,7 +3,7 @@ import { ApiExtension, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { V1 } from '../../core/http/interfaces';
 import { OnHandlers, V1PageQuery as PageQuery } from '../../core/http/v1-controller-kit';
 import { MethodRef } from '../../core/http/service-ref';
-import { V1Resource, V1ResourceSpec } from '../../core/http/v1-resource';
+import { V1Resource, V1ResourceSpec } from '../../core/routes/v1-resource';
 import { paramError, strParam } from '../../core/http/v1-rules';
 import { V1_PAGE_CAP } from '../../core/pagination/v1-page';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';

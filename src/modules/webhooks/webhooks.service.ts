@@ -26,7 +26,7 @@ import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
 import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
-import { OrgRowsService } from '../../core/database/org-rows';
+import { OrgRowsService } from '../../core/pagination/org-rows';
 import { omitEmpty } from '../../core/http/optional-members';
 import { scoped } from '../../core/database/scoped';
 

@@ -11,7 +11,7 @@ import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
 import { V1 } from '../../core/http/interfaces';
-import { ScopedRoutes } from '../../core/http/scoped-routes';
+import { ScopedRoutes } from '../../core/routes/scoped-routes';
 
 const route = ScopedRoutes('webhooks');
 

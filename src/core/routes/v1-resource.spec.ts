@@ -4,7 +4,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { SCOPES_KEY } from '../auth/decorators';
 import { V1Page } from '../pagination/v1-page';
-import { V1 } from './interfaces';
+import { V1 } from '../http/interfaces';
 import { V1Resource } from './v1-resource';
 
 class CreateDto {}

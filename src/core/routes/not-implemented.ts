@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { published } from '../openapi/published';
-import { ApiError } from './api-error';
+import { ApiError } from '../http/api-error';
 
 /**
  * Every operation of the published documents (test/reference/, through core/openapi/published.ts) as

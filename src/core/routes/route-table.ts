@@ -5,8 +5,8 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import { PUBLIC_KEY, SCOPES_KEY } from '../auth/decorators';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { pipelineOf } from './fast-path';
-import { API_INTERFACE } from './interfaces';
-import { CALLS_KEY, verifyServiceRefs } from './service-ref';
+import { API_INTERFACE } from '../http/interfaces';
+import { CALLS_KEY, verifyServiceRefs } from '../http/service-ref';
 
 /** One route of the application as Nest registers it. */
 export interface RouteRow {

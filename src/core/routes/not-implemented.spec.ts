@@ -16,7 +16,7 @@ describe('isPublishedOperation (issue 29 point 6)', () => {
 
 describe('notImplemented (issue 29 point 6)', () => {
   const { notImplemented } = require('./not-implemented') as typeof import('./not-implemented');
-  const { ApiError } = require('./api-error') as typeof import('./api-error');
+  const { ApiError } = require('../http/api-error') as typeof import('../http/api-error');
   const req = (method: string, url: string, is404 = true) => ({ method, url, is404 }) as any;
   const nf = new ApiError(404, 'Not found.');
 

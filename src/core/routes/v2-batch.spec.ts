@@ -4,8 +4,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { IsString } from 'class-validator';
 import { SCOPES_KEY } from '../auth/decorators';
 import type { ItemOutcome, ValidItem } from '../batch/batch';
-import { V2 } from './interfaces';
-import { serviceIn } from './service-ref';
+import { V2 } from '../http/interfaces';
+import { serviceIn } from '../http/service-ref';
 import { updateLastWins, V2Batches } from './v2-batch';
 import { encodeId } from '../ids/ids';
 

@@ -9,8 +9,8 @@ import { PUBLIC_KEY, SCOPES_KEY } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { v2PageOf, type V2Page } from '../pagination/cursor-page';
-import { requestBaseUrl } from './base-url';
-import { AppValidationPipe } from './validation.pipe';
+import { requestBaseUrl } from '../http/base-url';
+import { AppValidationPipe } from '../http/validation.pipe';
 
 /**
  * A route's fast path: a synchronous Fastify preHandler, a method of the route's controller, that
@@ -99,7 +99,7 @@ export function checkFastPathMirrors(app: INestApplicationContext, controller: T
   const skipped = [...guards, ...interceptors].filter((c) => !mirrors.includes(c));
   if (skipped.length) {
     const name = (handler as { name?: string }).name ?? '?';
-    throw new Error(`${controller.name}.${name}: its ${what} would skip ${skipped.map((c) => c.name).join(', ')}, which it does not mirror (core/http/fast-path.ts)`);
+    throw new Error(`${controller.name}.${name}: its ${what} would skip ${skipped.map((c) => c.name).join(', ')}, which it does not mirror (core/routes/fast-path.ts)`);
   }
 }
 

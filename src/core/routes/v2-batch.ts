@@ -6,9 +6,9 @@ import type { Principal } from '../auth/principal';
 import { BatchHandler, BatchResult, BatchSpec, ItemOutcome, runBatch, ValidItem } from '../batch/batch';
 import { decodeId, IdType } from '../ids/ids';
 import type { AppConfig } from '../config/config';
-import { requestBaseUrl } from './base-url';
-import { batchBodySchema } from './request-schemas';
-import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from './service-ref';
+import { requestBaseUrl } from '../http/base-url';
+import { batchBodySchema } from '../http/request-schemas';
+import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from '../http/service-ref';
 
 /** Run a /v2 batch (runBatch over the body) and answer its status (200, or 207 when an item failed) and body. */
 export async function replyBatch<T, R>(reply: FastifyReply, body: unknown, spec: BatchSpec<T>, handler: BatchHandler<T, R>): Promise<BatchResult<R>['body']> {

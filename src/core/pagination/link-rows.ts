@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import { notFound } from '../http/api-error';
 import { invalidPk } from '../http/v1-rules';
 import { decodeId, IdType } from '../ids/ids';
-import type { V1PageRequest } from '../pagination/v1-page';
+import type { V1PageRequest } from './v1-page';
 
 /**
  * A link table between an object (the parent) and other objects of the organization: rows

@@ -1,6 +1,6 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { Scopes } from '../auth/decorators';
-import { PutAndPatch } from './put-and-patch';
+import { PutAndPatch } from '../http/put-and-patch';
 
 /**
  * The routes of a controller whose reads need `<family>:read` and whose writes need

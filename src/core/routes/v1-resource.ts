@@ -5,13 +5,13 @@ import { v1PageSchema } from '../openapi/v1-page-schema';
 import type { FastifyReply } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
-import type { LinkRows } from '../database/link-rows';
+import type { LinkRows } from '../pagination/link-rows';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../pagination/v1-page';
-import { ValidationFailed } from './api-error';
-import { BaseUrl } from './base-url';
-import { patchTwinName, PutAndPatch } from './put-and-patch';
-import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from './service-ref';
+import { ValidationFailed } from '../http/api-error';
+import { BaseUrl } from '../http/base-url';
+import { patchTwinName, PutAndPatch } from '../http/put-and-patch';
+import { CALLS_KEY, MethodRef, methodName, recordServiceRef, resolveService, ServiceArg, serviceRef } from '../http/service-ref';
 
 /**
  * The standard operations of a /v1 resource, declared instead of written out: list, create, read,
@@ -308,7 +308,7 @@ export function V1Resource<S>(spec: V1ResourceSpec<S>): ClassDecorator {
 }
 
 /**
- * The four operations of a link sub-resource (core/database/link-rows.ts: list in pages of up to
+ * The four operations of a link sub-resource (core/pagination/link-rows.ts: list in pages of up to
  * 1000, add, read, remove) at `<at>/{<id>}`, with the handler names given in that order.
  */
 export function V1Links(spec: {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Controller, Delete, Get, HttpCode, Post, Put, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { SCOPES_KEY, Scopes } from '../auth/decorators';
-import { V1 } from './interfaces';
+import { V1 } from '../http/interfaces';
 import { ScopedRoutes } from './scoped-routes';
 
 const route = ScopedRoutes('things', 'stuff');

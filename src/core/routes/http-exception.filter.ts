@@ -1,10 +1,10 @@
-import { rememberErrorReason } from './error-reason';
+import { rememberErrorReason } from '../http/error-reason';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from './api-error';
-import { ApiInterface, apiOf } from './interfaces';
-import { catchAllPrefix, methodNotAllowed } from './method-not-allowed';
+import { ApiError, isBadInputDbError, NoMatch, TITLES, V2_CODES, v1ErrorBody } from '../http/api-error';
+import { ApiInterface, apiOf } from '../http/interfaces';
+import { catchAllPrefix, methodNotAllowed } from '../http/method-not-allowed';
 import { notImplemented } from './not-implemented';
 import type { AppConfig } from '../config/config';
 import { emptyV2Page } from '../pagination/cursor-page';
