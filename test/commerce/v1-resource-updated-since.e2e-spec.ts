@@ -1,6 +1,6 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
 import { journey } from '../support/learner-journey';
-import { countQueries, domainOf, insertPlan, insertStudent, joinDomain } from '../support/fixtures';
+import { countQueries, domainOf, insertPlan, insertStudent, joinDomain, planOf } from '../support/fixtures';
 
 /**
  * `updated_since` on @V1Resource lists in detail (docs/decisions/data-out.md): a list of the
@@ -18,20 +18,6 @@ describe('@V1Resource lists: updated_since in detail', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
-
-  /** The plan of the statement `match` picks among those the request sent (sequential scans off). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect(i).toBeGreaterThanOrEqual(0);
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
 
   /** Every page of a /v1 list (page_size 1), its ids in order. */
   async function pages(path: string, key: { basic: string }): Promise<string[]> {
@@ -72,7 +58,7 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get('/v1/promo-code-pools?updated_since=2000-01-01T00:00:00Z', key));
-    expect(await planOf(run, /FROM promo_code_pools x WHERE .*ORDER BY updated_at/)).toMatch(/promo_code_pools_org_updated_idx/);
+    expect(await planOf(t, run, /FROM promo_code_pools x WHERE .*ORDER BY updated_at/)).toMatch(/promo_code_pools_org_updated_idx/);
     // another organization's pools are never in the list
     const other = await t.newOrg();
     expect((await t.get('/v1/promo-code-pools?updated_since=2000-01-01T00:00:00Z', { basic: other.api_key })).body.results).toEqual([]);
@@ -102,7 +88,7 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/quizzes/${quiz}/questions?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM questions x WHERE .*ORDER BY x\.updated_at/)).toMatch(/questions_quiz_updated_idx/);
+    expect(await planOf(t, run, /FROM questions x WHERE .*ORDER BY x\.updated_at/)).toMatch(/questions_quiz_updated_idx/);
   });
   it('/v1/domains/{d}/plan/{id}/plan-enrollments and /v1/domains/{d}/plan: changed since, by last change, on their (parent, updated_at, id) indexes', async () => {
     const o = await t.newOrg();
@@ -132,7 +118,7 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect(await pages(`${url}?page_size=1`, key)).toEqual([e1, e2, e3]);
     expect(Object.keys((await t.get(`${url}?updated_since=x`, key)).body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`${url}?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM "plan_enrollments".*ORDER BY .*updated_at/s)).toMatch(/plan_enrollments_plan_updated_idx/);
+    expect(await planOf(t, run, /FROM "plan_enrollments".*ORDER BY .*updated_at/s)).toMatch(/plan_enrollments_plan_updated_idx/);
 
     // the user's side: /v1/users/{id}/plan-enrollments (a window, a bare array) by last change
     const u3 = (await t.get(`${url}/${e3}`, key)).body.user.id as string;
@@ -142,14 +128,14 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect((await t.get(`/v1/users/${u3}/plan-enrollments?updated_since=2999-01-01T00:00:00Z`, key)).body).toEqual([]);
     expect(Object.keys((await t.get(`/v1/users/${u3}/plan-enrollments?updated_since=x`, key)).body)).toEqual(['updated_since']);
     const runMine = await countQueries(() => t.get(`/v1/users/${u3}/plan-enrollments?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runMine, /FROM plan_enrollments pe.*ORDER BY pe\.updated_at/s)).toMatch(/plan_enrollments_org_user_updated_idx/);
+    expect(await planOf(t, runMine, /FROM plan_enrollments pe.*ORDER BY pe\.updated_at/s)).toMatch(/plan_enrollments_org_user_updated_idx/);
 
     const plans = await t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key);
     expect(plans.status).toBe(200);
     expect(plans.body.results.map((r: any) => r.id)).toEqual([plan.id]);
     expect((await t.get(`/v1/domains/${d.name}/plan?updated_since=2999-01-01T00:00:00Z`, key)).body.results).toEqual([]);
     const runPlans = await countQueries(() => t.get(`/v1/domains/${d.name}/plan?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runPlans, /FROM "plans".*ORDER BY .*updated_at/s)).toMatch(/plans_domain_updated_idx/);
+    expect(await planOf(t, runPlans, /FROM "plans".*ORDER BY .*updated_at/s)).toMatch(/plans_domain_updated_idx/);
   });
   it('/v1/promo-code-pools/{id}/offers: the offers attached since (the link made), on promo_code_pool_offers_org_pool_created_idx', async () => {
     const o = await t.newOrg();
@@ -171,6 +157,6 @@ describe('@V1Resource lists: updated_since in detail', () => {
     expect(all.body.results.map((r: any) => r.offers[0].id)).toEqual([o2]);
     expect(Object.keys((await t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=x`, key)).body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/promo-code-pools/${pool}/offers?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /SELECT offer_id FROM promo_code_pool_offers WHERE .*created_at >=/)).toMatch(/promo_code_pool_offers_org_pool_created_idx/);
+    expect(await planOf(t, run, /SELECT offer_id FROM promo_code_pool_offers WHERE .*created_at >=/)).toMatch(/promo_code_pool_offers_org_pool_created_idx/);
   });
 });

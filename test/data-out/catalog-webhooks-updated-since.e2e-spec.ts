@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { recordEvents } from '../../src/core/events/outbox';
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, insertCourse, insertStudent, issueCertificate, orgUuid } from '../support/fixtures';
+import { countQueries, insertCourse, insertStudent, issueCertificate, orgUuid, planOf } from '../support/fixtures';
 
 /**
  * `updated_since` (/v1) and `filter[updated_since]` (/v2) on the domain catalog, /v2 domains and
@@ -20,20 +20,6 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
-
-  /** The plan of the statement `match` picks among those the request sent (sequential scans off). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect({ match: String(match), found: i >= 0 }).toEqual({ match: String(match), found: true });
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
 
   /** every page of a /v1 list (page size 2), in order */
   async function v1All(path: string, auth: { basic: string }): Promise<string[]> {
@@ -76,7 +62,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/domains/${d}/published-courses?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM published_courses pc .*ORDER BY pc\.updated_at/s)).toMatch(/published_courses_domain_updated_idx/);
+    expect(await planOf(t, run, /FROM published_courses pc .*ORDER BY pc\.updated_at/s)).toMatch(/published_courses_domain_updated_idx/);
 
     // /v2/published-courses filter[updated_since]: the same rows by last change, across cursor pages
     const tok = await t.tokenFor(o);
@@ -98,7 +84,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(bad2.status).toBe(422);
     expect(bad2.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     const run2 = await countQueries(() => t.get(`/v2/published-courses?filter[updated_since]=2000-01-01T00:00:00Z`, { token: tok }));
-    expect(await planOf(run2, /ORDER BY pc\.updated_at/s)).toMatch(/published_courses_org_updated_idx/);
+    expect(await planOf(t, run2, /ORDER BY pc\.updated_at/s)).toMatch(/published_courses_org_updated_idx/);
   });
 
   it('/v2/domains filter[updated_since]: changed domains, by last change across cursor pages, on domains_org_updated_idx; bad value 422', async () => {
@@ -139,7 +125,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
       expect(res.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     }
     const run = await countQueries(() => t.get(`/v2/domains/?filter[updated_since]=${enc(t0)}`, { token: tok }));
-    expect(await planOf(run, /FROM "domains".*updated_at/s)).toMatch(/domains_org_updated_idx/);
+    expect(await planOf(t, run, /FROM "domains".*updated_at/s)).toMatch(/domains_org_updated_idx/);
     // another organization's domains are never in the list
     const other = await t.newOrg();
     const theirs = await t.get(`/v2/domains/?filter[updated_since]=${enc(t0)}`, { token: await t.tokenFor(other) });
@@ -170,7 +156,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/webhooks?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM "webhooks".*ORDER BY .*updated_at/s)).toMatch(/webhooks_org_updated_idx/);
+    expect(await planOf(t, run, /FROM "webhooks".*ORDER BY .*updated_at/s)).toMatch(/webhooks_org_updated_idx/);
 
     // deliveries: three events replayed to w2 (three deliveries), then the last two again (they change)
     const objects = {
@@ -201,7 +187,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(byChange[2]).toBe(newest);
     expect((await t.get(`/v1/webhooks/${w2}/deliveries?updated_since=2026-01-01`, key)).status).toBe(400);
     const runD = await countQueries(() => t.get(`/v1/webhooks/${w2}/deliveries?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runD, /FROM webhook_deliveries d .*ORDER BY d\.updated_at/s)).toMatch(/webhook_deliveries_webhook_updated_idx/);
+    expect(await planOf(t, runD, /FROM webhook_deliveries d .*ORDER BY d\.updated_at/s)).toMatch(/webhook_deliveries_webhook_updated_idx/);
   });
 
   it('/v2/certificates filter[updated_since]: changed certificates (updated_at moved by any change of the row), by last change across cursor pages, on certificates_org_updated_idx; bad value 422', async () => {
@@ -235,7 +221,7 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     const run = await countQueries(() => t.get(`/v2/certificates?filter[updated_since]=${enc(t0)}`, { token: tok }));
-    expect(await planOf(run, /FROM certificates c WHERE .*ORDER BY c\.updated_at/s)).toMatch(/certificates_org_updated_idx/);
+    expect(await planOf(t, run, /FROM certificates c WHERE .*ORDER BY c\.updated_at/s)).toMatch(/certificates_org_updated_idx/);
     // another organization's certificates are never in the list
     expect((await t.get(`/v2/certificates?filter[updated_since]=${enc(t0)}`, { token: await t.tokenFor(await t.newOrg()) })).body.data).toEqual([]);
   });
@@ -267,6 +253,6 @@ describe('catalog, domains and webhooks lists: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/lessons?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM "lessons".*ORDER BY .*updated_at/s)).toMatch(/lessons_org_live_updated_idx/);
+    expect(await planOf(t, run, /FROM "lessons".*ORDER BY .*updated_at/s)).toMatch(/lessons_org_live_updated_idx/);
   });
 });

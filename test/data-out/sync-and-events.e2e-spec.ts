@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeId } from '../../src/core/ids/ids';
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, orgUuid } from '../support/fixtures';
+import { countQueries, orgUuid, planOf } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';
 import { answer, mcpClient } from '../mcp/mcp-support';
 
@@ -33,20 +33,6 @@ describe('data out: updated_since and the event log', () => {
     return res.body.data.map((d: any) => d.id as string);
   }
   const rename = (tok: string, id: string, first: string) => t.patch('/v2/students/', { data: [{ type: 'students', id, attributes: { first_name: first } }] }, { token: tok });
-
-  /** The plan of the list statement `match` picks among those the request sent (sequential scans off: only what an index can serve is left). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect(i).toBeGreaterThanOrEqual(0);
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
 
   async function all(path: string, tok: string): Promise<any[]> {
     const out: any[] = [];
@@ -85,7 +71,7 @@ describe('data out: updated_since and the event log', () => {
       expect(res.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     }
     const run = await countQueries(() => t.get(`/v2/students/?filter[updated_since]=${encodeURIComponent(t0)}`, { token: tok }));
-    expect(await planOf(run, /FROM users WHERE .*updated_at >=/)).toMatch(/users_org_updated_idx/);
+    expect(await planOf(t, run, /FROM users WHERE .*updated_at >=/)).toMatch(/users_org_updated_idx/);
   });
 
   it('/v1/users updated_since and /v2/enrollments filter[updated_since]: ordered by last change, on their indexes; bad values 400 / 422', async () => {
@@ -107,7 +93,7 @@ describe('data out: updated_since and the event log', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const runV1 = await countQueries(() => t.get(`/v1/users?updated_since=2000-01-01T00:00:00Z`, g.key));
-    expect(await planOf(runV1, /ORDER BY u\.updated_at/)).toMatch(/users_org_updated_idx/);
+    expect(await planOf(t, runV1, /ORDER BY u\.updated_at/)).toMatch(/users_org_updated_idx/);
 
     const c = await g.course();
     const e1 = await g.enroll(c.publishedCourseId, a.email);
@@ -124,7 +110,7 @@ describe('data out: updated_since and the event log', () => {
     const badV2 = await t.get(`/v2/enrollments/?filter[updated_since]=2026-01-01`, { token: tok });
     expect(badV2.status).toBe(422);
     const runV2 = await countQueries(() => t.get(`/v2/enrollments/?filter[updated_since]=2000-01-01T00:00:00Z`, { token: tok }));
-    expect(await planOf(runV2, /ORDER BY e\.updated_at/)).toMatch(/enrollments_org_updated_idx/);
+    expect(await planOf(t, runV2, /ORDER BY e\.updated_at/)).toMatch(/enrollments_org_updated_idx/);
   });
 
   it('the event log: webhook events with their webhook bodies and the sync events, filters, cursor pages, another organization sees nothing, scopes, an MCP tool', async () => {
@@ -180,9 +166,9 @@ describe('data out: updated_since and the event log', () => {
     expect(tampered.status).toBe(400);
     // served by the event log's indexes, with and without a type
     const runAll = await countQueries(() => t.get('/v2/events/?page[size]=2', { token: tok }));
-    expect(await planOf(runAll, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_log_idx/);
+    expect(await planOf(t, runAll, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_log_idx/);
     const runType = await countQueries(() => t.get('/v2/events/?filter[type]=user.updated', { token: tok }));
-    expect(await planOf(runType, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_type_log_idx/);
+    expect(await planOf(t, runType, /FROM outbox_events WHERE organization_id/)).toMatch(/outbox_events_org_type_log_idx/);
 
     // another organization: nothing of this one's
     expect((await t.get(`/v2/events/${deactivated.id}`, { token: otherTok })).status).toBe(404);

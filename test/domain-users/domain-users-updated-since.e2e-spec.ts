@@ -1,5 +1,5 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, domainOf } from '../support/fixtures';
+import { countQueries, domainOf, planOf } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
 
 /**
@@ -17,20 +17,6 @@ describe('domain users: updated_since', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
-
-  /** The plan of the statement `match` picks among those the request sent (sequential scans off: only what an index can serve is left). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect(i).toBeGreaterThanOrEqual(0);
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
 
   it('/v1/domains/{name}/users updated_since and /v2 domain memberships filter[updated_since]: by last change, on their indexes', async () => {
     const o = await t.newOrg();
@@ -55,7 +41,7 @@ describe('domain users: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`/v1/domains/${name}/users?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(run, /FROM domain_users du .*ORDER BY du\.updated_at/s)).toMatch(/domain_users_domain_updated_idx/);
+    expect(await planOf(t, run, /FROM domain_users du .*ORDER BY du\.updated_at/s)).toMatch(/domain_users_domain_updated_idx/);
 
     const path = (id: string) => `/v2/students/${id}/relationships/domain-memberships/`;
     const list = async (url: string): Promise<HttpResponse> => t.get(url, { token: tok });
@@ -66,6 +52,6 @@ describe('domain users: updated_since', () => {
     expect(badV2.status).toBe(422);
     expect(badV2.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     const runV2 = await countQueries(() => list(`${path(a.id)}?filter[updated_since]=2000-01-01T00:00:00Z`));
-    expect(await planOf(runV2, /FROM domain_users du .*ORDER BY du\.updated_at/s)).toMatch(/domain_users_org_user_updated_idx/);
+    expect(await planOf(t, runV2, /FROM domain_users du .*ORDER BY du\.updated_at/s)).toMatch(/domain_users_org_user_updated_idx/);
   });
 });

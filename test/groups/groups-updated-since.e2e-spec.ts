@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries } from '../support/fixtures';
+import { countQueries, planOf } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
 
 /**
@@ -18,20 +18,6 @@ describe('group lists: updated_since', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
-
-  /** The plan of the statement `match` picks among those the request sent (sequential scans off: only what an index can serve is left). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect(i).toBeGreaterThanOrEqual(0);
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
 
   async function all(path: string, tok: string): Promise<any[]> {
     const out: any[] = [];
@@ -72,7 +58,7 @@ describe('group lists: updated_since', () => {
       expect(res.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     }
     const run = await countQueries(() => t.get(`/v2/groups/?filter[updated_since]=${encodeURIComponent(t0)}`, { token: tok }));
-    expect(await planOf(run, /FROM groups g WHERE .*updated_at >=/)).toMatch(/groups_org_updated_idx/);
+    expect(await planOf(t, run, /FROM groups g WHERE .*updated_at >=/)).toMatch(/groups_org_updated_idx/);
 
     const v1 = await t.get(`/v1/groups?updated_since=${encodeURIComponent(mid)}`, { basic: o.api_key });
     expect(v1.status).toBe(200);
@@ -84,7 +70,7 @@ describe('group lists: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const runV1 = await countQueries(() => t.get(`/v1/groups?updated_since=2000-01-01T00:00:00Z`, { basic: o.api_key }));
-    expect(await planOf(runV1, /FROM groups WHERE .*ORDER BY updated_at/)).toMatch(/groups_org_updated_idx/);
+    expect(await planOf(t, runV1, /FROM groups WHERE .*ORDER BY updated_at/)).toMatch(/groups_org_updated_idx/);
 
     // another organization's groups are never in the list
     const other = await t.newOrg();
@@ -107,7 +93,7 @@ describe('group lists: updated_since', () => {
     expect((await t.get(`/v1/group-categories?updated_since=2000-01-01T00:00:00Z`, key)).body.results.map((c: any) => c.id)).toEqual([c2, c1]);
     expect((await t.get(`/v1/group-categories?updated_since=x`, key)).status).toBe(400);
     const runCats = await countQueries(() => t.get(`/v1/group-categories?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runCats, /FROM group_categories WHERE .*ORDER BY updated_at/)).toMatch(/group_categories_org_updated_idx/);
+    expect(await planOf(t, runCats, /FROM group_categories WHERE .*ORDER BY updated_at/)).toMatch(/group_categories_org_updated_idx/);
 
     // memberships: made and removed, never changed, so the one made after `since` is the change
     const j = journey(t, o);
@@ -124,12 +110,12 @@ describe('group lists: updated_since', () => {
     expect(members.body.results.map((m: any) => m.user.id)).toEqual([b.id]);
     expect((await t.get(`/v1/groups/${g}/users?updated_since=bad`, key)).status).toBe(400);
     const runMembers = await countQueries(() => t.get(`/v1/groups/${g}/users?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runMembers, /FROM group_memberships gm JOIN users u .*ORDER BY gm\.created_at/s)).toMatch(/group_memberships_group_created_idx/);
+    expect(await planOf(t, runMembers, /FROM group_memberships gm JOIN users u .*ORDER BY gm\.created_at/s)).toMatch(/group_memberships_group_created_idx/);
     expect((await t.get(`/v1/users/${a.id}/groups?updated_since=${encodeURIComponent(mid2)}`, key)).body.results).toEqual([]);
     expect((await t.get(`/v1/users/${b.id}/groups?updated_since=${encodeURIComponent(mid2)}`, key)).body.results.map((r: any) => r.group.id)).toEqual([g]);
     expect((await t.get(`/v1/users/${b.id}/groups?updated_since=bad`, key)).status).toBe(400);
     const runUser = await countQueries(() => t.get(`/v1/users/${b.id}/groups?updated_since=2000-01-01T00:00:00Z`, key));
-    expect(await planOf(runUser, /FROM group_memberships gm JOIN groups g .*ORDER BY gm\.created_at/s)).toMatch(/group_memberships_user_created_idx/);
+    expect(await planOf(t, runUser, /FROM group_memberships gm JOIN groups g .*ORDER BY gm\.created_at/s)).toMatch(/group_memberships_user_created_idx/);
   });
 
   it('/v2/groups/{id}/relationships/published-course-visibility filter[updated_since]: by last change, on (group_id, updated_at, id); 422 on a bad value', async () => {
@@ -154,6 +140,6 @@ describe('group lists: updated_since', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[updated_since]' });
     const run = await countQueries(() => t.get(`${path}?filter[updated_since]=2000-01-01T00:00:00Z`, { token: tok }));
-    expect(await planOf(run, /visibility_overrides.*ORDER BY .*updated_at/s)).toMatch(/visibility_overrides_group_updated_idx/);
+    expect(await planOf(t, run, /visibility_overrides.*ORDER BY .*updated_at/s)).toMatch(/visibility_overrides_group_updated_idx/);
   });
 });

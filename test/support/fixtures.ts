@@ -175,6 +175,24 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
   }
 }
 
+/**
+ * The plan of the statement `match` picks among those a request sent (`countQueries`' record), with
+ * sequential scans off: only what an index can serve is left, so a plan that names the index shows
+ * the index can serve the statement (the list tests' EXPLAIN check).
+ */
+export async function planOf(t: { ds: import('typeorm').DataSource }, run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
+  const i = run.statements.findIndex((s) => match.test(s));
+  expect({ match: String(match), found: i >= 0 }).toEqual({ match: String(match), found: true });
+  const qr = t.ds.createQueryRunner();
+  try {
+    await qr.query('SET enable_seqscan = off');
+    return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+  } finally {
+    await qr.query('RESET enable_seqscan');
+    await qr.release();
+  }
+}
+
 // --- paths, plans, course series, access codes (v1-paths-plans-codes) ---
 
 /** A /v1 call with the organization's API key that must succeed; its body. */

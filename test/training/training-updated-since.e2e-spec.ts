@@ -1,6 +1,6 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { countQueries } from '../support/fixtures';
+import { countQueries, planOf } from '../support/fixtures';
 import { BuiltCourse, journey } from '../support/learner-journey';
 
 /**
@@ -36,20 +36,6 @@ describe('/v1 training lists: updated_since', () => {
     await t?.close();
   });
 
-  /** The plan of the statement `match` picks among those the request sent (sequential scans off: only what an index can serve is left). */
-  async function planOf(run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
-    const i = run.statements.findIndex((s) => match.test(s));
-    expect(i).toBeGreaterThanOrEqual(0);
-    const qr = t.ds.createQueryRunner();
-    try {
-      await qr.query('SET enable_seqscan = off');
-      return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: any) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await qr.query('RESET enable_seqscan');
-      await qr.release();
-    }
-  }
-
   /**
    * Two rows made by `create`, the first then changed by `change` after `mid`: `updated_since=mid`
    * lists the changed one alone, an early time lists both by last change (the unchanged first), a
@@ -72,7 +58,7 @@ describe('/v1 training lists: updated_since', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['updated_since']);
     const run = await countQueries(() => t.get(`${path}?updated_since=2000-01-01T00:00:00Z`, key()));
-    expect(await planOf(run, statement)).toMatch(new RegExp(index));
+    expect(await planOf(t, run, statement)).toMatch(new RegExp(index));
   }
 
   it('/v1/ilt-instructors', async () => {
