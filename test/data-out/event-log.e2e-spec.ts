@@ -1,8 +1,8 @@
 import { decodeId } from '../../src/core/ids/ids';
 import { CleanupService } from '../../src/modules/maintenance/cleanup.service';
 import { SYNC_EVENT_TYPES } from '../../src/modules/data-out/events.v2.controller';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { orgUuid } from '../support/fixtures';
+import { startTestApp, TestApp } from '../support/app';
+import { orgUuid, v2Pages } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';
 
 /**
@@ -20,18 +20,6 @@ describe('the event log: sync events and their 30 days', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
-
-  async function all(path: string, tok: string): Promise<any[]> {
-    const out: any[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
-      expect(res.status).toBe(200);
-      out.push(...res.body.data);
-      url = res.body.links.next;
-    }
-    return out;
-  }
 
   it('writes every sync event type with the body a webhook would carry', async () => {
     const o = await t.newOrg();
@@ -51,7 +39,7 @@ describe('the event log: sync events and their 30 days', () => {
     const lone = await g.student();
     await t.ds.query(`DELETE FROM users WHERE organization_id = $1 AND id = $2`, [orgUuid(o), decodeId('student', lone.id)]);
 
-    const events = await all(`/v2/events/?filter[type]=${SYNC_EVENT_TYPES.join(',')}&page[size]=3`, tok);
+    const events = await v2Pages(t, `/v2/events/?filter[type]=${SYNC_EVENT_TYPES.join(',')}&page[size]=3`, tok);
     expect(new Set(events.map((e) => e.attributes.event_type))).toEqual(new Set(SYNC_EVENT_TYPES));
     const payloads = new Map<string, unknown>(
       (await t.ds.query(`SELECT payload FROM outbox_events WHERE organization_id = $1 AND event_type = ANY($2::text[])`, [orgUuid(o), SYNC_EVENT_TYPES])).map((r: any) => [r.payload.id, r.payload]),
@@ -100,7 +88,7 @@ describe('the event log: sync events and their 30 days', () => {
       ]);
     await age(rows[0].id, 31);
     await age(rows[1].id, 29);
-    const names = async () => (await all('/v2/events/?filter[type]=user.updated', tok)).map((e) => e.attributes.body.user.last_name);
+    const names = async () => (await v2Pages(t, '/v2/events/?filter[type]=user.updated', tok)).map((e) => e.attributes.body.user.last_name);
     expect(await names()).toEqual(['Kept', 'New']);
     const old = (await t.ds.query(`SELECT payload->>'id' AS id FROM outbox_events WHERE id = $1`, [rows[0].id]))[0].id;
     expect((await t.get(`/v2/events/${old}`, { token: tok })).status).toBe(404);

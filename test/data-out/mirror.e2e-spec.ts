@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeId } from '../../src/core/ids/ids';
 import { createWorker } from '../../src/worker';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { waitFor } from '../support/eventually';
-import { orgUuid } from '../support/fixtures';
+import { orgUuid, v2Pages } from '../support/fixtures';
 import { dropRedisPrefix } from '../support/webhook-receiver';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';
 
@@ -66,18 +66,6 @@ describe('mirroring an organization: one export, then updated_since polls and th
       .map((l) => JSON.parse(l));
   }
 
-  async function pages(first: string, tok: string): Promise<any[]> {
-    const out: any[] = [];
-    let url: string | null = first;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
-      expect(res.status).toBe(200);
-      out.push(...res.body.data);
-      url = res.body.links.next;
-    }
-    return out;
-  }
-
   it('ends with exactly the server data after creates, updates, deactivations and deletes', async () => {
     const o = await t.newOrg();
     const tok = await t.tokenFor(o);
@@ -130,11 +118,11 @@ describe('mirroring an organization: one export, then updated_since polls and th
     expect(gone[0]).toHaveLength(1);
 
     // ---- the client syncs: updated_since polls, then the event log for progress and deletions
-    for (const s of await pages(`/v2/students/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
+    for (const s of await v2Pages(t, `/v2/students/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
       const a = s.attributes;
       mirror.users.set(s.id, { id: s.id, email: a.email, first_name: a.first_name, last_name: a.last_name, is_active: !a.is_inactive });
     }
-    for (const e of await pages(`/v2/enrollments/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
+    for (const e of await v2Pages(t, `/v2/enrollments/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
       mirror.enrollments.set(e.id, {
         id: e.id,
         user_id: e.relationships.student.data.id,
@@ -143,12 +131,12 @@ describe('mirroring an organization: one export, then updated_since polls and th
         completed_at: e.attributes.completed_at,
       });
     }
-    for (const l of await pages(`/v2/lesson-progress/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
+    for (const l of await v2Pages(t, `/v2/lesson-progress/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) {
       const a = l.attributes;
       mirror.lessons.set(l.id, lessonRow({ id: l.id, user_id: a.student_id, lesson_id: a.lesson_id, view_count: a.views, completed_at: a.completed_at }));
       lessonOf.set(l.id, { ...lessonOf.get(l.id), user: a.student_id, published: a.published_course_id });
     }
-    const events = await pages(`/v2/events/?filter[created_gte]=${encodeURIComponent(since)}&filter[type]=progress.updated,progress.deleted,enrollment.deleted,user.deleted&page[size]=3`, tok);
+    const events = await v2Pages(t, `/v2/events/?filter[created_gte]=${encodeURIComponent(since)}&filter[type]=progress.updated,progress.deleted,enrollment.deleted,user.deleted&page[size]=3`, tok);
     for (const ev of events) {
       const body = ev.attributes.body;
       if (ev.attributes.event_type === 'progress.updated') mirror.progress.set(body.progress.id, pick(body.progress, PROGRESS));

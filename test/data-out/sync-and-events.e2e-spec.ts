@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeId } from '../../src/core/ids/ids';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, orgUuid, planOf } from '../support/fixtures';
+import { startTestApp, TestApp } from '../support/app';
+import { countQueries, orgUuid, planOf, v2Pages } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';
 import { answer, mcpClient } from '../mcp/mcp-support';
 
@@ -34,18 +34,6 @@ describe('data out: updated_since and the event log', () => {
   }
   const rename = (tok: string, id: string, first: string) => t.patch('/v2/students/', { data: [{ type: 'students', id, attributes: { first_name: first } }] }, { token: tok });
 
-  async function all(path: string, tok: string): Promise<any[]> {
-    const out: any[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
-      expect(res.status).toBe(200);
-      out.push(...res.body.data);
-      url = res.body.links.next;
-    }
-    return out;
-  }
-
   it('/v2/students filter[updated_since]: changed rows only, ordered by last change across pages, on the updated_at index; bad values 422', async () => {
     const o = await t.newOrg();
     const tok = await t.tokenFor(o);
@@ -58,10 +46,10 @@ describe('data out: updated_since and the event log', () => {
     await pause(5);
     expect((await rename(tok, s1, 'First')).status).toBe(200);
 
-    const since = await all(`/v2/students/?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
+    const since = await v2Pages(t, `/v2/students/?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
     expect(since.map((d) => d.id)).toEqual([s3, s1]);
     // page by page (size 2): s2 (unchanged since creation), then s3 and s1 in the order they changed
-    const paged = await all(`/v2/students/?filter[updated_since]=${encodeURIComponent(t0)}&page[size]=2`, tok);
+    const paged = await v2Pages(t, `/v2/students/?filter[updated_since]=${encodeURIComponent(t0)}&page[size]=2`, tok);
     expect(paged.map((d) => d.id)).toEqual([s2, s3, s1]);
     expect(paged[2].attributes.first_name).toBe('First');
 
@@ -103,9 +91,9 @@ describe('data out: updated_since and the event log', () => {
     await pause(5);
     const upd = await t.patch('/v2/enrollments/', { data: [{ type: 'enrollments', id: e1, attributes: { active: false } }] }, { token: tok });
     expect(upd.status).toBe(200);
-    const since = await all(`/v2/enrollments/?filter[updated_since]=${encodeURIComponent(mid2)}`, tok);
+    const since = await v2Pages(t, `/v2/enrollments/?filter[updated_since]=${encodeURIComponent(mid2)}`, tok);
     expect(since.map((d) => d.id)).toEqual([e1]);
-    const paged = await all(`/v2/enrollments/?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`, tok);
+    const paged = await v2Pages(t, `/v2/enrollments/?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`, tok);
     expect(paged.map((d) => d.id)).toEqual([e2, e1]);
     const badV2 = await t.get(`/v2/enrollments/?filter[updated_since]=2026-01-01`, { token: tok });
     expect(badV2.status).toBe(422);
@@ -126,7 +114,7 @@ describe('data out: updated_since and the event log', () => {
     expect((await t.patch(`/v1/users/${m.id}`, { last_name: 'Byron' }, g.key)).status).toBe(200);
     expect((await t.delete(`/v2/students/${m.id}`, { token: tok })).status).toBeLessThan(300);
 
-    const events = await all('/v2/events/?page[size]=2', tok);
+    const events = await v2Pages(t, '/v2/events/?page[size]=2', tok);
     const types = events.map((e) => e.attributes.event_type);
     expect(types).toEqual(
       expect.arrayContaining(['DOMAIN_ENROLLMENT', 'COURSE_ENROLLMENT', 'LESSON_COMPLETION', 'COURSE_COMPLETION', 'progress.updated', 'enrollment.updated', 'user.updated', 'user.deactivated']),
@@ -155,7 +143,7 @@ describe('data out: updated_since and the event log', () => {
     expect(one.status).toBe(200);
     expect(one.body.data).toEqual(deactivated);
     // filters
-    const only = await all('/v2/events/?filter[type]=user.deactivated,user.updated', tok);
+    const only = await v2Pages(t, '/v2/events/?filter[type]=user.deactivated,user.updated', tok);
     expect(new Set(only.map((e) => e.attributes.event_type))).toEqual(new Set(['user.deactivated', 'user.updated']));
     expect((await t.get('/v2/events/?filter[type]=NOPE', { token: tok })).body.data).toEqual([]);
     expect((await t.get(`/v2/events/?filter[created_gte]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: tok })).body.data).toEqual([]);
@@ -172,7 +160,7 @@ describe('data out: updated_since and the event log', () => {
 
     // another organization: nothing of this one's
     expect((await t.get(`/v2/events/${deactivated.id}`, { token: otherTok })).status).toBe(404);
-    const theirs = await all('/v2/events/', otherTok);
+    const theirs = await v2Pages(t, '/v2/events/', otherTok);
     expect(theirs.some((e) => events.some((x) => x.id === e.id))).toBe(false);
     expect((await t.get(`/v2/events/${encodeId('event', '00000000-0000-4000-8000-000000000000')}`, { token: tok })).status).toBe(404);
     expect((await t.get('/v2/events/nonsense', { token: tok })).status).toBe(404);

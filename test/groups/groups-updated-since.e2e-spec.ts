@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
-import { countQueries, planOf } from '../support/fixtures';
+import { startTestApp, TestApp } from '../support/app';
+import { countQueries, planOf, v2Pages } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
 
 /**
@@ -19,18 +19,6 @@ describe('group lists: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  async function all(path: string, tok: string): Promise<any[]> {
-    const out: any[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token: tok });
-      expect(res.status).toBe(200);
-      out.push(...res.body.data);
-      url = res.body.links.next;
-    }
-    return out;
-  }
-
   it('/v2/groups filter[updated_since] and /v1/groups updated_since: changed groups only, ordered by last change, on the index; bad values 422 / 400', async () => {
     const o = await t.newOrg();
     const tok = await t.tokenFor(o);
@@ -45,13 +33,13 @@ describe('group lists: updated_since', () => {
     await pause(5);
     expect((await t.patch(`/v1/groups/${g1}`, { name: `First ${rnd()}` }, { basic: o.api_key })).status).toBe(200);
 
-    const since = await all(`/v2/groups/?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
+    const since = await v2Pages(t, `/v2/groups/?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
     expect(since.map((d) => d.id)).toEqual([g3, g1]);
     // page by page (size 2): g2 (unchanged since creation), then g3 and g1 in the order they changed
-    const paged = await all(`/v2/groups/?filter[updated_since]=${encodeURIComponent(t0)}&page[size]=2`, tok);
+    const paged = await v2Pages(t, `/v2/groups/?filter[updated_since]=${encodeURIComponent(t0)}&page[size]=2`, tok);
     expect(paged.map((d) => d.id)).toEqual([g2, g3, g1]);
     // without the filter: oldest first, as before
-    expect((await all('/v2/groups/', tok)).map((d) => d.id)).toEqual([g1, g2, g3]);
+    expect((await v2Pages(t, '/v2/groups/', tok)).map((d) => d.id)).toEqual([g1, g2, g3]);
     for (const bad of ['yesterday', '2026-01-01T00:00:00']) {
       const res = await t.get(`/v2/groups/?filter[updated_since]=${encodeURIComponent(bad)}`, { token: tok });
       expect(res.status).toBe(422);
@@ -74,7 +62,7 @@ describe('group lists: updated_since', () => {
 
     // another organization's groups are never in the list
     const other = await t.newOrg();
-    expect(await all(`/v2/groups/?filter[updated_since]=${encodeURIComponent(t0)}`, await t.tokenFor(other))).toEqual([]);
+    expect(await v2Pages(t, `/v2/groups/?filter[updated_since]=${encodeURIComponent(t0)}`, await t.tokenFor(other))).toEqual([]);
   });
 
   it('/v1/group-categories by last change, and the membership lists (/v1/groups/{id}/users, /v1/users/{id}/groups) by the membership made, each on its index', async () => {
@@ -132,9 +120,9 @@ describe('group lists: updated_since', () => {
     const mid = new Date().toISOString();
     await pause(5);
     await add(c2.publishedCourseId, false);
-    const since = await all(`${path}?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
+    const since = await v2Pages(t, `${path}?filter[updated_since]=${encodeURIComponent(mid)}`, tok);
     expect(since.map((d) => d.attributes.published_course_id)).toEqual([c2.publishedCourseId]);
-    const paged = await all(`${path}?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`, tok);
+    const paged = await v2Pages(t, `${path}?filter[updated_since]=2000-01-01T00:00:00Z&page[size]=1`, tok);
     expect(paged.map((d) => d.attributes.published_course_id)).toEqual([c1.publishedCourseId, c2.publishedCourseId]);
     const bad = await t.get(`${path}?filter[updated_since]=nope`, { token: tok });
     expect(bad.status).toBe(422);

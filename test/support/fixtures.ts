@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeId, encodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import type { TestApp } from './app';
+import type { HttpResponse, TestApp } from './app';
 
 /**
  * Rows that no /v2 endpoint creates (domains, published courses, enrollments, certificates,
@@ -191,6 +191,19 @@ export async function planOf(t: { ds: import('typeorm').DataSource }, run: { sta
     await qr.query('RESET enable_seqscan');
     await qr.release();
   }
+}
+
+/** Every item of a /v2 list, following `links.next` from `first` with `token` (each page must answer 200). */
+export async function v2Pages(t: TestApp, first: string, token: string): Promise<any[]> {
+  const out: any[] = [];
+  let url: string | null = first;
+  while (url) {
+    const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), { token });
+    expect(res.status).toBe(200);
+    out.push(...res.body.data);
+    url = res.body.links.next;
+  }
+  return out;
 }
 
 // --- paths, plans, course series, access codes (v1-paths-plans-codes) ---
