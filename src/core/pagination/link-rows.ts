@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
+import { scoped } from '../database/scoped';
 import { notFound } from '../http/api-error';
 import { invalidPk } from '../http/v1-rules';
 import { decodeId, IdType } from '../ids/ids';
@@ -43,10 +44,10 @@ export class LinkRows<R extends { id: string }> {
     private readonly k: LinkTable,
   ) {}
 
-  /** `FROM` the links of parent $1 in organization $2, joined to the linked objects. */
+  /** `FROM` the links of parent $1 in the organization (`$org`: a scoped() statement), joined to the linked objects. */
   private get from() {
     const k = this.k;
-    return `FROM ${k.table} x JOIN ${k.target} t ON t.id = x.${k.column} AND t.organization_id = x.organization_id WHERE x.${k.parent} = $1 AND x.organization_id = $2`;
+    return `FROM ${k.table} x JOIN ${k.target} t ON t.id = x.${k.column} AND t.organization_id = x.organization_id WHERE x.${k.parent} = $1 AND x.organization_id = $org`;
   }
 
   private get select() {
@@ -56,9 +57,10 @@ export class LinkRows<R extends { id: string }> {
   async list(p: Principal, ...args: ListArgs): Promise<{ rows: R[]; count: number }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.from}`, [parentId, p.organizationId]);
-    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId, p.organizationId]);
-    return { rows, count: n as number };
+    const db = scoped(this.ds, p.organizationId);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.from}`, [parentId]);
+    const rows = await db.query<R[]>(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId]);
+    return { rows, count: n };
   }
 
   /** `{<member>: {id}}` (and `is_visible`): an object of the organization, else 400 on `<member>.id`. */
@@ -68,16 +70,17 @@ export class LinkRows<R extends { id: string }> {
     const parentId = await this.parentOf(p, args as string[]);
     const linkedId = (body[k.member] as { id: string }).id;
     const uuid = decodeId(k.kind, linkedId);
-    const rows: R[] = uuid ? await this.ds.query(`SELECT ${k.columns.join(', ')} FROM ${k.target} WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    const db = scoped(this.ds, p.organizationId);
+    const rows = uuid ? await db.query<R[]>(`SELECT ${k.columns.join(', ')} FROM ${k.target} WHERE organization_id = $org AND id = $1`, [uuid]) : [];
     if (!rows.length) throw invalidPk(`${k.member}.id`, linkedId);
     if (!k.visibility) {
-      await this.ds.query(`INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [parentId, rows[0].id, p.organizationId]);
+      await db.query(`INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id) VALUES ($1, $2, $org) ON CONFLICT DO NOTHING`, [parentId, rows[0].id]);
       return rows[0];
     }
-    await this.ds.query(
-      `INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id, is_visible) VALUES ($1, $2, $3, $4)
+    await db.query(
+      `INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id, is_visible) VALUES ($1, $2, $org, $3)
        ON CONFLICT (${k.parent}, ${k.column}) DO UPDATE SET is_visible = EXCLUDED.is_visible, updated_at = now()`,
-      [parentId, rows[0].id, p.organizationId, body.is_visible],
+      [parentId, rows[0].id, body.is_visible],
     );
     return { ...rows[0], is_visible: body.is_visible };
   }
@@ -88,14 +91,14 @@ export class LinkRows<R extends { id: string }> {
 
   async remove(p: Principal, ...args: string[]): Promise<void> {
     const { parentId, row } = await this.find(p, args);
-    await this.ds.query(`DELETE FROM ${this.k.table} WHERE ${this.k.parent} = $1 AND ${this.k.column} = $2 AND organization_id = $3`, [parentId, row.id, p.organizationId]);
+    await scoped(this.ds, p.organizationId).query(`DELETE FROM ${this.k.table} WHERE ${this.k.parent} = $1 AND ${this.k.column} = $2 AND organization_id = $org`, [parentId, row.id]);
   }
 
   private async find(p: Principal, args: string[]): Promise<{ parentId: string; row: R }> {
     const linkedId = args.pop()!;
     const parentId = await this.parentOf(p, args);
     const uuid = decodeId(this.k.kind, linkedId);
-    const rows: R[] = uuid ? await this.ds.query(`SELECT ${this.select} ${this.from} AND x.${this.k.column} = $3`, [parentId, p.organizationId, uuid]) : [];
+    const rows = uuid ? await scoped(this.ds, p.organizationId).query<R[]>(`SELECT ${this.select} ${this.from} AND x.${this.k.column} = $2`, [parentId, uuid]) : [];
     if (!rows.length) throw notFound();
     return { parentId, row: rows[0] };
   }
