@@ -53,11 +53,22 @@ export class LinkRows<R extends { id: string }> {
     return [...this.k.columns.map((c) => `t.${c}`), ...(this.k.visibility ? ['x.is_visible'] : [])].join(', ');
   }
 
+  /**
+   * A page of the parent's links, oldest first. With the page's `updated_since` (@V1Resource), the
+   * links changed at or after it, by last change: a link's last change is its `created_at` (made or
+   * removed, never changed), a visibility link's its `updated_at` (adding it again changes
+   * `is_visible`); the table needs an index `(<parent>, <that column>, <column>)`.
+   */
   async list(p: Principal, ...args: ListArgs): Promise<{ rows: R[]; count: number }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.from}`, [parentId, p.organizationId]);
-    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId, p.organizationId]);
+    const at = `x.${this.k.visibility ? 'updated_at' : 'created_at'}`;
+    const since = page.updatedSince;
+    const params = since === undefined ? [parentId, p.organizationId] : [parentId, p.organizationId, since];
+    const and = since === undefined ? '' : ` AND ${at} >= $3`;
+    const order = since === undefined ? `x.created_at, x.${this.k.column}` : `${at}, x.${this.k.column}`;
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.from}${and}`, params);
+    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from}${and} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n as number };
   }
 
