@@ -54,12 +54,23 @@ export class LinkRows<R extends { id: string }> {
     return [...this.k.columns.map((c) => `t.${c}`), ...(this.k.visibility ? ['x.is_visible'] : [])].join(', ');
   }
 
+  /**
+   * A page of the parent's links, oldest first. With the page's `updated_since` (@V1Resource), the
+   * links changed at or after it, by last change: a link's last change is its `created_at` (made or
+   * removed, never changed), a visibility link's its `updated_at` (adding it again changes
+   * `is_visible`); the table needs an index `(<parent>, <that column>, <column>)`.
+   */
   async list(p: Principal, ...args: ListArgs): Promise<{ rows: R[]; count: number }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.from}`, [parentId]);
-    const rows = await db.query<R[]>(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId]);
+    const at = `x.${this.k.visibility ? 'updated_at' : 'created_at'}`;
+    const since = page.updatedSince;
+    const params = since === undefined ? [parentId] : [parentId, since];
+    const and = since === undefined ? '' : ` AND ${at} >= $2`;
+    const order = since === undefined ? `x.created_at, x.${this.k.column}` : `${at}, x.${this.k.column}`;
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.from}${and}`, params);
+    const rows = await db.query<R[]>(`SELECT ${this.select} ${this.from}${and} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
