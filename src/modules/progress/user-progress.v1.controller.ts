@@ -39,8 +39,15 @@ export class UserProgressV1Controller {
    * presented rows), issue 16.
    */
   @route.get()
-  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(...V1_WINDOW) page: V1Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const json = page.windowJson((await this.reads.userCourses(p, userId, page)).map(userCourseJson));
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async list(
+    @Auth() p: Principal,
+    @Param('user_id') userId: string,
+    @Query() query: Record<string, unknown>,
+    @Paged(...V1_WINDOW) page: V1Page,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const json = page.windowJson((await this.reads.userCourses(p, userId, page, v1UpdatedSince(query))).map(userCourseJson));
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }
