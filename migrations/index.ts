@@ -68,6 +68,7 @@ import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-update
 import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
 import { UpdatedSinceCatalogCodesSignup1763920000000 } from './1763920000000-updated-since-catalog-codes-signup';
+import { UpdatedSinceQuizzesProgress1763940000000 } from './1763940000000-updated-since-quizzes-progress';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -137,4 +138,5 @@ export const MIGRATIONS = [
   PublishedCoursesUpdatedSince1763890003000,
   V1ResourceUpdatedSince1763880000000,
   UpdatedSinceCatalogCodesSignup1763920000000,
+  UpdatedSinceQuizzesProgress1763940000000,
 ];
