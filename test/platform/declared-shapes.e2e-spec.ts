@@ -1,5 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
+import { openApi, V2BatchSchema, V2DocumentSchema, V2PageSchema } from '../../src/core/openapi/declared-shape';
 import { published, type JsonSchema } from '../../src/core/openapi/published';
+import { AuditEventSchema } from '../../src/modules/audit/audit.service';
+import { AssetV2Schema } from '../../src/modules/content-files/assets.v2.presenter';
+import { LaunchV2Schema } from '../../src/modules/content-runs/launches.controller';
+import { EventSchema } from '../../src/modules/data-out/events.v2.controller';
+import { ExportSchema } from '../../src/modules/data-out/exports.presenter';
+import { DomainMembershipV2Schema } from '../../src/modules/domain-users/domain-memberships.v2.controller';
+import { LessonProgressV2Schema } from '../../src/modules/progress/lesson-progress.v2.controller';
+import { startTestApp, type TestApp } from '../support/app';
 import { CourseAnalyticsSchema, CourseRatingSchema } from '../../src/modules/analytics/analytics.service';
 import { CertificateSchema } from '../../src/modules/certificates/certificates.presenter';
 import { WebPackageResourceSchema } from '../../src/modules/content-files/web-packages.v2.presenter';
@@ -157,5 +166,45 @@ describe('declared /v2 shapes agree with the published component schemas', () =>
     expect(disagreements({ ...good, properties: { ...good.properties, extra: { type: 'string' } } }, pub)).toEqual(['/extra: not published, not marked x-extension']);
     expect(disagreements({ ...good, properties: { ...good.properties, extra: { type: 'string', 'x-extension': true } } }, pub)).toEqual([]);
     expect(disagreements({ ...good, required: ['email'] }, pub)).toContain('/first_name: published required, declared optional');
+  });
+});
+
+/**
+ * The extension /v2 answers nothing published describes: /openapi.json serves their declaration
+ * itself (the same JSON), so the document, the presenter's type and the conformance sweep's check of
+ * the answer (test/platform/conformance.e2e-spec.ts, against /openapi.json) read one declaration.
+ */
+describe('/openapi.json serves the declared /v2 extension answers', () => {
+  let t: TestApp;
+  let doc: any;
+  beforeAll(async () => {
+    t = await startTestApp();
+    doc = (await t.get('/openapi.json')).body;
+  });
+  afterAll(() => t?.close());
+
+  const MB = '/v2/students/{id}/relationships/domain-memberships';
+  const cases: [string, string, string, TSchema][] = [
+    ['get', '/v2/assets', '200', V2PageSchema(AssetV2Schema)],
+    ['post', '/v2/assets', '207', V2BatchSchema(AssetV2Schema)],
+    ['get', '/v2/assets/{id}', '200', V2DocumentSchema(AssetV2Schema)],
+    ['patch', '/v2/assets/{id}', '200', V2DocumentSchema(AssetV2Schema)],
+    ['get', MB, '200', V2PageSchema(DomainMembershipV2Schema)],
+    ['post', MB, '200', V2BatchSchema(DomainMembershipV2Schema)],
+    ['get', `${MB}/{domain_id}`, '200', V2DocumentSchema(DomainMembershipV2Schema)],
+    ['get', '/v2/lesson-progress', '200', V2PageSchema(LessonProgressV2Schema)],
+    ['post', '/v2/exports', '202', V2DocumentSchema(ExportSchema)],
+    ['get', '/v2/exports', '200', V2PageSchema(ExportSchema)],
+    ['get', '/v2/exports/{id}', '200', V2DocumentSchema(ExportSchema)],
+    ['get', '/v2/events', '200', V2PageSchema(EventSchema)],
+    ['get', '/v2/events/{id}', '200', V2DocumentSchema(EventSchema)],
+    ['get', '/v2/audit-events', '200', V2PageSchema(AuditEventSchema)],
+    ['get', '/v2/audit-events/{id}', '200', V2DocumentSchema(AuditEventSchema)],
+    ['post', '/v2/launches', '201', V2DocumentSchema(LaunchV2Schema)],
+  ];
+
+  it.each(cases)('%s %s %s', (method, path, status, schema) => {
+    const served = doc.paths[path]?.[method]?.responses?.[status]?.content?.['application/vnd.api+json']?.schema;
+    expect(served).toEqual(JSON.parse(JSON.stringify(openApi(schema))));
   });
 });
