@@ -2,6 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { openApi, V2BatchSchema, V2DocumentSchema, V2PageSchema } from '../../src/core/openapi/declared-shape';
 import { published, type JsonSchema } from '../../src/core/openapi/published';
 import { AuditEventSchema } from '../../src/modules/audit/audit.service';
+import { ClientSchema } from '../../src/modules/auth/clients.service';
+import { ScopeCatalogSchema } from '../../src/modules/auth/scopes.controller';
 import { AssetV2Schema } from '../../src/modules/content-files/assets.v2.presenter';
 import { LaunchV2Schema } from '../../src/modules/content-runs/launches.controller';
 import { EventSchema } from '../../src/modules/data-out/events.v2.controller';
@@ -47,6 +49,7 @@ const DECLARED_V2_SHAPES: { name: string; published: string; schema: TSchema; om
   { name: 'QuestionBankAssignmentResourceSchema', published: 'QuestionBankAssignmentResource', schema: QuestionBankAssignmentResourceSchema, omitted: ['/links'] },
   { name: 'WebPackageResourceSchema', published: 'WebPackageResource', schema: WebPackageResourceSchema },
   { name: 'SignupFieldValueResourceSchema', published: 'SignupFieldValueResource', schema: SignupFieldValueResourceSchema },
+  { name: 'ScopeCatalogSchema', published: 'ScopeCatalogResponse', schema: ScopeCatalogSchema },
 ];
 
 /**
@@ -174,7 +177,7 @@ describe('declared /v2 shapes agree with the published component schemas', () =>
  * itself (the same JSON), so the document, the presenter's type and the conformance sweep's check of
  * the answer (test/platform/conformance.e2e-spec.ts, against /openapi.json) read one declaration.
  */
-describe('/openapi.json serves the declared /v2 extension answers', () => {
+describe('/openapi.json serves the declared /v2 answers nothing published describes', () => {
   let t: TestApp;
   let doc: any;
   beforeAll(async () => {
@@ -201,6 +204,12 @@ describe('/openapi.json serves the declared /v2 extension answers', () => {
     ['get', '/v2/audit-events', '200', V2PageSchema(AuditEventSchema)],
     ['get', '/v2/audit-events/{id}', '200', V2DocumentSchema(AuditEventSchema)],
     ['post', '/v2/launches', '201', V2DocumentSchema(LaunchV2Schema)],
+    // published, but as open objects without members: the declaration says what they answer
+    ['get', '/v2/clients', '200', V2PageSchema(ClientSchema)],
+    ['post', '/v2/clients', '201', V2DocumentSchema(ClientSchema)],
+    ['get', '/v2/clients/{id}', '200', V2DocumentSchema(ClientSchema)],
+    ['patch', '/v2/clients/{id}', '200', V2DocumentSchema(ClientSchema)],
+    ['post', '/v2/clients/{id}/rotate-secret', '200', V2DocumentSchema(ClientSchema)],
   ];
 
   it.each(cases)('%s %s %s', (method, path, status, schema) => {
