@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assignBySignupFields } from '../groups/auto-assignment';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Type, type Static } from '@sinclair/typebox';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
@@ -9,6 +10,7 @@ import { rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
+import { ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { FieldRow, SignupFieldsService } from './signup-fields.service';
 
@@ -35,10 +37,19 @@ export interface SignupFieldValueFiltersV2 {
   updatedSince?: Date;
 }
 
+/** SignupFieldValueResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentSignupFieldValueV2's result. */
+export const SignupFieldValueResourceSchema = V2UnlinkedRelatedResourceSchema(
+  'signup-field-values',
+  Type.Object({ label: Type.String({ description: "The signup field's label." }), value: Type.String({ description: "The student's answer." }) }),
+  Type.Object({ student: ToOne('students'), 'signup-field': ToOne('signup-fields') }),
+  { description: "A student's answer to a signup field (SignupFieldValueResource)." },
+);
+export type SignupFieldValueResource = Static<typeof SignupFieldValueResourceSchema>;
+
 /** SignupFieldValueResource. */
-export function presentSignupFieldValueV2(r: SignupFieldValueV2Row) {
+export function presentSignupFieldValueV2(r: SignupFieldValueV2Row): SignupFieldValueResource {
   return {
-    type: 'signup-field-values' as const,
+    type: 'signup-field-values',
     id: encodeId('signupFieldValue', r.id),
     attributes: { label: r.label, value: r.value },
     relationships: {
@@ -47,7 +58,6 @@ export function presentSignupFieldValueV2(r: SignupFieldValueV2Row) {
     },
   };
 }
-export type SignupFieldValueResource = ReturnType<typeof presentSignupFieldValueV2>;
 
 const SELECT = `SELECT v.id, v.user_id, v.signup_field_id, sf.label, v.value, v.created_at, v.updated_at
   FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id AND sf.organization_id = v.organization_id`;
