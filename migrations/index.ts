@@ -63,6 +63,7 @@ import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-grad
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { LrsRefsOrder1763910000000 } from './1763910000000-lrs-refs-order';
 import { LrsStatementAgents1763950000000 } from './1763950000000-lrs-statement-agents';
+import { ContentItems1763950001000 } from './1763950001000-content-items';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
@@ -137,4 +138,5 @@ export const MIGRATIONS = [
   PublishedCoursesUpdatedSince1763890003000,
   V1ResourceUpdatedSince1763880000000,
   LrsStatementAgents1763950000000,
+  ContentItems1763950001000,
 ];

@@ -376,6 +376,15 @@ export class LrsService {
     return new Set(rows.map((r) => r.sid));
   }
 
+  /** The latest statement of a registration with this verb (not voided), or null; on the registration's index. */
+  async latestInRegistration(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Obj | null> {
+    const [row] = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'statement'>[]>(
+      `SELECT statement FROM lrs_statements WHERE organization_id = $org AND registration = $1 AND verb_id = $2 AND NOT voided ORDER BY stored DESC, seq DESC LIMIT 1`,
+      [registration, verb],
+    );
+    return row?.statement ?? null;
+  }
+
   /* --------------------------------------------------------------------------------------------
    * statements: reads
    * ------------------------------------------------------------------------------------------ */
