@@ -39,7 +39,9 @@ export class ContentItems1763950001000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX content_attempts_registration_idx`);
     await q.query(`ALTER TABLE content_attempts DROP CONSTRAINT content_attempts_lp_item_number_key`);
-    await q.query(`DELETE FROM content_attempts a USING content_attempts b WHERE a.organization_id = b.organization_id AND a.lesson_progress_id = b.lesson_progress_id AND a.number = b.number AND a.id > b.id`);
+    await q.query(
+      `DELETE FROM content_attempts a USING content_attempts b WHERE a.organization_id = b.organization_id AND a.lesson_progress_id = b.lesson_progress_id AND a.number = b.number AND a.id > b.id`,
+    );
     await q.query(`ALTER TABLE content_attempts ADD CONSTRAINT content_attempts_lp_number_key UNIQUE (organization_id, lesson_progress_id, number)`);
     await q.query(`ALTER TABLE content_attempts ADD CONSTRAINT content_attempts_registration_key UNIQUE (registration)`);
     await q.query(`ALTER TABLE content_attempts DROP COLUMN item, DROP COLUMN completed, DROP COLUMN satisfied, DROP COLUMN success, DROP COLUMN score`);

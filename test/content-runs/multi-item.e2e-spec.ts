@@ -99,11 +99,7 @@ describe('multi-SCO and multi-AU lessons', () => {
     expect(unknown.body).toHaveProperty('item');
     expect((await launch('FOLDER')).status).toBe(400);
     expect((await launch(7)).status).toBe(400);
-    const v2 = await t.post(
-      '/v2/launches/',
-      { data: { type: 'launches', attributes: { lesson_id: c.lessonId, student_id: c.learner.id, item: 'SCO_C' } } },
-      { token: await t.tokenFor(org) },
-    );
+    const v2 = await t.post('/v2/launches/', { data: { type: 'launches', attributes: { lesson_id: c.lessonId, student_id: c.learner.id, item: 'SCO_C' } } }, { token: await t.tokenFor(org) });
     expect(v2.status).toBe(422);
     expect(JSON.stringify(v2.body)).toContain('/data/attributes/item');
     expect(await t.ds.query(`SELECT count(*)::int AS n FROM content_launches`)).toEqual([{ n: 0 }]);
@@ -219,8 +215,7 @@ describe('multi-SCO and multi-AU lessons', () => {
     const key = { basic: org.api_key };
     const c = await webPackageCourse(t, org, zips.host('waive.zip', await multiAuPackage(['Completed', 'Completed', 'NotApplicable'])));
     const ox = await orgKeyHeaders(key);
-    const complete = () =>
-      t.patch(`/v1/users/${c.learner.id}/published-courses/${c.publishedCourseId}/lessons/${c.lessonId}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key);
+    const complete = () => t.patch(`/v1/users/${c.learner.id}/published-courses/${c.publishedCourseId}/lessons/${c.lessonId}`, { lesson_progress: { completed_at: '2026-02-01T00:00:00Z' } }, key);
 
     // AU 1 launched and completed (satisfied); AU 2 never launched; AU 3 NotApplicable
     const res = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);

@@ -277,7 +277,15 @@ export class Cmi5Service implements OnModuleInit {
    * "Items"): cmi5, when the last AU whose moveOn is not NotApplicable is satisfied, the LMS's
    * `satisfied` statement for the course (once a registration); the lesson's progress.
    */
-  private async settle(m: EntityManager, org: string, r: RunRow, item: { satisfied: boolean; completed: boolean; success: string | null; score: number | null }, base: string, actor: Obj, sessionId: string) {
+  private async settle(
+    m: EntityManager,
+    org: string,
+    r: RunRow,
+    item: { satisfied: boolean; completed: boolean; success: string | null; score: number | null },
+    base: string,
+    actor: Obj,
+    sessionId: string,
+  ) {
     await scoped(m, org).query(
       `UPDATE content_attempts SET satisfied = satisfied OR $2, completed = completed OR $3, success = COALESCE($4, success), score = COALESCE($5, score),
               cmi = CASE WHEN $2 THEN cmi || '{"satisfied": true}'::jsonb ELSE cmi END

@@ -72,7 +72,11 @@ export class LaunchesV2Controller {
     const a = body.data.attributes;
     const l = await this.launches.create(p, a.lesson_id, a.student_id, base, 422, '/data/attributes/student_id', { value: a.item, field: 'item', pointer: '/data/attributes/item' });
     return {
-      data: { type: 'launches', id: l.id, attributes: { launch_url: l.launch_url, expires_at: l.expires_at, registration: l.registration, item: l.item, lesson_id: a.lesson_id, student_id: a.student_id } },
+      data: {
+        type: 'launches',
+        id: l.id,
+        attributes: { launch_url: l.launch_url, expires_at: l.expires_at, registration: l.registration, item: l.item, lesson_id: a.lesson_id, student_id: a.student_id },
+      },
     };
   }
 }

@@ -431,7 +431,12 @@ export class LaunchesService {
     const itemScore = out.score === null ? null : Math.round(out.score);
     const item = { completed: row.item_completed || out.completed, success: out.success ?? row.item_success, score: itemScore ?? row.item_score };
     if (item.completed !== row.item_completed || item.success !== row.item_success || item.score !== row.item_score) {
-      await scoped(m, org).query(`UPDATE content_attempts SET completed = $2, success = $3, score = $4 WHERE id = $1 AND organization_id = $org`, [s.attemptId, item.completed, item.success, item.score]);
+      await scoped(m, org).query(`UPDATE content_attempts SET completed = $2, success = $3, score = $4 WHERE id = $1 AND organization_id = $org`, [
+        s.attemptId,
+        item.completed,
+        item.success,
+        item.score,
+      ]);
     }
     const items = packageItems(row.launch_data, s.standard, row.launch_path, row.launch_parameters);
     const lesson = items.length > 1 ? rollup(items, s.standard, await itemOutcomes(m, org, s.lessonProgressId, s.webPackageId)) : { completed: out.completed, success: out.success, score: out.score };
