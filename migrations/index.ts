@@ -62,6 +62,8 @@ import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-li
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { LrsRefsOrder1763910000000 } from './1763910000000-lrs-refs-order';
+import { LrsStatementAgents1763950000000 } from './1763950000000-lrs-statement-agents';
+import { ContentItems1763950001000 } from './1763950001000-content-items';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
@@ -139,4 +141,6 @@ export const MIGRATIONS = [
   V1ResourceUpdatedSince1763880000000,
   UpdatedSinceCatalogCodesSignup1763920000000,
   UpdatedSinceQuizzesProgress1763940000000,
+  LrsStatementAgents1763950000000,
+  ContentItems1763950001000,
 ];

@@ -9,3 +9,4 @@ export * from './storage.provider';
 export * from './entities';
 export * from './storage-names';
 export * from './zip-inspect';
+export type { LaunchData, LaunchItem } from './manifest';

@@ -14,6 +14,7 @@ const LAUNCH_MEMBERS = {
   launch_url: { type: 'string', format: 'uri', description: 'Opens the lesson once, within 5 minutes.' },
   expires_at: { type: 'string', format: 'date-time', description: 'When launch_url expires unused.' },
   registration: { type: 'string', description: "The registration of the learner's attempt (xAPI / cmi5)." },
+  item: { type: 'string', description: "The item of the package the launch plays (SCORM item identifier, cmi5 AU id; '' for a TinCan package)." },
 };
 
 /** The JSON schema of the /v1 launch answer `{launch_url, expires_at, registration}`. */
@@ -29,6 +30,7 @@ export const LaunchV2Schema = V2UnlinkedResourceSchema(
     launch_url: Type.String({ format: 'uri', description: LAUNCH_MEMBERS.launch_url.description }),
     expires_at: DateTime({ description: LAUNCH_MEMBERS.expires_at.description }),
     registration: Type.String({ description: LAUNCH_MEMBERS.registration.description }),
+    item: Type.String({ description: LAUNCH_MEMBERS.item.description }),
     lesson_id: PublicId({ description: 'Opaque id of the lesson, as sent.' }),
     student_id: PublicId({ description: 'Opaque id of the student, as sent.' }),
   }),
@@ -38,7 +40,7 @@ export type LaunchV2 = Static<typeof LaunchV2Schema>;
 
 /** A created launch as the /v2 resource, with the lesson and student ids as sent. */
 export function presentLaunchV2(l: CreatedLaunch, lessonId: string, studentId: string): LaunchV2 {
-  return { type: 'launches', id: l.id, attributes: { launch_url: l.launch_url, expires_at: l.expires_at, registration: l.registration, lesson_id: lessonId, student_id: studentId } };
+  return { type: 'launches', id: l.id, attributes: { launch_url: l.launch_url, expires_at: l.expires_at, registration: l.registration, item: l.item, lesson_id: lessonId, student_id: studentId } };
 }
 
 /**
@@ -59,8 +61,8 @@ export class LaunchesV1Controller {
   @ApiOperation({ summary: 'Launch a web-package lesson for a learner', description: 'Answers {launch_url, expires_at, registration}: launch_url opens the lesson once, within 5 minutes.' })
   @ApiResponse({ status: 201, description: 'The launch', schema: LAUNCH_V1_SCHEMA })
   async create(@Auth() p: Principal, @Param('lesson_id') lessonId: string, @Body() body: LaunchRequestV1, @BaseUrl() base: string) {
-    const { launch_url, expires_at, registration } = await this.launches.create(p, lessonId, body.user.id, base, 400, '/user/id');
-    return { launch_url, expires_at, registration };
+    const { launch_url, expires_at, registration, item } = await this.launches.create(p, lessonId, body.user.id, base, 400, '/user/id', { value: body.item, field: 'item', pointer: '/item' });
+    return { launch_url, expires_at, registration, item };
   }
 }
 
@@ -80,7 +82,7 @@ export class LaunchesV2Controller {
   @ApiResponse({ status: 201, description: 'The launch', schema: openApi(V2DocumentSchema(LaunchV2Schema)) })
   async create(@Auth() p: Principal, @Body() body: LaunchRequestV2, @BaseUrl() base: string) {
     const a = body.data.attributes;
-    const l = await this.launches.create(p, a.lesson_id, a.student_id, base, 422, '/data/attributes/student_id');
+    const l = await this.launches.create(p, a.lesson_id, a.student_id, base, 422, '/data/attributes/student_id', { value: a.item, field: 'item', pointer: '/data/attributes/item' });
     return { data: presentLaunchV2(l, a.lesson_id, a.student_id) };
   }
 }
