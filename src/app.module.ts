@@ -12,6 +12,7 @@ import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
+import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -50,6 +51,7 @@ export class AppModule {
         LrsModule,
         FilesModule,
         OrganizationsModule,
+        OrganizationOAuthModule,
         AdminsApiModule,
         AuditModule,
         ScimModule,
