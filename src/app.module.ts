@@ -13,6 +13,7 @@ import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
+import { PersonErasureModule } from './person-erasure.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -63,6 +64,7 @@ export class AppModule {
         PlansModule,
         PathsModule,
         StudentsModule,
+        PersonErasureModule,
         ProgressModule,
         GroupsModule,
         CoursesApiModule,
