@@ -14,6 +14,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
 import { PersonErasureModule } from './person-erasure.module';
+import { PurchaseGrantsModule } from './purchase-grants.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -72,6 +73,7 @@ export class AppModule {
         WebhooksModule,
         McpModule,
         CommerceModule,
+        PurchaseGrantsModule,
         CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,
