@@ -15,6 +15,9 @@ import { OAuthModule } from './modules/auth/oauth.module';
 import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
 import { PersonErasureModule } from './person-erasure.module';
 import { PurchaseGrantsModule } from './purchase-grants.module';
+import { CourseProgressWritesModule } from './modules/progress/course-progress-writes.module';
+import { EnrollmentRatingsModule } from './modules/analytics/enrollment-ratings.module';
+import { GroupVisibilityWritesModule } from './modules/groups/group-visibility-writes.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -67,8 +70,11 @@ export class AppModule {
         StudentsModule,
         PersonErasureModule,
         ProgressModule,
+        CourseProgressWritesModule,
         GroupsModule,
+        GroupVisibilityWritesModule,
         CoursesApiModule,
+        EnrollmentRatingsModule,
         DomainUsersModule,
         WebhooksModule,
         McpModule,
