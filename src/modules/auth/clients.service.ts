@@ -6,7 +6,8 @@ import { EntityManager, IsNull, Repository } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import type { Principal } from '../../core/auth/principal';
 import { ALL_SCOPES, SCOPE_PRESETS } from '../../core/auth/scopes';
-import { constantTimeEqual, randomToken, sha256 } from '../../core/crypto/crypto';
+import { newClientId, newClientSecret } from '../../core/auth/client-credentials';
+import { constantTimeEqual, sha256 } from '../../core/crypto/crypto';
 import { ApiError, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
@@ -39,13 +40,6 @@ export const ClientSchema = V2UnlinkedResourceSchema(
   { description: 'An OAuth client of the organization.' },
 );
 export type ClientResource = Static<typeof ClientSchema>;
-
-export function newClientId(): string {
-  return `cp_${randomToken(18)}`;
-}
-export function newClientSecret(): string {
-  return `cps_${randomToken(32)}`;
-}
 
 /** Parse an allowlist entry: an IP address or a CIDR block. */
 function parseAllowEntry(entry: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | null {
