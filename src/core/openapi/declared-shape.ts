@@ -31,10 +31,10 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 /** An ISO 8601 instant as the presenter writes it (toISOString). */
-export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
+export const DateTime = (options: { description?: string; 'x-extension'?: boolean } = {}) => Type.String({ format: 'date-time', ...options });
 
 /** An opaque public id (docs/conventions.md: typed, opaque string ids). */
-export const PublicId = (options: { description?: string } = {}) => Type.String(options);
+export const PublicId = (options: { description?: string; 'x-extension'?: boolean } = {}) => Type.String(options);
 
 /** A JSON:API resource identifier `{type, id}` of a fixed type. */
 export const Identifier = <K extends string>(type: K) => Type.Object({ type: Type.Literal(type), id: PublicId() });
@@ -51,3 +51,25 @@ export type Serializer<S extends TSchema> = (value: Static<S>) => string;
 export function compileSerializer<S extends TSchema>(schema: S): Serializer<S> {
   return fastJson(schema as object) as Serializer<S>;
 }
+
+/** A /v1 shape declared against the published component(s) it answers (`Course` is `v1.Course`). */
+export interface DeclaredV1 {
+  published: string[];
+  schema: TSchema;
+}
+
+/** Every /v1 shape declared with `declaredV1` (src/core/openapi/declared-v1.spec.ts checks each against its published components). */
+export const DECLARED_V1: DeclaredV1[] = [];
+
+/**
+ * Declares a /v1 answer shape: the published component's members (same types and nullability,
+ * published nullability: docs/decisions/conformance.md) plus our extension members, each marked
+ * `'x-extension': true`. Registered so that the spec checks it against every named component.
+ */
+export function declaredV1<S extends TSchema>(published: string | string[], schema: S): S {
+  DECLARED_V1.push({ published: typeof published === 'string' ? [published] : published, schema });
+  return schema;
+}
+
+/** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
+export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });

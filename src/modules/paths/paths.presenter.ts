@@ -1,4 +1,7 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
+import { presentLabelAssociation } from '../labels-tags/labels.service';
 import type { LearningPath } from './path.entity';
 import type { EnrollmentView } from './path-enrollments.service';
 import type { PathItemView } from './path-items.service';
@@ -8,8 +11,24 @@ import type { PublishedPathView, TagRow } from './published-paths.service';
 import { presentOffer } from '../commerce/offers.presenter';
 import { presentEnrollment } from '../enrollments/program-enrollments.presenter';
 
-/** Path (/v1/paths and the `path` member of a published path). */
-export function presentPath(path: LearningPath, itemCount: number) {
+/** The published /v1 Path (/v1/paths and the `path` member of a published path), declared once (core/openapi/declared-shape.ts). */
+export const PathSchema = declaredV1(
+  'Path',
+  Type.Object({
+    id: PublicId(),
+    title: Type.String(),
+    promo_image_url: Type.String(),
+    short_description: Type.String(),
+    long_description_html: Type.String(),
+    header_html: Type.String(),
+    course_name_singular: Type.String(),
+    course_name_plural: Type.String(),
+    path_item_count: Type.Integer(),
+  }),
+);
+export type PathV1 = Static<typeof PathSchema>;
+
+export function presentPath(path: LearningPath, itemCount: number): PathV1 {
   return {
     id: encodeId('path', path.id),
     title: path.title,
@@ -74,6 +93,7 @@ export const presentTag = (t: TagRow) => ({ tag: presentTagRef(t) });
 /** PublishedPathGroupVisibility: `{student_group: {id, name}, is_visible}`. */
 export const presentOverride = (o: OverrideRow) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
 
-export const presentLabel = (l: { id: string; name: string }) => ({ label: { id: encodeId('label', l.id), name: l.name } });
+/** NestedLabelAssociation: the one presenter of labels-tags. */
+export const presentLabel = presentLabelAssociation;
 
 export const presentPathEnrollment = (v: EnrollmentView) => presentEnrollment('publishedPathEnrollment', v.e, v.users, v.offer);
