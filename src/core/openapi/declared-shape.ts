@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 
 /**
@@ -19,7 +19,8 @@ import fastJson from 'fast-json-stringify';
 
 /** `schema`, or null: `type: [t, "null"]` (OpenAPI 3.1 / JSON Schema, as our document writes `nullable`). */
 export function nullable<T extends TSchema & { type: string }>(schema: T) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+  // an enum names null too, or a null would fail it
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) });
 }
 
 /**
@@ -27,7 +28,8 @@ export function nullable<T extends TSchema & { type: string }>(schema: T) {
  * `anyOf`, which fast-json-stringify resolves by validating each branch: several times slower).
  */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; 'x-extension'?: boolean } = {}) {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+  // typed with its `type`, so that `nullable(StringEnum([...]))` is a `type: ["string", "null"]` enum
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options }) as TUnsafe<T[number]> & { type: 'string' };
 }
 
 /** An ISO 8601 instant as the presenter writes it (toISOString). */
