@@ -75,3 +75,9 @@ export function declaredV1<S extends TSchema>(published: string | string[], sche
 
 /** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
 export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });
+
+/**
+ * A declaration as the schema of an @ApiResponse: the same object, typed loosely (@nestjs/swagger's
+ * types are OpenAPI 3.0's, where TypeBox's numeric bounds and `type` arrays are 3.1's).
+ */
+export const responseSchema = (schema: TSchema): Record<string, any> => schema;

@@ -11,6 +11,7 @@ import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, RE
 import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
+import { responseSchema } from '../../core/openapi/declared-shape';
 import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/routes/scoped-routes';
 
@@ -66,7 +67,7 @@ export class WebhooksV1Controller {
    * new and the old secret until `previous_secret_expires_at` (24 h by default), then the new only.
    */
   @route.post(':webhook_id/rotate-secret', 200)
-  @ApiOkResponse({ description: 'The webhook with its new secret', schema: RotatedWebhookSchema })
+  @ApiOkResponse({ description: 'The webhook with its new secret', schema: responseSchema(RotatedWebhookSchema) })
   async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string): Promise<Static<typeof RotatedWebhookSchema>> {
     const { webhook, secret, previousSecretExpiresAt } = await this.webhooks.rotateSecret(p, id);
     return { ...presentWebhook(webhook), secret, previous_secret_expires_at: previousSecretExpiresAt.toISOString() };
