@@ -128,6 +128,15 @@ export function presentUserGroup(r: UserGroupRow): Static<typeof GroupMembership
   return { id, group: { id, name: r.name }, joined_at: new Date(r.created_at).toISOString() };
 }
 
+/** The published EmailDomainRuleResponse: a group's e-mail domain rules. */
+export const EmailDomainRulesSchema = declaredV1('EmailDomainRuleResponse', Type.Object({ email_domains: Type.Array(Type.String()) }));
+
+/** The published EmailDomainRulePatch answer: what the request added and removed, and the resulting rules (an extension). */
+export const EmailDomainRulePatchSchema = declaredV1(
+  'EmailDomainRulePatch',
+  Type.Object({ add: Type.Array(Type.String()), remove: Type.Array(Type.String()), email_domains: Type.Array(Type.String(), ext({ description: 'the rules after the change' })) }),
+);
+
 /** The published /v1 GroupCategory: `{id, name}`. */
 export const GroupCategorySchema = declaredV1('GroupCategory', Type.Object({ id: PublicId(), name: Type.String() }));
 
