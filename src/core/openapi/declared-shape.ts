@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 
 /**
@@ -19,7 +19,8 @@ import fastJson from 'fast-json-stringify';
 
 /** `schema`, or null: `type: [t, "null"]` (OpenAPI 3.1 / JSON Schema, as our document writes `nullable`). */
 export function nullable<T extends TSchema & { type: string }>(schema: T) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+  // an enum names null too, or a null would fail it
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) });
 }
 
 /**
@@ -27,7 +28,8 @@ export function nullable<T extends TSchema & { type: string }>(schema: T) {
  * `anyOf`, which fast-json-stringify resolves by validating each branch: several times slower).
  */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; 'x-extension'?: boolean } = {}) {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+  // typed with its `type`, so that `nullable(StringEnum([...]))` is a `type: ["string", "null"]` enum
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options }) as TUnsafe<T[number]> & { type: 'string' };
 }
 
 /** One of the given strings, or null: `{type: ["string", "null"], enum: [...values, null]}`. */
@@ -36,10 +38,10 @@ export function NullableStringEnum<const T extends readonly string[]>(values: T,
 }
 
 /** An ISO 8601 instant as the presenter writes it (toISOString). */
-export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
+export const DateTime = (options: { description?: string; 'x-extension'?: boolean } = {}) => Type.String({ format: 'date-time', ...options });
 
 /** An opaque public id (docs/conventions.md: typed, opaque string ids). */
-export const PublicId = (options: { description?: string } = {}) => Type.String(options);
+export const PublicId = (options: { description?: string; 'x-extension'?: boolean } = {}) => Type.String(options);
 
 /** A JSON:API resource identifier `{type, id}` of a fixed type. */
 export const Identifier = <K extends string>(type: K) => Type.Object({ type: Type.Literal(type), id: PublicId() });
@@ -143,3 +145,25 @@ export const V2BatchSchema = <T extends TSchema>(resource: T) =>
  * TypeScript type differs (TypeBox types `exclusiveMaximum` as a number, OpenAPI 3.0 as a boolean).
  */
 export const openApi = (schema: TSchema): Record<string, any> => schema;
+/** A /v1 shape declared against the published component(s) it answers (`Course` is `v1.Course`). */
+export interface DeclaredV1 {
+  published: string[];
+  schema: TSchema;
+}
+
+/** Every /v1 shape declared with `declaredV1` (src/core/openapi/declared-v1.spec.ts checks each against its published components). */
+export const DECLARED_V1: DeclaredV1[] = [];
+
+/**
+ * Declares a /v1 answer shape: the published component's members (same types and nullability,
+ * published nullability: docs/decisions/conformance.md) plus our extension members, each marked
+ * `'x-extension': true`. Registered so that the spec checks it against every named component.
+ */
+export function declaredV1<S extends TSchema>(published: string | string[], schema: S): S {
+  DECLARED_V1.push({ published: typeof published === 'string' ? [published] : published, schema });
+  return schema;
+}
+
+/** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
+export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });
+

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
@@ -8,6 +9,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { invalidPk } from '../../core/http/v1-rules';
 import { decodeId, encodeId, IdType } from '../../core/ids/ids';
 import { v1SinceSql } from '../../core/pagination/updated-since';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { CatalogPagesService } from './catalog-pages.service';
 import type { ComponentBlockPatchRequest, HtmlContentBlockRequest, OrderUpdateRequest, PageContentBlockRequest, PageItemRequest, TileContainerBlockRequest } from './dto/catalog-page-content.dto';
@@ -300,12 +302,50 @@ const itemIds = (r: ItemRow) => ({
   ...(r.item_plan_id ? { item_plan_id: encodeId('plan', r.item_plan_id) } : {}),
 });
 
+/** The published /v1 catalog-page shapes, declared once (core/openapi/declared-shape.ts); the ids an item does not point at are left out. */
+const ITEM_IDS = {
+  item_catalog_page_id: Type.Optional(PublicId()),
+  item_published_path_id: Type.Optional(PublicId()),
+  item_published_course_id: Type.Optional(PublicId()),
+  item_plan_id: Type.Optional(PublicId()),
+};
+export const ClassicItemSchema = declaredV1(['ClassicCatalogPageItem', 'ClassicCatalogPageItemOrderUpdate'], Type.Object({ id: PublicId(), order: Type.Integer(), type: Type.String(), ...ITEM_IDS }));
+export const TileItemSchema = declaredV1(['TileContainerItem', 'TileContainerItemOrderUpdate'], Type.Object({ id: PublicId(), order: Type.Integer(), item_type: Type.String(), ...ITEM_IDS }));
+export const BlockItemSchema = declaredV1(
+  ['PageContentBlockItem', 'PageContentBlockItemOrderUpdate'],
+  Type.Object({
+    id: PublicId(),
+    order: Type.Integer(),
+    type: Type.String(),
+    html_content_block_id: Type.Optional(PublicId()),
+    tile_container_content_block_id: Type.Optional(PublicId()),
+    component_content_block_id: Type.Optional(PublicId()),
+  }),
+);
+export const HtmlBlockSchema = declaredV1('HtmlContentBlock', Type.Object({ id: PublicId(), content_block_id: PublicId(), html: Type.String() }));
+export const TileBlockSchema = declaredV1(
+  'TileContainerContentBlock',
+  Type.Object({ id: PublicId(), content_block_id: PublicId(), header_text: Type.String(), header_sub_text: Type.String(), alignment: Type.Optional(Type.String()) }),
+);
+export const ComponentBlockSchema = declaredV1(
+  'ComponentContentBlock',
+  Type.Object({
+    id: PublicId(),
+    component: Type.String(),
+    header_text: Type.String(),
+    header_sub_text: Type.String(),
+    include_profile_link: Type.Boolean(),
+    max_tiles: Type.Integer(),
+    alignment: Type.Optional(Type.String()),
+  }),
+);
+
 /** ClassicCatalogPageItem (and its order update). */
-export const presentClassicItem = (r: ItemRow) => ({ id: encodeId('catalogPageItem', r.id), order: r.order, type: r.item_type, ...itemIds(r) });
+export const presentClassicItem = (r: ItemRow): Static<typeof ClassicItemSchema> => ({ id: encodeId('catalogPageItem', r.id), order: r.order, type: r.item_type, ...itemIds(r) });
 /** TileContainerItem (and its order update). */
-export const presentTileItem = (r: ItemRow) => ({ id: encodeId('tileContainerItem', r.id), order: r.order, item_type: r.item_type, ...itemIds(r) });
+export const presentTileItem = (r: ItemRow): Static<typeof TileItemSchema> => ({ id: encodeId('tileContainerItem', r.id), order: r.order, item_type: r.item_type, ...itemIds(r) });
 /** PageContentBlockItem (and its order update): the typed block's id under its kind. */
-export function presentBlockItem(b: BlockRow) {
+export function presentBlockItem(b: BlockRow): Static<typeof BlockItemSchema> {
   const kind = blockKind(b.type);
   return {
     id: encodeId('catalogPageBlock', b.id),
@@ -317,9 +357,9 @@ export function presentBlockItem(b: BlockRow) {
   };
 }
 /** HtmlContentBlock. */
-export const presentHtmlBlock = (b: BlockRow) => ({ id: encodeId('htmlContentBlock', b.id), content_block_id: encodeId('catalogPageBlock', b.id), html: b.html });
+export const presentHtmlBlock = (b: BlockRow): Static<typeof HtmlBlockSchema> => ({ id: encodeId('htmlContentBlock', b.id), content_block_id: encodeId('catalogPageBlock', b.id), html: b.html });
 /** TileContainerContentBlock (alignment left out until set: optional, not nullable). */
-export const presentTileBlock = (b: BlockRow) => ({
+export const presentTileBlock = (b: BlockRow): Static<typeof TileBlockSchema> => ({
   id: encodeId('tileContainerBlock', b.id),
   content_block_id: encodeId('catalogPageBlock', b.id),
   header_text: b.header_text,
@@ -327,7 +367,7 @@ export const presentTileBlock = (b: BlockRow) => ({
   ...(b.alignment ? { alignment: b.alignment } : {}),
 });
 /** ComponentContentBlock. */
-export const presentComponentBlock = (b: BlockRow) => ({
+export const presentComponentBlock = (b: BlockRow): Static<typeof ComponentBlockSchema> => ({
   id: encodeId('componentContentBlock', b.id),
   component: b.component ?? 'in_progress_content',
   header_text: b.header_text,

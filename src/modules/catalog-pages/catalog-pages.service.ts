@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
@@ -9,6 +10,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { slugOf } from '../../core/http/slug-kit';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { v1SinceSql } from '../../core/pagination/updated-since';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -164,8 +166,37 @@ export class CatalogPagesService {
   }
 }
 
-/** CatalogPage (and CatalogPageCreate) of the published /v1 document. */
-export function presentCatalogPage(r: CatalogPageRow) {
+/** CatalogPage (and CatalogPageCreate) of the published /v1 document, declared once (core/openapi/declared-shape.ts). */
+export const CatalogPageSchema = declaredV1(
+  ['CatalogPage', 'CatalogPageCreate'],
+  Type.Object({
+    id: PublicId(),
+    page_title: Type.String(),
+    slug: Type.String(),
+    short_description: Type.String(),
+    tile_callout: Type.String(),
+    hidden: Type.Boolean(),
+    strict_enforce_group_visibility: Type.Boolean(),
+    is_classic: Type.Boolean(),
+    url: Type.String(),
+    header_html: Type.String(),
+    tile_sort_method: Type.String(),
+    search_location: Type.String(),
+    search_behavior: Type.String(),
+    item_layout: Type.String(),
+  }),
+);
+
+/** CatalogPageTag: `{tag: {id, name, slug}}`. */
+export const CatalogPageTagSchema = declaredV1('CatalogPageTag', Type.Object({ tag: Type.Object({ id: PublicId(), name: Type.String(), slug: Type.String() }) }));
+
+/** CatalogPageGroupVisibility: `{student_group: {id, name}, is_visible}`. */
+export const CatalogPageGroupVisibilitySchema = declaredV1(
+  'CatalogPageGroupVisibility',
+  Type.Object({ student_group: Type.Object({ id: PublicId(), name: Type.String() }), is_visible: Type.Boolean() }),
+);
+
+export function presentCatalogPage(r: CatalogPageRow): Static<typeof CatalogPageSchema> {
   return {
     id: encodeId('catalogPage', r.id),
     page_title: r.page_title,
@@ -184,5 +215,8 @@ export function presentCatalogPage(r: CatalogPageRow) {
   };
 }
 
-export const presentPageTag = (t: { id: string; name: string; slug: string }) => ({ tag: { id: encodeId('tag', t.id), name: t.name, slug: t.slug } });
-export const presentPageOverride = (o: { id: string; name: string; is_visible: boolean }) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
+export const presentPageTag = (t: { id: string; name: string; slug: string }): Static<typeof CatalogPageTagSchema> => ({ tag: { id: encodeId('tag', t.id), name: t.name, slug: t.slug } });
+export const presentPageOverride = (o: { id: string; name: string; is_visible: boolean }): Static<typeof CatalogPageGroupVisibilitySchema> => ({
+  student_group: { id: encodeId('group', o.id), name: o.name },
+  is_visible: o.is_visible,
+});

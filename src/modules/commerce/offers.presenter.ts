@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { omitEmpty } from '../../core/http/optional-members';
+import { DateTime, declaredV1, ext, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { domainBase } from '../domains/domain-url';
@@ -9,8 +11,19 @@ export const money = (cents: number, currency: string) => ({ amount: (cents / 10
 /** An offer's price in cents: an offer whose price was never set is free (CONVENTIONS §11). */
 export const priceCents = (o: { price_cents: number | string | null }) => (o.price_cents === null || o.price_cents === undefined ? 0 : Number(o.price_cents));
 
-/** `offer {id, registration_open, registration_url, price}`; price `{amount: "0.00", currency_code}` until set. */
-export function presentOffer(o: OfferRow | undefined, domainName: string) {
+/**
+ * The published /v1 Offer (the `offer` of a published course, path, plan or course series), declared
+ * once (core/openapi/declared-shape.ts); price `{amount: "0.00", currency_code}` until set. Every
+ * such object has its offer (docs/decisions/commerce.md): the presenters leave the member out,
+ * rather than null (not nullable in the published schemas), should one be missing.
+ */
+export const OfferSchema = declaredV1(
+  'Offer',
+  Type.Object({ id: PublicId(), registration_open: Type.Boolean(), registration_url: Type.String(), price: Type.Object({ amount: Type.String(), currency_code: Type.String() }) }),
+);
+export type OfferV1 = Static<typeof OfferSchema>;
+
+export function presentOffer(o: OfferRow | undefined, domainName: string): OfferV1 | null {
   if (!o) return null;
   const id = encodeId('offer', o.id);
   return {
@@ -58,7 +71,22 @@ export type OfferItemBasics = Pick<OfferItemRow, 'id' | 'published_course_id' | 
  * series, which the published OfferTypeEnum does not name (`course_series_id` says what it sells):
  * optional, not nullable members without a value (CONVENTIONS §16, docs/decisions/conformance.md).
  */
-export function presentOfferBasics(r: OfferItemBasics) {
+const OFFER_BASICS = {
+  id: PublicId(),
+  course_series_id: Type.Optional(PublicId()),
+  published_path_id: Type.Optional(PublicId()),
+  published_course_id: Type.Optional(PublicId()),
+  plan_id: Type.Optional(PublicId()),
+  domain_name: nullable(Type.String()),
+  offer_type: Type.Optional(StringEnum(['published_path', 'domain', 'published_course', 'plan'])),
+  price_cents: Type.Integer(),
+  currency_code: Type.String(),
+  price_credits: Type.Null(),
+  sku: Type.String(),
+};
+export const OfferBasicsSchema = Type.Object(OFFER_BASICS);
+
+export function presentOfferBasics(r: OfferItemBasics): Static<typeof OfferBasicsSchema> {
   const id = encodeId('offer', r.id);
   const kind = offerType(r);
   return omitEmpty(
@@ -69,7 +97,7 @@ export function presentOfferBasics(r: OfferItemBasics) {
       published_course_id: r.published_course_id ? encodeId('publishedCourse', r.published_course_id) : null,
       plan_id: r.plan_id ? encodeId('plan', r.plan_id) : null,
       domain_name: r.domain_name,
-      offer_type: kind === 'course_series' ? null : kind,
+      offer_type: kind === 'course_series' ? null : (kind as 'published_path' | 'published_course' | 'plan'),
       price_cents: priceCents(r),
       currency_code: r.currency_code,
       price_credits: null,
@@ -79,14 +107,28 @@ export function presentOfferBasics(r: OfferItemBasics) {
   );
 }
 
-/** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change). */
-export function presentOfferItem(r: OfferItemRow) {
+/** The published OfferItem (plus `registration_open`, which CONVENTIONS §11 lets PUT/PATCH change), declared once. */
+export const OfferItemSchema = declaredV1(
+  'OfferItem',
+  Type.Object({
+    ...OFFER_BASICS,
+    max_quantity: Type.Integer(),
+    active: Type.Boolean(),
+    starts_at: DateTime(),
+    // an offer never ends here (left out: optional, not nullable)
+    ends_at: Type.Optional(DateTime()),
+    linked_to_plan: Type.Boolean(),
+    registration_open: Type.Boolean(ext({ description: 'whether the offer can be bought (CONVENTIONS §11)' })),
+  }),
+);
+export type OfferItemV1 = Static<typeof OfferItemSchema>;
+
+export function presentOfferItem(r: OfferItemRow): OfferItemV1 {
   return {
     ...presentOfferBasics(r),
     max_quantity: MAX_QUANTITY,
     active: r.live,
-    starts_at: iso(r.created_at),
-    // ends_at: an offer never ends here (left out: optional, not nullable)
+    starts_at: iso(r.created_at)!,
     linked_to_plan: false,
     registration_open: r.registration_open,
   };

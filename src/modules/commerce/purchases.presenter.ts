@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { omitEmpty } from '../../core/http/optional-members';
+import { DateTime, declaredV1, ext, nullable, PublicId } from '../../core/openapi/declared-shape';
 import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
@@ -7,8 +9,31 @@ import { money } from './offers.presenter';
 import type { StoredPurchase } from './purchases';
 import type { PurchaseRow } from './purchases.store';
 
+const PriceSchema = Type.Object({ amount: Type.String(), currency_code: Type.String() });
+
+/**
+ * The published /v1 EnrollmentPurchase (the `purchase` block of an enrollment), declared once
+ * (core/openapi/declared-shape.ts): the ids and time a free enrollment's block has none of are left
+ * out (optional, not nullable).
+ */
+export const EnrollmentPurchaseSchema = declaredV1(
+  'EnrollmentPurchase',
+  Type.Object({
+    order_id: Type.Optional(Type.String()),
+    offer_price: PriceSchema,
+    purchase_price: PriceSchema,
+    quantity: Type.Integer(),
+    purchase_state: Type.String(),
+    payment_processor: Type.String(),
+    purchase_id: Type.Optional(Type.String()),
+    purchased_at: Type.Optional(DateTime()),
+    tax_price_cents: nullable(Type.Integer()),
+  }),
+);
+export type EnrollmentPurchaseV1 = Static<typeof EnrollmentPurchaseSchema>;
+
 /** The v1 Purchase block of an enrollment; null when it came from no purchase. */
-export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | undefined) {
+export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | undefined): EnrollmentPurchaseV1 | null {
   if (!p) return null;
   // the ids and time a free enrollment's block has none of are left out (optional, not nullable in the published EnrollmentPurchase)
   return omitEmpty(
@@ -28,10 +53,48 @@ export function presentPurchase(p: StoredPurchase | null, offer: OfferRow | unde
 }
 
 /**
- * The published Purchase (v1), plus the computed discounts the schema has no member for. The promo
- * code members are left out of a purchase without a promo code (optional, not nullable: CONVENTIONS §16).
+ * The published Purchase (v1), plus the computed discounts the schema has no member for (extensions,
+ * docs/decisions/commerce.md), declared once (core/openapi/declared-shape.ts). The promo code members
+ * are left out of a purchase without a promo code (optional, not nullable: CONVENTIONS §16).
  */
-export function presentPurchaseV1(p: PurchaseRow) {
+export const PurchaseV1Schema = declaredV1(
+  'Purchase',
+  Type.Object({
+    id: PublicId(),
+    user: Type.Object({ id: PublicId(), email: Type.String({ format: 'email' }), first_name: Type.String(), last_name: Type.String(), full_name: Type.String() }),
+    state: Type.String(),
+    status_msg: Type.String(),
+    purchased_at: DateTime(),
+    refunded_at: nullable(DateTime()),
+    refund_cents: nullable(Type.Integer()),
+    payment_processor: Type.String(),
+    order_id: Type.String(),
+    price_cents: Type.Integer(),
+    quantity: Type.Integer(),
+    offer_id: PublicId(),
+    offer_sku: Type.String(),
+    offer_description: Type.String(),
+    offer_price_cents: Type.Integer(),
+    promo_code: Type.Optional(Type.String()),
+    promo_code_price_cents: Type.Optional(Type.Integer()),
+    promo_code_percent_off: Type.Optional(Type.Integer()),
+    promo_code_quantity: Type.Integer(),
+    tax_price_cents: nullable(Type.Integer()),
+    payment_processor_order_id: Type.String(),
+    payment_processor_response_data: Type.String(),
+    currency_code: Type.String(),
+    original_price_cents: Type.Integer(ext({ description: 'the offer price times the quantity, before any discount' })),
+    promo_code_discount_cents: Type.Integer(ext()),
+    group_discount_percent: nullable(Type.Integer(ext())),
+    group_discount_cents: Type.Integer(ext()),
+    training_credit_code: nullable(Type.String(ext())),
+    training_credits_cents: Type.Integer(ext()),
+    license_package_id: nullable(PublicId(ext())),
+  }),
+);
+export type PurchaseV1 = Static<typeof PurchaseV1Schema>;
+
+export function presentPurchaseV1(p: PurchaseRow): PurchaseV1 {
   return omitEmpty(
     {
       id: encodeId('purchase', p.id),
@@ -44,7 +107,7 @@ export function presentPurchaseV1(p: PurchaseRow) {
       },
       state: p.state,
       status_msg: p.status_msg,
-      purchased_at: iso(p.purchased_at),
+      purchased_at: iso(p.purchased_at)!,
       refunded_at: iso(p.refunded_at),
       refund_cents: p.refund_cents,
       payment_processor: p.payment_processor,

@@ -4,11 +4,12 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 import { V1 } from '../../core/http/interfaces';
+import { openApi } from '../../core/openapi/declared-shape';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
 import { MAX_QUANTITY } from './offers.presenter';
 import { PAYMENT_PROCESSORS } from './purchases.store';
-import { presentPurchaseV1 } from './purchases.presenter';
+import { presentPurchaseV1, PurchaseV1Schema } from './purchases.presenter';
 import { PURCHASE_ANSWER, PurchasesService } from './purchases.service';
 
 /**
@@ -61,7 +62,7 @@ export class PurchasesV1Controller {
       },
     },
   })
-  @ApiResponse({ status: 201, description: 'The published Purchase', schema: { $ref: '#/components/schemas/v1.Purchase' } })
+  @ApiResponse({ status: 201, description: 'The published Purchase, with the computed discounts (extensions)', schema: openApi(PurchaseV1Schema) })
   async checkout(@Auth() p: Principal, @Body() dto: CheckoutDto) {
     return presentPurchaseV1(await this.purchases.checkout(p, dto));
   }

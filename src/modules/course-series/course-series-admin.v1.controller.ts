@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ProgramAdminV1 } from '../plans/program-admin';
 import { CourseSeriesAdminService } from './course-series-admin.service';
-import { presentCourseSeries } from './course-series.presenter';
+import { CourseSeriesSchema, presentCourseSeries } from './course-series.presenter';
 import { CourseSeriesCreateDto, CourseSeriesPatchDto } from './dto/course-series-write.dto';
 
 const EXTENSION = 'creates (with its offer), updates (PUT: title required; PATCH: any member) or deletes a course series of the domain, with its ordered published courses; answers the CourseSeries.';
@@ -15,6 +15,7 @@ const EXTENSION = 'creates (with its offer), updates (PUT: title required; PATCH
   id: 'course_series_id',
   scopes: 'course-families',
   present: presentCourseSeries,
+  schema: CourseSeriesSchema,
   create: CourseSeriesCreateDto,
   patch: CourseSeriesPatchDto,
   description: EXTENSION,

@@ -4,7 +4,7 @@ import { ApiExtension, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
-import { presentLabel } from '../labels-tags/labels.service';
+import { presentLabelAssociation } from '../labels-tags/labels.service';
 import { CourseLabelsService } from './course-labels.service';
 import { Course } from './course.entity';
 import { presentCourse } from './courses.v1.presenter';
@@ -80,24 +80,21 @@ export class CoursesV1Controller {
     const updatedSince = v1UpdatedSince(query);
     const course = await this.courses.get(p, id);
     const [rows, count] = await this.labels.list(p, course.id, page, updatedSince);
-    return page.list(
-      rows.map((l) => ({ label: presentLabel(l) })),
-      count,
-    );
+    return page.list(rows.map(presentLabelAssociation), count);
   }
 
   @Post(':course_id/labels')
   @Scopes('courses:write')
   async addLabel(@Auth() p: Principal, @Param('course_id') id: string, @Body() dto: CourseLabelRequest) {
     const course = await this.courses.get(p, id);
-    return { label: presentLabel(await this.labels.add(p, course.id, dto.label)) };
+    return presentLabelAssociation(await this.labels.add(p, course.id, dto.label));
   }
 
   @Get(':course_id/labels/:label_id')
   @Scopes('courses:read')
   async readLabel(@Auth() p: Principal, @Param('course_id') id: string, @Param('label_id') labelId: string) {
     const course = await this.courses.get(p, id);
-    return { label: presentLabel(await this.labels.get(p, course.id, labelId)) };
+    return presentLabelAssociation(await this.labels.get(p, course.id, labelId));
   }
 
   @Delete(':course_id/labels/:label_id')

@@ -3,7 +3,7 @@ import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
 import { V1Resource } from '../../core/routes/v1-resource';
 import { DomainsService } from './domains.service';
-import { presentDomainV1 } from './domains.presenter';
+import { DomainV1Schema, presentDomainV1 } from './domains.presenter';
 import { DomainCreateDto } from './dto/domain-create.dto';
 
 /**
@@ -17,6 +17,7 @@ import { DomainCreateDto } from './dto/domain-create.dto';
   id: 'domain_name',
   scopes: 'domains',
   present: presentDomainV1,
+  schema: DomainV1Schema,
   create: { call: (s) => s.createV1, handler: 'create', body: DomainCreateDto },
   remove: { call: (s) => s.removeV1, handler: 'destroy' },
 })

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import type { Static } from '@sinclair/typebox';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -8,7 +9,7 @@ import { ApiQuery } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto, V1GroupUpdateDto } from './dto/v1-group.dto';
-import { presentV1Group } from './groups.v1.presenter';
+import { EmailDomainRulePatchSchema, EmailDomainRulesSchema, presentV1Group } from './groups.v1.presenter';
 import { GroupsV1Service, GroupView } from './groups.v1.service';
 
 /**
@@ -44,13 +45,13 @@ export class GroupsV1Controller {
 
   @Get(':group_id/email-domain-rules')
   @Scopes('student-groups:read')
-  async emailDomains(@Auth() p: Principal, @Param('group_id') id: string) {
+  async emailDomains(@Auth() p: Principal, @Param('group_id') id: string): Promise<Static<typeof EmailDomainRulesSchema>> {
     return { email_domains: await this.groups.emailDomains(p, id) };
   }
 
   @Patch(':group_id/email-domain-rules')
   @Scopes('student-groups:write')
-  async patchEmailDomains(@Auth() p: Principal, @Param('group_id') id: string, @Body() dto: V1EmailDomainRulePatchDto) {
+  async patchEmailDomains(@Auth() p: Principal, @Param('group_id') id: string, @Body() dto: V1EmailDomainRulePatchDto): Promise<Static<typeof EmailDomainRulePatchSchema>> {
     return this.groups.patchEmailDomains(p, id, dto);
   }
 }

@@ -1,17 +1,28 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import { OrgRowsService } from '../../core/pagination/org-rows';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { namedPage } from './named-page';
 import { Label } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 
-export const presentLabel = (l: Label) => ({ id: encodeId('label', l.id), name: l.name });
+/** The published /v1 Label (and the label of a NestedLabelAssociation), declared once (core/openapi/declared-shape.ts). */
+export const LabelSchema = declaredV1(['Label', 'NestedLabelAssociationLabel'], Type.Object({ id: PublicId(), name: Type.String() }));
+export type LabelV1 = Static<typeof LabelSchema>;
+
+/** NestedLabelAssociation: `{label: {id, name}}` (the labels of a course or a published path). */
+export const LabelAssociationSchema = declaredV1('NestedLabelAssociation', Type.Object({ label: LabelSchema }));
+export type LabelAssociation = Static<typeof LabelAssociationSchema>;
+
+export const presentLabel = (l: { id: string; name: string }): LabelV1 => ({ id: encodeId('label', l.id), name: l.name });
+export const presentLabelAssociation = (l: { id: string; name: string }): LabelAssociation => ({ label: presentLabel(l) });
 
 const duplicate = () => new ValidationFailed([{ field: 'name', message: 'label with this name already exists.' }], 400);
 

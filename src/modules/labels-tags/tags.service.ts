@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import { OrgRowsService } from '../../core/pagination/org-rows';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { namedPage } from './named-page';
@@ -12,7 +14,11 @@ import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 import { slugOf } from '../../core/http/slug-kit';
 
-export const presentTag = (t: Tag) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
+/** The published /v1 Tag, declared once (core/openapi/declared-shape.ts). */
+export const TagSchema = declaredV1('Tag', Type.Object({ id: PublicId(), name: Type.String(), slug: Type.String() }));
+export type TagV1 = Static<typeof TagSchema>;
+
+export const presentTag = (t: Tag): TagV1 => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
 
 const duplicate = () => new ValidationFailed([{ field: 'name', message: 'tag with this name already exists.' }], 400);
 

@@ -1,9 +1,31 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import type { ContentItemView } from './content-items.v1.service';
 
+/**
+ * The published /v1 LessonContentItem (and LessonContentItemUpdate), declared once
+ * (core/openapi/declared-shape.ts): the content ids left out without a value (optional, not nullable).
+ */
+export const ContentItemSchema = declaredV1(
+  ['LessonContentItem', 'LessonContentItemUpdate'],
+  Type.Object({
+    id: PublicId(),
+    lesson_id: PublicId(),
+    type: Type.String(),
+    header: Type.String(),
+    order: Type.Integer(),
+    content_html: Type.String(),
+    content_asset_id: Type.Optional(PublicId()),
+    content_quiz_id: Type.Optional(PublicId()),
+    content_rating_id: Type.Optional(PublicId()),
+  }),
+);
+export type ContentItemV1 = Static<typeof ContentItemSchema>;
+
 /** A stored block -> the v1 LessonContentItem object. Pure. */
-export function presentContentItem(v: ContentItemView) {
+export function presentContentItem(v: ContentItemView): ContentItemV1 {
   const x = v.item;
   // the content ids are left out without a value (optional, not nullable in the published LessonContentItem)
   return omitEmpty(

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { scoped } from '../../core/database/scoped';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
+import { declaredV1, PublicId } from '../../core/openapi/declared-shape';
 import { courseRatingScale, setCourseRatingScale } from '../courses/rating-scale';
 import { itemsOf, MAX_CONTENT_ITEMS } from './content-items.v1.service';
 import type { RatingContentBlockRequest } from './dto/rating-content-block.v1.dto';
@@ -174,8 +176,22 @@ export class RatingContentBlocksV1Service {
   }
 }
 
-/** RatingContentBlock of the published /v1 document. */
-export function presentRatingBlock(v: RatingBlockView) {
+/** RatingContentBlock of the published /v1 document, declared once (core/openapi/declared-shape.ts). */
+export const RatingBlockSchema = declaredV1(
+  'RatingContentBlock',
+  Type.Object({
+    id: PublicId(),
+    content_item_id: PublicId(),
+    rating_question: Type.String(),
+    additional_feedback_question: Type.String(),
+    include_additional_feedback: Type.Boolean(),
+    rating_scale_low_label: Type.String(),
+    rating_scale_high_label: Type.String(),
+    rating_scale: Type.Integer(),
+  }),
+);
+
+export function presentRatingBlock(v: RatingBlockView): Static<typeof RatingBlockSchema> {
   return {
     id: encodeId('ratingContentBlock', v.item.id),
     content_item_id: encodeId('contentItem', v.item.id),

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, nullable } from '../../core/openapi/declared-shape';
 import { DataSource } from 'typeorm';
 import { ALL_SCOPES } from '../../core/auth/scopes';
 import type { Principal } from '../../core/auth/principal';
@@ -9,13 +11,15 @@ import { conflict, forbidden, notFound, ValidationFailed } from '../../core/http
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { adminAllowedScopes, BUILTIN_ROLE_SCOPES, BUILTIN_ROLES, isBuiltinRole, Queryable } from './admin-roles';
 
-export interface AdminRoleView {
-  name: string;
-  scopes: string[];
-  builtin: boolean;
-  created_at: string | null;
-  updated_at: string | null;
-}
+/** A /v1/admin-roles object (an extension), declared once (core/openapi/declared-shape.ts): AdminRoleView and the OpenAPI answer. */
+export const ADMIN_ROLE_SCHEMA = Type.Object({
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  builtin: Type.Boolean({ description: 'A built-in role (read-only)' }),
+  created_at: nullable(DateTime({ description: 'null for a built-in role' })),
+  updated_at: nullable(DateTime({ description: 'null for a built-in role' })),
+});
+export type AdminRoleView = Static<typeof ADMIN_ROLE_SCHEMA>;
 
 const ROLE_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -31,19 +35,6 @@ export function checkScopeList(scopes: readonly string[]): string[] {
   if (unknown.length) throw new ValidationFailed([{ field: 'scopes', message: `Unknown scope codenames: ${unknown.slice(0, 10).join(', ')}.` }], 400);
   return [...new Set(scopes)];
 }
-
-/** An AdminRoleView (declared for the OpenAPI document). */
-export const ADMIN_ROLE_SCHEMA = {
-  type: 'object',
-  required: ['name', 'scopes', 'builtin', 'created_at', 'updated_at'],
-  properties: {
-    name: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string' } },
-    builtin: { type: 'boolean', description: 'A built-in role (read-only)' },
-    created_at: { type: 'string', format: 'date-time', nullable: true, description: 'null for a built-in role' },
-    updated_at: { type: 'string', format: 'date-time', nullable: true, description: 'null for a built-in role' },
-  },
-};
 
 const builtinView = (name: (typeof BUILTIN_ROLES)[number]): AdminRoleView => ({ name, scopes: [...BUILTIN_ROLE_SCOPES[name]], builtin: true, created_at: null, updated_at: null });
 const ROLE_COLUMNS = 'name, scopes, created_at, updated_at';

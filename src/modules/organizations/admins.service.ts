@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -8,6 +9,7 @@ import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { scoped } from '../../core/database/scoped';
 import { ApiError, conflict, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { DateTime, nullable, PublicId } from '../../core/openapi/declared-shape';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { isBuiltinRole } from './admin-roles';
 import { AdminRolesService, assertCallerHolds } from './admin-roles.service';
@@ -29,21 +31,18 @@ export interface AdminRow {
   last_sign_in_at: Date | null;
 }
 
-/** What presentAdmin answers (declared for the OpenAPI document). */
-export const ADMIN_SCHEMA = {
-  type: 'object',
-  required: ['id', 'email', 'role', 'created_at', 'last_sign_in_at'],
-  properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    role: { type: 'string', description: 'A built-in role (owner, admin, content-editor, reporter) or a custom role' },
-    created_at: { type: 'string', format: 'date-time' },
-    last_sign_in_at: { type: 'string', format: 'date-time', nullable: true, description: 'null until the first sign-in' },
-  },
-};
+/** The /v1/admins object (an extension), declared once (core/openapi/declared-shape.ts): presentAdmin's type and the OpenAPI answer. */
+export const ADMIN_SCHEMA = Type.Object({
+  id: PublicId(),
+  email: Type.String(),
+  role: Type.String({ description: 'A built-in role (owner, admin, content-editor, reporter) or a custom role' }),
+  created_at: DateTime(),
+  last_sign_in_at: nullable(DateTime({ description: 'null until the first sign-in' })),
+});
+export type AdminV1 = Static<typeof ADMIN_SCHEMA>;
 
 /** The /v1/admins object: `{id, email, role, created_at, last_sign_in_at}`. */
-export function presentAdmin(r: AdminRow) {
+export function presentAdmin(r: AdminRow): AdminV1 {
   return {
     id: encodeId('admin', r.id),
     email: r.email,

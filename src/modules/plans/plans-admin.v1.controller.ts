@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { PlanCreateDto, PlanPatchDto } from './dto/plan-write.dto';
 import { ProgramAdminV1 } from './program-admin';
-import { presentPlan } from './plans.presenter';
+import { PlanSchema, presentPlan } from './plans.presenter';
 import { PlansAdminService } from './plans-admin.service';
 
 const EXTENSION =
@@ -11,7 +11,7 @@ const EXTENSION =
  * POST /v1/domains/{domain_name}/plan (singular, as published), PUT/PATCH/DELETE .../plan/{plan_id}
  * (CONVENTIONS §15, `plans:write`): the published Plan, with its published courses and paths.
  */
-@ProgramAdminV1({ service: PlansAdminService, id: 'plan_id', scopes: 'plans', present: presentPlan, create: PlanCreateDto, patch: PlanPatchDto, description: EXTENSION })
+@ProgramAdminV1({ service: PlansAdminService, id: 'plan_id', scopes: 'plans', present: presentPlan, schema: PlanSchema, create: PlanCreateDto, patch: PlanPatchDto, description: EXTENSION })
 @Controller('v1/domains/:domain_name/plan')
 export class PlansAdminV1Controller {
   constructor(readonly plans: PlansAdminService) {}

@@ -1,5 +1,7 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
-import { presentOffer } from '../commerce/offers.presenter';
+import { declaredV1, ext, nullable, PublicId } from '../../core/openapi/declared-shape';
+import { OfferSchema, presentOffer } from '../commerce/offers.presenter';
 import { domainBase } from '../domains/domain-url';
 import { presentEnrollment } from '../enrollments/program-enrollments.presenter';
 import type { PlanEnrollmentView, PlanView } from './plans.service';
@@ -9,7 +11,24 @@ import type { PlanEnrollmentView, PlanView } from './plans.service';
  * plus `plan {id, title}` that resource-reference-api.md lists for the plan list item, and the
  * extension members `published_courses` and `published_paths` ([{id}], what the plan grants).
  */
-export function presentPlan(v: PlanView) {
+export const PlanSchema = declaredV1(
+  'Plan',
+  Type.Object({
+    id: PublicId(),
+    plan: Type.Object({ id: PublicId(), title: Type.String() }, ext({ description: 'the plan list item of resource-reference-api.md' })),
+    name: Type.String(),
+    slug: Type.String(),
+    plan_url: Type.String(),
+    offer: Type.Optional(OfferSchema),
+    hidden: Type.Boolean(),
+    short_description: nullable(Type.String()),
+    published_courses: Type.Array(Type.Object({ id: PublicId() }), ext({ description: 'the published courses the plan grants' })),
+    published_paths: Type.Array(Type.Object({ id: PublicId() }), ext({ description: 'the published paths the plan grants' })),
+  }),
+);
+export type PlanV1 = Static<typeof PlanSchema>;
+
+export function presentPlan(v: PlanView): PlanV1 {
   const id = encodeId('plan', v.plan.id);
   return {
     id,
@@ -17,7 +36,7 @@ export function presentPlan(v: PlanView) {
     name: v.plan.name,
     slug: v.plan.slug,
     plan_url: `${domainBase(v.domainName)}/plan/${v.plan.slug}`,
-    offer: presentOffer(v.offer, v.domainName),
+    offer: presentOffer(v.offer, v.domainName) ?? undefined,
     hidden: v.plan.hidden,
     short_description: v.plan.shortDescription,
     /** extension (CONVENTIONS §15): what the plan grants, as written by POST/PUT/PATCH */

@@ -24,12 +24,15 @@ export function ProgramAdminV1(spec: {
   create: Type;
   patch: Type;
   description: string;
+  /** the declared answer (the presenter's schema): the OpenAPI answer of the four operations */
+  schema: Record<string, unknown>;
 }): ClassDecorator {
   const resource = V1Resource<ProgramAdminService>({
     service: spec.service,
     id: spec.id,
     scopes: spec.scopes,
     present: spec.present,
+    schema: spec.schema,
     create: { call: (s) => s.create, body: spec.create },
     update: { call: (s) => s.update, body: spec.create, patchBody: spec.patch },
     remove: { call: (s) => s.remove, handler: 'destroy' },

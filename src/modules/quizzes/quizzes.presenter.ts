@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { v2Resource } from '../../core/http/v2-resource-kit';
-import { DateTime, nullable, PublicId, StringEnum, V2ResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV1, nullable, PublicId, StringEnum, V2ResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { uuidV5 } from '../../core/ids/uuid-v5';
@@ -13,12 +13,85 @@ const NAMESPACE = uuidV5('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'https://course
 const externalId = (kind: string, uuid: string) => uuidV5(NAMESPACE, `${kind}:${uuid}`);
 const iso = (d: Date) => new Date(d).toISOString();
 
-const answersOf = (answers: StoredAnswer[]) =>
+/** The published /v1 Answer of a question. */
+const AnswerSchema = Type.Object({ id: PublicId(), answer_text: Type.String(), correct: Type.Boolean(), order: Type.Integer() });
+
+const answersOf = (answers: StoredAnswer[]): Static<typeof AnswerSchema>[] =>
   [...answers].sort((a, b) => a.order - b.order).map((a) => ({ id: encodeId('answer', a.id), answer_text: a.answer_text, correct: a.correct, order: a.order }));
 
 /* ---------------------------------------------------------------------- /v1 */
 
-export function presentQuizV1(q: QuizRow) {
+/** The published /v1 shapes, declared once (core/openapi/declared-shape.ts). */
+export const QuizV1Schema = declaredV1(
+  'Quiz',
+  Type.Object({
+    id: PublicId(),
+    name: Type.String(),
+    html: Type.String(),
+    passing_percentage_correct: Type.Integer(),
+    show_results_on_failure: Type.Boolean(),
+    max_attempts: Type.Integer(),
+    require_correct_response: Type.Boolean(),
+    randomize_questions: Type.Boolean(),
+    limit_question_count: Type.Integer(),
+    randomize_answers: Type.Boolean(),
+    time_limit_seconds: nullable(Type.Integer()),
+    show_question_feedback: Type.Boolean(),
+    alignment: Type.String(),
+  }),
+);
+
+export const QuestionBankV1Schema = declaredV1('QuestionBank', Type.Object({ id: PublicId(), name: Type.String(), question_count: Type.Integer(), quiz_association_count: Type.Integer() }));
+
+/** Question and QuestionUpdate: the parent it does not have is left out (optional, not nullable). */
+export const QuestionV1Schema = declaredV1(
+  ['Question', 'QuestionUpdate'],
+  Type.Object({
+    id: PublicId(),
+    quiz: Type.Optional(PublicId()),
+    quiz_question_bank: Type.Optional(PublicId()),
+    html: Type.String(),
+    type: Type.String(),
+    requires_manual_grading: Type.Boolean(),
+    case_sensitive: Type.Boolean(),
+    correct_answer_feedback_html: Type.String(),
+    incorrect_answer_feedback_html: Type.String(),
+    answers: Type.Array(AnswerSchema),
+  }),
+);
+
+export const QuestionSummaryV1Schema = declaredV1(
+  'QuestionSummary',
+  Type.Object({
+    id: PublicId(),
+    html: Type.String(),
+    case_sensitive: Type.Boolean(),
+    requires_manual_grading: Type.Boolean(),
+    correct_answer_feedback_html: Type.String(),
+    incorrect_answer_feedback_html: Type.String(),
+    answer_feedback_html: Type.String(),
+    is_graded: Type.Boolean(),
+    is_optional: Type.Boolean(),
+    type: Type.String(),
+    order: Type.Integer(),
+    answers: Type.Array(AnswerSchema),
+  }),
+);
+
+export const QuestionBankAssignmentV1Schema = declaredV1(
+  'QuestionBankAssignment',
+  Type.Object({
+    id: PublicId(),
+    name: Type.String(),
+    order: Type.Integer(),
+    randomize_questions: Type.Boolean(),
+    limit_question_count: Type.Integer(),
+    question_count: Type.Integer(),
+    quiz_association_count: Type.Integer(),
+  }),
+);
+
+export function presentQuizV1(q: QuizRow): Static<typeof QuizV1Schema> {
   return {
     id: encodeId('quiz', q.id),
     name: q.name,
@@ -36,12 +109,12 @@ export function presentQuizV1(q: QuizRow) {
   };
 }
 
-export function presentBankV1(b: QuestionBankRow) {
+export function presentBankV1(b: QuestionBankRow): Static<typeof QuestionBankV1Schema> {
   return { id: encodeId('questionBank', b.id), name: b.name, question_count: b.question_count, quiz_association_count: b.quiz_association_count };
 }
 
 /** Question (quiz-questions create, read). */
-export function presentQuestionV1(x: QuestionRow) {
+export function presentQuestionV1(x: QuestionRow): Static<typeof QuestionV1Schema> {
   // the parent it does not have is left out (optional, not nullable in the published Question)
   return omitEmpty(
     {
@@ -61,7 +134,7 @@ export function presentQuestionV1(x: QuestionRow) {
 }
 
 /** QuestionSummary (a quiz's or bank's questions). */
-export function presentQuestionSummaryV1(x: QuestionRow) {
+export function presentQuestionSummaryV1(x: QuestionRow): Static<typeof QuestionSummaryV1Schema> {
   return {
     id: encodeId('question', x.id),
     html: x.html,
@@ -79,7 +152,7 @@ export function presentQuestionSummaryV1(x: QuestionRow) {
 }
 
 /** QuestionBankAssignment: the bank (its id) as bound to the quiz. */
-export function presentAssignmentV1(a: AssignmentRow) {
+export function presentAssignmentV1(a: AssignmentRow): Static<typeof QuestionBankAssignmentV1Schema> {
   return {
     id: encodeId('questionBank', a.question_bank_id),
     name: a.name,
@@ -126,8 +199,6 @@ export const QuestionBankResourceSchema = V2ResourceSchema('question-banks', Typ
   description: 'A question bank (QuestionBankResource).',
 });
 export type QuestionBankResource = Static<typeof QuestionBankResourceSchema>;
-
-const AnswerSchema = Type.Object({ id: PublicId(), answer_text: Type.String(), correct: Type.Boolean(), order: Type.Integer() });
 
 export const QuestionResourceSchema = V2ResourceSchema(
   'questions',

@@ -1,22 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { omitEmpty } from '../../core/http/optional-members';
+import { DateTime, declaredV1, ext, PublicId } from '../../core/openapi/declared-shape';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
-import { presentUser } from '../students/user-refs.presenter';
+import { presentUser, UserSchema } from '../students/user-refs.presenter';
 import type { InstructorRow } from './instructors.service';
 import type { RegistrationRow } from './registrations.service';
 import type { MultiSessionRow } from './multi-sessions.service';
 import type { EventRow } from './sessions.service';
 
-/** IltInstructor, with the `id` of /v1/ilt-instructors/{id} (CONVENTIONS §13). */
-export const presentInstructor = (r: InstructorRow) => ({ id: encodeId('iltInstructor', r.id), email: r.email, name: r.name, providers: r.providers });
+/** The published IltInstructor, with the `id` of /v1/ilt-instructors/{id} (CONVENTIONS §13), declared once (core/openapi/declared-shape.ts). */
+export const IltInstructorSchema = declaredV1(
+  'IltInstructor',
+  Type.Object({ id: PublicId(ext({ description: 'the id of /v1/ilt-instructors/{id}' })), email: Type.String({ format: 'email' }), name: Type.String(), providers: Type.Array(Type.String()) }),
+);
 
-/** IltMultiSessionEvent. */
-export const presentMultiSessionEvent = (r: MultiSessionRow) => ({
-  id: encodeId('viltSession', r.id),
-  lesson: encodeId('lesson', r.lesson_id),
-  display_name: r.display_name,
-  seats_total: r.seats_total,
-});
+export const presentInstructor = (r: InstructorRow): Static<typeof IltInstructorSchema> => ({ id: encodeId('iltInstructor', r.id), email: r.email, name: r.name, providers: r.providers });
+
+/** The published IltMultiSessionEvent; `seats_total` left out when unlimited (optional, not nullable). */
+export const IltMultiSessionEventSchema = declaredV1(
+  'IltMultiSessionEvent',
+  Type.Object({ id: PublicId(), lesson: PublicId(), display_name: Type.String(), seats_total: Type.Optional(Type.Integer()) }),
+);
+
+export const presentMultiSessionEvent = (r: MultiSessionRow): Static<typeof IltMultiSessionEventSchema> =>
+  omitEmpty(
+    {
+      id: encodeId('viltSession', r.id),
+      lesson: encodeId('lesson', r.lesson_id),
+      display_name: r.display_name,
+      seats_total: r.seats_total,
+    },
+    ['seats_total'],
+  );
 
 /** The instructor as it was given: the display-name form for a calendar session that has a name. */
 const instructorEmail = (r: EventRow) => (r.provider === 'calendar' && r.instructor_name ? `${r.instructor_name} <${r.instructor_email}>` : r.instructor_email);
@@ -28,7 +44,29 @@ const instructorEmail = (r: EventRow) => (r.provider === 'calendar' && r.instruc
  * `vilt_session` (beyond the published schema) is the id learners register for. Members without a
  * value are left out (optional, not nullable in the published IltSession: CONVENTIONS §16).
  */
-export const presentIltSession = (r: EventRow) =>
+export const IltSessionSchema = declaredV1(
+  'IltSession',
+  Type.Object({
+    id: PublicId(),
+    instructor_email: Type.String(),
+    provider: Type.String(),
+    lesson: Type.Optional(PublicId()),
+    multi_session_event: Type.Optional(PublicId()),
+    display_name: Type.String(),
+    starts_at: DateTime(),
+    ends_at: DateTime(),
+    timezone: Type.String(),
+    description: Type.Optional(Type.String()),
+    seats_total: Type.Optional(Type.Integer()),
+    location: Type.Optional(Type.String()),
+    event_link: Type.Optional(Type.String({ format: 'uri' })),
+    post_registration_instructions: Type.Optional(Type.String()),
+    tags: Type.Optional(Type.Array(Type.String())),
+    vilt_session: Type.Object({ id: PublicId() }, ext({ description: 'the session learners register for' })),
+  }),
+);
+
+export const presentIltSession = (r: EventRow): Static<typeof IltSessionSchema> =>
   omitEmpty(
     {
       id: encodeId('viltSessionEvent', r.id),
@@ -37,18 +75,18 @@ export const presentIltSession = (r: EventRow) =>
       lesson: r.is_multi_session ? null : encodeId('lesson', r.lesson_id),
       multi_session_event: r.is_multi_session ? encodeId('viltSession', r.session_id) : null,
       display_name: r.display_name,
-      starts_at: iso(r.starts_at),
-      ends_at: iso(r.ends_at),
+      starts_at: iso(r.starts_at)!,
+      ends_at: iso(r.ends_at)!,
       timezone: r.timezone,
       description: r.description,
-      ...(r.is_multi_session ? {} : { seats_total: r.seats_total }),
+      seats_total: r.is_multi_session ? null : r.seats_total,
       location: r.location,
       event_link: r.event_link,
       post_registration_instructions: r.post_registration_instructions,
       ...(r.is_multi_session ? {} : { tags: r.tags }),
       vilt_session: { id: encodeId('viltSession', r.session_id) },
     },
-    ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions'],
+    ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions', 'seats_total'],
   );
 
 const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }) => ({
@@ -89,8 +127,13 @@ export const presentSessionEvent = (r: EventRow) =>
 
 const user = (r: RegistrationRow) => presentUser({ id: r.user_id, email: r.email ?? '', first_name: r.first_name ?? '', last_name: r.last_name ?? '' }, r.user_id);
 
-/** ViltSessionRegistrationListItem. */
-export const presentRegistrationItem = (r: RegistrationRow) => ({
+/** The published ViltSessionRegistrationListItem. */
+export const RegistrationItemSchema = declaredV1(
+  'ViltSessionRegistrationListItem',
+  Type.Object({ id: PublicId(), attended: Type.Boolean(), user: UserSchema, vilt_session: Type.Object({ id: PublicId() }) }),
+);
+
+export const presentRegistrationItem = (r: RegistrationRow): Static<typeof RegistrationItemSchema> => ({
   id: encodeId('viltRegistration', r.id),
   attended: r.attended,
   user: user(r),
@@ -109,5 +152,7 @@ export const presentRegistration = (r: RegistrationRow) => ({
   vilt_session: { id: encodeId('viltSession', r.session_id) },
 });
 
-/** ViltSessionRegistrationUpdate. */
-export const presentRegistrationUpdate = (r: RegistrationRow) => ({ id: encodeId('viltRegistration', r.id), attended: r.attended });
+/** The published ViltSessionRegistrationUpdate. */
+export const RegistrationUpdateSchema = declaredV1('ViltSessionRegistrationUpdate', Type.Object({ id: PublicId(), attended: Type.Boolean() }));
+
+export const presentRegistrationUpdate = (r: RegistrationRow): Static<typeof RegistrationUpdateSchema> => ({ id: encodeId('viltRegistration', r.id), attended: r.attended });

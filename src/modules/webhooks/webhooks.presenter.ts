@@ -1,10 +1,40 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../core/events/outbox';
 import { encodeId } from '../../core/ids/ids';
+import { DateTime, declaredV1, ext, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import type { Webhook } from './webhook.entity';
 
 export const PASSWORD_MASK = '********';
 
-/** The WebHook shape of the published document. The password is masked, the secret never shown. */
-export function presentWebhook(w: Webhook) {
+const DEACTIVATE_REASONS = ['HTTP_4XX_RESPONSE', 'RETRY_COUNT', 'TOO_MANY_REDIRECTS', 'ORG_DISABLED'] as const;
+
+/** The published /v1 WebHook, declared once (core/openapi/declared-shape.ts). The password is masked, the secret never shown. */
+export const WebhookSchema = declaredV1(
+  'WebHook',
+  Type.Object({
+    id: PublicId(),
+    target_url: Type.String({ format: 'uri' }),
+    active: Type.Boolean(),
+    deactivate_reason: nullable(StringEnum(DEACTIVATE_REASONS)),
+    event_type: nullable(StringEnum(EVENT_TYPES)),
+    basic_auth_username: Type.String(),
+    basic_auth_password: Type.String(),
+    additional_headers: Type.Record(Type.String(), Type.String()),
+  }),
+);
+export type WebhookV1 = Static<typeof WebhookSchema>;
+
+/** What the rotate-secret answers: the WebHook, the new secret (shown this once) and when the old one stops signing. */
+export const RotatedWebhookSchema = declaredV1(
+  'WebHook',
+  Type.Object({
+    ...WebhookSchema.properties,
+    secret: Type.String(ext({ description: 'The new signing secret, shown this once' })),
+    previous_secret_expires_at: DateTime(ext({ description: 'When the previous secret stops signing' })),
+  }),
+);
+
+export function presentWebhook(w: Webhook): WebhookV1 {
   return {
     id: encodeId('webhook', w.id),
     target_url: w.targetUrl,
@@ -76,18 +106,6 @@ export const DELIVERY_SCHEMA = {
       },
     },
   },
-};
-
-/** What the rotate-secret answers: the published WebHook, the new secret (shown this once) and when the old one stops signing. */
-export const ROTATED_SCHEMA = {
-  allOf: [
-    { $ref: '#/components/schemas/v1.WebHook' },
-    {
-      type: 'object',
-      required: ['secret', 'previous_secret_expires_at'],
-      properties: { secret: { type: 'string', 'x-extension': true }, previous_secret_expires_at: { ...dateTime, 'x-extension': true } },
-    },
-  ],
 };
 
 /** What a replay answers (WebhooksService.replay): how many deliveries it queued, for which time range. */

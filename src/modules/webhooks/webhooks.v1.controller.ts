@@ -1,4 +1,5 @@
 import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -6,10 +7,11 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
-import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, REPLAYED_SCHEMA, ROTATED_SCHEMA } from './webhooks.presenter';
+import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, REPLAYED_SCHEMA, RotatedWebhookSchema } from './webhooks.presenter';
 import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
+import { openApi } from '../../core/openapi/declared-shape';
 import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/routes/scoped-routes';
 
@@ -65,8 +67,8 @@ export class WebhooksV1Controller {
    * new and the old secret until `previous_secret_expires_at` (24 h by default), then the new only.
    */
   @route.post(':webhook_id/rotate-secret', 200)
-  @ApiOkResponse({ description: 'The webhook with its new secret', schema: ROTATED_SCHEMA })
-  async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string) {
+  @ApiOkResponse({ description: 'The webhook with its new secret', schema: openApi(RotatedWebhookSchema) })
+  async rotateSecret(@Auth() p: Principal, @Param('webhook_id') id: string): Promise<Static<typeof RotatedWebhookSchema>> {
     const { webhook, secret, previousSecretExpiresAt } = await this.webhooks.rotateSecret(p, id);
     return { ...presentWebhook(webhook), secret, previous_secret_expires_at: previousSecretExpiresAt.toISOString() };
   }
