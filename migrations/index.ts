@@ -67,6 +67,7 @@ import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
 import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
+import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -135,4 +136,5 @@ export const MIGRATIONS = [
   LessonsUpdatedSince1763890002000,
   PublishedCoursesUpdatedSince1763890003000,
   V1ResourceUpdatedSince1763880000000,
+  UpdatedSinceListsB1763930000000,
 ];

@@ -22,6 +22,13 @@ export interface LinkTable {
   member: string;
   /** links that carry `is_visible`: adding an existing one changes it */
   visibility?: boolean;
+  /**
+   * The link's last change, when its list takes `updated_since` (docs/decisions/data-out.md):
+   * `created_at` (a link is made and removed, never changed) or `updated_at` (a visibility link);
+   * the list then answers the links changed at or after it, ordered by it and the linked id, on an
+   * index `(<parent>, <changed>, <column>)`. Without it the list does not read `updated_since`.
+   */
+  changed?: 'created_at' | 'updated_at';
 }
 
 /** The parent's uuid from the path parameters before the link's own id (404 when it is not the caller's). */
@@ -56,8 +63,11 @@ export class LinkRows<R extends { id: string }> {
   async list(p: Principal, ...args: ListArgs): Promise<{ rows: R[]; count: number }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${this.from}`, [parentId, p.organizationId]);
-    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${this.from} ORDER BY x.created_at, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parentId, p.organizationId]);
+    const since = this.k.changed ? page.updatedSince : undefined;
+    const at = since ? this.k.changed : 'created_at';
+    const [from, params] = since ? [`${this.from} AND x.${at} >= $3`, [parentId, p.organizationId, since]] : [this.from, [parentId, p.organizationId]];
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, params);
+    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${from} ORDER BY x.${at}, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n as number };
   }
 

@@ -1,0 +1,26 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * `updated_since` on the lists of paths, published-course sub-lists, content files, admins, OAuth
+ * clients, audit, exports and ratings (docs/decisions/data-out.md, issue 32 point 1): the indexes
+ * their lists ordered by last change read. A list of one parent's rows starts with the parent.
+ */
+const INDEXES: [name: string, definition: string][] = [
+  // /v1/paths (live paths), a path's items, a domain's live published paths, a published path's group visibility overrides
+  ['paths_org_updated_idx', 'paths (organization_id, updated_at, id) WHERE deleted_at IS NULL'],
+  ['path_items_path_updated_idx', 'path_items (path_id, updated_at, id)'],
+  ['published_paths_domain_updated_idx', 'published_paths (domain_id, updated_at, id) WHERE unpublished_at IS NULL'],
+  ['path_visibility_overrides_pp_updated_idx', 'path_visibility_overrides (published_path_id, updated_at, group_id)'],
+];
+
+export class UpdatedSinceListsB1763930000000 implements MigrationInterface {
+  name = 'UpdatedSinceListsB1763930000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const [name, definition] of INDEXES) await q.query(`CREATE INDEX IF NOT EXISTS ${name} ON ${definition}`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const [name] of [...INDEXES].reverse()) await q.query(`DROP INDEX IF EXISTS ${name}`);
+  }
+}
