@@ -11,6 +11,8 @@ const INDEXES: [name: string, definition: string][] = [
   ['path_items_path_updated_idx', 'path_items (path_id, updated_at, id)'],
   ['published_paths_domain_updated_idx', 'published_paths (domain_id, updated_at, id) WHERE unpublished_at IS NULL'],
   ['path_visibility_overrides_pp_updated_idx', 'path_visibility_overrides (published_path_id, updated_at, group_id)'],
+  // a published course's group visibility overrides (its tags and prerequisites are links: their (published_course_id, created_at, <linked>) list indexes serve)
+  ['visibility_overrides_pc_updated_idx', 'visibility_overrides (published_course_id, updated_at, id)'],
 ];
 
 export class UpdatedSinceListsB1763930000000 implements MigrationInterface {
