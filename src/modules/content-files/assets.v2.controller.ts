@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -12,6 +12,8 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { AssetsV2Service } from './assets.v2.service';
 import { ASSET_V2_SCHEMA, presentAssetV2 } from './assets.v2.presenter';
 import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
+import type { Asset } from './entities';
+import { fileChange, FileUpdatedSinceQuery, fileUpdatedSince } from './file-lists';
 
 /**
  * /v2/assets (live /v2 addition, CONVENTIONS §17): list, create batch (a content_url answers
@@ -46,8 +48,12 @@ export class AssetsV2Controller {
   @Get()
   @Scopes('assets:read')
   @ApiOkResponse({ description: 'A page of assets', schema: v2PageSchema(ASSET_V2_SCHEMA) })
-  async list(@Auth() p: Principal, @CursorPaged('assets') page: V2Page) {
-    return page.document(await this.v2.list(p, page), (a) => presentAssetV2(a, page.baseUrl));
+  @FileUpdatedSinceQuery()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('assets') page: V2Page) {
+    const since = fileUpdatedSince(query);
+    const rows = await this.v2.list(p, page, since);
+    const present = (a: Asset) => presentAssetV2(a, page.baseUrl);
+    return since ? page.documentAt(rows, present, fileChange) : page.document(rows, present);
   }
 
   @Get(':id')
