@@ -19,6 +19,9 @@ const INDEXES: [name: string, definition: string][] = [
   // /v1 and /v2 assets and web packages
   ['assets_org_updated_idx', 'assets (organization_id, updated_at, id)'],
   ['web_packages_org_updated_idx', 'web_packages (organization_id, updated_at, id)'],
+  // /v1/admins, /v1/admin-roles (the custom roles)
+  ['admins_org_updated_idx', 'admins (organization_id, updated_at, id)'],
+  ['admin_roles_org_updated_idx', 'admin_roles (organization_id, updated_at, id)'],
 ];
 
 export class UpdatedSinceListsB1763930000000 implements MigrationInterface {
