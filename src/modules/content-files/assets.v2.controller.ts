@@ -13,7 +13,7 @@ import { AssetsV2Service } from './assets.v2.service';
 import { ASSET_V2_SCHEMA, presentAssetV2 } from './assets.v2.presenter';
 import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 import type { Asset } from './entities';
-import { fileChange, FileUpdatedSinceQuery, fileUpdatedSince } from './file-lists';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 
 /**
  * /v2/assets (live /v2 addition, CONVENTIONS §17): list, create batch (a content_url answers
@@ -48,12 +48,12 @@ export class AssetsV2Controller {
   @Get()
   @Scopes('assets:read')
   @ApiOkResponse({ description: 'A page of assets', schema: v2PageSchema(ASSET_V2_SCHEMA) })
-  @FileUpdatedSinceQuery()
+  @V2UpdatedSinceQuery()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('assets') page: V2Page) {
-    const since = fileUpdatedSince(query);
+    const since = v2UpdatedSince(query);
     const rows = await this.v2.list(p, page, since);
     const present = (a: Asset) => presentAssetV2(a, page.baseUrl);
-    return since ? page.documentAt(rows, present, fileChange) : page.document(rows, present);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @Get(':id')

@@ -12,7 +12,7 @@ import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-packag
 import { WebPackagesV2Service } from './web-packages.v2.service';
 import { presentWebPackageV2 } from './web-packages.v2.presenter';
 import type { WebPackage } from './entities';
-import { fileChange, FileUpdatedSinceQuery, fileUpdatedSince } from './file-lists';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 
 /** Create is rate limited more tightly than a plain batch, as published: each item queues an outbound fetch (docs/decisions/rate-limits.md). */
 const createRateLimit = RateLimit({
@@ -52,12 +52,12 @@ export class WebPackagesV2Controller {
 
   @Get()
   @Scopes('web-packages:read')
-  @FileUpdatedSinceQuery()
+  @V2UpdatedSinceQuery()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('web-packages') page: V2Page) {
-    const since = fileUpdatedSince(query);
+    const since = v2UpdatedSince(query);
     const rows = await this.v2.list(p, page, since);
     const present = (w: WebPackage) => presentWebPackageV2(w, page.baseUrl);
-    return since ? page.documentAt(rows, present, fileChange) : page.document(rows, present);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @Get(':id')
