@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Tables of a /v2 list by last change whose writes set `updated_at` with microseconds (TypeORM's CURRENT_TIMESTAMP): a /v2 cursor holds milliseconds, so `updated_at_ms()` (migration 1763890000000) keeps them at the millisecond. */
-const MS_TABLES = ['assets', 'web_packages', 'oauth_clients'];
+const MS_TABLES = ['assets', 'web_packages', 'oauth_clients', 'data_exports'];
 
 /**
  * `updated_since` on the lists of paths, published-course sub-lists, content files, admins, OAuth
@@ -24,6 +24,8 @@ const INDEXES: [name: string, definition: string][] = [
   ['admin_roles_org_updated_idx', 'admin_roles (organization_id, updated_at, id)'],
   // /v2/clients
   ['oauth_clients_org_updated_idx', 'oauth_clients (organization_id, updated_at, id)'],
+  // /v2/exports (a state change, rows done)
+  ['data_exports_org_updated_idx', 'data_exports (organization_id, updated_at, id)'],
 ];
 
 export class UpdatedSinceListsB1763930000000 implements MigrationInterface {
