@@ -68,6 +68,7 @@ import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-update
 import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
 import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
+import { CourseRatingsUpdatedAt1763930001000 } from './1763930001000-course-ratings-updated-at';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -137,4 +138,5 @@ export const MIGRATIONS = [
   PublishedCoursesUpdatedSince1763890003000,
   V1ResourceUpdatedSince1763880000000,
   UpdatedSinceListsB1763930000000,
+  CourseRatingsUpdatedAt1763930001000,
 ];
