@@ -71,7 +71,7 @@ async function main() {
 
     // the bare limit: psql \copy of the export's own SELECT (its plain form: one field a column, as PostgreSQL writes them)
     const { exportQuery } = require(path.join(ROOT, 'dist/src/modules/data-out/export-resources.js'));
-    const q = exportQuery('enrollments', {});
+    const q = exportQuery(org, 'enrollments', {});
     const sql = q.text.replace(/\$1\b/g, `'${org}'::uuid`);
     const copyFile = path.join(storage, 'copy.csv');
     function copyOnce() {

@@ -49,17 +49,21 @@ async function serveBare(port) {
         verb_id: s.verb.id,
         activity_id: s.object.id,
         agents: [`mbox::${s.actor.mbox}`],
-        related_agents: [`mbox::${s.actor.mbox}`],
+        // the LRS adds the key's authority to every statement's related agents: the same rows here
+        related_agents: [`mbox::${s.actor.mbox}`, 'account::http://127.0.0.1|bench-key'],
         related_activities: [s.object.id, ...s.context.contextActivities.parent.map((p) => p.id)],
         registration: s.context.registration,
       };
     });
     await pool.query(
-      `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration)
+      `WITH ins AS (INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration)
        SELECT $1, v.id, v.statement, $2, v.verb_id, v.activity_id,
               ARRAY(SELECT jsonb_array_elements_text(v.agents)), ARRAY(SELECT jsonb_array_elements_text(v.related_agents)),
               ARRAY(SELECT jsonb_array_elements_text(v.related_activities)), v.registration
-         FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid)`,
+         FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents jsonb, related_agents jsonb, related_activities jsonb, registration uuid)
+       RETURNING stored, seq, agents, related_agents)
+       INSERT INTO lrs_statement_agents (organization_id, agent, direct, stored, seq)
+       SELECT $1, k.agent, k.agent = ANY(ins.agents), ins.stored, ins.seq FROM ins, unnest(ins.related_agents) AS k(agent)`,
       [org, stored, JSON.stringify(rows)],
     );
     return rows.map((r) => r.id);

@@ -62,11 +62,15 @@ import { UpdatedSinceLists1763830000000 } from './1763830000000-updated-since-li
 import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-graded-lessons-index';
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { LrsRefsOrder1763910000000 } from './1763910000000-lrs-refs-order';
+import { LrsStatementAgents1763950000000 } from './1763950000000-lrs-statement-agents';
+import { ContentItems1763950001000 } from './1763950001000-content-items';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
 import { LessonsUpdatedSince1763890002000 } from './1763890002000-lessons-updated-since';
 import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-published-courses-updated-since';
 import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
+import { UpdatedSinceCatalogCodesSignup1763920000000 } from './1763920000000-updated-since-catalog-codes-signup';
+import { UpdatedSinceQuizzesProgress1763940000000 } from './1763940000000-updated-since-quizzes-progress';
 import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
 import { CourseRatingsUpdatedAt1763930001000 } from './1763930001000-course-ratings-updated-at';
 export const MIGRATIONS = [
@@ -137,6 +141,10 @@ export const MIGRATIONS = [
   LessonsUpdatedSince1763890002000,
   PublishedCoursesUpdatedSince1763890003000,
   V1ResourceUpdatedSince1763880000000,
+  UpdatedSinceCatalogCodesSignup1763920000000,
+  UpdatedSinceQuizzesProgress1763940000000,
+  LrsStatementAgents1763950000000,
+  ContentItems1763950001000,
   UpdatedSinceListsB1763930000000,
   CourseRatingsUpdatedAt1763930001000,
 ];

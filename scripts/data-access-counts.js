@@ -7,86 +7,113 @@
  *    awaited type is `any` (or any[]) and its use site gives no type (no annotated variable, no
  *    `as`, no type argument, or only `any` ones); a statement whose answer is unused is not counted;
  *  - hand-written organization predicates: `organization_id = $<n>` in src/ (scoped() writes `$org`).
- * Usage: node scripts/data-access-counts.js [root] [--list]
+ * Usage: node scripts/data-access-counts.js [root] [--list]   (--list: every site, file:line)
+ * From code: require('scripts/data-access-counts.js').dataAccessCounts(root) (the spec
+ * src/core/architecture/data-access-counts.spec.ts expects 0 of both).
  */
 const ts = require('typescript');
 const path = require('node:path');
 const fs = require('node:fs');
 
-const root = path.resolve(process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : path.join(__dirname, '..'));
-const list = process.argv.includes('--list');
-const files = [];
-(function walk(d) {
-  for (const n of fs.readdirSync(d)) {
-    const p = path.join(d, n);
-    if (fs.statSync(p).isDirectory()) walk(p);
-    else if (n.endsWith('.ts') && !n.endsWith('.spec.ts')) files.push(p);
-  }
-})(path.join(root, 'src'));
-
-const program = ts.createProgram(files, {
-  strict: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.CommonJS,
-  skipLibCheck: true,
-  esModuleInterop: true,
-  types: ['node'],
-});
-const checker = program.getTypeChecker();
-const isAnyish = (t) => !!(t.flags & ts.TypeFlags.Any) || (checker.isArrayType(t) && !!(checker.getTypeArguments(t)[0].flags & ts.TypeFlags.Any));
-
-/** Whether the use site of a query's result gives it a type. */
-function typedAtUse(call) {
-  if (call.typeArguments && call.typeArguments.length) return !isAnyish(checker.getTypeFromTypeNode(call.typeArguments[0]));
-  let n = call.parent;
-  while (n && (ts.isAwaitExpression(n) || ts.isParenthesizedExpression(n))) n = n.parent;
-  if (!n) return false;
-  // a statement whose answer is not used (a write run for its effect) hands no rows to the code
-  if (ts.isExpressionStatement(n) || ts.isVoidExpression(n)) return true;
-  const named = (typeNode) => !isAnyish(checker.getTypeFromTypeNode(typeNode));
-  if (ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) return named(n.type);
-  if (ts.isVariableDeclaration(n) && n.type) return named(n.type);
-  if (ts.isReturnStatement(n) || ts.isArrowFunction(n)) {
-    // a function whose declared return type is not any
-    let f = n;
-    while (f && !ts.isFunctionLike(f)) f = f.parent;
-    if (f && f.type) {
-      const t = checker.getTypeFromTypeNode(f.type);
-      const awaited = checker.getAwaitedType(t) ?? t;
-      return !isAnyish(awaited) && !(t.flags & ts.TypeFlags.Any);
+/** The counts for the tree at `root`, and every site counted (file relative to root, 1-based line). */
+function dataAccessCounts(root) {
+  const files = [];
+  (function walk(d) {
+    for (const n of fs.readdirSync(d)) {
+      const p = path.join(d, n);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (n.endsWith('.ts') && !n.endsWith('.spec.ts')) files.push(p);
     }
-  }
-  return false;
-}
+  })(path.join(root, 'src'));
 
-let untyped = 0;
-let queries = 0;
-const byFile = new Map();
-for (const sf of program.getSourceFiles()) {
-  if (!sf.fileName.startsWith(path.join(root, 'src')) || sf.fileName.endsWith('.spec.ts')) continue;
-  (function visit(node) {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'query') {
-      queries++;
-      const t = checker.getTypeAtLocation(node);
-      const awaited = checker.getAwaitedType(t) ?? t;
-      if (isAnyish(awaited) && !typedAtUse(node)) {
-        untyped++;
-        const rel = path.relative(root, sf.fileName);
-        byFile.set(rel, (byFile.get(rel) ?? 0) + 1);
+  const program = ts.createProgram(files, {
+    strict: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    skipLibCheck: true,
+    esModuleInterop: true,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const isAnyish = (t) => !!(t.flags & ts.TypeFlags.Any) || (checker.isArrayType(t) && !!(checker.getTypeArguments(t)[0].flags & ts.TypeFlags.Any));
+
+  /** Whether the use site of a query's result gives it a type. */
+  function typedAtUse(call) {
+    if (call.typeArguments && call.typeArguments.length) return !isAnyish(checker.getTypeFromTypeNode(call.typeArguments[0]));
+    let n = call.parent;
+    for (;;) {
+      while (n && (ts.isAwaitExpression(n) || ts.isParenthesizedExpression(n))) n = n.parent;
+      // `.catch(...)` / `.finally(...)` on the statement's promise: the answer goes on to the same use site
+      if (n && ts.isPropertyAccessExpression(n) && (n.name.text === 'catch' || n.name.text === 'finally') && ts.isCallExpression(n.parent) && n.parent.expression === n) n = n.parent.parent;
+      else break;
+    }
+    if (!n) return false;
+    // a statement whose answer is not used (a write run for its effect) hands no rows to the code
+    if (ts.isExpressionStatement(n) || ts.isVoidExpression(n)) return true;
+    const named = (typeNode) => !isAnyish(checker.getTypeFromTypeNode(typeNode));
+    if (ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) return named(n.type);
+    if (ts.isVariableDeclaration(n) && n.type) return named(n.type);
+    if (ts.isReturnStatement(n) || ts.isArrowFunction(n)) {
+      // a function whose declared return type is not any
+      let f = n;
+      while (f && !ts.isFunctionLike(f)) f = f.parent;
+      if (f && f.type) {
+        const t = checker.getTypeFromTypeNode(f.type);
+        const awaited = checker.getAwaitedType(t) ?? t;
+        return !isAnyish(awaited) && !(t.flags & ts.TypeFlags.Any);
       }
     }
-    ts.forEachChild(node, visit);
-  })(sf);
+    return false;
+  }
+
+  const srcDir = path.join(root, 'src');
+  const untypedSites = [];
+  let queryCalls = 0;
+  for (const sf of program.getSourceFiles()) {
+    if (!sf.fileName.startsWith(srcDir) || sf.fileName.endsWith('.spec.ts')) continue;
+    (function visit(node) {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'query') {
+        queryCalls++;
+        const t = checker.getTypeAtLocation(node);
+        const awaited = checker.getAwaitedType(t) ?? t;
+        if (isAnyish(awaited) && !typedAtUse(node)) {
+          untypedSites.push({ file: path.relative(root, sf.fileName), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+        }
+      }
+      ts.forEachChild(node, visit);
+    })(sf);
+  }
+
+  const orgSites = [];
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8');
+    for (const m of text.matchAll(/organization_id\s*=\s*\$\d+/g)) {
+      orgSites.push({ file: path.relative(root, f), line: text.slice(0, m.index).split('\n').length });
+    }
+  }
+  const filesOf = (sites) => new Set(sites.map((s) => s.file)).size;
+  return {
+    queryCalls,
+    untypedQueryCalls: untypedSites.length,
+    filesWithUntyped: filesOf(untypedSites),
+    handWrittenOrgPredicates: orgSites.length,
+    filesWithHandWrittenOrgPredicates: filesOf(orgSites),
+    untypedSites,
+    orgSites,
+  };
 }
 
-let orgPredicates = 0;
-let orgFiles = 0;
-for (const f of files) {
-  const n = (fs.readFileSync(f, 'utf8').match(/organization_id\s*=\s*\$\d+/g) ?? []).length;
-  orgPredicates += n;
-  if (n) orgFiles++;
+module.exports = { dataAccessCounts };
+
+if (require.main === module) {
+  const arg = process.argv[2];
+  const root = path.resolve(arg && !arg.startsWith('--') ? arg : path.join(__dirname, '..'));
+  const { untypedSites, orgSites, ...counts } = dataAccessCounts(root);
+  console.log(JSON.stringify(counts));
+  if (process.argv.includes('--list')) {
+    for (const s of untypedSites) console.log(`untyped query\t${s.file}:${s.line}`);
+    for (const s of orgSites) console.log(`organization_id = $n\t${s.file}:${s.line}`);
+  }
 }
-console.log(JSON.stringify({ queryCalls: queries, untypedQueryCalls: untyped, filesWithUntyped: byFile.size, handWrittenOrgPredicates: orgPredicates, filesWithHandWrittenOrgPredicates: orgFiles }));
-if (list) for (const [f, n] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${n}\t${f}`);

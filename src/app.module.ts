@@ -12,6 +12,12 @@ import { GroupsModule } from './modules/groups/groups.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { OAuthModule } from './modules/auth/oauth.module';
+import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
+import { PersonErasureModule } from './person-erasure.module';
+import { PurchaseGrantsModule } from './purchase-grants.module';
+import { CourseProgressWritesModule } from './modules/progress/course-progress-writes.module';
+import { EnrollmentRatingsModule } from './modules/analytics/enrollment-ratings.module';
+import { GroupVisibilityWritesModule } from './modules/groups/group-visibility-writes.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { AdminsApiModule } from './modules/organizations/admins-api.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -50,6 +56,7 @@ export class AppModule {
         LrsModule,
         FilesModule,
         OrganizationsModule,
+        OrganizationOAuthModule,
         AdminsApiModule,
         AuditModule,
         ScimModule,
@@ -61,13 +68,18 @@ export class AppModule {
         PlansModule,
         PathsModule,
         StudentsModule,
+        PersonErasureModule,
         ProgressModule,
+        CourseProgressWritesModule,
         GroupsModule,
+        GroupVisibilityWritesModule,
         CoursesApiModule,
+        EnrollmentRatingsModule,
         DomainUsersModule,
         WebhooksModule,
         McpModule,
         CommerceModule,
+        PurchaseGrantsModule,
         CommerceLimitsModule,
         QuizzesModule,
         TrainingModule,

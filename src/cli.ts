@@ -23,6 +23,7 @@ import { presentGroupCategory } from './modules/groups/groups.v1.presenter';
 import { AdminsService, generatePassword, presentAdmin } from './modules/organizations/admins.service';
 import { AdminRolesService } from './modules/organizations/admin-roles.service';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { OrganizationOAuthModule } from './modules/auth/organization-oauth.module';
 import { OrganizationsService } from './modules/organizations/organizations.service';
 import { PlanCreateDto } from './modules/plans/dto/plan-write.dto';
 import { PlansAdminService } from './modules/plans/plans-admin.service';
@@ -223,8 +224,9 @@ export async function runCli(argv: string[], config: AppConfig, io: { stdin?: ()
 
   await migrate(config);
   @Module({
-    // PlansModule for its entities (the plan reads); the two other services need only the database
-    imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, DomainsModule, PlansModule],
+    // PlansModule for its entities (the plan reads); the two other services need only the database;
+    // OrganizationOAuthModule: the bootstrap client and the revocations organizations asks for
+    imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, OrganizationOAuthModule, DomainsModule, PlansModule],
     providers: [SignupFieldAdminService, GroupCategoriesService, SsoConfigService],
   })
   class CliModule {}

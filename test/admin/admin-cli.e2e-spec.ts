@@ -1,64 +1,13 @@
 import * as argon2 from 'argon2';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
+import { cli, jsonError, oneJsonLine } from '../support/cli';
 import { orgUuid } from '../support/fixtures';
 
-// each run of the real command compiles the TypeScript sources on the fly (a second or two)
+// the command runs compiled once per file (test/support/cli.ts); each call still starts a Node process
 jest.setTimeout(180_000);
-
-const ROOT = `${__dirname}/../..`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real command: `npm run --silent cli -- ...args` against the test app's database, with `stdin` piped in when given. */
-function cli(databaseUrl: string, args: string[], stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' },
-      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('npm warn'))
-          .join('\n'),
-      }),
-    );
-    if (stdin !== undefined) child.stdin!.end(stdin);
-  });
-}
-
-function oneJsonLine(run: Run): any {
-  expect([run.code, run.stderr]).toEqual([0, '']);
-  expect(run.stdout.endsWith('\n')).toBe(true);
-  const lines = run.stdout.slice(0, -1).split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]);
-}
-
-function jsonError(run: Run): string {
-  expect(run.code).not.toBe(0);
-  expect(run.stdout).toBe('');
-  const body = JSON.parse(run.stderr.trim());
-  expect(typeof body.error).toBe('string');
-  return body.error;
-}
 
 describe('CLI: the administrative writes (issue 15)', () => {
   let t: TestApp;

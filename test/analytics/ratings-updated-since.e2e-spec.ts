@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../support/app';
 import { journey } from '../support/learner-journey';
-import { v1SinceChecks, v2SinceChecks } from '../support/updated-since';
+import { v1SinceChecks, v2SinceChecks } from '../support/since-checks';
 
 /**
  * `filter[updated_since]` on /v2/analytics/courses/{id}/ratings (docs/decisions/data-out.md, issue

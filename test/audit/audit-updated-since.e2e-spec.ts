@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
-import { v1SinceChecks, v2SinceChecks } from '../support/updated-since';
+import { v1SinceChecks, v2SinceChecks } from '../support/since-checks';
 
 /**
  * `filter[updated_since]` on /v2/audit-events (docs/decisions/data-out.md, issue 32 point 1): an

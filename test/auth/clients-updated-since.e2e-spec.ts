@@ -1,6 +1,6 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { v1SinceChecks, v2SinceChecks } from '../support/updated-since';
+import { v1SinceChecks, v2SinceChecks } from '../support/since-checks';
 
 /**
  * `filter[updated_since]` on /v2/clients (docs/decisions/data-out.md, issue 32 point 1): the clients

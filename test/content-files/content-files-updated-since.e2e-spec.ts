@@ -1,6 +1,6 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { v1SinceChecks, v2SinceChecks } from '../support/updated-since';
+import { v1SinceChecks, v2SinceChecks } from '../support/since-checks';
 
 /**
  * `updated_since` (/v1) and `filter[updated_since]` (/v2) on the lists of assets and web packages

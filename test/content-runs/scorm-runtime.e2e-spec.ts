@@ -58,7 +58,12 @@ describe('launches and the SCORM runtime (HTTP)', () => {
 
     const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
     expect(launch.status).toBe(201);
-    expect(launch.body).toEqual({ launch_url: expect.stringMatching(/\/launch\/[A-Za-z0-9_-]{40,}$/), expires_at: expect.any(String), registration: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(launch.body).toEqual({
+      launch_url: expect.stringMatching(/\/launch\/[A-Za-z0-9_-]{40,}$/),
+      expires_at: expect.any(String),
+      registration: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      item: 'I1',
+    });
     const ttl = Date.parse(launch.body.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(250_000);
     expect(ttl).toBeLessThanOrEqual(300_000);

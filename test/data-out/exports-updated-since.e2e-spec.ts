@@ -2,7 +2,7 @@ import { decodeId } from '../../src/core/ids/ids';
 import { failExport, startExport } from '../../src/modules/data-out/exports.store';
 import { startTestApp, TestApp } from '../support/app';
 import { orgUuid } from '../support/fixtures';
-import { v1SinceChecks, v2SinceChecks } from '../support/updated-since';
+import { v1SinceChecks, v2SinceChecks } from '../support/since-checks';
 
 /**
  * `filter[updated_since]` on /v2/exports (docs/decisions/data-out.md, issue 32 point 1): the exports

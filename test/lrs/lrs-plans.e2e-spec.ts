@@ -29,7 +29,7 @@ describe('the LRS reads a page of statements without reading all of them', () =>
   type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] };
   const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
-  it('activity, verb, registration and since pages stop after a page; refs and voiding are still answered; more pages agree', async () => {
+  it('activity, verb, registration, since and agent pages stop after a page; refs and voiding are still answered; more pages agree', async () => {
     const org = await t.newOrg();
     const keyRes = await t.post('/v1/lrs-keys', {}, { basic: org.api_key });
     expect(keyRes.status).toBe(201);
@@ -57,6 +57,42 @@ describe('the LRS reads a page of statements without reading all of them', () =>
     await t.ds.query('VACUUM ANALYZE lrs_statements');
 
     const enc = encodeURIComponent;
+    // the key's authority agent is related to every statement the key stored
+    const authority = (await t.get(`/xapi/statements?statementId=${ofActivity[0]}`, { headers })).body.authority;
+    expect(authority.account.name).toBe(keyRes.body.key);
+
+    // agent pages (lrs_statement_agents): learner3's statements as actor, once each, in order, both
+    // ways; with a verb too; the related agent (the authority) names them all
+    const learner3 = enc(JSON.stringify(agent('learner3')));
+    const walk = async (first: string) => {
+      const seen: { id: string; stored: string; verb: string; actor: string }[] = [];
+      let url = first;
+      while (url) {
+        const page = await t.get(url, { headers });
+        expect(page.status).toBe(200);
+        for (const st of page.body.statements) seen.push({ id: st.id, stored: st.stored, verb: st.verb.id, actor: st.actor.mbox });
+        url = page.body.more;
+      }
+      return seen;
+    };
+    const mine = await walk(`/xapi/statements?agent=${learner3}&limit=4`);
+    expect(mine).toHaveLength(13);
+    expect(new Set(mine.map((x) => x.id)).size).toBe(13);
+    expect(mine.every((x) => x.actor === 'mailto:learner3@example.test')).toBe(true);
+    expect(mine.map((x) => x.stored)).toEqual(
+      mine
+        .map((x) => x.stored)
+        .sort()
+        .reverse(),
+    );
+    const mineUp = await walk(`/xapi/statements?agent=${learner3}&limit=4&ascending=true`);
+    expect(mineUp.map((x) => x.id)).toEqual([...mine.map((x) => x.id)].reverse());
+    const mineExperienced = await walk(`/xapi/statements?agent=${learner3}&verb=${enc('http://adlnet.gov/expapi/verbs/experienced')}&limit=2`);
+    expect(mineExperienced.map((x) => x.id)).toEqual(mine.filter((x) => x.verb === 'http://adlnet.gov/expapi/verbs/experienced').map((x) => x.id));
+    expect(mineExperienced.length).toBeGreaterThan(0);
+    // the authority is only related to the statements: no page of its own as actor
+    expect(await walk(`/xapi/statements?agent=${enc(JSON.stringify(authority))}&limit=100`)).toHaveLength(0);
+    expect((await t.get(`/xapi/statements?agent=${enc(JSON.stringify(authority))}&related_agents=true&limit=100`, { headers })).body.statements).toHaveLength(100);
     const big = enc('http://example.test/act/big');
 
     // the same answers: all of them once, in order, across pages, both ways
@@ -88,12 +124,17 @@ describe('the LRS reads a page of statements without reading all of them', () =>
       { q: `verb=${enc('http://adlnet.gov/expapi/verbs/experienced')}&limit=10`, index: 'lrs_statements_verb_idx' },
       { q: `registration=${REG}&limit=10`, index: 'lrs_statements_registration_idx' },
       { q: `since=2000-01-01T00:00:00Z&limit=10`, index: 'lrs_statements_seq_idx' },
+      // learner3 is the actor of 13 statements; the key's authority names all 1,202 (related)
+      { q: `agent=${learner3}&limit=10`, index: 'lrs_statement_agents_direct_idx' },
+      { q: `agent=${learner3}&limit=10&ascending=true`, index: 'lrs_statement_agents_direct_idx' },
+      { q: `agent=${enc(JSON.stringify(authority))}&related_agents=true&limit=10`, index: 'lrs_statement_agents_idx' },
     ];
     for (const { q, index } of cases) {
       const run = await countQueries(() => t.get(`/xapi/statements?${q}`, { headers }));
       expect(run.result.status).toBe(200);
-      expect(run.result.body.statements).toHaveLength(10);
-      const i = run.statements.findIndex((s) => /FROM lrs_statements s WHERE/.test(s));
+      const size = Number(/limit=(\d+)/.exec(q)![1]);
+      expect(run.result.body.statements).toHaveLength(size);
+      const i = run.statements.findIndex((s) => /FROM lrs_statement(s|_agents a) /.test(s) && /LIMIT/.test(s));
       expect({ q, found: i >= 0 }).toEqual({ q, found: true });
       const [row] = await t.ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${run.statements[i]}`, run.params[i]);
       const plan = nodes(row['QUERY PLAN'][0].Plan);
@@ -110,13 +151,13 @@ describe('the LRS reads a page of statements without reading all of them', () =>
       const scans = plan.filter((n) => n['Index Name'] === index);
       // the filter's index is walked in `stored` order (no sort of every match) and stops after a page
       expect({ q, scans: scans.map((n) => n['Node Type']) }).toEqual({ q, scans: [expect.stringMatching(/^Index (Only )?Scan$/)] });
-      expect({ q, rows: scans[0]['Actual Rows'] <= 11 }).toEqual({ q, rows: true });
+      expect({ q, rows: scans[0]['Actual Rows'] <= size + 1 }).toEqual({ q, rows: true });
       // and nothing else reads more than a page: the StatementRef arm walks the two statements with
       // a reference and probes their targets by key (it never reads the 600 statements of the activity)
       const read = plan.filter((n) => /Scan/.test(n['Node Type'])).map((n) => n['Actual Rows'] * n['Actual Loops']);
       expect({ q, most: Math.max(...read) }).toEqual({ q, most: expect.any(Number) });
-      expect({ q, flat: read.every((r) => r <= 11) }).toEqual({ q, flat: true });
-      expect({ q, sorts: plan.filter((n) => n['Node Type'] === 'Sort' && n['Actual Rows'] > 11).length }).toEqual({ q, sorts: 0 });
+      expect({ q, flat: read.every((r) => r <= Math.max(size + 1, 11)) }).toEqual({ q, flat: true });
+      expect({ q, sorts: plan.filter((n) => n['Node Type'] === 'Sort' && n['Actual Rows'] > size + 1).length }).toEqual({ q, sorts: 0 });
       expect({ q, seq: plan.some((n) => n['Node Type'] === 'Seq Scan') }).toEqual({ q, seq: false });
     }
   });

@@ -1,6 +1,6 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
-import { v1SinceChecks } from '../support/updated-since';
+import { v1SinceChecks } from '../support/since-checks';
 
 /**
  * `updated_since` on /v1/admins and /v1/admin-roles (docs/decisions/data-out.md, issue 32 point 1):

@@ -1,7 +1,7 @@
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { startTestApp, TestApp } from '../support/app';
 import { journey } from '../support/learner-journey';
-import { v1SinceChecks } from '../support/updated-since';
+import { v1SinceChecks } from '../support/since-checks';
 
 /**
  * `updated_since` on the lists of the paths module (docs/decisions/data-out.md, issue 32 point 1):

@@ -1,68 +1,14 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { loadConfig } from '../../src/core/config/config';
 import { migrate } from '../../src/core/database/database';
 import { MIGRATIONS } from '../../migrations';
 import { startTestApp, TestApp } from '../support/app';
+import { cli, jsonError, npmCli, oneJsonLine, Run } from '../support/cli';
 import { adminQuery, dbUrl, dropDatabase, newDbName } from '../support/db';
 
-// each run of the real command compiles the TypeScript sources on the fly (a second or two)
+// the command runs compiled once per file (test/support/cli.ts); each call still starts a Node process
 jest.setTimeout(120_000);
-
-const ROOT = `${__dirname}/../..`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  /** stderr without npm's own warnings about the machine's npm configuration */
-  stderr: string;
-}
-
-/** Runs the real command: `npm run --silent cli -- ...args` against `databaseUrl`. */
-function cli(databaseUrl: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('npm warn'))
-          .join('\n'),
-      }),
-    );
-  });
-}
-
-/** The one line a successful command prints, parsed. */
-function oneJsonLine(run: Run): any {
-  expect(run.code).toBe(0);
-  expect(run.stdout.endsWith('\n')).toBe(true);
-  const lines = run.stdout.slice(0, -1).split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]);
-}
-
-/** A failed command: non-zero exit, nothing on stdout, a JSON error on stderr. */
-function jsonError(run: Run): string {
-  expect(run.code).not.toBe(0);
-  expect(run.stdout).toBe('');
-  const body = JSON.parse(run.stderr.trim());
-  expect(typeof body.error).toBe('string');
-  expect(body.error.length).toBeGreaterThan(0);
-  return body.error;
-}
 
 describe('CLI: create-org and create-domain', () => {
   let t: TestApp;
@@ -75,7 +21,7 @@ describe('CLI: create-org and create-domain', () => {
 
   it('create-org prints ONE line of JSON whose credentials work against the API', async () => {
     const email = `a-${randomBytes(3).toString('hex')}@b.test`;
-    const out = oneJsonLine(await cli(db, ['create-org', '--name', 'Acme Learning', '--admin-email', email, '--admin-password', 'long-password']));
+    const out = oneJsonLine(await npmCli(db, ['create-org', '--name', 'Acme Learning', '--admin-email', email, '--admin-password', 'long-password']));
     expect(out).toEqual(
       expect.objectContaining({
         organization_id: expect.any(String),
@@ -193,8 +139,8 @@ describe('CLI: help and exit statuses (issue 28)', () => {
     expect(run.stdout).not.toMatch(/^[{"]/);
     expect(run.stdout).not.toContain('\\n');
   };
-  it('--help prints plain text listing every command and the exit statuses, status 0', async () => {
-    const run = await cli('postgres://postgres@127.0.0.1:1/none', ['--help']);
+  it('--help prints plain text listing every command and the exit statuses, status 0 (through the documented `npm run --silent cli`)', async () => {
+    const run = await npmCli('postgres://postgres@127.0.0.1:1/none', ['--help']);
     expect(run.code).toBe(0);
     plain(run);
     expect(run.stdout).toMatch(/^usage: npm run --silent cli -- COMMAND \[options\]\n/);

@@ -41,6 +41,18 @@ const LIVE_V2 = [
 ];
 
 /**
+ * The extension /v2 reads (CONVENTIONS §18-§20: not in the published API nor in the live one), whose
+ * answers /openapi.json declares from the TypeBox declarations beside their presenters
+ * (docs/decisions/serialization.md): called and checked against our own /openapi.json, so a
+ * presenter and its declaration cannot drift apart. (Their writes answer the same declared
+ * resource: POST /v2/exports queues a job, POST /v2/launches needs a web-package lesson.)
+ */
+const EXTENSION_V2 = ['GET /v2/audit-events', 'GET /v2/audit-events/{}', 'GET /v2/events', 'GET /v2/events/{}', 'GET /v2/exports', 'GET /v2/exports/{}', 'GET /v2/lesson-progress'];
+
+/** Every /v2 operation checked against /openapi.json only. */
+const OWN_V2 = [...LIVE_V2, ...EXTENSION_V2];
+
+/**
  * Known, allowed deviations from the published document, each with its reason
  * (docs/decisions/conformance.md). Keyed by `METHOD served-path`, the value matches the pointer.
  */
@@ -355,7 +367,7 @@ describe('conformance sweep: answers validate against the published documents (g
       for (const method of Object.keys(item)) {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
         const pub = published.find(method, path);
-        if (!pub && !LIVE_V2.includes(`${method.toUpperCase()} ${PublishedSchemas.shape(path)}`)) continue;
+        if (!pub && !OWN_V2.includes(`${method.toUpperCase()} ${PublishedSchemas.shape(path)}`)) continue;
         ops.push({ method: method.toUpperCase(), path, params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]), published: pub });
       }
     }
@@ -417,7 +429,7 @@ describe('conformance sweep: answers validate against the published documents (g
     expect(unfilled).toEqual([]);
     // every published operation and every live /v2 addition is served, once
     const keys = ops.map(coverKey);
-    const unserved = [...published.ops.map((o) => `${o.doc} ${o.method} ${o.path}`), ...LIVE_V2.map((k) => `live ${k}`)].filter((k) => !keys.includes(k));
+    const unserved = [...published.ops.map((o) => `${o.doc} ${o.method} ${o.path}`), ...OWN_V2.map((k) => `live ${k}`)].filter((k) => !keys.includes(k));
     expect(unserved).toEqual([]);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -507,9 +519,9 @@ describe('conformance sweep: answers validate against the published documents (g
   });
 
   it('covers every operation of both published documents and the live /v2 additions: a new published operation without a call fails here', () => {
-    const all = [...published.ops.map((o) => `${o.doc} ${o.method} ${o.path}`), ...LIVE_V2.map((k) => `live ${k}`)];
+    const all = [...published.ops.map((o) => `${o.doc} ${o.method} ${o.path}`), ...OWN_V2.map((k) => `live ${k}`)];
     expect(all.filter((k) => !covered.has(k))).toEqual([]);
     expect(published.ops.filter((o) => o.doc === 'v1').length + published.ops.filter((o) => o.doc === 'v2').length).toBe(422);
-    expect(covered.size).toBe(published.ops.length + LIVE_V2.length);
+    expect(covered.size).toBe(published.ops.length + OWN_V2.length);
   });
 });

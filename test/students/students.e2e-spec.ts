@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { decodeId, encodeId, newUuid } from '../../src/core/ids/ids';
 import { QUEUES } from '../../src/core/queue/queues';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { verifyResetToken } from '../../src/modules/students/password-reset-token';
+import { verifyResetToken } from '../../src/modules/mail/password-reset-token';
 import { StudentsService } from '../../src/modules/students/students.service';
 import { startTestApp, TestApp } from '../support/app';
 import { domainOf, insertCourse, insertDomain, insertStudent, orgUuid, rate } from '../support/fixtures';

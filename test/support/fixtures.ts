@@ -180,14 +180,21 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
  * sequential scans off: only what an index can serve is left, so a plan that names the index shows
  * the index can serve the statement (the list tests' EXPLAIN check).
  */
-export async function planOf(t: { ds: import('typeorm').DataSource }, run: { statements: string[]; params: unknown[][] }, match: RegExp): Promise<string> {
+export async function planOf(
+  t: { ds: import('typeorm').DataSource },
+  run: { statements: string[]; params: unknown[][] },
+  match: RegExp,
+  opts: { /** explicit sorts off too: the plan must take the statement's order from an index */ indexOrder?: boolean } = {},
+): Promise<string> {
   const i = run.statements.findIndex((s) => match.test(s));
   expect({ match: String(match), found: i >= 0 }).toEqual({ match: String(match), found: true });
   const qr = t.ds.createQueryRunner();
   try {
     await qr.query('SET enable_seqscan = off');
+    if (opts.indexOrder) await qr.query('SET enable_sort = off');
     return (await qr.query(`EXPLAIN ${run.statements[i]}`, run.params[i])).map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
   } finally {
+    await qr.query('RESET enable_sort');
     await qr.query('RESET enable_seqscan');
     await qr.release();
   }

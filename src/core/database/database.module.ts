@@ -24,7 +24,7 @@ import { assertServingRole, ServingRoleRefused } from './roles';
       dataSourceFactory: async (options) => {
         const ds = await new DataSource(options!).initialize();
         try {
-          await assertServingRole((sql, params) => ds.query(sql, params));
+          await assertServingRole((sql, params) => ds.query<unknown>(sql, params));
         } catch (e) {
           await ds.destroy().catch(() => undefined);
           throw e;

@@ -37,3 +37,16 @@ export function liveLessonOfLiveCourse(lesson: string): string {
 export function averageRating(column: string): string {
   return `round(avg(${column})::numeric, 2)::float8`;
 }
+
+/**
+ * The course's derived success status and score (graded required lessons), for events and certificates:
+ * a LEFT JOIN LATERAL `der` over the lesson progress of the course progress aliased `cp`.
+ */
+export const DERIVED = `
+  LEFT JOIN LATERAL (
+    SELECT CASE WHEN bool_or(lp.success_status = 'FAILED') THEN 'FAILED'
+                WHEN count(lp.success_status) > 0 THEN 'PASSED' END AS success_status,
+           sum(lp.score)::int AS score, sum(lp.max_score)::int AS max_score
+      FROM lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = cp.organization_id
+     WHERE lp.organization_id = cp.organization_id AND lp.course_progress_id = cp.id
+       AND l.deleted_at IS NULL AND NOT l.optional) der ON true`;

@@ -11,8 +11,3 @@ export async function publicRowOr404<T>(type: IdType, publicId: string, read: (u
   if (!rows[0]) throw notFound(message);
   return rows[0];
 }
-
-/** publicRowOr404 of one statement (the uuid its `$1`) through a scoped handle (`scoped(ds, organizationId)`: the statement names `$org`). */
-export function scopedRowOr404<T>(db: { query(sql: string, params?: unknown[]): Promise<any> }, type: IdType, publicId: string, sql: string, message: string): Promise<T> {
-  return publicRowOr404<T>(type, publicId, (id) => db.query(sql, [id]), message);
-}

@@ -9,7 +9,8 @@ import type { Client } from 'pg';
  */
 
 /** Something that runs a statement: a pg Client, or TypeORM's DataSource.query. */
-type Run = (sql: string, params?: unknown[]) => Promise<any>;
+/** Runs one statement (the data source's `query`); its rows are named by the caller. */
+type Run = (sql: string, params?: unknown[]) => Promise<unknown>;
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -81,7 +82,7 @@ export class ServingRoleRefused extends Error {}
  * process's data source opens (DatabaseModule).
  */
 export async function assertServingRole(run: Run): Promise<void> {
-  const [row] = await run(
+  const [row] = (await run(
     `SELECT current_user AS role, r.rolsuper AS superuser,
             (SELECT array_agg(n.nspname || '.' || c.relname ORDER BY c.relname)
                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -89,7 +90,7 @@ export async function assertServingRole(run: Run): Promise<void> {
                 AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
                 AND pg_has_role(current_user, c.relowner, 'MEMBER')) AS owned
        FROM pg_roles r WHERE r.rolname = current_user`,
-  );
+  )) as { role: string; superuser: boolean; owned: string[] | null }[];
   const how =
     'APP_DATABASE_URL must name a role that is neither superuser nor owner of any table (by default `course_platform_app`, which `npm run migrate` creates); DATABASE_URL is for migrations only';
   if (row?.superuser) throw new ServingRoleRefused(`refusing to serve: the database connection is the superuser "${row.role}". ${how}`);

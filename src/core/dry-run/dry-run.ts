@@ -63,7 +63,8 @@ export function routeDryRuns(ds: DataSource): void {
       const d = dryRuns.getStore();
       if (!d || typeof args[args.length - 1] === 'function') return query(...args);
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-      const client = (d.runner as unknown as { databaseConnection: { query: (...a: any[]) => Promise<any> } }).databaseConnection;
+      // the driver's answer is handed back as it is, never read here
+      const client = (d.runner as unknown as { databaseConnection: { query: (...a: unknown[]) => Promise<unknown> } }).databaseConnection;
       // a named statement would be prepared on this connection for good: run it unnamed
       const q = typeof args[0] === 'object' && args[0] !== null ? { ...(args[0] as object), name: undefined } : args[0];
       return inSavepoint(

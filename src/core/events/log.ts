@@ -11,10 +11,12 @@ import { decodeId } from '../ids/ids';
  */
 export const EVENT_LOG_DAYS = 30;
 
+/** An event of the log as its statements answer it. @table outbox_events */
 export interface EventLogRow {
-  /** the outbox seq as text: the keyset position with created_at */
+  /** the outbox seq as text: the keyset position with created_at. @column outbox_events.seq */
   id: string;
-  createdAt: string;
+  /** @column outbox_events.created_at */
+  createdAt: Date;
   event_type: string;
   payload: Record<string, unknown>;
 }
@@ -35,7 +37,7 @@ export async function listEvents(ds: DataSource, organizationId: string, f: Even
   else if (f.types?.length) where += ` AND event_type = ANY($${params.push(f.types)}::text[])`;
   if (f.createdGte) where += ` AND created_at >= $${params.push(f.createdGte)}`;
   if (f.after) where += ` AND (created_at, seq) > ($${params.push(f.after.t)}::timestamptz, $${params.push(f.after.id)}::bigint)`;
-  const rows: EventLogRow[] = await scoped(ds, organizationId).query(`SELECT ${COLUMNS} FROM outbox_events WHERE ${where} ORDER BY created_at, seq LIMIT ${Math.trunc(f.limit)}`, params);
+  const rows = await scoped(ds, organizationId).query<EventLogRow[]>(`SELECT ${COLUMNS} FROM outbox_events WHERE ${where} ORDER BY created_at, seq LIMIT ${Math.trunc(f.limit)}`, params);
   return rows;
 }
 
@@ -43,9 +45,9 @@ export async function listEvents(ds: DataSource, organizationId: string, f: Even
 export async function getEvent(ds: DataSource, organizationId: string, publicId: string): Promise<EventLogRow | null> {
   const uuid = decodeId('event', publicId);
   if (!uuid) return null;
-  const [row] = await scoped(ds, organizationId).query(`SELECT ${COLUMNS} FROM outbox_events WHERE id = $1 AND organization_id = $org AND created_at >= now() - make_interval(days => $2)`, [
-    uuid,
-    EVENT_LOG_DAYS,
-  ]);
+  const [row] = await scoped(ds, organizationId).query<EventLogRow[]>(
+    `SELECT ${COLUMNS} FROM outbox_events WHERE id = $1 AND organization_id = $org AND created_at >= now() - make_interval(days => $2)`,
+    [uuid, EVENT_LOG_DAYS],
+  );
   return row ?? null;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { scoped } from '../database/scoped';
 
 /**
  * Replace the payloads of these outbox events of the organization (anonymization rewrites the
@@ -6,5 +7,8 @@ import type { EntityManager } from 'typeorm';
  */
 export async function replaceEventPayloads(m: EntityManager, organizationId: string, ids: string[], payloads: string[]): Promise<void> {
   if (!ids.length) return;
-  await m.query(`UPDATE outbox_events e SET payload = v.payload FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, payload) WHERE e.id = v.id AND e.organization_id = $3`, [ids, payloads, organizationId]);
+  await scoped(m, organizationId).query(`UPDATE outbox_events e SET payload = v.payload FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, payload) WHERE e.id = v.id AND e.organization_id = $org`, [
+    ids,
+    payloads,
+  ]);
 }

@@ -67,7 +67,7 @@ export class CommitMarker implements EntitySubscriberInterface {
   private async mark(e: TransactionCommitEvent, w: KeyedWrite): Promise<void> {
     const c = w.claim;
     w.marking = true; // before the await: another transaction of the request committing meanwhile does not mark again
-    const rows = rowsOf(await scoped(e.manager, c.organizationId).query(MARK, [c.lookup, c.claimId, w.ref ? JSON.stringify(w.ref) : null]));
+    const rows = rowsOf<unknown>(await scoped(e.manager, c.organizationId).query<unknown>(MARK, [c.lookup, c.claimId, w.ref ? JSON.stringify(w.ref) : null]));
     if (!rows.length) throw conflict('This Idempotency-Key was taken over by a retry of the request; this attempt is rolled back.');
     if (w.pauseBeforeCommit) await w.pauseBeforeCommit('before-commit');
   }

@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { constantTimeEqual, sha256 } from '../crypto/crypto';
-import { unscopedMarker } from '../database/scoped';
+import { unscoped } from '../database/scoped';
 import { QUEUES } from '../queue/queues';
 
 /**
@@ -158,8 +158,8 @@ export class Metrics implements OnModuleDestroy {
     try {
       // the pending partial index (outbox_events_pending_seq_idx) holds exactly these rows
       const [row] = await withTimeout(
-        this.ds.query(
-          `${unscopedMarker('metrics: the operator-wide outbox backlog, a count and an age, no rows')}SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag FROM outbox_events WHERE relayed_at IS NULL`,
+        unscoped(this.ds, 'metrics: the operator-wide outbox backlog, a count and an age, no rows').query<{ n: number; lag: number }[]>(
+          `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag FROM outbox_events WHERE relayed_at IS NULL`,
         ),
         2000,
       );

@@ -30,6 +30,11 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/** One of the given strings, or null: `{type: ["string", "null"], enum: [...values, null]}`. */
+export function NullableStringEnum<const T extends readonly string[]>(values: T, options: { description?: string; 'x-extension'?: boolean } = {}) {
+  return Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null], ...options });
+}
+
 /** An ISO 8601 instant as the presenter writes it (toISOString). */
 export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
 
@@ -51,3 +56,90 @@ export type Serializer<S extends TSchema> = (value: Static<S>) => string;
 export function compileSerializer<S extends TSchema>(schema: S): Serializer<S> {
   return fastJson(schema as object) as Serializer<S>;
 }
+
+/** `{self}`: the address of a /v2 resource. */
+export const SelfLink = () => Type.Object({ self: Type.String({ format: 'uri', description: "The resource's own address." }) });
+
+/** A to-one relationship `{data: {type, id}}` with a description (the document shows it). */
+export const Related = <K extends string>(type: K, description: string) => Type.Object({ data: Identifier(type) }, { description });
+
+type Described = { description?: string };
+
+/**
+ * A /v2 JSON:API resource object `{type, id, attributes, links: {self}}` (core/http/v2-resource-kit.ts
+ * v2Resource): `attributes` is the resource's own TypeBox object.
+ */
+export function V2ResourceSchema<K extends string, A extends TSchema>(type: K, attributes: A, options: Described = {}) {
+  return Type.Object({ type: Type.Literal(type, { description: `Always "${type}".` }), id: PublicId({ description: 'Opaque id.' }), attributes, links: SelfLink() }, options);
+}
+
+/** A /v2 resource with relationships: `{type, id, attributes, relationships, links: {self}}`. */
+export function V2RelatedResourceSchema<K extends string, A extends TSchema, R extends TSchema>(type: K, attributes: A, relationships: R, options: Described = {}) {
+  return Type.Object({ type: Type.Literal(type, { description: `Always "${type}".` }), id: PublicId({ description: 'Opaque id.' }), attributes, relationships, links: SelfLink() }, options);
+}
+
+/** A /v2 resource without a self link (nothing reads it back): `{type, id, attributes}`. */
+export function V2UnlinkedResourceSchema<K extends string, A extends TSchema>(type: K, attributes: A, options: Described = {}) {
+  return Type.Object({ type: Type.Literal(type, { description: `Always "${type}".` }), id: PublicId({ description: 'Opaque id.' }), attributes }, options);
+}
+
+/** A /v2 resource with relationships and no self link: `{type, id, attributes, relationships}`. */
+export function V2UnlinkedRelatedResourceSchema<K extends string, A extends TSchema, R extends TSchema>(type: K, attributes: A, relationships: R, options: Described = {}) {
+  return Type.Object({ type: Type.Literal(type, { description: `Always "${type}".` }), id: PublicId({ description: 'Opaque id.' }), attributes, relationships }, options);
+}
+
+/** A single-resource document `{data}`. */
+export const V2DocumentSchema = <T extends TSchema>(resource: T) => Type.Object({ data: resource });
+
+const uriOrNull = (description: string) => nullable(Type.String({ format: 'uri', description }));
+
+/** A cursor page `{data, links, meta, has_more, next_cursor}` (core/pagination/cursor-page.ts ListDocument). */
+export const V2PageSchema = <T extends TSchema>(resource: T) =>
+  Type.Object({
+    data: Type.Array(resource, { description: 'The resources on this page, in cursor order.' }),
+    links: Type.Object({
+      self: Type.String({ format: 'uri' }),
+      next: uriOrNull('The next page; null on the last page.'),
+      prev: uriOrNull('Always null (forward-only cursors).'),
+    }),
+    meta: Type.Object({ page_size: Type.Integer() }),
+    has_more: Type.Boolean({ description: 'Whether more pages follow.' }),
+    next_cursor: nullable(Type.String({ description: 'The `page[cursor]` of the next page; null on the last page.' })),
+  });
+
+/** The batch item error codes (core/batch/batch.ts ItemCode). */
+const ITEM_CODES = ['not_found', 'validation_error', 'duplicate_in_batch', 'internal_error', 'conflict', 'not_in_domain', 'already_enrolled', 'already_published'] as const;
+
+/**
+ * A batch answer `{data: [item results in request order], summary}` (core/batch/batch.ts runBatch),
+ * the same for 200 (every item succeeded) and 207 (some failed); a succeeded item carries `result`.
+ */
+export const V2BatchSchema = <T extends TSchema>(resource: T) =>
+  Type.Object({
+    data: Type.Array(
+      Type.Union([
+        Type.Object({ status: Type.Literal('succeeded'), id: PublicId({ description: 'The opaque id of the resource.' }), result: resource }, { description: 'A processed item.' }),
+        Type.Object(
+          {
+            status: Type.Literal('failed'),
+            id: Type.Null({ description: 'Always null.' }),
+            error: Type.Object({
+              code: StringEnum(ITEM_CODES),
+              detail: Type.String(),
+              source: Type.Object({ pointer: Type.String({ description: 'JSON pointer of the failing member in the request body.' }) }),
+            }),
+          },
+          { description: 'A failed item.' },
+        ),
+      ]),
+      { description: 'Per-item results, in request order.' },
+    ),
+    summary: Type.Object({ total: Type.Integer({ minimum: 0 }), succeeded: Type.Integer({ minimum: 0 }), failed: Type.Integer({ minimum: 0 }) }),
+  });
+
+/**
+ * A declared schema as @nestjs/swagger's `@ApiResponse({schema})` takes it: the same object (the
+ * served /openapi.json answer is the declaration; its TypeBox symbols are not JSON). Only the
+ * TypeScript type differs (TypeBox types `exclusiveMaximum` as a number, OpenAPI 3.0 as a boolean).
+ */
+export const openApi = (schema: TSchema): Record<string, any> => schema;

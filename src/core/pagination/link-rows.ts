@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
+import { scoped } from '../database/scoped';
 import { notFound } from '../http/api-error';
 import { invalidPk } from '../http/v1-rules';
 import { decodeId, IdType } from '../ids/ids';
@@ -22,13 +23,6 @@ export interface LinkTable {
   member: string;
   /** links that carry `is_visible`: adding an existing one changes it */
   visibility?: boolean;
-  /**
-   * The link's last change, when its list takes `updated_since` (docs/decisions/data-out.md):
-   * `created_at` (a link is made and removed, never changed) or `updated_at` (a visibility link);
-   * the list then answers the links changed at or after it, ordered by it and the linked id, on an
-   * index `(<parent>, <changed>, <column>)`. Without it the list does not read `updated_since`.
-   */
-  changed?: 'created_at' | 'updated_at';
 }
 
 /** The parent's uuid from the path parameters before the link's own id (404 when it is not the caller's). */
@@ -50,25 +44,34 @@ export class LinkRows<R extends { id: string }> {
     private readonly k: LinkTable,
   ) {}
 
-  /** `FROM` the links of parent $1 in organization $2, joined to the linked objects. */
+  /** `FROM` the links of parent $1 in the organization (`$org`: a scoped() statement), joined to the linked objects. */
   private get from() {
     const k = this.k;
-    return `FROM ${k.table} x JOIN ${k.target} t ON t.id = x.${k.column} AND t.organization_id = x.organization_id WHERE x.${k.parent} = $1 AND x.organization_id = $2`;
+    return `FROM ${k.table} x JOIN ${k.target} t ON t.id = x.${k.column} AND t.organization_id = x.organization_id WHERE x.${k.parent} = $1 AND x.organization_id = $org`;
   }
 
   private get select() {
     return [...this.k.columns.map((c) => `t.${c}`), ...(this.k.visibility ? ['x.is_visible'] : [])].join(', ');
   }
 
+  /**
+   * A page of the parent's links, oldest first. With the page's `updated_since` (@V1Resource), the
+   * links changed at or after it, by last change: a link's last change is its `created_at` (made or
+   * removed, never changed), a visibility link's its `updated_at` (adding it again changes
+   * `is_visible`); the table needs an index `(<parent>, <that column>, <column>)`.
+   */
   async list(p: Principal, ...args: ListArgs): Promise<{ rows: R[]; count: number }> {
     const page = args.pop() as V1PageRequest;
     const parentId = await this.parentOf(p, args as string[]);
-    const since = this.k.changed ? page.updatedSince : undefined;
-    const at = since ? this.k.changed : 'created_at';
-    const [from, params] = since ? [`${this.from} AND x.${at} >= $3`, [parentId, p.organizationId, since]] : [this.from, [parentId, p.organizationId]];
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n ${from}`, params);
-    const rows: R[] = await this.ds.query(`SELECT ${this.select} ${from} ORDER BY x.${at}, x.${this.k.column} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
-    return { rows, count: n as number };
+    const db = scoped(this.ds, p.organizationId);
+    const at = `x.${this.k.visibility ? 'updated_at' : 'created_at'}`;
+    const since = page.updatedSince;
+    const params = since === undefined ? [parentId] : [parentId, since];
+    const and = since === undefined ? '' : ` AND ${at} >= $2`;
+    const order = since === undefined ? `x.created_at, x.${this.k.column}` : `${at}, x.${this.k.column}`;
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.from}${and}`, params);
+    const rows = await db.query<R[]>(`SELECT ${this.select} ${this.from}${and} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    return { rows, count: n };
   }
 
   /** `{<member>: {id}}` (and `is_visible`): an object of the organization, else 400 on `<member>.id`. */
@@ -78,16 +81,17 @@ export class LinkRows<R extends { id: string }> {
     const parentId = await this.parentOf(p, args as string[]);
     const linkedId = (body[k.member] as { id: string }).id;
     const uuid = decodeId(k.kind, linkedId);
-    const rows: R[] = uuid ? await this.ds.query(`SELECT ${k.columns.join(', ')} FROM ${k.target} WHERE organization_id = $1 AND id = $2`, [p.organizationId, uuid]) : [];
+    const db = scoped(this.ds, p.organizationId);
+    const rows = uuid ? await db.query<R[]>(`SELECT ${k.columns.join(', ')} FROM ${k.target} WHERE organization_id = $org AND id = $1`, [uuid]) : [];
     if (!rows.length) throw invalidPk(`${k.member}.id`, linkedId);
     if (!k.visibility) {
-      await this.ds.query(`INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [parentId, rows[0].id, p.organizationId]);
+      await db.query(`INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id) VALUES ($1, $2, $org) ON CONFLICT DO NOTHING`, [parentId, rows[0].id]);
       return rows[0];
     }
-    await this.ds.query(
-      `INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id, is_visible) VALUES ($1, $2, $3, $4)
+    await db.query(
+      `INSERT INTO ${k.table} (${k.parent}, ${k.column}, organization_id, is_visible) VALUES ($1, $2, $org, $3)
        ON CONFLICT (${k.parent}, ${k.column}) DO UPDATE SET is_visible = EXCLUDED.is_visible, updated_at = now()`,
-      [parentId, rows[0].id, p.organizationId, body.is_visible],
+      [parentId, rows[0].id, body.is_visible],
     );
     return { ...rows[0], is_visible: body.is_visible };
   }
@@ -98,14 +102,14 @@ export class LinkRows<R extends { id: string }> {
 
   async remove(p: Principal, ...args: string[]): Promise<void> {
     const { parentId, row } = await this.find(p, args);
-    await this.ds.query(`DELETE FROM ${this.k.table} WHERE ${this.k.parent} = $1 AND ${this.k.column} = $2 AND organization_id = $3`, [parentId, row.id, p.organizationId]);
+    await scoped(this.ds, p.organizationId).query(`DELETE FROM ${this.k.table} WHERE ${this.k.parent} = $1 AND ${this.k.column} = $2 AND organization_id = $org`, [parentId, row.id]);
   }
 
   private async find(p: Principal, args: string[]): Promise<{ parentId: string; row: R }> {
     const linkedId = args.pop()!;
     const parentId = await this.parentOf(p, args);
     const uuid = decodeId(this.k.kind, linkedId);
-    const rows: R[] = uuid ? await this.ds.query(`SELECT ${this.select} ${this.from} AND x.${this.k.column} = $3`, [parentId, p.organizationId, uuid]) : [];
+    const rows = uuid ? await scoped(this.ds, p.organizationId).query<R[]>(`SELECT ${this.select} ${this.from} AND x.${this.k.column} = $2`, [parentId, uuid]) : [];
     if (!rows.length) throw notFound();
     return { parentId, row: rows[0] };
   }

@@ -1,23 +1,22 @@
+import { scoped, SqlRunner } from '../database/scoped';
 import { notFound } from '../http/api-error';
 import { decodeId, IdType } from '../ids/ids';
 import type { V1PageRequest } from './v1-page';
 
-/** Anything that runs a parameterized statement (a DataSource, an EntityManager). */
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<any>;
-}
-
 /**
  * The WHERE clause of an organization's rows with the optional filters of a list: the organization
- * predicate first (`<column> = $1`), then each filter that was given, its value the next parameter.
+ * predicate first (`<column> = $org`, bound by scoped() after every other parameter), then each
+ * filter that was given, its value the next parameter.
  */
 export class OrgWhere {
   private readonly conditions: string[];
-  readonly params: unknown[];
+  readonly params: unknown[] = [];
 
-  constructor(organizationId: string, column = 'organization_id') {
-    this.conditions = [`${column} = $1`];
-    this.params = [organizationId];
+  constructor(
+    readonly organizationId: string,
+    column = 'organization_id',
+  ) {
+    this.conditions = [`${column} = $org`];
   }
 
   /** Add `condition($n)` with `value` as parameter $n, unless `value` is undefined (a filter not given). */
@@ -45,7 +44,7 @@ export class OrgWhere {
  * `created_at` read as `updated_at`).
  */
 export async function v1SqlPage<R>(
-  db: Queryable,
+  runner: SqlRunner,
   select: string,
   from: string,
   where: OrgWhere,
@@ -59,8 +58,9 @@ export async function v1SqlPage<R>(
     order = changed;
   }
   const n = where.params.length;
-  const [{ n: count }] = await db.query(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, where.params);
-  const rows: R[] = await db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.pageSize, page.offset]);
+  const db = scoped(runner, where.organizationId);
+  const [{ n: count }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, where.params);
+  const rows = await db.query<R[]>(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.pageSize, page.offset]);
   return { rows, count };
 }
 
@@ -68,9 +68,9 @@ export async function v1SqlPage<R>(
  * The organization's row of `table` behind a public id of `type` (locked FOR UPDATE when `lock`):
  * a malformed, unknown or foreign id is the same 404.
  */
-export async function sqlRowOr404<R>(db: Queryable, select: string, table: string, type: IdType, organizationId: string, publicId: string, lock = false): Promise<R> {
+export async function sqlRowOr404<R>(runner: SqlRunner, select: string, table: string, type: IdType, organizationId: string, publicId: string, lock = false): Promise<R> {
   const id = decodeId(type, publicId);
-  const rows: R[] = id ? await db.query(`SELECT ${select} FROM ${table} WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [organizationId, id]) : [];
+  const rows = id ? await scoped(runner, organizationId).query<R[]>(`SELECT ${select} FROM ${table} WHERE organization_id = $org AND id = $1${lock ? ' FOR UPDATE' : ''}`, [id]) : [];
   if (!rows.length) throw notFound();
   return rows[0];
 }

@@ -1,5 +1,4 @@
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -77,26 +76,36 @@ export class DiskStorage extends FileStorage {
   }
 }
 
+/**
+ * S3-compatible storage. The AWS SDK (a large load) is required when the first S3Storage is made,
+ * i.e. only by processes configured with S3_BUCKET (docs/decisions/tests.md).
+ */
 export class S3Storage extends FileStorage {
-  private readonly s3: S3Client;
+  private readonly sdk: Promise<{ s3: typeof import('@aws-sdk/client-s3'); upload: typeof import('@aws-sdk/lib-storage'); client: S3Client }>;
   constructor(
     private readonly bucket: string,
     config: AppConfig,
   ) {
     super();
-    this.s3 = new S3Client({
-      region: config.S3_REGION,
-      endpoint: config.S3_ENDPOINT,
-      forcePathStyle: config.S3_FORCE_PATH_STYLE,
-      credentials: config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } : undefined,
-    });
+    this.sdk = Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, upload]) => ({
+      s3,
+      upload,
+      client: new s3.S3Client({
+        region: config.S3_REGION,
+        endpoint: config.S3_ENDPOINT,
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+        credentials: config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } : undefined,
+      }),
+    }));
   }
   async putStream(key: string, body: Readable, contentType?: string): Promise<void> {
-    await new Upload({ client: this.s3, params: { Bucket: this.bucket, Key: assertKey(key), Body: body, ContentType: contentType } }).done();
+    const { upload, client } = await this.sdk;
+    await new upload.Upload({ client, params: { Bucket: this.bucket, Key: assertKey(key), Body: body, ContentType: contentType } }).done();
   }
   async read(key: string): Promise<Readable | null> {
+    const { s3, client } = await this.sdk;
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
       return out.Body as Readable;
     } catch (e: any) {
       if (e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404) return null;
@@ -104,8 +113,9 @@ export class S3Storage extends FileStorage {
     }
   }
   async stat(key: string): Promise<StoredStat | null> {
+    const { s3, client } = await this.sdk;
     try {
-      const out = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
+      const out = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: assertKey(key) }));
       return { size: out.ContentLength ?? 0, contentType: out.ContentType };
     } catch (e: any) {
       if (e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404) return null;
@@ -113,11 +123,12 @@ export class S3Storage extends FileStorage {
     }
   }
   async deletePrefix(prefix: string): Promise<void> {
+    const { s3, client } = await this.sdk;
     let token: string | undefined;
     do {
-      const list = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: assertKey(prefix.replace(/\/+$/, '')) + '/', ContinuationToken: token }));
+      const list = await client.send(new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: assertKey(prefix.replace(/\/+$/, '')) + '/', ContinuationToken: token }));
       const keys = (list.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys } }));
+      if (keys.length) await client.send(new s3.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys } }));
       token = list.IsTruncated ? list.NextContinuationToken : undefined;
     } while (token);
   }

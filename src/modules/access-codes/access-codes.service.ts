@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
@@ -76,12 +76,21 @@ export class AccessCodesService {
 
   // ------------------------------------------------------------------ pools
 
-  async listPools(p: Principal, domainName: string, page: V1PageRequest, name?: string): Promise<{ rows: PoolView[]; count: number }> {
+  /**
+   * The domain's pools, oldest first; with `updatedSince` (/v1 `updated_since`), the pools changed at
+   * or after it, by last change, on access_code_pools_domain_updated_idx.
+   */
+  async listPools(p: Principal, domainName: string, page: V1PageRequest, name?: string, updatedSince?: Date): Promise<{ rows: PoolView[]; count: number }> {
     const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const [pools, count] = await m.getRepository(AccessCodePool).findAndCount({
-      where: { organizationId: p.organizationId, domainId: domain.id, ...(name !== undefined ? { name } : {}) },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      where: {
+        organizationId: p.organizationId,
+        domainId: domain.id,
+        ...(name !== undefined ? { name } : {}),
+        ...(updatedSince ? { updatedAt: MoreThanOrEqual(updatedSince) } : {}),
+      },
+      order: updatedSince ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' },
       take: page.pageSize,
       skip: page.offset,
     });
@@ -201,13 +210,19 @@ export class AccessCodesService {
     return { code, users, useCount: Math.max(code.useCount, users.length) };
   }
 
+  /**
+   * The pool's codes, oldest first; with the page's `updated_since` (@V1Resource), the codes changed
+   * at or after it (an update of the code; a redemption moves its `use_count` with it), by last
+   * change, on access_codes_pool_updated_idx.
+   */
   async listCodes(p: Principal, domainName: string, poolId: string, page: V1PageRequest): Promise<{ rows: CodeView[]; count: number }> {
     const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const pool = await this.pool(m, p, domain, poolId);
+    const since = page.updatedSince;
     const [codes, count] = await m.getRepository(AccessCode).findAndCount({
-      where: { organizationId: p.organizationId, poolId: pool.id },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      where: { organizationId: p.organizationId, poolId: pool.id, ...(since ? { updatedAt: MoreThanOrEqual(since) } : {}) },
+      order: since ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' },
       take: page.pageSize,
       skip: page.offset,
     });

@@ -4,6 +4,8 @@ import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { strParam } from '../../core/http/v1-rules';
 import { V1Resource } from '../../core/routes/v1-resource';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { presentCode, presentPool } from './access-codes.presenter';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodeDto, PoolCreateDto, PoolUpdateDto } from './dto/access-code.dto';
@@ -37,11 +39,12 @@ import { V1 } from '../../core/http/interfaces';
 export class AccessCodesV1Controller {
   constructor(private readonly codes: AccessCodesService) {}
 
-  /** The pools, filtered by an exact `name` (up to 255 characters). */
+  /** The pools, filtered by an exact `name` (up to 255 characters) and `updated_since` (then by last change). */
   @Get()
   @Scopes('access-codes:read')
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async listPools(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name'));
+    const { rows, count } = await this.codes.listPools(p, domain, page, strParam(query, 'name'), v1UpdatedSince(query));
     return page.list(rows.map(presentPool), count);
   }
 }

@@ -1,14 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { Type, type Static } from '@sinclair/typebox';
 import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import { DateTime, nullable, ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { CoursesService } from '../courses/courses.service';
 import { EnrollmentsService } from '../enrollments/enrollments.service';
 import { CourseRating } from './course-rating.entity';
+
+/**
+ * CourseAnalyticsResource and CourseRatingResource of the published /v2 document, declared once
+ * (core/openapi/declared-shape.ts): the types of courseAnalytics' and presentRating's results.
+ * `in_progress` is an extension member (x-extension).
+ */
+export const CourseAnalyticsSchema = V2UnlinkedRelatedResourceSchema(
+  'course-analytics',
+  Type.Object({
+    enrollments: Type.Integer(),
+    in_progress: Type.Integer({ 'x-extension': true, description: 'Enrollments started and not completed.' }),
+    completions: Type.Integer(),
+    completion_rate: nullable(Type.Number({ description: 'completions / enrollments, 4 decimals; null without enrollments.' })),
+    average_rating: nullable(Type.Number()),
+    rating_scale: Type.Integer(),
+    rating_count: Type.Integer(),
+    certificates_issued: Type.Integer(),
+  }),
+  Type.Object({ course: ToOne('courses') }),
+  { description: "A course's analytics (CourseAnalyticsResource)." },
+);
+export type CourseAnalyticsResource = Static<typeof CourseAnalyticsSchema>;
+
+export const CourseRatingSchema = V2UnlinkedRelatedResourceSchema(
+  'course-ratings',
+  Type.Object({ rating: Type.Integer(), scale_max: Type.Integer(), feedback: nullable(Type.String()), created_at: DateTime() }),
+  Type.Object({ student: ToOne('students'), course: ToOne('courses') }),
+  { description: 'A rating of a course (CourseRatingResource).' },
+);
+export type CourseRatingResource = Static<typeof CourseRatingSchema>;
 
 /**
  * Course analytics (a read model over enrollments, ratings and certificates) and a course's
@@ -23,7 +55,7 @@ export class AnalyticsService {
   ) {}
 
   /** One SQL statement (course check included). */
-  async courseAnalytics(p: Principal, publicCourseId: string, domainNames: string[] | null) {
+  async courseAnalytics(p: Principal, publicCourseId: string, domainNames: string[] | null): Promise<CourseAnalyticsResource> {
     const courseUuid = decodeId('course', publicCourseId);
     if (!courseUuid) throw notFound('Course not found.');
     const s = await this.enrollments.courseSummary(p.organizationId, courseUuid, domainNames);
@@ -64,7 +96,7 @@ export class AnalyticsService {
     return since ? v2SinceKeyset(qb, 'r', page, since).getMany() : applyKeyset(qb, 'r', page, 'DESC').getMany();
   }
 
-  presentRating(r: CourseRating) {
+  presentRating(r: CourseRating): CourseRatingResource {
     return {
       type: 'course-ratings' as const,
       id: encodeId('rating', r.id),

@@ -5,3 +5,4 @@
  */
 export * from './analytics.module';
 export * from './rating-writes';
+export * from './enrollment-ratings.module';

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { Type, type Static } from '@sinclair/typebox';
 import { DataSource } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
+import { DateTime, nullable, StringEnum, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+
+/** Who wrote: an administrator, a client (client credentials) or an organization API key. */
+const ACTOR_TYPES = ['administrator', 'client', 'api_key'] as const;
 
 export interface AuditRow {
   id: string;
   createdAt: Date;
-  actor_type: string;
+  actor_type: (typeof ACTOR_TYPES)[number];
   actor_id: string | null;
   client_id: string | null;
   operation: string;
@@ -23,50 +28,32 @@ export interface AuditRow {
 
 const COLUMNS = `id, created_at AS "createdAt", actor_type, actor_id, client_id, operation, method, route, status, resource_ids, ip_address, request_id`;
 
-const orNull = (s: object) => ({ ...s, nullable: true });
-
-/** What presentAuditEvent answers (declared for the OpenAPI document). */
-export const AUDIT_EVENT_SCHEMA = {
-  type: 'object',
-  required: ['type', 'id', 'attributes'],
-  properties: {
-    type: { type: 'string', enum: ['audit-events'] },
-    id: { type: 'string' },
-    attributes: {
-      type: 'object',
-      required: ['operation', 'method', 'route', 'status', 'actor', 'client_id', 'resource_ids', 'ip_address', 'request_id', 'created_at'],
-      properties: {
-        operation: { type: 'string', description: "The handler's operation" },
-        method: { type: 'string', description: 'The HTTP method' },
-        route: { type: 'string', description: 'The route template' },
-        status: { type: 'integer', description: 'The answer status' },
-        actor: {
-          type: 'object',
-          required: ['type', 'id'],
-          properties: {
-            type: { type: 'string', enum: ['administrator', 'client', 'api_key'] },
-            id: orNull({ type: 'string', description: "The administrator's or the client's id; null for an API key" }),
-          },
-        },
-        client_id: orNull({ type: 'string' }),
-        resource_ids: {
-          type: 'object',
-          required: ['path', 'result'],
-          properties: {
-            path: { type: 'object', additionalProperties: { type: 'string' }, description: 'The path parameters' },
-            result: { type: 'array', items: { type: 'string' }, description: 'The ids the write answered' },
-          },
-        },
-        ip_address: orNull({ type: 'string' }),
-        request_id: orNull({ type: 'string' }),
-        created_at: { type: 'string', format: 'date-time' },
-      },
-    },
-  },
-};
+/** The /v2 audit-events resource (CONVENTIONS §19), declared once (core/openapi/declared-shape.ts): presentAuditEvent's type and the answers of /openapi.json. */
+export const AuditEventSchema = V2UnlinkedResourceSchema(
+  'audit-events',
+  Type.Object({
+    operation: Type.String({ description: "The handler's operation" }),
+    method: Type.String({ description: 'The HTTP method' }),
+    route: Type.String({ description: 'The route template' }),
+    status: Type.Integer({ description: 'The answer status' }),
+    actor: Type.Object({
+      type: StringEnum(ACTOR_TYPES),
+      id: nullable(Type.String({ description: "The administrator's or the client's id; null for an API key" })),
+    }),
+    client_id: nullable(Type.String()),
+    resource_ids: Type.Object({
+      path: Type.Record(Type.String(), Type.String(), { description: 'The path parameters' }),
+      result: Type.Array(Type.String(), { description: 'The ids the write answered' }),
+    }),
+    ip_address: nullable(Type.String()),
+    request_id: nullable(Type.String()),
+    created_at: DateTime(),
+  }),
+);
+export type AuditEventResource = Static<typeof AuditEventSchema>;
 
 /** The /v2 audit-events resource. */
-export function presentAuditEvent(r: AuditRow) {
+export function presentAuditEvent(r: AuditRow): AuditEventResource {
   return {
     type: 'audit-events',
     id: encodeId('auditEvent', r.id),

@@ -8,9 +8,9 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { Filter } from '../../core/http/v1-rules';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
+import { AuditEventSchema, AuditService, presentAuditEvent } from './audit.service';
 import { v2UpdatedSince } from '../../core/pagination/v2-updated-since';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
-import { AUDIT_EVENT_SCHEMA, AuditService, presentAuditEvent } from './audit.service';
 
 /** AuditEventFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
 export class AuditEventListQuery {
@@ -39,7 +39,7 @@ export class AuditEventsV2Controller {
 
   @Get()
   @Scopes('audit:read')
-  @ApiOkResponse({ description: 'A page of audit events', schema: v2PageSchema(AUDIT_EVENT_SCHEMA) })
+  @ApiOkResponse({ description: 'A page of audit events', schema: openApi(V2PageSchema(AuditEventSchema)) })
   async list(@Auth() p: Principal, @Query() q: AuditEventListQuery, @CursorPaged('audit-events') page: V2Page) {
     let createdGte: Date | undefined;
     if (q['filter[created_gte]'] !== undefined) {
@@ -54,7 +54,7 @@ export class AuditEventsV2Controller {
 
   @Get(':id')
   @Scopes('audit:read')
-  @ApiOkResponse({ description: 'The audit event', schema: v2DocumentSchema(AUDIT_EVENT_SCHEMA) })
+  @ApiOkResponse({ description: 'The audit event', schema: openApi(V2DocumentSchema(AuditEventSchema)) })
   async read(@Auth() p: Principal, @Param('id') id: string) {
     return { data: presentAuditEvent(await this.audit.get(p, id)) };
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, Post, Query, Req, Res } from '@nestjs/c
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
-import { contentSecurityPolicy } from './authorize.page';
+import { contentSecurityPolicy } from '../../core/http/html-page';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
 import { OAuthApi } from '../../core/http/interfaces';
 

@@ -11,7 +11,8 @@ import { ARGON2_OPTIONS } from '../organizations/organizations.service';
 import { adminAllowedScopes, narrowTo, recordAdminSignIn } from '../organizations/admin-roles';
 import { SsoConfigService } from '../sso/sso-config.service';
 import { readSsoSession, SSO_SESSION_COOKIE, SsoSession, spentSessionKey, ssoSessionCookie } from '../sso/sso-session';
-import { consentPage, errorPage } from './authorize.page';
+import { errorPage, readCookie } from '../../core/http/html-page';
+import { consentPage } from './authorize.page';
 import { ClientMetadataDocuments, ClientMetadataError } from './client-metadata-documents';
 import { ClientsService } from './clients.service';
 import { AuthCode, OAuthClient } from './oauth.entities';
@@ -406,13 +407,4 @@ function cspOrigin(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }

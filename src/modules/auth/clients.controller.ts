@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V2 } from '../../core/http/interfaces';
@@ -7,7 +7,8 @@ import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 import type { OAuthClient } from './oauth.entities';
-import { ClientsService } from './clients.service';
+import { ClientSchema, ClientsService } from './clients.service';
+import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
 
 const route = ScopedRoutes('clients');
@@ -20,6 +21,7 @@ export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @route.get()
+  @ApiOkResponse({ description: "A page of the organization's clients", schema: openApi(V2PageSchema(ClientSchema)) })
   @V2UpdatedSinceQuery()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('clients', { document: false }) page: V2Page) {
     const since = v2UpdatedSince(query);
@@ -29,16 +31,19 @@ export class ClientsController {
   }
 
   @route.post()
+  @ApiResponse({ status: 201, description: 'The client, with its secret (shown this once)', schema: openApi(V2DocumentSchema(ClientSchema)) })
   async create(@Auth() p: Principal, @Body() dto: ClientCreateRequest) {
     return this.document(await this.clients.create(p, dto));
   }
 
   @route.get(':id')
+  @ApiOkResponse({ description: 'The client', schema: openApi(V2DocumentSchema(ClientSchema)) })
   async get(@Auth() p: Principal, @Param('id') id: string) {
     return this.document({ client: await this.clients.get(p, id) });
   }
 
   @route.patch(':id')
+  @ApiOkResponse({ description: 'The updated client', schema: openApi(V2DocumentSchema(ClientSchema)) })
   async update(@Auth() p: Principal, @Param('id') id: string, @Body() dto: ClientUpdateRequest) {
     return this.document({ client: await this.clients.update(p, id, dto) });
   }
@@ -49,6 +54,7 @@ export class ClientsController {
   }
 
   @route.post(':id/rotate-secret', 200)
+  @ApiOkResponse({ description: 'The client, with its new secret (shown this once)', schema: openApi(V2DocumentSchema(ClientSchema)) })
   async rotate(@Auth() p: Principal, @Param('id') id: string) {
     return this.document(await this.clients.rotateSecret(p, id));
   }

@@ -1,25 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { Type, type Static } from '@sinclair/typebox';
 import { BlockList, isIP } from 'node:net';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
 import type { Principal } from '../../core/auth/principal';
 import { ALL_SCOPES, SCOPE_PRESETS } from '../../core/auth/scopes';
-import { constantTimeEqual, randomToken, sha256 } from '../../core/crypto/crypto';
+import { newClientId, newClientSecret } from '../../core/auth/client-credentials';
+import { constantTimeEqual, sha256 } from '../../core/crypto/crypto';
 import { ApiError, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
+import { DateTime, nullable, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
 import { OAuthClient, TokenFamily } from './oauth.entities';
 import { VerifiedClients } from './verified-clients';
 
-export function newClientId(): string {
-  return `cp_${randomToken(18)}`;
-}
-export function newClientSecret(): string {
-  return `cps_${randomToken(32)}`;
-}
+/**
+ * The /v2 client resource, declared once (core/openapi/declared-shape.ts): the type of present's
+ * result and the /v2/clients answers of /openapi.json (the published ones are open objects).
+ */
+export const ClientSchema = V2UnlinkedResourceSchema(
+  'clients',
+  Type.Object({
+    name: Type.String(),
+    description: nullable(Type.String()),
+    client_id: Type.String({ description: 'The OAuth client_id.' }),
+    scopes: Type.Array(Type.String(), { description: 'The scopes the client may be granted.' }),
+    is_active: Type.Boolean(),
+    ip_allowlist: Type.Array(Type.String(), { description: 'IP addresses and CIDR blocks the client may call from; empty: any.' }),
+    token_endpoint_auth_method: Type.String({ description: 'client_secret_basic, client_secret_post or none (a public client).' }),
+    grant_types: Type.Array(Type.String()),
+    redirect_uris: Type.Array(Type.String()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deactivated_at: nullable(DateTime()),
+    client_secret: Type.Optional(Type.String({ description: 'Only in the answer of the request that made it (create, rotate-secret): shown this once.' })),
+  }),
+  { description: 'An OAuth client of the organization.' },
+);
+export type ClientResource = Static<typeof ClientSchema>;
 
 /** Parse an allowlist entry: an IP address or a CIDR block. */
 function parseAllowEntry(entry: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | null {
@@ -233,7 +254,7 @@ export class ClientsService {
     return this.clients.findOne({ where: { clientId }, comment: CLIENT_BY_CLIENT_ID });
   }
 
-  present(client: OAuthClient, secret?: string) {
+  present(client: OAuthClient, secret?: string): ClientResource {
     return {
       type: 'clients',
       id: encodeId('client', client.id),

@@ -1,4 +1,4 @@
-import { escapeHtml } from './authorize.page';
+import { escapeHtml } from '../../core/http/html-page';
 import { redirectUriProblem } from './register.service';
 
 describe('redirectUriProblem', () => {

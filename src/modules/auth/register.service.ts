@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { ALL_SCOPES, SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
-import { newClientId, newClientSecret } from './clients.service';
+import { newClientId, newClientSecret } from '../../core/auth/client-credentials';
 import { OAuthClient } from './oauth.entities';
 
 export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;

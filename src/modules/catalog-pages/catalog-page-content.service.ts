@@ -7,6 +7,7 @@ import { rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { invalidPk } from '../../core/http/v1-rules';
 import { decodeId, encodeId, IdType } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { CatalogPagesService } from './catalog-pages.service';
 import type { ComponentBlockPatchRequest, HtmlContentBlockRequest, OrderUpdateRequest, PageContentBlockRequest, PageItemRequest, TileContainerBlockRequest } from './dto/catalog-page-content.dto';
@@ -207,10 +208,17 @@ export class CatalogPageContentService {
     });
   }
 
+  /**
+   * A page of the list in its order; with `updated_since`, the rows changed since (a row moved by a
+   * neighbour's insert, move or delete changes too: its `order` does), by last change, on the
+   * list's `(organization_id, <parent>, updated_at, id)` index.
+   */
   private async listOf<R>(p: Principal, list: OrderedList, parent: string, page: V1PageRequest, columns: string): Promise<{ rows: R[]; count: number }> {
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
-    const rows = await db.query<R[]>(`SELECT ${columns} FROM ${list.table} WHERE ${list.where} ORDER BY "order", id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [parent]);
+    const since = v1SinceSql(page, 'updated_at', 2, '"order", id');
+    const params = [parent, ...since.params];
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}${since.and}`, params);
+    const rows = await db.query<R[]>(`SELECT ${columns} FROM ${list.table} WHERE ${list.where}${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
@@ -233,7 +241,7 @@ export class CatalogPageContentService {
   private async openSlot(db: Scoped, list: OrderedList, parent: string, wanted: number | undefined): Promise<number> {
     const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
     const at = wanted === undefined ? n + 1 : Math.min(wanted, n + 1);
-    if (at <= n) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1 WHERE ${list.where} AND "order" >= $2`, [parent, at]);
+    if (at <= n) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND "order" >= $2`, [parent, at]);
     return at;
   }
 
@@ -242,8 +250,10 @@ export class CatalogPageContentService {
     if (wanted === undefined) return row;
     const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${list.table} WHERE ${list.where}`, [parent]);
     const to = Math.min(wanted, n);
-    if (to < row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" + 1 WHERE ${list.where} AND "order" >= $2 AND "order" < $3`, [parent, to, row.order]);
-    if (to > row.order) await db.query(`UPDATE ${list.table} SET "order" = "order" - 1 WHERE ${list.where} AND "order" > $2 AND "order" <= $3`, [parent, row.order, to]);
+    if (to < row.order)
+      await db.query(`UPDATE ${list.table} SET "order" = "order" + 1, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND "order" >= $2 AND "order" < $3`, [parent, to, row.order]);
+    if (to > row.order)
+      await db.query(`UPDATE ${list.table} SET "order" = "order" - 1, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND "order" > $2 AND "order" <= $3`, [parent, row.order, to]);
     const [moved] = rowsOf<R>(
       await db.query<unknown>(`UPDATE ${list.table} SET "order" = $2, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND id = $3 RETURNING ${columns}`, [parent, to, row.id]),
     );
@@ -253,7 +263,7 @@ export class CatalogPageContentService {
   private async delete(db: Scoped, list: OrderedList, parent: string, kind: IdType, publicId: string): Promise<void> {
     const row = await this.one<{ id: string; order: number }>({ organizationId: db.organizationId } as Principal, list, parent, kind, publicId, 'id, "order"', db);
     await db.query(`DELETE FROM ${list.table} WHERE ${list.where} AND id = $2`, [parent, row.id]);
-    await db.query(`UPDATE ${list.table} SET "order" = "order" - 1 WHERE ${list.where} AND "order" > $2`, [parent, row.order]);
+    await db.query(`UPDATE ${list.table} SET "order" = "order" - 1, updated_at = date_trunc('milliseconds', now()) WHERE ${list.where} AND "order" > $2`, [parent, row.order]);
   }
 
   /** Exactly one item id, an object of the organization (a catalog page of the same domain, not the page itself). */

@@ -8,6 +8,7 @@ import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { slugOf } from '../../core/http/slug-kit';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -48,7 +49,8 @@ const pageLink = (table: string, column: string, target: string, kind: LinkTable
 
 /**
  * Catalog pages of a domain (/v1/domains/{domain_name}/catalog-pages, CONVENTIONS §17): list (a page
- * of the domain's pages, oldest first, on catalog_pages_domain_created_idx), create, read, PUT and
+ * of the domain's pages, oldest first, on catalog_pages_domain_created_idx; with `updated_since` by last
+ * change on catalog_pages_domain_updated_idx), create, read, PUT and
  * PATCH (both partial, as published), delete (its tags and visibility overrides go with it, by the
  * keys' cascade). A slug is unique in its domain (made from the title when not sent). Tags and
  * student-group visibility overrides are link rows of the page (LinkRows).
@@ -70,10 +72,13 @@ export class CatalogPagesService {
   async list(p: Principal, domainName: string, page: V1PageRequest): Promise<{ rows: CatalogPageRow[]; count: number }> {
     const domain = await this.domains.requireByName(p, domainName);
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM catalog_pages WHERE organization_id = $org AND domain_id = $1`, [domain.id]);
+    // with updated_since: the pages changed since, by last change (catalog_pages_domain_updated_idx)
+    const since = v1SinceSql(page, 'cp.updated_at', 2, 'cp.created_at, cp.id');
+    const params = [domain.id, ...since.params];
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM catalog_pages cp WHERE cp.organization_id = $org AND cp.domain_id = $1${since.and}`, params);
     const rows = await db.query<CatalogPageRow[]>(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1 ORDER BY cp.created_at, cp.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [domain.id],
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE cp.organization_id = $org AND cp.domain_id = $1${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
     );
     return { rows, count: n };
   }

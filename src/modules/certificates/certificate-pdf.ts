@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, PDFFont, rgb, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 
 /**
@@ -41,17 +40,29 @@ export interface CertificateContent {
   state: 'active' | 'expired' | 'revoked';
 }
 
+/**
+ * pdf-lib and fontkit, loaded on the first PDF rather than at every start of a process (they are
+ * 2.6 MB of JavaScript that most processes and most test files never run: docs/decisions/tests.md).
+ */
+type Fontkit = typeof import('@pdf-lib/fontkit');
+export async function pdfLib(): Promise<{ lib: typeof import('pdf-lib'); fontkit: Fontkit }> {
+  const [lib, fontkit] = await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]);
+  // a CommonJS module: its export is the namespace's `default` (esModuleInterop)
+  return { lib, fontkit: (fontkit as Fontkit & { default?: Fontkit }).default ?? fontkit };
+}
+
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
 function fontBytes() {
   const dir = require.resolve('dejavu-fonts-ttf/package.json').replace(/package\.json$/, 'ttf/');
   return (fonts ??= { regular: readFileSync(dir + 'DejaVuSans.ttf'), bold: readFileSync(dir + 'DejaVuSans-Bold.ttf') });
 }
 
-const hex = (c: string) => rgb(parseInt(c.slice(1, 3), 16) / 255, parseInt(c.slice(3, 5), 16) / 255, parseInt(c.slice(5, 7), 16) / 255);
+type Rgb = (typeof import('pdf-lib'))['rgb'];
+const hex = (rgb: Rgb, c: string) => rgb(parseInt(c.slice(1, 3), 16) / 255, parseInt(c.slice(3, 5), 16) / 255, parseInt(c.slice(5, 7), 16) / 255);
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Text centred at `y`, shrunk (down to 40 % of `size`) to fit `maxWidth`. */
-function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, maxWidth: number, color = rgb(0.15, 0.15, 0.15)) {
+function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, maxWidth: number, color: ReturnType<Rgb>) {
   let s = size;
   while (s > size * 0.4 && font.widthOfTextAtSize(text, s) > maxWidth) s -= 1;
   const w = font.widthOfTextAtSize(text, s);
@@ -59,6 +70,11 @@ function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: nu
 }
 
 export async function renderCertificatePdf(c: CertificateContent, t: CertificateTemplate = DEFAULT_TEMPLATE): Promise<Buffer> {
+  const {
+    lib: { PDFDocument, rgb },
+    fontkit,
+  } = await pdfLib();
+  const ink = rgb(0.15, 0.15, 0.15);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   pdf.setTitle(`${t.title}: ${c.courseTitle}`);
@@ -72,8 +88,8 @@ export async function renderCertificatePdf(c: CertificateContent, t: Certificate
   const page = pdf.addPage([841.89, 595.28]);
   const W = page.getWidth();
   const H = page.getHeight();
-  const primary = hex(t.primaryColor);
-  const accent = hex(t.accentColor);
+  const primary = hex(rgb, t.primaryColor);
+  const accent = hex(rgb, t.accentColor);
 
   page.drawRectangle({ x: 18, y: 18, width: W - 36, height: H - 36, borderColor: primary, borderWidth: 6 });
   page.drawRectangle({ x: 30, y: 30, width: W - 60, height: H - 60, borderColor: accent, borderWidth: 1.5 });
@@ -85,13 +101,13 @@ export async function renderCertificatePdf(c: CertificateContent, t: Certificate
   }
   centred(page, c.organizationName, H - 80, font, 14, W - 420, primary);
   centred(page, t.title, H - 140, boldFont, 34, W - 140, primary);
-  centred(page, 'This certifies that', H - 190, font, 14, W - 140);
-  centred(page, c.learnerName || 'the learner', H - 240, boldFont, 30, W - 140);
+  centred(page, 'This certifies that', H - 190, font, 14, W - 140, ink);
+  centred(page, c.learnerName || 'the learner', H - 240, boldFont, 30, W - 140, ink);
   page.drawLine({ start: { x: W / 2 - 220, y: H - 252 }, end: { x: W / 2 + 220, y: H - 252 }, thickness: 1, color: accent });
-  centred(page, 'has completed the course', H - 285, font, 14, W - 140);
+  centred(page, 'has completed the course', H - 285, font, 14, W - 140, ink);
   centred(page, c.courseTitle, H - 325, boldFont, 22, W - 140, primary);
   const dates = `Issued ${day(c.issuedAt)}` + (c.expiresAt ? `  ·  Valid until ${day(c.expiresAt)}` : '');
-  centred(page, dates, H - 365, font, 12, W - 140);
+  centred(page, dates, H - 365, font, 12, W - 140, ink);
   if (c.state !== 'active') centred(page, c.state === 'revoked' ? 'REVOKED' : 'EXPIRED', H - 390, boldFont, 14, W - 140, rgb(0.7, 0.1, 0.1));
 
   if (t.signatureName || t.signatureTitle) {

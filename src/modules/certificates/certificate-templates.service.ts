@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PDFDocument } from 'pdf-lib';
 import { DataSource } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import { loadCertificateTemplate } from './certificates.store';
 import { ValidationFailed } from '../../core/http/api-error';
-import { DEFAULT_TEMPLATE, type CertificateTemplate } from './certificate-pdf';
+import { DEFAULT_TEMPLATE, pdfLib, type CertificateTemplate } from './certificate-pdf';
 import type { CertificateTemplateDto } from './dto/certificate-template.dto';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -51,7 +50,7 @@ export class CertificateTemplatesService {
       logoType = m[1];
       if (logo.length > MAX_LOGO_BYTES) throw bad('logo', `The logo may be at most ${MAX_LOGO_BYTES} bytes.`);
       try {
-        const probe = await PDFDocument.create();
+        const probe = await (await pdfLib()).lib.PDFDocument.create();
         if (logoType === 'image/png') await probe.embedPng(logo);
         else await probe.embedJpg(logo);
       } catch {

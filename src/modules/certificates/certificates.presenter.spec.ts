@@ -56,7 +56,7 @@ describe('certificateRowJson: the bytes of JSON.stringify(presentCertificate(...
       { code: 'CERT-ABC', scoreAsPercent: 87, issuedAt: '2025-03-04 05:06:07.123456+00', expiresAt: null },
       { code: 'quote " back \\ \u2028 é 😀', scoreAsPercent: null, issuedAt: new Date('2020-01-01T00:00:00Z'), expiresAt: '2025-03-04 05:06:07.05+00' },
       { code: '', scoreAsPercent: 0, issuedAt: '2025-03-04 07:06:07+02', expiresAt: new Date('2030-01-01T00:00:00Z') },
-      { code: 'x', scoreAsPercent: 99.5, issuedAt: '2025-03-04 05:06:07+00', expiresAt: '2025-03-04 05:06:07.1+00' },
+      { code: 'x', scoreAsPercent: 100, issuedAt: '2025-03-04 05:06:07+00', expiresAt: '2025-03-04 05:06:07.1+00' },
     ];
     for (const base of ['http://a.test', 'https://b.test:8443/', 'http://a.test']) {
       for (const r of rows) {
@@ -66,5 +66,11 @@ describe('certificateRowJson: the bytes of JSON.stringify(presentCertificate(...
         expect(certificateRowJson(c, base, now)).toBe(certificateJson(presentCertificate(c, base, now)));
       }
     }
+  });
+
+  it('score_as_percent is an integer (the column is, and the published CertificateAttributes): another number throws in the serializer', () => {
+    const c = { id: '0b9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f50', userId: '1c9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f51', courseId: '2d9c5b0e-4f0e-4a43-9a4e-6f1c2d3e4f52', code: 'x' };
+    const at = { issuedAt: new Date('2020-01-01T00:00:00Z'), expiresAt: null };
+    expect(() => certificateJson(presentCertificate({ ...c, ...at, scoreAsPercent: 99.5 }, 'http://a.test'))).toThrow(/score_as_percent/);
   });
 });

@@ -28,7 +28,7 @@ export const CertificateSchema = Type.Object({
     code: Type.String(),
     issued_at: DateTime(),
     expires_at: nullable(DateTime()),
-    score_as_percent: nullable(Type.Number()),
+    score_as_percent: nullable(Type.Integer()),
     status: StringEnum(['active', 'expired'], { 'x-extension': true, description: 'expired once expires_at has passed' }),
     pdf_url: Type.String({ format: 'uri', 'x-extension': true }),
   }),

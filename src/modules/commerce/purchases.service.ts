@@ -7,7 +7,6 @@ import { notFound } from '../../core/http/api-error';
 import { fieldError, invalidPk, parseTimestamp } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { domainBase } from '../domains/domain-url';
-import { ProgressService } from '../progress/progress.service';
 import { insertMissingUsers } from '../students/students.service';
 import { ANONYMIZED_USER } from '../students/user-refs';
 import type { CheckoutContext, CheckoutLimits } from './checkout-contract';
@@ -15,6 +14,7 @@ import { checkoutLimits } from './checkout-limits';
 import { CheckoutPrice, clampPercent, MAX_CENTS } from './checkout-pricing';
 import type { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
 import { grantPurchase, offerTarget, revokeGrants } from './fulfilment';
+import { PurchaseGrantWrites } from './purchase-grants';
 import { offerItem } from './offers-v1.service';
 import { priceCents } from './offers.presenter';
 import { insertPurchase, loadPurchase, loadPurchaseByUuid, PurchaseRow, PurchaseState, updatePurchase } from './purchases.store';
@@ -50,7 +50,7 @@ export class PurchasesService {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly progress: ProgressService,
+    private readonly grantWrites: PurchaseGrantWrites,
   ) {}
 
   /**
@@ -207,7 +207,7 @@ export class PurchasesService {
     }
     await updatePurchase(m, cur.organization_id, cur.id, { ...extra, state: to });
     if (to === 'SUCCESS') await this.succeed(m, await loadPurchaseByUuid(m, cur.organization_id, cur.id));
-    if (to === 'REFUNDED') await revokeGrants(m, cur.organization_id, cur.grants);
+    if (to === 'REFUNDED') await revokeGrants(m, this.grantWrites, cur.organization_id, cur.grants);
     if (RELEASING.has(to)) await this.limits.releaseForPurchase(m, cur.organization_id, cur.id);
   }
 
@@ -224,7 +224,7 @@ export class PurchasesService {
   /** Fulfilment, once: a purchase with `fulfilled_at` set is never granted again. */
   private async grant(m: EntityManager, row: PurchaseRow): Promise<void> {
     if (row.fulfilled_at) return;
-    const grants = await grantPurchase(m, this.progress, row);
+    const grants = await grantPurchase(m, this.grantWrites, row);
     await updatePurchase(m, row.organization_id, row.id, { grants, fulfilled_at: new Date() });
   }
 

@@ -7,10 +7,10 @@ import { conflict } from '../../core/http/api-error';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/routes/v2-batch';
-import { v2BatchSchema, v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
+import { openApi, V2BatchSchema, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { AssetsV2Service } from './assets.v2.service';
-import { ASSET_V2_SCHEMA, presentAssetV2 } from './assets.v2.presenter';
+import { AssetV2Schema, presentAssetV2 } from './assets.v2.presenter';
 import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
 import type { Asset } from './entities';
 import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
@@ -33,8 +33,8 @@ import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagi
     call: (s) => s.createMany,
     item: AssetCreateItemV2,
     decorators: [
-      ApiResponse({ status: 200, description: 'Every asset created', schema: v2BatchSchema(ASSET_V2_SCHEMA) }),
-      ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: v2BatchSchema(ASSET_V2_SCHEMA) }),
+      ApiResponse({ status: 200, description: 'Every asset created', schema: openApi(V2BatchSchema(AssetV2Schema)) }),
+      ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: openApi(V2BatchSchema(AssetV2Schema)) }),
     ],
   },
 })
@@ -47,7 +47,7 @@ export class AssetsV2Controller {
 
   @Get()
   @Scopes('assets:read')
-  @ApiOkResponse({ description: 'A page of assets', schema: v2PageSchema(ASSET_V2_SCHEMA) })
+  @ApiOkResponse({ description: 'A page of assets', schema: openApi(V2PageSchema(AssetV2Schema)) })
   @V2UpdatedSinceQuery()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('assets') page: V2Page) {
     const since = v2UpdatedSince(query);
@@ -58,14 +58,14 @@ export class AssetsV2Controller {
 
   @Get(':id')
   @Scopes('assets:read')
-  @ApiOkResponse({ description: 'The asset', schema: v2DocumentSchema(ASSET_V2_SCHEMA) })
+  @ApiOkResponse({ description: 'The asset', schema: openApi(V2DocumentSchema(AssetV2Schema)) })
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentAssetV2(await this.v2.assets.get(p, id), base) };
   }
 
   @Patch(':id')
   @Scopes('assets:write')
-  @ApiOkResponse({ description: 'The updated asset', schema: v2DocumentSchema(ASSET_V2_SCHEMA) })
+  @ApiOkResponse({ description: 'The updated asset', schema: openApi(V2DocumentSchema(AssetV2Schema)) })
   async update(@Auth() p: Principal, @Param('id') id: string, @Body() body: AssetUpdateEnvelopeV2, @BaseUrl() base: string) {
     await this.v2.assets.get(p, id); // 404 first, whatever the body says
     if (body.data.id !== undefined && body.data.id !== id) throw conflict('data.id does not match the id of the path.');

@@ -4,7 +4,7 @@ import { ContentFilesProcessor } from './content-files.processor';
 import { Asset, WebPackage } from './entities';
 import { AssetImporter, WebPackageImporter } from './importers';
 import { ImportJobs } from './import-jobs';
-import { fileStorageProvider } from './storage.provider';
+import { fileStorageProvider } from '../../core/storage/storage.provider';
 
 /** The content-files queue consumer and the importers. Imported by the worker module only. */
 @Module({

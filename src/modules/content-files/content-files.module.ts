@@ -6,7 +6,7 @@ import { AssetsV2Controller } from './assets.v2.controller';
 import { AssetsV2Service } from './assets.v2.service';
 import { Asset, WebPackage } from './entities';
 import { ImportJobs } from './import-jobs';
-import { fileStorageProvider } from './storage.provider';
+import { fileStorageProvider } from '../../core/storage/storage.provider';
 import { WebPackagesService } from './web-packages.service';
 import { WebPackagesV1Controller } from './web-packages.v1.controller';
 import { WebPackagesV2Controller } from './web-packages.v2.controller';

@@ -65,7 +65,14 @@ describe('manifests', () => {
       title: 'Cmi5 & you',
       launch: 'index.html',
       parameters: null,
-      launchData: { activityId: 'au1', moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow', courseId: 'c' },
+      launchData: {
+        activityId: 'au1',
+        moveOn: 'NotApplicable',
+        masteryScore: null,
+        launchMethod: 'AnyWindow',
+        courseId: 'c',
+        items: [{ id: 'au1', title: 'AU', launch: 'index.html', parameters: null, moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow' }],
+      },
     });
     const withMastery = xml
       .replace('<au id="au1">', '<au id="https://x.test/au/1" moveOn="CompletedAndPassed" masteryScore="0.8" launchMethod="OwnWindow">')
@@ -75,6 +82,23 @@ describe('manifests', () => {
       parameters: 'x=1',
       launchData: { activityId: 'https://x.test/au/1', moveOn: 'CompletedAndPassed', masteryScore: 0.8, launchMethod: 'OwnWindow' },
     });
+  });
+
+  it('keeps every AU of a cmi5 course, blocks included, with its own moveOn and masteryScore', () => {
+    const xml = `<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+      <course id="c"><title><langstring lang="en-US">C</langstring></title></course>
+      <au id="au1" moveOn="Completed"><title><langstring lang="en-US">One</langstring></title><url>one/index.html</url></au>
+      <au id="au2" moveOn="Passed" masteryScore="0.5"><title><langstring lang="en-US">Two</langstring></title><url>two.html?x=1</url></au>
+      <block id="b1"><title><langstring lang="en-US">B</langstring></title>
+        <au id="au3"><title><langstring lang="en-US">Three</langstring></title><url>three.html</url></au>
+      </block></courseStructure>`;
+    const info = inspectManifest('cmi5.xml', Buffer.from(xml));
+    expect(info.launchData?.activityId).toBe('au1');
+    expect(info.launchData?.items).toEqual([
+      { id: 'au1', title: 'One', launch: 'one/index.html', parameters: null, moveOn: 'Completed', masteryScore: null, launchMethod: 'AnyWindow' },
+      { id: 'au2', title: 'Two', launch: 'two.html', parameters: 'x=1', moveOn: 'Passed', masteryScore: 0.5, launchMethod: 'AnyWindow' },
+      { id: 'au3', title: 'Three', launch: 'three.html', parameters: null, moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow' },
+    ]);
   });
 
   it('recognises SCORM 2004 from its namespaces when schemaversion is missing, and refuses other manifests', () => {
@@ -102,6 +126,32 @@ describe('SCORM launch paths', () => {
 </manifest>`);
   };
   const read = (opts: Parameters<typeof manifest>[0]) => inspectManifest('imsmanifest.xml', manifest(opts));
+
+  it('keeps every item that names a resource with a file, nested ones too, in document order, SCOs and assets told apart', () => {
+    const xml = `<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="org"><organization identifier="org"><title>Course</title>
+    <item identifier="a" identifierref="r1" parameters="?p=a"><title>A</title></item>
+    <item identifier="folder"><title>Folder</title>
+      <item identifier="b" identifierref="r2"><title>B</title></item>
+      <item identifier="c" identifierref="nofile"><title>C</title></item>
+    </item>
+    <item identifier="d" identifierref="r3"><title>D</title></item>
+  </organization></organizations>
+  <resources xml:base="res/">
+    <resource identifier="r1" type="webcontent" adlcp:scormType="sco" href="a.html"/>
+    <resource identifier="r2" type="webcontent" adlcp:scormType="sco" href="b/index.html?q=1"/>
+    <resource identifier="nofile" type="webcontent" adlcp:scormType="asset"/>
+    <resource identifier="r3" type="webcontent" adlcp:scormType="asset" href="d.pdf"/>
+  </resources>
+</manifest>`;
+    expect(inspectManifest('imsmanifest.xml', Buffer.from(xml)).launchData?.items).toEqual([
+      { id: 'a', title: 'A', launch: 'res/a.html', parameters: 'p=a', scormType: 'sco' },
+      { id: 'b', title: 'B', launch: 'res/b/index.html', parameters: 'q=1', scormType: 'sco' },
+      { id: 'd', title: 'D', launch: 'res/d.pdf', parameters: null, scormType: 'asset' },
+    ]);
+  });
 
   it('applies xml:base of the resources element, as 187 of ADL 189 conformance packages need', () => {
     expect(read({ resourcesBase: 'resources/', href: 'SCO1.html' })).toMatchObject({ launch: 'resources/SCO1.html', parameters: null, launchData: { item: 'i1' } });

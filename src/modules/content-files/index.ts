@@ -5,7 +5,7 @@
  */
 export * from './content-files-worker.module';
 export * from './content-files.module';
-export * from './storage.provider';
 export * from './entities';
 export * from './storage-names';
 export * from './zip-inspect';
+export type { LaunchData, LaunchItem } from './manifest';

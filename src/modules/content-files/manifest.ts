@@ -32,7 +32,32 @@ export interface LaunchData {
   item?: string | null;
   /** the cmi5 course's id (the activity `satisfied` is issued for) */
   courseId?: string | null;
+  /**
+   * every launchable item of the package, in the manifest's order (SCORM: the items of the default
+   * organization that name a resource with a file; cmi5: every AU, blocks included); the first is
+   * the one the members above describe. Absent on packages imported before multi-item launches.
+   */
+  items?: LaunchItem[];
 }
+
+/** One launchable SCORM item (SCO or asset) or cmi5 AU. */
+export interface LaunchItem {
+  /** the SCORM item's identifier, or the cmi5 AU's id */
+  id: string;
+  title: string | null;
+  /** launch file relative to the manifest's folder (normalised as PackageInfo.launch); an absolute URL kept as it is */
+  launch: string;
+  parameters: string | null;
+  /** SCORM only: `sco` (talks to the API) or `asset` (never does: no part of the rollup) */
+  scormType?: string;
+  /** cmi5 only */
+  moveOn?: string;
+  masteryScore?: number | null;
+  launchMethod?: string;
+}
+
+/** At most this many items of a package are kept. */
+export const MAX_ITEMS = 500;
 
 /**
  * Pick the manifest: the shallowest imsmanifest.xml / cmi5.xml / tincan.xml (many packages are
@@ -120,10 +145,26 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
   if (base === 'cmi5.xml') {
     const course = doc.courseStructure?.course;
     if (!doc.courseStructure) throw new PackageRejected('cmi5.xml has no courseStructure element.');
-    const au = list(doc.courseStructure.au)[0] ?? list(doc.courseStructure.block).flatMap((b: any) => list(b?.au))[0];
+    const aus = cmi5Aus(doc.courseStructure);
+    const au = aus[0];
     const url = text(au?.url);
     const split = url ? resolveLaunch([], url) : null;
-    const mastery = au?.['@_masteryScore'] !== undefined ? Number(au['@_masteryScore']) : null;
+    const mastery = masteryOf(au);
+    const items: LaunchItem[] = [];
+    for (const a of aus) {
+      const u = text(a?.url);
+      const sp = u ? resolveLaunch([], u) : null;
+      if (!sp || !a?.['@_id'] || items.length >= MAX_ITEMS) continue;
+      items.push({
+        id: String(a['@_id']),
+        title: text(a.title),
+        launch: sp.path,
+        parameters: sp.query,
+        moveOn: a['@_moveOn'] ? String(a['@_moveOn']) : 'NotApplicable',
+        masteryScore: masteryOf(a),
+        launchMethod: a['@_launchMethod'] ? String(a['@_launchMethod']) : 'AnyWindow',
+      });
+    }
     return {
       type: 'CMI5',
       version: null,
@@ -133,9 +174,10 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
       launchData: {
         activityId: au?.['@_id'] ? String(au['@_id']) : null,
         moveOn: au?.['@_moveOn'] ? String(au['@_moveOn']) : 'NotApplicable',
-        masteryScore: mastery !== null && Number.isFinite(mastery) && mastery >= 0 && mastery <= 1 ? mastery : null,
+        masteryScore: mastery,
         launchMethod: au?.['@_launchMethod'] ? String(au['@_launchMethod']) : 'AnyWindow',
         courseId: course?.['@_id'] ? String(course['@_id']) : null,
+        items,
       },
     };
   }
@@ -153,6 +195,21 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
     parameters: split?.query ?? null,
     launchData: { activityId: launchable?.['@_id'] ? String(launchable['@_id']) : course?.['@_id'] ? String(course['@_id']) : null },
   };
+}
+
+/** The AUs of a cmi5 course structure in document order: the AUs and blocks of each level as they appear (blocks nest). */
+function cmi5Aus(level: any): any[] {
+  const out: any[] = [];
+  // fast-xml-parser groups elements by name, so the order of `au` and `block` siblings is lost:
+  // AUs of a level come before its blocks' (cmi5 orders AUs; a block's AUs are launched as its own)
+  for (const au of list(level?.au)) out.push(au);
+  for (const b of list(level?.block)) out.push(...cmi5Aus(b));
+  return out;
+}
+
+function masteryOf(au: any): number | null {
+  const m = au?.['@_masteryScore'] !== undefined ? Number(au['@_masteryScore']) : null;
+  return m !== null && Number.isFinite(m) && m >= 0 && m <= 1 ? m : null;
 }
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
@@ -246,12 +303,30 @@ function scorm(doc: any, xml: string): PackageInfo {
   const split = href ? resolveLaunch([base(manifest), base(manifest.resources), base(res)], href) : null;
   const usedItem = item && res && res['@_identifier'] === item['@_identifierref'] ? item : null;
   const parameters = usedItem?.['@_parameters'] !== undefined ? decodeEntities(String(usedItem['@_parameters'])) : null;
+  // every item of the organization that names a resource with a file, in document order
+  const items: LaunchItem[] = [];
+  const walk = (its: any[]) => {
+    for (const it of its) {
+      if (items.length >= MAX_ITEMS) return;
+      const ref = it?.['@_identifierref'];
+      const r = ref ? resources.find((x: any) => x?.['@_identifier'] === ref && x?.['@_href']) : null;
+      const id = it?.['@_identifier'] ? String(it['@_identifier']) : null;
+      if (r && id && !items.some((x) => x.id === id)) {
+        const sp = resolveLaunch([base(manifest), base(manifest.resources), base(r)], String(r['@_href']));
+        const params = it['@_parameters'] !== undefined ? decodeEntities(String(it['@_parameters'])) : null;
+        const kind = String(r['@_scormtype'] ?? r['@_scormType'] ?? 'sco').toLowerCase() === 'asset' ? 'asset' : 'sco';
+        if (sp) items.push({ id, title: text(it.title), launch: sp.path, parameters: joinParameters(sp.query, params), scormType: kind });
+      }
+      walk(list(it?.item));
+    }
+  };
+  walk(list(org?.item));
   return {
     type: 'SCORM',
     version,
     title,
     launch: split?.path ?? null,
     parameters: split ? joinParameters(split.query, parameters) : null,
-    launchData: { item: usedItem?.['@_identifier'] ? String(usedItem['@_identifier']) : null },
+    launchData: { item: usedItem?.['@_identifier'] ? String(usedItem['@_identifier']) : null, items },
   };
 }

@@ -1,5 +1,26 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
+import { DateTime, StringEnum, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { packageFilesPrefix, WebPackage } from './entities';
+
+/**
+ * WebPackageResource of the published /v2 document, declared once (core/openapi/declared-shape.ts):
+ * the type of presentWebPackageV2's result.
+ */
+export const WebPackageResourceSchema = V2ResourceSchema(
+  'web-packages',
+  Type.Object({
+    type: Type.String({ description: 'Package format: SCORM, SCORM_2004, XAPI or CMI5; "" until the import has read the manifest.' }),
+    state: StringEnum(['PROCESSING', 'READY', 'ERROR'], { description: 'PROCESSING while the package is fetched and unpacked, READY once usable, ERROR if it could not be processed.' }),
+    title: Type.String(),
+    display_name: Type.String({ description: 'The title once READY, else "<STATE>: <archive file name>".' }),
+    base_path: Type.String({ description: 'Where the unpacked files are stored.' }),
+    created_at: DateTime(),
+    modified_at: DateTime(),
+  }),
+  { description: 'A web package (WebPackageResource).' },
+);
+export type WebPackageResource = Static<typeof WebPackageResourceSchema>;
 
 /** The published `type`: SCORM 1.2 is SCORM, SCORM 2004 (any edition) SCORM_2004; "" until the import has read the manifest. */
 function packageType(w: WebPackage): string {
@@ -23,11 +44,11 @@ function archiveName(sourceUrl: string): string {
  * the title once READY, else "<STATE>: <archive file name>" (as published: a title change shows
  * there only once the package is READY); `base_path` is where the unpacked files are stored.
  */
-export function presentWebPackageV2(w: WebPackage, baseUrl: string) {
+export function presentWebPackageV2(w: WebPackage, baseUrl: string): WebPackageResource {
   const id = encodeId('webPackage', w.id);
   const state = w.state === 'FAILED' ? 'ERROR' : w.state;
   return {
-    type: 'web-packages' as const,
+    type: 'web-packages',
     id,
     attributes: {
       type: packageType(w),
@@ -41,5 +62,3 @@ export function presentWebPackageV2(w: WebPackage, baseUrl: string) {
     links: { self: `${baseUrl.replace(/\/$/, '')}/v2/web-packages/${id}` },
   };
 }
-
-export type WebPackageResource = ReturnType<typeof presentWebPackageV2>;

@@ -13,6 +13,8 @@ import { LaunchScope, LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.ser
 import { putStateDocument } from '../lrs/lrs.service';
 import type { Session } from './launches.service';
 import { contentSrc } from './player';
+import { itemOutcomes, moveOnOf, packageItems, rollup } from './items';
+import { randomUUID } from 'node:crypto';
 
 type Obj = Record<string, any>;
 
@@ -23,15 +25,20 @@ const VERB = {
   failed: 'http://adlnet.gov/expapi/verbs/failed',
   satisfied: 'https://w3id.org/xapi/adl/verbs/satisfied',
   abandoned: 'https://w3id.org/xapi/adl/verbs/abandoned',
+  waived: 'https://w3id.org/xapi/adl/verbs/waived',
 };
 const CMI5_CATEGORY = { id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' };
+const MOVEON_CATEGORY = { id: 'https://w3id.org/xapi/cmi5/context/categories/moveon' };
 const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
-const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'];
+const REASON_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/reason';
 
 /** A launch with its attempt, package and learner, as the cmi5 and TinCan steps read them. */
-interface RunRow extends Pick<ContentAttemptRow, 'registration' | 'standard' | 'lesson_progress_id' | 'user_id'> {
+interface RunRow extends Pick<ContentAttemptRow, 'registration' | 'standard' | 'lesson_progress_id' | 'user_id' | 'item' | 'web_package_id' | 'satisfied'> {
+  attempt_id: string;
   cmi: Obj;
   launch_data: Obj | null;
+  launch_path: string | null;
+  launch_parameters: string | null;
   first_name: string | null;
   last_name: string | null;
   email: string;
@@ -57,6 +64,7 @@ export class Cmi5Service implements OnModuleInit {
   onModuleInit(): void {
     this.lrs.onStore((m, p, statements) => this.onStatements(m, p, statements));
     this.lrs.onLaunchScope((organizationId, launchId, base) => this.launchScope(organizationId, launchId, base));
+    this.progress.onAdministrativeCompletion((m, org, lessonProgressId) => this.waive(m, org, lessonProgressId));
   }
 
   /** A launch key's reach: the launch's learner (the actor its launch URL names) and its attempt's registration. */
@@ -74,7 +82,8 @@ export class Cmi5Service implements OnModuleInit {
 
   private async run(m: EntityManager | DataSource, s: { organizationId: string; launchId: string; attemptId: string }): Promise<RunRow> {
     const [row] = await scoped(m, s.organizationId).query<RunRow[]>(
-      `SELECT a.registration, a.standard, a.cmi, a.lesson_progress_id, a.user_id, w.launch_data, u.first_name, u.last_name, u.email, cl.session_expires_at, cl.fetched_at
+      `SELECT a.id AS attempt_id, a.registration, a.standard, a.cmi, a.lesson_progress_id, a.user_id, a.item, a.web_package_id, a.satisfied,
+              w.launch_data, w.launch_path, w.launch_parameters, u.first_name, u.last_name, u.email, cl.session_expires_at, cl.fetched_at
          FROM content_launches cl
          JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
          JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
@@ -83,6 +92,20 @@ export class Cmi5Service implements OnModuleInit {
       [s.launchId],
     );
     return row;
+  }
+
+  /** The attempt's AU (its item of the package): id, moveOn, masteryScore, launchMethod; TinCan: the launchable activity. */
+  private au(r: Pick<RunRow, 'launch_data' | 'standard' | 'launch_path' | 'launch_parameters' | 'item'>, fallbackId: string) {
+    const data = r.launch_data ?? {};
+    if (r.standard !== 'CMI5') return { activityId: String(data.activityId ?? fallbackId), moveOn: 'CompletedOrPassed', masteryScore: null, launchMethod: 'AnyWindow' };
+    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
+    const item = items.find((i) => i.id === r.item) ?? items[0];
+    return {
+      activityId: item?.id || String(data.activityId ?? fallbackId),
+      moveOn: moveOnOf(item),
+      masteryScore: typeof item?.masteryScore === 'number' ? item.masteryScore : null,
+      launchMethod: item?.launchMethod === 'OwnWindow' ? 'OwnWindow' : 'AnyWindow',
+    };
   }
 
   private actor(base: string, userId: string, r: RunRow): Obj {
@@ -104,7 +127,8 @@ export class Cmi5Service implements OnModuleInit {
     const r = await this.run(this.ds, s);
     const actor = this.actor(base, s.userId, r);
     const data = r.launch_data ?? {};
-    const auId = String(data.activityId ?? `${base}/lessons/${s.lessonProgressId}`);
+    const au = this.au(r, `${base}/lessons/${s.lessonProgressId}`);
+    const auId = au.activityId;
     const params = new URLSearchParams();
     params.set('endpoint', `${base}/xapi/`);
     if (s.standard === 'CMI5') {
@@ -113,14 +137,14 @@ export class Cmi5Service implements OnModuleInit {
       params.set('registration', r.registration);
       params.set('activityId', auId);
       await this.ds.transaction(async (m) => {
-        const moveOn = MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable';
+        const moveOn = au.moveOn;
         const launchData: Obj = {
           contextTemplate: { contextActivities: { grouping: data.courseId ? [{ id: data.courseId }] : [] }, extensions: { [SESSION_EXT]: s.launchId } },
           launchMode: 'Normal',
-          launchMethod: data.launchMethod === 'OwnWindow' ? 'OwnWindow' : 'AnyWindow',
+          launchMethod: au.launchMethod,
           moveOn,
         };
-        if (typeof data.masteryScore === 'number') launchData.masteryScore = data.masteryScore;
+        if (au.masteryScore !== null) launchData.masteryScore = au.masteryScore;
         const key = { activity: auId, agent: `account::${base}|${encodeId('student', s.userId)}`, registration: r.registration, docId: 'LMS.LaunchData' };
         await putStateDocument(m, s.organizationId, key, launchData);
         await this.abandonEarlier(m, s, actor, auId, r.registration);
@@ -130,7 +154,8 @@ export class Cmi5Service implements OnModuleInit {
             'https://w3id.org/xapi/cmi5/context/extensions/moveon': moveOn,
           }),
         ]);
-        if (moveOn === 'NotApplicable') await this.satisfy(m, s.organizationId, s.attemptId, base, actor, r, s.launchId, { completed: true, success: null, score: null });
+        // NotApplicable: the AU is satisfied as such (the course may be, when it was the last one)
+        if (moveOn === 'NotApplicable') await this.settle(m, s.organizationId, r, { satisfied: true, completed: false, success: null, score: null }, base, actor, s.launchId);
       });
     } else {
       const auth = await this.ds.transaction((m) => this.lrs.createLaunchKey(m, s.organizationId, s.launchId, r.session_expires_at));
@@ -198,8 +223,9 @@ export class Cmi5Service implements OnModuleInit {
     if (!link) return;
     const r = await this.run(m, { organizationId: p.organizationId, launchId: p.launchId, attemptId: link.attempt_id });
     if (r.standard !== 'CMI5' && r.standard !== 'XAPI') return;
-    const data = r.launch_data ?? {};
-    const mastery = typeof data.masteryScore === 'number' ? data.masteryScore : null;
+    const base = String(p.authority?.account?.homePage ?? '');
+    const au = this.au(r, '');
+    const mastery = au.masteryScore;
     const state: Obj = { ...(r.cmi ?? {}) };
     let changed = false;
     for (const s of statements) {
@@ -207,7 +233,7 @@ export class Cmi5Service implements OnModuleInit {
       if (![VERB.completed, VERB.passed, VERB.failed].includes(verb)) continue;
       if (r.standard === 'CMI5') {
         if (String(s.context?.registration ?? '').toLowerCase() !== r.registration) continue;
-        if (data.activityId && s.object?.id !== data.activityId) continue;
+        if (au.activityId && s.object?.id !== au.activityId) continue;
         const scaled = s.result?.score?.scaled;
         if (mastery !== null && verb === VERB.passed && typeof scaled === 'number' && scaled < mastery) throw new XapiError(400, 'a passed statement must reach the masteryScore');
         if (mastery !== null && verb === VERB.failed && typeof scaled === 'number' && scaled >= mastery) throw new XapiError(400, 'a failed statement must stay below the masteryScore');
@@ -224,7 +250,7 @@ export class Cmi5Service implements OnModuleInit {
       link.attempt_id,
       JSON.stringify(state),
     ]);
-    const moveOn = r.standard === 'CMI5' ? (MOVE_ON.includes(data.moveOn) ? data.moveOn : 'NotApplicable') : 'CompletedOrPassed';
+    const moveOn = au.moveOn;
     const passed = state.success === 'PASSED';
     const completed = state.completed === true;
     const satisfied =
@@ -233,32 +259,103 @@ export class Cmi5Service implements OnModuleInit {
       (moveOn === 'Passed' && passed) ||
       (moveOn === 'CompletedAndPassed' && completed && passed) ||
       (moveOn === 'CompletedOrPassed' && (completed || passed));
-    const base = String(p.authority?.account?.homePage ?? '');
-    if (satisfied && !state.satisfied) {
-      await this.satisfy(m, p.organizationId, link.attempt_id, base, statements[0].actor, r, p.launchId, { completed: true, success: state.success ?? null, score: state.score ?? null });
-    } else if (state.success || state.score !== undefined) {
-      await this.writeProgress(m, p.organizationId, r, { completed: false, success: state.success ?? null, score: state.score ?? null });
-    }
+    // TinCan: its one activity is done when satisfied (completed or passed)
+    await this.settle(
+      m,
+      p.organizationId,
+      r,
+      { satisfied, completed: completed || (r.standard === 'XAPI' && satisfied), success: state.success ?? null, score: state.score ?? null },
+      base,
+      statements[0].actor,
+      p.launchId,
+    );
   }
 
-  /** The AU is satisfied: the `satisfied` statement (cmi5, for the course) and the lesson complete. */
-  private async satisfy(
+  /**
+   * What the attempt's item now reports, on its attempt (`satisfied`, `completed`, `success`,
+   * `score`), then the lesson rolled up from all its items (docs/decisions/content-runs.md
+   * "Items"): cmi5, when the last AU whose moveOn is not NotApplicable is satisfied, the LMS's
+   * `satisfied` statement for the course (once a registration); the lesson's progress.
+   */
+  private async settle(
     m: EntityManager,
     org: string,
-    attemptId: string,
+    r: RunRow,
+    item: { satisfied: boolean; completed: boolean; success: string | null; score: number | null },
     base: string,
     actor: Obj,
-    r: RunRow,
     sessionId: string,
-    out: { completed: boolean; success: string | null; score: number | null },
   ) {
-    await scoped(m, org).query(`UPDATE content_attempts SET cmi = cmi || '{"satisfied": true}'::jsonb WHERE id = $1 AND organization_id = $org`, [attemptId]);
+    await scoped(m, org).query(
+      `UPDATE content_attempts SET satisfied = satisfied OR $2, completed = completed OR $3, success = COALESCE($4, success), score = COALESCE($5, score),
+              cmi = CASE WHEN $2 THEN cmi || '{"satisfied": true}'::jsonb ELSE cmi END
+        WHERE id = $1 AND organization_id = $org`,
+      [r.attempt_id, item.satisfied, item.completed, item.success, item.score],
+    );
+    const lesson = await this.rollupOf(m, org, r);
+    if (r.standard === 'CMI5' && lesson.completed) await this.satisfyCourse(m, org, r, base, actor, sessionId);
+    await this.writeProgress(m, org, r, lesson);
+  }
+
+  private async rollupOf(m: EntityManager, org: string, r: Pick<RunRow, 'launch_data' | 'standard' | 'launch_path' | 'launch_parameters' | 'lesson_progress_id' | 'web_package_id'>) {
+    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
+    return rollup(items, r.standard, await itemOutcomes(m, org, r.lesson_progress_id, r.web_package_id));
+  }
+
+  /** The LMS's `satisfied` statement for the cmi5 course, once a registration (cmi5 9.3.9). */
+  private async satisfyCourse(m: EntityManager, org: string, r: Pick<RunRow, 'launch_data' | 'registration'>, base: string, actor: Obj, sessionId: string) {
+    if (await this.lrs.latestInRegistration(m, org, r.registration, VERB.satisfied)) return;
     const data = r.launch_data ?? {};
-    if (r.standard === 'CMI5') {
-      const course = { id: String(data.courseId ?? data.activityId), objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } };
-      await this.lrs.storeIn(m, this.lms(org, base), [this.statement(actor, VERB.satisfied, 'Satisfied', course, r.registration, sessionId)]);
+    const course = { id: String(data.courseId ?? data.activityId), objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } };
+    await this.lrs.storeIn(m, this.lms(org, base), [this.statement(actor, VERB.satisfied, 'Satisfied', course, r.registration, sessionId)]);
+  }
+
+  /**
+   * An administrator completed a lesson (the progress API) that has a cmi5 registration: every AU
+   * of the package not satisfied yet is `waived` by the LMS (reason Administrative, result
+   * completion and success, a session id of its own; cmi5 9.3.8), and the course is `satisfied`
+   * (once). AUs never launched get an attempt in the registration, so they count as satisfied.
+   */
+  async waive(m: EntityManager, org: string, lessonProgressId: string): Promise<void> {
+    const [r] = await scoped(m, org).query<(RunRow & Pick<ContentAttemptRow, 'lesson_id'>)[]>(
+      `SELECT a.id AS attempt_id, a.registration, a.standard, a.cmi, a.lesson_progress_id, a.user_id, a.item, a.web_package_id, a.satisfied, a.lesson_id,
+              w.launch_data, w.launch_path, w.launch_parameters
+         FROM content_attempts a JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
+        WHERE a.organization_id = $org AND a.lesson_progress_id = $1 AND a.standard = 'CMI5' ORDER BY a.created_at DESC LIMIT 1`,
+      [lessonProgressId],
+    );
+    if (!r) return;
+    const launched = await this.lrs.latestInRegistration(m, org, r.registration, VERB.launched);
+    if (!launched?.actor) return;
+    const actor = launched.actor as Obj;
+    const base = String(actor.account?.homePage ?? '');
+    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
+    const outcomes = await itemOutcomes(m, org, r.lesson_progress_id, r.web_package_id);
+    const open = items.filter((i) => moveOnOf(i) !== 'NotApplicable' && !outcomes.get(i.id)?.satisfied);
+    const sessionId = randomUUID();
+    if (open.length) {
+      await this.lrs.storeIn(
+        m,
+        this.lms(org, base),
+        open.map((i) => {
+          const st = this.statement(actor, VERB.waived, 'Waived', { id: i.id, objectType: 'Activity' }, r.registration, sessionId, { [REASON_EXT]: 'Administrative' });
+          st.context.contextActivities.category.push(MOVEON_CATEGORY);
+          return { ...st, result: { success: true, completion: true } };
+        }),
+      );
+      for (const s of open.filter((x) => !outcomes.has(x.id)))
+        await scoped(m, org).query(
+          `INSERT INTO content_attempts (organization_id, lesson_progress_id, user_id, lesson_id, web_package_id, number, standard, item, registration)
+           VALUES ($org, $1, $2, $3, $4, 1, 'CMI5', $5, $6)`,
+          [r.lesson_progress_id, r.user_id, r.lesson_id, r.web_package_id, s.id, r.registration],
+        );
+      await scoped(m, org).query(
+        `UPDATE content_attempts SET satisfied = true, cmi = cmi || '{"satisfied": true}'::jsonb
+          WHERE organization_id = $org AND lesson_progress_id = $1 AND web_package_id = $2 AND item = ANY($3::text[])`,
+        [r.lesson_progress_id, r.web_package_id, open.map((i) => i.id)],
+      );
     }
-    await this.writeProgress(m, org, r, out);
+    await this.satisfyCourse(m, org, r, base, actor, sessionId);
   }
 
   private async writeProgress(m: EntityManager, org: string, r: RunRow, out: { completed: boolean; success: string | null; score: number | null }) {

@@ -19,4 +19,12 @@ export interface ContentAttemptRow {
   total_time_cs: string;
   created_at: Date;
   updated_at: Date;
+  /** the item of the package the attempt plays: SCORM item identifier, cmi5 AU id; '' for TinCan */
+  item: string;
+  /** what the item reported, for the lesson's rollup */
+  completed: boolean;
+  /** cmi5: the AU's moveOn was met (or it was waived) */
+  satisfied: boolean;
+  success: string | null;
+  score: number | null;
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { fileStorageProvider } from '../content-files/storage.provider';
+import { fileStorageProvider } from '../../core/storage/storage.provider';
 import { LrsModule } from '../lrs/lrs.module';
 import { ProgressModule } from '../progress/progress.module';
 import { Cmi5Service } from './cmi5.service';

@@ -14,6 +14,7 @@ import { lockUsers } from '../progress/completion';
 import { ProgressService } from '../progress/progress.service';
 import { LessonPatch } from '../progress/lesson-rules';
 import { getValue, LmsValues, outcomeOf, ScormVersion, setValue, STATE_ERRORS, Stored, ERROR_STRINGS } from './scorm-model';
+import { itemOutcomes, packageItems, rollup } from './items';
 
 /** A launch URL is single-use and valid this long (CONVENTIONS §18). */
 export const LAUNCH_TTL_SECONDS = 300;
@@ -29,6 +30,8 @@ export interface CreatedLaunch {
   launch_url: string;
   expires_at: string;
   registration: string;
+  /** the item of the package played */
+  item: string;
 }
 
 /** What serving a session needs: the launch, its attempt and package, the learner. */
@@ -45,6 +48,9 @@ export interface Session {
   launchPath: string | null;
   launchParameters: string | null;
   title: string;
+  /** the item of the package the attempt plays (docs/decisions/content-runs.md "Items") */
+  item: string;
+  webPackageId: string;
 }
 
 export interface RuntimeAnswer {
@@ -64,6 +70,8 @@ interface LaunchableLesson {
   package_type: string | null;
   standard_version: string | null;
   launch_path: string | null;
+  launch_parameters: string | null;
+  launch_data: Record<string, unknown> | null;
 }
 
 /** The launch, its attempt and its package, as a session reads them. */
@@ -80,6 +88,9 @@ interface SessionRow {
   launch_path: string | null;
   launch_parameters: string | null;
   title: string;
+  item: string;
+  web_package_id: string;
+  launch_data: Record<string, unknown> | null;
 }
 
 /** The package's launch data and the learner's name, as the SCORM data model reports them. */
@@ -94,6 +105,11 @@ interface LearnerFacts {
 interface AttemptOutcomeRow {
   cmi: Record<string, unknown>;
   launch_data: Record<string, unknown> | null;
+  launch_path: string | null;
+  launch_parameters: string | null;
+  item_completed: boolean;
+  item_success: string | null;
+  item_score: number | null;
   completed_at: Date | null;
   success_status: string | null;
   score: number | null;
@@ -125,12 +141,20 @@ export class LaunchesService {
    * not enrolled in a published course that holds the lesson; 409: a lesson that plays no ready web
    * package, or a package of a kind not launchable yet.
    */
-  async create(p: Principal, lessonPublicId: string, userPublicId: unknown, baseUrl: string, status: 400 | 422, pointer: string): Promise<CreatedLaunch> {
+  async create(
+    p: Principal,
+    lessonPublicId: string,
+    userPublicId: unknown,
+    baseUrl: string,
+    status: 400 | 422,
+    pointer: string,
+    item?: { value: unknown; field: string; pointer: string },
+  ): Promise<CreatedLaunch> {
     const org = p.organizationId;
     const lessonId = decodeId('lesson', lessonPublicId);
     const [lesson] = lessonId
       ? await scoped(this.ds, org).query<LaunchableLesson[]>(
-          `SELECT l.id, l.course_id, l.type, l.content_web_package_id, w.id AS package_id, w.state, w.type AS package_type, w.standard_version, w.launch_path
+          `SELECT l.id, l.course_id, l.type, l.content_web_package_id, w.id AS package_id, w.state, w.type AS package_type, w.standard_version, w.launch_path, w.launch_parameters, w.launch_data
              FROM lessons l LEFT JOIN web_packages w ON w.id = l.content_web_package_id AND w.organization_id = l.organization_id
             WHERE l.id = $1 AND l.organization_id = $org AND l.deleted_at IS NULL AND NOT l.is_draft`,
           [lessonId],
@@ -147,6 +171,18 @@ export class LaunchesService {
     const standard = standardOf(lesson.package_type, lesson.standard_version);
     if (!standard) throw conflict("The lesson's web package is of no launchable kind.");
     if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict("The lesson's web package names no launch file inside the package.");
+    // the item to play: the one named (SCORM item identifier, cmi5 AU id), else the first
+    const items = packageItems(lesson.launch_data, standard, lesson.launch_path, lesson.launch_parameters);
+    let itemId = items[0].id;
+    if (item && item.value !== undefined && item.value !== null) {
+      const badItem = (message: string) => new ValidationFailed([{ field: item.field, pointer: item.pointer, message, v1: { field: item.field, messages: [message] } }], status);
+      if (typeof item.value !== 'string' || !item.value) throw badItem('Not a valid string: the identifier of an item (SCORM) or AU (cmi5) of the package.');
+      const named = items.find((i) => i.id === item.value);
+      if (!named) throw badItem(`The lesson's web package has no launchable item "${item.value.slice(0, 200)}".`);
+      itemId = named.id;
+    }
+    const chosen = items.find((i) => i.id === itemId)!;
+    if (!chosen.launch || /^[a-z][a-z0-9+.-]*:/i.test(chosen.launch)) throw conflict('This item of the web package names no launch file inside the package.');
 
     // the learner's course progress in a published course of the lesson's course, from an active enrollment
     const [cp] = await scoped(this.ds, org).query<{ id: string; user_id: string; course_id: string }[]>(
@@ -168,7 +204,7 @@ export class LaunchesService {
         [cp.id, lesson.id],
       );
       if (!lp) throw notFound();
-      const attempt = await this.attemptFor(m, org, lp.id, userId, lesson.id, packageId, standard);
+      const attempt = await this.attemptFor(m, org, lp.id, userId, lesson.id, packageId, standard, itemId);
       const [launch] = await scoped(m, org).query<Pick<ContentLaunchRow, 'id' | 'expires_at'>[]>(
         `INSERT INTO content_launches (organization_id, attempt_id, token_hash, expires_at, session_expires_at, entry)
          VALUES ($org, $1, $2, date_trunc('milliseconds', now()) + make_interval(secs => $3), now() + make_interval(secs => $4), $5)
@@ -184,6 +220,7 @@ export class LaunchesService {
       launch_url: `${baseUrl.replace(/\/+$/, '')}/launch/${token}`,
       expires_at: new Date(created.launch.expires_at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       registration: created.registration,
+      item: itemId,
     };
   }
 
@@ -191,11 +228,11 @@ export class LaunchesService {
    * The attempt a new launch runs: the latest one when it is open (never terminated) or suspended
    * (entry `resume`, and it is open again), else a new one (`ab-initio`).
    */
-  private async attemptFor(m: EntityManager, org: string, lpId: string, userId: string, lessonId: string, packageId: string, standard: Standard) {
+  private async attemptFor(m: EntityManager, org: string, lpId: string, userId: string, lessonId: string, packageId: string, standard: Standard, item: string) {
     const [last] = await scoped(m, org).query<(Pick<ContentAttemptRow, 'id' | 'number' | 'state' | 'registration' | 'web_package_id' | 'standard'> & { fresh: boolean })[]>(
       `SELECT id, number, state, registration, web_package_id, standard, cmi = '{}'::jsonb AS fresh FROM content_attempts
-        WHERE organization_id = $org AND lesson_progress_id = $1 ORDER BY number DESC LIMIT 1`,
-      [lpId],
+        WHERE organization_id = $org AND lesson_progress_id = $1 AND item = $2 ORDER BY number DESC LIMIT 1`,
+      [lpId, item],
     );
     if (last && last.state !== 'CLOSED' && last.web_package_id === packageId && last.standard === standard) {
       if (last.state === 'SUSPENDED') {
@@ -204,10 +241,18 @@ export class LaunchesService {
       }
       return { id: last.id, registration: last.registration, entry: last.fresh ? 'ab-initio' : '' };
     }
+    // cmi5: the AUs of the lesson's course share one registration (the latest of the package's AU attempts)
+    const [shared] =
+      standard === 'CMI5'
+        ? await scoped(m, org).query<Pick<ContentAttemptRow, 'registration'>[]>(
+            `SELECT registration FROM content_attempts WHERE organization_id = $org AND lesson_progress_id = $1 AND web_package_id = $2 AND standard = 'CMI5' ORDER BY created_at DESC LIMIT 1`,
+            [lpId, packageId],
+          )
+        : [];
     const [row] = await scoped(m, org).query<Pick<ContentAttemptRow, 'id' | 'registration'>[]>(
-      `INSERT INTO content_attempts (organization_id, lesson_progress_id, user_id, lesson_id, web_package_id, number, standard)
-       VALUES ($org, $1, $2, $3, $4, $5, $6) RETURNING id, registration`,
-      [lpId, userId, lessonId, packageId, (last?.number ?? 0) + 1, standard],
+      `INSERT INTO content_attempts (organization_id, lesson_progress_id, user_id, lesson_id, web_package_id, number, standard, item, registration)
+       VALUES ($org, $1, $2, $3, $4, $5, $6, $7, COALESCE($8::uuid, gen_random_uuid())) RETURNING id, registration`,
+      [lpId, userId, lessonId, packageId, (last?.number ?? 0) + 1, standard, item, shared?.registration ?? null],
     );
     return { id: row.id, registration: row.registration, entry: 'ab-initio' };
   }
@@ -242,7 +287,7 @@ export class LaunchesService {
     // the signed session names its launch, whose organization scopes everything after
     const [row] = await unscoped(this.ds, 'a signed content session names its launch').query<SessionRow[]>(
       `SELECT cl.id, cl.organization_id, cl.attempt_id, cl.session_state, cl.entry, a.lesson_progress_id, a.user_id, a.standard,
-              w.storage_prefix, w.launch_path, w.launch_parameters, w.title
+              w.storage_prefix, w.launch_path, w.launch_parameters, w.title, a.item, a.web_package_id, w.launch_data
          FROM content_launches cl
          JOIN content_attempts a ON a.id = cl.attempt_id AND a.organization_id = cl.organization_id
          JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
@@ -250,6 +295,8 @@ export class LaunchesService {
       [launchId],
     );
     if (!row) return null;
+    // the launch file of the attempt's item
+    const item = packageItems(row.launch_data, row.standard, row.launch_path, row.launch_parameters).find((i) => i.id === row.item);
     return {
       launchId: row.id,
       organizationId: row.organization_id,
@@ -260,9 +307,11 @@ export class LaunchesService {
       sessionState: row.session_state,
       entry: row.entry,
       storagePrefix: row.storage_prefix,
-      launchPath: row.launch_path,
-      launchParameters: row.launch_parameters,
+      launchPath: item ? item.launch : row.launch_path,
+      launchParameters: item ? item.parameters : row.launch_parameters,
       title: row.title,
+      item: row.item,
+      webPackageId: row.web_package_id,
     };
   }
 
@@ -367,7 +416,8 @@ export class LaunchesService {
     const org = s.organizationId;
     await lockUsers(m, [s.userId]);
     const [row] = await scoped(m, org).query<AttemptOutcomeRow[]>(
-      `SELECT a.cmi, w.launch_data, lp.completed_at, lp.success_status, lp.score, lp.max_score
+      `SELECT a.cmi, w.launch_data, w.launch_path, w.launch_parameters, a.completed AS item_completed, a.success AS item_success, a.score AS item_score,
+              lp.completed_at, lp.success_status, lp.score, lp.max_score
          FROM content_attempts a
          JOIN web_packages w ON w.id = a.web_package_id AND w.organization_id = a.organization_id
          JOIN lesson_progress lp ON lp.id = a.lesson_progress_id AND lp.organization_id = a.organization_id
@@ -377,11 +427,24 @@ export class LaunchesService {
     const stored = row.cmi as Stored;
     const mastery = typeof row.launch_data?.masteryScore === 'number' ? row.launch_data.masteryScore : null;
     const out = outcomeOf(version, stored, version === '1.2' && mastery !== null ? mastery * (mastery <= 1 ? 100 : 1) : mastery);
+    // the item's own outcome on its attempt, then the lesson's from all items (docs/decisions/content-runs.md "Items")
+    const itemScore = out.score === null ? null : Math.round(out.score);
+    const item = { completed: row.item_completed || out.completed, success: out.success ?? row.item_success, score: itemScore ?? row.item_score };
+    if (item.completed !== row.item_completed || item.success !== row.item_success || item.score !== row.item_score) {
+      await scoped(m, org).query(`UPDATE content_attempts SET completed = $2, success = $3, score = $4 WHERE id = $1 AND organization_id = $org`, [
+        s.attemptId,
+        item.completed,
+        item.success,
+        item.score,
+      ]);
+    }
+    const items = packageItems(row.launch_data, s.standard, row.launch_path, row.launch_parameters);
+    const lesson = items.length > 1 ? rollup(items, s.standard, await itemOutcomes(m, org, s.lessonProgressId, s.webPackageId)) : { completed: out.completed, success: out.success, score: out.score };
     const patch: LessonPatch = {};
-    if (out.completed && !row.completed_at) patch.completed_at = new Date(Math.floor(Date.now() / 1000) * 1000);
-    if (out.success && out.success !== row.success_status) patch.success_status = out.success;
-    if (out.score !== null && (out.score !== row.score || row.max_score !== 100)) {
-      patch.score = out.score;
+    if (lesson.completed && !row.completed_at) patch.completed_at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    if (lesson.success && lesson.success !== row.success_status) patch.success_status = lesson.success;
+    if (lesson.score !== null && (lesson.score !== row.score || row.max_score !== 100)) {
+      patch.score = lesson.score;
       patch.max_score = 100;
     }
     if (Object.keys(patch).length) await this.progress.writeLessonIn(m, org, { id: s.lessonProgressId, user_id: s.userId }, patch, false);

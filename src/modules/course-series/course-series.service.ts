@@ -51,17 +51,24 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
     return series.map((s) => ({ series: s, domainName: domain.name, courseCount: counts.get(s.id) ?? 0, offer: offers.get(s.id) }));
   }
 
-  /** The series' live published courses in series order. */
-  async publishedCourses(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: SeriesCourseRow[]; count: number; domainName: string }> {
+  /**
+   * The series' live published courses in series order. With `updatedSince` (/v1 `updated_since`), the
+   * ones whose place in the series changed since: a series' item rows are rewritten on every change of
+   * its courses, so an item's `created_at` is its last change; by last change, on
+   * course_series_items_series_created_idx (a change of the published course itself shows on the
+   * domain's published-courses list).
+   */
+  async publishedCourses(p: Principal, domainName: string, id: string, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: SeriesCourseRow[]; count: number; domainName: string }> {
     const domain = await this.domains.requireByName(p, domainName);
     const m = this.ds.manager;
     const s = await this.byPublicId(m, p, domain, id);
     const from = `FROM course_series_items csi
                   JOIN published_courses pc ON pc.id = csi.published_course_id AND pc.unpublished_at IS NULL AND pc.organization_id = $org
                   JOIN courses c ON c.id = pc.course_id
-                 WHERE csi.course_series_id = $1`;
+                 WHERE csi.course_series_id = $1${updatedSince ? ' AND csi.created_at >= $2' : ''}`;
+    const params = updatedSince ? [s.id, updatedSince] : [s.id];
     const db = scoped(m, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [s.id]);
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
     const rows = await db.query<SeriesCourseRow[]>(
       `SELECT pc.id, pc.course_id, c.title, pc.slug, pc.is_hidden, pc.strict_enforce_group_visibility, pc.registration_required,
               pc.registration_starts_at, pc.registration_ends_at, pc.restrict_access_start_end_dates, pc.allow_self_service_reenroll,
@@ -73,8 +80,8 @@ export class CourseSeriesService extends LivePrograms<CourseSeries, CourseSeries
                                 FROM lessons l WHERE l.course_id = c.id AND ${liveLesson('l')}) ls ON true
             WHERE`,
          )}
-        ORDER BY csi."order", csi.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [s.id],
+        ORDER BY ${updatedSince ? 'csi.created_at, csi.id' : 'csi."order", csi.id'} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
     );
     const offers = await loadOffers(
       m,

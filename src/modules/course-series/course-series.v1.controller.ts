@@ -1,4 +1,6 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -23,8 +25,9 @@ export class CourseSeriesV1Controller {
 
   @Get(':course_series_id/published-courses')
   @Scopes('course-families:read')
-  async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count, domainName } = await this.series.publishedCourses(p, domain, id, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async courses(@Auth() p: Principal, @Param('domain_name') domain: string, @Param('course_series_id') id: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+    const { rows, count, domainName } = await this.series.publishedCourses(p, domain, id, page, v1UpdatedSince(query));
     return page.list(
       rows.map((r) => presentSeriesCourse(r, domainName)),
       count,

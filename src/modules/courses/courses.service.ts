@@ -6,7 +6,7 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { Course } from './course.entity';
-import { CourseFields, CourseView, presentCourse } from './courses.presenter';
+import { CourseFields, type CourseResource, CourseView, presentCourse } from './courses.presenter';
 import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from '../../core/ids/external-id';
@@ -23,7 +23,7 @@ export interface CourseStats {
   isPublished: boolean;
 }
 
-export type CourseResource = ReturnType<typeof presentCourse>;
+export type { CourseResource };
 
 const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
 

@@ -1,6 +1,6 @@
-import { v1UpdatedSince } from '../../core/pagination/updated-since';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
@@ -75,9 +75,11 @@ export class CoursesV1Controller {
 
   @Get(':course_id/labels')
   @Scopes('courses:read')
-  async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async listLabels(@Auth() p: Principal, @Param('course_id') id: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const updatedSince = v1UpdatedSince(query);
     const course = await this.courses.get(p, id);
-    const [rows, count] = await this.labels.list(p, course.id, page);
+    const [rows, count] = await this.labels.list(p, course.id, page, updatedSince);
     return page.list(
       rows.map((l) => ({ label: presentLabel(l) })),
       count,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { fileStorageProvider } from '../content-files/storage.provider';
+import { fileStorageProvider } from '../../core/storage/storage.provider';
 import { EventsV2Controller } from './events.v2.controller';
 import { ExportRunner } from './export-runner';
 import { ExportsProcessor } from './exports.processor';

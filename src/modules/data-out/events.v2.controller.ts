@@ -10,43 +10,37 @@ import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { eventBody } from '../webhooks/event-body';
 import { dateTimeParam, stringParam } from '../../core/http/query-params';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, openApi, V2DocumentSchema, V2PageSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 
 /** The sync events the database writes (migrations/1763770000000-data-out.ts), beside the webhook event types. */
 export const SYNC_EVENT_TYPES = ['user.updated', 'user.deactivated', 'user.deleted', 'enrollment.updated', 'enrollment.deleted', 'progress.updated', 'progress.deleted'] as const;
 export const LOG_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, ...SYNC_EVENT_TYPES];
 
-/** What presentEvent answers (declared for the OpenAPI document). */
-export const EVENT_SCHEMA = {
-  type: 'object',
-  required: ['type', 'id', 'attributes'],
-  properties: {
-    type: { type: 'string', enum: ['events'] },
-    id: { type: 'string', description: "The event's id (the body's id)" },
-    attributes: {
+/**
+ * The event resource (CONVENTIONS §20), declared once (core/openapi/declared-shape.ts): presentEvent's
+ * type and the /v2/events answers of /openapi.json. The body is what a webhook delivery carries; its
+ * members beyond id, event_type and timestamp depend on the event type (not typed here: the webhook
+ * event bodies are `Record<string, unknown>`, issue 26 point 6).
+ */
+export const EventSchema = V2UnlinkedResourceSchema(
+  'events',
+  Type.Object({
+    event_type: Type.String({ description: `${LOG_EVENT_TYPES.join(', ')}` }),
+    created_at: DateTime(),
+    body: Type.Unsafe<Record<string, unknown>>({
       type: 'object',
-      required: ['event_type', 'created_at', 'body'],
-      properties: {
-        event_type: { type: 'string', description: `${LOG_EVENT_TYPES.join(', ')}` },
-        created_at: { type: 'string', format: 'date-time' },
-        body: {
-          type: 'object',
-          description: 'What a webhook delivery of the event carries: id, event_type, timestamp, then the objects it concerns',
-          required: ['id', 'event_type', 'timestamp'],
-          properties: {
-            id: { type: 'string' },
-            event_type: { type: 'string' },
-            timestamp: { type: 'string', format: 'date-time' },
-          },
-          additionalProperties: true,
-        },
-      },
-    },
-  },
-};
+      description: 'What a webhook delivery of the event carries: id, event_type, timestamp, then the objects it concerns',
+      required: ['id', 'event_type', 'timestamp'],
+      properties: { id: { type: 'string' }, event_type: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } },
+      additionalProperties: true,
+    }),
+  }),
+);
+export type EventResource = Static<typeof EventSchema>;
 
 /** An event of the log: its body is exactly what a webhook delivery of it carries. */
-export function presentEvent(r: EventLogRow) {
+export function presentEvent(r: EventLogRow): EventResource {
   const body = eventBody(r.payload);
   return {
     type: 'events',
@@ -72,7 +66,7 @@ export class EventsV2Controller {
   @Scopes('data-export:read', 'webhooks:read')
   @ApiQuery({ name: 'filter[type]', required: false, schema: { type: 'string' }, description: `comma-separated: ${LOG_EVENT_TYPES.join(', ')}` })
   @ApiQuery({ name: 'filter[created_gte]', required: false, schema: { type: 'string', format: 'date-time' } })
-  @ApiOkResponse({ description: 'A page of events, oldest first', schema: v2PageSchema(EVENT_SCHEMA) })
+  @ApiOkResponse({ description: 'A page of events, oldest first', schema: openApi(V2PageSchema(EventSchema)) })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('events') page: V2Page) {
     const createdGte = dateTimeParam(query, 'filter[created_gte]', true);
     const rawTypes = stringParam(query, 'filter[type]', 10_000);
@@ -97,7 +91,7 @@ export class EventsV2Controller {
 
   @Get(':id')
   @Scopes('data-export:read', 'webhooks:read')
-  @ApiOkResponse({ description: 'The event', schema: v2DocumentSchema(EVENT_SCHEMA) })
+  @ApiOkResponse({ description: 'The event', schema: openApi(V2DocumentSchema(EventSchema)) })
   async get(@Auth() p: Principal, @Param('id') id: string) {
     const row = await getEvent(this.ds, p.organizationId, id);
     if (!row) throw notFound('Event not found.');

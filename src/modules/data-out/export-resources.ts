@@ -1,5 +1,6 @@
 import type { IdType } from '../../core/ids/ids';
 import { isoOfTimestamptz, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
+import { bindOrg } from '../../core/database/scoped';
 import { LRS_STATEMENTS_EXPORT } from '../lrs/lrs-export';
 import { exportPublicId } from './public-ids';
 
@@ -179,17 +180,18 @@ export interface ExportFilter {
 }
 
 /**
- * The statement of an export: `$1` the organization, `$2` updated_since when given. Its columns are
- * the resource's, one each (NDJSON, and the bare SELECT the benchmark hands to `psql \copy`); with
+ * The statement of an export for the organization: the organization named `$org` and bound by
+ * bindOrg as scoped() binds it (the worker runs it on a pg cursor, not through a SqlRunner), after
+ * `$1` updated_since when given; `values` are the parameters of `text` and `count` alike. Its columns
+ * are the resource's, one each (NDJSON, and the bare SELECT the benchmark hands to `psql \copy`); with
  * `csv` every run of columns that PostgreSQL can write as CSV itself (times, booleans, text) comes as
  * one field already holding those columns' CSV text (csvSql), so that the worker parses and writes
  * a few fields per row instead of one per column (docs/performance.md, "Exports").
  */
-export function exportQuery(resource: ExportResourceName, filter: ExportFilter, form: 'columns' | 'csv' = 'columns'): { text: string; count: string; values: unknown[] } {
+export function exportQuery(organizationId: string, resource: ExportResourceName, filter: ExportFilter, form: 'columns' | 'csv' = 'columns'): { text: string; count: string; values: unknown[] } {
   const r: ExportResource = EXPORT_RESOURCES[resource];
   const values: unknown[] = [];
-  let where = `t.organization_id = $1`;
-  values.push(null); // the organization, set by the caller
+  let where = `t.organization_id = $org`;
   if (filter.updated_since && r.updatedSince) where += ` AND t.updated_at >= $${values.push(filter.updated_since)}`;
   const select =
     form === 'csv'
@@ -198,9 +200,9 @@ export function exportQuery(resource: ExportResourceName, filter: ExportFilter, 
           .join(', ')
       : r.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', ');
   return {
-    text: `SELECT ${select} FROM ${r.table} t WHERE ${where} ORDER BY ${r.order}`,
-    count: `SELECT count(*)::bigint AS n FROM ${r.table} t WHERE ${where}`,
-    values,
+    text: bindOrg(`SELECT ${select} FROM ${r.table} t WHERE ${where} ORDER BY ${r.order}`, values.length),
+    count: bindOrg(`SELECT count(*)::bigint AS n FROM ${r.table} t WHERE ${where}`, values.length),
+    values: [...values, organizationId],
   };
 }
 

@@ -52,8 +52,7 @@ export class ExportRunner {
     const row = await startExport(this.ds, organizationId, exportId);
     if (!row) return; // finished, failed or expired meanwhile
     const key = `exports/${organizationId}/${exportId}.${row.format}`;
-    const { text, count, values } = exportQuery(row.resource, row.filter ?? {}, row.format === 'csv' ? 'csv' : 'columns');
-    values[0] = organizationId;
+    const { text, count, values } = exportQuery(organizationId, row.resource, row.filter ?? {}, row.format === 'csv' ? 'csv' : 'columns');
     const client = await this.pool.connect();
     let done = 0;
     let bytes = 0;

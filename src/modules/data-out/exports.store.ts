@@ -32,7 +32,7 @@ export type ExportRowRead = ExportRow & { createdAt?: Date };
 const COLUMNS = `id, organization_id, resource, format, filter, state, rows_done, rows_total, file_key, file_size, error, started_at, finished_at, expires_at, created_at, updated_at, created_at AS "createdAt"`;
 
 export async function insertExport(ds: DataSource, org: string, resource: ExportResourceName, format: string, filter: ExportFilter): Promise<ExportRow> {
-  const [row] = await scoped(ds, org).query(`INSERT INTO data_exports (organization_id, resource, format, filter) VALUES ($org, $1, $2, $3::jsonb) RETURNING ${COLUMNS}`, [
+  const [row] = await scoped(ds, org).query<ExportRowRead[]>(`INSERT INTO data_exports (organization_id, resource, format, filter) VALUES ($org, $1, $2, $3::jsonb) RETURNING ${COLUMNS}`, [
     resource,
     format,
     JSON.stringify(filter),
@@ -41,7 +41,7 @@ export async function insertExport(ds: DataSource, org: string, resource: Export
 }
 
 export async function findExport(ds: DataSource, org: string, id: string): Promise<ExportRow | null> {
-  const [row] = await scoped(ds, org).query(`SELECT ${COLUMNS} FROM data_exports WHERE id = $1 AND organization_id = $org`, [id]);
+  const [row] = await scoped(ds, org).query<ExportRowRead[]>(`SELECT ${COLUMNS} FROM data_exports WHERE id = $1 AND organization_id = $org`, [id]);
   return row ?? null;
 }
 
@@ -56,12 +56,12 @@ export async function listExports(ds: DataSource, org: string, after: { t: strin
   let where = 'organization_id = $org';
   if (since) where += ` AND updated_at >= $${params.push(since)}`;
   if (after) where += ` AND (${by}, id) > ($${params.push(after.t)}::timestamptz, $${params.push(after.id)}::uuid)`;
-  return scoped(ds, org).query(`SELECT ${COLUMNS} FROM data_exports WHERE ${where} ORDER BY ${by}, id LIMIT ${Math.trunc(limit)}`, params);
+  return scoped(ds, org).query<ExportRowRead[]>(`SELECT ${COLUMNS} FROM data_exports WHERE ${where} ORDER BY ${by}, id LIMIT ${Math.trunc(limit)}`, params);
 }
 
 /** The worker takes a queued export (or one left RUNNING by a worker that died); null when it is not to run. */
 export async function startExport(ds: DataSource, org: string, id: string): Promise<ExportRow | null> {
-  const [rows] = await scoped(ds, org).query(
+  const [rows] = await scoped(ds, org).query<[ExportRowRead[], number]>(
     `UPDATE data_exports SET state = 'RUNNING', started_at = now(), rows_done = 0, error = NULL, updated_at = now()
       WHERE id = $1 AND organization_id = $org AND state IN ('QUEUED', 'RUNNING') RETURNING ${COLUMNS}`,
     [id],
@@ -95,7 +95,7 @@ export async function failExport(ds: DataSource, org: string, id: string, error:
 
 /** Exports past their expiry (every organization), for the sweeper: their files are deleted, then they are marked EXPIRED. */
 export async function expiredExports(ds: DataSource, limit: number): Promise<{ id: string; organization_id: string; file_key: string | null }[]> {
-  return unscoped(ds, 'the export sweeper expires files of every organization').query(
+  return unscoped(ds, 'the export sweeper expires files of every organization').query<Pick<ExportRow, 'id' | 'organization_id' | 'file_key'>[]>(
     `SELECT id, organization_id, file_key FROM data_exports WHERE state = 'SUCCEEDED' AND expires_at < now() ORDER BY expires_at LIMIT $1`,
     [limit],
   );
@@ -111,7 +111,7 @@ export async function markExpired(ds: DataSource, ids: string[]): Promise<void> 
 
 /** Queued exports whose job may never have reached Redis, and running ones not heard of for a while (their worker died). */
 export async function staleExports(ds: DataSource, seconds: number, limit: number): Promise<{ id: string; organization_id: string }[]> {
-  return unscoped(ds, 'the export sweeper re-queues exports of every organization').query(
+  return unscoped(ds, 'the export sweeper re-queues exports of every organization').query<Pick<ExportRow, 'id' | 'organization_id'>[]>(
     `SELECT id, organization_id FROM data_exports WHERE state IN ('QUEUED', 'RUNNING') AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`,
     [seconds, limit],
   );

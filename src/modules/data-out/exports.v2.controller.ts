@@ -6,9 +6,9 @@ import { AppConfig } from '../../core/config/config';
 import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
+import { ExportSchema, presentExport } from './exports.presenter';
 import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
-import { v2DocumentSchema, v2PageSchema } from '../../core/openapi/v2-answer-schemas';
-import { EXPORT_SCHEMA, presentExport } from './exports.presenter';
 import { ExportsService } from './exports.service';
 
 /**
@@ -29,14 +29,14 @@ export class ExportsV2Controller {
   @Post()
   @HttpCode(202)
   @Scopes('data-export:write')
-  @ApiResponse({ status: 202, description: 'The export, queued', schema: v2DocumentSchema(EXPORT_SCHEMA) })
+  @ApiResponse({ status: 202, description: 'The export, queued', schema: openApi(V2DocumentSchema(ExportSchema)) })
   async create(@Auth() p: Principal, @Body() body: unknown, @BaseUrl() base: string) {
     return { data: presentExport(await this.exports.create(p, body), this.config, base) };
   }
 
   @Get()
   @Scopes('data-export:read')
-  @ApiOkResponse({ description: "A page of the organization's exports", schema: v2PageSchema(EXPORT_SCHEMA) })
+  @ApiOkResponse({ description: "A page of the organization's exports", schema: openApi(V2PageSchema(ExportSchema)) })
   @V2UpdatedSinceQuery()
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('exports') page: V2Page) {
     const since = v2UpdatedSince(query);
@@ -47,7 +47,7 @@ export class ExportsV2Controller {
 
   @Get(':id')
   @Scopes('data-export:read')
-  @ApiOkResponse({ description: 'The export', schema: v2DocumentSchema(EXPORT_SCHEMA) })
+  @ApiOkResponse({ description: 'The export', schema: openApi(V2DocumentSchema(ExportSchema)) })
   async get(@Auth() p: Principal, @Param('id') id: string, @BaseUrl() base: string) {
     return { data: presentExport(await this.exports.get(p, id), this.config, base) };
   }

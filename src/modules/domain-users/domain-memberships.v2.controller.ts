@@ -9,7 +9,8 @@ import { BaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
 import { replyBatch } from '../../core/routes/v2-batch';
 import { encodeId } from '../../core/ids/ids';
-import { v2BatchSchema, v2DocumentSchema, v2PageSchema, v2RelationshipSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, nullable, openApi, PublicId, Related, V2BatchSchema, V2DocumentSchema, V2PageSchema, V2RelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam } from '../../core/http/query-params';
 import { isoOf } from '../../core/database/pool-reads';
@@ -17,16 +18,34 @@ import { DomainMembershipRow, DomainMembershipsV2Service } from './domain-member
 import { DomainMembershipRequestEnvelope, DomainRefV2 } from './dto/domain-membership.v2.dto';
 
 /**
- * DomainMembershipResource (/v2 style of CONVENTIONS §4): the membership's own opaque id, the
- * domain's id and name, whether it is active, when the student joined and when the membership
- * expires (null: never); relationships to the student and the domain; the self link is the
- * membership's address under the student.
+ * DomainMembershipResource (/v2 style of CONVENTIONS §4), declared once (core/openapi/declared-shape.ts):
+ * the type of presentDomainMembership's result and the domain-memberships answers of /openapi.json.
  */
-export function presentDomainMembership(m: DomainMembershipRow, baseUrl: string) {
+export const DomainMembershipV2Schema = V2RelatedResourceSchema(
+  'domain-memberships',
+  Type.Object({
+    domain_id: PublicId({ description: 'Opaque id of the domain.' }),
+    domain_name: Type.String({ description: 'Name of the domain.' }),
+    active: Type.Boolean({ description: 'Whether the membership is active.' }),
+    enrolled_at: DateTime({ description: 'When the student joined the domain.' }),
+    expires_at: nullable(DateTime({ description: 'When the membership expires; null: never.' })),
+    created_at: DateTime({ description: 'When the membership was created.' }),
+  }),
+  Type.Object({ student: Related('students', 'The student.'), domain: Related('domains', 'The domain.') }),
+  { description: "A student's membership of a domain (DomainMembershipResource)." },
+);
+export type DomainMembershipV2 = Static<typeof DomainMembershipV2Schema>;
+
+/**
+ * DomainMembershipResource: the membership's own opaque id, the domain's id and name, whether it is
+ * active, when the student joined and when the membership expires (null: never); relationships to
+ * the student and the domain; the self link is the membership's address under the student.
+ */
+export function presentDomainMembership(m: DomainMembershipRow, baseUrl: string): DomainMembershipV2 {
   const student = encodeId('student', m.userId);
   const domain = encodeId('domain', m.domainId);
   return {
-    type: 'domain-memberships' as const,
+    type: 'domain-memberships',
     id: encodeId('domainMembership', m.id),
     attributes: {
       domain_id: domain,
@@ -40,24 +59,6 @@ export function presentDomainMembership(m: DomainMembershipRow, baseUrl: string)
     links: { self: `${baseUrl.replace(/\/$/, '')}/v2/students/${student}/relationships/domain-memberships/${domain}` },
   };
 }
-
-/** The JSON schema of presentDomainMembership's resource, for the domain-memberships answers. */
-export const DOMAIN_MEMBERSHIP_V2_SCHEMA = v2ResourceSchema({
-  type: 'domain-memberships',
-  description: "A student's membership of a domain (DomainMembershipResource).",
-  attributes: {
-    domain_id: { type: 'string', description: 'Opaque id of the domain.' },
-    domain_name: { type: 'string', description: 'Name of the domain.' },
-    active: { type: 'boolean', description: 'Whether the membership is active.' },
-    enrolled_at: { type: 'string', format: 'date-time', description: 'When the student joined the domain.' },
-    expires_at: { type: 'string', format: 'date-time', nullable: true, description: 'When the membership expires; null: never.' },
-    created_at: { type: 'string', format: 'date-time', description: 'When the membership was created.' },
-  },
-  relationships: {
-    student: v2RelationshipSchema('students', 'The student.'),
-    domain: v2RelationshipSchema('domains', 'The domain.'),
-  },
-});
 
 /**
  * /v2/students/{id}/relationships/domain-memberships/ (live /v2 addition, CONVENTIONS §17): list and
@@ -76,7 +77,7 @@ export class DomainMembershipsV2Controller {
 
   @Get()
   @Scopes('students:read')
-  @ApiOkResponse({ description: "A page of the student's domain memberships", schema: v2PageSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
+  @ApiOkResponse({ description: "A page of the student's domain memberships", schema: openApi(V2PageSchema(DomainMembershipV2Schema)) })
   @ApiQuery({
     name: 'filter[updated_since]',
     required: false,
@@ -94,8 +95,8 @@ export class DomainMembershipsV2Controller {
   @Post()
   @Scopes('students:write')
   @ApiBody({ type: DomainMembershipRequestEnvelope })
-  @ApiResponse({ status: 200, description: 'Every domain registered (or already a membership)', schema: v2BatchSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
-  @ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: v2BatchSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
+  @ApiResponse({ status: 200, description: 'Every domain registered (or already a membership)', schema: openApi(V2BatchSchema(DomainMembershipV2Schema)) })
+  @ApiResponse({ status: 207, description: 'Some items failed: the per-item results', schema: openApi(V2BatchSchema(DomainMembershipV2Schema)) })
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @BaseUrl() base: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const student = await this.memberships.requireStudent(p, id);
     // an anonymized student joins nothing: the whole request, before the body is read
@@ -111,7 +112,7 @@ export class DomainMembershipsV2Controller {
 
   @Get(':domain_id')
   @Scopes('students:read')
-  @ApiOkResponse({ description: 'The domain membership', schema: v2DocumentSchema(DOMAIN_MEMBERSHIP_V2_SCHEMA) })
+  @ApiOkResponse({ description: 'The domain membership', schema: openApi(V2DocumentSchema(DomainMembershipV2Schema)) })
   async get(@Auth() p: Principal, @Param('id') id: string, @Param('domain_id') domainId: string, @BaseUrl() base: string) {
     const student = await this.memberships.requireStudent(p, id);
     return { data: presentDomainMembership(await this.memberships.get(p, student.id, domainId), base) };

@@ -29,15 +29,19 @@ export class DomainUserInvitesService {
     private readonly domainUsers: DomainUsersService,
   ) {}
 
-  async listInvites(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest) {
+  /**
+   * The member's invites, oldest first. With `updatedSince` (/v1 `updated_since`), the invites
+   * changed at or after it (made, mailed, used: `updated_at`, kept by the trigger data_out_touch), by
+   * last change, on domain_user_invites_user_updated_idx.
+   */
+  async listInvites(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest, updatedSince?: Date) {
     const du = await this.domainUsers.get(p, domain, userPublicId);
-    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org`, [
-      domain.id,
-      du.user_id,
-    ]);
+    const params: unknown[] = [domain.id, du.user_id];
+    const where = `domain_id = $1 AND user_id = $2 AND organization_id = $org${updatedSince ? ` AND updated_at >= $${params.push(updatedSince)}` : ''}`;
+    const [c] = await scoped(this.ds, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM domain_user_invites WHERE ${where}`, params);
     const rows = await scoped(this.ds, p.organizationId).query<InviteRow[]>(
-      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE domain_id = $1 AND user_id = $2 AND organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [domain.id, du.user_id],
+      `SELECT id, sent_at, used_at FROM domain_user_invites WHERE ${where} ORDER BY ${updatedSince ? 'updated_at' : 'created_at'}, id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
     );
     return { rows: rows.map((r: any) => this.presentInvite(domain, r)), count: c.n };
   }

@@ -13,6 +13,8 @@ export interface DomainUserInviteRow {
   sent_at: Date | null;
   used_at: Date | null;
   created_at: Date;
+  /** moved by every real change of the row (sent, used): the trigger data_out_touch */
+  updated_at: Date;
   token_hash: Buffer;
 }
 
@@ -25,6 +27,7 @@ const DOMAIN_USER_INVITES_ROW: { [K in keyof DomainUserInviteRow]-?: true } = {
   sent_at: true,
   used_at: true,
   created_at: true,
+  updated_at: true,
   token_hash: true,
 };
 

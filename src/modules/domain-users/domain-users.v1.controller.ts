@@ -134,9 +134,11 @@ export class DomainUsersV1Controller {
   }
 
   @route.get(':user_id/invites')
-  async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async listInvites(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const updatedSince = v1UpdatedSince(query);
     const domain = await this.domains.requireByName(p, name);
-    const { rows, count } = await this.invites.listInvites(p, domain, userId, page);
+    const { rows, count } = await this.invites.listInvites(p, domain, userId, page, updatedSince);
     return page.list(rows, count);
   }
 

@@ -11,7 +11,8 @@ import { replyBatch, V2Batches } from '../../core/routes/v2-batch';
 import { batchBodySchema, JsonSchema } from '../../core/http/request-schemas';
 import { decodeId } from '../../core/ids/ids';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
-import { filterParam, listParam } from '../../core/http/query-params';
+import { dateTimeParam, filterParam, listParam } from '../../core/http/query-params';
+import { isoOf } from '../../core/database/pool-reads';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { presentSignupFieldValueV2, SignupFieldValueFiltersV2, SignupFieldValuesV2Service } from './signup-field-values.v2.service';
 
@@ -20,7 +21,7 @@ const idKey = (raw: Record<string, any>) => (typeof raw.id === 'string' ? raw.id
 /**
  * /v2/signup-field-values: create (POST, top-level student_id, items keyed by signup-field id,
  * upserting), update (PATCH, items keyed by value id), list (filter[student.id],
- * filter[signup-field.id], filter[domains]) and read by signup_field_value_id. Scopes
+ * filter[signup-field.id], filter[domains], filter[updated_since]) and read by signup_field_value_id. Scopes
  * signup-fields:read / signup-fields:write. Repeated ids in a batch are duplicate_in_batch.
  */
 /** SignupFieldValueCreateRequestEnvelope: the batch envelope with the top-level student_id. */
@@ -72,8 +73,14 @@ export class SignupFieldValuesV2Controller {
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[signup-field.id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[domains]', required: false, schema: { type: 'string' }, description: 'Comma-separated domain names; unknown names match nothing.' })
+  @ApiQuery({
+    name: 'filter[updated_since]',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'changed at or after (RFC 3339 with an offset); the list is then ordered by last change',
+  })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('signup-field-values') page: V2Page) {
-    const f: SignupFieldValueFiltersV2 = {};
+    const f: SignupFieldValueFiltersV2 = { updatedSince: dateTimeParam(query, 'filter[updated_since]', true) };
     let none = false;
     const domains = listParam(query, 'filter[domains]');
     const student = filterParam(query, 'filter[student.id]', 64);
@@ -82,6 +89,7 @@ export class SignupFieldValuesV2Controller {
     if (field !== undefined) none ||= !(f.fieldUuid = decodeId('signupField', field) ?? undefined);
     if (domains !== undefined) f.domains = domains;
     const rows = none ? [] : await this.values.list(p, page, f);
+    if (f.updatedSince) return page.documentAt(rows, presentSignupFieldValueV2, (r) => ({ t: isoOf(r.updated_at), id: r.id }));
     return page.document(rows, presentSignupFieldValueV2);
   }
 

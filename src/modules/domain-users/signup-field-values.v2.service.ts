@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assignBySignupFields } from '../groups/auto-assignment';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Type, type Static } from '@sinclair/typebox';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
@@ -9,6 +10,7 @@ import { rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
+import { ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { FieldRow, SignupFieldsService } from './signup-fields.service';
 
@@ -20,6 +22,7 @@ export interface SignupFieldValueV2Row {
   label: string;
   value: string;
   created_at: Date;
+  updated_at: Date;
 }
 
 export interface SignupFieldValueFiltersV2 {
@@ -27,12 +30,26 @@ export interface SignupFieldValueFiltersV2 {
   fieldUuid?: string;
   /** lowercase domain names */
   domains?: string[];
+  /**
+   * filter[updated_since]: changed at or after, ordered by last change (updated_at, id) with the cursor
+   * there, on the `signup_field_values_org[_user|_field]_updated_idx` of the filters given
+   */
+  updatedSince?: Date;
 }
 
+/** SignupFieldValueResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentSignupFieldValueV2's result. */
+export const SignupFieldValueResourceSchema = V2UnlinkedRelatedResourceSchema(
+  'signup-field-values',
+  Type.Object({ label: Type.String({ description: "The signup field's label." }), value: Type.String({ description: "The student's answer." }) }),
+  Type.Object({ student: ToOne('students'), 'signup-field': ToOne('signup-fields') }),
+  { description: "A student's answer to a signup field (SignupFieldValueResource)." },
+);
+export type SignupFieldValueResource = Static<typeof SignupFieldValueResourceSchema>;
+
 /** SignupFieldValueResource. */
-export function presentSignupFieldValueV2(r: SignupFieldValueV2Row) {
+export function presentSignupFieldValueV2(r: SignupFieldValueV2Row): SignupFieldValueResource {
   return {
-    type: 'signup-field-values' as const,
+    type: 'signup-field-values',
     id: encodeId('signupFieldValue', r.id),
     attributes: { label: r.label, value: r.value },
     relationships: {
@@ -41,9 +58,8 @@ export function presentSignupFieldValueV2(r: SignupFieldValueV2Row) {
     },
   };
 }
-export type SignupFieldValueResource = ReturnType<typeof presentSignupFieldValueV2>;
 
-const SELECT = `SELECT v.id, v.user_id, v.signup_field_id, sf.label, v.value, v.created_at
+const SELECT = `SELECT v.id, v.user_id, v.signup_field_id, sf.label, v.value, v.created_at, v.updated_at
   FROM signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id AND sf.organization_id = v.organization_id`;
 
 /** A field applies to a user when it is organization-wide or on a domain the user is a member of. */
@@ -73,8 +89,10 @@ export class SignupFieldValuesV2Service {
       where.push(`EXISTS (SELECT 1 FROM domains d WHERE d.organization_id = $org AND lower(d.name) = ANY($${n}::text[])
         AND (sf.domain_id = d.id OR (sf.domain_id IS NULL AND EXISTS (SELECT 1 FROM domain_users du WHERE du.organization_id = $org AND du.domain_id = d.id AND du.user_id = v.user_id))))`);
     }
-    if (page.after) where.push(`(v.created_at, v.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
-    const rows: SignupFieldValueV2Row[] = await scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY v.created_at, v.id LIMIT ${page.size + 1}`, params);
+    const at = f.updatedSince ? 'v.updated_at' : 'v.created_at';
+    if (f.updatedSince) where.push(`v.updated_at >= $${params.push(f.updatedSince)}::timestamptz`);
+    if (page.after) where.push(`(${at}, v.id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`);
+    const rows: SignupFieldValueV2Row[] = await scoped(this.ds, p.organizationId).query(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${at}, v.id LIMIT ${page.size + 1}`, params);
     return rows.map((r) => Object.assign(r, { createdAt: new Date(r.created_at) }));
   }
 

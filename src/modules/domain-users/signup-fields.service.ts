@@ -47,26 +47,37 @@ export class SignupFieldsService {
     private readonly domainUsers: DomainUsersService,
   ) {}
 
-  async listFields(p: Principal, domain: Domain, page: V1PageRequest) {
+  /**
+   * The fields that apply to the domain (its own and the organization-wide ones), in their order. With
+   * `updatedSince` (/v1 `updated_since`), the ones changed at or after it, by last change, on
+   * signup_fields_org_updated_idx.
+   */
+  async listFields(p: Principal, domain: Domain, page: V1PageRequest, updatedSince?: Date) {
     const db = scoped(this.ds, p.organizationId);
-    const params = [domain.id];
-    const where = `organization_id = $org AND ${FIELD_APPLIES('signup_fields', '$1')}`;
+    const params: unknown[] = [domain.id];
+    let where = `organization_id = $org AND ${FIELD_APPLIES('signup_fields', '$1')}`;
+    if (updatedSince) where += ` AND updated_at >= $${params.push(updatedSince)}`;
+    const order = updatedSince ? 'updated_at, id' : '"order", created_at, id';
     const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM signup_fields WHERE ${where}`, params);
-    const rows = await db.query<SignupFieldRow[]>(`SELECT * FROM signup_fields WHERE ${where} ORDER BY "order", created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
+    const rows = await db.query<SignupFieldRow[]>(`SELECT * FROM signup_fields WHERE ${where} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows: rows.map(presentSignupField), count: c.n };
   }
 
-  async listValues(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest): Promise<{ rows: SignupValue[]; count: number }> {
+  /**
+   * A member's values of the fields that apply to the domain, in the fields' order. With
+   * `updatedSince` (/v1 `updated_since`), the values changed at or after it, by last change, on
+   * signup_field_values_org_user_updated_idx (a change of the field's label shows on the fields' list).
+   */
+  async listValues(p: Principal, domain: Domain, userPublicId: string, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: SignupValue[]; count: number }> {
     const du = await this.domainUsers.get(p, domain, userPublicId);
     const db = scoped(this.ds, p.organizationId);
-    const params = [du.user_id, domain.id];
+    const params: unknown[] = [du.user_id, domain.id];
+    const since = updatedSince ? ` AND v.updated_at >= $${params.push(updatedSince)}` : '';
     const from = `signup_field_values v JOIN signup_fields sf ON sf.id = v.signup_field_id
-      WHERE v.user_id = $1 AND v.organization_id = $org AND sf.organization_id = $org AND ${FIELD_APPLIES('sf', '$2')}`;
+      WHERE v.user_id = $1 AND v.organization_id = $org AND sf.organization_id = $org AND ${FIELD_APPLIES('sf', '$2')}${since}`;
+    const order = updatedSince ? 'v.updated_at, v.id' : 'sf."order", sf.created_at, sf.id';
     const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from}`, params);
-    const rows = await db.query<SignupValue[]>(
-      `SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM ${from} ORDER BY sf."order", sf.created_at, sf.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      params,
-    );
+    const rows = await db.query<SignupValue[]>(`SELECT v.user_id, sf.id AS field_id, sf.label, v.value FROM ${from} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: c.n };
   }
 

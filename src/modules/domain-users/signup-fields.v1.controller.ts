@@ -1,4 +1,6 @@
-import { Body, Controller, Param, Res } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -23,14 +25,18 @@ export class SignupFieldsV1Controller {
   ) {}
 
   @route.get('signup-fields')
-  async listFields(@Auth() p: Principal, @Param('domain_name') name: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.fields.listFields(p, await this.domains.requireByName(p, name), page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async listFields(@Auth() p: Principal, @Param('domain_name') name: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+    const updatedSince = v1UpdatedSince(query);
+    const { rows, count } = await this.fields.listFields(p, await this.domains.requireByName(p, name), page, updatedSince);
     return page.list(rows, count);
   }
 
   @route.get('users/:user_id/signup-fields')
-  async listValues(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-    const { rows, count } = await this.fields.listValues(p, await this.domains.requireByName(p, name), userId, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async listValues(@Auth() p: Principal, @Param('domain_name') name: string, @Param('user_id') userId: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+    const updatedSince = v1UpdatedSince(query);
+    const { rows, count } = await this.fields.listValues(p, await this.domains.requireByName(p, name), userId, page, updatedSince);
     return page.list(rows.map(presentSignupValue), count);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, MoreThanOrEqual, Repository } from 'typeorm';
 import { ApiError, notFound } from '../../core/http/api-error';
 import { fieldError } from '../../core/http/v1-rules';
 import type { DomainCreateDto } from './dto/domain-create.dto';
@@ -154,10 +154,15 @@ export class DomainsService {
   }
 
   /** GET /v1/domains: the organization's domains, oldest first. */
+  /**
+   * GET /v1/domains: oldest first; with the page's `updated_since` (@V1Resource), the domains changed
+   * at or after it, by last change, on domains_org_updated_idx.
+   */
   async listV1(p: Principal, page: V1PageRequest): Promise<{ rows: Domain[]; count: number }> {
+    const since = page.updatedSince;
     const [rows, count] = await this.domains.findAndCount({
-      where: { organizationId: p.organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      where: { organizationId: p.organizationId, ...(since ? { updatedAt: MoreThanOrEqual(since) } : {}) },
+      order: since ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' },
       skip: page.offset,
       take: page.pageSize,
     });

@@ -10,10 +10,10 @@ import { recordEvents } from '../../core/events/outbox';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { recordEnrollmentPurchases } from '../commerce/free-purchases';
-import { ProgressService } from '../progress/progress.service';
+import { CourseProgressWrites } from './course-progress-writes';
 import type { EnrollmentCreateItem, EnrollmentUpdateItem } from './dto/enrollment.v2.dto';
 import type { EnrollmentWriteRow } from './enrollments.v2.presenter';
-import { itemDateTime } from './v2-dates';
+import { itemDateTime } from '../../core/http/v2-dates';
 import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
 import type { EnrollmentReturningRow } from './enrollments.store';
 
@@ -54,7 +54,7 @@ const NOW = `date_trunc('milliseconds', now())`;
 export class EnrollmentsBatchService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly progress: ProgressService,
+    private readonly progress: CourseProgressWrites,
   ) {}
 
   /** The live published course of the organization named by the request, or 404. */

@@ -4,10 +4,10 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { encodeId } from '../../core/ids/ids';
-import { ProgressService } from '../progress/progress.service';
+import { CourseProgressWrites } from './course-progress-writes';
 import type { EnrollmentCompletionItem } from './dto/enrollment.v2.dto';
 import { EnrollmentsV2Service, EnrollmentV2Row } from './enrollments.v2.service';
-import { itemDateTime } from './v2-dates';
+import { itemDateTime } from '../../core/http/v2-dates';
 import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
 
 type Outcome = ItemOutcome<EnrollmentV2Row>;
@@ -24,7 +24,7 @@ const fail = (code: 'not_found' | 'validation_error', detail: string, pointer: s
 export class EnrollmentsCompletionService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly progress: ProgressService,
+    private readonly progress: CourseProgressWrites,
     private readonly reads: EnrollmentsV2Service,
   ) {}
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
-import { ProgressModule } from '../progress/progress.module';
 import { PublishedCoursesModule } from '../published-courses/published-courses.module';
 import { Enrollment } from './enrollment.entity';
 import { EnrollmentsService } from './enrollments.service';
@@ -14,7 +13,7 @@ import { EnrollmentsV2Service } from './enrollments.v2.service';
 
 /** Enrollments: the /v1 enrollments of published courses and the /v2 course analytics aggregate. Owns the enrollments table. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Enrollment]), DomainsModule, PublishedCoursesModule, ProgressModule],
+  imports: [TypeOrmModule.forFeature([Enrollment]), DomainsModule, PublishedCoursesModule],
   controllers: [EnrollmentsV1Controller, EnrollmentsV2Controller],
   providers: [EnrollmentsService, EnrollmentsV1Service, EnrollmentsV2Service, EnrollmentsBatchService, EnrollmentsCompletionService],
   exports: [EnrollmentsService, EnrollmentsV1Service],

@@ -11,8 +11,8 @@ import type { Domain } from '../domains/domain.entity';
 import { parseTimestamp } from '../../core/http/v1-rules';
 import type { PublishedCourseRow } from '../published-courses/published-courses.store';
 import { ANONYMIZED_USER } from '../students/user-refs';
-import { ProgressService } from '../progress/progress.service';
-import { removeEnrollmentRating, upsertEnrollmentRating } from '../analytics/rating-writes';
+import { CourseProgressWrites } from './course-progress-writes';
+import { EnrollmentRatingWrites } from './enrollment-ratings';
 import { enrollmentPurchaseBlocks, recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { parsePurchase } from '../commerce/purchases';
 import { EnrollmentCreateDto, EnrollmentUpdateDto } from './dto/enrollment.v1.dto';
@@ -36,7 +36,8 @@ export type { EnrollmentRow } from './enrollments.store';
 export class EnrollmentsV1Service {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly progress: ProgressService,
+    private readonly progress: CourseProgressWrites,
+    private readonly ratings: EnrollmentRatingWrites,
   ) {}
 
   /**
@@ -176,9 +177,9 @@ export class EnrollmentsV1Service {
       if (sets.length) {
         await scoped(m, p.organizationId).query(`UPDATE enrollments SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, params);
       }
-      if (rating === null) await removeEnrollmentRating(m, p.organizationId, current.id);
+      if (rating === null) await this.ratings.removeEnrollmentRating(m, p.organizationId, current.id);
       else if (rating !== undefined || feedback !== undefined) {
-        const ok = await upsertEnrollmentRating(
+        const ok = await this.ratings.upsertEnrollmentRating(
           m,
           p.organizationId,
           { enrollmentId: current.id, courseId: pc.course_id, userId: current.user_id },

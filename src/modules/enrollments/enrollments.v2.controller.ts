@@ -25,7 +25,7 @@ import { EnrollmentsBatchService } from './enrollments.batch.service';
 import { EnrollmentsCompletionService } from './enrollments.completion.service';
 import { presentEnrollment, presentEnrollmentCompletion, presentEnrollmentWrite } from './enrollments.v2.presenter';
 import { EnrollmentFilters, EnrollmentsV2Service, EnrollmentV2Row, PROGRESS_STATUSES, ProgressStatus } from './enrollments.v2.service';
-import { itemDateTime } from './v2-dates';
+import { itemDateTime } from '../../core/http/v2-dates';
 import { FastRead } from '../../core/routes/fast-path';
 import { isoOf } from '../../core/database/pool-reads';
 

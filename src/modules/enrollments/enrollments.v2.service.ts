@@ -6,7 +6,7 @@ import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../c
 import { scoped, SqlRunner } from '../../core/database/scoped';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import type { CertificateView } from '../certificates/certificates.presenter';
-import { DERIVED } from '../progress/completion';
+import { DERIVED } from '../../core/database/fragments';
 import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.entity';
 import { liveLesson } from '../../core/database/fragments';
 
@@ -63,7 +63,7 @@ export interface EnrollmentFilters {
  * The read of an enrollment: its published course's domain, its course progress (the enrollment's
  * own when progress is kept per enrollment, else the user's shared one, as the progress module
  * finds it) with the score and success status derived from its graded lessons where none was set
- * directly (DERIVED, the progress module's own expression), the latest certificate linked to it
+ * directly (DERIVED, the progress rule in core/database/fragments.ts), the latest certificate linked to it
  * and its latest rating. Index probes per enrollment of the page, never a statement per row. The
  * columns are named as EnrollmentV2Row's members: the pg row is the EnrollmentV2Row (no copy).
  */

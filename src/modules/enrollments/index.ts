@@ -11,4 +11,5 @@ export * from './enrollments.service';
 export * from './program-enrollments.presenter';
 export * from './program-enrollments';
 export * from './purchase-enrollments';
-export * from './v2-dates';
+export * from './course-progress-writes';
+export * from './enrollment-ratings';

@@ -3,7 +3,7 @@ import { eventCourse, eventDomain, eventUser, UserCols } from '../../core/events
 import { recordEvents } from '../../core/events/outbox';
 import type { EventPurchase } from '../../core/events/event-payloads';
 import { rowsOf } from '../../core/database/sql';
-import type { ProgressService } from '../progress/progress.service';
+import type { CourseProgressWrites } from './course-progress-writes';
 import { scoped } from '../../core/database/scoped';
 
 /**
@@ -16,7 +16,7 @@ import { scoped } from '../../core/database/scoped';
  */
 export async function enrollInCoursesFor(
   m: EntityManager,
-  progress: ProgressService,
+  progress: CourseProgressWrites,
   o: {
     organizationId: string;
     user: UserCols;

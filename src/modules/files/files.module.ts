@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { fileStorageProvider } from '../content-files/storage.provider';
+import { fileStorageProvider } from '../../core/storage/storage.provider';
 import { FilesController } from './files.controller';
 
 /** The public signed-file route (API process). */

@@ -1,20 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { DateTime, nullable, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import type { Group } from './group.entity';
 import type { VisibilityOverride } from './visibility-override.entity';
 
-export interface GroupResource {
-  type: 'groups';
-  id: string;
-  attributes: {
-    name: string;
-    rule_email_domains: string[];
-    send_course_enrollment_email: boolean | null;
-    category_id: string | null;
-    created_at: string;
-    updated_at: string;
-  };
-}
+/** GroupResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentGroup's result. */
+export const GroupResourceSchema = V2UnlinkedResourceSchema(
+  'groups',
+  Type.Object({
+    name: Type.String({ description: 'Group name.' }),
+    rule_email_domains: Type.Array(Type.String(), { description: 'Email domains whose students join the group automatically.' }),
+    send_course_enrollment_email: nullable(Type.Boolean({ description: 'Whether members get the course enrollment email; null: the default.' })),
+    category_id: nullable(PublicId({ description: 'Opaque id of the group category; null without one.' })),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  }),
+  { description: 'A group (GroupResource).' },
+);
+export type GroupResource = Static<typeof GroupResourceSchema>;
 
 /** What a group resource shows: a Group entity, or a row read with these members as pg answers it. */
 export type GroupView = Pick<Group, 'id' | 'name' | 'ruleEmailDomains' | 'sendCourseEnrollmentEmail' | 'categoryId'> & { createdAt: Timestamp; updatedAt: Timestamp };
@@ -42,11 +46,18 @@ export function overrideId(uuid: string): string {
   return encodeId('visibilityOverride', uuid);
 }
 
-export interface VisibilityOverrideResource {
-  type: 'visibility-overrides';
-  id: string;
-  attributes: { published_course_id: string; is_visible: boolean; created_at: string; updated_at: string };
-}
+/** VisibilityOverrideResource of the published /v2 document, declared once: the type of presentOverride's result. */
+export const VisibilityOverrideResourceSchema = V2UnlinkedResourceSchema(
+  'visibility-overrides',
+  Type.Object({
+    published_course_id: PublicId({ description: 'Opaque id of the published course.' }),
+    is_visible: Type.Boolean({ description: 'Whether the group sees the published course.' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  }),
+  { description: "A group's visibility override of a published course (VisibilityOverrideResource)." },
+);
+export type VisibilityOverrideResource = Static<typeof VisibilityOverrideResourceSchema>;
 
 export function presentOverride(o: VisibilityOverride): VisibilityOverrideResource {
   return {

@@ -10,6 +10,6 @@ export * from './group-categories.service';
 export * from './groups.module';
 export * from './groups.presenter';
 export * from './groups.v1.presenter';
-export * from './visibility-override-writes';
+export * from './group-visibility-writes.module';
 export * from './groups.provisioning';
 export * from './managed-group';

@@ -6,6 +6,8 @@ import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { OrgRowsService } from '../../core/pagination/org-rows';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { namedPage } from './named-page';
 import { Label } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 
@@ -18,6 +20,11 @@ const duplicate = () => new ValidationFailed([{ field: 'name', message: 'label w
 export class LabelsService extends OrgRowsService<Label> {
   constructor(@InjectRepository(Label) repo: Repository<Label>) {
     super(repo, 'label');
+  }
+
+  /** With `updatedSince`: the labels changed at or after it, by last change (labels_org_updated_idx). */
+  override list(p: Principal, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: Label[]; count: number }> {
+    return namedPage(this.repo, p.organizationId, page, updatedSince);
   }
 
   async create(p: Principal, name: string): Promise<Label> {

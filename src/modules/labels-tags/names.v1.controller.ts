@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Type } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Type } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -10,7 +11,8 @@ import { presentTag, TagsService } from './tags.service';
 
 /** What the labels and the tags services share: the organization's rows with a unique name. */
 export interface NamedRowsService<T> {
-  list(p: Principal, page: V1PageRequest): Promise<{ rows: T[]; count: number }>;
+  /** with `updatedSince` (/v1 `updated_since`): the rows changed at or after it, by last change */
+  list(p: Principal, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: T[]; count: number }>;
   get(p: Principal, id: string): Promise<T>;
   create(p: Principal, name: string): Promise<T>;
   update(p: Principal, id: string, name: string | undefined): Promise<T>;
@@ -29,7 +31,8 @@ interface NamedRows<T> {
 
 /**
  * The /v1 controller of a family of named rows (`/v1/labels`, `/v1/tags`): `<family>:read` /
- * `<family>:write`, pages of up to 1000 (section 8); the name is required on create and PUT.
+ * `<family>:write`, pages of up to 1000 (section 8), `updated_since` on the list (an extension); the name
+ * is required on create and PUT.
  */
 function namedRowsV1Controller<T>(r: NamedRows<T>): Type<unknown> {
   @V1()
@@ -40,8 +43,9 @@ function namedRowsV1Controller<T>(r: NamedRows<T>): Type<unknown> {
 
     @Get()
     @Scopes(`${r.family}:read`)
-    async list(@Auth() p: Principal, @Paged(V1_PAGE_CAP.large) page: V1Page) {
-      const { rows, count } = await this.rows.list(p, page);
+    @ApiQuery(V1_UPDATED_SINCE_QUERY)
+    async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.large) page: V1Page) {
+      const { rows, count } = await this.rows.list(p, page, v1UpdatedSince(query));
       return page.list(rows.map(r.present), count);
     }
 

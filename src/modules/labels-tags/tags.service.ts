@@ -6,6 +6,8 @@ import type { Principal } from '../../core/auth/principal';
 import { ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { OrgRowsService } from '../../core/pagination/org-rows';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { namedPage } from './named-page';
 import { Tag } from './entities';
 import { isUniqueViolation } from '../../core/database/sql';
 import { slugOf } from '../../core/http/slug-kit';
@@ -22,6 +24,11 @@ export const slugify = (name: string): string => slugOf(name, 240, 'tag');
 export class TagsService extends OrgRowsService<Tag> {
   constructor(@InjectRepository(Tag) repo: Repository<Tag>) {
     super(repo, 'tag');
+  }
+
+  /** With `updatedSince`: the tags changed at or after it, by last change (tags_org_updated_idx). */
+  override list(p: Principal, page: V1PageRequest, updatedSince?: Date): Promise<{ rows: Tag[]; count: number }> {
+    return namedPage(this.repo, p.organizationId, page, updatedSince);
   }
 
   async create(p: Principal, name: string): Promise<Tag> {

@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
+import { DateTime, nullable, PublicId, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { PublicIds, publicIdsOf, trimBase } from '../../core/ids/public-ids';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
 
@@ -10,7 +12,60 @@ export type LessonFields = Pick<Lesson, 'id' | 'createdAt' | 'updatedAt' | 'cour
   updatedIso?: string;
 };
 
-function base(l: LessonFields, ids: PublicIds) {
+/**
+ * LessonAttributes / LessonDetailAttributes of the published /v2 document, declared once
+ * (core/openapi/declared-shape.ts): the types of presentLesson's and presentLessonDetail's results.
+ */
+const LESSON_ATTRIBUTES = {
+  title: Type.String({ description: 'Lesson title.' }),
+  type: Type.String({ description: 'Lesson type code (e.g. HTML).' }),
+  order: Type.Integer({ description: 'Ordering value within the parent course.' }),
+  course_id: PublicId({ description: 'Opaque id of the parent course.' }),
+  description_html: Type.String({ description: 'HTML description shown above the lesson body.' }),
+  content_html: nullable(Type.String({ description: 'HTML body of the lesson (when type="HTML").' })),
+  quiz_id: nullable(PublicId({ description: 'Opaque id of the referenced quiz (when type="QUIZ").' })),
+  external_id: Type.String({ description: 'Stable id for cross-system correlation.' }),
+  created_at: DateTime({ description: 'Timestamp when the lesson was created.' }),
+  modified_at: DateTime({ description: 'Timestamp when the lesson was last modified.' }),
+};
+export const LessonResourceSchema = V2ResourceSchema('lessons', Type.Object(LESSON_ATTRIBUTES), { description: 'A lesson (LessonResource).' });
+export type LessonResource = Static<typeof LessonResourceSchema>;
+
+/**
+ * RatingConfig of a RATING item: the stored members as the writer validated them (passed through),
+ * the labels on a 10-point scale only, and the course's `rating_scale`.
+ */
+const RatingConfigSchema = Type.Unsafe<Record<string, unknown> & { rating_scale: number }>(
+  Type.Object({
+    rating_question: Type.Optional(nullable(Type.String())),
+    additional_feedback_question: Type.Optional(nullable(Type.String())),
+    include_additional_feedback: Type.Optional(nullable(Type.Boolean())),
+    rating_scale_low_label: Type.Optional(nullable(Type.String({ description: 'Low-end label (10-point scale only).' }))),
+    rating_scale_high_label: Type.Optional(nullable(Type.String({ description: 'High-end label (10-point scale only).' }))),
+    rating_scale: Type.Integer({ enum: [5, 10], description: "The course's rating scale (5 or 10)." }),
+  }),
+);
+
+/** ContentItemResource: the members of other block types are left out. */
+export const ContentItemSchema = Type.Object({
+  id: PublicId({ description: 'Opaque content-item id.' }),
+  type: Type.String({ description: 'Content item type code.' }),
+  header: Type.String({ description: 'Header shown above the block.' }),
+  content_html: Type.Optional(Type.String({ description: 'HTML body (when type is "HTML").' })),
+  asset_id: Type.Optional(PublicId({ description: 'Opaque asset id (when type is "VIDEO"/"AUDIO"/"ASSET").' })),
+  quiz_id: Type.Optional(PublicId({ description: 'Opaque quiz id (when type is "QUIZ").' })),
+  rating: Type.Optional(RatingConfigSchema),
+});
+export type ContentItemResource = Static<typeof ContentItemSchema>;
+
+export const LessonDetailResourceSchema = V2ResourceSchema(
+  'lessons',
+  Type.Object({ ...LESSON_ATTRIBUTES, content_items: Type.Optional(Type.Array(ContentItemSchema, { description: 'Ordered content blocks; only on MODULAR lessons.' })) }),
+  { description: 'A lesson with its content items (LessonDetailResource).' },
+);
+export type LessonDetailResource = Static<typeof LessonDetailResourceSchema>;
+
+function base(l: LessonFields, ids: PublicIds): LessonResource['attributes'] {
   return {
     title: l.title,
     type: l.type,
@@ -30,9 +85,9 @@ function links(id: string, baseUrl: string) {
 }
 
 /** LessonResource (list): never carries content_items. */
-export function presentLesson(l: LessonFields, baseUrl: string) {
+export function presentLesson(l: LessonFields, baseUrl: string): LessonResource {
   const ids = publicIdsOf('lesson', l.id);
-  return { type: 'lessons' as const, id: ids.id, attributes: base(l, ids), links: links(ids.id, baseUrl) };
+  return { type: 'lessons', id: ids.id, attributes: base(l, ids), links: links(ids.id, baseUrl) };
 }
 
 /**
@@ -47,7 +102,7 @@ function presentRating(stored: Record<string, unknown> | undefined, scale: numbe
 }
 
 /** ContentItemResource: members of other block types are omitted. `ratingScale`: the lesson's course's (5 when unknown). */
-export function presentContentItem(c: StoredContentItem, ratingScale = 5) {
+export function presentContentItem(c: StoredContentItem, ratingScale = 5): ContentItemResource {
   return {
     id: encodeId('contentItem', c.id),
     type: c.type,
@@ -63,14 +118,13 @@ export function presentContentItem(c: StoredContentItem, ratingScale = 5) {
 export const hasRatingItem = (l: LessonFields) => l.type === 'MODULAR' && contentItemsOf(l).some((c) => c.type === 'RATING');
 
 /** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons; `ratingScale`: the course's, for a RATING item. */
-export function presentLessonDetail(l: LessonFields, baseUrl: string, ratingScale?: number) {
+export function presentLessonDetail(l: LessonFields, baseUrl: string, ratingScale?: number): LessonDetailResource {
   const ids = publicIdsOf('lesson', l.id);
   const id = ids.id;
   return {
-    type: 'lessons' as const,
+    type: 'lessons',
     id,
     attributes: { ...base(l, ids), ...(l.type === 'MODULAR' ? { content_items: contentItemsOf(l).map((c) => presentContentItem(c, ratingScale)) } : {}) },
     links: links(id, baseUrl),
   };
 }
-export type LessonDetailResource = ReturnType<typeof presentLessonDetail>;

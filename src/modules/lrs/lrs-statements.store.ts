@@ -43,3 +43,18 @@ const LRS_STATEMENTS_ROW: { [K in keyof LrsStatementRow]-?: true } = {
 
 /** Every column of `lrs_statements` (unaliased): LrsStatementRow's members, and only those. */
 export const LRS_STATEMENTS_COLUMNS = Object.keys(LRS_STATEMENTS_ROW).join(', ');
+
+/**
+ * A statement's agent, in `stored` order (the ordered index of an `agent` query; written with the
+ * statement, in the same INSERT). @table lrs_statement_agents
+ */
+export interface LrsStatementAgentRow {
+  organization_id: string;
+  /** an agent key (agentKey): every agent of the statement's `related_agents` */
+  agent: string;
+  /** the actor or the object agent (`agents`), as opposed to one only related */
+  direct: boolean;
+  stored: Date;
+  /** the statement's seq (bigint: text) */
+  seq: string;
+}

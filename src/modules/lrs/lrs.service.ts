@@ -87,8 +87,16 @@ const PAGE_MAX = 100;
 const ROWS_OF = `jsonb_to_recordset($2::jsonb) AS v(id uuid, statement jsonb, verb_id text, activity_id text, agents text, related_agents text, related_activities text, registration uuid, voiding_target uuid, hashes text)`;
 const INSERT_COLUMNS = `INSERT INTO lrs_statements (organization_id, id, statement, stored, verb_id, activity_id, agents, related_agents, related_activities, registration, voiding_target, attachment_hashes)
   SELECT $org, v.id, v.statement, $1, v.verb_id, v.activity_id, v.agents::text[], v.related_agents::text[], v.related_activities::text[], v.registration, v.voiding_target, v.hashes::text[]`;
+/**
+ * The agents of the statements `ins` inserted, in the same statement (lrs_statement_agents: the
+ * ordered index of an `agent` query, docs/decisions/lrs.md "Queries that stay flat").
+ */
+const INSERT_AGENTS = `INSERT INTO lrs_statement_agents (organization_id, agent, direct, stored, seq)
+  SELECT $org, k.agent, k.agent = ANY(ins.agents), ins.stored, ins.seq FROM ins, unnest(ins.related_agents) AS k(agent)`;
+const RETURNING = `RETURNING stored, seq, agents, related_agents`;
 /** A batch whose ids the LRS made (fresh random UUIDs): inserted; `inserted` counts the rows. */
-const INSERT_FRESH = `WITH ins AS (${INSERT_COLUMNS} FROM ${ROWS_OF} ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
+const INSERT_FRESH = `WITH ins AS (${INSERT_COLUMNS} FROM ${ROWS_OF} ON CONFLICT (organization_id, id) DO NOTHING ${RETURNING}),
+  ag AS (${INSERT_AGENTS})
 SELECT 0 AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
 /**
  * A batch naming ids of its own: inserted only when none of them exists (then the transactional
@@ -96,7 +104,8 @@ SELECT 0 AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
  */
 const INSERT_NEW_IDS = `WITH v AS (SELECT * FROM ${ROWS_OF}),
   existing AS (SELECT s.id FROM lrs_statements s WHERE s.organization_id = $org AND s.id IN (SELECT id FROM v)),
-  ins AS (${INSERT_COLUMNS} FROM v WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT (organization_id, id) DO NOTHING RETURNING 1)
+  ins AS (${INSERT_COLUMNS} FROM v WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT (organization_id, id) DO NOTHING ${RETURNING}),
+  ag AS (${INSERT_AGENTS})
 SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM ins)::int AS inserted`;
 /**
  * The two statements of the common case with the organization bound as the last parameter
@@ -104,8 +113,8 @@ SELECT (SELECT count(*) FROM existing)::int AS existing, (SELECT count(*) FROM i
  */
 const INSERT_FRESH_BOUND = bindOrg(INSERT_FRESH, 2);
 const INSERT_NEW_IDS_BOUND = bindOrg(INSERT_NEW_IDS, 2);
-/** The plain INSERT of the transactional path. */
-const INSERT_ROWS = `${INSERT_COLUMNS} FROM ${ROWS_OF}`;
+/** The plain INSERT of the transactional path (with the statements' agents). */
+const INSERT_ROWS = `WITH ins AS (${INSERT_COLUMNS} FROM ${ROWS_OF} ${RETURNING}) ${INSERT_AGENTS}`;
 
 /** What verifying a key reads of its row. */
 type KeyRead = Pick<LrsKeyRow, 'id' | 'organization_id' | 'secret_hash' | 'can_read' | 'can_write' | 'launch_id' | 'expires_at'>;
@@ -367,6 +376,15 @@ export class LrsService {
     return new Set(rows.map((r) => r.sid));
   }
 
+  /** The latest statement of a registration with this verb (not voided), or null; on the registration's index. */
+  async latestInRegistration(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Obj | null> {
+    const [row] = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'statement'>[]>(
+      `SELECT statement FROM lrs_statements WHERE organization_id = $org AND registration = $1 AND verb_id = $2 AND NOT voided ORDER BY stored DESC, seq DESC LIMIT 1`,
+      [registration, verb],
+    );
+    return row?.statement ?? null;
+  }
+
   /* --------------------------------------------------------------------------------------------
    * statements: reads
    * ------------------------------------------------------------------------------------------ */
@@ -432,6 +450,10 @@ export class LrsService {
       state.q = f = Object.assign({}, f, { registration: p.launch.registration });
     }
     const where: string[] = ['s.organization_id = $org', 'NOT s.voided'];
+    /** the conditions on `stored` / `seq` (`#` standing for the table alias), also applied to lrs_statement_agents */
+    const span: string[] = [];
+    /** the `agent` filter: walked on lrs_statement_agents, in order (the array condition stays for the StatementRef arm) */
+    let byAgent: { key: string; direct: boolean } | null = null;
     /** conditions on the statements the filters match, `@` standing for the table alias */
     const match: string[] = [];
     const args: unknown[] = [];
@@ -451,7 +473,8 @@ export class LrsService {
       }
       const key = agentKey(a);
       if (!key) throw bad('agent must be identified');
-      match.push(`@.${relatedAgents ? 'related_agents' : 'agents'} @> ARRAY[${arg(key)}]::text[]`);
+      byAgent = { key: arg(key), direct: !relatedAgents };
+      match.push(`@.${relatedAgents ? 'related_agents' : 'agents'} @> ARRAY[${byAgent.key}]::text[]`);
     }
     if (f.verb !== undefined) match.push(`@.verb_id = ${arg(f.verb)}`);
     if (f.activity !== undefined) match.push(relatedActivities ? `@.related_activities @> ARRAY[${arg(f.activity)}]::text[]` : `@.activity_id = ${arg(f.activity)}`);
@@ -469,7 +492,7 @@ export class LrsService {
       } catch {
         throw bad(`${k} must be an ISO 8601 timestamp`);
       }
-      where.push(`s.stored ${op} ${arg(new Date(f[k]))}`);
+      span.push(`#.stored ${op} ${arg(new Date(f[k]))}`);
     }
     let limit = PAGE_MAX;
     if (f.limit !== undefined) {
@@ -477,9 +500,11 @@ export class LrsService {
       const n = Number(f.limit);
       limit = n === 0 ? PAGE_MAX : Math.min(n, PAGE_MAX);
     }
-    where.push(`s.stored <= ${arg(new Date(state.through))}`);
+    span.push(`#.stored <= ${arg(new Date(state.through))}`);
     const dir = ascending ? 'ASC' : 'DESC';
-    if (state.after) where.push(`(s.stored, s.seq) ${ascending ? '>' : '<'} (${arg(new Date(state.after[0]))}, ${arg(state.after[1])})`);
+    if (state.after) span.push(`(#.stored, #.seq) ${ascending ? '>' : '<'} (${arg(new Date(state.after[0]))}, ${arg(state.after[1])})`);
+    const spanOn = (alias: string) => span.map((c) => c.replace(/#\./g, `${alias}.`));
+    where.push(...spanOn('s'));
     const page1 = `ORDER BY s.stored ${dir}, s.seq ${dir} LIMIT ${limit + 1}`;
     let sql = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} ${page1}`;
     if (match.length) {
@@ -491,7 +516,13 @@ export class LrsService {
       // each target by its key (the filter is the probe's answer, not its condition): a scalar
       // subquery, which the planner cannot turn into a join reading every statement that matches.
       const on = (alias: string) => match.map((c) => c.replace(/@\./g, `${alias}.`)).join(' AND ');
-      const direct = `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND ${on('s')} ${page1}`;
+      // an `agent` page walks lrs_statement_agents (organization, agent, stored, seq) in order and
+      // reads each statement by its (stored, seq); the other filters are checked on it
+      const agentArm = (a: { key: string; direct: boolean }) =>
+        `SELECT s.statement, s.stored, s.seq FROM lrs_statement_agents a JOIN lrs_statements s ON s.organization_id = $org AND s.stored = a.stored AND s.seq = a.seq` +
+        ` WHERE a.organization_id = $org AND a.agent = ${a.key}${a.direct ? ' AND a.direct' : ''} AND ${spanOn('a').join(' AND ')} AND NOT s.voided AND ${on('s')}` +
+        ` ORDER BY a.stored ${dir}, a.seq ${dir} LIMIT ${limit + 1}`;
+      const direct = byAgent ? agentArm(byAgent) : `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND ${on('s')} ${page1}`;
       const refs =
         `SELECT s.statement, s.stored, s.seq FROM lrs_statements s WHERE ${where.join(' AND ')} AND s.voiding_target IS NOT NULL AND (${on('s')}) IS NOT TRUE` +
         ` AND (SELECT ${on('t')} FROM lrs_statements t WHERE t.organization_id = $org AND t.id = s.voiding_target) IS TRUE ${page1}`;

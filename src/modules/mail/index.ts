@@ -6,4 +6,5 @@
 export * from './mail.module';
 export * from './mailer';
 export * from './password-reset-mails';
+export * from './password-reset-token';
 export * from './sent-once';

@@ -1,7 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { JobProducer, QueuedJob } from '../../core/queue/job-producer';
 import { MailJob, PasswordResetMailJob, QUEUES } from '../../core/queue/queues';
-import { resetUrl, signResetToken } from '../students/password-reset-token';
+import { resetUrl, signResetToken } from './password-reset-token';
 import { scoped, unscoped } from '../../core/database/scoped';
 
 /** Id of the job scheduler of the mail sweeper (mail queue). */

@@ -3,7 +3,6 @@ import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthService } from '../../core/auth/auth.service';
-import { revokeFamiliesOfSubject } from '../auth/subject-revocation';
 import type { Principal } from '../../core/auth/principal';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
 import { scoped } from '../../core/database/scoped';
@@ -14,6 +13,7 @@ import { v1SinceSql } from '../../core/pagination/updated-since';
 import { isBuiltinRole } from './admin-roles';
 import { AdminRolesService, assertCallerHolds } from './admin-roles.service';
 import { ARGON2_OPTIONS } from './organizations.service';
+import { OrganizationOAuth } from './organization-oauth';
 
 export const ADMIN_PASSWORD_MIN = 8;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -71,6 +71,7 @@ export class AdminsService {
   constructor(
     private readonly ds: DataSource,
     private readonly roles: AdminRolesService,
+    private readonly oauth: OrganizationOAuth,
     /** absent in the CLI (no Redis): the revoked families are then refused within AUTH_CACHE_SECONDS */
     @Optional() private readonly auth?: AuthService,
   ) {}
@@ -211,7 +212,7 @@ export class AdminsService {
       if (p !== 'cli' && current.role !== 'owner') assertCallerHolds(p, await this.roles.scopesOfRole(m, org, current.role));
       if (p !== 'cli' && current.role === 'owner') assertCallerHolds(p, await this.roles.scopesOfRole(m, org, 'owner'));
       await scoped(m, org).query(`DELETE FROM admins WHERE id = $1 AND organization_id = $org`, [id]);
-      return revokeFamiliesOfSubject(m, org, encodeId('admin', id));
+      return this.oauth.revokeFamiliesOfSubject(m, org, encodeId('admin', id));
     });
     for (const f of revoked) this.auth?.forgetFamily(f);
   }

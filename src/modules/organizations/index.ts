@@ -9,3 +9,4 @@ export * from './organizations.service';
 export * from './admin-roles';
 export * from './admin-roles.service';
 export * from './admins-api.module';
+export * from './organization-oauth';

@@ -7,9 +7,9 @@ import { randomToken, sha256 } from '../../core/crypto/crypto';
 import { ApiError } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import { DomainsService } from '../domains/domains.service';
-import { newClientId, newClientSecret } from '../auth/clients.service';
-import { insertBootstrapClient } from '../auth/bootstrap-client';
+import { newClientId, newClientSecret } from '../../core/auth/client-credentials';
 import { Admin, ApiKey, Organization } from './organization.entity';
+import { OrganizationOAuth } from './organization-oauth';
 import { unscoped } from '../../core/database/scoped';
 
 export interface CreateOrgInput {
@@ -48,6 +48,7 @@ export class OrganizationsService {
   constructor(
     private readonly ds: DataSource,
     private readonly domains: DomainsService,
+    private readonly oauth: OrganizationOAuth,
   ) {}
 
   async create(input: CreateOrgInput): Promise<CreatedOrg> {
@@ -67,7 +68,7 @@ export class OrganizationsService {
     const org = await this.ds.transaction(async (m) => {
       const org = await m.save(Organization, m.create(Organization, { name, passwordMinLength: 8 }));
       await m.insert(ApiKey, { organizationId: org.id, keyHash: sha256(apiKey), revokedAt: null });
-      await insertBootstrapClient(m, { organizationId: org.id, clientId, secretHash: sha256(clientSecret), name: `${name} bootstrap client`, scopes });
+      await this.oauth.insertBootstrapClient(m, { organizationId: org.id, clientId, secretHash: sha256(clientSecret), name: `${name} bootstrap client`, scopes });
       let adminId: string | undefined;
       if (input.adminEmail && passwordHash) {
         const exists = await m

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { scoped } from '../../core/database/scoped';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import type { ProgramEnrollmentCreateDto, ProgramEnrollmentUpdateDto } from '../enrollments/dto/program-enrollment.v1.dto';
@@ -28,14 +29,14 @@ export type PlanEnrollmentView = ProgramEnrollmentView<PlanEnrollment>;
 async function planItems(m: EntityManager, organizationId: string, planIds: string[]): Promise<Map<string, PlanItems>> {
   const out = new Map<string, PlanItems>();
   if (!planIds.length) return out;
-  const rows: { plan_id: string; published_course_id: string | null; published_path_id: string | null }[] = await m.query(
+  const rows = await scoped(m, organizationId).query<{ plan_id: string; published_course_id: string | null; published_path_id: string | null }[]>(
     `SELECT i.plan_id, i.published_course_id, i.published_path_id FROM plan_items i
-       LEFT JOIN published_courses pc ON pc.id = i.published_course_id AND pc.organization_id = $2
-       LEFT JOIN published_paths pp ON pp.id = i.published_path_id AND pp.organization_id = $2
-      WHERE i.organization_id = $2 AND i.plan_id = ANY($1::uuid[])
+       LEFT JOIN published_courses pc ON pc.id = i.published_course_id AND pc.organization_id = $org
+       LEFT JOIN published_paths pp ON pp.id = i.published_path_id AND pp.organization_id = $org
+      WHERE i.organization_id = $org AND i.plan_id = ANY($1::uuid[])
         AND (pc.unpublished_at IS NULL AND pp.unpublished_at IS NULL)
       ORDER BY i.plan_id, i."order", i.id`,
-    [planIds, organizationId],
+    [planIds],
   );
   for (const r of rows) {
     const v = out.get(r.plan_id) ?? { courses: [], paths: [] };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { scoped } from '../../core/database/scoped';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, IdType } from '../../core/ids/ids';
 import { insertDefaultOffer, OfferOwner } from '../commerce/offers';
@@ -58,8 +59,11 @@ export async function resolveItems(m: EntityManager, organizationId: string, dom
   });
   const table = kind === 'publishedCourse' ? 'published_courses' : 'published_paths';
   const known = uuids.filter((u): u is string => !!u);
-  const found: { id: string }[] = known.length
-    ? await m.query(`SELECT id FROM ${table} WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND domain_id = $3 AND unpublished_at IS NULL`, [known, organizationId, domainId])
+  const found = known.length
+    ? await scoped(m, organizationId).query<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = ANY($1::uuid[]) AND organization_id = $org AND domain_id = $2 AND unpublished_at IS NULL`, [
+        known,
+        domainId,
+      ])
     : [];
   const live = new Set(found.map((r) => r.id));
   refs.forEach((r, i) => {
@@ -95,12 +99,12 @@ export async function insertProgram(
 ): Promise<string> {
   const names = Object.keys(columns);
   const row = await insertWithSlug(slug.slug, slug.chosen, program.what, async (candidate) => {
-    const [r] = await m.query(
-      `INSERT INTO ${program.table} (organization_id, domain_id, slug, ${names.join(', ')}) VALUES ($1, $2, $3, ${names.map((_, i) => `$${i + 4}`).join(', ')})
+    const [r] = await scoped(m, organizationId).query<{ id: string }[]>(
+      `INSERT INTO ${program.table} (organization_id, domain_id, slug, ${names.join(', ')}) VALUES ($org, $1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')})
        ON CONFLICT (organization_id, domain_id, slug) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
-      [organizationId, domainId, candidate, ...Object.values(columns)],
+      [domainId, candidate, ...Object.values(columns)],
     );
-    return r as { id: string } | undefined;
+    return r;
   });
   await insertDefaultOffer(m, organizationId, program.offerOwner, row.id, name);
   return row.id;
@@ -110,7 +114,10 @@ export async function insertProgram(
 export async function lockLive(m: EntityManager, program: Program, organizationId: string, domainId: string, publicId: string): Promise<{ id: string }> {
   const uuid = decodeId(program.kind, publicId);
   const [row] = uuid
-    ? await m.query(`SELECT id FROM ${program.table} WHERE id = $1 AND domain_id = $2 AND organization_id = $3 AND deleted_at IS NULL FOR UPDATE`, [uuid, domainId, organizationId])
+    ? await scoped(m, organizationId).query<{ id: string }[]>(`SELECT id FROM ${program.table} WHERE id = $1 AND domain_id = $2 AND organization_id = $org AND deleted_at IS NULL FOR UPDATE`, [
+        uuid,
+        domainId,
+      ])
     : [];
   if (!row) throw notFound();
   return row;
@@ -119,16 +126,17 @@ export async function lockLive(m: EntityManager, program: Program, organizationI
 /** The program's items in `column` (published_course_id, published_path_id) become `ids`, in that order. */
 export async function replaceItems(m: EntityManager, program: Program, organizationId: string, ownerId: string, column: string, ids: string[]): Promise<void> {
   const { table, owner } = program.items;
-  await m.query(`DELETE FROM ${table} WHERE ${owner} = $1 AND organization_id = $2 AND ${column} IS NOT NULL`, [ownerId, organizationId]);
+  const db = scoped(m, organizationId);
+  await db.query(`DELETE FROM ${table} WHERE ${owner} = $1 AND organization_id = $org AND ${column} IS NOT NULL`, [ownerId]);
   if (!ids.length) return;
-  await m.query(
+  await db.query(
     `INSERT INTO ${table} (organization_id, ${owner}, ${column}, "order")
-     SELECT $1, $2, x.id, x.ord - 1 FROM unnest($3::uuid[]) WITH ORDINALITY AS x(id, ord)`,
-    [organizationId, ownerId, ids],
+     SELECT $org, $1, x.id, x.ord - 1 FROM unnest($2::uuid[]) WITH ORDINALITY AS x(id, ord)`,
+    [ownerId, ids],
   );
 }
 
 /** Soft delete: the row leaves every read; its items, enrollments and offer stay for the record. */
 export async function softDelete(m: EntityManager, program: Program, organizationId: string, id: string): Promise<void> {
-  await m.query(`UPDATE ${program.table} SET deleted_at = now(), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+  await scoped(m, organizationId).query(`UPDATE ${program.table} SET deleted_at = now(), updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [id]);
 }

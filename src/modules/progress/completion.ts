@@ -5,6 +5,7 @@ import type { PendingEvent } from '../../core/events/outbox';
 import { expireCertificates, issueCertificates } from '../certificates/certificate-writes';
 import { syncEnrollmentCompletion } from '../enrollments/enrollment-progress';
 import { completePaths } from '../paths/path-completion';
+import { DERIVED } from '../../core/database/fragments';
 import { REGISTERED } from '../students/users.v1.service';
 import { scoped } from '../../core/database/scoped';
 
@@ -32,16 +33,6 @@ export async function lockUsers(m: EntityManager, userIds: string[]): Promise<vo
  * progress route answers 404 otherwise.
  */
 export const REGISTERED_USER = `EXISTS (SELECT 1 FROM users ru WHERE ru.id = $1 AND ru.organization_id = $org AND ${REGISTERED('ru')})`;
-
-/** The course's derived success status and score (graded required lessons), for events and certificates. */
-export const DERIVED = `
-  LEFT JOIN LATERAL (
-    SELECT CASE WHEN bool_or(lp.success_status = 'FAILED') THEN 'FAILED'
-                WHEN count(lp.success_status) > 0 THEN 'PASSED' END AS success_status,
-           sum(lp.score)::int AS score, sum(lp.max_score)::int AS max_score
-      FROM lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = cp.organization_id
-     WHERE lp.organization_id = cp.organization_id AND lp.course_progress_id = cp.id
-       AND l.deleted_at IS NULL AND NOT l.optional) der ON true`;
 
 interface Changed {
   id: string;

@@ -9,3 +9,4 @@ export * from './lesson-rules';
 export * from './progress.module';
 export * from './progress.service';
 export * from './cycles';
+export * from './course-progress-writes.module';

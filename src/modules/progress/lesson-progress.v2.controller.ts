@@ -12,9 +12,37 @@ import { Extension } from '../../core/http/extension';
 import { V2 } from '../../core/http/interfaces';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
-import { v2PageSchema, v2ResourceSchema } from '../../core/openapi/v2-answer-schemas';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, nullable, NullableStringEnum, openApi, PublicId, StringEnum, V2PageSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { dateTimeParam, filterParam } from '../../core/http/query-params';
 import { scoped } from '../../core/database/scoped';
+
+/**
+ * A per-learner, per-lesson activity resource (CONVENTIONS §18), declared once
+ * (core/openapi/declared-shape.ts): the type of present's result and GET /v2/lesson-progress/ of /openapi.json.
+ */
+export const LessonProgressV2Schema = V2UnlinkedResourceSchema(
+  'lesson-progress',
+  Type.Object({
+    student_id: PublicId({ description: 'Opaque id of the student.' }),
+    lesson_id: PublicId({ description: 'Opaque id of the lesson.' }),
+    course_id: PublicId({ description: 'Opaque id of the course.' }),
+    published_course_id: PublicId({ description: 'Opaque id of the published course.' }),
+    status: StringEnum(['NOT_STARTED', 'IN_PROGRESS', 'COMPLETED'], { description: 'Completion status.' }),
+    success_status: NullableStringEnum(['PASSED', 'FAILED'], { description: 'As the content reported it; null: unknown.' }),
+    score: nullable(Type.Integer({ description: 'The score; null without one.' })),
+    max_score: nullable(Type.Integer({ description: 'The maximum score; null without one.' })),
+    attempts: Type.Integer({ minimum: 0, description: 'Number of content attempts.' }),
+    views: Type.Integer({ minimum: 0, description: 'Number of views of the lesson.' }),
+    time_spent_seconds: Type.Integer({ minimum: 0, description: "Total time of the lesson's content runs, in seconds." }),
+    first_activity_at: nullable(DateTime({ description: 'First activity; null when not started.' })),
+    last_activity_at: nullable(DateTime({ description: 'Last activity; null without any.' })),
+    completed_at: nullable(DateTime({ description: 'When the lesson was completed; null if not.' })),
+    updated_at: DateTime({ description: 'When the progress last changed (the order of the list).' }),
+  }),
+  { description: "A learner's progress and activity in one lesson." },
+);
+export type LessonProgressV2 = Static<typeof LessonProgressV2Schema>;
 
 interface Row {
   id: string;
@@ -26,7 +54,7 @@ interface Row {
   published_course_id: string;
   completed_at: Date | null;
   finished_at: Date | null;
-  success_status: string | null;
+  success_status: 'PASSED' | 'FAILED' | null;
   score: number | null;
   max_score: number | null;
   view_count: number;
@@ -37,12 +65,13 @@ interface Row {
   last_attempt: Date | null;
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+const isoSeconds = (d: Date) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const iso = (d: Date | null) => (d ? isoSeconds(d) : null);
 const latest = (...ds: (Date | null)[]) => ds.filter((d): d is Date => !!d).reduce<Date | null>((m, d) => (!m || new Date(d) > new Date(m) ? d : m), null);
 const earliest = (...ds: (Date | null)[]) => ds.filter((d): d is Date => !!d).reduce<Date | null>((m, d) => (!m || new Date(d) < new Date(m) ? d : m), null);
 
 /** A per-learner, per-lesson activity resource (CONVENTIONS §18). */
-function present(r: Row) {
+function present(r: Row): LessonProgressV2 {
   const status = r.completed_at ? 'COMPLETED' : r.view_count > 0 || r.attempts > 0 || r.finished_at ? 'IN_PROGRESS' : 'NOT_STARTED';
   // lesson progress rows are made when first needed (a view, a launch, a report): with activity, their creation is the first of it
   const first = status === 'NOT_STARTED' ? null : earliest(r.first_attempt, r.view_count > 0 ? r.created_at : null, r.finished_at, r.completed_at);
@@ -64,34 +93,10 @@ function present(r: Row) {
       first_activity_at: iso(first),
       last_activity_at: iso(latest(r.last_viewed_on, r.last_attempt, r.finished_at, r.completed_at)),
       completed_at: iso(r.completed_at),
-      updated_at: iso(r.updated_at),
+      updated_at: isoSeconds(r.updated_at),
     },
   };
 }
-
-/** The JSON schema of present's resource, for GET /v2/lesson-progress/. */
-export const LESSON_PROGRESS_V2_SCHEMA = v2ResourceSchema({
-  type: 'lesson-progress',
-  description: "A learner's progress and activity in one lesson.",
-  links: false,
-  attributes: {
-    student_id: { type: 'string', description: 'Opaque id of the student.' },
-    lesson_id: { type: 'string', description: 'Opaque id of the lesson.' },
-    course_id: { type: 'string', description: 'Opaque id of the course.' },
-    published_course_id: { type: 'string', description: 'Opaque id of the published course.' },
-    status: { type: 'string', enum: ['NOT_STARTED', 'IN_PROGRESS', 'COMPLETED'], description: 'Completion status.' },
-    success_status: { type: 'string', enum: ['PASSED', 'FAILED'], nullable: true, description: 'As the content reported it; null: unknown.' },
-    score: { type: 'integer', nullable: true, description: 'The score; null without one.' },
-    max_score: { type: 'integer', nullable: true, description: 'The maximum score; null without one.' },
-    attempts: { type: 'integer', minimum: 0, description: 'Number of content attempts.' },
-    views: { type: 'integer', minimum: 0, description: 'Number of views of the lesson.' },
-    time_spent_seconds: { type: 'integer', minimum: 0, description: "Total time of the lesson's content runs, in seconds." },
-    first_activity_at: { type: 'string', format: 'date-time', nullable: true, description: 'First activity; null when not started.' },
-    last_activity_at: { type: 'string', format: 'date-time', nullable: true, description: 'Last activity; null without any.' },
-    completed_at: { type: 'string', format: 'date-time', nullable: true, description: 'When the lesson was completed; null if not.' },
-    updated_at: { type: 'string', format: 'date-time', description: 'When the progress last changed (the order of the list).' },
-  },
-});
 
 /**
  * GET /v2/lesson-progress/ (extension, CONVENTIONS §18): per learner and lesson, status, success,
@@ -123,7 +128,7 @@ export class LessonProgressV2Controller {
   @ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' } })
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
-  @ApiOkResponse({ description: 'A page of lesson progress', schema: v2PageSchema(LESSON_PROGRESS_V2_SCHEMA) })
+  @ApiOkResponse({ description: 'A page of lesson progress', schema: openApi(V2PageSchema(LessonProgressV2Schema)) })
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const page = parsePage(query, this.config.APP_SECRET, 'lesson-progress');
     const since = dateTimeParam(query, 'filter[updated_since]', false);

@@ -7,7 +7,8 @@ import { notFound } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
-import { DERIVED, REGISTERED_USER } from './completion';
+import { DERIVED } from '../../core/database/fragments';
+import { REGISTERED_USER } from './completion';
 import { ProgressService } from './progress.service';
 import { liveLesson } from '../../core/database/fragments';
 import { scoped } from '../../core/database/scoped';
@@ -19,7 +20,31 @@ import type { ProgressTokenRow } from './lesson-progress.store';
  * derived status and score, the latest certificate and every enrollment. One statement per page,
  * whatever the number of lessons or enrollments.
  */
-const USER_COURSES = (pcFilter: string, paging: string) => `
+/**
+ * The published courses of learner $1 whose learner rows changed at or after $2 (`updated_since`),
+ * with their last change: the latest `updated_at` of the learner's enrollments of the course and of
+ * its course progress (a lesson's progress, a completion and a certificate move the course progress).
+ * Read on enrollments_org_user_updated_idx and course_progress_org_user_updated_idx; only courses the
+ * learner is enrolled in.
+ */
+const CHANGED_COURSES = `
+  SELECT c.published_course_id, max(c.at) AS changed_at FROM (
+      SELECT e.published_course_id, e.updated_at AS at FROM enrollments e WHERE e.organization_id = $org AND e.user_id = $1 AND e.updated_at >= $2
+      UNION ALL
+      SELECT cp.published_course_id, cp.updated_at FROM course_progress cp WHERE cp.organization_id = $org AND cp.user_id = $1 AND cp.updated_at >= $2) c
+   WHERE EXISTS (SELECT 1 FROM enrollments e WHERE e.organization_id = $org AND e.user_id = $1 AND e.published_course_id = c.published_course_id)
+   GROUP BY c.published_course_id`;
+
+/** The list's courses in enrollment order (`x.pos`: the first enrollment), or, with `updated_since`, by last change. */
+const BY_ENROLLMENT = (pcFilter: string, paging: string) => `
+  (SELECT e.published_course_id, min(e.enrolled_at) AS pos FROM enrollments e
+    WHERE e.organization_id = $org AND e.user_id = $1 ${pcFilter} AND ${REGISTERED_USER}
+    GROUP BY e.published_course_id ORDER BY pos, e.published_course_id ${paging}) x`;
+const BY_CHANGE = (paging: string) => `
+  (SELECT k.published_course_id, k.changed_at AS pos FROM (${CHANGED_COURSES}) k
+    WHERE ${REGISTERED_USER} ORDER BY k.changed_at, k.published_course_id ${paging}) x`;
+
+const USER_COURSES = (pcFilter: string, paging: string, courses = BY_ENROLLMENT(pcFilter, paging)) => `
   SELECT pc.id AS published_course_id, d.name AS domain_name, c.id AS course_id, c.title,
          le.id AS enrollment_id, le.enrolled_at,
          cp.id AS cp_id, cp.completed_at, cp.latest_activity, cp.credits_earned, cp.credit_unit_plural,
@@ -28,9 +53,7 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
          lc.lesson_count, lc.required_lesson_count, lc.completed_lesson_count, lc.completed_required_lesson_count,
          cert.code AS cert_code, cert.issued_at AS cert_issued_at, cert.expires_at AS cert_expires_at,
          ae.all_enrollments
-    FROM (SELECT e.published_course_id, min(e.enrolled_at) AS first_at FROM enrollments e
-           WHERE e.organization_id = $org AND e.user_id = $1 ${pcFilter} AND ${REGISTERED_USER}
-           GROUP BY e.published_course_id ORDER BY first_at, e.published_course_id ${paging}) x
+    FROM ${courses}
     JOIN published_courses pc ON pc.id = x.published_course_id AND pc.organization_id = $org
     JOIN courses c ON c.id = pc.course_id AND c.organization_id = $org
     JOIN domains d ON d.id = pc.domain_id AND d.organization_id = $org
@@ -57,7 +80,7 @@ const USER_COURSES = (pcFilter: string, paging: string) => `
         FROM enrollments e
         LEFT JOIN course_progress ep ON ep.organization_id = $org AND ep.enrollment_id = e.id
        WHERE e.organization_id = $org AND e.user_id = $1 AND e.published_course_id = x.published_course_id) ae ON true
-   ORDER BY x.first_at, x.published_course_id`;
+   ORDER BY x.pos, x.published_course_id`;
 
 export interface UserCourseRow {
   published_course_id: string;
@@ -107,6 +130,12 @@ const USER_COURSES_COUNT: PoolRead = {
           FROM enrollments WHERE organization_id = $org AND user_id = $1`,
 };
 const USER_COURSES_PAGE: PoolRead = { sql: USER_COURSES('', 'LIMIT $2 OFFSET $3'), types: TEXT_TIMESTAMPS };
+/** The same with `updated_since` ($2): the courses changed since, by last change (CHANGED_COURSES). */
+const USER_COURSES_SINCE_COUNT: PoolRead = {
+  name: 'user_courses_v1_since_count',
+  sql: `SELECT (SELECT count(*)::int FROM (${CHANGED_COURSES}) k) AS n, ${REGISTERED_USER} AS known`,
+};
+const USER_COURSES_SINCE_PAGE: PoolRead = { sql: USER_COURSES('', '', BY_CHANGE('LIMIT $3 OFFSET $4')), types: TEXT_TIMESTAMPS };
 
 export interface UserLessonRow {
   lesson_id: string;
@@ -135,12 +164,18 @@ export class ProgressReads {
     return id;
   }
 
-  /** A window of the user's published courses (a bare array, CONVENTIONS §16): none past the end, and then no page statement. */
-  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest): Promise<UserCourseListRow[]> {
+  /**
+   * A window of the user's published courses (a bare array, CONVENTIONS §16): none past the end, and
+   * then no page statement. With `updatedSince` the courses whose learner rows changed at or after it,
+   * by last change (CHANGED_COURSES).
+   */
+  async userCourses(p: Principal, userPublicId: string, page: V1PageRequest, updatedSince?: Date): Promise<UserCourseListRow[]> {
     const userId = this.userOf(p, userPublicId);
-    const [c] = await poolRead(this.ds, p.organizationId, USER_COURSES_COUNT, [userId]);
+    const since = updatedSince === undefined ? [] : [updatedSince];
+    const [c] = await poolRead(this.ds, p.organizationId, since.length ? USER_COURSES_SINCE_COUNT : USER_COURSES_COUNT, [userId, ...since]);
     if (!c.known) throw notFound();
-    return page.offset < c.n ? poolRead(this.ds, p.organizationId, USER_COURSES_PAGE, [userId, page.pageSize, page.offset]) : [];
+    if (page.offset >= c.n) return [];
+    return poolRead(this.ds, p.organizationId, since.length ? USER_COURSES_SINCE_PAGE : USER_COURSES_PAGE, [userId, ...since, page.pageSize, page.offset]);
   }
 
   async userCourse(p: Principal, userPublicId: string, publishedCoursePublicId: string): Promise<UserCourseRow> {
@@ -152,21 +187,35 @@ export class ProgressReads {
     return row;
   }
 
-  /** A learner's lessons of a published course with their progress (made for lessons without one). */
-  async userLessons(p: Principal, userPublicId: string, publishedCoursePublicId: string, page: V1PageRequest, lessonPublicId?: string): Promise<{ rows: UserLessonRow[]; count: number }> {
+  /**
+   * A learner's lessons of a published course with their progress (made for lessons without one), in
+   * course order. With `updatedSince` (/v1 `updated_since`) those whose lesson progress changed at or
+   * after it, by last change (lp.updated_at, lp.id) on lesson_progress_cp_updated_idx.
+   */
+  async userLessons(
+    p: Principal,
+    userPublicId: string,
+    publishedCoursePublicId: string,
+    page: V1PageRequest,
+    lessonPublicId?: string,
+    updatedSince?: Date,
+  ): Promise<{ rows: UserLessonRow[]; count: number }> {
     const lessonId = lessonPublicId === undefined ? null : decodeId('lesson', lessonPublicId);
     if (lessonPublicId !== undefined && !lessonId) throw notFound();
     const cp = await this.progress.courseProgressOf(this.ds.manager, p, userPublicId, publishedCoursePublicId);
     await this.progress.materializeLessons(this.ds.manager, p.organizationId, cp, lessonId ?? undefined);
-    const where = `lp.organization_id = $org AND lp.course_progress_id = $1 AND ($2::uuid IS NULL OR lp.lesson_id = $2)`;
+    const params: unknown[] = [cp.id, lessonId];
+    const since = updatedSince === undefined ? '' : ` AND lp.updated_at >= $${params.push(updatedSince)}`;
+    const order = updatedSince === undefined ? 'l."order", l.id' : 'lp.updated_at, lp.id';
+    const where = `lp.organization_id = $org AND lp.course_progress_id = $1 AND ($2::uuid IS NULL OR lp.lesson_id = $2)${since}`;
     const from = `lesson_progress lp JOIN lessons l ON l.id = lp.lesson_id AND l.organization_id = $org AND ${liveLesson('l')}`;
     const db = scoped(this.ds, p.organizationId);
-    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, [cp.id, lessonId]);
+    const [c] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, params);
     const rows = await db.query<UserLessonRow[]>(
       `SELECT l.id AS lesson_id, l.title AS lesson_title, lp.id, lp.view_count, lp.last_viewed_on, lp.completed_at, lp.success_status,
               lp.score, lp.max_score, lp.custom_data
-         FROM ${from} WHERE ${where} ORDER BY l."order", l.id LIMIT ${page.pageSize} OFFSET ${page.offset}`,
-      [cp.id, lessonId],
+         FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      params,
     );
     if (lessonPublicId !== undefined && !rows.length) throw notFound();
     return { rows, count: c.n };

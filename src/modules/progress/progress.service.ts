@@ -203,7 +203,21 @@ export class ProgressService {
    */
   async writeLesson(p: Principal, t: LessonTarget, patch: LessonPatch, view: boolean): Promise<LessonProgressRow> {
     const target = await this.resolve(p, t);
-    return this.ds.transaction((m) => this.writeLessonIn(m, p.organizationId, target, patch, view));
+    return this.ds.transaction(async (m) => {
+      const row = await this.writeLessonIn(m, p.organizationId, target, patch, view);
+      if (!view && patch.completed_at && row.completed_at) for (const h of this.completionHooks) await h(m, p.organizationId, target.id);
+      return row;
+    });
+  }
+
+  /**
+   * Hooks run when the API (an administrator, not the content) completes a lesson, in its
+   * transaction: modules/content-runs waives the cmi5 AUs not yet satisfied
+   * (docs/decisions/content-runs.md "waived").
+   */
+  private readonly completionHooks: ((m: EntityManager, org: string, lessonProgressId: string) => Promise<void>)[] = [];
+  onAdministrativeCompletion(hook: (m: EntityManager, org: string, lessonProgressId: string) => Promise<void>): void {
+    this.completionHooks.push(hook);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Body, Controller, Param, Res } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -6,6 +7,7 @@ import { V1 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { fieldError } from '../../core/http/v1-rules';
 import { DRF } from '../../core/http/drf-messages';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1_WINDOW, V1Page } from '../../core/pagination/v1-page';
 import { UserCourseProgressDto, UserLessonProgressDto } from './dto/progress.v1.dto';
 import { lessonPatchOf } from './lesson-rules';
@@ -37,8 +39,15 @@ export class UserProgressV1Controller {
    * presented rows), issue 16.
    */
   @route.get()
-  async list(@Auth() p: Principal, @Param('user_id') userId: string, @Paged(...V1_WINDOW) page: V1Page, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const json = page.windowJson((await this.reads.userCourses(p, userId, page)).map(userCourseJson));
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async list(
+    @Auth() p: Principal,
+    @Param('user_id') userId: string,
+    @Query() query: Record<string, unknown>,
+    @Paged(...V1_WINDOW) page: V1Page,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const json = page.windowJson((await this.reads.userCourses(p, userId, page, v1UpdatedSince(query))).map(userCourseJson));
     reply.header('Content-Type', JSON_TYPE);
     return json;
   }
@@ -61,8 +70,9 @@ export class UserProgressV1Controller {
   }
 
   @route.get(':published_course_id/lessons')
-  async lessons(@Auth() p: Principal, @Param('user_id') userId: string, @Param('published_course_id') pcId: string, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { rows, count } = await this.reads.userLessons(p, userId, pcId, page);
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
+  async lessons(@Auth() p: Principal, @Param('user_id') userId: string, @Param('published_course_id') pcId: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
+    const { rows, count } = await this.reads.userLessons(p, userId, pcId, page, undefined, v1UpdatedSince(query));
     return page.list(rows.map(presentUserLesson), count);
   }
 

@@ -9,3 +9,4 @@ export * from './published-courses.presenter';
 export * from './published-courses.service';
 export * from './published-courses.store';
 export * from './dto/published-course.dto';
+export * from './group-visibility-writes';

@@ -10,9 +10,9 @@ import { v1SinceSql } from '../../core/pagination/updated-since';
 import { scoped } from '../../core/database/scoped';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';
-import { deleteOverrides, setSingleOverride } from '../groups/visibility-override-writes';
 import type { PublishedCourseRow } from './published-courses.store';
 import { PublishedCoursesService } from './published-courses.service';
+import { GroupVisibilityWrites } from './group-visibility-writes';
 
 export interface TagRow {
   id: string;
@@ -50,7 +50,6 @@ const courseLink = (table: string, column: string, target: string, kind: LinkTab
   kind,
   columns,
   member,
-  changed: 'created_at',
 });
 
 /**
@@ -70,6 +69,7 @@ export class PublishedCourseExtrasService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly domains: DomainsService,
     private readonly published: PublishedCoursesService,
+    private readonly overrides: GroupVisibilityWrites,
   ) {
     const parent: ParentOf = async (p, [domainName, id]) => (await this.live(p, domainName, id)).id;
     this.tags = new LinkRows(ds, parent, courseLink('published_course_tags', 'tag_id', 'tags', 'tag', ['id', 'name', 'slug'], 'tag'));
@@ -121,7 +121,7 @@ export class PublishedCourseExtrasService {
       ? await scoped(this.ds, p.organizationId).query<{ id: string; name: string }[]>(`SELECT id, name FROM groups WHERE organization_id = $org AND id = $1`, [uuid])
       : [];
     if (!rows.length) throw invalidPk('student_group.id', groupId);
-    await this.ds.transaction((m) => setSingleOverride(m, p.organizationId, rows[0].id, pc.id, isVisible));
+    await this.ds.transaction((m) => this.overrides.setSingleOverride(m, p.organizationId, rows[0].id, pc.id, isVisible));
     return { ...rows[0], is_visible: isVisible };
   }
 
@@ -144,7 +144,7 @@ export class PublishedCourseExtrasService {
 
   async removeOverride(p: Principal, domainName: string, id: string, groupId: string): Promise<void> {
     const { pc, row } = await this.override(p, await this.live(p, domainName, id), groupId);
-    await deleteOverrides(this.ds.manager, p.organizationId, row.id, pc.id);
+    await this.overrides.deleteOverrides(this.ds.manager, p.organizationId, row.id, pc.id);
   }
 
   // ---- prerequisites (OpenAPI-only)

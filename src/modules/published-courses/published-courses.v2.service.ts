@@ -8,7 +8,7 @@ import { scoped } from '../../core/database/scoped';
 import { ApiError } from '../../core/http/api-error';
 import { decodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import { itemDateTime } from '../enrollments/v2-dates';
+import { itemDateTime } from '../../core/http/v2-dates';
 import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
 import { PUBLISH_MESSAGES, PublicationsService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './publications.service';
 import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';

@@ -4,6 +4,7 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
+import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { AttemptListQuery, AttemptRequest } from './dto/attempt.v1.dto';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
@@ -37,7 +38,7 @@ export class QuizAttemptsV1Controller {
   @Scopes('quizzes:read', 'enrollments:read')
   @ApiOkResponse({ description: "A page of the quiz's attempts", schema: v1PageSchema(ATTEMPT_SCHEMA) })
   async list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() q: AttemptListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const { quiz, rows, count } = await this.attempts.list(p, quizId, q.user_id || undefined, page);
+    const { quiz, rows, count } = await this.attempts.list(p, quizId, q.user_id || undefined, page, v1UpdatedSince(q as Record<string, unknown>));
     return page.list(
       rows.map((r) => presentAttempt(r, quiz)),
       count,

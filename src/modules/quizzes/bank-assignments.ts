@@ -8,9 +8,18 @@ import { Changes, Db, NOW } from './quiz-rows';
 export class BankAssignments {
   constructor(private readonly db: Db) {}
 
-  /** A quiz's assignments (live banks), ordered by order then creation; paged when `page` is given. */
-  async list(org: string, quizId: string, page?: V1PageRequest): Promise<{ rows: AssignmentRow[]; count: number }> {
-    const since = page ? v1SinceSql(page, 'a.updated_at', 2, 'a."order", a.created_at, a.id') : { and: '', params: [], order: 'a."order", a.created_at, a.id' };
+  /**
+   * A quiz's assignments (live banks), ordered by order then creation; paged when `page` is given. With
+   * an updated-since time (the /v1 page's, or `updatedSince` of the unpaged /v2 list) those changed at
+   * or after it, by last change (updated_at, id) on question_bank_assignments_quiz_updated_idx.
+   */
+  async list(org: string, quizId: string, page?: V1PageRequest, updatedSince?: Date): Promise<{ rows: AssignmentRow[]; count: number }> {
+    const order = 'a."order", a.created_at, a.id';
+    const since = page
+      ? v1SinceSql(page, 'a.updated_at', 2, order)
+      : updatedSince
+        ? { and: ' AND a.updated_at >= $2', params: [updatedSince], order: 'a.updated_at, a.id' }
+        : { and: '', params: [], order };
     const from = `FROM question_bank_assignments a JOIN question_banks b ON b.id = a.question_bank_id AND b.organization_id = $org AND b.deleted_at IS NULL
                   WHERE a.organization_id = $org AND a.quiz_id = $1${since.and}`;
     const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';

@@ -1,8 +1,10 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { v2Resource } from '../../core/http/v2-resource-kit';
+import { DateTime, nullable, PublicId, StringEnum, V2ResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { uuidV5 } from '../../core/ids/uuid-v5';
-import type { AssignmentRow, QuestionBankRow, QuestionRow, QuizRow, StoredAnswer } from './quiz-model';
+import { ALIGNMENTS, type AssignmentRow, type QuestionBankRow, type QuestionRow, type QuizRow, type StoredAnswer } from './quiz-model';
 
 /** The /v1 and /v2 shapes of the quiz model (published Quiz, QuestionBank, Question, QuestionSummary, QuestionBankAssignment; /v2 *Resource). */
 
@@ -91,8 +93,82 @@ export function presentAssignmentV1(a: AssignmentRow) {
 
 /* ---------------------------------------------------------------------- /v2 */
 
-export function presentQuizV2(q: QuizRow, baseUrl: string) {
-  return v2Resource('quizzes', 'quiz', q.id, baseUrl, {
+/**
+ * The /v2 resources of the quiz model (QuizResource, QuestionBankResource, QuestionResource,
+ * QuestionBankAssignmentResource of the published document), declared once
+ * (core/openapi/declared-shape.ts): the types of the presenters below.
+ */
+export const QuizResourceSchema = V2ResourceSchema(
+  'quizzes',
+  Type.Object({
+    name: Type.String(),
+    description_html: Type.String(),
+    passing_percentage_correct: Type.Integer(),
+    max_attempts: Type.Integer(),
+    require_correct_response: Type.Boolean(),
+    randomize_questions: Type.Boolean(),
+    limit_question_count: Type.Integer(),
+    randomize_answers: Type.Boolean(),
+    show_results_on_failure: Type.Boolean(),
+    show_question_feedback: Type.Boolean(),
+    time_limit_seconds: nullable(Type.Integer()),
+    skip_start_screen: nullable(Type.Boolean()),
+    alignment: StringEnum(ALIGNMENTS),
+    external_id: Type.String(),
+    created_at: DateTime(),
+    modified_at: DateTime(),
+  }),
+  { description: 'A quiz (QuizResource).' },
+);
+export type QuizResource = Static<typeof QuizResourceSchema>;
+
+export const QuestionBankResourceSchema = V2ResourceSchema('question-banks', Type.Object({ name: Type.String(), external_id: Type.String(), created_at: DateTime(), modified_at: DateTime() }), {
+  description: 'A question bank (QuestionBankResource).',
+});
+export type QuestionBankResource = Static<typeof QuestionBankResourceSchema>;
+
+const AnswerSchema = Type.Object({ id: PublicId(), answer_text: Type.String(), correct: Type.Boolean(), order: Type.Integer() });
+
+export const QuestionResourceSchema = V2ResourceSchema(
+  'questions',
+  Type.Object({
+    question_html: Type.String(),
+    order: Type.Integer(),
+    question_type: Type.String(),
+    case_sensitive: Type.Boolean(),
+    requires_manual_grading: Type.Boolean(),
+    is_graded: Type.Boolean(),
+    is_optional: Type.Boolean(),
+    correct_answer_feedback_html: Type.String(),
+    incorrect_answer_feedback_html: Type.String(),
+    answer_feedback_html: Type.String(),
+    quiz_id: nullable(PublicId()),
+    question_bank_id: nullable(PublicId()),
+    external_id: Type.String(),
+    created_at: DateTime(),
+    modified_at: DateTime(),
+    answers: Type.Array(AnswerSchema),
+  }),
+  { description: 'A question (QuestionResource).' },
+);
+export type QuestionResource = Static<typeof QuestionResourceSchema>;
+
+export const QuestionBankAssignmentResourceSchema = V2UnlinkedResourceSchema(
+  'question-bank-assignments',
+  Type.Object({
+    question_bank_id: PublicId(),
+    order: Type.Integer(),
+    randomize_questions: Type.Boolean(),
+    limit_question_count: Type.Integer(),
+    created_at: DateTime(),
+    modified_at: DateTime(),
+  }),
+  { description: 'A question bank bound to a quiz (QuestionBankAssignmentResource).' },
+);
+export type QuestionBankAssignmentResource = Static<typeof QuestionBankAssignmentResourceSchema>;
+
+export function presentQuizV2(q: QuizRow, baseUrl: string): QuizResource {
+  return v2Resource<'quizzes', QuizResource['attributes']>('quizzes', 'quiz', q.id, baseUrl, {
     name: q.name,
     description_html: q.html,
     passing_percentage_correct: q.passing_percentage_correct,
@@ -112,12 +188,17 @@ export function presentQuizV2(q: QuizRow, baseUrl: string) {
   });
 }
 
-export function presentBankV2(b: QuestionBankRow, baseUrl: string) {
-  return v2Resource('question-banks', 'questionBank', b.id, baseUrl, { name: b.name, external_id: externalId('question-bank', b.id), created_at: iso(b.created_at), modified_at: iso(b.updated_at) });
+export function presentBankV2(b: QuestionBankRow, baseUrl: string): QuestionBankResource {
+  return v2Resource<'question-banks', QuestionBankResource['attributes']>('question-banks', 'questionBank', b.id, baseUrl, {
+    name: b.name,
+    external_id: externalId('question-bank', b.id),
+    created_at: iso(b.created_at),
+    modified_at: iso(b.updated_at),
+  });
 }
 
-export function presentQuestionV2(x: QuestionRow, baseUrl: string) {
-  return v2Resource('questions', 'question', x.id, baseUrl, {
+export function presentQuestionV2(x: QuestionRow, baseUrl: string): QuestionResource {
+  return v2Resource<'questions', QuestionResource['attributes']>('questions', 'question', x.id, baseUrl, {
     question_html: x.html,
     order: x.order,
     question_type: x.type,
@@ -137,9 +218,9 @@ export function presentQuestionV2(x: QuestionRow, baseUrl: string) {
   });
 }
 
-export function presentAssignmentV2(a: AssignmentRow) {
+export function presentAssignmentV2(a: AssignmentRow): QuestionBankAssignmentResource {
   return {
-    type: 'question-bank-assignments' as const,
+    type: 'question-bank-assignments',
     id: encodeId('questionBankAssignment', a.id),
     attributes: {
       question_bank_id: encodeId('questionBank', a.question_bank_id),

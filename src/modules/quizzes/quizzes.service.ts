@@ -145,18 +145,21 @@ export class QuizzesService {
     return { rows, count: n };
   }
 
-  async listQuestionsV2(p: Principal, page: PageRequest, f: { quizId?: string | null; bankId?: string | null }): Promise<Keyed<QuestionRow>[]> {
+  /**
+   * A /v2 page of live questions, of one quiz or bank when filtered; with `updatedSince` those changed
+   * at or after it, by last change (updated_at, id) on questions_org_updated_idx or, for one quiz or
+   * bank, questions_quiz_updated_idx / questions_bank_updated_idx (docs/decisions/data-out.md).
+   */
+  async listQuestionsV2(p: Principal, page: PageRequest, f: { quizId?: string | null; bankId?: string | null; updatedSince?: Date }): Promise<Keyed<QuestionRow>[]> {
     // an id filter that decodes to nothing matches nothing
     if (f.quizId === null || f.bankId === null) return [];
-    const params: unknown[] = [f.quizId ?? null, f.bankId ?? null];
-    const k = keyset('x', page, params);
-    return keyed(
-      await this.db(p).query<QuestionRow[]>(
-        `SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.deleted_at IS NULL
-            AND ($1::uuid IS NULL OR x.quiz_id = $1) AND ($2::uuid IS NULL OR x.question_bank_id = $2)${k.where}${k.tail}`,
-        params,
-      ),
-    );
+    const params: unknown[] = [];
+    let where = '';
+    if (f.quizId !== undefined) where += ` AND x.quiz_id = $${params.push(f.quizId)}`;
+    if (f.bankId !== undefined) where += ` AND x.question_bank_id = $${params.push(f.bankId)}`;
+    if (f.updatedSince !== undefined) where += ` AND x.updated_at >= $${params.push(f.updatedSince)}`;
+    const k = keyset('x', page, params, f.updatedSince !== undefined);
+    return keyed(await this.db(p).query<QuestionRow[]>(`SELECT ${QUESTION_SELECT} FROM questions x WHERE x.organization_id = $org AND x.deleted_at IS NULL${where}${k.where}${k.tail}`, params));
   }
 
   async questionsById(org: string, ids: string[]): Promise<Map<string, QuestionRow>> {

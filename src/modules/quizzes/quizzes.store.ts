@@ -19,7 +19,8 @@ export interface QuizRow {
   time_limit_seconds: number | null;
   show_question_feedback: boolean;
   skip_start_screen: boolean | null;
-  alignment: string;
+  /** CHECK (alignment IN ('left', 'center', 'right')) */
+  alignment: 'left' | 'center' | 'right';
   created_at: Date;
   updated_at: Date;
 }

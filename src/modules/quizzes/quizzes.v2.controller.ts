@@ -27,7 +27,7 @@ import {
 import { presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { QuizzesService } from './quizzes.service';
 import { KindBatches, QuizzesV2Service } from './quizzes.v2.service';
-import type { QuestionBankRow, QuizRow } from './quiz-model';
+import type { QuestionBankRow, QuestionRow, QuizRow } from './quiz-model';
 import { serviceIn } from '../../core/http/service-ref';
 
 const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.id : undefined);
@@ -40,9 +40,11 @@ const bankKey = (raw: Record<string, any>) => {
   const id = raw?.attributes?.question_bank_id;
   return typeof id === 'string' ? id : undefined;
 };
+/** `filter[updated_since]` of the /v2 lists of this module (docs/decisions/data-out.md). */
+const UPDATED_SINCE_QUERY = { name: 'filter[updated_since]', required: false, schema: { type: 'string' as const, format: 'date-time' } };
 const listQueries = [
   ApiQuery({ name: 'filter[name]', required: false, schema: { type: 'string' } }),
-  ApiQuery({ name: 'filter[updated_since]', required: false, schema: { type: 'string', format: 'date-time' } }),
+  ApiQuery(UPDATED_SINCE_QUERY),
   ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } }),
   ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } }),
 ];
@@ -114,8 +116,9 @@ export class QuizBanksV2Controller {
 
   @Get()
   @Scopes('quizzes:read')
-  list(@Auth() p: Principal, @Param('quiz_id') quizId: string) {
-    return this.v2.listAssignments(p, quizId);
+  @ApiQuery(UPDATED_SINCE_QUERY)
+  list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() query: Record<string, unknown>) {
+    return this.v2.listAssignments(p, quizId, dateTimeParam(query, 'filter[updated_since]', true));
   }
 
   @Post()
@@ -212,14 +215,19 @@ export class QuestionsV2Controller {
   @Scopes('question-banks:read', 'quizzes:read')
   @ApiQuery({ name: 'filter[quiz_id]', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'filter[question_bank_id]', required: false, schema: { type: 'string' } })
+  @ApiQuery(UPDATED_SINCE_QUERY)
   async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('questions') page: V2Page) {
+    const updatedSince = dateTimeParam(query, 'filter[updated_since]', true);
     const quiz = filterParam(query, 'filter[quiz_id]', 1000);
     const bank = filterParam(query, 'filter[question_bank_id]', 1000);
     const rows = await this.model.listQuestionsV2(p, page, {
       quizId: quiz === undefined ? undefined : decodeId('quiz', quiz),
       bankId: bank === undefined ? undefined : decodeId('questionBank', bank),
+      updatedSince,
     });
-    return page.document(rows, (x) => presentQuestionV2(x, page.baseUrl));
+    const present = (x: QuestionRow) => presentQuestionV2(x, page.baseUrl);
+    // filter[updated_since]: ordered by last change, the cursor at (updated_at, id)
+    return updatedSince ? page.documentAt(rows, present, (x) => ({ t: x.updated_at.toISOString(), id: x.id })) : page.document(rows, present);
   }
 
   @Get(':id')

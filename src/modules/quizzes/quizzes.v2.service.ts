@@ -276,9 +276,10 @@ export class QuizzesV2Service {
     return id;
   }
 
-  async listAssignments(p: Principal, quizPublicId: string) {
+  /** A quiz's assignments; with `updatedSince` those changed at or after it, by last change. */
+  async listAssignments(p: Principal, quizPublicId: string, updatedSince?: Date) {
     const quizId = await this.requireQuiz(p, quizPublicId);
-    const { rows } = await this.model.assignments.list(p.organizationId, quizId);
+    const { rows } = await this.model.assignments.list(p.organizationId, quizId, undefined, updatedSince);
     return { data: rows.map(presentAssignmentV2) };
   }
 

@@ -8,19 +8,10 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { encodeId } from '../../core/ids/ids';
 import type { Domain } from '../domains/domain.entity';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
-import type { CycleUnit } from './cycle';
 import type { ReenrollmentRuleUpdateRequest } from './dto/reenrollment-rule.dto';
+import { REENROLLMENT_RULE_COLUMNS as COLUMNS, ReenrollmentRuleRow } from './reenrollment-rules.store';
 
-export interface ReenrollmentRuleRow {
-  id: string;
-  published_course_id: string;
-  starts_at: Date;
-  cycle_duration: number;
-  cycle_duration_unit: CycleUnit;
-  next_run_at: Date;
-}
-
-const COLUMNS = 'id, published_course_id, starts_at, cycle_duration, cycle_duration_unit, next_run_at';
+export type { ReenrollmentRuleRow } from './reenrollment-rules.store';
 const STARTS_AT_RULE = 'Must be in the future and at the top of the hour.';
 
 /**
@@ -38,7 +29,7 @@ export class ReenrollmentRulesService {
 
   async get(p: Principal, domain: Domain, publishedCourseId: string): Promise<ReenrollmentRuleRow> {
     const pc = await this.publishedCourses.get(p, domain, publishedCourseId);
-    const [row] = await scoped(this.ds, p.organizationId).query(`SELECT ${COLUMNS} FROM reenrollment_rules WHERE organization_id = $org AND published_course_id = $1`, [pc.id]);
+    const [row] = await scoped(this.ds, p.organizationId).query<ReenrollmentRuleRow[]>(`SELECT ${COLUMNS} FROM reenrollment_rules WHERE organization_id = $org AND published_course_id = $1`, [pc.id]);
     if (!row) throw notFound('This published course has no reenrollment rule.');
     return row;
   }
@@ -48,7 +39,7 @@ export class ReenrollmentRulesService {
     const pc = await this.publishedCourses.get(p, domain, publishedCourseId);
     const startsAt = this.startsAt(dto.starts_at!);
     const rows = rowsOf<ReenrollmentRuleRow>(
-      await scoped(this.ds, p.organizationId).query(
+      await scoped(this.ds, p.organizationId).query<unknown>(
         `INSERT INTO reenrollment_rules (organization_id, published_course_id, starts_at, cycle_duration, cycle_duration_unit, next_run_at)
          VALUES ($org, $1, $2, $3, $4, $2) ON CONFLICT (published_course_id) DO NOTHING RETURNING ${COLUMNS}`,
         [pc.id, startsAt, dto.cycle_duration, dto.cycle_duration_unit ?? 'MONTHS'],
@@ -76,7 +67,7 @@ export class ReenrollmentRulesService {
     if (dto.cycle_duration_unit !== undefined) set('cycle_duration_unit', dto.cycle_duration_unit);
     if (!sets.length) return current;
     const [row] = rowsOf<ReenrollmentRuleRow>(
-      await scoped(this.ds, p.organizationId).query(
+      await scoped(this.ds, p.organizationId).query<unknown>(
         `UPDATE reenrollment_rules SET ${sets.join(', ')}, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org RETURNING ${COLUMNS}`,
         params,
       ),

@@ -5,7 +5,7 @@ import { scoped, unscoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { startNewCycles } from '../progress/cycles';
 import { nextRunAfter } from './cycle';
-import type { ReenrollmentRuleRow } from './reenrollment-rules.service';
+import { DueReenrollmentRuleRow, REENROLLMENT_RULE_COLUMNS } from './reenrollment-rules.store';
 
 /**
  * The worker's side of re-enrollment rules (CONVENTIONS §17). Each due rule runs in its own
@@ -35,11 +35,11 @@ export class ReenrollmentRunner {
   /** One rule's run, once: false when another worker holds it or it is no longer due. */
   async runOne(ruleId: string): Promise<boolean> {
     return this.ds.transaction(async (m) => {
-      const [rule] = (await unscoped(m, 'a due rule by id, its organization read from it').query(
-        `SELECT organization_id, ${'id, published_course_id, starts_at, cycle_duration, cycle_duration_unit, next_run_at'}
+      const [rule] = await unscoped(m, 'a due rule by id, its organization read from it').query<DueReenrollmentRuleRow[]>(
+        `SELECT organization_id, ${REENROLLMENT_RULE_COLUMNS}
            FROM reenrollment_rules WHERE id = $1 AND next_run_at <= now() FOR UPDATE SKIP LOCKED`,
         [ruleId],
-      )) as (ReenrollmentRuleRow & { organization_id: string })[];
+      );
       if (!rule) return false;
       const org = rule.organization_id;
       const scheduled = new Date(rule.next_run_at);

@@ -3,8 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
 import { NeutralApi } from '../../core/http/interfaces';
-import { contentSecurityPolicy, errorPage, escapeHtml } from '../auth/authorize.page';
-import { readCookie } from '../auth/authorize.service';
+import { contentSecurityPolicy, errorPage, escapeHtml, readCookie } from '../../core/http/html-page';
 import { SsoFailure, SsoOutcome, SsoService } from './sso.service';
 
 /**

@@ -1,14 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import { replaceEventPayloads } from '../../core/events/rewrite';
-import { erasePersonFromDomains } from '../domain-users/membership-writes';
-import { eraseProgressPersonalData } from '../progress/erasure';
 import { clearDiagnosticsMentioning } from '../webhooks/erasure';
 import { IdempotencyService } from '../../core/idempotency/idempotency.service';
 import { scoped } from '../../core/database/scoped';
 
 /**
  * Erasure of a user's personal data outside the `users` row (CONVENTIONS §10, last rule), run in
- * the anonymizing transaction. Used by StudentsService.anonymize (both /v1 and /v2).
+ * the anonymizing transaction. Used by StudentsService.anonymize (both /v1 and /v2), after the
+ * steps of the owners of the other tables (PersonErasureSteps: the first three below).
  *
  * - signup-field values: deleted;
  * - domain memberships: `marketing_optin` (a personal consent) cleared; the user members a /v1
@@ -120,9 +119,8 @@ export function erasePersonFromPayload(payload: Record<string, unknown>, p: Pers
 /** Run every erasure step in the caller's transaction. */
 export async function erasePersonalData(m: EntityManager, p: PersonToErase): Promise<void> {
   const org = p.organizationId;
-  // the tables are their owners': each step is the owner's function, in this transaction
-  await erasePersonFromDomains(m, org, p.userId);
-  await eraseProgressPersonalData(m, org, p.userId);
+  // the tables of other modules (domain memberships, lesson progress) are erased before, by their
+  // owners' steps (PersonErasureSteps, person-erasure.ts), in this transaction
 
   const { email, names } = needlesOf(p);
   // Events about the user: named by id in a `user` object, or mentioning the email anywhere.

@@ -5,7 +5,6 @@
  */
 export * from './dto/student-batch.dto';
 export * from './dto/student-email';
-export * from './password-reset-token';
 export * from './student.entity';
 export * from './students.module';
 export * from './students.presenter';
@@ -14,3 +13,4 @@ export * from './user-refs.presenter';
 export * from './user-refs';
 export * from './users.v1.service';
 export * from './students.provisioning';
+export * from './person-erasure';

@@ -18,9 +18,9 @@ import type { StudentListQuery } from './dto/student-query.dto';
 import { scoped } from '../../core/database/scoped';
 import type { UserRow } from './users.store';
 import { erasePersonalData } from './erase-personal-data';
-import { verifyResetToken } from './password-reset-token';
+import { PersonErasureSteps } from './person-erasure';
+import { verifyResetToken } from '../mail/password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
-import { eraseRatingFeedback } from '../analytics/rating-writes';
 import { ANONYMIZED_USER_EDIT, userState } from './user-refs';
 import type { StudentRow } from './students.presenter';
 
@@ -96,6 +96,7 @@ export class StudentsService {
     private readonly domains: DomainsService,
     private readonly config: AppConfig,
     private readonly resetMails: PasswordResetMails,
+    private readonly erasure: PersonErasureSteps,
   ) {}
 
   /**
@@ -204,7 +205,8 @@ export class StudentsService {
           [id, placeholderEmail],
         );
       }
-      await eraseRatingFeedback(m, p.organizationId, id);
+      // course-rating feedback, domain memberships, lesson-progress free text: the owners' steps (person-erasure.ts)
+      for (const step of this.erasure.steps) await step(m, p.organizationId, id);
       await erasePersonalData(m, {
         organizationId: p.organizationId,
         userId: id,

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsString, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 
 const REQUIRED = { message: 'This field is required.' };
 
@@ -17,6 +18,13 @@ export class LaunchRequestV1 {
   @ValidateNested()
   @Type(() => LaunchUserRef)
   user: LaunchUserRef;
+
+  @ApiPropertyOptional({ description: 'The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first).', maxLength: 2000 })
+  @IsOptional()
+  @IsString({ message: 'Not a valid string.' })
+  @MinLength(1, { message: 'This field may not be blank.' })
+  @MaxLength(2000, { message: 'Ensure this field has no more than 2000 characters.' })
+  item?: string;
 }
 
 export class LaunchAttributesV2 {
@@ -29,6 +37,13 @@ export class LaunchAttributesV2 {
   @IsString({ message: 'Not a valid string.' })
   @MinLength(1, { message: 'This field may not be blank.' })
   student_id: string;
+
+  @ApiPropertyOptional({ description: 'The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first).', maxLength: 2000 })
+  @IsOptional()
+  @IsString({ message: 'Not a valid string.' })
+  @MinLength(1, { message: 'This field may not be blank.' })
+  @MaxLength(2000, { message: 'Ensure this field has no more than 2000 characters.' })
+  item?: string;
 }
 
 export class LaunchDataV2 {

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { ValidateNested } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, ValidateNested } from 'class-validator';
 import { ObjectList } from '../../../core/http/array-rules';
 import { Filter, PageParam, Present, Required, Str, StrList, V1Obj, V1Str } from '../../../core/http/v1-rules';
 
@@ -30,9 +31,12 @@ export class AttemptRequest {
   @Required() @ObjectList(() => AttemptAnswerRequest, MAX_ATTEMPT_ANSWERS) answers: AttemptAnswerRequest[];
 }
 
-/** GET /v1/quizzes/{quiz_id}/attempts: `user_id` narrows to one learner. */
+/** GET /v1/quizzes/{quiz_id}/attempts: `user_id` narrows to one learner; `updated_since` to the attempts submitted since (an attempt never changes). */
 export class AttemptListQuery {
   @Filter() user_id?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'extension: changed at or after (RFC 3339 with an offset); the list is then ordered by last change' })
+  @Allow()
+  updated_since?: unknown;
   @PageParam() page?: unknown;
   @PageParam() page_size?: unknown;
 }

@@ -1,5 +1,5 @@
-import { ValidationFailed } from '../../core/http/api-error';
-import { dateTimeParam } from '../../core/http/query-params';
+import { ValidationFailed } from './api-error';
+import { dateTimeParam } from './query-params';
 
 /**
  * A date-time member of a /v2 enrollment body: ISO 8601 with a timezone offset (as the list
