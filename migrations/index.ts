@@ -71,6 +71,8 @@ import { PublishedCoursesUpdatedSince1763890003000 } from './1763890003000-publi
 import { V1ResourceUpdatedSince1763880000000 } from './1763880000000-v1-resource-updated-since';
 import { UpdatedSinceCatalogCodesSignup1763920000000 } from './1763920000000-updated-since-catalog-codes-signup';
 import { UpdatedSinceQuizzesProgress1763940000000 } from './1763940000000-updated-since-quizzes-progress';
+import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
+import { CourseRatingsUpdatedAt1763930001000 } from './1763930001000-course-ratings-updated-at';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -143,4 +145,6 @@ export const MIGRATIONS = [
   UpdatedSinceQuizzesProgress1763940000000,
   LrsStatementAgents1763950000000,
   ContentItems1763950001000,
+  UpdatedSinceListsB1763930000000,
+  CourseRatingsUpdatedAt1763930001000,
 ];

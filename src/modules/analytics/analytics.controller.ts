@@ -6,7 +6,9 @@ import type { Principal } from '../../core/auth/principal';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { decodeId } from '../../core/ids/ids';
-import { pageDocument, parsePage } from '../../core/pagination/cursor-page';
+import { pageDocument, parsePage, V2Page } from '../../core/pagination/cursor-page';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
+import type { CourseRating } from './course-rating.entity';
 import { filterParam, listParam } from '../../core/http/query-params';
 import { AnalyticsService } from './analytics.service';
 import { V2 } from '../../core/http/interfaces';
@@ -34,6 +36,7 @@ export class AnalyticsController {
   @Get(':course_id/ratings')
   @Scopes('analytics:read')
   @ApiQuery({ name: 'filter[student.id]', required: false, schema: { type: 'string' } })
+  @V2UpdatedSinceQuery()
   @ApiQuery({ name: 'page[size]', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   @ApiQuery({ name: 'page[cursor]', required: false, schema: { type: 'string' } })
   async ratings(@Auth() p: Principal, @Param('course_id') courseId: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
@@ -43,7 +46,10 @@ export class AnalyticsController {
     const student = filterParam(query, 'filter[student.id]', 1000);
     // unknown or malformed student ids match nothing: an empty page
     const studentUuid = student === undefined ? undefined : decodeId('student', student);
-    const rows = studentUuid === null ? [] : await this.analytics.listRatings(p, courseUuid, page, studentUuid);
-    return pageDocument(rows, page, (r) => this.analytics.presentRating(r), requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
+    const since = v2UpdatedSince(query);
+    const rows = studentUuid === null ? [] : await this.analytics.listRatings(p, courseUuid, page, studentUuid, since);
+    const present = (r: CourseRating) => this.analytics.presentRating(r);
+    if (since) return new V2Page(page, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET).documentAt(rows, present, v2ChangeOf);
+    return pageDocument(rows, page, present, requestBaseUrl(this.config, req), req.url, this.config.APP_SECRET);
   }
 }

@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
+import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { DateTime, nullable, ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { CoursesService } from '../courses/courses.service';
@@ -85,11 +86,14 @@ export class AnalyticsService {
     return courseUuid;
   }
 
-  /** Ratings of a live course, most recent first (keyset DESC on created_at, id). */
-  async listRatings(p: Principal, courseUuid: string, page: PageRequest, studentUuid?: string): Promise<CourseRating[]> {
+  /**
+   * Ratings of a live course, most recent first (keyset DESC on created_at, id); with `since`
+   * (filter[updated_since]) the ratings changed at or after it, by last change (course_ratings_course_updated_idx).
+   */
+  async listRatings(p: Principal, courseUuid: string, page: PageRequest, studentUuid?: string, since?: Date): Promise<CourseRating[]> {
     const qb = this.ratings.createQueryBuilder('r').where('r.course_id = :course', { course: courseUuid }).andWhere('r.organization_id = :org', { org: p.organizationId });
     if (studentUuid) qb.andWhere('r.user_id = :student', { student: studentUuid });
-    return applyKeyset(qb, 'r', page, 'DESC').getMany();
+    return since ? v2SinceKeyset(qb, 'r', page, since).getMany() : applyKeyset(qb, 'r', page, 'DESC').getMany();
   }
 
   presentRating(r: CourseRating): CourseRatingResource {

@@ -10,4 +10,6 @@ export class CourseRating extends OrgEntity {
   @Column('int') rating: number;
   @Column('int') scaleMax: number;
   @Column('text', { nullable: true }) feedback: string | null;
+  /** moved on every real change by a trigger (data_out_touch), at the millisecond: the order of filter[updated_since] */
+  @Column({ type: 'timestamptz', insert: false, update: false }) updatedAt: Date;
 }

@@ -77,11 +77,13 @@ export function presentAuditEvent(r: AuditRow): AuditEventResource {
 export class AuditService {
   constructor(private readonly ds: DataSource) {}
 
-  async list(p: Principal, page: PageRequest, filters: { actorId?: string; createdGte?: Date }): Promise<AuditRow[]> {
+  /** `updatedSince` (filter[updated_since]): an event never changes, so the events made at or after it, in the list's order. */
+  async list(p: Principal, page: PageRequest, filters: { actorId?: string; createdGte?: Date; updatedSince?: Date }): Promise<AuditRow[]> {
     const params: unknown[] = [];
     let where = 'organization_id = $org';
     if (filters.actorId !== undefined) where += ` AND actor_id = $${params.push(filters.actorId)}`;
     if (filters.createdGte !== undefined) where += ` AND created_at >= $${params.push(filters.createdGte)}`;
+    if (filters.updatedSince !== undefined) where += ` AND created_at >= $${params.push(filters.updatedSince)}`;
     if (page.after) where += ` AND (created_at, id) > ($${params.push(page.after.t)}::timestamptz, $${params.push(page.after.id)}::uuid)`;
     return scoped(this.ds, p.organizationId).query<AuditRow[]>(`SELECT ${COLUMNS} FROM audit_events WHERE ${where} ORDER BY created_at, id LIMIT ${page.size + 1}`, params);
   }

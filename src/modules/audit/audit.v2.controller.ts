@@ -10,6 +10,7 @@ import { Filter } from '../../core/http/v1-rules';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
 import { AuditEventSchema, AuditService, presentAuditEvent } from './audit.service';
+import { v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 
 /** AuditEventFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
 export class AuditEventListQuery {
@@ -21,6 +22,11 @@ export class AuditEventListQuery {
   @IsString()
   @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/, { message: 'must be an RFC 3339 time with an offset' })
   'filter[created_gte]'?: string;
+
+  /** CONVENTIONS §20: an audit event never changes, its creation is its last change (read by v2UpdatedSince: 422 naming it when bad) */
+  @IsOptional()
+  @IsString()
+  'filter[updated_since]'?: string;
 }
 
 /** GET /v2/audit-events/ and /v2/audit-events/{id} (extension, CONVENTIONS §19, `audit:read`): the audit log of administrative writes, oldest first. */
@@ -40,7 +46,9 @@ export class AuditEventsV2Controller {
       createdGte = new Date(q['filter[created_gte]']);
       if (Number.isNaN(createdGte.getTime())) throw new ValidationFailed([{ field: 'filter[created_gte]', message: 'must be an RFC 3339 time with an offset' }], 422);
     }
-    const rows = await this.audit.list(p, page, { actorId: q['filter[actor.id]'], createdGte });
+    // filter[updated_since]: the events made since (an event never changes), in their order (created_at, id), on audit_events_org_created_idx
+    const updatedSince = v2UpdatedSince(q as unknown as Record<string, unknown>);
+    const rows = await this.audit.list(p, page, { actorId: q['filter[actor.id]'], createdGte, updatedSince });
     return page.document(rows, presentAuditEvent);
   }
 

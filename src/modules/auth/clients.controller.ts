@@ -1,10 +1,11 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V2 } from '../../core/http/interfaces';
 import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 import type { OAuthClient } from './oauth.entities';
 import { ClientSchema, ClientsService } from './clients.service';
 import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
@@ -21,8 +22,12 @@ export class ClientsController {
 
   @route.get()
   @ApiOkResponse({ description: "A page of the organization's clients", schema: openApi(V2PageSchema(ClientSchema)) })
-  async list(@Auth() p: Principal, @CursorPaged('clients', { document: false }) page: V2Page) {
-    return page.document(await this.clients.list(p, page), (c) => this.clients.present(c));
+  @V2UpdatedSinceQuery()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('clients', { document: false }) page: V2Page) {
+    const since = v2UpdatedSince(query);
+    const rows = await this.clients.list(p, page, since);
+    const present = (c: OAuthClient) => this.clients.present(c);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @route.post()

@@ -10,7 +10,8 @@ import { newClientId, newClientSecret } from '../../core/auth/client-credentials
 import { constantTimeEqual, sha256 } from '../../core/crypto/crypto';
 import { ApiError, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { DateTime, nullable, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { ClientCreateRequest, ClientUpdateRequest } from './dto/client.dto';
 import { OAuthClient, TokenFamily } from './oauth.entities';
@@ -107,9 +108,10 @@ export class ClientsService {
     });
   }
 
-  async list(principal: Principal, page: PageRequest): Promise<OAuthClient[]> {
+  /** By creation, or with filter[updated_since] the clients changed since, by last change (oauth_clients_org_updated_idx). */
+  async list(principal: Principal, page: PageRequest, since?: Date): Promise<OAuthClient[]> {
     const qb = this.clients.createQueryBuilder('c').where('c.organization_id = :org', { org: principal.organizationId });
-    return applyKeyset(qb, 'c', page).getMany();
+    return v2SinceKeyset(qb, 'c', page, since).getMany();
   }
 
   async get(principal: Principal, publicId: string): Promise<OAuthClient> {

@@ -10,6 +10,8 @@ import { Asset } from './entities';
 import { assetImportJob, ImportJobs } from './import-jobs';
 import { nameFromUrl, vetContentUrl } from './url-check';
 import { OrgRowsService } from '../../core/pagination/org-rows';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { filePage } from './file-lists';
 import { scoped } from '../../core/database/scoped';
 
 @Injectable()
@@ -22,6 +24,11 @@ export class AssetsService extends OrgRowsService<Asset> {
     private readonly imports: ImportJobs,
   ) {
     super(repo, 'asset');
+  }
+
+  /** /v1 list: oldest first, or with updated_since by last change (file-lists.ts). */
+  override list(p: Principal, page: V1PageRequest): Promise<{ rows: Asset[]; count: number }> {
+    return filePage(this.repo, p.organizationId, page);
   }
 
   /**

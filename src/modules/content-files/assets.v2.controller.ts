@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -12,6 +12,8 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { AssetsV2Service } from './assets.v2.service';
 import { AssetV2Schema, presentAssetV2 } from './assets.v2.presenter';
 import { AssetCreateItemV2, AssetUpdateEnvelopeV2 } from './dto/asset.v2.dto';
+import type { Asset } from './entities';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 
 /**
  * /v2/assets (live /v2 addition, CONVENTIONS §17): list, create batch (a content_url answers
@@ -46,8 +48,12 @@ export class AssetsV2Controller {
   @Get()
   @Scopes('assets:read')
   @ApiOkResponse({ description: 'A page of assets', schema: openApi(V2PageSchema(AssetV2Schema)) })
-  async list(@Auth() p: Principal, @CursorPaged('assets') page: V2Page) {
-    return page.document(await this.v2.list(p, page), (a) => presentAssetV2(a, page.baseUrl));
+  @V2UpdatedSinceQuery()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('assets') page: V2Page) {
+    const since = v2UpdatedSince(query);
+    const rows = await this.v2.list(p, page, since);
+    const present = (a: Asset) => presentAssetV2(a, page.baseUrl);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @Get(':id')

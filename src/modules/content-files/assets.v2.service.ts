@@ -4,7 +4,8 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { ApiError } from '../../core/http/api-error';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { AssetsService } from './assets.service';
 import { AssetCreateItemV2 } from './dto/asset.v2.dto';
 import { Asset } from './entities';
@@ -21,9 +22,10 @@ export class AssetsV2Service {
     @InjectRepository(Asset) private readonly repo: Repository<Asset>,
   ) {}
 
-  list(p: Principal, page: PageRequest): Promise<Asset[]> {
+  /** By creation, or with filter[updated_since] by last change (core/pagination/v2-updated-since.ts). */
+  list(p: Principal, page: PageRequest, since?: Date): Promise<Asset[]> {
     const qb = this.repo.createQueryBuilder('a').where('a.organization_id = :org', { org: p.organizationId });
-    return applyKeyset(qb, 'a', page).getMany();
+    return v2SinceKeyset(qb, 'a', page, since).getMany();
   }
 
   /**

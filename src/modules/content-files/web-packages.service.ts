@@ -12,6 +12,8 @@ import { WebPackage } from './entities';
 import { ImportJobs, webPackageImportJob } from './import-jobs';
 import { vetContentUrl } from './url-check';
 import { OrgRowsService } from '../../core/pagination/org-rows';
+import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { filePage } from './file-lists';
 import { scoped } from '../../core/database/scoped';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -36,6 +38,11 @@ export class WebPackagesService extends OrgRowsService<WebPackage> {
     private readonly imports: ImportJobs,
   ) {
     super(repo, 'webPackage');
+  }
+
+  /** /v1 list: oldest first, or with updated_since by last change (file-lists.ts). */
+  override list(p: Principal, page: V1PageRequest): Promise<{ rows: WebPackage[]; count: number }> {
+    return filePage(this.repo, p.organizationId, page);
   }
 
   /** Answers at once with state PROCESSING; the worker fetches, checks and unpacks the zip. */

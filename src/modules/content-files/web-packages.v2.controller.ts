@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import { RateLimit } from '../../core/auth/rate-limit';
@@ -11,6 +11,8 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackagesV2Service } from './web-packages.v2.service';
 import { presentWebPackageV2 } from './web-packages.v2.presenter';
+import type { WebPackage } from './entities';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 
 /** Create is rate limited more tightly than a plain batch, as published: each item queues an outbound fetch (docs/decisions/rate-limits.md). */
 const createRateLimit = RateLimit({
@@ -50,8 +52,12 @@ export class WebPackagesV2Controller {
 
   @Get()
   @Scopes('web-packages:read')
-  async list(@Auth() p: Principal, @CursorPaged('web-packages') page: V2Page) {
-    return page.document(await this.v2.list(p, page), (w) => presentWebPackageV2(w, page.baseUrl));
+  @V2UpdatedSinceQuery()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('web-packages') page: V2Page) {
+    const since = v2UpdatedSince(query);
+    const rows = await this.v2.list(p, page, since);
+    const present = (w: WebPackage) => presentWebPackageV2(w, page.baseUrl);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @Get(':id')

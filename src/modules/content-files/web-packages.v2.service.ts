@@ -4,7 +4,8 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { ValidationFailed } from '../../core/http/api-error';
-import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
+import type { PageRequest } from '../../core/pagination/cursor-page';
+import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { WebPackageCreateItemV2, WebPackageUpdateItemV2 } from './dto/web-package.v2.dto';
 import { WebPackage } from './entities';
 import { WebPackagesService } from './web-packages.service';
@@ -22,9 +23,10 @@ export class WebPackagesV2Service {
     @InjectRepository(WebPackage) private readonly repo: Repository<WebPackage>,
   ) {}
 
-  list(p: Principal, page: PageRequest): Promise<WebPackage[]> {
+  /** By creation, or with filter[updated_since] by last change (core/pagination/v2-updated-since.ts). */
+  list(p: Principal, page: PageRequest, since?: Date): Promise<WebPackage[]> {
     const qb = this.repo.createQueryBuilder('w').where('w.organization_id = :org', { org: p.organizationId });
-    return applyKeyset(qb, 'w', page).getMany();
+    return v2SinceKeyset(qb, 'w', page, since).getMany();
   }
 
   /** No within-batch dedupe (two packages from one URL are two packages); a refused content_url fails its item. */

@@ -67,7 +67,7 @@ export class ExportsService {
     return row;
   }
 
-  list(p: Principal, after: { t: string; id: string } | undefined, limit: number): Promise<ExportRow[]> {
-    return listExports(this.ds, p.organizationId, after, limit);
+  list(p: Principal, after: { t: string; id: string } | undefined, limit: number, since?: Date): Promise<ExportRow[]> {
+    return listExports(this.ds, p.organizationId, after, limit, since);
   }
 }

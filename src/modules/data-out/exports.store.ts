@@ -45,11 +45,18 @@ export async function findExport(ds: DataSource, org: string, id: string): Promi
   return row ?? null;
 }
 
-export async function listExports(ds: DataSource, org: string, after: { t: string; id: string } | undefined, limit: number): Promise<ExportRow[]> {
+/**
+ * A page of the organization's exports after the cursor position `after`: by creation, or with
+ * `since` (filter[updated_since]) the exports changed at or after it (a state change, rows done),
+ * by last change on data_exports_org_updated_idx (updated_at kept at the millisecond by updated_at_ms).
+ */
+export async function listExports(ds: DataSource, org: string, after: { t: string; id: string } | undefined, limit: number, since?: Date): Promise<ExportRow[]> {
   const params: unknown[] = [];
+  const by = since ? 'updated_at' : 'created_at';
   let where = 'organization_id = $org';
-  if (after) where += ` AND (created_at, id) > ($${params.push(after.t)}::timestamptz, $${params.push(after.id)}::uuid)`;
-  return scoped(ds, org).query<ExportRowRead[]>(`SELECT ${COLUMNS} FROM data_exports WHERE ${where} ORDER BY created_at, id LIMIT ${Math.trunc(limit)}`, params);
+  if (since) where += ` AND updated_at >= $${params.push(since)}`;
+  if (after) where += ` AND (${by}, id) > ($${params.push(after.t)}::timestamptz, $${params.push(after.id)}::uuid)`;
+  return scoped(ds, org).query<ExportRowRead[]>(`SELECT ${COLUMNS} FROM data_exports WHERE ${where} ORDER BY ${by}, id LIMIT ${Math.trunc(limit)}`, params);
 }
 
 /** The worker takes a queued export (or one left RUNNING by a worker that died); null when it is not to run. */

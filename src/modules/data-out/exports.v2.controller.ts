@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -8,6 +8,7 @@ import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
 import { ExportSchema, presentExport } from './exports.presenter';
+import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagination/v2-updated-since';
 import { ExportsService } from './exports.service';
 
 /**
@@ -36,12 +37,12 @@ export class ExportsV2Controller {
   @Get()
   @Scopes('data-export:read')
   @ApiOkResponse({ description: "A page of the organization's exports", schema: openApi(V2PageSchema(ExportSchema)) })
-  async list(@Auth() p: Principal, @CursorPaged('exports') page: V2Page) {
-    const rows = await this.exports.list(p, page.after, page.size + 1);
-    return page.document(
-      rows.map((r) => ({ ...r, createdAt: r.created_at })),
-      (r) => presentExport(r, this.config, page.baseUrl),
-    );
+  @V2UpdatedSinceQuery()
+  async list(@Auth() p: Principal, @Query() query: Record<string, unknown>, @CursorPaged('exports') page: V2Page) {
+    const since = v2UpdatedSince(query);
+    const rows = (await this.exports.list(p, page.after, page.size + 1, since)).map((r) => ({ ...r, createdAt: r.created_at, updatedAt: r.updated_at }));
+    const present = (r: (typeof rows)[number]) => presentExport(r, this.config, page.baseUrl);
+    return since ? page.documentAt(rows, present, v2ChangeOf) : page.document(rows, present);
   }
 
   @Get(':id')

@@ -9,6 +9,7 @@ import { scoped } from '../../core/database/scoped';
 import type { AdminRoleRow } from './admin-roles.store';
 import { conflict, forbidden, notFound, ValidationFailed } from '../../core/http/api-error';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import { adminAllowedScopes, BUILTIN_ROLE_SCOPES, BUILTIN_ROLES, isBuiltinRole, Queryable } from './admin-roles';
 
 /** A /v1/admin-roles object (an extension), declared once (core/openapi/declared-shape.ts): AdminRoleView and the OpenAPI answer. */
@@ -74,6 +75,17 @@ export class AdminRolesService {
   async list(p: Principal | string, page: V1PageRequest): Promise<{ rows: AdminRoleView[]; count: number }> {
     const org = typeof p === 'string' ? p : p.organizationId;
     const db = scoped(this.ds, org);
+    const since = page.updatedSince;
+    if (since) {
+      // updated_since: the custom roles changed since (the built-in roles never change), by last change, on admin_roles_org_updated_idx
+      const changed = v1SinceSql(page, 'updated_at', 1, 'created_at, id', 'id');
+      const [{ n: count }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admin_roles WHERE organization_id = $org${changed.and}`, changed.params);
+      const rows = await db.query<AdminRoleRow[]>(
+        `SELECT ${ROLE_COLUMNS} FROM admin_roles WHERE organization_id = $org${changed.and} ORDER BY ${changed.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+        changed.params,
+      );
+      return { rows: rows.map(rowView), count };
+    }
     const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admin_roles WHERE organization_id = $org`);
     const builtins = BUILTIN_ROLES.map(builtinView);
     const total = builtins.length + n;

@@ -11,6 +11,7 @@ import { ApiError, conflict, notFound, ValidationFailed } from '../../core/http/
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { DateTime, nullable, PublicId } from '../../core/openapi/declared-shape';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import { isBuiltinRole } from './admin-roles';
 import { AdminRolesService, assertCallerHolds } from './admin-roles.service';
 import { ARGON2_OPTIONS } from './organizations.service';
@@ -137,8 +138,13 @@ export class AdminsService {
   async list(p: Principal | string, page: V1PageRequest): Promise<{ rows: AdminRow[]; count: number }> {
     const org = typeof p === 'string' ? p : p.organizationId;
     const db = scoped(this.ds, org);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $org`);
-    const rows = await db.query<AdminRow[]>(`SELECT ${COLUMNS} FROM admins WHERE organization_id = $org ORDER BY created_at, id LIMIT ${page.pageSize} OFFSET ${page.offset}`);
+    // updated_since: the administrators changed since (email, role, password; a sign-in is no change), by last change, on admins_org_updated_idx
+    const since = v1SinceSql(page, 'updated_at', 1, 'created_at, id', 'id');
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM admins WHERE organization_id = $org${since.and}`, since.params);
+    const rows = await db.query<AdminRow[]>(
+      `SELECT ${COLUMNS} FROM admins WHERE organization_id = $org${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`,
+      since.params,
+    );
     return { rows, count: n };
   }
 

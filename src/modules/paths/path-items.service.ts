@@ -5,6 +5,7 @@ import { notFound } from '../../core/http/api-error';
 import { fieldError } from '../../core/http/v1-rules';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import { invalidPk } from '../enrollments/program-enrollments';
 import type { PathItemCreateDto, PathItemUpdateDto } from './dto/published-path.dto';
 import { isUniqueViolation } from '../../core/database/sql';
@@ -42,9 +43,13 @@ export class PathItemsService {
       extra = ` AND pi.id = $2`;
     }
     const db = scoped(m, organizationId);
-    const from = `FROM path_items pi JOIN published_courses pc ON pc.id = pi.published_course_id AND pc.unpublished_at IS NULL
+    let from = `FROM path_items pi JOIN published_courses pc ON pc.id = pi.published_course_id AND pc.unpublished_at IS NULL
                   JOIN courses c ON c.id = pc.course_id
                   WHERE pi.organization_id = $org AND pi.path_id = $1${extra}`;
+    // updated_since (a list's page): the items changed since, by last change, on path_items_path_updated_idx
+    const since = page ? v1SinceSql(page, 'pi.updated_at', params.length + 1, 'pi."order", pi.id') : { and: '', params: [], order: 'pi."order", pi.id' };
+    from += since.and;
+    params.push(...since.params);
     const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, params);
     const limit = page ? ` LIMIT ${page.pageSize} OFFSET ${page.offset}` : '';
     const rows = await db.query<PathItemViewRow[]>(
@@ -57,7 +62,7 @@ export class PathItemsService {
                 FROM lessons l WHERE l.course_id = c.id AND ${liveLesson('l')}) ls ON true
           WHERE`,
          )}
-        ORDER BY pi."order", pi.id${limit}`,
+        ORDER BY ${since.order}${limit}`,
       params,
     );
     return {

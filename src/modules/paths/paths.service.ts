@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, IsNull, MoreThanOrEqual } from 'typeorm';
 import { scoped } from '../../core/database/scoped';
 import type { Principal } from '../../core/auth/principal';
 import { SentNames, sentMembers } from '../../core/http/sent-members';
@@ -34,9 +34,11 @@ export class PathsService {
 
   async listPaths(p: Principal, page: V1PageRequest): Promise<{ rows: PathView[]; count: number }> {
     const m = this.ds.manager;
+    // updated_since: the paths changed since, by last change, on paths_org_updated_idx (docs/decisions/data-out.md)
+    const since = page.updatedSince;
     const [rows, count] = await m.getRepository(LearningPath).findAndCount({
-      where: { organizationId: p.organizationId, deletedAt: IsNull() },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      where: { organizationId: p.organizationId, deletedAt: IsNull(), ...(since ? { updatedAt: MoreThanOrEqual(since) } : {}) },
+      order: since ? { updatedAt: 'ASC', id: 'ASC' } : { createdAt: 'ASC', id: 'ASC' },
       take: page.pageSize,
       skip: page.offset,
     });

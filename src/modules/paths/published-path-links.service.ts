@@ -33,6 +33,7 @@ export class PublishedPathLinksService {
 
   constructor(ds: DataSource, lookups: PathLookups) {
     const publishedPath: ParentOf = async (p, [domainName, id]) => (await lookups.publishedPath(ds.manager, p, await lookups.domain(p, domainName), id)).id;
+    // updated_since: a label or tag link's creation is its last change (path_*_list_idx); an override's is_visible changes (path_visibility_overrides_pp_updated_idx)
     this.labels = new LinkRows(ds, publishedPath, link('path_labels', 'label_id', 'labels', 'label', 'label'));
     this.tags = new LinkRows(ds, publishedPath, link('path_tags', 'tag_id', 'tags', 'tag', 'tag', { columns: ['id', 'name', 'slug'] }));
     this.overrides = new LinkRows(ds, publishedPath, link('path_visibility_overrides', 'group_id', 'groups', 'group', 'student_group', { visibility: true }));

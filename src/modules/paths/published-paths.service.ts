@@ -36,6 +36,8 @@ export interface ListQuery {
   search?: string;
   labelName?: string;
   includeSearchable?: boolean;
+  /** updated_since: the published paths changed at or after, by last change (the published path row's updated_at) */
+  updatedSince?: Date;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -121,7 +123,13 @@ export class PublishedPathsService {
       where.push(`EXISTS (SELECT 1 FROM path_labels pl JOIN labels l ON l.id = pl.label_id AND l.organization_id = $org
                   WHERE pl.published_path_id = pp.id AND l.name = $${params.length})`);
     }
-    let order = `pp.created_at, pp.id`;
+    // updated_since: changed at or after, ordered by last change (docs/decisions/data-out.md), on published_paths_domain_updated_idx
+    if (q.updatedSince) {
+      params.push(q.updatedSince);
+      where.push(`pp.updated_at >= $${params.length}`);
+    }
+    const by = q.updatedSince ? `pp.updated_at, pp.id` : `pp.created_at, pp.id`;
+    let order = by;
     const terms = (q.search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 20);
     if (terms.length) {
       // A catalog search: every term must appear in the title, descriptions or keywords (never in
@@ -135,7 +143,7 @@ export class PublishedPathsService {
       const phrase = params.length;
       params.push(terms.map((t) => `%${escapeLike(t)}%`));
       const any = params.length;
-      order = `(lower(pa.title) LIKE $${phrase}) DESC, (lower(pa.title) LIKE ANY($${any}::text[])) DESC, pp.created_at, pp.id`;
+      order = `(lower(pa.title) LIKE $${phrase}) DESC, (lower(pa.title) LIKE ANY($${any}::text[])) DESC, ${by}`;
     }
     const from = `FROM published_paths pp JOIN paths pa ON pa.id = pp.path_id WHERE ${where.join(' AND ')}`;
     const m = this.ds.manager;

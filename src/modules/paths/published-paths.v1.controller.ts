@@ -1,4 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { V1 } from '../../core/http/interfaces';
@@ -103,8 +105,14 @@ export class PublishedPathsV1Controller {
 
   @Get()
   @Scopes('paths:read')
+  @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async list(@Auth() p: Principal, @Param('domain_name') domain: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
-    const q = { search: strParam(query, 'search'), labelName: strParam(query, 'label__name'), includeSearchable: boolParam(query, 'include_searchable_content') ?? false };
+    const q = {
+      search: strParam(query, 'search'),
+      labelName: strParam(query, 'label__name'),
+      includeSearchable: boolParam(query, 'include_searchable_content') ?? false,
+      updatedSince: v1UpdatedSince(query),
+    };
     const { rows, count } = await this.published.listPublished(p, domain, page, q);
     return page.list(rows.map(presentPublishedPath), count);
   }

@@ -6,6 +6,7 @@ import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import { LinkRows, LinkTable, ParentOf } from '../../core/pagination/link-rows';
+import { v1SinceSql } from '../../core/pagination/updated-since';
 import { scoped } from '../../core/database/scoped';
 import { invalidPk } from '../../core/http/v1-rules';
 import { DomainsService } from '../domains/domains.service';
@@ -40,6 +41,7 @@ interface GroupRef {
   name: string;
 }
 
+/** A link of the published course: made and removed, never changed (its `created_at` is its last change, for updated_since, on `<table>_list_idx`). */
 const courseLink = (table: string, column: string, target: string, kind: LinkTable['kind'], columns: string[], member: string): LinkTable => ({
   table,
   parent: 'published_course_id',
@@ -98,8 +100,11 @@ export class PublishedCourseExtrasService {
   async listOverrides(p: Principal, domainName: string, id: string, page: V1PageRequest): Promise<{ rows: OverrideRow[]; count: number }> {
     const pc = await this.live(p, domainName, id);
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.overridesFrom}`, [pc.id]);
-    const rows = await db.query<OverrideRow[]>(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom} ORDER BY vo.created_at, vo.id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id]);
+    // updated_since: the overrides written since (a write sets updated_at), by last change, on visibility_overrides_pc_updated_idx
+    const since = v1SinceSql(page, 'vo.updated_at', 2, 'vo.created_at, vo.id');
+    const params = [pc.id, ...since.params];
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.overridesFrom}${since.and}`, params);
+    const rows = await db.query<OverrideRow[]>(`SELECT g.id, g.name, vo.is_visible ${this.overridesFrom}${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
@@ -149,8 +154,11 @@ export class PublishedCourseExtrasService {
     const from = `FROM published_course_prerequisites pr JOIN published_courses q ON q.id = pr.prerequisite_id AND q.unpublished_at IS NULL
                   WHERE pr.published_course_id = $1 AND pr.organization_id = $org`;
     const db = scoped(this.ds, p.organizationId);
-    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}`, [pc.id]);
-    const rows = await db.query<{ id: string }[]>(`SELECT pr.prerequisite_id AS id ${from} ORDER BY pr.created_at, pr.prerequisite_id LIMIT ${page.pageSize} OFFSET ${page.offset}`, [pc.id]);
+    // updated_since: the links made since (a link is never changed), in their order, on published_course_prerequisites_list_idx
+    const since = v1SinceSql(page, 'pr.created_at', 2, 'pr.created_at, pr.prerequisite_id', 'pr.prerequisite_id');
+    const params = [pc.id, ...since.params];
+    const [{ n }] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n ${from}${since.and}`, params);
+    const rows = await db.query<{ id: string }[]>(`SELECT pr.prerequisite_id AS id ${from}${since.and} ORDER BY ${since.order} LIMIT ${page.pageSize} OFFSET ${page.offset}`, params);
     return { rows, count: n };
   }
 
