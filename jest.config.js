@@ -14,4 +14,6 @@ module.exports = {
   // an app start (every module, the OpenAPI document) can take 20-30 s on a loaded 2-core machine: hooks and tests get 60 s
   testTimeout: 60000,
   maxWorkers: 2,
+  // a worker that has grown past this after a test file is replaced by a fresh one (each file loads the whole app; heaps of 3-4 GB made the later files slower)
+  workerIdleMemoryLimit: '1536MB',
 };
