@@ -1,6 +1,5 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
 
 const REQUIRED = { message: 'This field is required.' };
 
@@ -19,7 +18,7 @@ export class LaunchRequestV1 {
   @Type(() => LaunchUserRef)
   user: LaunchUserRef;
 
-  @ApiPropertyOptional({ description: 'The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first).', maxLength: 2000 })
+  /** The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first). */
   @IsOptional()
   @IsString({ message: 'Not a valid string.' })
   @MinLength(1, { message: 'This field may not be blank.' })
@@ -38,7 +37,7 @@ export class LaunchAttributesV2 {
   @MinLength(1, { message: 'This field may not be blank.' })
   student_id: string;
 
-  @ApiPropertyOptional({ description: 'The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first).', maxLength: 2000 })
+  /** The item of the package to play: a SCORM item identifier or a cmi5 AU id (default: the first). */
   @IsOptional()
   @IsString({ message: 'Not a valid string.' })
   @MinLength(1, { message: 'This field may not be blank.' })
