@@ -166,4 +166,3 @@ export function declaredV1<S extends TSchema>(published: string | string[], sche
 
 /** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
 export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });
-
