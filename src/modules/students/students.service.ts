@@ -227,7 +227,7 @@ export class StudentsService {
 
   /**
    * Queue a password-reset mail (the mail worker sends it). The link points to the given domain of
-   * the organization and carries a signed token {sid, exp, pca}; see password-reset-token.ts. The
+   * the organization and carries a signed token {sid, exp, pca}; see mail/password-reset-token.ts. The
    * mail is recorded first (PasswordResetMails), so a Redis outage delays it instead of losing it
    * or holding the request.
    */
