@@ -58,9 +58,16 @@ export class V1ContentItemsService {
     private readonly lessons: V1LessonsService,
   ) {}
 
+  /**
+   * A block has no time of its own: it changes only through a write of its lesson (these writes, the
+   * rating blocks', the /v2 lesson writes: each moves `lessons.updated_at`), so its last change is its
+   * lesson's. With `updated_since`, the lesson's blocks when the lesson changed at or after it, in
+   * their order; none otherwise (docs/decisions/data-out.md).
+   */
   async list(p: Principal, lessonId: string, page: V1PageRequest): Promise<{ rows: ContentItemView[]; count: number }> {
     const lesson = await this.lessons.get(p, lessonId);
-    const items = itemsOf(lesson);
+    const since = page.updatedSince;
+    const items = since && lesson.updatedAt < since ? [] : itemsOf(lesson);
     return { rows: items.slice(page.offset, page.offset + page.pageSize).map((item) => ({ lessonId: lesson.id, item })), count: items.length };
   }
 
