@@ -10,7 +10,7 @@ import { Filter } from '../../core/http/v1-rules';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { openApi, V2DocumentSchema, V2PageSchema } from '../../core/openapi/declared-shape';
 import { AuditEventSchema, AuditService, presentAuditEvent } from './audit.service';
-import { v2UpdatedSince } from '../../core/pagination/v2-updated-since';
+import { v2UpdatedSince, V2UpdatedSinceQuery } from '../../core/pagination/v2-updated-since';
 
 /** AuditEventFilters (page[size] and page[cursor] are read by parsePage from the raw query). */
 export class AuditEventListQuery {
@@ -39,6 +39,7 @@ export class AuditEventsV2Controller {
 
   @Get()
   @Scopes('audit:read')
+  @V2UpdatedSinceQuery()
   @ApiOkResponse({ description: 'A page of audit events', schema: openApi(V2PageSchema(AuditEventSchema)) })
   async list(@Auth() p: Principal, @Query() q: AuditEventListQuery, @CursorPaged('audit-events') page: V2Page) {
     let createdGte: Date | undefined;
