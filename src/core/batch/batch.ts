@@ -165,3 +165,13 @@ export async function runBatch<T, R>(body: unknown, spec: BatchSpec<T>, handler:
     body: { data, summary: { total: data.length, succeeded: data.length - failed, failed } },
   };
 }
+
+/**
+ * The outcomes with each result presented (`present(result, id)`), in the same order: a service
+ * answers the rows it wrote, its controller presents them (docs/decisions/module-graph.md).
+ */
+export function presentResults<R, S>(outcomes: Map<number, ItemOutcome<R>>, present: (r: R, id: string) => S): Map<number, ItemOutcome<S>> {
+  const out = new Map<number, ItemOutcome<S>>();
+  for (const [i, o] of outcomes) out.set(i, o.ok && o.result !== undefined ? { ...o, result: present(o.result, o.id) } : (o as ItemOutcome<S>));
+  return out;
+}

@@ -3,7 +3,7 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../auth/decorators';
 import type { Principal } from '../auth/principal';
-import { BatchHandler, BatchResult, BatchSpec, ItemOutcome, runBatch, ValidItem } from '../batch/batch';
+import { BatchHandler, BatchResult, BatchSpec, ItemOutcome, presentResults, runBatch, ValidItem } from '../batch/batch';
 import { decodeId, IdType } from '../ids/ids';
 import type { AppConfig } from '../config/config';
 import { requestBaseUrl } from '../http/base-url';
@@ -22,7 +22,8 @@ export async function replyBatch<T, R>(reply: FastifyReply, body: unknown, spec:
  * not_found with `notFound` as detail), its changes (`changesOf`: the changes, or that item's
  * failure) merge per id in request order, and `apply` writes every id's merged changes at once,
  * answering the objects it updated (presented, by uuid). Every item of an updated id answers its
- * final object; the others are not_found.
+ * final object; the others are not_found. `publicIdOf`: the item's id from what `apply` answered
+ * (default its `id`, the presented object's), when `apply` answers rows for the controller to present.
  */
 export async function updateLastWins<T extends { id: string }, C extends object, R extends { id: string }>(
   items: ValidItem<T>[],
@@ -30,6 +31,7 @@ export async function updateLastWins<T extends { id: string }, C extends object,
   notFound: string,
   changesOf: (v: ValidItem<T>) => C | Extract<ItemOutcome<never>, { ok: false }>,
   apply: (merged: Map<string, C>) => Promise<Map<string, R>>,
+  publicIdOf: (r: R) => string = (r) => r.id,
 ): Promise<Map<number, ItemOutcome<R>>> {
   const out = new Map<number, ItemOutcome<R>>();
   const merged = new Map<string, C>();
@@ -51,7 +53,7 @@ export async function updateLastWins<T extends { id: string }, C extends object,
   const updated = await apply(merged);
   for (const [index, id] of idOf) {
     const res = updated.get(id);
-    out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: notFound, pointer: '/id' });
+    out.set(index, res ? { ok: true, id: publicIdOf(res), result: res } : { ok: false, code: 'not_found', detail: notFound, pointer: '/id' });
   }
   return out;
 }
@@ -67,6 +69,8 @@ export interface V2BatchOp<S> {
   doc?: { description: string; items: string };
   /** more method decorators of the operation (e.g. a @RateLimit) */
   decorators?: MethodDecorator[];
+  /** presents each item's result (what the service wrote) with the request's base URL: the service answers rows, the controller presents them */
+  present?: (result: any, baseUrl: string) => unknown;
 }
 
 /**
@@ -102,7 +106,10 @@ export function V2Batches<S>(spec: { service: ServiceArg<S>; type: string; scope
           const service = resolveService(this, ref) as Record<string, (...a: unknown[]) => Promise<any>>;
           const extra = spec.baseUrl ? [requestBaseUrl(config, req)] : [];
           const batch = { itemClass: op.item, type: spec.type, dedupeKey: op.dedupeKey, dedupePointer: op.dedupePointer, maxItems: config.BATCH_MAX_ITEMS };
-          return replyBatch(reply, body, batch, (items) => service[method](p, items, ...extra));
+          const present = op.present;
+          if (!present) return replyBatch(reply, body, batch, (items) => service[method](p, items, ...extra));
+          const base = requestBaseUrl(config, req);
+          return replyBatch(reply, body, batch, async (items) => presentResults(await service[method](p, items, ...extra), (r) => present(r, base)));
         },
       }[name];
       Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });

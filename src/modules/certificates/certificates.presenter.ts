@@ -2,20 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { compileSerializer, DateTime, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
 import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { certificateStatus } from './certificate-status';
+import type { CertificateView } from './certificates.store';
 import { cachedPublicId } from '../../core/ids/ids';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../../core/ids/public-ids';
 
-/** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
-export interface CertificateView {
-  id: string;
-  userId: string;
-  courseId: string;
-  code: string;
-  issuedAt: Timestamp;
-  expiresAt: Timestamp | null;
-  scoreAsPercent: number | null;
-}
+export type { CertificateView } from './certificates.store';
 
 /**
  * CertificateResource of the published /v2 document, declared once (core/openapi/declared-shape.ts);

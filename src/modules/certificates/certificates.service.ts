@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import type { CertificateView } from './certificates.presenter';
+import type { CertificateView } from './certificates.store';
 import { CERTIFICATE_STATUS_SQL } from './certificate-status';
 
 export type CertificateStatus = 'active' | 'expired' | 'all';

@@ -1,3 +1,4 @@
+import type { Timestamp } from '../../core/database/pool-reads';
 import { scoped, unscoped, type SqlRunner } from '../../core/database/scoped';
 
 /**
@@ -5,6 +6,17 @@ import { scoped, unscoped, type SqlRunner } from '../../core/database/scoped';
  * row types its statements answer (row-types.spec.ts checks them against the migrated schema)
  * and the statements that read them (docs/decisions/data-access.md).
  */
+
+/** What a certificate resource shows: a Certificate entity, or a row read with these members as pg answers it. */
+export interface CertificateView {
+  id: string;
+  userId: string;
+  courseId: string;
+  code: string;
+  issuedAt: Timestamp;
+  expiresAt: Timestamp | null;
+  scoreAsPercent: number | null;
+}
 
 /** A certificate with what its documents show (PDF, credential, verification). @table certificates */
 export interface CertificateFactsRow {

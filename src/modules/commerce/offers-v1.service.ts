@@ -8,7 +8,7 @@ import { decodeId } from '../../core/ids/ids';
 import { v1SinceSql } from '../../core/pagination/updated-since';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { OfferUpdateDto } from './dto/offer.dto';
-import type { OfferItemRow } from './offers.presenter';
+import type { OfferItemRow } from './offers';
 import { updateSent } from './update-sent';
 import { scoped } from '../../core/database/scoped';
 

@@ -5,11 +5,10 @@ import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { domainBase } from '../domains/domain-url';
 import type { OfferRow } from './offers';
+import { priceCents, type OfferItemRow } from './offers';
+export { priceCents, type OfferProduct, type OfferItemRow } from './offers';
 
 export const money = (cents: number, currency: string) => ({ amount: (cents / 100).toFixed(2), currency_code: currency });
-
-/** An offer's price in cents: an offer whose price was never set is free (CONVENTIONS §11). */
-export const priceCents = (o: { price_cents: number | string | null }) => (o.price_cents === null || o.price_cents === undefined ? 0 : Number(o.price_cents));
 
 /**
  * The published /v1 Offer (the `offer` of a published course, path, plan or course series), declared
@@ -36,28 +35,6 @@ export function presentOffer(o: OfferRow | undefined, domainName: string): Offer
 
 /** The most units one checkout may buy (OfferItem.max_quantity). */
 export const MAX_QUANTITY = 100;
-
-/** What an offer sells (one of its four product ids is set) and the domain the product is on. */
-export interface OfferProduct {
-  published_course_id: string | null;
-  published_path_id: string | null;
-  plan_id: string | null;
-  course_series_id: string | null;
-  domain_id: string | null;
-  domain_name: string | null;
-}
-
-/** One row of the /v1/offers queries (offers-v1.service.ts). */
-export interface OfferItemRow extends OfferProduct {
-  id: string;
-  description: string | null;
-  registration_open: boolean;
-  price_cents: number | null;
-  currency_code: string;
-  sku: string | null;
-  created_at: Date;
-  live: boolean;
-}
 
 export const offerType = (r: Pick<OfferItemRow, 'published_course_id' | 'published_path_id' | 'plan_id'>) =>
   r.published_course_id ? 'published_course' : r.published_path_id ? 'published_path' : r.plan_id ? 'plan' : 'course_series';

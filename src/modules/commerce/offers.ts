@@ -37,3 +37,28 @@ export async function insertDefaultOffer(m: EntityManager, organizationId: strin
     description.slice(0, 500),
   ]);
 }
+
+/** An offer's price in cents: an offer whose price was never set is free (CONVENTIONS §11). */
+export const priceCents = (o: { price_cents: number | string | null }) => (o.price_cents === null || o.price_cents === undefined ? 0 : Number(o.price_cents));
+
+/** What an offer sells (one of its four product ids is set) and the domain the product is on. */
+export interface OfferProduct {
+  published_course_id: string | null;
+  published_path_id: string | null;
+  plan_id: string | null;
+  course_series_id: string | null;
+  domain_id: string | null;
+  domain_name: string | null;
+}
+
+/** One row of the /v1/offers queries (offers-v1.service.ts). */
+export interface OfferItemRow extends OfferProduct {
+  id: string;
+  description: string | null;
+  registration_open: boolean;
+  price_cents: number | null;
+  currency_code: string;
+  sku: string | null;
+  created_at: Date;
+  live: boolean;
+}

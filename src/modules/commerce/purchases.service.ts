@@ -16,7 +16,7 @@ import type { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/p
 import { grantPurchase, offerTarget, revokeGrants } from './fulfilment';
 import { PurchaseGrantWrites } from './purchase-grants';
 import { offerItem } from './offers-v1.service';
-import { priceCents } from './offers.presenter';
+import { priceCents } from './offers';
 import { insertPurchase, loadPurchase, loadPurchaseByUuid, PurchaseRow, PurchaseState, updatePurchase } from './purchases.store';
 import { scoped } from '../../core/database/scoped';
 

@@ -28,9 +28,9 @@ import { v2ChangeOf, V2UpdatedSinceQuery, v2UpdatedSince } from '../../core/pagi
   service: AssetsV2Service,
   type: 'assets',
   scopes: 'assets',
-  baseUrl: true,
   create: {
     call: (s) => s.createMany,
+    present: presentAssetV2,
     item: AssetCreateItemV2,
     decorators: [
       ApiResponse({ status: 200, description: 'Every asset created', schema: openApi(V2BatchSchema(AssetV2Schema)) }),

@@ -4,12 +4,12 @@ import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { ApiError } from '../../core/http/api-error';
+import { encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { AssetsService } from './assets.service';
 import { AssetCreateItemV2 } from './dto/asset.v2.dto';
 import { Asset } from './entities';
-import { AssetResourceV2, presentAssetV2 } from './assets.v2.presenter';
 
 /**
  * /v2 assets (the live /v2 addition of CONVENTIONS §17) over the /v1 service: the same rows, URL
@@ -32,8 +32,8 @@ export class AssetsV2Service {
    * Each item as POST /v1/assets would create it (content_url re-hosted by the worker, or an
    * embed link READY at once); an item the /v1 rules refuse fails alone with validation_error at its member.
    */
-  async createMany(p: Principal, items: ValidItem<AssetCreateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<AssetResourceV2>>> {
-    const out = new Map<number, ItemOutcome<AssetResourceV2>>();
+  async createMany(p: Principal, items: ValidItem<AssetCreateItemV2>[]): Promise<Map<number, ItemOutcome<Asset>>> {
+    const out = new Map<number, ItemOutcome<Asset>>();
     for (const v of items) {
       const a = v.item.attributes;
       try {
@@ -41,8 +41,7 @@ export class AssetsV2Service {
           content_url: a.content_url,
           asset: { name: a.name, embed_link_url: a.embed_link_url, aspect_ratio: a.aspect_ratio, sync_completion: a.sync_completion },
         });
-        const res = presentAssetV2(asset, baseUrl);
-        out.set(v.index, { ok: true, id: res.id, result: res });
+        out.set(v.index, { ok: true, id: encodeId('asset', asset.id), result: asset });
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) throw err;
         const problem = err.problems[0];

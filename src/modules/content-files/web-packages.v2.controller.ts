@@ -34,14 +34,14 @@ const createRateLimit = RateLimit({
   service: WebPackagesV2Service,
   type: 'web-packages',
   scopes: 'web-packages',
-  baseUrl: true,
   create: {
     call: (s) => s.createMany,
+    present: presentWebPackageV2,
     item: WebPackageCreateItemV2,
     doc: { description: 'Batch of web packages to fetch and import (no within-batch dedupe); each answers in state PROCESSING', items: '_WebPackageCreateData' },
     decorators: [createRateLimit],
   },
-  update: { call: (s) => s.updateMany, item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
+  update: { call: (s) => s.updateMany, present: presentWebPackageV2, item: WebPackageUpdateItemV2, doc: { description: 'Batch of title updates', items: '_WebPackageUpdateData' } },
 })
 @Controller('v2/web-packages')
 export class WebPackagesV2Controller {

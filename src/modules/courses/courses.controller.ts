@@ -21,9 +21,8 @@ import { FastRead } from '../../core/routes/fast-path';
   service: CoursesService,
   type: 'courses',
   scopes: 'courses',
-  baseUrl: true,
-  create: { call: (s) => s.createMany, item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
-  update: { call: (s) => s.updateMany, item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
+  create: { call: (s) => s.createMany, present: presentCourse, item: CourseCreateItem, doc: { description: 'Batch of course items (no within-batch dedupe)', items: '_CourseCreateData' } },
+  update: { call: (s) => s.updateMany, present: presentCourse, item: CourseUpdateItem, doc: { description: 'Batch of course update items', items: '_CourseUpdateData' } },
 })
 @Controller('v2/courses')
 export class CoursesController {

@@ -1,29 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, nullable, V2ResourceSchema } from '../../core/openapi/declared-shape';
-import type { Course } from './course.entity';
-import type { CourseStats } from './courses.service';
 import { publicIdsOf, trimBase } from '../../core/ids/public-ids';
-
-/** What presentCourse reads of a course: an entity, or a row of the /v2 reads mapped by hand. */
-export type CourseFields = Pick<
-  Course,
-  | 'id'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'externalId'
-  | 'title'
-  | 'shortDescription'
-  | 'longDescriptionHtml'
-  | 'enforceSequentialNavigation'
-  | 'promoImageUrl'
-  | 'issuesCertificate'
-  | 'certificateValidityDays'
->;
-
-export interface CourseView {
-  course: CourseFields;
-  stats: CourseStats;
-}
+import type { CourseView } from './courses.shape';
+export type { CourseFields, CourseView } from './courses.shape';
 
 /**
  * CourseResource of the published /v2 document, declared once (core/openapi/declared-shape.ts):

@@ -6,7 +6,8 @@ import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { PageRequest } from '../../core/pagination/cursor-page';
 import { Course } from './course.entity';
-import { CourseFields, type CourseResource, CourseView, presentCourse } from './courses.presenter';
+import type { CourseFields, CourseView } from './courses.shape';
+import { publicIdsOf } from '../../core/ids/public-ids';
 import { poolRead, poolRowOr404 } from '../../core/database/pool-reads';
 import { CourseCreateItem, CourseUpdateItem } from './dto/course.dto';
 import { externalIdOf } from '../../core/ids/external-id';
@@ -22,8 +23,6 @@ export interface CourseStats {
   averageRating: number | null;
   isPublished: boolean;
 }
-
-export type { CourseResource };
 
 const NO_STATS: CourseStats = { lessonCount: 0, lessonsUpdatedAt: null, averageRating: null, isPublished: false };
 
@@ -165,8 +164,8 @@ export class CoursesService {
    * administrator of the organization (case-insensitive), else that row alone fails. One lookup,
    * one multi-row INSERT.
    */
-  async createMany(p: Principal, items: ValidItem<CourseCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
-    const out = new Map<number, ItemOutcome<CourseResource>>();
+  async createMany(p: Principal, items: ValidItem<CourseCreateItem>[]): Promise<Map<number, ItemOutcome<CourseView>>> {
+    const out = new Map<number, ItemOutcome<CourseView>>();
     const org = p.organizationId;
     const emails = [
       ...new Set(
@@ -239,7 +238,7 @@ export class CoursesService {
       for (const r of toInsert) {
         const course = byId.get(r.id);
         if (!course) continue; // left to the engine as internal_error
-        out.set(r.index, { ok: true, id: presentCourse({ course, stats: NO_STATS }, baseUrl).id, result: presentCourse({ course, stats: NO_STATS }, baseUrl) });
+        out.set(r.index, { ok: true, id: publicIdsOf('course', course.id).id, result: { course, stats: NO_STATS } });
       }
     }
     return out;
@@ -251,8 +250,8 @@ export class CoursesService {
    * applied in request order (later values win) and every such item returns the final course.
    * One UPDATE ... FROM (VALUES ...) RETURNING, one statement for the computed attributes.
    */
-  async updateMany(p: Principal, items: ValidItem<CourseUpdateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<CourseResource>>> {
-    const out = new Map<number, ItemOutcome<CourseResource>>();
+  async updateMany(p: Principal, items: ValidItem<CourseUpdateItem>[]): Promise<Map<number, ItemOutcome<CourseView>>> {
+    const out = new Map<number, ItemOutcome<CourseView>>();
     // certificate settings (extensions): issues_certificate null = unchanged; certificate_validity_days absent = unchanged, null = never expires
     const merged = new Map<
       string,
@@ -304,11 +303,11 @@ export class CoursesService {
       p.organizationId,
       rows.map((r) => entityFromRow(this.courses, r)),
     );
-    const byId = new Map(views.map((v) => [v.course.id, presentCourse(v, baseUrl)]));
+    const byId = new Map(views.map((v) => [v.course.id, v]));
     for (const [id, m] of merged) {
-      const res = byId.get(id);
+      const view = byId.get(id);
       for (const index of m.indexes) {
-        out.set(index, res ? { ok: true, id: res.id, result: res } : { ok: false, code: 'not_found', detail: 'Course not found.', pointer: '/id' });
+        out.set(index, view ? { ok: true, id: publicIdsOf('course', id).id, result: view } : { ok: false, code: 'not_found', detail: 'Course not found.', pointer: '/id' });
       }
     }
     return out;

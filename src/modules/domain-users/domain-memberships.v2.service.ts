@@ -11,7 +11,7 @@ import { conflict, notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
 import { assignOnRegistration } from '../groups/auto-assignment';
-import { presentUser } from './domain-users.presenter';
+import { presentUser } from './event-user';
 import { DomainRefV2 } from './dto/domain-membership.v2.dto';
 
 /** A domain membership as /v2 shows it: the domain_users row with its domain's name. */

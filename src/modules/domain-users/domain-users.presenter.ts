@@ -5,18 +5,13 @@ import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import { fullName } from '../students/students.presenter';
 import type { AccessCodeInfo, DomainUserListRow, DomainUserRow, SignupValue } from './domain-users.service';
 
-/** The user of an event body (CONVENTIONS §6: id, email, first_name, last_name); API reads add `full_name`. */
-export function presentUser(r: { user_id: string; email: string; first_name: string; last_name: string }) {
-  return { id: encodeId('student', r.user_id), email: r.email, first_name: r.first_name, last_name: r.last_name };
-}
-
 export function presentSignupValue(v: SignupValue) {
   return { signup_field: { id: encodeId('signupField', v.field_id), label: v.label }, value: v.value };
 }
 
 /**
  * DomainUserListItem of the published /v1 document, declared once (core/openapi/declared-shape.ts):
- * the user as presentUser + `full_name`; `access_code` left out for a member who joined without one
+ * the user as an event body's (event-user.ts) + `full_name`; `access_code` left out for a member who joined without one
  * (optional, not nullable); `signup_fields` only when asked for (an extension).
  */
 export const DomainUserSchema = Type.Object({

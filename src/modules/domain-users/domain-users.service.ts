@@ -15,7 +15,7 @@ import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Domain } from '../domains/domain.entity';
 import { fieldError, parseTimestamp } from '../../core/http/v1-rules';
 import { poolRead, PoolRead, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
-import { presentUser } from './domain-users.presenter';
+import { presentUser } from './event-user';
 import { BulkUserDto, DomainUserCreateDto, DomainUserUpdateDto } from './dto/domain-user.dto';
 import { scoped, unscoped } from '../../core/database/scoped';
 

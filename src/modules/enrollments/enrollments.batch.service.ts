@@ -12,7 +12,7 @@ import { decodeId, encodeId } from '../../core/ids/ids';
 import { recordEnrollmentPurchases } from '../commerce/free-purchases';
 import { CourseProgressWrites } from './course-progress-writes';
 import type { EnrollmentCreateItem, EnrollmentUpdateItem } from './dto/enrollment.v2.dto';
-import type { EnrollmentWriteRow } from './enrollments.v2.presenter';
+import type { EnrollmentWriteRow } from './enrollments.v2.shape';
 import { itemDateTime } from '../../core/http/v2-dates';
 import { ENROLLMENT_NOT_FOUND, enrollmentItems } from './v2-items';
 import type { EnrollmentReturningRow } from './enrollments.store';

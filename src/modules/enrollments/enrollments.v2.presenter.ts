@@ -5,6 +5,8 @@ import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import { trimBase } from '../../core/ids/public-ids';
 import type { EnrollmentV2Row, ProgressStatus } from './enrollments.v2.service';
+import { type EnrollmentWriteRow } from './enrollments.v2.shape';
+export { type EnrollmentWriteRow } from './enrollments.v2.shape';
 
 /**
  * The published /v2 enrollment resources (docs/decisions/v2-enrollments.md): EnrollmentResource
@@ -114,17 +116,6 @@ export function presentEnrollment(r: EnrollmentV2Row, baseUrl: string): Enrollme
     },
     links: { self: `${trimBase(baseUrl)}/v2/enrollments/${id}` },
   };
-}
-
-/** What a bulk-enroll or update answers per item. */
-export interface EnrollmentWriteRow {
-  id: string;
-  userId: string;
-  publishedCourseId: string;
-  enrolledAt: Date;
-  expiresAt: Date | null;
-  dueAt: Date | null;
-  isActive: boolean;
 }
 
 export function presentEnrollmentWrite(r: EnrollmentWriteRow, baseUrl: string): EnrollmentWriteResource {

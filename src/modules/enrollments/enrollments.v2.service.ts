@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/principal';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS, type Timestamp } from '../../core/database/pool-reads';
 import { scoped, SqlRunner } from '../../core/database/scoped';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import type { CertificateView } from '../certificates/certificates.presenter';
+import type { CertificateView } from '../certificates';
 import { DERIVED } from '../../core/database/fragments';
 import { Student, STUDENT_COLUMNS, studentFromRow } from '../students/student.entity';
 import { liveLesson } from '../../core/database/fragments';

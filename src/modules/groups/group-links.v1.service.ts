@@ -10,7 +10,7 @@ import { fieldError } from '../../core/http/v1-rules';
 import { decodeId } from '../../core/ids/ids';
 import type { V1PageRequest } from '../../core/pagination/v1-page';
 import type { Upserted } from '../../core/routes/v1-resource';
-import type { GroupPoolRow, GroupUserRow, UserGroupRow } from './groups.v1.presenter';
+import type { GroupPoolRow, GroupUserRow, UserGroupRow } from './groups.v1.shape';
 import { REGISTERED } from '../students/users.v1.service';
 import { GroupsV1Service, invalidPk } from './groups.v1.service';
 

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { isoOf, type Timestamp } from '../../core/database/pool-reads';
+import { isoOf } from '../../core/database/pool-reads';
 import { DateTime, nullable, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
-import type { Group } from './group.entity';
 import type { VisibilityOverride } from './visibility-override.entity';
+import type { GroupView } from './groups.shape';
+export type { GroupView } from './groups.shape';
 
 /** GroupResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentGroup's result. */
 export const GroupResourceSchema = V2UnlinkedResourceSchema(
@@ -19,9 +20,6 @@ export const GroupResourceSchema = V2UnlinkedResourceSchema(
   { description: 'A group (GroupResource).' },
 );
 export type GroupResource = Static<typeof GroupResourceSchema>;
-
-/** What a group resource shows: a Group entity, or a row read with these members as pg answers it. */
-export type GroupView = Pick<Group, 'id' | 'name' | 'ruleEmailDomains' | 'sendCourseEnrollmentEmail' | 'categoryId'> & { createdAt: Timestamp; updatedAt: Timestamp };
 
 export function presentGroup(g: GroupView): GroupResource {
   return {

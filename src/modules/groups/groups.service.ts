@@ -10,7 +10,7 @@ import { GROUP_UPDATABLE, GroupCreateItem, GroupDeleteItem, GroupUpdateItem } fr
 import { GroupCategory } from './group-category.entity';
 import { Group, GROUP_COLUMNS } from './group.entity';
 import type { GroupRow } from './groups.store';
-import { GroupResource, GroupView, presentGroup } from './groups.presenter';
+import type { GroupView } from './groups.shape';
 import { poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { isUniqueViolation, rowsOf } from '../../core/database/sql';
@@ -53,7 +53,7 @@ export function isGroupNameConflict(e: unknown): boolean {
   return isUniqueViolation(e, GROUP_NAME_UNIQUE);
 }
 
-const NAME_TAKEN: ItemOutcome<GroupResource> = {
+const NAME_TAKEN: ItemOutcome<GroupView> = {
   ok: false,
   code: 'validation_error',
   detail: 'name: a group with this name already exists in the organization.',
@@ -70,10 +70,6 @@ export class GroupsService {
     @InjectRepository(Group) private readonly groups: Repository<Group>,
     @InjectRepository(GroupCategory) private readonly categories: Repository<GroupCategory>,
   ) {}
-
-  present(g: GroupView): GroupResource {
-    return presentGroup(g);
-  }
 
   /**
    * A keyset page, oldest first (created_at, id), on the (organization_id, created_at, id) index:
@@ -125,7 +121,7 @@ export class GroupsService {
   private async resolveCategories<T extends { attributes: { category_id?: string | null } }>(
     p: Principal,
     items: ValidItem<T>[],
-    out: Map<number, ItemOutcome<GroupResource>>,
+    out: Map<number, ItemOutcome<GroupView>>,
   ): Promise<Map<number, string | null>> {
     const decoded = new Map<number, string | null>();
     for (const v of items) {
@@ -151,8 +147,8 @@ export class GroupsService {
   }
 
   /** Batch create: one category lookup and one multi-row INSERT. */
-  async create(p: Principal, items: ValidItem<GroupCreateItem>[]): Promise<Map<number, ItemOutcome<GroupResource>>> {
-    const out = new Map<number, ItemOutcome<GroupResource>>();
+  async create(p: Principal, items: ValidItem<GroupCreateItem>[]): Promise<Map<number, ItemOutcome<GroupView>>> {
+    const out = new Map<number, ItemOutcome<GroupView>>();
     const categories = await this.resolveCategories(p, items, out);
     // The rows of one INSERT share created_at; ids are handed out in ascending order so that the
     // list (keyset on created_at, id) shows them in request order. They stay random.
@@ -181,7 +177,7 @@ export class GroupsService {
     const byId = new Map(inserted.map((r) => [r.id, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
-      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : NAME_TAKEN);
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: g } : NAME_TAKEN);
     }
     return out;
   }
@@ -191,8 +187,8 @@ export class GroupsService {
    * omitted leaves the column unchanged; `category_id: null` clears the category and
    * `rule_email_domains: null` clears the list.
    */
-  async update(p: Principal, items: ValidItem<GroupUpdateItem>[]): Promise<Map<number, ItemOutcome<GroupResource>>> {
-    const out = new Map<number, ItemOutcome<GroupResource>>();
+  async update(p: Principal, items: ValidItem<GroupUpdateItem>[]): Promise<Map<number, ItemOutcome<GroupView>>> {
+    const out = new Map<number, ItemOutcome<GroupView>>();
     const pending: { v: ValidItem<GroupUpdateItem>; id: string; sent: Set<string> }[] = [];
     for (const v of items) {
       const rawAttrs = (v.raw.attributes ?? {}) as Record<string, unknown>;
@@ -242,7 +238,7 @@ export class GroupsService {
    * earlier item of the batch claims, is `validation_error` at /attributes/name (one SELECT). A
    * swap of two names inside one batch is therefore refused; it takes two requests.
    */
-  private async checkRenames(p: Principal, renames: { v: ValidItem<GroupUpdateItem>; id: string }[], out: Map<number, ItemOutcome<GroupResource>>): Promise<void> {
+  private async checkRenames(p: Principal, renames: { v: ValidItem<GroupUpdateItem>; id: string }[], out: Map<number, ItemOutcome<GroupView>>): Promise<void> {
     if (!renames.length) return;
     const names = [...new Set(renames.map((x) => x.v.item.attributes.name as string))];
     const holders: { id: string; name: string }[] = await scoped(this.groups, p.organizationId).query(`SELECT id, name FROM groups WHERE organization_id = $org AND name = ANY($1::text[])`, [names]);
@@ -260,7 +256,7 @@ export class GroupsService {
     p: Principal,
     rows: { v: ValidItem<GroupUpdateItem>; id: string; sent: Set<string> }[],
     categories: Map<number, string | null>,
-    out: Map<number, ItemOutcome<GroupResource>>,
+    out: Map<number, ItemOutcome<GroupView>>,
   ): Promise<void> {
     const params: unknown[] = [];
     const values = rows.map(({ v, id, sent }) => {
@@ -298,7 +294,7 @@ export class GroupsService {
     const byId = new Map(updated.map((r) => [r.id, entityFromRow(this.groups, r)]));
     for (const { v, id } of rows) {
       const g = byId.get(id);
-      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: presentGroup(g) } : GROUP_NOT_FOUND);
+      out.set(v.index, g ? { ok: true, id: encodeId('group', id), result: g } : GROUP_NOT_FOUND);
     }
   }
 

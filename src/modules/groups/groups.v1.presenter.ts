@@ -5,13 +5,8 @@ import { DateTime, declaredV1, ext, nullable, PublicId } from '../../core/openap
 import { fullName } from '../students/students.presenter';
 import type { Group } from './group.entity';
 import type { OptionInfo } from './groups.v1.service';
-
-/** The stored rule (`groups.sign_up_field_rule` jsonb), as written by the /v1 service. */
-export interface SignUpFieldRule {
-  enforce: boolean;
-  require_match_all: boolean;
-  options: { id: string }[];
-}
+import { type SignUpFieldRule, type GroupUserRow, type GroupPoolRow, type UserGroupRow } from './groups.v1.shape';
+export { type SignUpFieldRule, type GroupUserRow, type GroupPoolRow, type UserGroupRow } from './groups.v1.shape';
 
 /**
  * The published /v1 Group (and GroupUpdate), declared once (core/openapi/declared-shape.ts); `id`
@@ -73,14 +68,6 @@ function presentRule(raw: unknown, info: OptionInfo): GroupV1['sign_up_field_rul
   };
 }
 
-export interface GroupUserRow {
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  created_at: Date;
-}
-
 /** The published /v1 GroupUser: the user (ReadOnlyUser, `full_name` an extension) and when they joined the group. */
 export const GroupUserSchema = declaredV1(
   'GroupUser',
@@ -98,12 +85,6 @@ export function presentGroupUser(r: GroupUserRow): GroupUserV1 {
   };
 }
 
-export interface GroupPoolRow {
-  access_code_pool_id: string;
-  name: string;
-  created_at: Date;
-}
-
 /** The published /v1 GroupAccessCodePool: `{access_code_pool {id, name}, created_at}`. */
 export const GroupAccessCodePoolSchema = declaredV1('GroupAccessCodePool', Type.Object({ access_code_pool: Type.Object({ id: PublicId(), name: Type.String() }), created_at: DateTime() }));
 
@@ -112,12 +93,6 @@ export function presentGroupAccessCodePool(r: GroupPoolRow): Static<typeof Group
     access_code_pool: { id: encodeId('accessCodePool', r.access_code_pool_id), name: r.name },
     created_at: new Date(r.created_at).toISOString(),
   };
-}
-
-export interface UserGroupRow {
-  group_id: string;
-  name: string;
-  created_at: Date;
 }
 
 /** The published /v1 GroupMembership of /v1/users/{id}/groups: `id` is the group's id (a membership has no id of its own). */

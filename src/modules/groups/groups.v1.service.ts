@@ -12,7 +12,7 @@ import { V1EmailDomainRulePatchDto, V1GroupCreateDto, V1GroupPatchDto } from './
 import { Group, GROUP_COLUMNS } from './group.entity';
 import type { GroupRow } from './groups.store';
 import { isGroupNameConflict, normalizeDomains } from './groups.service';
-import type { SignUpFieldRule } from './groups.v1.presenter';
+import type { SignUpFieldRule } from './groups.v1.shape';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
 import { scoped } from '../../core/database/scoped';

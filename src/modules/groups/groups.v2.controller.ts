@@ -7,6 +7,7 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { GroupCreateItem, GroupDeleteItem, GroupUpdateItem } from './dto/group.dto';
 import { GroupListQuery } from './dto/list.dto';
 import { GroupReadRow, GroupsService } from './groups.service';
+import { presentGroup } from './groups.presenter';
 import { dateTimeParam } from '../../core/http/query-params';
 import { isoOf } from '../../core/database/pool-reads';
 import { V2 } from '../../core/http/interfaces';
@@ -29,8 +30,8 @@ const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.i
   service: GroupsService,
   type: 'groups',
   scopes: 'student-groups',
-  create: { call: (s) => s.create, item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
-  update: { call: (s) => s.update, item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
+  create: { call: (s) => s.create, present: presentGroup, item: GroupCreateItem, dedupeKey: groupNameKey, dedupePointer: '/attributes/name' },
+  update: { call: (s) => s.update, present: presentGroup, item: GroupUpdateItem, dedupeKey: idKey, dedupePointer: '/id' },
   remove: { call: (s) => s.remove, item: GroupDeleteItem, dedupeKey: idKey, dedupePointer: '/id' },
 })
 @Controller('v2/groups')
@@ -52,7 +53,7 @@ export class GroupsV2Controller {
   async list(@Auth() p: Principal, @Query() q: GroupListQuery, @CursorPaged('groups', { document: false }) page: V2Page) {
     const updatedSince = dateTimeParam(q as Record<string, unknown>, 'filter[updated_since]', true);
     const rows = await this.groups.list(p, page, { name: q['filter[name]'], categoryId: q['filter[category_id]'], updatedSince });
-    const present = (g: GroupReadRow) => this.groups.present(g);
+    const present = (g: GroupReadRow) => presentGroup(g);
     return updatedSince ? page.documentAt(rows, present, (g) => ({ t: isoOf(g.updatedAt), id: g.id })) : page.document(rows, present);
   }
 
@@ -60,6 +61,6 @@ export class GroupsV2Controller {
   @Scopes('student-groups:read')
   @FastRead<GroupsV2Controller>((c, { principal, params }) => c.get(principal, params.id))
   async get(@Auth() p: Principal, @Param('id') id: string) {
-    return { data: this.groups.present(await this.groups.get(p, id)) };
+    return { data: presentGroup(await this.groups.get(p, id)) };
   }
 }

@@ -3,11 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
-import { decodeId } from '../../core/ids/ids';
+import { decodeId, encodeId } from '../../core/ids/ids';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
 import { PublishedCoursesService } from '../published-courses/published-courses.service';
 import { VisibilityOverrideItem } from './dto/visibility-override.dto';
-import { presentOverride, VisibilityOverrideResource } from './groups.presenter';
 import { VisibilityOverride } from './visibility-override.entity';
 import { rowsOf } from '../../core/database/sql';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -74,8 +73,8 @@ export class VisibilityOverridesService {
    * Idempotent add: one lookup of the published courses (through PublishedCoursesService), one
    * `INSERT ... ON CONFLICT DO NOTHING` and one SELECT of the resulting rows (new and existing).
    */
-  async add(p: Principal, groupId: string, items: ValidItem<VisibilityOverrideItem>[]): Promise<Map<number, ItemOutcome<VisibilityOverrideResource>>> {
-    const out = new Map<number, ItemOutcome<VisibilityOverrideResource>>();
+  async add(p: Principal, groupId: string, items: ValidItem<VisibilityOverrideItem>[]): Promise<Map<number, ItemOutcome<VisibilityOverride>>> {
+    const out = new Map<number, ItemOutcome<VisibilityOverride>>();
     const decoded = this.decode(items, out);
     const live = await this.publishedCourses.existingIds(
       p.organizationId,
@@ -111,8 +110,8 @@ export class VisibilityOverridesService {
         out.set(r.v.index, { ok: false, code: 'internal_error', detail: 'The override could not be added.' });
         continue;
       }
-      const resource = presentOverride(o);
-      out.set(r.v.index, { ok: true, id: resource.id, result: resource });
+      // the override's public id (overrideId); the controller presents the row
+      out.set(r.v.index, { ok: true, id: encodeId('visibilityOverride', o.id), result: o });
     }
     return out;
   }

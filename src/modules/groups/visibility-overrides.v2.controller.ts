@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { runBatch } from '../../core/batch/batch';
+import { presentResults, runBatch } from '../../core/batch/batch';
 import type { ItemOutcome, ValidItem } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
@@ -59,7 +59,7 @@ export class VisibilityOverridesV2Controller {
   @Scopes('student-groups:write')
   @ApiBody({ description: 'Published courses to show or hide for the group', schema: batchBodySchema(VisibilityOverrideItem, 'visibility-overrides') })
   async add(@Auth() p: Principal, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.batch(p, id, body, reply, (groupId, items) => this.overrides.add(p, groupId, items));
+    return this.batch(p, id, body, reply, async (groupId, items) => presentResults(await this.overrides.add(p, groupId, items), presentOverride));
   }
 
   @Delete()

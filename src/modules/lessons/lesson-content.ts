@@ -4,7 +4,7 @@ import { scoped } from '../../core/database/scoped';
 import { decodeId, newUuid } from '../../core/ids/ids';
 import { ContentItemRequest, LessonCreateItem, LessonUpdateItem, RATING_CONFIG_KEYS } from './dto/lesson.dto';
 import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
-import type { LessonDetailResource } from './lessons.presenter';
+import type { WrittenLesson } from './lessons.shape';
 
 /**
  * What a /v2 lesson write sets beside its plain members, checked per item: the payload its type
@@ -81,12 +81,7 @@ function buildContentItems(items: ContentItemRequest[], raws: any[], existing: S
  * of the organization are refused (validation_error at that member, issue 12); one query for the
  * batch. The others are returned.
  */
-export async function refuseUnknownQuizzes<T extends ValidItem<{ attributes?: unknown }>>(
-  manager: EntityManager,
-  org: string,
-  items: T[],
-  out: Map<number, ItemOutcome<LessonDetailResource>>,
-): Promise<T[]> {
+export async function refuseUnknownQuizzes<T extends ValidItem<{ attributes?: unknown }>>(manager: EntityManager, org: string, items: T[], out: Map<number, ItemOutcome<WrittenLesson>>): Promise<T[]> {
   const named = new Map<number, { uuid: string; pointer: string }[]>();
   for (const v of items) {
     const refs: { uuid: string; pointer: string }[] = [];

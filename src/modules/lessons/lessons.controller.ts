@@ -9,7 +9,7 @@ import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { dateTimeParam, filterParam, invalid, stringParam } from '../../core/http/query-params';
 import { LessonCreateItem, LessonUpdateItem } from './dto/lesson.dto';
 import { LESSON_TYPES, LessonType } from './lesson.entity';
-import { presentLesson, presentLessonDetail } from './lessons.presenter';
+import { presentLesson, presentLessonDetail, presentWrittenLesson } from './lessons.presenter';
 import { LessonFilters, LessonsService } from './lessons.service';
 import { V2 } from '../../core/http/interfaces';
 import { V2Batches } from '../../core/routes/v2-batch';
@@ -22,9 +22,8 @@ import { FastRead } from '../../core/routes/fast-path';
   service: LessonsService,
   type: 'lessons',
   scopes: 'lessons',
-  baseUrl: true,
-  create: { call: (s) => s.createMany, item: LessonCreateItem, doc: { description: 'Batch of lesson items', items: '_LessonCreateData' } },
-  update: { call: (s) => s.updateMany, item: LessonUpdateItem, doc: { description: 'Batch of lesson update items', items: '_LessonBatchUpdateData' } },
+  create: { call: (s) => s.createMany, present: presentWrittenLesson, item: LessonCreateItem, doc: { description: 'Batch of lesson items', items: '_LessonCreateData' } },
+  update: { call: (s) => s.updateMany, present: presentWrittenLesson, item: LessonUpdateItem, doc: { description: 'Batch of lesson update items', items: '_LessonBatchUpdateData' } },
 })
 @Controller('v2/lessons')
 export class LessonsController {

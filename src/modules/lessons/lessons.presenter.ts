@@ -2,15 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
 import { DateTime, nullable, PublicId, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { PublicIds, publicIdsOf, trimBase } from '../../core/ids/public-ids';
-import { contentItemsOf, Lesson, StoredContentItem } from './lesson.entity';
-
-/** What the presenters read of a lesson: an entity, or a row of the /v2 reads mapped by hand (contentItems: the detail's). */
-export type LessonFields = Pick<Lesson, 'id' | 'createdAt' | 'updatedAt' | 'courseId' | 'title' | 'type' | 'order' | 'descriptionHtml' | 'contentHtml' | 'quizId' | 'externalId'> & {
-  contentItems: unknown;
-  /** created_at / updated_at as toISOString() gives them, when the row carries them so (LessonRow) */
-  createdIso?: string;
-  updatedIso?: string;
-};
+import { contentItemsOf, StoredContentItem } from './lesson.entity';
+import type { LessonFields, WrittenLesson } from './lessons.shape';
+export { type LessonFields, hasRatingItem } from './lessons.shape';
 
 /**
  * LessonAttributes / LessonDetailAttributes of the published /v2 document, declared once
@@ -114,9 +108,6 @@ export function presentContentItem(c: StoredContentItem, ratingScale = 5): Conte
   };
 }
 
-/** Whether the lesson holds a RATING item (its answer then needs the course's rating scale). */
-export const hasRatingItem = (l: LessonFields) => l.type === 'MODULAR' && contentItemsOf(l).some((c) => c.type === 'RATING');
-
 /** LessonDetailResource (detail, create, update): content_items only on MODULAR lessons; `ratingScale`: the course's, for a RATING item. */
 export function presentLessonDetail(l: LessonFields, baseUrl: string, ratingScale?: number): LessonDetailResource {
   const ids = publicIdsOf('lesson', l.id);
@@ -128,3 +119,6 @@ export function presentLessonDetail(l: LessonFields, baseUrl: string, ratingScal
     links: links(id, baseUrl),
   };
 }
+
+/** A lesson a /v2 batch wrote (LessonsService.createMany / updateMany), as LessonDetailResource. */
+export const presentWrittenLesson = (w: WrittenLesson, baseUrl: string): LessonDetailResource => presentLessonDetail(w.lesson, baseUrl, w.ratingScale);

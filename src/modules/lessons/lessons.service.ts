@@ -12,7 +12,8 @@ import { courseRatingScales, setCourseRatingScale } from '../courses/rating-scal
 import type { EntityManager } from 'typeorm';
 import { Lesson, LessonType, StoredContentItem } from './lesson.entity';
 import { applyUpdate, checkCreate, namedAssets, refuseUnknownQuizzes } from './lesson-content';
-import { hasRatingItem, LessonDetailResource, LessonFields, presentLessonDetail } from './lessons.presenter';
+import { hasRatingItem, type LessonFields, type WrittenLesson } from './lessons.shape';
+import { publicIdsOf } from '../../core/ids/public-ids';
 import { isoOfTimestamptz, parseTimestamptz, poolRead, poolRowOr404, TEXT_TIMESTAMPS } from '../../core/database/pool-reads';
 import { scoped } from '../../core/database/scoped';
 import { entityFromRow } from '../../core/database/entity-rows';
@@ -155,9 +156,9 @@ export class LessonsService {
     return hasRatingItem(l) ? (await ratingScales(this.lessons.manager, p.organizationId, [l])).get(l.courseId) : undefined;
   }
 
-  async createMany(p: Principal, items: ValidItem<LessonCreateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
+  async createMany(p: Principal, items: ValidItem<LessonCreateItem>[]): Promise<Map<number, ItemOutcome<WrittenLesson>>> {
     const org = p.organizationId;
-    const out = new Map<number, ItemOutcome<LessonDetailResource>>();
+    const out = new Map<number, ItemOutcome<WrittenLesson>>();
     const prepared: { index: number; courseUuid: string; item: LessonCreateItem; contentItems: StoredContentItem[]; quizUuid: string | null }[] = [];
     const knownAssets = await namedAssets(this.lessons.manager, org, items);
     for (const v of await refuseUnknownQuizzes(this.lessons.manager, org, items, out)) {
@@ -234,17 +235,16 @@ export class LessonsService {
       for (const { index, id } of ids) {
         const lesson = byId.get(id);
         if (lesson) {
-          const res = presentLessonDetail(lesson, baseUrl, scales.get(lesson.courseId));
-          out.set(index, { ok: true, id: res.id, result: res });
+          out.set(index, { ok: true, id: publicIdsOf('lesson', lesson.id).id, result: { lesson, ratingScale: scales.get(lesson.courseId) } });
         }
       }
     });
     return out;
   }
 
-  async updateMany(p: Principal, items: ValidItem<LessonUpdateItem>[], baseUrl: string): Promise<Map<number, ItemOutcome<LessonDetailResource>>> {
+  async updateMany(p: Principal, items: ValidItem<LessonUpdateItem>[]): Promise<Map<number, ItemOutcome<WrittenLesson>>> {
     const org = p.organizationId;
-    const out = new Map<number, ItemOutcome<LessonDetailResource>>();
+    const out = new Map<number, ItemOutcome<WrittenLesson>>();
     const wanted: { v: ValidItem<LessonUpdateItem>; uuid: string }[] = [];
     for (const v of items) {
       const uuid = decodeId('lesson', v.item.id);
@@ -318,10 +318,10 @@ export class LessonsService {
       );
       const lessons = updated.map((r) => entityFromRow(this.lessons, r));
       const scales = await ratingScales(m, org, lessons, sent);
-      const byId = new Map(lessons.map((l) => [l.id, presentLessonDetail(l, baseUrl, scales.get(l.courseId))]));
+      const byId = new Map(lessons.map((l) => [l.id, l]));
       for (const s of succeeded) {
-        const res = byId.get(s.uuid);
-        if (res) out.set(s.index, { ok: true, id: res.id, result: res });
+        const lesson = byId.get(s.uuid);
+        if (lesson) out.set(s.index, { ok: true, id: publicIdsOf('lesson', lesson.id).id, result: { lesson, ratingScale: scales.get(lesson.courseId) } });
       }
     });
     return out;

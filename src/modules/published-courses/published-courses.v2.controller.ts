@@ -45,9 +45,9 @@ const pairKey = (raw: Record<string, any>) => {
   service: PublishedCoursesV2Service,
   type: 'published-courses',
   scopes: 'published-courses',
-  baseUrl: true,
   create: {
     call: (s) => s.publishMany,
+    present: presentPublishedCourseV2,
     item: PublishedCourseCreateItemV2,
     dedupeKey: pairKey,
     dedupePointer: '/relationships/course/data/id',
@@ -58,6 +58,7 @@ const pairKey = (raw: Record<string, any>) => {
   },
   update: {
     call: (s) => s.updateMany,
+    present: presentPublishedCourseV2,
     item: PublishedCourseUpdateItemV2,
     doc: { description: 'Settings of published courses (slug, course and domain are set when publishing)', items: '_PublishedCourseUpdateData' },
   },

@@ -11,7 +11,8 @@ import type { PageRequest } from '../../core/pagination/cursor-page';
 import { itemDateTime } from '../../core/http/v2-dates';
 import { PublishedCourseCreateItemV2, PublishedCourseSettingsV2, PublishedCourseUpdateItemV2, SETTINGS_MEMBERS } from './dto/published-course.v2.dto';
 import { PUBLISH_MESSAGES, PublicationsService, PublishRequest, WINDOW_MESSAGE, windowReversed } from './publications.service';
-import { presentPublishedCourseV2, PublishedCourseResource, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import type { PublishedCourseV2Row } from './published-courses.store';
+import { publicIdsOf } from '../../core/ids/public-ids';
 import { updateLastWins } from '../../core/routes/v2-batch';
 
 export interface PublishedCourseFiltersV2 {
@@ -137,8 +138,8 @@ export class PublishedCoursesV2Service {
   }
 
   /** Publish batch (POST): PublishedCoursesService.publishMany; an existing live publication of the pair is `already_published`. */
-  async publishMany(p: Principal, items: ValidItem<PublishedCourseCreateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
-    const out = new Map<number, ItemOutcome<PublishedCourseResource>>();
+  async publishMany(p: Principal, items: ValidItem<PublishedCourseCreateItemV2>[]): Promise<Map<number, ItemOutcome<PublishedCourseV2Row>>> {
+    const out = new Map<number, ItemOutcome<PublishedCourseV2Row>>();
     const requests: { index: number; request: PublishRequest }[] = [];
     for (const v of items) {
       const values = this.settings(v.item.attributes);
@@ -166,12 +167,12 @@ export class PublishedCoursesV2Service {
       p.organizationId,
       outcomes.flatMap((o) => (o.ok ? [o.id] : [])),
     );
-    const byId = new Map(created.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
+    const byId = new Map(created.map((r) => [r.id, r]));
     requests.forEach(({ index }, i) => {
       const o = outcomes[i];
       if (o.ok) {
-        const res = byId.get(o.id);
-        if (res) out.set(index, { ok: true, id: res.id, result: res });
+        const row = byId.get(o.id);
+        if (row) out.set(index, { ok: true, id: publicIdsOf('publishedCourse', row.id).id, result: row });
         return;
       }
       const detail = PUBLISH_MESSAGES[o.reason];
@@ -184,13 +185,20 @@ export class PublishedCoursesV2Service {
   }
 
   /** Update batch (PATCH): settings only (slug, course and domain are set when publishing); a repeated id: later values win, every item answers the final row. */
-  updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[], baseUrl: string): Promise<Map<number, ItemOutcome<PublishedCourseResource>>> {
+  updateMany(p: Principal, items: ValidItem<PublishedCourseUpdateItemV2>[]): Promise<Map<number, ItemOutcome<PublishedCourseV2Row>>> {
     const settings = (v: ValidItem<PublishedCourseUpdateItemV2>) => this.settings(v.item.attributes) as Record<string, unknown> | Failure;
-    return updateLastWins(items, 'publishedCourse', 'Published course not found.', settings, async (merged) => {
-      const updated = await this.publications.updateSettings(p.organizationId, merged);
-      const rows = await this.rows(p.organizationId, [...updated]);
-      return new Map(rows.map((r) => [r.id, presentPublishedCourseV2(r, baseUrl)]));
-    });
+    return updateLastWins(
+      items,
+      'publishedCourse',
+      'Published course not found.',
+      settings,
+      async (merged) => {
+        const updated = await this.publications.updateSettings(p.organizationId, merged);
+        const rows = await this.rows(p.organizationId, [...updated]);
+        return new Map(rows.map((r) => [r.id, r]));
+      },
+      (r) => publicIdsOf('publishedCourse', r.id).id,
+    );
   }
 
   /** POST {id}/unpublish/: live=false, the slug freed (already unpublished: unchanged). */

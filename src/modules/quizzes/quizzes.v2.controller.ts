@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
-import { BatchSpec, runBatch } from '../../core/batch/batch';
+import { BatchSpec, presentResults, runBatch } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { BaseUrl, requestBaseUrl } from '../../core/http/base-url';
 import { V2 } from '../../core/http/interfaces';
@@ -24,10 +24,10 @@ import {
   QuizCreateItem,
   QuizUpdateItem,
 } from './dto/quiz.v2.dto';
-import { presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
+import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
 import { QuizzesService } from './quizzes.service';
 import { KindBatches, QuizzesV2Service } from './quizzes.v2.service';
-import type { QuestionBankRow, QuestionRow, QuizRow } from './quiz-model';
+import type { AssignmentRow, QuestionBankRow, QuestionRow, QuizRow } from './quiz-model';
 import { serviceIn } from '../../core/http/service-ref';
 
 const idKey = (raw: Record<string, any>) => (typeof raw?.id === 'string' ? raw.id : undefined);
@@ -66,15 +66,15 @@ const listFilters = (query: Record<string, unknown>) => {
   service: serviceIn(QuizzesV2Service, (x) => x.quizzes),
   type: 'quizzes',
   scopes: 'quizzes',
-  baseUrl: true,
   create: {
     call: (s) => s.create,
+    present: presentQuizV2,
     item: QuizCreateItem,
     dedupeKey: nameKey,
     dedupePointer: '/attributes/name',
     doc: { description: 'Batch of quiz items (first wins on the name)', items: '_QuizCreateData' },
   },
-  update: { call: (s) => s.update, item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
+  update: { call: (s) => s.update, present: presentQuizV2, item: QuizUpdateItem, doc: { description: 'Batch of quiz update items (repeated ids: last write wins)', items: '_QuizBatchUpdateData' } },
   remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of quiz ids (first wins)', items: '_QuizDeleteData' } },
 })
 @Controller('v2/quizzes')
@@ -117,8 +117,8 @@ export class QuizBanksV2Controller {
   @Get()
   @Scopes('quizzes:read')
   @ApiQuery(UPDATED_SINCE_QUERY)
-  list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() query: Record<string, unknown>) {
-    return this.v2.listAssignments(p, quizId, dateTimeParam(query, 'filter[updated_since]', true));
+  async list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() query: Record<string, unknown>) {
+    return { data: (await this.v2.listAssignments(p, quizId, dateTimeParam(query, 'filter[updated_since]', true))).map(presentAssignmentV2) };
   }
 
   @Post()
@@ -126,7 +126,7 @@ export class QuizBanksV2Controller {
   @ApiBody({ schema: batchBodySchema(AssignmentBindItem, 'question-bank-assignments', 'items as _QuestionBankAssignmentBindData') })
   async bind(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const quiz = await this.v2.requireQuiz(p, quizId);
-    return this.run(reply, body, AssignmentBindItem, (items) => this.v2.bind(p, quiz, items));
+    return this.run(reply, body, AssignmentBindItem, async (items) => presentResults(await this.v2.bind(p, quiz, items), (r) => presentAssignmentV2(r as AssignmentRow)));
   }
 
   @Patch()
@@ -134,7 +134,7 @@ export class QuizBanksV2Controller {
   @ApiBody({ schema: batchBodySchema(AssignmentUpdateItem, 'question-bank-assignments', 'items as _QuestionBankAssignmentBatchUpdateData') })
   async update(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const quiz = await this.v2.requireQuiz(p, quizId);
-    return this.run(reply, body, AssignmentUpdateItem, (items) => this.v2.update(p, quiz, items));
+    return this.run(reply, body, AssignmentUpdateItem, async (items) => presentResults(await this.v2.update(p, quiz, items), (r) => presentAssignmentV2(r as AssignmentRow)));
   }
 
   @Delete()
@@ -160,15 +160,20 @@ export class QuizBanksV2Controller {
   service: serviceIn(QuizzesV2Service, (x) => x.banks),
   type: 'question-banks',
   scopes: 'question-banks',
-  baseUrl: true,
   create: {
     call: (s) => s.create,
+    present: presentBankV2,
     item: BankCreateItem,
     dedupeKey: nameKey,
     dedupePointer: '/attributes/name',
     doc: { description: 'Batch of question-bank items (first wins on the name)', items: '_QuestionBankCreateData' },
   },
-  update: { call: (s) => s.update, item: BankUpdateItem, doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' } },
+  update: {
+    call: (s) => s.update,
+    present: presentBankV2,
+    item: BankUpdateItem,
+    doc: { description: 'Batch of question-bank update items (repeated ids: last write wins)', items: '_QuestionBankBatchUpdateData' },
+  },
   remove: { call: (s) => s.remove, item: IdItem, dedupeKey: idKey, dedupePointer: '/id', doc: { description: 'Batch of question-bank ids (first wins)', items: '_QuestionBankDeleteData' } },
 })
 @Controller('v2/question-banks')
@@ -241,8 +246,8 @@ export class QuestionsV2Controller {
   @batchBody(QuestionCreateItem, '_QuestionCreateData')
   create(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     // no natural key: every item is created (docs/decisions/quizzes.md)
-    return this.run(reply, body, { itemClass: QuestionCreateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.v2.createQuestions(p, items, requestBaseUrl(this.config, req)),
+    return this.run(reply, body, { itemClass: QuestionCreateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, async (items) =>
+      presentResults(await this.v2.createQuestions(p, items), (r) => presentQuestionV2(r, requestBaseUrl(this.config, req))),
     );
   }
 
@@ -250,8 +255,8 @@ export class QuestionsV2Controller {
   @Scopes('question-banks:write', 'quizzes:write')
   @batchBody(QuestionUpdateItem, '_QuestionBatchUpdateData')
   update(@Auth() p: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.run(reply, body, { itemClass: QuestionUpdateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, (items) =>
-      this.v2.updateQuestions(p, items, requestBaseUrl(this.config, req)),
+    return this.run(reply, body, { itemClass: QuestionUpdateItem, type: 'questions', maxItems: this.config.BATCH_MAX_ITEMS }, async (items) =>
+      presentResults(await this.v2.updateQuestions(p, items), (r) => presentQuestionV2(r, requestBaseUrl(this.config, req))),
     );
   }
 

@@ -15,8 +15,7 @@ import {
   QuestionUpdateItem,
   QUIZ_V2_MEMBERS,
 } from './dto/quiz.v2.dto';
-import { questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
-import { presentAssignmentV2, presentBankV2, presentQuestionV2, presentQuizV2 } from './quizzes.presenter';
+import { type AssignmentRow, questionProblems, QuestionBankRow, QuestionRow, QuizRow, storedAnswers } from './quiz-model';
 import { Changes, QuizzesService } from './quizzes.service';
 import { updateLastWins } from '../../core/routes/v2-batch';
 
@@ -52,7 +51,6 @@ interface BatchKind<R extends { id: string }> {
   insert(org: string, changes: Changes[]): Promise<R[]>;
   update(org: string, updates: { id: string; d: Changes }[]): Promise<Map<string, R>>;
   remove(org: string, ids: string[]): Promise<Set<string>>;
-  present(row: R, baseUrl: string): { id: string };
 }
 
 /**
@@ -85,20 +83,20 @@ export class KindBatches<R extends { id: string }> {
   constructor(private readonly k: BatchKind<R>) {}
 
   /** Creates, first-wins (repeats were marked by the batch engine): forbidden members refused, the others inserted in one statement. */
-  async create(p: Principal, items: ValidItem<unknown>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
+  async create(p: Principal, items: ValidItem<unknown>[]): Promise<Outcomes<R>> {
+    const out: Outcomes<R> = new Map();
     const ok = items; // unknown members were refused by validation (@Closed, core/http/closed.ts)
     const rows = await this.k.insert(
       p.organizationId,
       ok.map((v) => sentChanges(v.raw, this.k.members, this.k.rename)),
     );
-    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(this.k.idType, rows[i].id), result: this.k.present(rows[i], baseUrl) }));
+    ok.forEach((v, i) => out.set(v.index, { ok: true, id: encodeId(this.k.idType, rows[i].id), result: rows[i] }));
     return out;
   }
 
   /** Updates, last-write-wins per id, in one statement; every item of an id answers the final object, an unknown id not_found. */
-  async update(p: Principal, items: ValidItem<{ id: string }>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
+  async update(p: Principal, items: ValidItem<{ id: string }>[]): Promise<Outcomes<R>> {
+    const out: Outcomes<R> = new Map();
     const ok = items;
     const updated = await updateLastWins(
       ok,
@@ -110,8 +108,9 @@ export class KindBatches<R extends { id: string }> {
           p.organizationId,
           [...merged].map(([id, d]) => ({ id, d })),
         );
-        return new Map([...rows].map(([id, row]) => [id, this.k.present(row, baseUrl)]));
+        return rows;
       },
+      (row) => encodeId(this.k.idType, row.id),
     );
     return new Map([...out, ...updated]);
   }
@@ -142,7 +141,6 @@ export class QuizzesV2Service {
     insert: (org, changes) => this.model.insertQuizzes(org, changes),
     update: (org, updates) => this.model.updateQuizzes(org, updates),
     remove: (org, ids) => this.model.deleteQuizzes(org, ids),
-    present: presentQuizV2,
   });
 
   readonly banks = new KindBatches<QuestionBankRow>({
@@ -152,7 +150,6 @@ export class QuizzesV2Service {
     insert: (org, changes) => this.model.insertBanks(org, changes),
     update: (org, updates) => this.model.updateBanks(org, updates),
     remove: (org, ids) => this.model.deleteBanks(org, ids),
-    present: presentBankV2,
   });
 
   /* questions */
@@ -162,8 +159,8 @@ export class QuizzesV2Service {
    * validation_error), a live one of the organization (else not_found at the parent), the per-type
    * rules (validation_error at the member).
    */
-  async createQuestions(p: Principal, items: ValidItem<QuestionCreateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
+  async createQuestions(p: Principal, items: ValidItem<QuestionCreateItem>[]): Promise<Outcomes<QuestionRow>> {
+    const out: Outcomes<QuestionRow> = new Map();
     const parents = new Map<number, { quizId: string | null; bankId: string | null; sentQuiz: boolean }>();
     for (const v of items) {
       const a = v.item.attributes;
@@ -216,7 +213,7 @@ export class QuizzesV2Service {
       pending.push({ index: v.index, quizId: parent.sentQuiz ? parent.quizId : null, bankId: parent.sentQuiz ? null : parent.bankId, d });
     }
     const rows = await this.model.insertQuestions(p.organizationId, pending);
-    pending.forEach((x, i) => out.set(x.index, { ok: true, id: encodeId('question', rows[i].id), result: presentQuestionV2(rows[i], baseUrl) }));
+    pending.forEach((x, i) => out.set(x.index, { ok: true, id: encodeId('question', rows[i].id), result: rows[i] }));
     return out;
   }
 
@@ -225,8 +222,8 @@ export class QuizzesV2Service {
    * members). Repeated ids apply in order (last write wins); each item is checked against the
    * stored type with the members merged so far, a failing item changes nothing.
    */
-  async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[], baseUrl: string): Promise<Outcomes> {
-    const out: Outcomes = new Map();
+  async updateQuestions(p: Principal, items: ValidItem<QuestionUpdateItem>[]): Promise<Outcomes<QuestionRow>> {
+    const out: Outcomes<QuestionRow> = new Map();
     const ok = items;
     const stored = await this.model.questionsById(
       p.organizationId,
@@ -259,7 +256,7 @@ export class QuizzesV2Service {
     );
     for (const [index, id] of idOf) {
       const row = rows.get(id);
-      out.set(index, row ? { ok: true, id: encodeId('question', id), result: presentQuestionV2(row, baseUrl) } : failed('not_found', 'Question not found.', '/id'));
+      out.set(index, row ? { ok: true, id: encodeId('question', id), result: row } : failed('not_found', 'Question not found.', '/id'));
     }
     return out;
   }
@@ -280,7 +277,7 @@ export class QuizzesV2Service {
   async listAssignments(p: Principal, quizPublicId: string, updatedSince?: Date) {
     const quizId = await this.requireQuiz(p, quizPublicId);
     const { rows } = await this.model.assignments.list(p.organizationId, quizId, undefined, updatedSince);
-    return { data: rows.map(presentAssignmentV2) };
+    return rows;
   }
 
   /** The decoded bank id of each item; undecodable ones are not_found. */
@@ -346,12 +343,10 @@ export class QuizzesV2Service {
     return out;
   }
 
-  private answer(out: Outcomes, index: number, row: Parameters<typeof presentAssignmentV2>[0] | undefined) {
+  private answer(out: Outcomes, index: number, row: AssignmentRow | undefined) {
     out.set(
       index,
-      row
-        ? { ok: true, id: encodeId('questionBankAssignment', row.id), result: presentAssignmentV2(row) }
-        : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
+      row ? { ok: true, id: encodeId('questionBankAssignment', row.id), result: row } : failed('not_found', 'This question bank is not assigned to the quiz.', '/attributes/question_bank_id'),
     );
   }
 }

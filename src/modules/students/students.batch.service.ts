@@ -8,16 +8,14 @@ import { isDatabaseUnavailable } from '../../core/database/unavailable';
 import { decodeId, encodeId, newUuid } from '../../core/ids/ids';
 import type { StudentCreateItem, StudentUpdateItem } from './dto/student-batch.dto';
 import { STUDENT_COLUMNS } from './student.entity';
-import { presentStudentResource, StudentResource } from './students.presenter';
+import type { StudentRow } from './students.shape';
 import { NOW, studentExternalId } from './students.service';
 
-type Outcome = ItemOutcome<StudentResource>;
+/** An item's outcome: the row the statement returned; the controller presents it (presentStudentResource with the outcome's id). */
+type Outcome = ItemOutcome<StudentRow>;
 const fail = (code: 'not_found' | 'validation_error' | 'duplicate_in_batch', detail: string, pointer: string): Outcome => ({ ok: false, code, detail, pointer });
-/** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text), presented; `publicId`: its public id when known. */
-const ok = (row: any, publicId?: string): Outcome => {
-  const r = presentStudentResource(row, publicId);
-  return { ok: true, id: r.id, result: r };
-};
+/** A row the statement returned (STUDENT_COLUMNS, timestamps as pg's text); `publicId`: its public id when known. */
+const ok = (row: any, publicId: string = encodeId('student', row.id)): Outcome => ({ ok: true, id: publicId, result: row });
 /**
  * The uuids behind the public ids update items named, remembered per id (bounded as encodeId's memo
  * is): a client updating students sends the same ids again and again, and decodeId's BigInt

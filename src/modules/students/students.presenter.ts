@@ -3,6 +3,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
 import { compileSerializer, DateTime, PublicId } from '../../core/openapi/declared-shape';
 import type { Student } from './student.entity';
+import { type StudentRow } from './students.shape';
+export { type StudentRow } from './students.shape';
 
 /**
  * The student resource (StudentResource / StudentAttributes of the published /v2 document), declared
@@ -56,20 +58,6 @@ export const studentRowOf = (s: Student): StudentRow => ({
 
 /** Student -> JSON:API resource. Pure: no queries. */
 export const presentStudent = (s: Student): StudentResource => presentStudentResource(studentRowOf(s));
-
-/**
- * A row of STUDENT_COLUMNS as the list reads it: timestamptz columns either parsed (Date) or left
- * as pg's text (the prepared list reads them unparsed and parses only `created_at`, below).
- */
-export interface StudentRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_inactive: boolean;
-  external_id: string;
-  created_at: Date | string;
-}
 
 /** pg's own parser of timestamptz text (the one a query without `types` uses). */
 const parseTimestamptz = types.getTypeParser(types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;

@@ -22,7 +22,7 @@ import { PersonErasureSteps } from './person-erasure';
 import { verifyResetToken } from '../mail/password-reset-token';
 import { Student, STUDENT_COLUMNS, studentFromRow } from './student.entity';
 import { ANONYMIZED_USER_EDIT, userState } from './user-refs';
-import type { StudentRow } from './students.presenter';
+import type { StudentRow } from './students.shape';
 
 /** A /v1 user update naming an email another user of the organization has. */
 export const EMAIL_TAKEN = 'A user with this email address already exists.';

@@ -8,14 +8,14 @@ import { AuthService } from '../../core/auth/auth.service';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { RateLimit } from '../../core/auth/rate-limit';
-import type { BatchSpec } from '../../core/batch/batch';
+import { presentResults, type BatchSpec } from '../../core/batch/batch';
 import { AppConfig } from '../../core/config/config';
 import { ValidationFailed } from '../../core/http/api-error';
 import { CursorPaged, V2Page, v2PageOf } from '../../core/pagination/cursor-page';
 import { SetPasswordRequestEnvelope } from './dto/set-password.dto';
 import { quickCreateItem, quickUpdateItem, StudentCreateItem, StudentCreateRequestEnvelope, StudentUpdateItem, StudentUpdateRequestEnvelope } from './dto/student-batch.dto';
 import { PasswordResetQuery, StudentListQuery } from './dto/student-query.dto';
-import { presentStudent, StudentRow, studentRowJson, studentRowPosition } from './students.presenter';
+import { presentStudent, presentStudentResource, StudentRow, studentRowJson, studentRowPosition } from './students.presenter';
 import { StudentsBatchService } from './students.batch.service';
 import { StudentsService } from './students.service';
 import { V2 } from '../../core/http/interfaces';
@@ -115,13 +115,13 @@ export class StudentsV2Controller {
   @route.post()
   @ApiBody({ type: StudentCreateRequestEnvelope })
   async create(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    return replyBatch(reply, body, this.batchOf(CREATES), (items) => this.batch.createMany(p, items));
+    return replyBatch(reply, body, this.batchOf(CREATES), async (items) => presentResults(await this.batch.createMany(p, items), presentStudentResource));
   }
 
   @route.patch()
   @ApiBody({ type: StudentUpdateRequestEnvelope })
   async update(@Auth() p: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    return replyBatch(reply, body, this.batchOf(UPDATES), (items) => this.batch.updateMany(p, items));
+    return replyBatch(reply, body, this.batchOf(UPDATES), async (items) => presentResults(await this.batch.updateMany(p, items), presentStudentResource));
   }
 
   @route.get(':id')

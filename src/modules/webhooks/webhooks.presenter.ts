@@ -3,8 +3,8 @@ import { EVENT_TYPES } from '../../core/events/outbox';
 import { encodeId } from '../../core/ids/ids';
 import { DateTime, declaredV1, ext, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import type { Webhook } from './webhook.entity';
-
-export const PASSWORD_MASK = '********';
+import { PASSWORD_MASK, type DeliveryRow, type AttemptRow } from './webhooks.shape';
+export { PASSWORD_MASK, type DeliveryRow, type AttemptRow } from './webhooks.shape';
 
 const DEACTIVATE_REASONS = ['HTTP_4XX_RESPONSE', 'RETRY_COUNT', 'TOO_MANY_REDIRECTS', 'ORG_DISABLED'] as const;
 
@@ -45,30 +45,6 @@ export function presentWebhook(w: Webhook): WebhookV1 {
     basic_auth_password: w.basicAuthPassword ? PASSWORD_MASK : '',
     additional_headers: w.additionalHeaders ?? {},
   };
-}
-
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  target_url: string;
-  status: string;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface AttemptRow {
-  delivery_id: string;
-  attempt_no: number;
-  started_at: Date;
-  http_status: number | null;
-  latency_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
 }
 
 const dateTime = { type: 'string', format: 'date-time' };

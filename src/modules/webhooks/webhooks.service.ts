@@ -25,7 +25,7 @@ import { sampleEvent } from './samples';
 import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
-import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.presenter';
+import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.shape';
 import { OrgRowsService } from '../../core/pagination/org-rows';
 import { omitEmpty } from '../../core/http/optional-members';
 import { scoped } from '../../core/database/scoped';
