@@ -1,6 +1,7 @@
 import { decodeId } from '../../src/core/ids/ids';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { countQueries, insertStudent, planOf, useAccessCode } from '../support/fixtures';
+import { pause, v1Ids } from '../support/updated-since';
 
 /**
  * `updated_since` on /v1/domains/{d}/access-code-pools and a pool's access-codes
@@ -10,8 +11,6 @@ import { countQueries, insertStudent, planOf, useAccessCode } from '../support/f
  */
 jest.setTimeout(120_000);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('access codes: updated_since', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -19,17 +18,7 @@ describe('access codes: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  async function ids(path: string, key: { basic: string }): Promise<string[]> {
-    const out: string[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), key);
-      expect(res.status).toBe(200);
-      out.push(...res.body.results.map((r: any) => r.id));
-      url = res.body.next;
-    }
-    return out;
-  }
+  const ids = (path: string, key: { basic: string }, idOf?: (r: any) => string) => v1Ids(t, path, key, idOf);
 
   it('pools and codes changed since, by last change on their indexes', async () => {
     const o = await t.newOrg();

@@ -1,5 +1,6 @@
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { countQueries, planOf } from '../support/fixtures';
+import { pause, v1Ids } from '../support/updated-since';
 
 /**
  * `updated_since` on the catalog page lists (docs/decisions/data-out.md): the pages of a domain, a
@@ -10,8 +11,6 @@ import { countQueries, planOf } from '../support/fixtures';
  */
 jest.setTimeout(120_000);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('catalog pages: updated_since', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -19,18 +18,7 @@ describe('catalog pages: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  /** Every page of a /v1 list, its ids (or `idOf` of each result) in order. */
-  async function ids(path: string, key: { basic: string }, idOf: (r: any) => string = (r) => r.id): Promise<string[]> {
-    const out: string[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), key);
-      expect(res.status).toBe(200);
-      out.push(...res.body.results.map(idOf));
-      url = res.body.next;
-    }
-    return out;
-  }
+  const ids = (path: string, key: { basic: string }, idOf?: (r: any) => string) => v1Ids(t, path, key, idOf);
 
   /** The list answers 400 {"updated_since"} on a bad value, and its statement is served by `index`. */
   async function served(url: string, key: { basic: string }, statement: RegExp, index: string) {

@@ -1,4 +1,5 @@
 import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { pause } from '../support/updated-since';
 import { journey } from '../support/learner-journey';
 import { countQueries, domainOf, insertPlan, insertStudent, joinDomain, planOf } from '../support/fixtures';
 
@@ -9,8 +10,6 @@ import { countQueries, domainOf, insertPlan, insertStudent, joinDomain, planOf }
  * of the filtered rows, 400 on a bad value, and EXPLAIN naming the (…, updated_at, id) index.
  */
 jest.setTimeout(120_000);
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('@V1Resource lists: updated_since in detail', () => {
   let t: TestApp;

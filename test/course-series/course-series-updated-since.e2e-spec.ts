@@ -1,6 +1,7 @@
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { countQueries, planOf } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
+import { pause, v1Ids } from '../support/updated-since';
 
 /**
  * `updated_since` on /v1/domains/{d}/course-series and on a series' published-courses
@@ -10,8 +11,6 @@ import { journey } from '../support/learner-journey';
  */
 jest.setTimeout(120_000);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('course series: updated_since', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -19,17 +18,7 @@ describe('course series: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  async function ids(path: string, key: { basic: string }): Promise<string[]> {
-    const out: string[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), key);
-      expect(res.status).toBe(200);
-      out.push(...res.body.results.map((r: any) => r.id));
-      url = res.body.next;
-    }
-    return out;
-  }
+  const ids = (path: string, key: { basic: string }, idOf?: (r: any) => string) => v1Ids(t, path, key, idOf);
 
   it('the series and a series’ published courses, by last change on their indexes', async () => {
     const o = await t.newOrg();

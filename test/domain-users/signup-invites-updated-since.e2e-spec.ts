@@ -1,7 +1,8 @@
 import { DomainUserInvitesService } from '../../src/modules/domain-users/domain-user-invites.service';
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { countQueries, planOf, v2Pages } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
+import { pause, v1Ids } from '../support/updated-since';
 
 /**
  * `updated_since` on a domain's signup fields, a member's signup-field values and invites (/v1), and
@@ -12,8 +13,6 @@ import { journey } from '../support/learner-journey';
  */
 jest.setTimeout(120_000);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('signup fields, values and invites: updated_since', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -21,17 +20,7 @@ describe('signup fields, values and invites: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  async function ids(path: string, key: { basic: string }, idOf: (r: any) => string = (r) => r.id): Promise<string[]> {
-    const out: string[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), key);
-      expect(res.status).toBe(200);
-      out.push(...res.body.results.map(idOf));
-      url = res.body.next;
-    }
-    return out;
-  }
+  const ids = (path: string, key: { basic: string }, idOf?: (r: any) => string) => v1Ids(t, path, key, idOf);
 
   async function served(run: { statements: string[]; params: unknown[][] }, statement: RegExp, index: string) {
     const plan = await planOf(t, run, statement);

@@ -1,5 +1,6 @@
-import { HttpResponse, startTestApp, TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { countQueries, planOf } from '../support/fixtures';
+import { pause, v1Ids } from '../support/updated-since';
 
 /**
  * `updated_since` on /v1/labels, /v1/tags and /v1/courses/{id}/labels (docs/decisions/data-out.md):
@@ -8,8 +9,6 @@ import { countQueries, planOf } from '../support/fixtures';
  */
 jest.setTimeout(120_000);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('labels and tags: updated_since', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -17,17 +16,7 @@ describe('labels and tags: updated_since', () => {
   });
   afterAll(() => t.close());
 
-  async function ids(path: string, key: { basic: string }, idOf: (r: any) => string = (r) => r.id): Promise<string[]> {
-    const out: string[] = [];
-    let url: string | null = path;
-    while (url) {
-      const res: HttpResponse = await t.get(url.replace(t.baseUrl, ''), key);
-      expect(res.status).toBe(200);
-      out.push(...res.body.results.map(idOf));
-      url = res.body.next;
-    }
-    return out;
-  }
+  const ids = (path: string, key: { basic: string }, idOf?: (r: any) => string) => v1Ids(t, path, key, idOf);
 
   async function served(url: string, key: { basic: string }, statement: RegExp, index: string) {
     const bad = await t.get(`${url}?updated_since=2026-13-01T00:00:00Z`, key);

@@ -11,10 +11,10 @@ export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const sep = (url: string) => (url.includes('?') ? '&' : '?');
 
-/** Every page of a /v1 list (page_size 1), the ids of its results in order (`idOf` picks a result's id). */
-export async function v1PageIds(t: TestApp, url: string, auth: RequestOptions, idOf: (r: any) => string = (r) => r.id): Promise<string[]> {
+/** Every page of a /v1 list from `url` as given (following `next`), the ids of its results in order (`idOf` picks a result's id). */
+export async function v1Ids(t: TestApp, url: string, auth: RequestOptions, idOf: (r: any) => string = (r) => r.id): Promise<string[]> {
   const out: string[] = [];
-  let next: string | null = `${url}${sep(url)}page_size=1`;
+  let next: string | null = url;
   while (next) {
     const res: HttpResponse = await t.get(next.replace(t.baseUrl, ''), auth);
     expect({ next, status: res.status }).toEqual({ next, status: 200 });
@@ -23,6 +23,9 @@ export async function v1PageIds(t: TestApp, url: string, auth: RequestOptions, i
   }
   return out;
 }
+
+/** Every page of a /v1 list (page_size 1), the ids of its results in order (`idOf` picks a result's id). */
+export const v1PageIds = (t: TestApp, url: string, auth: RequestOptions, idOf?: (r: any) => string): Promise<string[]> => v1Ids(t, `${url}${sep(url)}page_size=1`, auth, idOf);
 
 export interface V1SinceCase {
   /** the list's path (may carry its own query) */
