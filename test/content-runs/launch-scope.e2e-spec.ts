@@ -37,7 +37,7 @@ describe('a launch reaches only its own package and attempt', () => {
     const sA = await openLaunch(t, (await t.post(`/v1/lessons/${a.lessonId}/launches`, { user: { id: a.learner.id } }, key)).body.launch_url);
     const bLaunch = await t.post(`/v1/lessons/${b.lessonId}/launches`, { user: { id: b.learner.id } }, key);
     const bUrl = new URL(await openLaunch(t, bLaunch.body.launch_url), t.baseUrl);
-    const sB = bUrl.pathname.replace(/c\/.*$/, '');
+    const sB = bUrl.pathname.replace(/\/c\/.*$/, '/');
     expect((await t.get(`${sA}c/resources/sco.html`)).status).toBe(200);
     expect((await t.get(`${sB}c/au/index.html`)).status).toBe(200);
     expect((await t.get(`${sA}c/au/index.html`)).status).toBe(404);
