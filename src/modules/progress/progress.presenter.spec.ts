@@ -1,5 +1,6 @@
 import { parseTimestamptz } from '../../core/database/pool-reads';
-import { presentUserCourse, userCourseJson } from './progress.presenter';
+import { declaredViolations } from '../../../test/support/declared-validator';
+import { presentProgressToken, presentUserCourse, userCourseJson, UserCourseSchema } from './progress.presenter';
 import type { UserCourseListRow, UserCourseRow } from './progress-reads';
 
 const row = (over: Partial<UserCourseListRow> = {}): UserCourseListRow => ({
@@ -61,5 +62,29 @@ describe('userCourseJson', () => {
 
   it('writes JSON.stringify(presentUserCourse(row)) of the row with Date timestamps', () => {
     for (const r of rows) expect(userCourseJson(r)).toBe(JSON.stringify(presentUserCourse(parsed(r))));
+  });
+
+  it('writes what UserCourseSchema declares, nothing else', () => {
+    for (const r of rows) expect(declaredViolations(UserCourseSchema, JSON.parse(userCourseJson(r)))).toEqual([]);
+  });
+
+  it('leaves the certificate out without one (optional, not nullable in the published UserPublishedCourseProgress)', () => {
+    const json = JSON.parse(userCourseJson(rows[0]));
+    expect('certificate' in json).toBe(false);
+    expect(presentUserCourse(parsed(rows[0]))).not.toHaveProperty('certificate');
+    expect(JSON.parse(userCourseJson(rows[1])).certificate).toEqual({
+      code: 'ABCDEFGH23456789',
+      validate_url: 'https://acme.example.com/certificates/ABCDEFGH23456789',
+      issued_at: '2026-03-04T05:06:07.123Z',
+      expires_at: '2027-03-03T23:36:07.120Z',
+    });
+  });
+});
+
+describe('presentProgressToken', () => {
+  it('leaves success_status out until one is set', () => {
+    const r = { progress_token: '33333333-4444-4555-8666-777777777777', completed_at: null, success_status: null, score: null, max_score: null };
+    expect(presentProgressToken(r)).not.toHaveProperty('success_status');
+    expect(presentProgressToken({ ...r, success_status: 'PASSED' }).success_status).toBe('PASSED');
   });
 });
