@@ -16,6 +16,7 @@ import type { Domain } from '../domains/domain.entity';
 import { fieldError } from '../../core/http/v1-rules';
 import { DomainUsersService } from './domain-users.service';
 import { scoped, unscoped } from '../../core/database/scoped';
+import type { DomainUserInviteV1 } from './domain-users.shape';
 
 /**
  * Domain-user invites (table domain_user_invites, /v1 domains/{name}/users/{id}/invites): the
@@ -104,11 +105,8 @@ export class DomainUserInvitesService {
     return { organizationId: row.organization_id, domainId: row.domain_id, userId: row.user_id };
   }
 
-  /**
-   * The published DomainUserInvite. `token` and `invite_url` carry the secret, which is kept only
-   * as a hash: they are filled in the create answer and are empty strings on reads.
-   */
-  private presentInvite(domain: Domain, r: any, token?: string) {
+  /** The published DomainUserInvite (DomainUserInviteSchema: the secret only in the create answer). */
+  private presentInvite(domain: Domain, r: any, token?: string): DomainUserInviteV1 {
     return {
       id: encodeId('domainUserInvite', r.id),
       token: token ?? '',

@@ -8,7 +8,7 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import { boolParam, paramError, strParam } from '../../core/http/v1-rules';
 import { DomainUserInvitesService } from './domain-user-invites.service';
-import { domainUserJson, presentDomainUser } from './domain-users.presenter';
+import { type DomainUser, domainUserJson, presentDomainUser } from './domain-users.presenter';
 import { DomainUsersService, DomainUserFilters, DomainUserRow } from './domain-users.service';
 import { BulkDomainUsersDto, DomainUserCreateDto, DomainUserUpdateDto, InviteCreateDto } from './dto/domain-user.dto';
 import { V1 } from '../../core/http/interfaces';
@@ -105,7 +105,9 @@ export class DomainUsersV1Controller {
     const domain = await this.domains.requireByName(p, name);
     const { row, created, loginToken } = await this.users.create(p, domain, dto);
     reply.status(created ? 201 : 200);
-    return { ...(await this.present(p, domain, [row], true))[0], login_token: loginToken };
+    const out: DomainUser = (await this.present(p, domain, [row], true))[0];
+    out.login_token = loginToken;
+    return out;
   }
 
   /**

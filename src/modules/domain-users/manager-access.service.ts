@@ -11,6 +11,7 @@ import type { Domain } from '../domains/domain.entity';
 import { groupNamed } from '../groups/managed-group';
 import { DomainUsersService } from './domain-users.service';
 import type { ManagerAccessRequest } from './dto/manager-access.dto';
+import type { ManagerAccessV1 } from './domain-users.shape';
 
 /** The three kinds of objects a manager may manage: their link table, column, parent table and id type. */
 const KINDS = [
@@ -128,8 +129,8 @@ export class ManagerAccessService {
   }
 }
 
-/** ManagerAccess of the published /v1 document. */
-export function presentManagerAccess(v: ManagerAccessView) {
+/** ManagerAccess of the published /v1 document (ManagerAccessSchema). */
+export function presentManagerAccess(v: ManagerAccessView): ManagerAccessV1 {
   return {
     user: v.user,
     manager_access: v.access

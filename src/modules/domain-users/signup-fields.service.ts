@@ -10,6 +10,7 @@ import { DomainUsersService, FIELD_APPLIES, SignupValue } from './domain-users.s
 import { assignBySignupFields } from '../groups/auto-assignment';
 import { scoped } from '../../core/database/scoped';
 import type { SignupFieldRow } from './signup-fields.store';
+import type { SignupFieldV1 } from './domain-users.shape';
 
 const fieldError = (field: string, message: string) => new ValidationFailed([{ field, message }], 400);
 
@@ -20,10 +21,13 @@ export interface FieldRow {
   options: { id?: string; value: string }[];
 }
 
-export function presentSignupField(r: any) {
+/** The published SignupField (SignupFieldSchema) of a row (`options` from its jsonb array of `{id, value}`). */
+export function presentSignupField(
+  r: Pick<SignupFieldRow, 'id' | 'type' | 'label' | 'help_text' | 'regex_validator' | 'regex_validator_error_text' | 'required' | 'active' | 'order' | 'options'>,
+): SignupFieldV1 {
   return {
     id: encodeId('signupField', r.id),
-    type: r.type,
+    type: r.type as SignupFieldV1['type'],
     label: r.label,
     help_text: r.help_text,
     regex_validator: r.regex_validator,

@@ -8,7 +8,7 @@ import { absoluteUrl, BaseUrl } from '../../core/http/base-url';
 import { ScopedRoutes } from '../../core/routes/scoped-routes';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { DomainsService } from '../domains/domains.service';
-import { presentSignupValue } from './domain-users.presenter';
+import { presentBulkSignupInfo, presentSignupValue } from './domain-users.presenter';
 import { BulkSignupFieldsDto, SignupFieldValueCreateDto } from './dto/domain-user.dto';
 import { SignupFieldsService } from './signup-fields.service';
 import { V1 } from '../../core/http/interfaces';
@@ -65,6 +65,6 @@ export class SignupFieldsV1Controller {
     const changed = await this.fields.bulk(p, domain, userId, dto.signup_fields);
     const location = absoluteUrl(base, `/v1/domains/${encodeURIComponent(domain.name)}/users/${encodeURIComponent(userId)}/signup-fields`);
     reply.status(201).header('Location', location);
-    return { signup_fields: changed.map(presentSignupValue) };
+    return presentBulkSignupInfo(changed);
   }
 }
