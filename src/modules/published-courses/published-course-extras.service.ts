@@ -13,6 +13,7 @@ import { DomainsService } from '../domains/domains.service';
 import type { PublishedCourseRow } from './published-courses.store';
 import { PublishedCoursesService } from './published-courses.service';
 import { GroupVisibilityWrites } from './group-visibility-writes';
+import type { PublishedCourseGroupVisibilityV1, PublishedCoursePrerequisiteV1, PublishedCourseStudentGroupPrerequisiteV1, PublishedCourseTagV1 } from './published-courses.shape';
 
 export interface TagRow {
   id: string;
@@ -26,15 +27,15 @@ export interface OverrideRow {
   is_visible: boolean;
 }
 
-export const presentTagRef = (t: TagRow) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
-/** PublishedCourseTag: `{tag: {id, name, slug}}`. */
-export const presentCourseTag = (t: TagRow) => ({ tag: presentTagRef(t) });
-/** PublishedCourseGroupVisibility: `{student_group: {id, name}, is_visible}`. */
-export const presentCourseOverride = (o: OverrideRow) => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
-/** A published-course prerequisite: `{published_course: {id}}`. */
-export const presentPrerequisite = (r: { id: string }) => ({ published_course: { id: encodeId('publishedCourse', r.id) } });
-/** A student-group prerequisite: `{student_group: {id, name}}`. */
-export const presentGroupPrerequisite = (g: GroupRef) => ({ student_group: { id: encodeId('group', g.id), name: g.name } });
+export const presentTagRef = (t: TagRow): PublishedCourseTagV1['tag'] => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug });
+/** PublishedCourseTag (published-courses.shape.ts). */
+export const presentCourseTag = (t: TagRow): PublishedCourseTagV1 => ({ tag: presentTagRef(t) });
+/** PublishedCourseGroupVisibility. */
+export const presentCourseOverride = (o: OverrideRow): PublishedCourseGroupVisibilityV1 => ({ student_group: { id: encodeId('group', o.id), name: o.name }, is_visible: o.is_visible });
+/** PublishedCoursePrerequisite. */
+export const presentPrerequisite = (r: { id: string }): PublishedCoursePrerequisiteV1 => ({ published_course: { id: encodeId('publishedCourse', r.id) } });
+/** PublishedCourseStudentGroupPrerequisite. */
+export const presentGroupPrerequisite = (g: GroupRef): PublishedCourseStudentGroupPrerequisiteV1 => ({ student_group: { id: encodeId('group', g.id), name: g.name } });
 
 interface GroupRef {
   id: string;

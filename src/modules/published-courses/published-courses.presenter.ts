@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../../core/openapi/declared-shape';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateTime, declaredV1, ext, PublicId } from '../../core/openapi/declared-shape';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { publicIdsOf } from '../../core/ids/public-ids';
 import type { OfferRow } from '../commerce/offers';
-import { presentOffer } from '../commerce/offers.presenter';
+import { OfferSchema, presentOffer } from '../commerce/offers.presenter';
 import type { LessonStats, PublishedCourseRow, PublishedCourseSettingsRow, SearchableLesson } from './published-courses.store';
 
 // the row types moved to the store (issue 27); re-exported for the importers of this path
@@ -74,40 +74,71 @@ function publishedCourseId(uuid: string): string {
   return id;
 }
 
+/** The course of a published course (the published CourseSummary, and its title). */
+const CourseSummaryV1 = Type.Object({ id: PublicId(), title: Type.String(ext()), lesson_count: Type.Integer(), required_lesson_count: Type.Integer() });
+/** The course of a published course's read (the published CourseDetail: the summary and the descriptions). */
+const CourseDetailV1 = Type.Object({ ...CourseSummaryV1.properties, short_description: Type.String(), long_description_html: Type.String() });
+
+/** The members of a /v1 published course around its `course`: the published ones, then the include_searchable_content extensions. */
+const publishedCourseMembers = <C extends TSchema>(course: C) => ({
+  id: PublicId(),
+  course,
+  slug: Type.String(),
+  course_url: Type.String(),
+  ...PublishedCourseSettingsSchema.properties,
+  offer: Type.Optional(OfferSchema),
+  lesson_list: Type.Optional(
+    Type.Array(Type.Object({ id: PublicId(), title: Type.String(), type: Type.String(), order: Type.Integer() }), ext({ description: 'include_searchable_content: the lessons of the course.' })),
+  ),
+  tags: Type.Optional(Type.Array(Type.Object({ id: PublicId(), name: Type.String(), slug: Type.String() }), ext({ description: 'include_searchable_content: the tags of the published course.' }))),
+  short_description: Type.Optional(Type.String(ext({ description: "include_searchable_content: the course's short description." }))),
+  long_description_html: Type.Optional(Type.String(ext({ description: "include_searchable_content: the course's long description." }))),
+  search_keywords: Type.Optional(Type.String(ext({ description: "include_searchable_content: the lessons' search keywords, space-separated." }))),
+});
+
 /**
- * The v1 PublishedCourse. `timezone` is null (no per-course time zone is kept); `offer` is the
- * published course's offer (commerce, docs/decisions/commerce.md).
+ * The v1 PublishedCourse (list, update) and PublishedCourseCreate, declared once
+ * (core/openapi/declared-shape.ts). `timezone` is null (no per-course time zone is kept); `offer` is
+ * the published course's offer (commerce, docs/decisions/commerce.md), left out when there is none
+ * (optional, not nullable in the published PublishedCourse).
  */
-export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions) {
+export const PublishedCourseSchema = declaredV1(['PublishedCourse', 'PublishedCourseCreate'], Type.Object(publishedCourseMembers(CourseSummaryV1)));
+export type PublishedCourseV1 = Static<typeof PublishedCourseSchema>;
+
+/** The v1 PublishedCourseDetail (the read): the same, its course with the descriptions. */
+export const PublishedCourseDetailSchema = declaredV1('PublishedCourseDetail', Type.Object(publishedCourseMembers(CourseDetailV1)));
+export type PublishedCourseDetailV1 = Static<typeof PublishedCourseDetailSchema>;
+
+/** A /v1 published course: the detail with `detail` (the read), else the PublishedCourse. */
+export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions & { detail: true }): PublishedCourseDetailV1;
+export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions): PublishedCourseV1 | PublishedCourseDetailV1;
+export function presentPublishedCourse(r: PublishedCourseRow, o: PresentOptions): PublishedCourseV1 | PublishedCourseDetailV1 {
   const stats = o.stats.get(r.course_id) ?? { lessonCount: 0, requiredLessonCount: 0 };
-  const course: Record<string, unknown> = {
+  const course: Static<typeof CourseSummaryV1> = {
     id: publicIdsOf('course', r.course_id).id,
     title: r.course_title,
     lesson_count: stats.lessonCount,
     required_lesson_count: stats.requiredLessonCount,
   };
-  if (o.detail) {
-    course.short_description = r.course_short_description;
-    course.long_description_html = r.course_long_description_html;
-  }
-  const out: Record<string, unknown> = {
-    id: publishedCourseId(r.id),
-    course,
+  const rest: Omit<PublishedCourseV1, 'id' | 'course'> = {
     slug: r.slug,
     course_url: `https://${o.domainName}/${r.slug}`,
     ...presentPublishedCourseSettings(r),
-    offer: presentOffer(o.offers?.get(r.id), o.domainName),
   };
+  const offer = presentOffer(o.offers?.get(r.id), o.domainName);
+  if (offer) rest.offer = offer;
   if (o.searchable) {
     const lessons = o.searchable.get(r.course_id) ?? [];
-    out.lesson_list = lessons.map((l) => ({ id: encodeId('lesson', l.id), title: l.title, type: l.type, order: l.order }));
-    out.tags = (o.tags?.get(r.id) ?? []).map((t) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug }));
-    out.short_description = r.course_short_description;
-    out.long_description_html = r.course_long_description_html;
-    out.search_keywords = lessons
+    rest.lesson_list = lessons.map((l) => ({ id: encodeId('lesson', l.id), title: l.title, type: l.type, order: l.order }));
+    rest.tags = (o.tags?.get(r.id) ?? []).map((t) => ({ id: encodeId('tag', t.id), name: t.name, slug: t.slug }));
+    rest.short_description = r.course_short_description;
+    rest.long_description_html = r.course_long_description_html;
+    rest.search_keywords = lessons
       .map((l) => l.search_keywords)
       .filter((k) => k)
       .join(' ');
   }
-  return out;
+  const id = publishedCourseId(r.id);
+  if (o.detail) return { id, course: { ...course, short_description: r.course_short_description, long_description_html: r.course_long_description_html }, ...rest };
+  return { id, course, ...rest };
 }

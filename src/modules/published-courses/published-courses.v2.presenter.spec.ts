@@ -1,6 +1,7 @@
 import { parseTimestamptz } from '../../core/database/pool-reads';
 import { pageDocument, pageDocumentJson } from '../../core/pagination/cursor-page';
-import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseV2Json, publishedCourseRowPosition, PublishedCourseV2Row } from './published-courses.v2.presenter';
+import { declaredViolations } from '../../../test/support/declared-validator';
+import { presentPublishedCourseV2, publishedCourseRowJson, publishedCourseV2Json, publishedCourseRowPosition, PublishedCourseV2Row, PublishedCourseV2Schema } from './published-courses.v2.presenter';
 
 const row = (over: Partial<PublishedCourseV2Row> = {}): PublishedCourseV2Row => ({
   id: '0f0e2d3c-4b5a-4697-8877-665544332211',
@@ -62,6 +63,10 @@ describe('publishedCourseRowJson / publishedCourseRowPosition', () => {
         expect(JSON.stringify(presentPublishedCourseV2(r, base))).toBe(expected);
       }
     }
+  });
+
+  it("writes what PublishedCourseV2Schema declares, nothing else (ajv over the hand writer's text)", () => {
+    for (const r of rows) for (const t of [r, parsed(r)]) expect(declaredViolations(PublishedCourseV2Schema, JSON.parse(publishedCourseRowJson(t, 'http://api.test')))).toEqual([]);
   });
 
   it('a page of rows: the same document text as pageDocument of the presented rows', () => {
