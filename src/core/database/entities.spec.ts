@@ -1,9 +1,11 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Client } from 'pg';
+import * as ts from 'typescript';
 import { DataSource, EntityMetadata, getMetadataArgsStorage } from 'typeorm';
 import { cloneDatabase, dbUrl, dropDatabase } from '../../../test/support/db';
 import { parseOwnershipMap } from '../architecture/table-writes';
+import { allowed, kindsOf } from './column-kinds';
 import { SnakeNamingStrategy } from './naming.strategy';
 
 /**
@@ -188,6 +190,36 @@ describe('entities against the migrated schema', () => {
     // the schema is read (a check that finds no table would pass vacuously)
     expect([...schema.tables]).toEqual(expect.arrayContaining(['users', 'courses', 'outbox_events', 'lrs_statement_agents']));
     expect(compare(declared.map(decl), schema)).toEqual([]);
+  });
+
+  it("each entity's properties are typed as the column's values are, with null exactly when the column is nullable", () => {
+    const files = [...new Set(declared.map((d) => d.file))];
+    const program = ts.createProgram(files, { strict: true, experimentalDecorators: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, skipLibCheck: true, types: [] });
+    const checker = program.getTypeChecker();
+    const problems: string[] = [];
+    let checked = 0;
+    for (const d of declared) {
+      const sf = program.getSourceFile(d.file)!;
+      const cls = sf.statements.find((n): n is ts.ClassDeclaration => ts.isClassDeclaration(n) && n.name?.text === d.className)!;
+      const type = checker.getTypeAtLocation(cls);
+      for (const c of d.metadata.columns) {
+        const col = schema.columns.get(`${d.metadata.tableName}.${c.databaseName}`);
+        const prop = type.getProperty(c.propertyName);
+        if (!col || !prop) continue; // a missing column is the first test's
+        checked++;
+        const kinds = kindsOf(checker, checker.getTypeOfSymbolAtLocation(prop, cls));
+        const at = `${d.className}.${c.propertyName}`;
+        const ok = allowed(col.dataType);
+        // a column left out of reads (select: false) may be absent: `?`
+        const bad = [...kinds].filter((k) => k !== 'null' && !(k === 'undefined' && !c.isSelect) && !ok.has(k));
+        if (bad.length) problems.push(`${at}: ${[...kinds].join(' | ')} for ${d.metadata.tableName}.${c.databaseName} (${col.dataType})`);
+        // `unknown` (a jsonb document) admits null as it is
+        if (!kinds.has('any') && col.nullable !== kinds.has('null'))
+          problems.push(`${at}: ${d.metadata.tableName}.${c.databaseName} is ${col.nullable ? 'nullable, the type has no null' : 'NOT NULL, the type admits null'}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
   });
 
   it("each entity lives in its table's owner module and is registered there", () => {
