@@ -6,7 +6,10 @@
  *    pool reads...) in src/ (specs left out) whose rows reach the code as `any`: the call's
  *    awaited type is `any` (or any[]) and its use site gives no type (no annotated variable, no
  *    `as`, no type argument, or only `any` ones); a statement whose answer is unused is not counted;
- *  - hand-written organization predicates: `organization_id = $<n>` in src/ (scoped() writes `$org`).
+ *  - hand-written organization predicates: `organization_id = $<n>` in src/ (scoped() writes `$org`);
+ *  - organization values bound by position: an `INSERT INTO t (..., organization_id, ...)` whose
+ *    VALUES tuple or SELECT list gives that column a `$<n>` (scoped() writes `$org`); a statement
+ *    whose values are built in code (`VALUES ${tuples}`) shows no value and is not counted.
  * Usage: node scripts/data-access-counts.js [root] [--list]   (--list: every site, file:line)
  * From code: require('scripts/data-access-counts.js').dataAccessCounts(root) (the spec
  * src/core/architecture/data-access-counts.spec.ts expects 0 of both).
@@ -93,6 +96,15 @@ function dataAccessCounts(root) {
       orgSites.push({ file: path.relative(root, f), line: text.slice(0, m.index).split('\n').length });
     }
   }
+  const orgValueSites = [];
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8');
+    for (const m of text.matchAll(/INSERT\s+INTO\s+[\w${}.]+\s*\(([^()]*)\)\s*(?:VALUES\s*\(|SELECT\s)/g)) {
+      const k = m[1].split(',').findIndex((c) => c.trim() === 'organization_id');
+      if (k < 0) continue;
+      if (positionalValue(text.slice(m.index + m[0].length), k)) orgValueSites.push({ file: path.relative(root, f), line: text.slice(0, m.index).split('\n').length });
+    }
+  }
   const filesOf = (sites) => new Set(sites.map((s) => s.file)).size;
   return {
     queryCalls,
@@ -100,9 +112,30 @@ function dataAccessCounts(root) {
     filesWithUntyped: filesOf(untypedSites),
     handWrittenOrgPredicates: orgSites.length,
     filesWithHandWrittenOrgPredicates: filesOf(orgSites),
+    positionalOrgValues: orgValueSites.length,
     untypedSites,
     orgSites,
+    orgValueSites,
   };
+}
+
+/** Whether the k-th expression of a VALUES tuple / SELECT list (the text after its opening) is a bare `$<n>`. */
+function positionalValue(rest, k) {
+  const items = [];
+  let depth = 0;
+  let cur = '';
+  for (let i = 0; i < rest.length && rest[i] !== '`'; i++) {
+    const c = rest[i];
+    if (depth === 0 && (c === ')' || /^\s+FROM\s/.test(rest.slice(i, i + 7)))) break;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    if (c === ',' && depth === 0) {
+      items.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  items.push(cur);
+  return k < items.length && /^\$\d+$/.test(items[k].trim());
 }
 
 module.exports = { dataAccessCounts };
@@ -110,10 +143,11 @@ module.exports = { dataAccessCounts };
 if (require.main === module) {
   const arg = process.argv[2];
   const root = path.resolve(arg && !arg.startsWith('--') ? arg : path.join(__dirname, '..'));
-  const { untypedSites, orgSites, ...counts } = dataAccessCounts(root);
+  const { untypedSites, orgSites, orgValueSites, ...counts } = dataAccessCounts(root);
   console.log(JSON.stringify(counts));
   if (process.argv.includes('--list')) {
     for (const s of untypedSites) console.log(`untyped query\t${s.file}:${s.line}`);
     for (const s of orgSites) console.log(`organization_id = $n\t${s.file}:${s.line}`);
+    for (const s of orgValueSites) console.log(`organization_id value $n\t${s.file}:${s.line}`);
   }
 }

@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { RedisModule } from './redis/redis.module';
 import { QueueModule } from './queue/queue.module';
 import { Metrics } from './metrics/metrics';
@@ -24,6 +25,7 @@ export class CoreModule {
         // in a Fastify hook (app.factory.ts), which costs far less than middie + pino-http per request.
         LoggerModule.forRoot({ pinoHttp: { logger }, forRoutes: [] }),
         DatabaseModule,
+        EventsModule,
         RedisModule,
         QueueModule,
         AuthModule,

@@ -11,6 +11,9 @@ import { GlobalAuthGuard } from './auth.guard';
 import { AccessTokenStrategy } from './jwt.strategy';
 import { KeysService } from './keys.service';
 import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RevokedAccessToken } from './revoked-access-token.entity';
+import { SigningKeyEntity } from './signing-key.entity';
 
 /**
  * What every module leans on to authenticate: the access-token strategy (passport-jwt, registered
@@ -21,6 +24,7 @@ import { RateLimitGuard, RedisThrottlerStorage } from './rate-limit';
 @Global()
 @Module({
   imports: [
+    TypeOrmModule.forFeature([RevokedAccessToken, SigningKeyEntity]),
     PassportModule.register({ defaultStrategy: 'jwt', session: false }),
     ThrottlerModule.forRootAsync({
       inject: [AppConfig, REDIS],

@@ -4,10 +4,11 @@ import { DomainsModule } from '../domains/domains.module';
 import { AccessCode, AccessCodePool } from './access-code.entity';
 import { AccessCodesService } from './access-codes.service';
 import { AccessCodesV1Controller } from './access-codes.v1.controller';
+import { AccessCodeUse } from './access-code-use.entity';
 
 /** Access code pools and access codes of a domain. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AccessCodePool, AccessCode]), DomainsModule],
+  imports: [TypeOrmModule.forFeature([AccessCodePool, AccessCode, AccessCodeUse]), DomainsModule],
   controllers: [AccessCodesV1Controller],
   providers: [AccessCodesService],
   exports: [AccessCodesService],

@@ -29,12 +29,12 @@ export async function upsertEnrollmentRating(
     );
     return rows.length > 0;
   }
-  await m.query(
+  await scoped(m, organizationId).query(
     `INSERT INTO course_ratings (organization_id, course_id, user_id, enrollment_id, rating, scale_max, feedback)
-     SELECT $1, $2, $3, $4, $5, o.rating_scale, $6 FROM organizations o WHERE o.id = $1
+     SELECT $org, $1, $2, $3, $4, o.rating_scale, $5 FROM organizations o WHERE o.id = $org
      ON CONFLICT (organization_id, enrollment_id) WHERE enrollment_id IS NOT NULL
-     DO UPDATE SET rating = EXCLUDED.rating, scale_max = EXCLUDED.scale_max, feedback = CASE WHEN $7 THEN EXCLUDED.feedback ELSE course_ratings.feedback END`,
-    [organizationId, e.courseId, e.userId, e.enrollmentId, rating, feedback ?? null, feedback !== undefined],
+     DO UPDATE SET rating = EXCLUDED.rating, scale_max = EXCLUDED.scale_max, feedback = CASE WHEN $6 THEN EXCLUDED.feedback ELSE course_ratings.feedback END`,
+    [e.courseId, e.userId, e.enrollmentId, rating, feedback ?? null, feedback !== undefined],
   );
   return true;
 }

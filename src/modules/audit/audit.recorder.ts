@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../core/auth/principal';
+import { scoped } from '../../core/database/scoped';
 import { apiOf } from '../../core/http/interfaces';
 import { decodeId, encodeId } from '../../core/ids/ids';
 
@@ -92,10 +93,10 @@ export class AuditRecorder {
     for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) if (typeof v === 'string') params[k] = v.slice(0, 255);
     const ids = { path: params, result: idsOfAnswer(payload) };
     const actor = actorOf(p);
-    await this.ds.query(
+    await scoped(this.ds, p.organizationId).query(
       `INSERT INTO audit_events (organization_id, actor_type, actor_id, client_id, operation, method, route, status, resource_ids, ip_address, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [p.organizationId, actor.actor_type, actor.actor_id, actor.client_id, `${req.method} ${route}`, req.method, route, reply.statusCode, JSON.stringify(ids), req.ip ?? null, String(req.id)],
+       VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [actor.actor_type, actor.actor_id, actor.client_id, `${req.method} ${route}`, req.method, route, reply.statusCode, JSON.stringify(ids), req.ip ?? null, String(req.id)],
     );
   }
 }

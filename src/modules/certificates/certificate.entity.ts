@@ -13,4 +13,9 @@ export class Certificate extends OrgEntity {
   @Column('timestamptz') issuedAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('int', { nullable: true }) scoreAsPercent: number | null;
+  @Column('uuid', { nullable: true }) courseProgressId: string | null;
+  @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
+  @Column('integer', { nullable: true }) statusIndex: number | null;
+  /** set by the row trigger on every update (data_out_touch) */
+  @Column({ type: 'timestamptz', update: false }) updatedAt: Date;
 }

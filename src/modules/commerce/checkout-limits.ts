@@ -153,8 +153,7 @@ export async function countPromoUse(m: EntityManager, organizationId: string, pu
     if (!still.length) return; // deleted since the SELECT above: nothing to count
     throw fieldError('promo_code', USED_UP);
   }
-  await m.query(`INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($1, $2, $3, $4, $5)`, [
-    organizationId,
+  await scoped(m, organizationId).query(`INSERT INTO promo_code_uses (organization_id, promo_code_id, pool_id, user_id, purchase_id) VALUES ($org, $1, $2, $3, $4)`, [
     purchase.promo_code_id,
     code.pool_id,
     purchase.user_id,
@@ -211,8 +210,7 @@ export async function spendCredits(m: EntityManager, ctx: CheckoutContext, code:
     );
     if (!spent.length) throw fieldError('training_credit_code', 'This training credit code has no credits left.');
   }
-  await m.query(`INSERT INTO training_credit_spends (organization_id, code_id, user_id, purchase_id, credits, spent_cents) VALUES ($1, $2, $3, $4, $5, $6)`, [
-    ctx.organizationId,
+  await scoped(m, ctx.organizationId).query(`INSERT INTO training_credit_spends (organization_id, code_id, user_id, purchase_id, credits, spent_cents) VALUES ($org, $1, $2, $3, $4, $5)`, [
     row.id,
     ctx.userId,
     ctx.purchaseId,

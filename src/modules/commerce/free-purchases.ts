@@ -100,17 +100,16 @@ export async function recordEnrollmentPurchases(m: EntityManager, organizationId
     plan_enrollments: [],
     [GRANT_KEY[object]]: [enrollmentId],
   });
-  const inserted: (PurchaseRow & { enrollment_id: string })[] = await m.query(
+  const inserted: (PurchaseRow & { enrollment_id: string })[] = await scoped(m, organizationId).query(
     `INSERT INTO purchases (organization_id, user_id, offer_id, order_id, state, status_msg, quantity, currency_code, offer_price_cents, offer_sku,
                             offer_description, price_cents, tax_price_cents, payment_processor, grants, fulfilled_at, purchased_at)
-     SELECT $1, v.user_id, v.offer_id, v.order_id, v.state, v.status_msg, 1, v.currency_code, v.offer_price_cents, v.offer_sku,
+     SELECT $org, v.user_id, v.offer_id, v.order_id, v.state, v.status_msg, 1, v.currency_code, v.offer_price_cents, v.offer_sku,
             v.offer_description, v.price_cents, v.tax_price_cents, 'NONE', v.grants, date_trunc('milliseconds', now()),
             COALESCE(v.purchased_at, date_trunc('milliseconds', now()))
-       FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::int[], $12::int[], $13::jsonb[], $14::timestamptz[])
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::int[], $11::int[], $12::jsonb[], $13::timestamptz[])
          AS v(user_id, offer_id, order_id, state, status_msg, currency_code, offer_price_cents, offer_sku, offer_description, price_cents, tax_price_cents, grants, purchased_at)
      RETURNING *, grants->'${GRANT_KEY[object]}'->>0 AS enrollment_id`,
     [
-      organizationId,
       rows.map((r) => r.it.userId),
       rows.map((r) => r.offer.id),
       rows.map(() => newOrderId()),

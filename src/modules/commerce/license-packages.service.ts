@@ -59,10 +59,10 @@ export class LicensePackagesService {
   private async setOffers(m: EntityManager, p: Principal, packageId: string, uuids: string[]) {
     await scoped(m, p.organizationId).query(`DELETE FROM license_package_offers WHERE organization_id = $org AND package_id = $1 AND NOT (offer_id = ANY($2::uuid[]))`, [packageId, uuids]);
     if (uuids.length) {
-      await m.query(
+      await scoped(m, p.organizationId).query(
         `INSERT INTO license_package_offers (organization_id, package_id, offer_id, created_at)
-         SELECT $1, $2, x, now() + n * interval '1 microsecond' FROM unnest($3::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT DO NOTHING`,
-        [p.organizationId, packageId, uuids],
+         SELECT $org, $1, x, now() + n * interval '1 microsecond' FROM unnest($2::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT DO NOTHING`,
+        [packageId, uuids],
       );
     }
   }
@@ -91,10 +91,10 @@ export class LicensePackagesService {
       const domain: { id: string }[] = domainUuid ? await scoped(m, p.organizationId).query(`SELECT id FROM domains WHERE organization_id = $org AND id = $1`, [domainUuid]) : [];
       if (!domain.length) throw invalidPk('domain_id', dto.domain_id);
       const offers = await this.offers(m, p, dto.offers ?? []);
-      const [row]: { id: string }[] = await m.query(
+      const [row]: { id: string }[] = await scoped(m, p.organizationId).query(
         `INSERT INTO license_packages (organization_id, domain_id, name, tracking_id, start_date, end_date, license_count, max_unique_seats)
-         VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7, $8) RETURNING id`,
-        [p.organizationId, domain[0].id, dto.name, dto.tracking_id ?? '', start ?? null, end ?? null, dto.license_count, dto.max_unique_seats ?? null],
+         VALUES ($org, $1, $2, $3, COALESCE($4, date_trunc('milliseconds', now())), $5, $6, $7) RETURNING id`,
+        [domain[0].id, dto.name, dto.tracking_id ?? '', start ?? null, end ?? null, dto.license_count, dto.max_unique_seats ?? null],
       );
       await this.setOffers(m, p, row.id, offers);
       const [out]: PackageRow[] = await scoped(m, p.organizationId).query(`SELECT ${PKG_COLS('x')} FROM license_packages x WHERE x.organization_id = $org AND x.id = $1`, [row.id]);
@@ -201,7 +201,7 @@ export class LicensePackagesService {
           const [{ n }] = await scoped(m, p.organizationId).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM license_seats WHERE organization_id = $org AND package_id = $1`, [pkg.id]);
           if (n >= pkg.max_unique_seats) throw fieldError('student', 'This license package has reached its maximum number of unique seats.');
         }
-        await m.query(`INSERT INTO license_seats (organization_id, package_id, user_id) VALUES ($1, $2, $3)`, [p.organizationId, pkg.id, user.id]);
+        await scoped(m, p.organizationId).query(`INSERT INTO license_seats (organization_id, package_id, user_id) VALUES ($org, $1, $2)`, [pkg.id, user.id]);
       }
       return (await this.seat(m, p, pkg.id, user.id))!;
     });

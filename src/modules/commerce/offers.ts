@@ -31,8 +31,7 @@ export async function loadOffers(m: EntityManager, organizationId: string, owner
  * INSERT; this keeps the call sites that predate the trigger correct (a no-op then).
  */
 export async function insertDefaultOffer(m: EntityManager, organizationId: string, owner: OfferOwner, ownerId: string, description: string): Promise<void> {
-  await m.query(`INSERT INTO offers (organization_id, ${owner}, registration_open, price_cents, description) VALUES ($1, $2, true, NULL, $3) ON CONFLICT DO NOTHING`, [
-    organizationId,
+  await scoped(m, organizationId).query(`INSERT INTO offers (organization_id, ${owner}, registration_open, price_cents, description) VALUES ($org, $1, true, NULL, $2) ON CONFLICT DO NOTHING`, [
     ownerId,
     description.slice(0, 500),
   ]);

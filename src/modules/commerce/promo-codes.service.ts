@@ -68,11 +68,10 @@ export class PromoCodesService {
     if (!percent && (dto.price_cents === undefined || dto.price_cents === null)) throw fieldError('price_cents', 'This field is required when discount_type is PRICE_OVERRIDE.');
     if (percent && dto.price_cents !== undefined && dto.price_cents !== null) throw fieldError('price_cents', 'price_cents applies only to PRICE_OVERRIDE pools.');
     if (!percent && dto.percent_off !== undefined && dto.percent_off !== null) throw fieldError('percent_off', 'percent_off applies only to PERCENT_OFF pools.');
-    const [row]: PoolRow[] = await this.ds.query(
+    const [row]: PoolRow[] = await scoped(this.ds, p.organizationId).query(
       `INSERT INTO promo_code_pools (organization_id, name, active, starts_at, expires_at, expire_content, discount_type, price_cents, percent_off, single_use_per_user)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${POOL_COLS}`,
+       VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${POOL_COLS}`,
       [
-        p.organizationId,
         dto.name,
         dto.active ?? true,
         startsAt,
@@ -169,10 +168,10 @@ export class PromoCodesService {
       const known = new Set(found.map((r) => r.id));
       const missing = raw.find((id) => !known.has(decodeId('offer', id) ?? ''));
       if (missing !== undefined) throw invalidPk('id', missing);
-      await m.query(
+      await scoped(m, p.organizationId).query(
         `INSERT INTO promo_code_pool_offers (organization_id, pool_id, offer_id, created_at)
-         SELECT $1, $2, x, now() + n * interval '1 microsecond' FROM unnest($3::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT (pool_id, offer_id) DO NOTHING`,
-        [p.organizationId, pool.id, uuids],
+         SELECT $org, $1, x, now() + n * interval '1 microsecond' FROM unnest($2::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT (pool_id, offer_id) DO NOTHING`,
+        [pool.id, uuids],
       );
       return loadOfferItems(m, p.organizationId, uuids);
     });
@@ -215,13 +214,10 @@ export class PromoCodesService {
       return await this.ds.transaction(async (m) => {
         const pool: { id: string }[] = poolUuid ? await scoped(m, p.organizationId).query(`SELECT id FROM promo_code_pools WHERE organization_id = $org AND id = $1 FOR SHARE`, [poolUuid]) : [];
         if (!pool.length) throw invalidPk('promo_code_pool_id', dto.promo_code_pool_id);
-        const [row]: PromoCodeRow[] = await m.query(`INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($1, $2, $3, $4, $5) RETURNING ${CODE_COLS}`, [
-          p.organizationId,
-          pool[0].id,
-          dto.code,
-          dto.max_uses,
-          dto.active ?? true,
-        ]);
+        const [row]: PromoCodeRow[] = await scoped(m, p.organizationId).query(
+          `INSERT INTO promo_codes (organization_id, pool_id, code, max_uses, active) VALUES ($org, $1, $2, $3, $4) RETURNING ${CODE_COLS}`,
+          [pool[0].id, dto.code, dto.max_uses, dto.active ?? true],
+        );
         return row;
       });
     } catch (e) {

@@ -103,12 +103,11 @@ export interface NewPurchase {
 
 /** Insert one purchase; returns its uuid. */
 export async function insertPurchase(m: EntityManager, p: NewPurchase): Promise<string> {
-  const [row] = await m.query<{ id: string }[]>(
+  const [row] = await scoped(m, p.organizationId).query<{ id: string }[]>(
     `INSERT INTO purchases (organization_id, user_id, offer_id, order_id, state, quantity, currency_code, offer_price_cents, offer_sku, offer_description,
                             price_cents, tax_price_cents, payment_processor, payment_processor_order_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+     VALUES ($org, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
     [
-      p.organizationId,
       p.userId,
       p.offerId,
       newOrderId(),

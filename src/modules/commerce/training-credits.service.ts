@@ -66,10 +66,10 @@ export class TrainingCreditsService {
   private async addLinks(m: EntityManager, p: Principal, link: LinkName, codeId: string, uuids: string[]) {
     if (!uuids.length) return;
     const l = LINKS[link];
-    await m.query(
+    await scoped(m, p.organizationId).query(
       `INSERT INTO ${l.table} (organization_id, code_id, ${l.column}, created_at)
-       SELECT $1, $2, x, now() + n * interval '1 microsecond' FROM unnest($3::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT DO NOTHING`,
-      [p.organizationId, codeId, uuids],
+       SELECT $org, $1, x, now() + n * interval '1 microsecond' FROM unnest($2::uuid[]) WITH ORDINALITY AS t(x, n) ON CONFLICT DO NOTHING`,
+      [codeId, uuids],
     );
   }
 
@@ -102,10 +102,10 @@ export class TrainingCreditsService {
       return await this.ds.transaction(async (m) => {
         const groups = await this.resolve(m, p, 'student_groups', dto.student_groups ?? []);
         const offers = await this.resolve(m, p, 'offers', dto.offers ?? []);
-        const [row]: CreditCodeRow[] = await m.query(
+        const [row]: CreditCodeRow[] = await scoped(m, p.organizationId).query(
           `INSERT INTO training_credit_codes (organization_id, code, credits_total, expiration_date, expire_content, tracking_identifier, available_to_all_students, available_for_all_offers)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLS}`,
-          [p.organizationId, dto.training_credit_code, dto.credits_total, expiration ?? null, dto.expire_content ?? false, dto.tracking_identifier ?? '', allStudents, allOffers],
+           VALUES ($org, $1, $2, $3, $4, $5, $6, $7) RETURNING ${COLS}`,
+          [dto.training_credit_code, dto.credits_total, expiration ?? null, dto.expire_content ?? false, dto.tracking_identifier ?? '', allStudents, allOffers],
         );
         await this.addLinks(m, p, 'student_groups', row.id, groups);
         await this.addLinks(m, p, 'offers', row.id, offers);

@@ -6,6 +6,9 @@ import { Cmi5Service } from './cmi5.service';
 import { LaunchesV1Controller, LaunchesV2Controller } from './launches.controller';
 import { LaunchesService } from './launches.service';
 import { PlayerController } from './player.controller';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentAttempt } from './content-attempt.entity';
+import { ContentLaunch } from './content-launch.entity';
 
 /**
  * Learning content runs (CONVENTIONS §18, docs/decisions/content-runs.md): launches of web-package
@@ -13,7 +16,7 @@ import { PlayerController } from './player.controller';
  * progress through ProgressService.
  */
 @Module({
-  imports: [ProgressModule, LrsModule],
+  imports: [TypeOrmModule.forFeature([ContentAttempt, ContentLaunch]), ProgressModule, LrsModule],
   controllers: [LaunchesV1Controller, LaunchesV2Controller, PlayerController],
   providers: [LaunchesService, Cmi5Service, fileStorageProvider],
 })

@@ -20,4 +20,7 @@ export class Course extends SoftDeletedOrgEntity {
   /** certificate settings (CONVENTIONS §15): whether a completion issues a certificate, and its validity in days (null: never expires) */
   @Column('boolean', { default: true }) issuesCertificate: boolean;
   @Column('integer', { nullable: true }) certificateValidityDays: number | null;
+  @Column('smallint', { nullable: true }) ratingScale: number | null;
+  /** the search document, kept by the database (never read or written through the entity) */
+  @Column({ type: 'tsvector', select: false, insert: false, update: false }) searchVector: string;
 }

@@ -5,9 +5,12 @@ import { ExportRunner } from './export-runner';
 import { ExportsProcessor } from './exports.processor';
 import { ExportsService } from './exports.service';
 import { ExportsV2Controller } from './exports.v2.controller';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataExport } from './data-export.entity';
 
 /** Data out (CONVENTIONS §20), API side: the event log and exports. Owner of data_exports. */
 @Module({
+  imports: [TypeOrmModule.forFeature([DataExport])],
   controllers: [EventsV2Controller, ExportsV2Controller],
   providers: [ExportsService],
 })

@@ -13,10 +13,19 @@ import { SignupFieldsService } from './signup-fields.service';
 import { SignupFieldsV1Controller } from './signup-fields.v1.controller';
 import { SignupFieldValuesV2Controller } from './signup-field-values.v2.controller';
 import { SignupFieldValuesV2Service } from './signup-field-values.v2.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainUserInvite } from './domain-user-invite.entity';
+import { DomainUserEntity } from './domain-user.entity';
+import { ManagerAccess } from './manager-access.entity';
+import { ManagerAccessCourse } from './manager-access-course.entity';
+import { ManagerAccessLicense } from './manager-access-license.entity';
+import { ManagerAccessPath } from './manager-access-path.entity';
+import { SignupFieldValue } from './signup-field-value.entity';
+import { SignupField } from './signup-field.entity';
 
 /** Domain membership of users, invites, signup fields and signup-field values (/v1). */
 @Module({
-  imports: [DomainsModule],
+  imports: [TypeOrmModule.forFeature([DomainUserInvite, DomainUserEntity, ManagerAccess, ManagerAccessCourse, ManagerAccessLicense, ManagerAccessPath, SignupFieldValue, SignupField]), DomainsModule],
   controllers: [DomainUsersV1Controller, SignupFieldsV1Controller, SignupFieldsAdminV1Controller, SignupFieldValuesV2Controller, DomainMembershipsV2Controller, ManagerAccessV1Controller],
   providers: [DomainUsersService, DomainUserInvitesService, SignupFieldsService, SignupFieldAdminService, SignupFieldValuesV2Service, DomainMembershipsV2Service, ManagerAccessService],
   exports: [DomainUsersService, DomainUserInvitesService, SignupFieldAdminService],

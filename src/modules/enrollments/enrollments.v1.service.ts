@@ -114,10 +114,10 @@ export class EnrollmentsV1Service {
             [pc.id, user.id],
           );
       if (existing) return { row: await this.get(p, pc, encodeId('enrollment', existing.id), m), created: false };
-      const [row] = await m.query<{ id: string }[]>(
+      const [row] = await scoped(m, p.organizationId).query<{ id: string }[]>(
         `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id, enrolled_at, expires_at, active)
-         VALUES ($1, $2, $3, $4, COALESCE($5, date_trunc('milliseconds', now())), $6, $7) RETURNING id`,
-        [p.organizationId, user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
+         VALUES ($org, $1, $2, $3, COALESCE($4, date_trunc('milliseconds', now())), $5, $6) RETURNING id`,
+        [user.id, pc.id, pc.course_id, enrolledAt ?? null, expiresAt ?? null, dto.active ?? true],
       );
       await this.progress.ensureCourseProgress(m, p.organizationId, [{ enrollmentId: row.id, userId: user.id, publishedCourseId: pc.id, courseId: pc.course_id }]);
       // the registration's purchase (commerce: $0 NONE, or what the body declared), which the event carries

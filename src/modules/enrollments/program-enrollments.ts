@@ -95,18 +95,10 @@ export async function insertEnrollment(
       );
   if (existing) return { id: existing.id, created: false };
   const cols = ['organization_id', o.owner.column, 'user_id', 'enrolled_at', 'expires_at', 'active', 'purchase', ...(o.extra ? [o.extra.column] : [])];
-  const values = [
-    o.organizationId,
-    o.owner.id,
-    input.userUuid,
-    input.enrolledAt,
-    input.expiresAt,
-    input.active,
-    input.purchase ? JSON.stringify(input.purchase) : null,
-    ...(o.extra ? [o.extra.value] : []),
-  ];
-  const placeholders = values.map((_, i) => (i === 3 ? `COALESCE($4, date_trunc('milliseconds', now()))` : i === 6 ? `$7::jsonb` : `$${i + 1}`));
-  const [row] = await m.query<{ id: string }[]>(`INSERT INTO ${o.table} (${cols.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`, values);
+  const values = [o.owner.id, input.userUuid, input.enrolledAt, input.expiresAt, input.active, input.purchase ? JSON.stringify(input.purchase) : null, ...(o.extra ? [o.extra.value] : [])];
+  // the organization is `$org`, the first column; the values are the other columns, `$1..$n`
+  const placeholders = ['$org', ...values.map((_, i) => (i === 2 ? `COALESCE($3, date_trunc('milliseconds', now()))` : i === 5 ? `$6::jsonb` : `$${i + 1}`))];
+  const [row] = await scoped(m, o.organizationId).query<{ id: string }[]>(`INSERT INTO ${o.table} (${cols.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`, values);
   return { id: row.id, created: true };
 }
 

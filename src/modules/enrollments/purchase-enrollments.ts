@@ -38,11 +38,11 @@ export async function enrollInCoursesFor(
   const have = new Set(live.map((r) => r.published_course_id));
   const todo = o.courses.filter((c, i) => !have.has(c.publishedCourseId) && o.courses.findIndex((x) => x.publishedCourseId === c.publishedCourseId) === i);
   if (!todo.length) return [];
-  const created: { id: string; published_course_id: string }[] = await m.query(
+  const created: { id: string; published_course_id: string }[] = await scoped(m, o.organizationId).query(
     `INSERT INTO enrollments (organization_id, user_id, published_course_id, course_id)
-     SELECT $1, $2, v.pc, v.course FROM unnest($3::uuid[], $4::uuid[]) AS v(pc, course)
+     SELECT $org, $1, v.pc, v.course FROM unnest($2::uuid[], $3::uuid[]) AS v(pc, course)
      RETURNING id, published_course_id`,
-    [o.organizationId, o.user.id, todo.map((c) => c.publishedCourseId), todo.map((c) => c.courseId)],
+    [o.user.id, todo.map((c) => c.publishedCourseId), todo.map((c) => c.courseId)],
   );
   const byPc = new Map(todo.map((c) => [c.publishedCourseId, c]));
   await progress.ensureCourseProgress(

@@ -1,4 +1,4 @@
-import { Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { OrgOwned } from '../../core/database/org-entity';
 
 /** A student's membership of a group; removed with the group (ON DELETE CASCADE). */
@@ -6,4 +6,6 @@ import { OrgOwned } from '../../core/database/org-entity';
 export class GroupMembership extends OrgOwned {
   @PrimaryColumn('uuid') groupId: string;
   @PrimaryColumn('uuid') userId: string;
+  /** a generated identifier, unique; the key is the (group, student) pair */
+  @Column({ type: 'uuid', insert: false, update: false }) id: string;
 }

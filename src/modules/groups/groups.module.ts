@@ -20,9 +20,10 @@ import { GroupMembershipsService } from './group-memberships.service';
 import { GroupStudentsV2Controller } from './group-students.v2.controller';
 import { GroupCategoriesAdminV1Controller } from './group-categories-admin.v1.controller';
 import { GroupCategoriesService } from './group-categories.service';
+import { GroupAccessCodePool } from './group-access-code-pool.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride]), PublishedCoursesModule],
+  imports: [TypeOrmModule.forFeature([Group, GroupCategory, GroupMembership, VisibilityOverride, GroupAccessCodePool]), PublishedCoursesModule],
   controllers: [
     GroupsV2Controller,
     VisibilityOverridesV2Controller,

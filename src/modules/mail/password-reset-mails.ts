@@ -29,11 +29,11 @@ interface Row {
 export class PasswordResetMails extends JobProducer<MailJob>(QUEUES.mail) {
   /** Record the mail and try to queue it; returns the job (queued now or later by the sweeper). */
   async request(input: { organizationId: string; studentId: string; domainName: string; exp: number; pca: string | null }): Promise<PasswordResetMailJob> {
-    const [row]: Row[] = await this.ds.query(
+    const [row]: Row[] = await scoped(this.ds, input.organizationId).query(
       `INSERT INTO password_reset_mails (organization_id, user_id, domain_name, expires_at, password_changed_at)
-       VALUES ($1, $2, $3, to_timestamp($4), $5)
+       VALUES ($org, $1, $2, to_timestamp($3), $4)
        RETURNING id, organization_id, user_id, domain_name, expires_at, password_changed_at`,
-      [input.organizationId, input.studentId, input.domainName, input.exp, input.pca],
+      [input.studentId, input.domainName, input.exp, input.pca],
     );
     const job = this.jobOf(row);
     await this.enqueueWithin(job);

@@ -6,6 +6,7 @@ export class Organization extends UpdatedEntity {
   @Column('text') name: string;
   /** the organization's password rule for learners (minimum length) */
   @Column('int') passwordMinLength: number;
+  @Column('integer') ratingScale: number;
 }
 
 /** An organization administrator: signs in on the authorization page. */
@@ -14,6 +15,8 @@ export class Admin extends OrgEntity {
   @Column('text') email: string;
   @Column('text', { nullable: true }) passwordHash: string | null;
   @Column('text') role: string;
+  @Column('timestamptz', { nullable: true }) lastSignInAt: Date | null;
+  @Column({ type: 'timestamptz', update: false }) updatedAt: Date;
 }
 
 @Entity('api_keys')

@@ -4,6 +4,10 @@ import { LessonProgressV2Controller } from './lesson-progress.v2.controller';
 import { ProgressReads } from './progress-reads';
 import { ProgressService } from './progress.service';
 import { UserProgressV1Controller } from './user-progress.v1.controller';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CourseProgress } from './course-progress.entity';
+import { CourseProgressCycle } from './course-progress-cycle.entity';
+import { LessonProgress } from './lesson-progress.entity';
 
 /**
  * Learners' progress: course_progress and lesson_progress (owned here), completion and what it
@@ -11,6 +15,7 @@ import { UserProgressV1Controller } from './user-progress.v1.controller';
  * completion). docs/decisions/progress.md.
  */
 @Module({
+  imports: [TypeOrmModule.forFeature([CourseProgress, CourseProgressCycle, LessonProgress])],
   controllers: [LessonProgressV1Controller, ProgressTokensV1Controller, UserProgressV1Controller, LessonProgressV2Controller],
   providers: [ProgressService, ProgressReads],
   exports: [ProgressService],

@@ -7,6 +7,12 @@ import { QuizzesService } from './quizzes.service';
 import { QuizzesV1Service } from './quizzes.v1.service';
 import { QuestionBanksV2Controller, QuestionsV2Controller, QuizBanksV2Controller, QuizzesV2Controller } from './quizzes.v2.controller';
 import { QuizzesV2Service } from './quizzes.v2.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { QuestionBankAssignment } from './question-bank-assignment.entity';
+import { QuestionBank } from './question-bank.entity';
+import { Question } from './question.entity';
+import { QuizAttempt } from './quiz-attempt.entity';
+import { Quiz } from './quiz.entity';
 
 /**
  * Quizzes, question banks, questions and question-bank assignments on /v1 and /v2 over one model
@@ -14,7 +20,7 @@ import { QuizzesV2Service } from './quizzes.v2.service';
  * question_bank_assignments and quiz_attempts. docs/decisions/quizzes.md.
  */
 @Module({
-  imports: [ProgressModule],
+  imports: [TypeOrmModule.forFeature([QuestionBankAssignment, QuestionBank, Question, QuizAttempt, Quiz]), ProgressModule],
   controllers: [
     QuizAttemptsV1Controller,
     QuizzesV1Controller,
