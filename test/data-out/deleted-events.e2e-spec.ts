@@ -129,6 +129,11 @@ describe('*.deleted events in the event log', () => {
       published_course: { id: pcId, course_id: c3.id, domain_id: domain.id },
     });
 
+    // unpublishing by POST /v2/published-courses/{id}/unpublish is a removal from the lists too (the same trigger)
+    const pc5 = await publishCourse(t, o, c3.uuid, domain.uuid);
+    ok(await t.post(`/v2/published-courses/${id('publishedCourse', pc5.uuid)}/unpublish`, {}, v2), 'unpublish');
+    expected.push({ type: 'published_course.deleted', member: { published_course: { id: id('publishedCourse', pc5.uuid), course_id: c3.id, domain_id: domain.id } } });
+
     // ---- groups
     const student = await insertStudent(t, o);
     await row('group_memberships', { group_id: group, user_id: student.uuid });
