@@ -73,6 +73,7 @@ import { UpdatedSinceCatalogCodesSignup1763920000000 } from './1763920000000-upd
 import { UpdatedSinceQuizzesProgress1763940000000 } from './1763940000000-updated-since-quizzes-progress';
 import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
 import { CourseRatingsUpdatedAt1763930001000 } from './1763930001000-course-ratings-updated-at';
+import { DeletedEvents1763990000000 } from './1763990000000-deleted-events';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -147,4 +148,5 @@ export const MIGRATIONS = [
   ContentItems1763950001000,
   UpdatedSinceListsB1763930000000,
   CourseRatingsUpdatedAt1763930001000,
+  DeletedEvents1763990000000,
 ];

@@ -1,6 +1,6 @@
 import { decodeId } from '../../src/core/ids/ids';
 import { CleanupService } from '../../src/modules/maintenance/cleanup.service';
-import { SYNC_EVENT_TYPES } from '../../src/modules/data-out/events.v2.controller';
+import { LEARNER_SYNC_EVENT_TYPES as SYNC_EVENT_TYPES } from '../../src/modules/data-out/events.v2.controller';
 import { startTestApp, TestApp } from '../support/app';
 import { orgUuid, v2Pages } from '../support/fixtures';
 import { fixtures } from '../enrollments/v2-enrollments.helpers';

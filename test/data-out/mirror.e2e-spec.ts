@@ -182,4 +182,32 @@ describe('mirroring an organization: one export, then updated_since polls and th
     expect(truth.lessons.find((l) => l.user_id === newbie.id)).toMatchObject({ lesson_id: c2.lessonIds[0], completed_at: null });
     expect(truth.progress.some((p) => p.user_id === members[0].id && p.published_course_id === c1.publishedCourseId && p.completed_at !== null)).toBe(true);
   });
+  it('mirrors a resource beyond the learners (groups): a full list, then filter[updated_since] and group.deleted', async () => {
+    const o = await t.newOrg();
+    const tok = await t.tokenFor(o);
+    const make = async (name: string) => {
+      const r = await t.post('/v2/groups/', { data: [{ type: 'groups', attributes: { name } }] }, { token: tok });
+      expect(r.status).toBe(200);
+      return r.body.data[0].id as string;
+    };
+    const [kept, renamed, removed] = [await make('Kept'), await make('Renamed'), await make('Removed')];
+    const row = (g: Rec) => ({ id: g.id, name: (g.attributes as Rec).name });
+    const mirror = new Map((await v2Pages(t, '/v2/groups/?page[size]=2', tok)).map((g) => [g.id as string, row(g)]));
+    expect([...mirror.keys()].sort()).toEqual([kept, renamed, removed].sort());
+
+    const since = new Date(Date.now() - 1000).toISOString();
+    await pause(5);
+    const added = await make('Added');
+    expect((await t.patch('/v2/groups/', { data: [{ type: 'groups', id: renamed, attributes: { name: 'Now renamed' } }] }, { token: tok })).status).toBe(200);
+    expect((await t.request('DELETE', '/v2/groups/', { token: tok, body: { data: [{ type: 'groups', id: removed }] } })).status).toBeLessThan(300);
+
+    for (const g of await v2Pages(t, `/v2/groups/?filter[updated_since]=${encodeURIComponent(since)}&page[size]=2`, tok)) mirror.set(g.id, row(g));
+    for (const ev of await v2Pages(t, `/v2/events/?filter[created_gte]=${encodeURIComponent(since)}&filter[type]=group.deleted`, tok)) mirror.delete(ev.attributes.body.group.id);
+
+    const truth = (await v2Pages(t, '/v2/groups/?page[size]=2', tok)).map(row);
+    const byId = (a: Rec[]) => [...a].sort((x, y) => String(x.id).localeCompare(String(y.id)));
+    expect(byId([...mirror.values()])).toEqual(byId(truth));
+    expect(truth.map((g) => g.id).sort()).toEqual([kept, renamed, added].sort());
+    expect(truth.find((g) => g.id === renamed)).toMatchObject({ name: 'Now renamed' });
+  });
 });

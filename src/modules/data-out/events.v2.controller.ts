@@ -9,12 +9,18 @@ import { notFound } from '../../core/http/api-error';
 import { V2 } from '../../core/http/interfaces';
 import { CursorPaged, V2Page } from '../../core/pagination/cursor-page';
 import { eventBody } from '../webhooks/event-body';
+import { DELETED_EVENT_TYPES } from './deleted-events';
 import { dateTimeParam, stringParam } from '../../core/http/query-params';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, openApi, V2DocumentSchema, V2PageSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 
-/** The sync events the database writes (migrations/1763770000000-data-out.ts), beside the webhook event types. */
-export const SYNC_EVENT_TYPES = ['user.updated', 'user.deactivated', 'user.deleted', 'enrollment.updated', 'enrollment.deleted', 'progress.updated', 'progress.deleted'] as const;
+/**
+ * The sync events the database writes, beside the webhook event types: users, enrollments and course
+ * progress (migrations/1763770000000-data-out.ts), and the `*.deleted` of every other deletable list
+ * (DELETED_EVENTS, migrations/1763990000000-deleted-events.ts).
+ */
+export const LEARNER_SYNC_EVENT_TYPES = ['user.updated', 'user.deactivated', 'user.deleted', 'enrollment.updated', 'enrollment.deleted', 'progress.updated', 'progress.deleted'] as const;
+export const SYNC_EVENT_TYPES: readonly string[] = [...LEARNER_SYNC_EVENT_TYPES, ...DELETED_EVENT_TYPES];
 export const LOG_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, ...SYNC_EVENT_TYPES];
 
 /**
