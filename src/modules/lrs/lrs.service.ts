@@ -406,7 +406,7 @@ export class LrsService {
     if (kind === 'state' && key.registration !== l.registration && (l.registrationRequired || key.registration !== '')) throw no("a launch's key reaches only its own registration's state");
   }
 
-  async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined) {
+  async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined, endpoint = '/xapi') {
     for (const k of Object.keys(q)) {
       if (!STATEMENT_PARAMS.includes(k)) throw bad(`unknown parameter ${k}`);
       if (typeof q[k] !== 'string') throw bad(`${k} appears more than once`);
@@ -533,7 +533,7 @@ export class LrsService {
     let more = '';
     if (rows.length > limit) {
       const last = page[page.length - 1];
-      more = `/xapi/statements?more=${encodeURIComponent(signPayload(this.config.APP_SECRET, 'xapi-more', { ...state, after: [iso(last.stored), last.seq] }))}`;
+      more = `${endpoint}/statements?more=${encodeURIComponent(signPayload(this.config.APP_SECRET, 'xapi-more', { ...state, after: [iso(last.stored), last.seq] }))}`;
     }
     const statements = page.map((r) => r.statement);
     return {
