@@ -376,6 +376,15 @@ export class LrsService {
     return new Set(rows.map((r) => r.sid));
   }
 
+  /** The activities (statement objects) of a registration's statements with this verb (not voided); on the registration's index. */
+  async activitiesWithVerb(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Set<string>> {
+    const rows = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'activity_id'>[]>(
+      `SELECT DISTINCT activity_id FROM lrs_statements WHERE organization_id = $org AND registration = $1 AND verb_id = $2 AND NOT voided AND activity_id IS NOT NULL`,
+      [registration, verb],
+    );
+    return new Set(rows.map((r) => String(r.activity_id)));
+  }
+
   /** The latest statement of a registration with this verb (not voided), or null; on the registration's index. */
   async latestInRegistration(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Obj | null> {
     const [row] = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'statement'>[]>(
