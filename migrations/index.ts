@@ -63,6 +63,7 @@ import { ScaleGradedLessonsIndex1763870000000 } from './1763870000000-scale-grad
 import { CoursesUpdatedSince1763840000000 } from './1763840000000-courses-updated-since';
 import { LrsRefsOrder1763910000000 } from './1763910000000-lrs-refs-order';
 import { LrsStatementAgents1763950000000 } from './1763950000000-lrs-statement-agents';
+import { LrsStatementAgentsFk1763985000000 } from './1763985000000-lrs-statement-agents-fk';
 import { ContentItems1763950001000 } from './1763950001000-content-items';
 import { UpdatedSinceCatalogWebhooks1763890000000 } from './1763890000000-updated-since-catalog-webhooks';
 import { CertificatesUpdatedAt1763890001000 } from './1763890001000-certificates-updated-at';
@@ -149,4 +150,5 @@ export const MIGRATIONS = [
   UpdatedSinceListsB1763930000000,
   CourseRatingsUpdatedAt1763930001000,
   DeletedEvents1763990000000,
+  LrsStatementAgentsFk1763985000000,
 ];

@@ -53,6 +53,25 @@ async function multiAuPackage(moveOns: string[]): Promise<Buffer> {
 }
 
 /**
+ * A cmi5 course with nested blocks, AUs and blocks mixed at one level:
+ * block `part1` { AU a1 (Completed), block `part1.quiz` { AU a2 (Passed) }, AU a3 (NotApplicable) },
+ * then AU a4 (Completed) at the course level.
+ */
+async function blocksPackage(): Promise<Buffer> {
+  const au = (id: string, moveOn: string) =>
+    `<au id="https://example.test/cmi5/${id}" moveOn="${moveOn}"><title><langstring lang="en-US">${id}</langstring></title><description><langstring lang="en-US">d</langstring></description><url>${id}/index.html</url></au>`;
+  const block = (id: string, inner: string) =>
+    `<block id="https://example.test/cmi5/${id}"><title><langstring lang="en-US">${id}</langstring></title><description><langstring lang="en-US">d</langstring></description>${inner}</block>`;
+  const xml = `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="https://example.test/cmi5/blocks"><title><langstring lang="en-US">blocks</langstring></title><description><langstring lang="en-US">d</langstring></description></course>
+  ${block('part1', `${au('a1', 'Completed')}${block('part1.quiz', au('a2', 'Passed'))}${au('a3', 'NotApplicable')}`)}
+  ${au('a4', 'Completed')}
+</courseStructure>`;
+  return zip([['cmi5.xml', xml], ...['a1', 'a2', 'a3', 'a4'].map((id) => [`${id}/index.html`, '<!doctype html><title>AU</title>'] as [string, string])]);
+}
+
+/**
  * Packages of several SCOs or AUs (docs/decisions/content-runs.md "Items"): a launch names the
  * item it plays (4xx for one the package has not), each item has its own attempts, and the lesson
  * completes only when the rollup of all items says so (SCORM: every SCO completed; cmi5: every AU
@@ -141,13 +160,10 @@ describe('multi-SCO and multi-AU lessons', () => {
     expect((await t.get(await openLaunch(t, g.body.launch_url))).text).toContain('c/glossary.html');
   });
 
-  it('cmi5: AUs share the registration; the course is satisfied (once) when every AU with a moveOn is; NotApplicable alone satisfies nothing more', async () => {
-    const org = await t.newOrg();
-    const key = { basic: org.api_key };
-    const c = await webPackageCourse(t, org, zips.host('multi-au.zip', await multiAuPackage(['Completed', 'Passed', 'NotApplicable'])));
-    const ox = await orgKeyHeaders(key);
+  /** Launch AUs of a cmi5 lesson and send the AU's statements with each launch's own key. */
+  const cmi5Runner = (lessonId: string, learnerId: string, key: { basic: string }, ox: { headers: Record<string, string> }) => {
     const launchAu = async (item?: string) => {
-      const res = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id }, ...(item ? { item } : {}) }, key);
+      const res = await t.post(`/v1/lessons/${lessonId}/launches`, { user: { id: learnerId }, ...(item ? { item } : {}) }, key);
       expect(res.status).toBe(201);
       const loc = await fetch(res.body.launch_url, { redirect: 'manual' });
       expect(loc.status).toBe(302);
@@ -173,6 +189,20 @@ describe('multi-SCO and multi-AU lessons', () => {
       };
       return t.post('/xapi/statements', st, { headers: { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3' } });
     };
+    return { launchAu, send };
+  };
+  /** The objects of the registration's `satisfied` statements, in the order they were stored. */
+  const satisfiedObjects = async (ox: { headers: Record<string, string> }, registration: string) =>
+    ((await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}&ascending=true`, ox)).body.statements as any[]).map(
+      (s) => `${s.object.definition?.type?.split('/').pop()} ${s.object.id}`,
+    );
+
+  it('cmi5: AUs share the registration; the course is satisfied (once) when every AU with a moveOn is; NotApplicable alone satisfies nothing more', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('multi-au.zip', await multiAuPackage(['Completed', 'Passed', 'NotApplicable'])));
+    const ox = await orgKeyHeaders(key);
+    const { launchAu, send } = cmi5Runner(c.lessonId, c.learner.id, key, ox);
     const satisfied = async (registration: string) => (await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}`, ox)).body.statements as any[];
 
     expect((await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id }, item: 'https://example.test/cmi5/au9' }, key)).status).toBe(400);
@@ -202,12 +232,59 @@ describe('multi-SCO and multi-AU lessons', () => {
     expect(state.body.moveOn).toBe('Passed');
     expect((await send(au2, 'passed', { success: true, score: { scaled: 0.7 } })).status).toBe(200);
     expect(await lessonProgress(c.lessonId)).toMatchObject({ completed_at: expect.any(Date), success_status: 'PASSED', score: 70 });
-    const once = await satisfied(registration);
-    expect(once).toEqual([expect.objectContaining({ object: expect.objectContaining({ id: 'https://example.test/cmi5/multi' }) })]);
+    // the block (AU 2 and the NotApplicable AU 3) first, then the course
+    expect(await satisfiedObjects(ox, registration)).toEqual(['block https://example.test/cmi5/block', 'course https://example.test/cmi5/multi']);
 
     // more statements satisfy nothing again
     expect((await send(au1, 'completed', { completion: true })).status).toBe(200);
-    expect(await satisfied(registration)).toHaveLength(1);
+    expect(await satisfied(registration)).toHaveLength(2);
+  });
+
+  it('cmi5 blocks: items in course structure order; not launchable; each satisfied (once) when all it holds is, inner first; the course when its AUs and blocks are', async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('blocks.zip', await blocksPackage()));
+    const ox = await orgKeyHeaders(key);
+    const { launchAu, send } = cmi5Runner(c.lessonId, c.learner.id, key, ox);
+    const id = (x: string) => `https://example.test/cmi5/${x}`;
+
+    // the package's items: blocks and AUs in the order of the course structure, each naming its block
+    const [{ launch_data }] = await t.ds.query(`SELECT launch_data FROM web_packages WHERE id = $1`, [decodeId('webPackage', c.pkg.id)]);
+    expect(launch_data.items.map((i: any) => [i.kind ?? 'au', i.id.split('/').pop(), i.block?.split('/').pop() ?? null])).toEqual([
+      ['block', 'part1', null],
+      ['au', 'a1', 'part1'],
+      ['block', 'part1.quiz', 'part1'],
+      ['au', 'a2', 'part1.quiz'],
+      ['au', 'a3', 'part1'],
+      ['au', 'a4', null],
+    ]);
+
+    // a block is not launched; the default is the first AU of the course structure (in a block)
+    const asBlock = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id }, item: id('part1') }, key);
+    expect(asBlock.status).toBe(400);
+    const a1 = await launchAu();
+    expect(a1.q.get('activityId')).toBe(id('a1'));
+    const registration = a1.q.get('registration')!;
+
+    // a2 passed: its block part1.quiz is satisfied; part1 is not (a1 is not yet), nor the course
+    const a2 = await launchAu(id('a2'));
+    expect((await send(a2, 'passed', { success: true, score: { scaled: 0.8 } })).status).toBe(200);
+    expect(await satisfiedObjects(ox, registration)).toEqual([`block ${id('part1.quiz')}`]);
+
+    // a1 completed: part1 is (a3 is NotApplicable); the course is not: a4 is its own AU
+    expect((await send(a1, 'completed', { completion: true })).status).toBe(200);
+    expect(await satisfiedObjects(ox, registration)).toEqual([`block ${id('part1.quiz')}`, `block ${id('part1')}`]);
+    expect((await lessonProgress(c.lessonId)).completed_at).toBeNull();
+
+    // a4 completed: the course, and the lesson
+    const a4 = await launchAu(id('a4'));
+    expect((await send(a4, 'completed', { completion: true })).status).toBe(200);
+    expect(await satisfiedObjects(ox, registration)).toEqual([`block ${id('part1.quiz')}`, `block ${id('part1')}`, `course ${id('blocks')}`]);
+    expect(await lessonProgress(c.lessonId)).toMatchObject({ completed_at: expect.any(Date), success_status: 'PASSED', score: 80 });
+
+    // again: no block or course satisfied twice
+    expect((await send(a2, 'passed', { success: true, score: { scaled: 0.9 } })).status).toBe(200);
+    expect(await satisfiedObjects(ox, registration)).toHaveLength(3);
   });
 
   it('cmi5 waived: an administrator completing the lesson waives the AUs not satisfied, then the course is satisfied, once', async () => {
@@ -259,15 +336,16 @@ describe('multi-SCO and multi-AU lessons', () => {
         extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/reason': 'Administrative', [SID]: expect.any(String) },
       },
     });
-    const sat = (await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}`, ox)).body.statements as any[];
-    expect(sat).toEqual([expect.objectContaining({ object: expect.objectContaining({ id: 'https://example.test/cmi5/multi' }) })]);
+    const sat = (await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}&ascending=true`, ox)).body.statements as any[];
+    // the block of AU 2 and AU 3, then the course
+    expect(await satisfiedObjects(ox, registration)).toEqual(['block https://example.test/cmi5/block', 'course https://example.test/cmi5/multi']);
     // waived came first, in the same session as satisfied
     expect(sat[0].context.extensions[SID]).toBe(waived[0].context.extensions[SID]);
 
     // completing it again waives and satisfies nothing more
     expect((await complete()).status).toBe(200);
     expect((await t.get(`/xapi/statements?verb=${encodeURIComponent(WAIVED)}&registration=${registration}`, ox)).body.statements).toHaveLength(1);
-    expect((await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}`, ox)).body.statements).toHaveLength(1);
+    expect((await t.get(`/xapi/statements?verb=${encodeURIComponent(SATISFIED)}&registration=${registration}`, ox)).body.statements).toHaveLength(2);
 
     // a lesson with no cmi5 registration: completing it writes no statement
     const other = await webPackageCourse(t, org, zips.host('waive-none.zip', await multiAuPackage(['Completed'])));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/app';
+import { orgUuid } from '../support/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -109,6 +110,56 @@ describe('the LRS (/xapi/)', () => {
     const otherAuth = await lrsKey(other);
     expect((await t.get('/xapi/statements', x(otherAuth))).body.statements).toEqual([]);
     expect((await t.get(`/xapi/statements?voidedStatementId=${id}`, x(otherAuth))).status).toBe(404);
+  });
+
+  it('versions by endpoint: /xapi/ speaks 1.0.x and 2.0.x (2.0.0 when none is named), /xapi/1.0.3/ is a 1.0.3 LRS over the same statements', async () => {
+    const org = await t.newOrg();
+    const auth = await lrsKey(org);
+    const statement = { actor: agent('vera'), verb: verb('attended'), object: act('versions') };
+    const version = (res: { headers: Headers }) => res.headers.get('x-experience-api-version');
+
+    // no version named: 400 on both, answered in each endpoint's own version (ADL's 1.0.3 and 2.0 batteries each ask this of their endpoint)
+    for (const [path, answered] of [
+      ['/xapi', '2.0.0'],
+      ['/xapi/1.0.3', '1.0.3'],
+    ]) {
+      const get = await t.get(`${path}/statements`, { headers: { Authorization: auth } });
+      const post = await t.post(`${path}/statements`, statement, { headers: { Authorization: auth } });
+      const put = await t.request('PUT', `${path}/statements?statementId=8a4c7bb5-2c2e-4c53-a25b-0c9a1d1b7f11`, { headers: { Authorization: auth }, body: statement });
+      for (const res of [get, post, put]) {
+        expect(res.status).toBe(400);
+        expect(version(res)).toBe(answered);
+      }
+    }
+
+    // the 1.0.3 endpoint refuses 2.0.x (1.0.3 refuses every version from 1.1.0 on) and stores nothing; /xapi/ takes it
+    const refused = await t.post('/xapi/1.0.3/statements', statement, x(auth, '2.0.0'));
+    expect(refused.status).toBe(400);
+    expect(version(refused)).toBe('1.0.3');
+    expect((await t.ds.query(`SELECT count(*)::int AS n FROM lrs_statements WHERE organization_id = $1`, [orgUuid(org)]))[0].n).toBe(0);
+    const two = await t.post('/xapi/statements', statement, x(auth, '2.0.0'));
+    expect(two.status).toBe(200);
+    expect(version(two)).toBe('2.0.0');
+
+    // 1.0.x on the 1.0.3 endpoint: the same LRS (the statement /xapi/ stored), answered 1.0.3, paged under its own path
+    const one = await t.post('/xapi/1.0.3/statements', { ...statement, verb: verb('attempted') }, x(auth, '1.0.1'));
+    expect(one.status).toBe(200);
+    expect(version(one)).toBe('1.0.3');
+    const read = await t.get(`/xapi/1.0.3/statements?statementId=${two.body[0]}`, x(auth, '1.0.3'));
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(two.body[0]);
+    const page = await t.get('/xapi/1.0.3/statements?limit=1', x(auth, '1.0'));
+    expect(page.body.statements.map((s: any) => s.id)).toEqual(one.body);
+    expect(page.body.more).toMatch(/^\/xapi\/1\.0\.3\/statements\?more=/);
+    expect((await t.get(page.body.more, x(auth))).body.statements.map((s: any) => s.id)).toEqual(two.body);
+    expect((await t.get('/xapi/statements?limit=1', x(auth, '2.0.0'))).body.more).toMatch(/^\/xapi\/statements\?more=/);
+
+    // about: each endpoint lists its own versions, with no version header
+    const about = await t.get('/xapi/1.0.3/about');
+    expect(about.status).toBe(200);
+    expect(about.body.version).toEqual(['1.0.0', '1.0.1', '1.0.2', '1.0.3']);
+    expect(version(about)).toBe('1.0.3');
+    expect((await t.get('/xapi/about')).body.version).toEqual(['1.0.0', '1.0.1', '1.0.2', '1.0.3', '2.0.0']);
   });
 
   it('attachments in multipart/mixed, checked against their hash, answered with attachments=true', async () => {

@@ -12,7 +12,7 @@ import type { CreatedOrg } from '../../src/modules/organizations/organizations.s
  */
 describe('the database refuses cross-organization links', () => {
   let t: TestApp;
-  type World = { org: string; course: string; label: string; group: string; user: string; publishedCourse: string; webhook: string; event: string };
+  type World = { org: string; course: string; label: string; group: string; user: string; publishedCourse: string; webhook: string; event: string; statementSeq: string };
   let a: World;
   let b: World;
 
@@ -35,8 +35,13 @@ describe('the database refuses cross-organization links', () => {
     const pc = created(await t.post(`/v1/domains/${o.domain_name}/published-courses`, { course: { id: course.id } }, key));
     created(await t.post(`/v1/domains/${o.domain_name}/published-courses/${pc.id}/enrollments`, { user: { id: du.user.id } }, key));
     const webhook = created(await t.post('/v1/webhooks', { target_url: 'http://127.0.0.1:9/walled' }, key));
+    const lrsKey = created(await t.post('/v1/lrs-keys', {}, key));
+    const lrs = { headers: { Authorization: `Basic ${Buffer.from(`${lrsKey.key}:${lrsKey.secret}`).toString('base64')}`, 'X-Experience-API-Version': '1.0.3' } };
+    const statement = { actor: { mbox: 'mailto:walled@example.test' }, verb: { id: 'http://adlnet.gov/expapi/verbs/attended' }, object: { id: 'http://example.test/walled' } };
+    const [statementId] = (await t.post('/xapi/statements', statement, lrs)).body;
     const org = orgUuid(o);
     const [event] = await t.ds.query(`SELECT id FROM outbox_events WHERE organization_id = $1 AND event_type = 'COURSE_ENROLLMENT'`, [org]);
+    const [{ seq }] = await t.ds.query(`SELECT seq FROM lrs_statements WHERE organization_id = $1 AND id = $2`, [org, statementId]);
     return {
       org,
       course: uuid('course', course.id),
@@ -46,6 +51,7 @@ describe('the database refuses cross-organization links', () => {
       publishedCourse: uuid('publishedCourse', pc.id),
       webhook: uuid('webhook', webhook.id),
       event: event.id,
+      statementSeq: String(seq),
     };
   }
 
@@ -93,6 +99,16 @@ describe('the database refuses cross-organization links', () => {
     expect(await attempt(sql, [a.org, a.user, b.publishedCourse, a.course])).toEqual(refused('enrollments_published_course_id_fkey'));
     // and an existing enrollment cannot be moved to the other organization's course
     expect(await attempt(`UPDATE enrollments SET published_course_id = $2, course_id = $3 WHERE organization_id = $1`, [a.org, b.publishedCourse, b.course])).toMatchObject({ code: '23503' });
+  });
+
+  it("an LRS agent row: org A's row naming org B's statement, or no statement", async () => {
+    const sql = `INSERT INTO lrs_statement_agents (organization_id, agent, direct, stored, seq) VALUES ($1, 'mbox::mailto:probe@example.test', true, now(), $2)`;
+    expect(await attempt(sql, [a.org, a.statementSeq])).toBeNull();
+    expect(await attempt(sql, [a.org, b.statementSeq])).toEqual(refused('lrs_statement_agents_statement_fkey'));
+    expect(await attempt(sql, [b.org, a.statementSeq])).toEqual(refused('lrs_statement_agents_statement_fkey'));
+    expect(await attempt(sql, [a.org, '-1'])).toEqual(refused('lrs_statement_agents_statement_fkey'));
+    // and an existing row cannot be moved to the other organization's statement
+    expect(await attempt(`UPDATE lrs_statement_agents SET seq = $2 WHERE organization_id = $1`, [a.org, b.statementSeq])).toEqual(refused('lrs_statement_agents_statement_fkey'));
   });
 
   it("a webhook delivery: org A webhook for org B's event", async () => {

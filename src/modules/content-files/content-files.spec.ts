@@ -84,20 +84,45 @@ describe('manifests', () => {
     });
   });
 
-  it('keeps every AU of a cmi5 course, blocks included, with its own moveOn and masteryScore', () => {
+  it('keeps every AU and block of a cmi5 course in course structure order, each naming its block, with its own moveOn and masteryScore', () => {
     const xml = `<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
       <course id="c"><title><langstring lang="en-US">C</langstring></title></course>
+      <block id="b0"><title><langstring lang="en-US">Intro</langstring></title>
+        <au id="au0" moveOn="Completed"><title><langstring lang="en-US">Zero</langstring></title><url>zero.html</url></au>
+      </block>
       <au id="au1" moveOn="Completed"><title><langstring lang="en-US">One</langstring></title><url>one/index.html</url></au>
-      <au id="au2" moveOn="Passed" masteryScore="0.5"><title><langstring lang="en-US">Two</langstring></title><url>two.html?x=1</url></au>
       <block id="b1"><title><langstring lang="en-US">B</langstring></title>
         <au id="au3"><title><langstring lang="en-US">Three</langstring></title><url>three.html</url></au>
-      </block></courseStructure>`;
+        <block id="b2"><title><langstring lang="en-US">Inner</langstring></title>
+          <au id="au4" moveOn="Passed"><title><langstring lang="en-US">Four</langstring></title><url>four.html</url></au>
+        </block>
+        <au id="au5"><title><langstring lang="en-US">Five</langstring></title><url>five.html</url></au>
+      </block>
+      <au id="au2" moveOn="Passed" masteryScore="0.5"><title><langstring lang="en-US">Two</langstring></title><url>two.html?x=1</url></au>
+      </courseStructure>`;
     const info = inspectManifest('cmi5.xml', Buffer.from(xml));
-    expect(info.launchData?.activityId).toBe('au1');
+    // the first AU of the course structure (inside a block) is the one launch_data describes
+    expect(info).toMatchObject({ launch: 'zero.html', launchData: { activityId: 'au0', moveOn: 'Completed' } });
+    const au = (id: string, title: string, launch: string, rest: Record<string, unknown> = {}) => ({
+      id,
+      title,
+      launch,
+      parameters: null,
+      moveOn: 'NotApplicable',
+      masteryScore: null,
+      launchMethod: 'AnyWindow',
+      ...rest,
+    });
     expect(info.launchData?.items).toEqual([
-      { id: 'au1', title: 'One', launch: 'one/index.html', parameters: null, moveOn: 'Completed', masteryScore: null, launchMethod: 'AnyWindow' },
-      { id: 'au2', title: 'Two', launch: 'two.html', parameters: 'x=1', moveOn: 'Passed', masteryScore: 0.5, launchMethod: 'AnyWindow' },
-      { id: 'au3', title: 'Three', launch: 'three.html', parameters: null, moveOn: 'NotApplicable', masteryScore: null, launchMethod: 'AnyWindow' },
+      { id: 'b0', title: 'Intro', kind: 'block', launch: '', parameters: null },
+      au('au0', 'Zero', 'zero.html', { block: 'b0', moveOn: 'Completed' }),
+      au('au1', 'One', 'one/index.html', { moveOn: 'Completed' }),
+      { id: 'b1', title: 'B', kind: 'block', launch: '', parameters: null },
+      au('au3', 'Three', 'three.html', { block: 'b1' }),
+      { id: 'b2', title: 'Inner', kind: 'block', block: 'b1', launch: '', parameters: null },
+      au('au4', 'Four', 'four.html', { block: 'b2', moveOn: 'Passed' }),
+      au('au5', 'Five', 'five.html', { block: 'b1' }),
+      au('au2', 'Two', 'two.html', { parameters: 'x=1', moveOn: 'Passed', masteryScore: 0.5 }),
     ]);
   });
 

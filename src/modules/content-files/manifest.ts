@@ -33,19 +33,24 @@ export interface LaunchData {
   /** the cmi5 course's id (the activity `satisfied` is issued for) */
   courseId?: string | null;
   /**
-   * every launchable item of the package, in the manifest's order (SCORM: the items of the default
-   * organization that name a resource with a file; cmi5: every AU, blocks included); the first is
-   * the one the members above describe. Absent on packages imported before multi-item launches.
+   * every item of the package, in the manifest's order (SCORM: the items of the default
+   * organization that name a resource with a file; cmi5: every AU and every block, in course
+   * structure order, each naming the block that holds it); the members above describe the first
+   * launchable one. Absent on packages imported before multi-item launches.
    */
   items?: LaunchItem[];
 }
 
-/** One launchable SCORM item (SCO or asset) or cmi5 AU. */
+/** One launchable SCORM item (SCO or asset) or cmi5 AU, or a cmi5 block (never launched). */
 export interface LaunchItem {
-  /** the SCORM item's identifier, or the cmi5 AU's id */
+  /** the SCORM item's identifier, the cmi5 AU's or block's id */
   id: string;
   title: string | null;
-  /** launch file relative to the manifest's folder (normalised as PackageInfo.launch); an absolute URL kept as it is */
+  /** cmi5 only: `block` for a block of the course structure (no launch file: launch is ''); absent for an AU */
+  kind?: 'block';
+  /** cmi5 only: the id of the block that holds this AU or block; absent at the course level */
+  block?: string;
+  /** launch file relative to the manifest's folder (normalised as PackageInfo.launch); an absolute URL kept as it is; '' for a block */
   launch: string;
   parameters: string | null;
   /** SCORM only: `sco` (talks to the API) or `asset` (never does: no part of the rollup) */
@@ -127,6 +132,18 @@ function clean(s: string): string | null {
 }
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 
+/** The same reading with the document order of siblings kept (cmi5 course structures mix `au` and `block`). */
+const orderedParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  processEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  preserveOrder: true,
+});
+
 function parse(xml: string, file: string): any {
   if (/<!ENTITY/i.test(xml)) throw new PackageRejected(`${file} declares XML entities, which are not accepted.`);
   try {
@@ -145,26 +162,36 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
   if (base === 'cmi5.xml') {
     const course = doc.courseStructure?.course;
     if (!doc.courseStructure) throw new PackageRejected('cmi5.xml has no courseStructure element.');
-    const aus = cmi5Aus(doc.courseStructure);
-    const au = aus[0];
-    const url = text(au?.url);
-    const split = url ? resolveLaunch([], url) : null;
-    const mastery = masteryOf(au);
+    const nodes = cmi5Structure(orderedParser.parse(xml, true));
     const items: LaunchItem[] = [];
-    for (const a of aus) {
-      const u = text(a?.url);
-      const sp = u ? resolveLaunch([], u) : null;
-      if (!sp || !a?.['@_id'] || items.length >= MAX_ITEMS) continue;
+    const blocks = new Set<string>();
+    for (const n of nodes) {
+      if (items.length >= MAX_ITEMS) break;
+      // an AU or block whose block was not kept (no id, or past the limit) is not kept either
+      if (!n.id || (n.block && !blocks.has(n.block))) continue;
+      const inBlock = n.block ? { block: n.block } : {};
+      if (n.kind === 'block') {
+        blocks.add(n.id);
+        items.push({ id: n.id, title: n.title, kind: 'block', ...inBlock, launch: '', parameters: null });
+        continue;
+      }
+      const sp = n.url ? resolveLaunch([], n.url) : null;
+      if (!sp) continue;
       items.push({
-        id: String(a['@_id']),
-        title: text(a.title),
+        id: n.id,
+        title: n.title,
+        ...inBlock,
         launch: sp.path,
         parameters: sp.query,
-        moveOn: a['@_moveOn'] ? String(a['@_moveOn']) : 'NotApplicable',
-        masteryScore: masteryOf(a),
-        launchMethod: a['@_launchMethod'] ? String(a['@_launchMethod']) : 'AnyWindow',
+        moveOn: n.attrs['@_moveOn'] ? String(n.attrs['@_moveOn']) : 'NotApplicable',
+        masteryScore: masteryOf(n.attrs),
+        launchMethod: n.attrs['@_launchMethod'] ? String(n.attrs['@_launchMethod']) : 'AnyWindow',
       });
     }
+    // the members of launch_data describe the first AU of the course structure
+    const first = nodes.find((n) => n.kind === 'au');
+    const au = first?.attrs;
+    const split = first?.url ? resolveLaunch([], first.url) : null;
     return {
       type: 'CMI5',
       version: null,
@@ -174,7 +201,7 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
       launchData: {
         activityId: au?.['@_id'] ? String(au['@_id']) : null,
         moveOn: au?.['@_moveOn'] ? String(au['@_moveOn']) : 'NotApplicable',
-        masteryScore: mastery,
+        masteryScore: masteryOf(au),
         launchMethod: au?.['@_launchMethod'] ? String(au['@_launchMethod']) : 'AnyWindow',
         courseId: course?.['@_id'] ? String(course['@_id']) : null,
         items,
@@ -197,13 +224,59 @@ export function inspectManifest(fileName: string, data: Buffer): PackageInfo {
   };
 }
 
-/** The AUs of a cmi5 course structure in document order: the AUs and blocks of each level as they appear (blocks nest). */
-function cmi5Aus(level: any): any[] {
-  const out: any[] = [];
-  // fast-xml-parser groups elements by name, so the order of `au` and `block` siblings is lost:
-  // AUs of a level come before its blocks' (cmi5 orders AUs; a block's AUs are launched as its own)
-  for (const au of list(level?.au)) out.push(au);
-  for (const b of list(level?.block)) out.push(...cmi5Aus(b));
+interface Cmi5Node {
+  kind: 'au' | 'block';
+  id: string | null;
+  title: string | null;
+  url: string | null;
+  /** the AU's or block's attributes (`@_id`, `@_moveOn`, ...) */
+  attrs: Record<string, unknown>;
+  /** the id of the enclosing block, null at the course level */
+  block: string | null;
+}
+
+/** A node of the order-keeping parse: `{tag: children, ':@': attributes}` or `{'#text': value}`. */
+type Ordered = Record<string, any>;
+const tagOf = (n: Ordered): string | undefined => Object.keys(n).find((k) => k !== ':@');
+const childrenOf = (n: Ordered | undefined): Ordered[] => {
+  const tag = n ? tagOf(n) : undefined;
+  return tag && Array.isArray(n![tag]) ? (n![tag] as Ordered[]) : [];
+};
+/** The first text inside nodes (a `<url>`'s value, a title's first langstring). */
+function orderedText(nodes: Ordered[]): string | null {
+  for (const n of nodes) {
+    if (n['#text'] !== undefined) {
+      const t = clean(String(n['#text']));
+      if (t) return t;
+      continue;
+    }
+    const t = orderedText(childrenOf(n));
+    if (t) return t;
+  }
+  return null;
+}
+
+/**
+ * The AUs and blocks of a cmi5 course structure in document order (cmi5 orders AUs by the course
+ * structure), blocks nested: a block comes before the AUs and blocks it holds, each of which names it.
+ */
+function cmi5Structure(ordered: Ordered[]): Cmi5Node[] {
+  const root = ordered.find((n) => tagOf(n) === 'courseStructure');
+  const out: Cmi5Node[] = [];
+  const walk = (nodes: Ordered[], block: string | null, depth: number) => {
+    if (depth > 20) return;
+    for (const n of nodes) {
+      const tag = tagOf(n);
+      if (tag !== 'au' && tag !== 'block') continue;
+      const attrs = (n[':@'] ?? {}) as Record<string, unknown>;
+      const kids = childrenOf(n);
+      const id = attrs['@_id'] !== undefined ? String(attrs['@_id']) : null;
+      const url = tag === 'au' ? orderedText(kids.filter((k) => tagOf(k) === 'url')) : null;
+      out.push({ kind: tag, id, title: orderedText(kids.filter((k) => tagOf(k) === 'title')), url, attrs, block });
+      if (tag === 'block') walk(kids, id, depth + 1);
+    }
+  };
+  walk(childrenOf(root), null, 0);
   return out;
 }
 

@@ -13,7 +13,8 @@ import { LaunchScope, LrsPrincipal, LrsService, XapiError } from '../lrs/lrs.ser
 import { putStateDocument } from '../lrs/lrs.service';
 import type { Session } from './launches.service';
 import { contentSrc } from './player';
-import { itemOutcomes, moveOnOf, packageItems, rollup } from './items';
+import type { LaunchItem } from '../content-files/manifest';
+import { itemOutcomes, launchable, moveOnOf, packageItems, rollup, satisfiedBlocks } from './items';
 import { randomUUID } from 'node:crypto';
 
 type Obj = Record<string, any>;
@@ -98,7 +99,7 @@ export class Cmi5Service implements OnModuleInit {
   private au(r: Pick<RunRow, 'launch_data' | 'standard' | 'launch_path' | 'launch_parameters' | 'item'>, fallbackId: string) {
     const data = r.launch_data ?? {};
     if (r.standard !== 'CMI5') return { activityId: String(data.activityId ?? fallbackId), moveOn: 'CompletedOrPassed', masteryScore: null, launchMethod: 'AnyWindow' };
-    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
+    const items = launchable(packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters));
     const item = items.find((i) => i.id === r.item) ?? items[0];
     return {
       activityId: item?.id || String(data.activityId ?? fallbackId),
@@ -274,8 +275,9 @@ export class Cmi5Service implements OnModuleInit {
   /**
    * What the attempt's item now reports, on its attempt (`satisfied`, `completed`, `success`,
    * `score`), then the lesson rolled up from all its items (docs/decisions/content-runs.md
-   * "Items"): cmi5, when the last AU whose moveOn is not NotApplicable is satisfied, the LMS's
-   * `satisfied` statement for the course (once a registration); the lesson's progress.
+   * "Items"): cmi5, the LMS's `satisfied` statement for each block all of whose AUs (moveOn not
+   * NotApplicable) and blocks are satisfied, then for the course when all its own are (each once a
+   * registration); the lesson's progress.
    */
   private async settle(
     m: EntityManager,
@@ -292,22 +294,30 @@ export class Cmi5Service implements OnModuleInit {
         WHERE id = $1 AND organization_id = $org`,
       [r.attempt_id, item.satisfied, item.completed, item.success, item.score],
     );
-    const lesson = await this.rollupOf(m, org, r);
-    if (r.standard === 'CMI5' && lesson.completed) await this.satisfyCourse(m, org, r, base, actor, sessionId);
+    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
+    const outcomes = await itemOutcomes(m, org, r.lesson_progress_id, r.web_package_id);
+    const lesson = rollup(items, r.standard, outcomes);
+    if (r.standard === 'CMI5') await this.satisfy(m, org, r, satisfiedBlocks(items, outcomes), lesson.completed, base, actor, sessionId);
     await this.writeProgress(m, org, r, lesson);
   }
 
-  private async rollupOf(m: EntityManager, org: string, r: Pick<RunRow, 'launch_data' | 'standard' | 'launch_path' | 'launch_parameters' | 'lesson_progress_id' | 'web_package_id'>) {
-    const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
-    return rollup(items, r.standard, await itemOutcomes(m, org, r.lesson_progress_id, r.web_package_id));
-  }
-
-  /** The LMS's `satisfied` statement for the cmi5 course, once a registration (cmi5 9.3.9). */
-  private async satisfyCourse(m: EntityManager, org: string, r: Pick<RunRow, 'launch_data' | 'registration'>, base: string, actor: Obj, sessionId: string) {
-    if (await this.lrs.latestInRegistration(m, org, r.registration, VERB.satisfied)) return;
+  /**
+   * The LMS's `satisfied` statements (cmi5 9.3.9), each once a registration: for every block that
+   * is satisfied (inner blocks first), then for the course when it is.
+   */
+  private async satisfy(m: EntityManager, org: string, r: Pick<RunRow, 'launch_data' | 'registration'>, blocks: LaunchItem[], course: boolean, base: string, actor: Obj, sessionId: string) {
+    if (!blocks.length && !course) return;
     const data = r.launch_data ?? {};
-    const course = { id: String(data.courseId ?? data.activityId), objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } };
-    await this.lrs.storeIn(m, this.lms(org, base), [this.statement(actor, VERB.satisfied, 'Satisfied', course, r.registration, sessionId)]);
+    const courseId = String(data.courseId ?? data.activityId);
+    const already = await this.lrs.activitiesWithVerb(m, org, r.registration, VERB.satisfied);
+    const objects = blocks.filter((b) => !already.has(b.id)).map((b) => ({ id: b.id, objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/block' } }));
+    if (course && !already.has(courseId)) objects.push({ id: courseId, objectType: 'Activity', definition: { type: 'https://w3id.org/xapi/cmi5/activitytype/course' } });
+    if (!objects.length) return;
+    await this.lrs.storeIn(
+      m,
+      this.lms(org, base),
+      objects.map((o) => this.statement(actor, VERB.satisfied, 'Satisfied', o, r.registration, sessionId)),
+    );
   }
 
   /**
@@ -331,7 +341,7 @@ export class Cmi5Service implements OnModuleInit {
     const base = String(actor.account?.homePage ?? '');
     const items = packageItems(r.launch_data, r.standard, r.launch_path, r.launch_parameters);
     const outcomes = await itemOutcomes(m, org, r.lesson_progress_id, r.web_package_id);
-    const open = items.filter((i) => moveOnOf(i) !== 'NotApplicable' && !outcomes.get(i.id)?.satisfied);
+    const open = launchable(items).filter((i) => moveOnOf(i) !== 'NotApplicable' && !outcomes.get(i.id)?.satisfied);
     const sessionId = randomUUID();
     if (open.length) {
       await this.lrs.storeIn(
@@ -355,7 +365,9 @@ export class Cmi5Service implements OnModuleInit {
         [r.lesson_progress_id, r.web_package_id, open.map((i) => i.id)],
       );
     }
-    await this.satisfyCourse(m, org, r, base, actor, sessionId);
+    // every AU is satisfied now: so is every block, and the course
+    const satisfied = new Map(launchable(items).map((i) => [i.id, { item: i.id, completed: false, satisfied: true, success: null, score: null }]));
+    await this.satisfy(m, org, r, satisfiedBlocks(items, satisfied), true, base, actor, sessionId);
   }
 
   private async writeProgress(m: EntityManager, org: string, r: RunRow, out: { completed: boolean; success: string | null; score: number | null }) {

@@ -14,7 +14,7 @@ import { lockUsers } from '../progress/completion';
 import { ProgressService } from '../progress/progress.service';
 import { LessonPatch } from '../progress/lesson-rules';
 import { getValue, LmsValues, outcomeOf, ScormVersion, setValue, STATE_ERRORS, Stored, ERROR_STRINGS } from './scorm-model';
-import { itemOutcomes, packageItems, rollup } from './items';
+import { itemOutcomes, launchable, packageItems, rollup } from './items';
 
 /** A launch URL is single-use and valid this long (CONVENTIONS §18). */
 export const LAUNCH_TTL_SECONDS = 300;
@@ -172,7 +172,9 @@ export class LaunchesService {
     if (!standard) throw conflict("The lesson's web package is of no launchable kind.");
     if (!lesson.launch_path || /^[a-z][a-z0-9+.-]*:/i.test(lesson.launch_path)) throw conflict("The lesson's web package names no launch file inside the package.");
     // the item to play: the one named (SCORM item identifier, cmi5 AU id), else the first
-    const items = packageItems(lesson.launch_data, standard, lesson.launch_path, lesson.launch_parameters);
+    // a cmi5 block is an item of the course structure, not one a launch plays
+    const items = launchable(packageItems(lesson.launch_data, standard, lesson.launch_path, lesson.launch_parameters));
+    if (!items.length) throw conflict("The lesson's web package names no launch file inside the package.");
     let itemId = items[0].id;
     if (item && item.value !== undefined && item.value !== null) {
       const badItem = (message: string) => new ValidationFailed([{ field: item.field, pointer: item.pointer, message, v1: { field: item.field, messages: [message] } }], status);

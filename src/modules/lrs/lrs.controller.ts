@@ -12,7 +12,31 @@ import { LrsKeyRequest } from './dto/lrs-key.dto';
 import { Attachment, LRS_KEY_SCHEMA, LrsPrincipal, LrsService, XapiError } from './lrs.service';
 import type { XapiVersion } from './xapi-validate';
 
-const ABOUT = { version: ['1.0.0', '1.0.1', '1.0.2', '1.0.3', '2.0.0'], extensions: {} };
+/**
+ * The LRS's endpoints (docs/decisions/lrs.md "Versions"): `/xapi/` speaks 1.0.x and 2.0.x by the
+ * request's X-Experience-API-Version and answers 2.0.0 when the request names none; `/xapi/1.0.3/`
+ * is an xAPI 1.0.3 LRS over the same data: 1.0.x only (2.0.x refused as 1.0.3 requires of any
+ * version from 1.1.0 on), 1.0.3 on every answer.
+ */
+interface Endpoint {
+  prefix: string;
+  versions: readonly XapiVersion[];
+  /** the X-Experience-API-Version of an answer to a request that names no version this endpoint speaks */
+  fallback: XapiVersion;
+  about: { version: string[]; extensions: Record<string, never> };
+}
+const ENDPOINTS: readonly Endpoint[] = [
+  { prefix: '/xapi/1.0.3', versions: ['1.0.3'], fallback: '1.0.3', about: { version: ['1.0.0', '1.0.1', '1.0.2', '1.0.3'], extensions: {} } },
+  { prefix: '/xapi', versions: ['1.0.3', '2.0.0'], fallback: '2.0.0', about: { version: ['1.0.0', '1.0.1', '1.0.2', '1.0.3', '2.0.0'], extensions: {} } },
+];
+
+/** The endpoint a request path is under and the path of the resource within it (`/statements`, ...). */
+export function endpointOf(path: string): { endpoint: Endpoint; resource: string } {
+  for (const endpoint of ENDPOINTS) {
+    if (path === endpoint.prefix || path.startsWith(`${endpoint.prefix}/`)) return { endpoint, resource: path.slice(endpoint.prefix.length) };
+  }
+  return { endpoint: ENDPOINTS[ENDPOINTS.length - 1], resource: path };
+}
 
 /** The version a request speaks, from X-Experience-API-Version: 1.0.x → 1.0.3, 2.0.x → 2.0.0. */
 function versionOf(h: unknown): XapiVersion | null {
@@ -59,7 +83,7 @@ export function multipartMixed(body: Buffer, contentType: string): Part[] | null
 /**
  * The LRS at /xapi/ (CONVENTIONS §18, docs/decisions/lrs.md): statements, activity state,
  * activity and agent profiles, activities, agents, about; xAPI 1.0.3 and 2.0.0 by
- * X-Experience-API-Version. Authenticated by its own credentials (HTTP Basic with an organization
+ * X-Experience-API-Version, and xAPI 1.0.3 alone at /xapi/1.0.3/ (ENDPOINTS above). Authenticated by its own credentials (HTTP Basic with an organization
  * LRS key), so the routes are open to the platform's guard and check the key themselves.
  */
 @NeutralApi()
@@ -74,7 +98,7 @@ export class LrsController {
   @All('*')
   @Public()
   async handle(@Req() incoming: FastifyRequest, @Res() reply: FastifyReply) {
-    const path = incoming.url.split('?', 1)[0].replace(/\/+$/, '');
+    const { endpoint, resource: path } = endpointOf(incoming.url.split('?', 1)[0].replace(/\/+$/, ''));
     let req = incoming;
     let method = incoming.method.toUpperCase();
     const alt = (incoming.query as Record<string, unknown> | undefined)?.method;
@@ -125,16 +149,17 @@ export class LrsController {
       method = alt.toUpperCase();
       req = Object.create(incoming, { headers: { value: headers }, body: { value: body }, query: { value: fields }, method: { value: method } }) as FastifyRequest;
     }
-    const version = versionOf(req.headers['x-experience-api-version']);
-    reply.header('X-Experience-API-Version', version ?? '2.0.0');
-    if (path === '/xapi/statements' && (method === 'GET' || method === 'HEAD')) reply.header('X-Experience-API-Consistent-Through', new Date().toISOString());
+    const asked = versionOf(req.headers['x-experience-api-version']);
+    const version = asked && endpoint.versions.includes(asked) ? asked : null;
+    reply.header('X-Experience-API-Version', version ?? endpoint.fallback);
+    if (path === '/statements' && (method === 'GET' || method === 'HEAD')) reply.header('X-Experience-API-Consistent-Through', new Date().toISOString());
     reply.header('Cache-Control', 'no-store');
     try {
-      if (path === '/xapi/about') {
+      if (path === '/about') {
         if (method !== 'GET' && method !== 'HEAD') throw new XapiError(405, 'GET only');
-        return send(reply, 200, ABOUT);
+        return send(reply, 200, endpoint.about);
       }
-      if (!version) throw new XapiError(400, 'X-Experience-API-Version is missing or not a supported version (1.0.x, 2.0.x)');
+      if (!version) throw new XapiError(400, `X-Experience-API-Version is missing or not a version this endpoint speaks (${endpoint.versions.map((v) => v.replace(/\.\d+$/, '.x')).join(', ')})`);
       const p = await this.lrs.authenticate(req.headers.authorization, requestBaseUrl(this.config, req));
       if (!p) {
         reply.header('WWW-Authenticate', 'Basic realm="xapi"');
@@ -144,18 +169,18 @@ export class LrsController {
       if (write ? !p.canWrite : !p.canRead) throw new XapiError(403, `this key may not ${write ? 'write' : 'read'}`);
       const q = (req.query ?? {}) as Record<string, unknown>;
       switch (path) {
-        case '/xapi/statements':
-          return await this.statements(req, reply, p, method, q, version);
-        case '/xapi/activities/state':
+        case '/statements':
+          return await this.statements(req, reply, p, method, q, version, endpoint.prefix);
+        case '/activities/state':
           return await this.documents(req, reply, p, method, q, 'state', version);
-        case '/xapi/activities/profile':
+        case '/activities/profile':
           return await this.documents(req, reply, p, method, q, 'activity_profile', version);
-        case '/xapi/agents/profile':
+        case '/agents/profile':
           return await this.documents(req, reply, p, method, q, 'agent_profile', version);
-        case '/xapi/activities':
+        case '/activities':
           if (method !== 'GET' && method !== 'HEAD') throw new XapiError(405, 'GET only');
           return send(reply, 200, await this.lrs.activity(p, q));
-        case '/xapi/agents':
+        case '/agents':
           if (method !== 'GET' && method !== 'HEAD') throw new XapiError(405, 'GET only');
           return send(reply, 200, await this.lrs.person(p, q));
         default:
@@ -167,10 +192,10 @@ export class LrsController {
     }
   }
 
-  private async statements(req: FastifyRequest, reply: FastifyReply, p: LrsPrincipal, method: string, q: Record<string, unknown>, version: XapiVersion) {
+  private async statements(req: FastifyRequest, reply: FastifyReply, p: LrsPrincipal, method: string, q: Record<string, unknown>, version: XapiVersion, prefix: string) {
     if (method === 'GET' || method === 'HEAD') {
       reply.header('X-Experience-API-Consistent-Through', new Date().toISOString());
-      const out = await this.lrs.readStatements(p, q, req.headers['accept-language'] as string | undefined);
+      const out = await this.lrs.readStatements(p, q, req.headers['accept-language'] as string | undefined, prefix);
       const json = 'single' in out ? out.single : out.list;
       if ('single' in out) reply.header('Last-Modified', new Date((out as { lastModified: Date }).lastModified).toUTCString());
       else reply.header('X-Experience-API-Consistent-Through', (out as { through: string }).through);

@@ -376,6 +376,15 @@ export class LrsService {
     return new Set(rows.map((r) => r.sid));
   }
 
+  /** The activities (statement objects) of a registration's statements with this verb (not voided); on the registration's index. */
+  async activitiesWithVerb(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Set<string>> {
+    const rows = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'activity_id'>[]>(
+      `SELECT DISTINCT activity_id FROM lrs_statements WHERE organization_id = $org AND registration = $1 AND verb_id = $2 AND NOT voided AND activity_id IS NOT NULL`,
+      [registration, verb],
+    );
+    return new Set(rows.map((r) => String(r.activity_id)));
+  }
+
   /** The latest statement of a registration with this verb (not voided), or null; on the registration's index. */
   async latestInRegistration(m: EntityManager, organizationId: string, registration: string, verb: string): Promise<Obj | null> {
     const [row] = await scoped(m, organizationId).query<Pick<LrsStatementRow, 'statement'>[]>(
@@ -406,7 +415,7 @@ export class LrsService {
     if (kind === 'state' && key.registration !== l.registration && (l.registrationRequired || key.registration !== '')) throw no("a launch's key reaches only its own registration's state");
   }
 
-  async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined) {
+  async readStatements(p: LrsPrincipal, q: Record<string, unknown>, acceptLanguage: string | undefined, endpoint = '/xapi') {
     for (const k of Object.keys(q)) {
       if (!STATEMENT_PARAMS.includes(k)) throw bad(`unknown parameter ${k}`);
       if (typeof q[k] !== 'string') throw bad(`${k} appears more than once`);
@@ -533,7 +542,7 @@ export class LrsService {
     let more = '';
     if (rows.length > limit) {
       const last = page[page.length - 1];
-      more = `/xapi/statements?more=${encodeURIComponent(signPayload(this.config.APP_SECRET, 'xapi-more', { ...state, after: [iso(last.stored), last.seq] }))}`;
+      more = `${endpoint}/statements?more=${encodeURIComponent(signPayload(this.config.APP_SECRET, 'xapi-more', { ...state, after: [iso(last.stored), last.seq] }))}`;
     }
     const statements = page.map((r) => r.statement);
     return {
