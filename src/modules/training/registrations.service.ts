@@ -56,8 +56,11 @@ export interface RegistrationRow {
   lesson_title: string;
   course_id: string;
   course_title: string;
-  /** made by the registration in the course progress covering its enrollment (never missing: create) */
-  lesson_progress_id: string;
+  /**
+   * made by the registration in the course progress covering its enrollment (create); null only for
+   * a registration made before that rule for a session whose lesson was then gone (docs/decisions/training.md)
+   */
+  lesson_progress_id: string | null;
 }
 
 /**

@@ -173,14 +173,26 @@ export const presentRegistrationItem = (r: RegistrationRow): Static<typeof Regis
 
 /**
  * The published ViltSessionRegistrationDetail: the learner's progress of the session's lesson
- * (`student_lesson_progress.id` is required: the registration makes that progress, RegistrationsService.create).
+ * (`student_lesson_progress.id` is required and not nullable: the registration makes that progress,
+ * RegistrationsService.create). A registration stored without one (made before that rule, its lesson
+ * since deleted) answers `null` rather than failing: a declared departure.
  */
 export const RegistrationSchema = declaredV1(
   'ViltSessionRegistrationDetail',
   Type.Object({
     id: PublicId(),
     attended: Type.Boolean(),
-    student_lesson_progress: Type.Object({ id: PublicId(), lesson: LessonCourseSchema, user: UserSchema }),
+    student_lesson_progress: Type.Object({
+      id: nullable(
+        Type.String(
+          deviates({
+            null: 'a registration stored without its lesson progress (made before create always made it, its lesson since deleted): null, not a failure (docs/decisions/training.md)',
+          }),
+        ),
+      ),
+      lesson: LessonCourseSchema,
+      user: UserSchema,
+    }),
     vilt_session: Type.Object({ id: PublicId() }),
   }),
 );
@@ -189,7 +201,7 @@ export const presentRegistration = (r: RegistrationRow): Static<typeof Registrat
   id: encodeId('viltRegistration', r.id),
   attended: r.attended,
   student_lesson_progress: {
-    id: encodeId('lessonProgress', r.lesson_progress_id),
+    id: r.lesson_progress_id ? encodeId('lessonProgress', r.lesson_progress_id) : null,
     lesson: lessonItem(r),
     user: user(r),
   },
