@@ -125,12 +125,15 @@ describe('/v1 promo code pools and promo codes', () => {
         expect.objectContaining({ id: o1, offer_type: 'published_course', published_course_id: expect.stringMatching(/^pcs/), domain_name: org.domain_name, price_cents: 0, currency_code: 'USD' }),
       ],
     });
+    // each offer is the published OfferItem as /v1/offers answers it (max_quantity, active, starts_at, linked_to_plan included)
+    expect(one.body.offers[0]).toEqual((await t.get(`/v1/offers/${o1}`, A())).body);
     const many = await t.post(`/v1/promo-code-pools/${p.id}/offers`, [{ id: o1 }, { id: o2 }, { id: o3 }, { id: o2 }], A());
     expect(many.status).toBe(201);
     expect(many.body.offers.map((o: any) => o.id).sort()).toEqual([o1, o2, o3].sort());
     const list = await t.get(`/v1/promo-code-pools/${p.id}/offers?page_size=2`, A());
     expect(list.body).toMatchObject({ count: 3, next: expect.stringContaining('page=2'), previous: null });
     expect(list.body.results.map((r: any) => r.offers[0].id)).toEqual([o1, o2]);
+    expect(list.body.results[0].offers[0]).toEqual(one.body.offers[0]);
 
     const [foreign] = await offers(1, other);
     const before = await counts();

@@ -145,6 +145,17 @@ describe('/v1 purchases', () => {
     await refused(await patch(p1, { state: 'SUCCESS' }));
   });
 
+  it('fulfil of a purchase whose offer sells nothing any more (its published course deleted): no redirect_url (nowhere to send the buyer), not an empty one', async () => {
+    const c = await course();
+    const offer = await offerOf(c.publishedCourseId, 700);
+    const p = (await checkout({ user: { id: await learner() }, offer_id: offer })).body.id as string;
+    expect((await t.patch(`/v1/purchases/${p}`, { state: 'PENDING' }, A())).status).toBe(200);
+    expect((await t.delete(`/v1/domains/${org.domain_name}/published-courses/${c.publishedCourseId}`, A())).status).toBe(204);
+    const res = await t.post(`/v1/purchases/${p}/fulfill`, { state: 'FAILED', error_msg: 'declined' }, A());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ purchase: expect.objectContaining({ id: p, state: 'FAILED' }) });
+  });
+
   it('fulfil SUCCESS enrolls the buyer (domain, course) with events carrying the purchase, exactly once under parallel fulfils; refund deactivates', async () => {
     const c = await course();
     const offer = await offerOf(c.publishedCourseId, 1200);

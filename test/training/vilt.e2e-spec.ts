@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/core/config/config';
+import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { createWorker } from '../../src/worker';
 import { startTestApp, TestApp } from '../support/app';
@@ -510,6 +511,38 @@ describe('/v1 VILT session events and registrations', () => {
     expect(mailsTo(b.email)).toHaveLength(3);
   });
 
+  it("a registration's student_lesson_progress is the real lesson progress of the registration's enrollment; a session whose lesson is gone refuses new registrations", async () => {
+    // progress kept per enrollment, and two active enrollments of one learner (the later-dated one made first)
+    const c = await j.course([{ type: 'VILT' }, { type: 'HTML' }], { published: { unique_progress_per_enrollment: true } });
+    const s = await newSession({ lesson: c.lessonIds[0], seats_total: null });
+    const learner = await j.learner();
+    const later = await j.enroll(learner.id, c.publishedCourseId, { enrolled_at: '2026-06-01T00:00:00Z' });
+    const earlier = await j.enroll(learner.id, c.publishedCourseId, { enrolled_at: '2026-01-01T00:00:00Z' });
+    expect(earlier.id).not.toBe(later.id);
+    const reg = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: earlier.id }, key());
+    expect(reg.status).toBe(201);
+    // the lesson progress of the earlier enrollment's own course progress (not of the later one's)
+    const lp = decodeId('lessonProgress', reg.body.student_lesson_progress.id);
+    const [owner] = await t.ds.query(`SELECT cp.enrollment_id FROM lesson_progress lp JOIN course_progress cp ON cp.id = lp.course_progress_id WHERE lp.id = $1`, [lp]);
+    expect(owner?.enrollment_id).toBe(decodeId('enrollment', earlier.id));
+    expect((await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key())).body.student_lesson_progress.id).toBe(reg.body.student_lesson_progress.id);
+
+    // the session's lesson deleted: a new registration is refused (400 on vilt_session), nothing written; the existing one keeps its progress
+    const other = await j.learner();
+    const oe = await j.enroll(other.id, c.publishedCourseId);
+    expect((await t.delete(`/v1/lessons/${c.lessonIds[0]}`, key())).status).toBe(204);
+    const before = await count('vilt_session_registrations');
+    const refused = await t.post('/v1/vilt-session-registrations', { vilt_session: { id: s.vilt_session.id }, enrollment_id: oe.id }, key());
+    expect([refused.status, Object.keys(refused.body)]).toEqual([400, ['vilt_session']]);
+    expect(await count('vilt_session_registrations')).toBe(before);
+    expect((await t.get(`/v1/vilt-session-events/${s.id}`, key())).body.vilt_session.registration_count).toBe(1);
+    expect((await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key())).body.student_lesson_progress.id).toBe(reg.body.student_lesson_progress.id);
+    // a registration stored without its lesson progress (made before the rule above) reads with a null id, never a failure
+    await t.ds.query(`DELETE FROM lesson_progress WHERE id = $1`, [lp]);
+    const legacy = await t.get(`/v1/vilt-session-registrations/${reg.body.id}`, key());
+    expect([legacy.status, legacy.body.student_lesson_progress.id]).toEqual([200, null]);
+  });
+
   it('session events: list filters (course, lesson, starts_at__gte, ends_at__lte), read, bad filter values 400', async () => {
     const org2 = await t.newOrg();
     const k2 = { basic: org2.api_key };
@@ -546,9 +579,36 @@ describe('/v1 VILT session events and registrations', () => {
         instructor_name: '',
         lesson: { id: c1.lessonIds[0], title: expect.any(String), course: { id: c1.courseId, title: expect.any(String) } },
         registration_count: 0,
-        seats_total: null,
       },
     });
+    // an unlimited session has no seat count: left out, in the read and the list (not null: docs/decisions/conformance.md)
+    expect(one.body.vilt_session).not.toHaveProperty('seats_total');
+    const listed = (await t.get(`/v1/vilt-session-events?session__lesson__id=${c1.lessonIds[0]}`, k2)).body.results;
+    expect(listed.map((e: any) => 'seats_total' in e.vilt_session)).toEqual([false, false]);
+    // a place: event_location {name, is_active}, info_url only with an event link
+    const placed = await t.post(
+      '/v1/ilt-sessions',
+      {
+        instructor_email: 'i@example.test',
+        lesson: c2.lessonIds[0],
+        display_name: 'P',
+        starts_at: '2027-04-01T10:00:00Z',
+        ends_at: '2027-04-01T11:00:00Z',
+        timezone: 'UTC',
+        location: 'Room 1',
+        seats_total: 4,
+      },
+      k2,
+    );
+    const pe = (await t.get(`/v1/vilt-session-events/${placed.body.id}`, k2)).body;
+    expect([pe.location, pe.event_location, pe.vilt_session.seats_total]).toEqual(['Room 1', { name: 'Room 1', is_active: true }, 4]);
+    const linked = await t.post(
+      '/v1/ilt-sessions',
+      { ...placed.body, id: undefined, vilt_session: undefined, lesson: c2.lessonIds[0], location: 'Room 2', event_link: 'https://meet.example.test/p' },
+      k2,
+    );
+    expect(linked.status).toBe(201);
+    expect((await t.get(`/v1/vilt-session-events/${linked.body.id}`, k2)).body.event_location).toEqual({ name: 'Room 2', is_active: true, info_url: 'https://meet.example.test/p' });
     // another organization's objects are 404 / absent
     expect((await t.get(`/v1/vilt-session-events/${e1.id}`, key())).status).toBe(404);
     expect((await t.get(`/v1/vilt-session-events?session__lesson__course__id=${c1.courseId}`, key())).body.count).toBe(0);

@@ -166,3 +166,11 @@ export function declaredV1<S extends TSchema>(published: string | string[], sche
 
 /** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
 export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });
+
+/**
+ * A member that departs from its published declaration, each departure with its reason
+ * (docs/decisions/conformance.md, "Allowed exceptions"): `leftOut`, a member the published component
+ * requires is left out when it has no value; `null`, a member it does not make nullable is `null`.
+ * declared-v1.spec.ts allows exactly the departures named, nothing else.
+ */
+export const deviates = <O extends object>(reasons: { leftOut?: string; null?: string }, options?: O) => ({ ...options, 'x-deviation': reasons });

@@ -39,12 +39,14 @@ interface Shape {
   branches?: JsonSchema[];
   extension: boolean;
   writeOnly: boolean;
+  /** the departures from the published member the declaration names (`deviates` in declared-shape.ts) */
+  deviation: { leftOut?: string; null?: string };
 }
 
 const components = () => published().v1.schemas;
 
 function shapeOf(s: JsonSchema): Shape {
-  const out: Shape = { nullable: false, required: new Set(), extension: s['x-extension'] === true, writeOnly: s.writeOnly === true };
+  const out: Shape = { nullable: false, required: new Set(), extension: s['x-extension'] === true, writeOnly: s.writeOnly === true, deviation: s['x-deviation'] ?? {} };
   let cur: JsonSchema = s;
   for (let guard = 0; guard < 20; guard++) {
     if (typeof cur.$ref === 'string') {
@@ -115,7 +117,7 @@ function compare(declared: JsonSchema, pub: JsonSchema, at: string, errors: stri
     if (!fits) errors.push(`${at}: fits none of the published alternatives`);
     return;
   }
-  if (d.nullable && !p.nullable) errors.push(`${at}: is nullable, the published member is not`);
+  if (d.nullable && !p.nullable && !d.deviation.null) errors.push(`${at}: is nullable, the published member is not`);
   if (!p.types) return; // published: any value
   if (!d.types || d.branches) {
     errors.push(`${at}: declared without a type, published ${[...p.types].join('|')}`);
@@ -133,7 +135,7 @@ function compare(declared: JsonSchema, pub: JsonSchema, at: string, errors: stri
         errors.push(`${at}.${name}: published, not declared`);
         continue;
       }
-      if (p.required.has(name) && !d.required.has(name)) errors.push(`${at}.${name}: required in the published component, optional here`);
+      if (p.required.has(name) && !d.required.has(name) && !shapeOf(dp[name]).deviation.leftOut) errors.push(`${at}.${name}: required in the published component, optional here`);
       compare(dp[name], ps, `${at}.${name}`, errors);
     }
     for (const [name, ds] of Object.entries(dp))
@@ -180,6 +182,36 @@ describe('the declared /v1 shapes against the published components', () => {
       'Tag.id: published, not declared',
       'Tag.name: is nullable, the published member is not',
       'Tag.slug: published, not declared',
+    ]);
+  });
+
+  it('allows only the departures a declaration names, each with its reason', () => {
+    const errors: string[] = [];
+    const viltSession = (seats: object) => ({
+      type: 'object',
+      required: ['id', 'display_name', 'lesson'],
+      properties: {
+        id: { type: 'string' },
+        display_name: { type: 'string' },
+        lesson: {
+          type: 'object',
+          required: ['course'],
+          properties: { id: { type: 'string' }, title: { type: 'string' }, course: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' } } } },
+        },
+        registration_count: { type: 'integer' },
+        instructor_name: { type: 'string' },
+        seats_total: seats,
+      },
+    });
+    // left out with its reason: allowed; left out without one, or null under a leftOut reason: not
+    compare(viltSession({ type: 'integer', 'x-deviation': { leftOut: 'unlimited' } }), { $ref: '#/components/schemas/v1.ViltSession' }, 'A', errors);
+    compare(viltSession({ type: 'integer' }), { $ref: '#/components/schemas/v1.ViltSession' }, 'B', errors);
+    compare(viltSession({ type: ['integer', 'null'], 'x-deviation': { leftOut: 'unlimited' } }), { $ref: '#/components/schemas/v1.ViltSession' }, 'C', errors);
+    compare(viltSession({ type: ['integer', 'null'], 'x-deviation': { null: 'unlimited' } }), { $ref: '#/components/schemas/v1.ViltSession' }, 'D', errors);
+    expect(errors.sort()).toEqual([
+      'B.seats_total: required in the published component, optional here',
+      'C.seats_total: is nullable, the published member is not',
+      'D.seats_total: required in the published component, optional here',
     ]);
   });
 });

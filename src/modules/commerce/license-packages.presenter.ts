@@ -36,9 +36,9 @@ export function presentPackage(r: PackageRow): Static<typeof LicensePackageSchem
   };
 }
 
-/** LicensePackageSeat (and its update answer): `student {id, first_name, last_name, email}`, `enrolled_at` (when seated), `active`. */
+/** LicensePackageSeat (and its create and update answers): `student {id, first_name, last_name, email}`, `enrolled_at` (when seated), `active`. */
 export const LicenseSeatSchema = declaredV1(
-  ['LicensePackageSeat', 'LicensePackageSeatUpdate'],
+  ['LicensePackageSeat', 'LicensePackageSeatCreate', 'LicensePackageSeatUpdate'],
   Type.Object({
     id: PublicId(),
     student: Type.Object({ id: PublicId(), first_name: Type.String(), last_name: Type.String(), email: Type.String({ format: 'email' }) }),

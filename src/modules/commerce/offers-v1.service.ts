@@ -68,3 +68,12 @@ export async function offerItem(m: EntityManager, organizationId: string, public
   const [row] = await scoped(m, organizationId).query<OfferItemRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE o.id = $1 AND o.organization_id = $org AND ${LIVE}${lock ? ' FOR SHARE OF o' : ''}`, [uuid]);
   return row ?? null;
 }
+
+/**
+ * The offers with these uuids as the published OfferItem shows them, live or not (`live` false, and
+ * no domain, when the object they sell is gone), in creation order; unknown ones left out.
+ */
+export async function offerItemsOf(m: EntityManager, organizationId: string, uuids: string[]): Promise<OfferItemRow[]> {
+  if (!uuids.length) return [];
+  return scoped(m, organizationId).query<OfferItemRow[]>(`SELECT ${SELECT} FROM ${FROM} WHERE o.organization_id = $org AND o.id = ANY($1::uuid[]) ORDER BY o.created_at, o.id`, [uuids]);
+}

@@ -43,8 +43,7 @@ export const offerType = (r: Pick<OfferItemRow, 'published_course_id' | 'publish
 export type OfferItemBasics = Pick<OfferItemRow, 'id' | 'published_course_id' | 'published_path_id' | 'plan_id' | 'course_series_id' | 'domain_name' | 'price_cents' | 'currency_code' | 'sku'>;
 
 /**
- * The published OfferItem's identity and price members (the promo-code pool operations show these
- * alone). The three product ids it does not sell are left out, and so is `offer_type` for a course
+ * The published OfferItem's identity and price members (part of every OfferItem answer). The three product ids it does not sell are left out, and so is `offer_type` for a course
  * series, which the published OfferTypeEnum does not name (`course_series_id` says what it sells):
  * optional, not nullable members without a value (CONVENTIONS §16, docs/decisions/conformance.md).
  */

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
 import { DateTime, declaredV1, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import { iso } from '../../core/http/v1-rules';
-import { presentOfferBasics } from './offers.presenter';
+import { OfferItemSchema, presentOfferItem } from './offers.presenter';
 import type { OfferItemView } from './promo-codes.offers';
 import type { PoolRow, PromoCodeRow } from './promo-codes.service';
 
@@ -41,8 +41,13 @@ export function presentPool(r: PoolRow): Static<typeof PromoCodePoolSchema> {
   };
 }
 
-/** PromoCodePoolOffer: `{offers: [OfferItem]}` (a list result holds one offer, the attach answer every offer it named). */
-export const presentPoolOffers = (offers: OfferItemView[]) => ({ offers: offers.map(presentOfferBasics) });
+/**
+ * PromoCodePoolOffer: `{offers: [OfferItem]}` (a list result holds one offer, the attach answer every
+ * offer it named), each the published OfferItem as /v1/offers answers it, declared once.
+ */
+export const PromoCodePoolOfferSchema = declaredV1('PromoCodePoolOffer', Type.Object({ offers: Type.Array(OfferItemSchema) }));
+
+export const presentPoolOffers = (offers: OfferItemView[]): Static<typeof PromoCodePoolOfferSchema> => ({ offers: offers.map(presentOfferItem) });
 
 /** The published PromoCode (and PromoCodeUpdate), declared once. */
 export const PromoCodeSchema = declaredV1(

@@ -161,3 +161,13 @@ export function eventPurchase(p: PurchaseRow) {
     promo_code_quantity: p.promo_code_quantity,
   };
 }
+
+/**
+ * The published PurchaseFulfillment: where to send the buyer (the domain of what the offer sells)
+ * and the purchase. `redirect_url` is left out when the offer's object is gone and has no domain
+ * (optional, not nullable: CONVENTIONS §16).
+ */
+export const PurchaseFulfillmentSchema = declaredV1('PurchaseFulfillment', Type.Object({ redirect_url: Type.Optional(Type.String()), purchase: PurchaseV1Schema }));
+
+export const presentFulfillment = (purchase: PurchaseRow, redirectUrl: string | null): Static<typeof PurchaseFulfillmentSchema> =>
+  omitEmpty({ redirect_url: redirectUrl, purchase: presentPurchaseV1(purchase) }, ['redirect_url']);

@@ -178,7 +178,7 @@ export class PurchasesService {
    * POST .../fulfill: SUCCESS, FAILED or CANCELLED from PENDING (§11). Asking for the state the
    * purchase is already in answers it unchanged and creates nothing (a retried or parallel fulfil).
    */
-  async fulfil(p: Principal, publicId: string, dto: PurchaseFulfillDto): Promise<{ purchase: PurchaseRow; redirectUrl: string }> {
+  async fulfil(p: Principal, publicId: string, dto: PurchaseFulfillDto): Promise<{ purchase: PurchaseRow; redirectUrl: string | null }> {
     const purchase = await this.ds.transaction(async (m) => {
       const cur = await this.locked(m, p, publicId);
       if (cur.state === dto.state) return cur;
@@ -190,7 +190,8 @@ export class PurchasesService {
       return loadPurchaseByUuid(m, p.organizationId, cur.id);
     });
     const target = await offerTarget(this.ds.manager, p.organizationId, purchase.offer_id);
-    return { purchase, redirectUrl: target?.domain_name ? `${domainBase(target.domain_name)}/` : '' };
+    // no domain: the object the offer sells is gone (unpublished, deleted); there is nowhere to send the buyer
+    return { purchase, redirectUrl: target?.domain_name ? `${domainBase(target.domain_name)}/` : null };
   }
 
   private async locked(m: EntityManager, p: Principal, publicId: string): Promise<PurchaseRow> {

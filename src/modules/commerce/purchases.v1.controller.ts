@@ -9,7 +9,7 @@ import { PutAndPatch } from '../../core/http/put-and-patch';
 import { CheckoutDto, PurchaseFulfillDto, PurchaseUpdateDto } from './dto/purchase.dto';
 import { MAX_QUANTITY } from './offers.presenter';
 import { PAYMENT_PROCESSORS } from './purchases.store';
-import { presentPurchaseV1, PurchaseV1Schema } from './purchases.presenter';
+import { presentFulfillment, presentPurchaseV1, PurchaseV1Schema } from './purchases.presenter';
 import { PURCHASE_ANSWER, PurchasesService } from './purchases.service';
 
 /**
@@ -84,6 +84,6 @@ export class PurchasesV1Controller {
   @Scopes('offers:write')
   async fulfill(@Auth() p: Principal, @Param('purchase_id') id: string, @Body() dto: PurchaseFulfillDto) {
     const { purchase, redirectUrl } = await this.purchases.fulfil(p, id, dto);
-    return { redirect_url: redirectUrl, purchase: presentPurchaseV1(purchase) };
+    return presentFulfillment(purchase, redirectUrl);
   }
 }

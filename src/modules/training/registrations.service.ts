@@ -12,6 +12,7 @@ import { ProgressService } from '../progress/progress.service';
 import type { RegistrationCreateDto, RegistrationPatchDto } from './dto/training.dto';
 import { TrainingMails } from './training-mails';
 import { scoped } from '../../core/database/scoped';
+import { liveLesson } from '../../core/database/fragments';
 import type { ViltSessionRow } from './vilt-sessions.store';
 
 /** The enrollment a registration is made for, with its learner, course and domain. */
@@ -29,6 +30,8 @@ interface RegistrationEnrollment {
   slug: string;
   domain_id: string;
   domain_name: string;
+  /** the course progress covering this enrollment (the one a registration's read shows), made with the enrollment */
+  course_progress_id: string | null;
 }
 
 /** What the seat statement answers: the session (when a seat was free), the registration (when new), its mails and meetings. */
@@ -53,6 +56,10 @@ export interface RegistrationRow {
   lesson_title: string;
   course_id: string;
   course_title: string;
+  /**
+   * made by the registration in the course progress covering its enrollment (create); null only for
+   * a registration made before that rule for a session whose lesson was then gone (docs/decisions/training.md)
+   */
   lesson_progress_id: string | null;
 }
 
@@ -131,8 +138,8 @@ export class RegistrationsService {
     // refused registration, most of them when a session fills, costs them alone.
     const [[s], [en]] = await Promise.all([
       sessionId
-        ? scoped(this.ds, org).query<(Pick<ViltSessionRow, 'id' | 'lesson_id' | 'seats_total' | 'registration_count'> & { course_id: string; lesson_title: string })[]>(
-            `SELECT s.id, s.lesson_id, s.seats_total, s.registration_count, l.course_id, l.title AS lesson_title FROM vilt_sessions s
+        ? scoped(this.ds, org).query<(Pick<ViltSessionRow, 'id' | 'lesson_id' | 'seats_total' | 'registration_count'> & { course_id: string; lesson_title: string; lesson_live: boolean })[]>(
+            `SELECT s.id, s.lesson_id, s.seats_total, s.registration_count, l.course_id, l.title AS lesson_title, ${liveLesson('l')} AS lesson_live FROM vilt_sessions s
                JOIN lessons l ON l.id = s.lesson_id AND l.organization_id = s.organization_id
               WHERE s.id = $1 AND s.organization_id = $org`,
             [sessionId],
@@ -141,7 +148,11 @@ export class RegistrationsService {
       enrollmentId
         ? scoped(this.ds, org).query<RegistrationEnrollment[]>(
             `SELECT e.id, e.user_id, e.course_id, e.published_course_id, e.active, u.email, u.first_name, u.last_name, u.is_anonymized,
-                    c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name
+                    c.title AS course_title, pc.slug, d.id AS domain_id, d.name AS domain_name,
+                    (SELECT cp.id FROM course_progress cp
+                      WHERE cp.organization_id = $org AND cp.user_id = e.user_id AND cp.published_course_id = e.published_course_id
+                        AND (cp.enrollment_id = e.id OR cp.enrollment_id IS NULL)
+                      ORDER BY (cp.enrollment_id IS NULL) LIMIT 1) AS course_progress_id
                FROM enrollments e
                JOIN users u ON u.id = e.user_id AND u.organization_id = e.organization_id
                JOIN courses c ON c.id = e.course_id AND c.organization_id = e.organization_id
@@ -155,15 +166,18 @@ export class RegistrationsService {
     if (!s) throw invalidPk('vilt_session', dto.vilt_session.id);
     if (!en) throw invalidPk('enrollment_id', dto.enrollment_id);
     if (en.course_id !== s.course_id) throw fieldError('enrollment_id', "The enrollment is not in the session's course.");
+    // the lesson was deleted (or drafted) since the session was made: nothing to register for, and no progress to show
+    if (!s.lesson_live) throw fieldError('vilt_session', "This session's lesson is no longer available.");
     if (!en.active) throw fieldError('enrollment_id', 'The enrollment is not active.');
     if (en.is_anonymized) throw fieldError('enrollment_id', 'The user of this enrollment was anonymized.');
     const noSeat = () => fieldError('vilt_session', 'This session has no seats left.');
     // a full session is refused at once, without a transaction or its row lock (the seat UPDATE decides races)
     if (s.seats_total !== null && s.registration_count >= s.seats_total) throw noSeat();
     const { id, mailIds } = await this.ds.transaction(async (m) => {
-      // the learner's progress row of the session's lesson (what student_lesson_progress shows)
-      const cp = await this.progress.courseProgressOf(m, p, encodeId('student', en.user_id), encodeId('publishedCourse', en.published_course_id));
-      await this.progress.materializeLessons(m, org, cp, s.lesson_id);
+      // the learner's progress row of the session's lesson, in the course progress of the registration's
+      // enrollment: the one the registration's read shows as student_lesson_progress (SELECT above)
+      if (!en.course_progress_id) throw new Error(`enrollment ${en.id} has no course progress (made with every enrollment)`);
+      await this.progress.materializeLessons(m, org, { id: en.course_progress_id, user_id: en.user_id, course_id: en.course_id }, s.lesson_id);
       // One statement: the seat (the session row's lock orders concurrent registrations and is held
       // from here to the commit), the registration row, the invitations' mail records (one per
       // meeting, each taking its meeting's next SEQUENCE) and the meetings for the event, read under that lock so a reschedule cannot slip between them. Nothing before

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { omitEmpty } from '../../core/http/optional-members';
-import { DateTime, declaredV1, ext, PublicId } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV1, deviates, ext, nullable, PublicId } from '../../core/openapi/declared-shape';
 import { encodeId } from '../../core/ids/ids';
 import { iso } from '../../core/http/v1-rules';
 import { presentUser, UserSchema } from '../students/user-refs.presenter';
@@ -89,27 +89,58 @@ export const presentIltSession = (r: EventRow): Static<typeof IltSessionSchema> 
     ['lesson', 'multi_session_event', 'description', 'location', 'event_link', 'post_registration_instructions', 'seats_total'],
   );
 
-const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }) => ({
+/** The published LessonCourseListItem: the lesson with its course. */
+const LessonCourseSchema = Type.Object({ id: PublicId(), title: Type.String(), course: Type.Object({ id: PublicId(), title: Type.String() }) });
+
+const lessonItem = (r: { lesson_id: string; lesson_title: string; course_id: string; course_title: string }): Static<typeof LessonCourseSchema> => ({
   id: encodeId('lesson', r.lesson_id),
   title: r.lesson_title,
   course: { id: encodeId('course', r.course_id), title: r.course_title },
 });
 
 /**
- * ViltSessionEvent with its ViltSession. `event_location` is the event's place (no location catalog
- * here): null without a location, as the live API's nested serializer answers an empty one, although
- * the published schema makes it required and not nullable (docs/decisions/conformance.md);
- * `location` and the session's `instructor_name` are left out without a value (CONVENTIONS §16).
+ * The published ViltSessionEvent with its ViltSession. `event_location` is the event's place (no
+ * location catalog here): null without a location, as the live API's nested serializer answers an
+ * empty one, although the published schema makes it required and not nullable; the session's
+ * `seats_total` is left out for an unlimited session, as the same session's IltSession and
+ * IltMultiSessionEvent leave it out, although the published ViltSession requires it (both in
+ * docs/decisions/conformance.md, "Allowed exceptions"). `location`, the place's `info_url` and the
+ * session's `instructor_name` are left out without a value (CONVENTIONS §16).
  */
-export const presentSessionEvent = (r: EventRow) =>
+export const SessionEventSchema = declaredV1(
+  'ViltSessionEvent',
+  Type.Object({
+    id: PublicId(),
+    starts_at: DateTime(),
+    ends_at: DateTime(),
+    timezone: Type.String(),
+    location: Type.Optional(Type.String()),
+    event_location: nullable(
+      Type.Object(
+        { name: Type.String(), is_active: Type.Boolean(), info_url: Type.Optional(Type.String()) },
+        deviates({ null: 'an online event has no place: null, as the live API answers an empty relation (docs/decisions/conformance.md)' }),
+      ),
+    ),
+    vilt_session: Type.Object({
+      id: PublicId(),
+      display_name: Type.String(),
+      instructor_name: Type.Optional(Type.String()),
+      lesson: LessonCourseSchema,
+      registration_count: Type.Integer(),
+      seats_total: Type.Optional(Type.Integer(deviates({ leftOut: 'an unlimited session has no seat count: left out, as in its IltSession (docs/decisions/conformance.md)' }))),
+    }),
+  }),
+);
+
+export const presentSessionEvent = (r: EventRow): Static<typeof SessionEventSchema> =>
   omitEmpty(
     {
       id: encodeId('viltSessionEvent', r.id),
-      starts_at: iso(r.starts_at),
-      ends_at: iso(r.ends_at),
+      starts_at: iso(r.starts_at)!,
+      ends_at: iso(r.ends_at)!,
       timezone: r.timezone,
       location: r.location,
-      event_location: r.location ? { name: r.location, is_active: true, info_url: r.event_link ?? '' } : null,
+      event_location: r.location ? omitEmpty({ name: r.location, is_active: true, info_url: r.event_link }, ['info_url']) : null,
       vilt_session: omitEmpty(
         {
           id: encodeId('viltSession', r.session_id),
@@ -119,7 +150,7 @@ export const presentSessionEvent = (r: EventRow) =>
           registration_count: r.registration_count,
           seats_total: r.seats_total,
         },
-        ['instructor_name'],
+        ['instructor_name', 'seats_total'],
       ),
     },
     ['location'],
@@ -140,8 +171,33 @@ export const presentRegistrationItem = (r: RegistrationRow): Static<typeof Regis
   vilt_session: { id: encodeId('viltSession', r.session_id) },
 });
 
-/** ViltSessionRegistrationDetail: the learner's progress of the session's lesson. */
-export const presentRegistration = (r: RegistrationRow) => ({
+/**
+ * The published ViltSessionRegistrationDetail: the learner's progress of the session's lesson
+ * (`student_lesson_progress.id` is required and not nullable: the registration makes that progress,
+ * RegistrationsService.create). A registration stored without one (made before that rule, its lesson
+ * since deleted) answers `null` rather than failing: a declared departure.
+ */
+export const RegistrationSchema = declaredV1(
+  'ViltSessionRegistrationDetail',
+  Type.Object({
+    id: PublicId(),
+    attended: Type.Boolean(),
+    student_lesson_progress: Type.Object({
+      id: nullable(
+        Type.String(
+          deviates({
+            null: 'a registration stored without its lesson progress (made before create always made it, its lesson since deleted): null, not a failure (docs/decisions/training.md)',
+          }),
+        ),
+      ),
+      lesson: LessonCourseSchema,
+      user: UserSchema,
+    }),
+    vilt_session: Type.Object({ id: PublicId() }),
+  }),
+);
+
+export const presentRegistration = (r: RegistrationRow): Static<typeof RegistrationSchema> => ({
   id: encodeId('viltRegistration', r.id),
   attended: r.attended,
   student_lesson_progress: {
