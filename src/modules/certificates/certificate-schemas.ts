@@ -1,67 +1,68 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, nullable, StringEnum } from '../../core/openapi/declared-shape';
+import type { CertificateState } from './credentials.service';
+
 /**
  * The answers of the verifiable-certificate operations (CONVENTIONS §22), declared once for the
- * OpenAPI document (@ApiOkResponse on their handlers): what presentTemplate, the verification,
- * the DID document, the credentials and key rotation answer.
+ * OpenAPI document (@ApiOkResponse on their handlers, `openApi(...)`): what presentTemplate, the
+ * verification, the DID document and key rotation answer are TypeBox declarations, their answers'
+ * types (core/openapi/declared-shape.ts); the signed credentials keep their JSON Schema literals
+ * (1EdTech and the W3C publish them; the signing code builds them as JSON-LD).
  */
 
 const ISO = { type: 'string', format: 'date-time' } as const;
-const nullable = <T extends object>(s: T) => ({ ...s, nullable: true });
 
-export const CERTIFICATE_TEMPLATE_SCHEMA = {
-  type: 'object',
-  required: ['title', 'primary_color', 'accent_color', 'signature_name', 'signature_title', 'logo', 'updated_at'],
-  properties: {
-    title: { type: 'string', description: "The certificate's heading" },
-    primary_color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-    accent_color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-    signature_name: nullable({ type: 'string' }),
-    signature_title: nullable({ type: 'string' }),
-    logo: nullable({ type: 'string', description: 'A data: URL (PNG or JPEG)' }),
-    updated_at: nullable({ ...ISO, description: 'null until the template is first written (the defaults apply)' }),
-  },
-};
+const HEX_COLOR = (description: string) => Type.String({ pattern: '^#[0-9a-f]{6}$', description });
 
-export const VERIFICATION_SCHEMA = {
-  type: 'object',
-  required: ['code', 'status', 'learner_name', 'course', 'issued_at', 'expires_at', 'revoked_at', 'issuer'],
-  properties: {
-    code: { type: 'string' },
-    status: { type: 'string', enum: ['active', 'expired', 'revoked'] },
-    learner_name: { type: 'string' },
-    course: { type: 'string' },
-    issued_at: ISO,
-    expires_at: nullable(ISO),
-    revoked_at: nullable(ISO),
-    issuer: { type: 'string', description: "The issuing organization's name" },
-  },
-};
+/** The organization's certificate template as presentTemplate answers it (extension, declared once: core/openapi/declared-shape.ts). */
+export const CertificateTemplateSchema = Type.Object({
+  title: Type.String({ description: "The certificate's heading" }),
+  primary_color: HEX_COLOR('The main colour, #rrggbb (lower case)'),
+  accent_color: HEX_COLOR('The accent colour, #rrggbb (lower case)'),
+  signature_name: nullable(Type.String()),
+  signature_title: nullable(Type.String()),
+  logo: nullable(Type.String({ description: 'A data: URL (PNG or JPEG)' })),
+  updated_at: nullable(DateTime({ description: 'null until the template is first written (the defaults apply)' })),
+});
+export type CertificateTemplateV1 = Static<typeof CertificateTemplateSchema>;
 
-export const ROTATED_KEY_SCHEMA = {
-  type: 'object',
-  required: ['key_id', 'retired_key_id'],
-  properties: {
-    key_id: { type: 'string', description: 'The DID URL of the new signing key' },
-    retired_key_id: nullable({ type: 'string', description: 'The DID URL of the retired key (still listed in the DID document)' }),
-  },
-};
+const CERTIFICATE_STATES = ['active', 'expired', 'revoked'] as const satisfies readonly CertificateState[];
 
-export const DID_DOCUMENT_SCHEMA = {
-  type: 'object',
-  required: ['@context', 'id', 'verificationMethod', 'assertionMethod'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string', description: 'did:web:<host>:orgs:<organization id>' },
-    verificationMethod: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'type', 'controller', 'publicKeyMultibase'],
-        properties: { id: { type: 'string' }, type: { type: 'string', enum: ['Multikey'] }, controller: { type: 'string' }, publicKeyMultibase: { type: 'string' } },
-      },
-    },
-    assertionMethod: { type: 'array', items: { type: 'string' } },
-  },
-};
+/** The public verification of a certificate by its code (CertificateDocumentsService.verification). */
+export const VerificationSchema = Type.Object({
+  code: Type.String(),
+  status: StringEnum(CERTIFICATE_STATES),
+  learner_name: Type.String(),
+  course: Type.String(),
+  issued_at: DateTime(),
+  expires_at: nullable(DateTime()),
+  revoked_at: nullable(DateTime()),
+  issuer: Type.String({ description: "The issuing organization's name" }),
+});
+export type Verification = Static<typeof VerificationSchema>;
+
+/** What a rotation of the issuer key answers (CredentialsService.rotateKey). */
+export const RotatedKeySchema = Type.Object({
+  key_id: Type.String({ description: 'The DID URL of the new signing key' }),
+  retired_key_id: nullable(Type.String({ description: 'The DID URL of the retired key (still listed in the DID document)' })),
+});
+export type RotatedKey = Static<typeof RotatedKeySchema>;
+
+/** The organization's DID document (did:web, CredentialsService.didDocument): its credential-signing keys, retired ones included. */
+export const DidDocumentSchema = Type.Object({
+  '@context': Type.Array(Type.String()),
+  id: Type.String({ description: 'did:web:<host>:orgs:<organization id>' }),
+  verificationMethod: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.Literal('Multikey'),
+      controller: Type.String(),
+      publicKeyMultibase: Type.String(),
+    }),
+  ),
+  assertionMethod: Type.Array(Type.String()),
+});
+export type DidDocument = Static<typeof DidDocumentSchema>;
 
 const PROOF = {
   type: 'array',
