@@ -3,7 +3,7 @@ import { DateTime, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi
 import type { CreatedLaunch } from './launches.service';
 
 /**
- * A launch of a web-package lesson (extension, CONVENTIONS §18), declared once
+ * A launch of a web-package lesson (extension, docs/decisions/content-runs.md), declared once
  * (core/openapi/declared-shape.ts): the /v1 answer and the /v2 resource's attributes share the
  * members; each presenter's result is the type of its declaration, and /openapi.json serves the
  * declaration (`openApi(...)` in the controllers' @ApiResponse).

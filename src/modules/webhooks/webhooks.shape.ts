@@ -39,7 +39,7 @@ export interface AttemptRow {
 /**
  * The published ping answer (an inline schema of `webhooks_ping_create`, no component), declared
  * once (core/openapi/declared-shape.ts): `http_status_code` (optional, not nullable) is left out
- * when the endpoint gave no HTTP answer (CONVENTIONS §16). The ping is one call, not a delivery:
+ * when the endpoint gave no HTTP answer (docs/decisions/conformance.md, "Leaving out what has no value"). The ping is one call, not a delivery:
  * the service answers it as it sends it.
  */
 export const PingSchema = Type.Object({
