@@ -5,12 +5,9 @@ import type { CertificateState } from './credentials.service';
 /**
  * The answers of the verifiable-certificate operations (CONVENTIONS §22), declared once for the
  * OpenAPI document (@ApiOkResponse on their handlers, `openApi(...)`): what presentTemplate, the
- * verification, the DID document and key rotation answer are TypeBox declarations, their answers'
- * types (core/openapi/declared-shape.ts); the signed credentials keep their JSON Schema literals
- * (1EdTech and the W3C publish them; the signing code builds them as JSON-LD).
+ * verification, the DID document, key rotation and the signed credentials answer are TypeBox
+ * declarations, their answers' types (core/openapi/declared-shape.ts).
  */
-
-const ISO = { type: 'string', format: 'date-time' } as const;
 
 const HEX_COLOR = (description: string) => Type.String({ pattern: '^#[0-9a-f]{6}$', description });
 
@@ -64,99 +61,73 @@ export const DidDocumentSchema = Type.Object({
 });
 export type DidDocument = Static<typeof DidDocumentSchema>;
 
-const PROOF = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['type', 'cryptosuite', 'created', 'verificationMethod', 'proofPurpose', 'proofValue'],
-    properties: {
-      type: { type: 'string', enum: ['DataIntegrityProof'] },
-      cryptosuite: { type: 'string', enum: ['eddsa-rdfc-2022'] },
-      created: ISO,
-      verificationMethod: { type: 'string' },
-      proofPurpose: { type: 'string', enum: ['assertionMethod'] },
-      proofValue: { type: 'string' },
-    },
-  },
-};
+/** One eddsa-rdfc-2022 Data Integrity proof (data-integrity.ts signDataIntegrity); a credential carries a one-item proof set. */
+export const DataIntegrityProofSchema = Type.Object({
+  type: Type.Literal('DataIntegrityProof'),
+  cryptosuite: Type.Literal('eddsa-rdfc-2022'),
+  created: DateTime(),
+  verificationMethod: Type.String(),
+  proofPurpose: Type.Literal('assertionMethod'),
+  proofValue: Type.String(),
+});
+export type DataIntegrityProof = Static<typeof DataIntegrityProofSchema>;
 
-export const OPEN_BADGE_CREDENTIAL_SCHEMA = {
-  type: 'object',
-  description: 'An Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0); 1EdTech publishes its full JSON schema',
-  required: ['@context', 'id', 'type', 'name', 'issuer', 'validFrom', 'credentialSubject', 'credentialStatus', 'proof'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string', format: 'uri' },
-    type: { type: 'array', items: { type: 'string' } },
-    name: { type: 'string' },
-    issuer: { type: 'object', required: ['id', 'type', 'name'], properties: { id: { type: 'string' }, type: { type: 'array', items: { type: 'string' } }, name: { type: 'string' } } },
-    validFrom: ISO,
-    validUntil: ISO,
-    credentialSubject: {
-      type: 'object',
-      required: ['type', 'identifier', 'achievement'],
-      properties: {
-        type: { type: 'array', items: { type: 'string' } },
-        name: { type: 'string' },
-        identifier: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['type', 'identityHash', 'identityType', 'hashed', 'salt'],
-            properties: { type: { type: 'string' }, identityHash: { type: 'string' }, identityType: { type: 'string' }, hashed: { type: 'boolean' }, salt: { type: 'string' } },
-          },
-        },
-        achievement: {
-          type: 'object',
-          required: ['id', 'type', 'name', 'description', 'criteria'],
-          properties: {
-            id: { type: 'string' },
-            type: { type: 'array', items: { type: 'string' } },
-            achievementType: { type: 'string' },
-            name: { type: 'string' },
-            description: { type: 'string' },
-            criteria: { type: 'object', required: ['narrative'], properties: { narrative: { type: 'string' } } },
-          },
-        },
-      },
-    },
-    credentialStatus: {
-      type: 'object',
-      required: ['id', 'type', 'statusPurpose', 'statusListIndex', 'statusListCredential'],
-      properties: {
-        id: { type: 'string' },
-        type: { type: 'string', enum: ['BitstringStatusListEntry'] },
-        statusPurpose: { type: 'string', enum: ['revocation'] },
-        statusListIndex: { type: 'string' },
-        statusListCredential: { type: 'string' },
-      },
-    },
-    proof: PROOF,
-  },
-};
+const strings = () => Type.Array(Type.String());
 
-export const STATUS_LIST_CREDENTIAL_SCHEMA = {
-  type: 'object',
-  description: 'A BitstringStatusListCredential (W3C Bitstring Status List v1.0)',
-  required: ['@context', 'id', 'type', 'issuer', 'validFrom', 'credentialSubject', 'proof'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string' },
-    type: { type: 'array', items: { type: 'string' } },
-    issuer: { type: 'string' },
-    validFrom: ISO,
-    credentialSubject: {
-      type: 'object',
-      required: ['id', 'type', 'statusPurpose', 'encodedList'],
-      properties: {
-        id: { type: 'string' },
-        type: { type: 'string', enum: ['BitstringStatusList'] },
-        statusPurpose: { type: 'string', enum: ['revocation'] },
-        encodedList: { type: 'string', description: 'multibase base64url of the GZIP of the bits' },
-      },
-    },
-    proof: PROOF,
+/** A certificate as an Open Badges 3.0 OpenBadgeCredential (CredentialsService.credential). */
+export const OpenBadgeCredentialSchema = Type.Object(
+  {
+    '@context': strings(),
+    id: Type.String({ format: 'uri' }),
+    type: strings(),
+    name: Type.String(),
+    issuer: Type.Object({ id: Type.String(), type: strings(), name: Type.String() }),
+    validFrom: DateTime(),
+    validUntil: Type.Optional(DateTime({ description: 'Left out when the certificate does not expire' })),
+    credentialSubject: Type.Object({
+      type: strings(),
+      name: Type.Optional(Type.String({ description: "The learner's name; left out when it is empty" })),
+      identifier: Type.Array(Type.Object({ type: Type.String(), identityHash: Type.String(), identityType: Type.String(), hashed: Type.Boolean(), salt: Type.String() })),
+      achievement: Type.Object({
+        id: Type.String(),
+        type: strings(),
+        achievementType: Type.Optional(Type.String()),
+        name: Type.String(),
+        description: Type.String(),
+        criteria: Type.Object({ narrative: Type.String() }),
+      }),
+    }),
+    credentialStatus: Type.Object({
+      id: Type.String(),
+      type: Type.Literal('BitstringStatusListEntry'),
+      statusPurpose: Type.Literal('revocation'),
+      statusListIndex: Type.String(),
+      statusListCredential: Type.String(),
+    }),
+    proof: Type.Array(DataIntegrityProofSchema),
   },
-};
+  { description: 'An Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0); 1EdTech publishes its full JSON schema' },
+);
+export type OpenBadgeCredential = Static<typeof OpenBadgeCredentialSchema>;
+
+/** A status list of an organization's certificates (CredentialsService.statusListCredential). */
+export const StatusListCredentialSchema = Type.Object(
+  {
+    '@context': strings(),
+    id: Type.String(),
+    type: strings(),
+    issuer: Type.String(),
+    validFrom: DateTime(),
+    credentialSubject: Type.Object({
+      id: Type.String(),
+      type: Type.Literal('BitstringStatusList'),
+      statusPurpose: Type.Literal('revocation'),
+      encodedList: Type.String({ description: 'multibase base64url of the GZIP of the bits' }),
+    }),
+    proof: Type.Array(DataIntegrityProofSchema),
+  },
+  { description: 'A BitstringStatusListCredential (W3C Bitstring Status List v1.0)' },
+);
+export type StatusListCredential = Static<typeof StatusListCredentialSchema>;
 
 export const PDF_BYTES = { type: 'string', format: 'binary' } as const;

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { DidDocumentSchema, type DidDocument, PDF_BYTES, STATUS_LIST_CREDENTIAL_SCHEMA, VerificationSchema } from './certificate-schemas';
+import { DidDocumentSchema, type DidDocument, PDF_BYTES, StatusListCredentialSchema, type StatusListCredential, VerificationSchema } from './certificate-schemas';
 import { openApi } from '../../core/openapi/declared-shape';
 import { Throttle } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -96,8 +96,8 @@ export class VerificationController {
   @UseGuards(RateLimitGuard)
   @Throttle({ default: { limit: fromConfig('VERIFY_RATE_LIMIT'), ttl: fromConfig('VERIFY_RATE_WINDOW_SECONDS', 1000) } })
   @ApiOperation({ summary: "A Bitstring Status List credential of the organization's certificates (revocation)" })
-  @ApiOkResponse({ description: 'The status list credential, signed now', schema: STATUS_LIST_CREDENTIAL_SCHEMA })
-  async statusList(@Param('organization_id') organizationId: string, @Param('list') list: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOkResponse({ description: 'The status list credential, signed now', schema: openApi(StatusListCredentialSchema) })
+  async statusList(@Param('organization_id') organizationId: string, @Param('list') list: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusListCredential> {
     reply.header('Content-Type', 'application/vc+ld+json').header('Cache-Control', 'no-cache');
     return this.credentials.statusListCredential(organizationId, list);
   }
