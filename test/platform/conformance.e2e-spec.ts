@@ -3,6 +3,7 @@ import { bodyFor, overrideKeys, SeedValue, seedOrg, unscoped, valueOf } from '..
 import '../support/isolation/seeders';
 import { PublishedOperation, PublishedSchemas, ServedSchemas } from '../support/published-schemas';
 import { TwoOrgs, twoOrgs } from '../support/two-orgs';
+import { scormPackage, serveZips, startWorker, webPackageCourse } from '../content-runs/support';
 
 /**
  * Conformance to the published documents (CONVENTIONS §16, issue 26 point 6), generated like the
@@ -41,13 +42,24 @@ const LIVE_V2 = [
 ];
 
 /**
- * The extension /v2 reads (CONVENTIONS §18-§20: not in the published API nor in the live one), whose
- * answers /openapi.json declares from the TypeBox declarations beside their presenters
+ * The extension /v2 operations (CONVENTIONS §18-§20: not in the published API nor in the live one),
+ * whose answers /openapi.json declares from the TypeBox declarations beside their presenters
  * (docs/decisions/serialization.md): called and checked against our own /openapi.json, so a
- * presenter and its declaration cannot drift apart. (Their writes answer the same declared
- * resource: POST /v2/exports queues a job, POST /v2/launches needs a web-package lesson.)
+ * presenter and its declaration cannot drift apart. POST /v2/exports answers 202 with the queued
+ * export; POST /v2/launches answers 201 with a launch of a web-package lesson the sweep imports
+ * (a SCORM package, beforeAll).
  */
-const EXTENSION_V2 = ['GET /v2/audit-events', 'GET /v2/audit-events/{}', 'GET /v2/events', 'GET /v2/events/{}', 'GET /v2/exports', 'GET /v2/exports/{}', 'GET /v2/lesson-progress'];
+const EXTENSION_V2 = [
+  'GET /v2/audit-events',
+  'GET /v2/audit-events/{}',
+  'GET /v2/events',
+  'GET /v2/events/{}',
+  'GET /v2/exports',
+  'GET /v2/exports/{}',
+  'GET /v2/lesson-progress',
+  'POST /v2/exports',
+  'POST /v2/launches',
+];
 
 /** Every /v2 operation checked against /openapi.json only. */
 const OWN_V2 = [...LIVE_V2, ...EXTENSION_V2];
@@ -144,6 +156,9 @@ const MORE_WRITES: Record<string, (o: Record<string, string>) => unknown> = {
   'PATCH /v2/enrollments': (o) => ({ data: [{ type: 'enrollments', id: o['enrollments.id'], attributes: { active: true } }] }),
   'PATCH /v2/published-courses': (o) => ({ data: [{ type: 'published-courses', id: o['published-courses.id'], attributes: {} }] }),
   'POST /v2/signup-field-values': (o) => ({ student_id: o.user_id, data: [{ type: 'signup-field-values', id: o['signup-fields.id'] ?? o.signup_field_id, attributes: { value: 'Sales' } }] }),
+  // the extension writes: an export queued (no worker runs it here), a launch of the imported package's lesson for its enrolled learner
+  'POST /v2/exports': () => ({ resource: 'users', format: 'csv' }),
+  'POST /v2/launches': (o) => ({ data: { type: 'launches', attributes: { lesson_id: o.launch_lesson_id, student_id: o.launch_student_id } } }),
 };
 
 /**
@@ -325,8 +340,22 @@ describe('conformance sweep: answers validate against the published documents (g
   beforeAll(async () => {
     t = await startTestApp({ ALLOW_PRIVATE_URLS: true, DESTRUCTIVE_RATE_LIMIT: 100_000, DESTRUCTIVE_ORG_RATE_LIMIT: 100_000 } as any);
     w = await twoOrgs(t);
+    // a web-package lesson to launch: a SCORM package imported by a worker, in a published course its learner is
+    // enrolled in; before the seeders (no webhook yet: the worker sends nothing) and closed once the package is
+    // READY (it runs none of the jobs the seeders and the sweep's writes queue)
+    const zips = await serveZips();
+    const worker = await startWorker(t);
+    let played: Awaited<ReturnType<typeof webPackageCourse>>;
+    try {
+      played = await webPackageCourse(t, w.a, zips.host('sweep.zip', await scormPackage('2004')));
+    } finally {
+      await worker.close();
+      await zips.close();
+    }
     seed = await seedOrg(t, w.a, w.tokenA);
     ids = Object.fromEntries(Object.entries(seed).map(([k, v]) => [k, valueOf(v)]));
+    ids.launch_lesson_id = played.lessonId;
+    ids.launch_student_id = played.learner.id;
     idsB = Object.fromEntries(Object.entries(await seedOrg(t, w.b, w.tokenB)).map(([k, v]) => [k, valueOf(v)]));
     const call =
       (side: typeof w.A, v2 = false) =>

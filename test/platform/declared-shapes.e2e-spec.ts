@@ -5,7 +5,7 @@ import { AuditEventSchema } from '../../src/modules/audit/audit.service';
 import { ClientSchema } from '../../src/modules/auth/clients.service';
 import { ScopeCatalogSchema } from '../../src/modules/auth/scopes.controller';
 import { AssetV2Schema } from '../../src/modules/content-files/assets.v2.presenter';
-import { LaunchV2Schema } from '../../src/modules/content-runs/launches.controller';
+import { LaunchV2Schema } from '../../src/modules/content-runs/launches.presenter';
 import { EventSchema } from '../../src/modules/data-out/events.v2.controller';
 import { ExportSchema } from '../../src/modules/data-out/exports.presenter';
 import { DomainMembershipV2Schema } from '../../src/modules/domain-users/domain-memberships.v2.controller';

@@ -7,30 +7,30 @@ import { SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
+import { openApi } from '../../core/openapi/declared-shape';
+import { Type, type Static } from '@sinclair/typebox';
 
-const strings = { type: 'array', items: { type: 'string' } };
-const url = { type: 'string', format: 'uri' };
+const strings = () => Type.Array(Type.String());
+const url = () => Type.String({ format: 'uri' });
 
-/** What metadata() answers (RFC 8414 section 2). */
-const AUTHORIZATION_SERVER_METADATA = {
-  type: 'object',
-  required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported'],
-  properties: {
-    issuer: url,
-    authorization_endpoint: url,
-    token_endpoint: url,
-    registration_endpoint: url,
-    revocation_endpoint: url,
-    jwks_uri: url,
-    scopes_supported: strings,
-    response_types_supported: strings,
-    grant_types_supported: strings,
-    code_challenge_methods_supported: strings,
-    token_endpoint_auth_methods_supported: strings,
-    revocation_endpoint_auth_methods_supported: strings,
-    authorization_response_iss_parameter_supported: { type: 'boolean' },
-  },
-};
+/** What metadata() answers (RFC 8414 section 2), declared once (core/openapi/declared-shape.ts): the handler's type and the document's schema. */
+const AuthorizationServerMetadataSchema = Type.Object({
+  issuer: url(),
+  authorization_endpoint: url(),
+  token_endpoint: url(),
+  registration_endpoint: url(),
+  revocation_endpoint: url(),
+  jwks_uri: url(),
+  scopes_supported: strings(),
+  response_types_supported: strings(),
+  grant_types_supported: strings(),
+  code_challenge_methods_supported: strings(),
+  client_id_metadata_document_supported: Type.Boolean({ description: 'An https URL may be a client_id: its Client ID Metadata Document' }),
+  token_endpoint_auth_methods_supported: strings(),
+  revocation_endpoint_auth_methods_supported: strings(),
+  authorization_response_iss_parameter_supported: Type.Boolean(),
+});
+type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadataSchema>;
 
 /** What jwks() answers: public JWKs (RFC 7517 section 5). */
 const JWK_SET = {
@@ -75,9 +75,9 @@ export class DiscoveryController {
    */
   @Public()
   @Get('oauth-authorization-server')
-  @ApiOkResponse({ description: 'RFC 8414 authorization server metadata', schema: AUTHORIZATION_SERVER_METADATA })
+  @ApiOkResponse({ description: 'RFC 8414 authorization server metadata', schema: openApi(AuthorizationServerMetadataSchema) })
   @Header('Cache-Control', 'public, max-age=300')
-  metadata(@Req() req: FastifyRequest) {
+  metadata(@Req() req: FastifyRequest): AuthorizationServerMetadata {
     const base = requestBaseUrl(this.config, req);
     return {
       issuer: issuerUrl(this.config),

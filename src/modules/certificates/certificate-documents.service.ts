@@ -8,6 +8,7 @@ import { renderCertificatePdf } from './certificate-pdf';
 import { CertificateTemplatesService } from './certificate-templates.service';
 import { type CertificateFacts, certificateState, CredentialsService } from './credentials.service';
 import { loadCertificateFacts, loadCertificateFactsByCode } from './certificates.store';
+import type { Verification } from './certificate-schemas';
 
 /** Certificate codes as issued (certificate-writes.ts): 16 of A-Z and 2-9; older rows (fixtures, imports) may hold other text. */
 const CODE = /^[A-Za-z0-9-]{1,64}$/;
@@ -47,7 +48,7 @@ export class CertificateDocumentsService {
   }
 
   /** What the public verification shows: the state, the learner's name, the course and the dates; nothing else. */
-  verification(c: CertificateFacts, now = new Date()) {
+  verification(c: CertificateFacts, now = new Date()): Verification {
     return {
       code: c.code,
       status: certificateState(c, now),

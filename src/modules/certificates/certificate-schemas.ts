@@ -1,161 +1,133 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, nullable, StringEnum } from '../../core/openapi/declared-shape';
+import type { CertificateState } from './credentials.service';
+
 /**
  * The answers of the verifiable-certificate operations (CONVENTIONS §22), declared once for the
- * OpenAPI document (@ApiOkResponse on their handlers): what presentTemplate, the verification,
- * the DID document, the credentials and key rotation answer.
+ * OpenAPI document (@ApiOkResponse on their handlers, `openApi(...)`): what presentTemplate, the
+ * verification, the DID document, key rotation and the signed credentials answer are TypeBox
+ * declarations, their answers' types (core/openapi/declared-shape.ts).
  */
 
-const ISO = { type: 'string', format: 'date-time' } as const;
-const nullable = <T extends object>(s: T) => ({ ...s, nullable: true });
+const HEX_COLOR = (description: string) => Type.String({ pattern: '^#[0-9a-f]{6}$', description });
 
-export const CERTIFICATE_TEMPLATE_SCHEMA = {
-  type: 'object',
-  required: ['title', 'primary_color', 'accent_color', 'signature_name', 'signature_title', 'logo', 'updated_at'],
-  properties: {
-    title: { type: 'string', description: "The certificate's heading" },
-    primary_color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-    accent_color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-    signature_name: nullable({ type: 'string' }),
-    signature_title: nullable({ type: 'string' }),
-    logo: nullable({ type: 'string', description: 'A data: URL (PNG or JPEG)' }),
-    updated_at: nullable({ ...ISO, description: 'null until the template is first written (the defaults apply)' }),
-  },
-};
+/** The organization's certificate template as presentTemplate answers it (extension, declared once: core/openapi/declared-shape.ts). */
+export const CertificateTemplateSchema = Type.Object({
+  title: Type.String({ description: "The certificate's heading" }),
+  primary_color: HEX_COLOR('The main colour, #rrggbb (lower case)'),
+  accent_color: HEX_COLOR('The accent colour, #rrggbb (lower case)'),
+  signature_name: nullable(Type.String()),
+  signature_title: nullable(Type.String()),
+  logo: nullable(Type.String({ description: 'A data: URL (PNG or JPEG)' })),
+  updated_at: nullable(DateTime({ description: 'null until the template is first written (the defaults apply)' })),
+});
+export type CertificateTemplateV1 = Static<typeof CertificateTemplateSchema>;
 
-export const VERIFICATION_SCHEMA = {
-  type: 'object',
-  required: ['code', 'status', 'learner_name', 'course', 'issued_at', 'expires_at', 'revoked_at', 'issuer'],
-  properties: {
-    code: { type: 'string' },
-    status: { type: 'string', enum: ['active', 'expired', 'revoked'] },
-    learner_name: { type: 'string' },
-    course: { type: 'string' },
-    issued_at: ISO,
-    expires_at: nullable(ISO),
-    revoked_at: nullable(ISO),
-    issuer: { type: 'string', description: "The issuing organization's name" },
-  },
-};
+const CERTIFICATE_STATES = ['active', 'expired', 'revoked'] as const satisfies readonly CertificateState[];
 
-export const ROTATED_KEY_SCHEMA = {
-  type: 'object',
-  required: ['key_id', 'retired_key_id'],
-  properties: {
-    key_id: { type: 'string', description: 'The DID URL of the new signing key' },
-    retired_key_id: nullable({ type: 'string', description: 'The DID URL of the retired key (still listed in the DID document)' }),
-  },
-};
+/** The public verification of a certificate by its code (CertificateDocumentsService.verification). */
+export const VerificationSchema = Type.Object({
+  code: Type.String(),
+  status: StringEnum(CERTIFICATE_STATES),
+  learner_name: Type.String(),
+  course: Type.String(),
+  issued_at: DateTime(),
+  expires_at: nullable(DateTime()),
+  revoked_at: nullable(DateTime()),
+  issuer: Type.String({ description: "The issuing organization's name" }),
+});
+export type Verification = Static<typeof VerificationSchema>;
 
-export const DID_DOCUMENT_SCHEMA = {
-  type: 'object',
-  required: ['@context', 'id', 'verificationMethod', 'assertionMethod'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string', description: 'did:web:<host>:orgs:<organization id>' },
-    verificationMethod: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'type', 'controller', 'publicKeyMultibase'],
-        properties: { id: { type: 'string' }, type: { type: 'string', enum: ['Multikey'] }, controller: { type: 'string' }, publicKeyMultibase: { type: 'string' } },
-      },
-    },
-    assertionMethod: { type: 'array', items: { type: 'string' } },
-  },
-};
+/** What a rotation of the issuer key answers (CredentialsService.rotateKey). */
+export const RotatedKeySchema = Type.Object({
+  key_id: Type.String({ description: 'The DID URL of the new signing key' }),
+  retired_key_id: nullable(Type.String({ description: 'The DID URL of the retired key (still listed in the DID document)' })),
+});
+export type RotatedKey = Static<typeof RotatedKeySchema>;
 
-const PROOF = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['type', 'cryptosuite', 'created', 'verificationMethod', 'proofPurpose', 'proofValue'],
-    properties: {
-      type: { type: 'string', enum: ['DataIntegrityProof'] },
-      cryptosuite: { type: 'string', enum: ['eddsa-rdfc-2022'] },
-      created: ISO,
-      verificationMethod: { type: 'string' },
-      proofPurpose: { type: 'string', enum: ['assertionMethod'] },
-      proofValue: { type: 'string' },
-    },
-  },
-};
+/** The organization's DID document (did:web, CredentialsService.didDocument): its credential-signing keys, retired ones included. */
+export const DidDocumentSchema = Type.Object({
+  '@context': Type.Array(Type.String()),
+  id: Type.String({ description: 'did:web:<host>:orgs:<organization id>' }),
+  verificationMethod: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.Literal('Multikey'),
+      controller: Type.String(),
+      publicKeyMultibase: Type.String(),
+    }),
+  ),
+  assertionMethod: Type.Array(Type.String()),
+});
+export type DidDocument = Static<typeof DidDocumentSchema>;
 
-export const OPEN_BADGE_CREDENTIAL_SCHEMA = {
-  type: 'object',
-  description: 'An Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0); 1EdTech publishes its full JSON schema',
-  required: ['@context', 'id', 'type', 'name', 'issuer', 'validFrom', 'credentialSubject', 'credentialStatus', 'proof'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string', format: 'uri' },
-    type: { type: 'array', items: { type: 'string' } },
-    name: { type: 'string' },
-    issuer: { type: 'object', required: ['id', 'type', 'name'], properties: { id: { type: 'string' }, type: { type: 'array', items: { type: 'string' } }, name: { type: 'string' } } },
-    validFrom: ISO,
-    validUntil: ISO,
-    credentialSubject: {
-      type: 'object',
-      required: ['type', 'identifier', 'achievement'],
-      properties: {
-        type: { type: 'array', items: { type: 'string' } },
-        name: { type: 'string' },
-        identifier: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['type', 'identityHash', 'identityType', 'hashed', 'salt'],
-            properties: { type: { type: 'string' }, identityHash: { type: 'string' }, identityType: { type: 'string' }, hashed: { type: 'boolean' }, salt: { type: 'string' } },
-          },
-        },
-        achievement: {
-          type: 'object',
-          required: ['id', 'type', 'name', 'description', 'criteria'],
-          properties: {
-            id: { type: 'string' },
-            type: { type: 'array', items: { type: 'string' } },
-            achievementType: { type: 'string' },
-            name: { type: 'string' },
-            description: { type: 'string' },
-            criteria: { type: 'object', required: ['narrative'], properties: { narrative: { type: 'string' } } },
-          },
-        },
-      },
-    },
-    credentialStatus: {
-      type: 'object',
-      required: ['id', 'type', 'statusPurpose', 'statusListIndex', 'statusListCredential'],
-      properties: {
-        id: { type: 'string' },
-        type: { type: 'string', enum: ['BitstringStatusListEntry'] },
-        statusPurpose: { type: 'string', enum: ['revocation'] },
-        statusListIndex: { type: 'string' },
-        statusListCredential: { type: 'string' },
-      },
-    },
-    proof: PROOF,
-  },
-};
+/** One eddsa-rdfc-2022 Data Integrity proof (data-integrity.ts signDataIntegrity); a credential carries a one-item proof set. */
+export const DataIntegrityProofSchema = Type.Object({
+  type: Type.Literal('DataIntegrityProof'),
+  cryptosuite: Type.Literal('eddsa-rdfc-2022'),
+  created: DateTime(),
+  verificationMethod: Type.String(),
+  proofPurpose: Type.Literal('assertionMethod'),
+  proofValue: Type.String(),
+});
+export type DataIntegrityProof = Static<typeof DataIntegrityProofSchema>;
 
-export const STATUS_LIST_CREDENTIAL_SCHEMA = {
-  type: 'object',
-  description: 'A BitstringStatusListCredential (W3C Bitstring Status List v1.0)',
-  required: ['@context', 'id', 'type', 'issuer', 'validFrom', 'credentialSubject', 'proof'],
-  properties: {
-    '@context': { type: 'array', items: { type: 'string' } },
-    id: { type: 'string' },
-    type: { type: 'array', items: { type: 'string' } },
-    issuer: { type: 'string' },
-    validFrom: ISO,
-    credentialSubject: {
-      type: 'object',
-      required: ['id', 'type', 'statusPurpose', 'encodedList'],
-      properties: {
-        id: { type: 'string' },
-        type: { type: 'string', enum: ['BitstringStatusList'] },
-        statusPurpose: { type: 'string', enum: ['revocation'] },
-        encodedList: { type: 'string', description: 'multibase base64url of the GZIP of the bits' },
-      },
-    },
-    proof: PROOF,
+const strings = () => Type.Array(Type.String());
+
+/** A certificate as an Open Badges 3.0 OpenBadgeCredential (CredentialsService.credential). */
+export const OpenBadgeCredentialSchema = Type.Object(
+  {
+    '@context': strings(),
+    id: Type.String({ format: 'uri' }),
+    type: strings(),
+    name: Type.String(),
+    issuer: Type.Object({ id: Type.String(), type: strings(), name: Type.String() }),
+    validFrom: DateTime(),
+    validUntil: Type.Optional(DateTime({ description: 'Left out when the certificate does not expire' })),
+    credentialSubject: Type.Object({
+      type: strings(),
+      name: Type.Optional(Type.String({ description: "The learner's name; left out when it is empty" })),
+      identifier: Type.Array(Type.Object({ type: Type.String(), identityHash: Type.String(), identityType: Type.String(), hashed: Type.Boolean(), salt: Type.String() })),
+      achievement: Type.Object({
+        id: Type.String(),
+        type: strings(),
+        achievementType: Type.Optional(Type.String()),
+        name: Type.String(),
+        description: Type.String(),
+        criteria: Type.Object({ narrative: Type.String() }),
+      }),
+    }),
+    credentialStatus: Type.Object({
+      id: Type.String(),
+      type: Type.Literal('BitstringStatusListEntry'),
+      statusPurpose: Type.Literal('revocation'),
+      statusListIndex: Type.String(),
+      statusListCredential: Type.String(),
+    }),
+    proof: Type.Array(DataIntegrityProofSchema),
   },
-};
+  { description: 'An Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0); 1EdTech publishes its full JSON schema' },
+);
+export type OpenBadgeCredential = Static<typeof OpenBadgeCredentialSchema>;
+
+/** A status list of an organization's certificates (CredentialsService.statusListCredential). */
+export const StatusListCredentialSchema = Type.Object(
+  {
+    '@context': strings(),
+    id: Type.String(),
+    type: strings(),
+    issuer: Type.String(),
+    validFrom: DateTime(),
+    credentialSubject: Type.Object({
+      id: Type.String(),
+      type: Type.Literal('BitstringStatusList'),
+      statusPurpose: Type.Literal('revocation'),
+      encodedList: Type.String({ description: 'multibase base64url of the GZIP of the bits' }),
+    }),
+    proof: Type.Array(DataIntegrityProofSchema),
+  },
+  { description: 'A BitstringStatusListCredential (W3C Bitstring Status List v1.0)' },
+);
+export type StatusListCredential = Static<typeof StatusListCredentialSchema>;
 
 export const PDF_BYTES = { type: 'string', format: 'binary' } as const;

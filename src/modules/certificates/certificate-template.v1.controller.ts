@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { CERTIFICATE_TEMPLATE_SCHEMA, ROTATED_KEY_SCHEMA } from './certificate-schemas';
+import { CertificateTemplateSchema, type CertificateTemplateV1, type RotatedKey, RotatedKeySchema } from './certificate-schemas';
+import { openApi } from '../../core/openapi/declared-shape';
 import { PutAndPatch } from '../../core/http/put-and-patch';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -26,15 +27,15 @@ export class CertificateTemplateV1Controller {
 
   @Get('certificate-template')
   @Scopes('certificates:read')
-  @ApiOkResponse({ description: 'The template', schema: CERTIFICATE_TEMPLATE_SCHEMA })
-  async read(@Auth() p: Principal) {
+  @ApiOkResponse({ description: 'The template', schema: openApi(CertificateTemplateSchema) })
+  async read(@Auth() p: Principal): Promise<CertificateTemplateV1> {
     return presentTemplate(await this.templates.get(p.organizationId));
   }
 
   @PutAndPatch('certificate-template')
   @Scopes('certificates:write')
-  @ApiOkResponse({ description: 'The template as changed', schema: CERTIFICATE_TEMPLATE_SCHEMA })
-  async update(@Auth() p: Principal, @Body() dto: CertificateTemplateDto) {
+  @ApiOkResponse({ description: 'The template as changed', schema: openApi(CertificateTemplateSchema) })
+  async update(@Auth() p: Principal, @Body() dto: CertificateTemplateDto): Promise<CertificateTemplateV1> {
     return presentTemplate(await this.templates.update(p.organizationId, dto));
   }
 
@@ -42,8 +43,8 @@ export class CertificateTemplateV1Controller {
   @Post('credential-issuer/rotate-key')
   @HttpCode(200)
   @Scopes('organization:write')
-  @ApiOkResponse({ description: 'The new key and the retired one', schema: ROTATED_KEY_SCHEMA })
-  async rotate(@Auth() p: Principal) {
+  @ApiOkResponse({ description: 'The new key and the retired one', schema: openApi(RotatedKeySchema) })
+  async rotate(@Auth() p: Principal): Promise<RotatedKey> {
     return this.credentials.rotateKey(p.organizationId);
   }
 }

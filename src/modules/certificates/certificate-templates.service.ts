@@ -6,6 +6,7 @@ import { loadCertificateTemplate } from './certificates.store';
 import { ValidationFailed } from '../../core/http/api-error';
 import { DEFAULT_TEMPLATE, pdfLib, type CertificateTemplate } from './certificate-pdf';
 import type { CertificateTemplateDto } from './dto/certificate-template.dto';
+import type { CertificateTemplateV1 } from './certificate-schemas';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const DATA_URL = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
@@ -79,7 +80,7 @@ export class CertificateTemplatesService {
   }
 }
 
-export function presentTemplate(t: StoredTemplate) {
+export function presentTemplate(t: StoredTemplate): CertificateTemplateV1 {
   return {
     title: t.title,
     primary_color: t.primaryColor,

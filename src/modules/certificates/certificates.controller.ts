@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { OPEN_BADGE_CREDENTIAL_SCHEMA, PDF_BYTES } from './certificate-schemas';
+import { type OpenBadgeCredential, OpenBadgeCredentialSchema, PDF_BYTES } from './certificate-schemas';
+import { openApi } from '../../core/openapi/declared-shape';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
@@ -104,12 +105,12 @@ export class CertificatesController {
   /** The certificate as an Open Badges 3.0 OpenBadgeCredential (W3C VC 2.0), signed by the organization's did:web issuer. */
   @Get(':id/credential')
   @Scopes('certificates:read')
-  @ApiOkResponse({ description: 'The OpenBadgeCredential', schema: OPEN_BADGE_CREDENTIAL_SCHEMA })
+  @ApiOkResponse({ description: 'The OpenBadgeCredential', schema: openApi(OpenBadgeCredentialSchema) })
   @ApiOperation({
     summary: 'A certificate as an Open Badges 3.0 verifiable credential',
     description: 'Extension (not in the published API): an OpenBadgeCredential with an eddsa-rdfc-2022 Data Integrity proof and a Bitstring Status List entry.',
   })
-  async credential(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  async credential(@Auth() p: Principal, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<OpenBadgeCredential> {
     const facts = await this.documents.byPublicId(p.organizationId, id);
     reply.header('Content-Type', 'application/vc+ld+json');
     return this.documents.credential(facts);

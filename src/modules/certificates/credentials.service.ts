@@ -11,6 +11,7 @@ import { ApiError } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { CREDENTIALS_V2, newEd25519Key, OPEN_BADGES_V3, signDataIntegrity } from './data-integrity';
 import { encodeStatusList, STATUS_LIST_SIZE, statusListPosition } from './status-list';
+import type { DidDocument, OpenBadgeCredential, RotatedKey, StatusListCredential } from './certificate-schemas';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SEAL_PURPOSE = 'issuer-key';
@@ -90,7 +91,7 @@ export class CredentialsService {
   }
 
   /** Retires the active key (it stays in the DID document: credentials it signed still verify) and makes a new one. */
-  async rotateKey(organizationId: string): Promise<{ key_id: string; retired_key_id: string | null }> {
+  async rotateKey(organizationId: string): Promise<RotatedKey> {
     const old = await this.activeKey(organizationId);
     const key = newEd25519Key();
     const made = await this.ds.transaction(async (m) => {
@@ -111,7 +112,7 @@ export class CredentialsService {
   }
 
   /** The DID document of an organization that has an issuer (404 otherwise, also for an id that is not a uuid). */
-  async didDocument(publicId: string) {
+  async didDocument(publicId: string): Promise<DidDocument> {
     const organizationId = this.organizationOf(publicId);
     if (!organizationId) throw new ApiError(404, 'Not found.');
     const keys: { key_number: number; public_key_multibase: string; retired_at: Date | null }[] = await scoped(this.ds, organizationId).query(
@@ -165,14 +166,14 @@ export class CredentialsService {
    * proof's `created` is the later of the issue date and the key's creation), so a credential
    * fetched twice is one credential.
    */
-  async credential(c: CertificateFacts) {
+  async credential(c: CertificateFacts): Promise<OpenBadgeCredential> {
     const [key, index] = await Promise.all([this.activeKey(c.organizationId), this.statusIndex(c)]);
     const did = this.did(c.organizationId);
     const base = this.base();
     const { list } = statusListPosition(index);
     const listUrl = this.statusListUrl(c.organizationId, list);
     const achievementId = `${base}/orgs/${encodeId('organization', c.organizationId)}/achievements/${encodeId('course', c.courseId)}`;
-    const unsigned = {
+    const unsigned: Omit<OpenBadgeCredential, 'proof'> = {
       '@context': [CREDENTIALS_V2, OPEN_BADGES_V3],
       id: `${base}/verify/${c.code}`,
       type: ['VerifiableCredential', 'OpenBadgeCredential'],
@@ -211,7 +212,7 @@ export class CredentialsService {
    * (organization_id, status_index) index. 404 for an organization without an issuer or a list
    * beyond the last index given.
    */
-  async statusListCredential(publicId: string, listParam: string) {
+  async statusListCredential(publicId: string, listParam: string): Promise<StatusListCredential> {
     const organizationId = this.organizationOf(publicId);
     if (!organizationId || !/^\d{1,6}$/.test(listParam)) throw new ApiError(404, 'Not found.');
     const list = Number(listParam);

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import bs58 from 'bs58';
+import type { DataIntegrityProof } from './certificate-schemas';
 
 /**
  * W3C Data Integrity proofs with the `eddsa-rdfc-2022` cryptosuite (W3C "Data Integrity EdDSA
@@ -74,13 +75,13 @@ export interface ProofOptions {
  * `proof` array: the form 1EdTech's formal Open Badges 3.0 JSON schema requires (a proof set, VC
  * Data Model 2.0 §4.12), which verifiers read like a single proof.
  */
-export async function signDataIntegrity<T extends { '@context': unknown }>(unsecured: T, o: ProofOptions): Promise<T & { proof: Record<string, string>[] }> {
+export async function signDataIntegrity<T extends { '@context': unknown }>(unsecured: T, o: ProofOptions): Promise<T & { proof: DataIntegrityProof[] }> {
   const proofConfig = {
-    type: 'DataIntegrityProof',
-    cryptosuite: 'eddsa-rdfc-2022',
+    type: 'DataIntegrityProof' as const,
+    cryptosuite: 'eddsa-rdfc-2022' as const,
     created: o.created.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     verificationMethod: o.verificationMethod,
-    proofPurpose: 'assertionMethod',
+    proofPurpose: 'assertionMethod' as const,
   };
   const [canonicalConfig, canonicalDocument] = await Promise.all([canonize({ '@context': unsecured['@context'], ...proofConfig }), canonize(unsecured)]);
   const key = createPrivateKey(o.privateKeyPem);

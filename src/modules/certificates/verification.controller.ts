@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { DID_DOCUMENT_SCHEMA, PDF_BYTES, STATUS_LIST_CREDENTIAL_SCHEMA, VERIFICATION_SCHEMA } from './certificate-schemas';
+import { DidDocumentSchema, type DidDocument, PDF_BYTES, StatusListCredentialSchema, type StatusListCredential, VerificationSchema } from './certificate-schemas';
+import { openApi } from '../../core/openapi/declared-shape';
 import { Throttle } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../core/auth/decorators';
@@ -41,7 +42,7 @@ export class VerificationController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Verify a certificate by its code (public): active, expired or revoked, with the learner, the course and the dates' })
   @ApiProduces('application/json', 'text/html')
-  @ApiOkResponse({ description: 'The verification (JSON with Accept: application/json; else a small HTML page saying the same)', schema: VERIFICATION_SCHEMA })
+  @ApiOkResponse({ description: 'The verification (JSON with Accept: application/json; else a small HTML page saying the same)', schema: openApi(VerificationSchema) })
   async verify(@Param('code') code: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const json = wantsJson(req);
     let facts;
@@ -84,8 +85,8 @@ export class VerificationController {
   @Public()
   @Get('orgs/:organization_id/did.json')
   @ApiOperation({ summary: "The organization's DID document (did:web), with its credential-signing keys" })
-  @ApiOkResponse({ description: 'The DID document', schema: DID_DOCUMENT_SCHEMA })
-  async did(@Param('organization_id') organizationId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOkResponse({ description: 'The DID document', schema: openApi(DidDocumentSchema) })
+  async did(@Param('organization_id') organizationId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DidDocument> {
     reply.header('Content-Type', 'application/did+json').header('Cache-Control', 'public, max-age=300');
     return this.credentials.didDocument(organizationId);
   }
@@ -95,8 +96,8 @@ export class VerificationController {
   @UseGuards(RateLimitGuard)
   @Throttle({ default: { limit: fromConfig('VERIFY_RATE_LIMIT'), ttl: fromConfig('VERIFY_RATE_WINDOW_SECONDS', 1000) } })
   @ApiOperation({ summary: "A Bitstring Status List credential of the organization's certificates (revocation)" })
-  @ApiOkResponse({ description: 'The status list credential, signed now', schema: STATUS_LIST_CREDENTIAL_SCHEMA })
-  async statusList(@Param('organization_id') organizationId: string, @Param('list') list: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOkResponse({ description: 'The status list credential, signed now', schema: openApi(StatusListCredentialSchema) })
+  async statusList(@Param('organization_id') organizationId: string, @Param('list') list: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StatusListCredential> {
     reply.header('Content-Type', 'application/vc+ld+json').header('Cache-Control', 'no-cache');
     return this.credentials.statusListCredential(organizationId, list);
   }

@@ -6,6 +6,8 @@ import { SCOPE_CODENAMES } from '../../core/auth/scopes';
 import { AppConfig, issuerUrl } from '../../core/config/config';
 import { requestBaseUrl } from '../../core/http/base-url';
 import { NeutralApi } from '../../core/http/interfaces';
+import { openApi, StringEnum } from '../../core/openapi/declared-shape';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * RFC 9728 protected resource metadata. The API (/v1, /v2 and /mcp) is one resource server whose
@@ -17,19 +19,16 @@ import { NeutralApi } from '../../core/http/interfaces';
  * `issuer` of its metadata and the `iss` of its tokens, whatever host this metadata was asked on,
  * since a client compares the two (RFC 8414 section 3.3; CONVENTIONS §9).
  */
-/** What metadata() answers (RFC 9728 section 2). */
-const PROTECTED_RESOURCE_METADATA = {
-  type: 'object',
-  required: ['resource', 'authorization_servers'],
-  properties: {
-    resource: { type: 'string', format: 'uri' },
-    authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' } },
-    scopes_supported: { type: 'array', items: { type: 'string' } },
-    bearer_methods_supported: { type: 'array', items: { type: 'string', enum: ['header'] } },
-    resource_name: { type: 'string' },
-    resource_documentation: { type: 'string', format: 'uri' },
-  },
-};
+/** What metadata() answers (RFC 9728 section 2), declared once (core/openapi/declared-shape.ts): the handlers' type and the document's schema. */
+const ProtectedResourceMetadataSchema = Type.Object({
+  resource: Type.String({ format: 'uri' }),
+  authorization_servers: Type.Array(Type.String({ format: 'uri' })),
+  scopes_supported: Type.Array(Type.String()),
+  bearer_methods_supported: Type.Array(StringEnum(['header'] as const)),
+  resource_name: Type.String(),
+  resource_documentation: Type.String({ format: 'uri' }),
+});
+type ProtectedResourceMetadata = Static<typeof ProtectedResourceMetadataSchema>;
 
 @ApiTags('oauth')
 @NeutralApi()
@@ -41,8 +40,8 @@ export class ProtectedResourceController {
   @Get()
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the API (RFC 9728)' })
-  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: PROTECTED_RESOURCE_METADATA })
-  api(@Req() req: FastifyRequest) {
+  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: openApi(ProtectedResourceMetadataSchema) })
+  api(@Req() req: FastifyRequest): ProtectedResourceMetadata {
     return this.metadata(requestBaseUrl(this.config, req), '');
   }
 
@@ -50,12 +49,12 @@ export class ProtectedResourceController {
   @Get('mcp')
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'OAuth 2.0 protected resource metadata of the MCP server at /mcp (RFC 9728)' })
-  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: PROTECTED_RESOURCE_METADATA })
-  mcp(@Req() req: FastifyRequest) {
+  @ApiOkResponse({ description: 'RFC 9728 protected resource metadata', schema: openApi(ProtectedResourceMetadataSchema) })
+  mcp(@Req() req: FastifyRequest): ProtectedResourceMetadata {
     return this.metadata(requestBaseUrl(this.config, req), '/mcp');
   }
 
-  private metadata(base: string, path: string) {
+  private metadata(base: string, path: string): ProtectedResourceMetadata {
     return {
       resource: `${base}${path}`,
       authorization_servers: [issuerUrl(this.config)],

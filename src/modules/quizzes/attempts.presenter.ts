@@ -1,6 +1,8 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { iso } from '../../core/http/v1-rules';
 import { encodeId } from '../../core/ids/ids';
-import type { AttemptRow } from './attempts.service';
+import { DateTime, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
+import { ATTEMPT_STATUSES, type AttemptRow } from './quiz-attempts.store';
 import type { QuizRow } from './quiz-model';
 
 /**
@@ -9,36 +11,48 @@ import type { QuizRow } from './quiz-model';
  * shows results on failure), each drawn question's correct flag with its feedback. Never the
  * answer key: no correct answer ids or texts, no stored responses.
  */
-const nullable = (type: string, more: object = {}) => ({ type, nullable: true, ...more });
-const ATTEMPT_PROPERTIES = {
-  id: { type: 'string' },
-  quiz_id: { type: 'string' },
-  user: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-  published_course_id: { type: 'string' },
-  lesson_id: { type: 'string' },
-  attempt_number: { type: 'integer' },
-  status: { type: 'string' },
-  score: nullable('number'),
-  max_score: nullable('number'),
-  percentage_correct: nullable('number'),
-  passed: nullable('boolean'),
-  submitted_at: nullable('string', { format: 'date-time' }),
-  created_at: { type: 'string', format: 'date-time' },
-  questions: {
-    type: 'array',
-    nullable: true,
-    description: 'per question, whether it was answered correctly (and on submission its feedback), when the quiz shows question feedback',
-    items: { type: 'object', required: ['question_id', 'correct'], properties: { question_id: { type: 'string' }, correct: nullable('boolean'), feedback_html: nullable('string') } },
-  },
+export const AttemptQuestionSchema = Type.Object({
+  question_id: PublicId(),
+  correct: nullable(Type.Boolean({ description: 'null for a question not graded automatically (graded by hand)' })),
+  feedback_html: Type.Optional(nullable(Type.String({ description: "The question's feedback for this answer (on submission only); null when it has none" }))),
+});
+
+const ATTEMPT_MEMBERS = {
+  id: PublicId(),
+  quiz_id: PublicId(),
+  user: Type.Object({ id: PublicId() }),
+  published_course_id: PublicId(),
+  lesson_id: PublicId(),
+  attempt_number: Type.Integer(),
+  status: StringEnum(ATTEMPT_STATUSES),
+  score: nullable(Type.Integer()),
+  max_score: nullable(Type.Integer()),
+  percentage_correct: nullable(Type.Integer()),
+  passed: nullable(Type.Boolean()),
 };
-const ATTEMPT_REQUIRED = Object.keys(ATTEMPT_PROPERTIES);
+const ATTEMPT_TIMES_AND_QUESTIONS = {
+  submitted_at: nullable(DateTime()),
+  created_at: DateTime(),
+  questions: nullable(
+    Type.Array(AttemptQuestionSchema, {
+      description: 'per question, whether it was answered correctly (and on submission its feedback), when the quiz shows question feedback',
+    }),
+  ),
+};
 
-/** What presentAttempt answers in a list (declared for the OpenAPI document). */
-export const ATTEMPT_SCHEMA = { type: 'object', required: ATTEMPT_REQUIRED, properties: ATTEMPT_PROPERTIES };
-/** What presentAttempt answers to a submission: with `attempts_remaining` (null: no limit). */
-export const SUBMITTED_ATTEMPT_SCHEMA = { type: 'object', required: [...ATTEMPT_REQUIRED, 'attempts_remaining'], properties: { ...ATTEMPT_PROPERTIES, attempts_remaining: nullable('integer') } };
+/** An attempt as a quiz's attempt list answers it (extension, declared once: core/openapi/declared-shape.ts). */
+export const AttemptSchema = Type.Object({ ...ATTEMPT_MEMBERS, ...ATTEMPT_TIMES_AND_QUESTIONS });
+export type AttemptV1 = Static<typeof AttemptSchema>;
 
-export function presentAttempt(a: AttemptRow, quiz: QuizRow, feedback?: Map<string, string>, withRemaining = false) {
+/** An attempt as its submission answers it: with `attempts_remaining` (null: no limit). */
+export const SubmittedAttemptSchema = Type.Object({
+  ...ATTEMPT_MEMBERS,
+  attempts_remaining: nullable(Type.Integer({ minimum: 0, description: 'The attempts the learner has left; null when the quiz has no limit' })),
+  ...ATTEMPT_TIMES_AND_QUESTIONS,
+});
+export type SubmittedAttemptV1 = Static<typeof SubmittedAttemptSchema>;
+
+export function presentAttempt(a: AttemptRow, quiz: QuizRow, feedback?: Map<string, string>): AttemptV1 {
   const showResults = quiz.show_question_feedback && (a.passed === true || quiz.show_results_on_failure);
   return {
     id: encodeId('quizAttempt', a.id),
@@ -52,9 +66,8 @@ export function presentAttempt(a: AttemptRow, quiz: QuizRow, feedback?: Map<stri
     max_score: a.max_score,
     percentage_correct: a.percentage_correct,
     passed: a.passed,
-    ...(withRemaining ? { attempts_remaining: quiz.max_attempts > 0 ? Math.max(0, quiz.max_attempts - a.attempt_number) : null } : {}),
     submitted_at: iso(a.submitted_at),
-    created_at: iso(a.created_at),
+    created_at: new Date(a.created_at).toISOString(),
     questions: showResults
       ? a.questions.map((q) => ({
           question_id: encodeId('question', q.id),
@@ -63,4 +76,10 @@ export function presentAttempt(a: AttemptRow, quiz: QuizRow, feedback?: Map<stri
         }))
       : null,
   };
+}
+
+/** A submitted attempt: the attempt with the attempts the learner has left (after `passed`, as before). */
+export function presentSubmittedAttempt(a: AttemptRow, quiz: QuizRow, feedback: Map<string, string>): SubmittedAttemptV1 {
+  const { submitted_at, created_at, questions, ...head } = presentAttempt(a, quiz, feedback);
+  return { ...head, attempts_remaining: quiz.max_attempts > 0 ? Math.max(0, quiz.max_attempts - a.attempt_number) : null, submitted_at, created_at, questions };
 }

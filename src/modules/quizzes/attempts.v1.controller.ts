@@ -8,7 +8,8 @@ import { v1UpdatedSince } from '../../core/pagination/updated-since';
 import { Paged, V1_PAGE_CAP, V1Page } from '../../core/pagination/v1-page';
 import { AttemptListQuery, AttemptRequest } from './dto/attempt.v1.dto';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
-import { ATTEMPT_SCHEMA, presentAttempt, SUBMITTED_ATTEMPT_SCHEMA } from './attempts.presenter';
+import { openApi } from '../../core/openapi/declared-shape';
+import { AttemptSchema, presentAttempt, presentSubmittedAttempt, SubmittedAttemptSchema, type SubmittedAttemptV1 } from './attempts.presenter';
 import { AttemptsService } from './attempts.service';
 
 /**
@@ -28,15 +29,15 @@ export class QuizAttemptsV1Controller {
 
   @Post()
   @Scopes('quizzes:write', 'enrollments:write')
-  @ApiResponse({ status: 201, description: 'The graded attempt', schema: SUBMITTED_ATTEMPT_SCHEMA })
-  async submit(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: AttemptRequest) {
+  @ApiResponse({ status: 201, description: 'The graded attempt', schema: openApi(SubmittedAttemptSchema) })
+  async submit(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Body() body: AttemptRequest): Promise<SubmittedAttemptV1> {
     const { attempt, quiz, feedback } = await this.attempts.submit(p, quizId, body);
-    return presentAttempt(attempt, quiz, feedback, true);
+    return presentSubmittedAttempt(attempt, quiz, feedback);
   }
 
   @Get()
   @Scopes('quizzes:read', 'enrollments:read')
-  @ApiOkResponse({ description: "A page of the quiz's attempts", schema: v1PageSchema(ATTEMPT_SCHEMA) })
+  @ApiOkResponse({ description: "A page of the quiz's attempts", schema: v1PageSchema(openApi(AttemptSchema)) })
   async list(@Auth() p: Principal, @Param('quiz_id') quizId: string, @Query() q: AttemptListQuery, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { quiz, rows, count } = await this.attempts.list(p, quizId, q.user_id || undefined, page, v1UpdatedSince(q as Record<string, unknown>));
     return page.list(

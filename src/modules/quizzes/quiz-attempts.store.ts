@@ -3,6 +3,10 @@
  * migrated schema by row-types.spec.ts (docs/decisions/data-access.md).
  */
 
+/** An attempt's state (quiz_attempts.status). */
+export const ATTEMPT_STATUSES = ['IN_PROGRESS', 'GRADED', 'PENDING_REVIEW', 'TIMED_OUT'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
 /** A stored attempt (ATTEMPT_SELECT). @table quiz_attempts */
 export interface AttemptRow {
   id: string;
@@ -11,7 +15,7 @@ export interface AttemptRow {
   lesson_id: string;
   published_course_id: string;
   attempt_number: number;
-  status: string;
+  status: AttemptStatus;
   questions: { id: string; correct: boolean | null; counted: boolean; answered: boolean }[];
   score: number | null;
   max_score: number | null;

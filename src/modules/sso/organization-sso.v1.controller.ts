@@ -4,7 +4,8 @@ import { Auth, Scopes } from '../../core/auth/decorators';
 import type { Principal } from '../../core/auth/principal';
 import { Extension } from '../../core/http/extension';
 import { V1 } from '../../core/http/interfaces';
-import { SSO_CONFIG_SCHEMA, SsoConfigService } from './sso-config.service';
+import { openApi } from '../../core/openapi/declared-shape';
+import { SsoConfigSchema, SsoConfigService } from './sso-config.service';
 
 /** /v1/organization/sso (extension, CONVENTIONS §19, `organization:read|write`): the organization's identity provider for administrator sign-in. */
 @V1()
@@ -16,14 +17,14 @@ export class OrganizationSsoV1Controller {
 
   @Get()
   @Scopes('organization:read')
-  @ApiOkResponse({ description: "The organization's identity provider", schema: SSO_CONFIG_SCHEMA })
+  @ApiOkResponse({ description: "The organization's identity provider", schema: openApi(SsoConfigSchema) })
   read(@Auth() p: Principal) {
     return this.sso.get(p);
   }
 
   @Put()
   @Scopes('organization:write')
-  @ApiOkResponse({ description: 'The identity provider as set', schema: SSO_CONFIG_SCHEMA })
+  @ApiOkResponse({ description: 'The identity provider as set', schema: openApi(SsoConfigSchema) })
   update(@Auth() p: Principal, @Body() body: unknown) {
     return this.sso.put(p, body);
   }

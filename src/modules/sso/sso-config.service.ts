@@ -11,53 +11,54 @@ import { checkUrl } from '../../core/net/guarded-http';
 import { AdminRolesService, assertCallerHolds } from '../organizations/admin-roles.service';
 import { discover } from './oidc-client';
 import type { OrganizationSsoRow } from './organization-sso.store';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from '../../core/openapi/declared-shape';
 
 /** The organization's SSO row (the name the module's code uses). */
 export type Row = OrganizationSsoRow;
 
-const dateTime = { type: 'string', format: 'date-time' };
-const uri = { type: 'string', format: 'uri' };
-const ssoCommon = {
-  jit: { type: 'boolean', description: 'Unknown administrators are created at their first sign-in' },
-  default_role: { type: 'string', description: 'The role of an administrator created at sign-in' },
-  login_url: { ...uri, description: 'Where sign-in with the identity provider starts' },
-  created_at: dateTime,
-  updated_at: dateTime,
+const uri = (options: { description?: string } = {}) => Type.String({ format: 'uri', ...options });
+const SSO_COMMON = {
+  jit: Type.Boolean({ description: 'Unknown administrators are created at their first sign-in' }),
+  default_role: Type.String({ description: 'The role of an administrator created at sign-in' }),
+  login_url: uri({ description: 'Where sign-in with the identity provider starts' }),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 };
-const ssoRequired = ['protocol', 'jit', 'default_role', 'login_url', 'created_at', 'updated_at'];
 
-/** What the service's view answers (declared for the OpenAPI document): the OIDC or the SAML configuration; the client secret never. */
-export const SSO_CONFIG_SCHEMA = {
-  oneOf: [
-    {
-      type: 'object',
-      title: 'OIDC',
-      required: [...ssoRequired, 'issuer', 'client_id', 'redirect_uri'],
-      properties: {
-        protocol: { type: 'string', enum: ['oidc'] },
-        issuer: uri,
-        client_id: { type: 'string' },
-        ...ssoCommon,
-        redirect_uri: { ...uri, description: 'The redirect URI to register at the identity provider' },
-      },
-    },
-    {
-      type: 'object',
-      title: 'SAML',
-      required: [...ssoRequired, 'idp_entity_id', 'idp_sso_url', 'idp_certificate', 'sp_entity_id', 'acs_url', 'metadata_url'],
-      properties: {
-        protocol: { type: 'string', enum: ['saml'] },
-        idp_entity_id: { type: 'string' },
-        idp_sso_url: uri,
-        idp_certificate: { type: 'string', description: "The identity provider's signing certificate (PEM)" },
-        ...ssoCommon,
-        sp_entity_id: uri,
-        acs_url: uri,
-        metadata_url: uri,
-      },
-    },
-  ],
-};
+/** The OIDC configuration as the service's view answers it. */
+const OidcConfigSchema = Type.Object(
+  {
+    protocol: Type.Literal('oidc'),
+    issuer: uri(),
+    client_id: Type.String(),
+    ...SSO_COMMON,
+    redirect_uri: uri({ description: 'The redirect URI to register at the identity provider' }),
+  },
+  { title: 'OIDC' },
+);
+
+/** The SAML configuration as the service's view answers it. */
+const SamlConfigSchema = Type.Object(
+  {
+    protocol: Type.Literal('saml'),
+    idp_entity_id: Type.String(),
+    idp_sso_url: uri(),
+    idp_certificate: Type.String({ description: "The identity provider's signing certificate (PEM)" }),
+    ...SSO_COMMON,
+    sp_entity_id: uri(),
+    acs_url: uri(),
+    metadata_url: uri(),
+  },
+  { title: 'SAML' },
+);
+
+/**
+ * What the service's view answers, declared once (core/openapi/declared-shape.ts): the OIDC or the
+ * SAML configuration (`oneOf`, told apart by `protocol`); the client secret never.
+ */
+export const SsoConfigSchema = Type.Unsafe<Static<typeof OidcConfigSchema> | Static<typeof SamlConfigSchema>>({ oneOf: [OidcConfigSchema, SamlConfigSchema] });
+export type SsoConfigView = Static<typeof SsoConfigSchema>;
 
 const MAX = { text: 1024, url: 2048, cert: 16_384 };
 
@@ -84,7 +85,7 @@ export class SsoConfigService {
     return { login_url: `${base}/start`, redirect_uri: `${base}/oidc/callback`, acs_url: `${base}/saml/acs`, metadata_url: `${base}/saml/metadata`, sp_entity_id: `${base}/saml/metadata` };
   }
 
-  private view(r: Row) {
+  private view(r: Row): SsoConfigView {
     const u = this.urls(r.organization_id);
     const common = { jit: r.jit, default_role: r.default_role, login_url: u.login_url, created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString() };
     if (r.protocol === 'oidc') return { protocol: 'oidc', issuer: r.settings.issuer, client_id: r.settings.client_id, ...common, redirect_uri: u.redirect_uri };

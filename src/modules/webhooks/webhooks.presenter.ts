@@ -3,8 +3,8 @@ import { EVENT_TYPES } from '../../core/events/outbox';
 import { encodeId } from '../../core/ids/ids';
 import { DateTime, declaredV1, ext, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import type { Webhook } from './webhook.entity';
-import { PASSWORD_MASK, type DeliveryRow, type AttemptRow } from './webhooks.shape';
-export { PASSWORD_MASK, type DeliveryRow, type AttemptRow } from './webhooks.shape';
+import { PASSWORD_MASK, type DeliveryRow, type DeliveryStatus, type AttemptRow } from './webhooks.shape';
+export { PASSWORD_MASK, PingSchema, ReplayedSchema, type DeliveryRow, type DeliveryStatus, type AttemptRow, type PingResult, type Replayed } from './webhooks.shape';
 
 const DEACTIVATE_REASONS = ['HTTP_4XX_RESPONSE', 'RETRY_COUNT', 'TOO_MANY_REDIRECTS', 'ORG_DISABLED'] as const;
 
@@ -47,57 +47,44 @@ export function presentWebhook(w: Webhook): WebhookV1 {
   };
 }
 
-const dateTime = { type: 'string', format: 'date-time' };
-const orNull = (s: object) => ({ ...s, nullable: true });
+const DELIVERY_STATUSES = ['PENDING', 'FAILED', 'SUCCEEDED', 'DEAD'] as const satisfies readonly DeliveryStatus[];
 
-/** What presentDelivery answers (declared for the OpenAPI document). */
-export const DELIVERY_SCHEMA = {
-  type: 'object',
-  required: ['id', 'event_id', 'event_type', 'target_url', 'status', 'attempt_count', 'next_attempt_at', 'last_http_status', 'last_error', 'created_at', 'updated_at', 'attempts'],
-  properties: {
-    id: { type: 'string' },
-    event_id: { type: 'string' },
-    event_type: { type: 'string' },
-    target_url: { type: 'string', format: 'uri' },
-    status: { type: 'string' },
-    attempt_count: { type: 'integer' },
-    next_attempt_at: orNull(dateTime),
-    last_http_status: orNull({ type: 'integer' }),
-    last_error: orNull({ type: 'string' }),
-    created_at: dateTime,
-    updated_at: dateTime,
-    attempts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['attempt_no', 'started_at', 'http_status', 'latency_ms', 'error', 'response_excerpt'],
-        properties: {
-          attempt_no: { type: 'integer' },
-          started_at: dateTime,
-          http_status: orNull({ type: 'integer' }),
-          latency_ms: { type: 'integer' },
-          error: orNull({ type: 'string' }),
-          response_excerpt: orNull({ type: 'string' }),
-        },
-      },
-    },
-  },
-};
+/** One attempt of a delivery (newest last). */
+export const DeliveryAttemptSchema = Type.Object({
+  attempt_no: Type.Integer(),
+  started_at: DateTime(),
+  http_status: nullable(Type.Integer({ description: 'null when the endpoint gave no HTTP answer' })),
+  latency_ms: Type.Integer(),
+  error: nullable(Type.String()),
+  response_excerpt: nullable(Type.String({ description: "The answer's first 1 KiB" })),
+});
 
-/** What a replay answers (WebhooksService.replay): how many deliveries it queued, for which time range. */
-export const REPLAYED_SCHEMA = {
-  type: 'object',
-  required: ['replayed', 'since', 'until'],
-  properties: {
-    replayed: { type: 'integer', description: 'The deliveries queued' },
-    since: dateTime,
-    until: dateTime,
-  },
-};
+/**
+ * A delivery of an event to the webhook with its attempts (extension, docs/decisions/webhooks.md
+ * "Deliveries and attempts"): what presentDelivery answers, declared once (core/openapi/declared-shape.ts).
+ */
+export const DeliverySchema = Type.Object({
+  id: PublicId(),
+  event_id: PublicId({ description: "The event's id (its webhook-id)" }),
+  event_type: Type.String(),
+  target_url: Type.String({ format: 'uri' }),
+  status: StringEnum(DELIVERY_STATUSES, {
+    description: 'PENDING: not attempted yet; FAILED: the last attempt failed, the next is at next_attempt_at; SUCCEEDED; DEAD: no more attempts',
+  }),
+  attempt_count: Type.Integer(),
+  next_attempt_at: nullable(DateTime({ description: 'The next attempt, while the delivery is PENDING or FAILED; else null' })),
+  last_http_status: nullable(Type.Integer()),
+  last_error: nullable(Type.String()),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+  attempts: Type.Array(DeliveryAttemptSchema),
+});
+export type DeliveryV1 = Static<typeof DeliverySchema>;
 
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+const isoOrNull = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+const isoOf = (d: Date | string) => new Date(d).toISOString();
 
-export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {
+export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]): DeliveryV1 {
   return {
     id: encodeId('delivery', d.id),
     event_id: encodeId('event', d.event_id),
@@ -105,14 +92,14 @@ export function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {
     target_url: d.target_url,
     status: d.status,
     attempt_count: d.attempt_count,
-    next_attempt_at: d.status === 'PENDING' || d.status === 'FAILED' ? iso(d.next_attempt_at) : null,
+    next_attempt_at: d.status === 'PENDING' || d.status === 'FAILED' ? isoOrNull(d.next_attempt_at) : null,
     last_http_status: d.last_status,
     last_error: d.last_error,
-    created_at: iso(d.created_at),
-    updated_at: iso(d.updated_at),
+    created_at: isoOf(d.created_at),
+    updated_at: isoOf(d.updated_at),
     attempts: attempts.map((a) => ({
       attempt_no: a.attempt_no,
-      started_at: iso(a.started_at),
+      started_at: isoOf(a.started_at),
       http_status: a.http_status,
       latency_ms: a.latency_ms,
       error: a.error,

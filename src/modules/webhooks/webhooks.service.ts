@@ -25,7 +25,7 @@ import { sampleEvent } from './samples';
 import { isReservedHeader, sendOnce } from './sender';
 import { newSigningSecret } from './signing';
 import { Webhook } from './webhook.entity';
-import { AttemptRow, DeliveryRow, PASSWORD_MASK } from './webhooks.shape';
+import { AttemptRow, DeliveryRow, PASSWORD_MASK, type PingResult, type Replayed } from './webhooks.shape';
 import { OrgRowsService } from '../../core/pagination/org-rows';
 import { omitEmpty } from '../../core/http/optional-members';
 import { scoped } from '../../core/database/scoped';
@@ -54,13 +54,6 @@ function replayTime(v: unknown, field: string, required: boolean): Date | undefi
   } catch {
     throw fieldError(field, 'Datetime has wrong format. Use an RFC 3339 date-time with an offset, e.g. 2026-01-01T00:00:00Z.');
   }
-}
-
-/** The published ping answer: `http_status_code` (optional, not nullable) left out when the endpoint gave no HTTP answer (CONVENTIONS §16). */
-export interface PingResult {
-  succeeded: boolean;
-  http_status_code?: number;
-  message: string;
 }
 
 /** /v1 webhooks: configuration, ping, sample events, deliveries and their attempts. Org-scoped. */
@@ -313,7 +306,7 @@ export class WebhooksService extends OrgRowsService<Webhook> {
    * REPLAY_MAX events per request (400 naming `until` beyond that). Sync events (user.updated, ...)
    * are the event log's only and are not replayed.
    */
-  async replay(p: Principal, publicId: string, body: unknown): Promise<{ replayed: number; since: string; until: string }> {
+  async replay(p: Principal, publicId: string, body: unknown): Promise<Replayed> {
     const w = await this.get(p, publicId);
     const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const since = replayTime(b.since, 'since', true)!;

@@ -7,7 +7,18 @@ import { V1_PAGE_CAP, Paged, V1Page } from '../../core/pagination/v1-page';
 import { WebhookDto, WebhookPatchDto } from './dto/webhook.dto';
 import { SAMPLE_PATHS } from './samples';
 import { WebhooksService } from './webhooks.service';
-import { DELIVERY_SCHEMA, presentDelivery, presentDeliveryOf, presentWebhook, REPLAYED_SCHEMA, RotatedWebhookSchema } from './webhooks.presenter';
+import {
+  DeliverySchema,
+  type DeliveryV1,
+  PingSchema,
+  type PingResult,
+  presentDelivery,
+  presentDeliveryOf,
+  presentWebhook,
+  type Replayed,
+  ReplayedSchema,
+  RotatedWebhookSchema,
+} from './webhooks.presenter';
 import { ApiOkResponse, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
 import { v1PageSchema } from '../../core/openapi/v1-page-schema';
@@ -74,19 +85,20 @@ export class WebhooksV1Controller {
   }
 
   @route.post(':webhook_id/ping', 200)
-  async ping(@Auth() p: Principal, @Param('webhook_id') id: string) {
+  @ApiOkResponse({ description: 'What the endpoint answered', schema: openApi(PingSchema) })
+  async ping(@Auth() p: Principal, @Param('webhook_id') id: string): Promise<PingResult> {
     return this.webhooks.ping(p, id);
   }
 
   /** Replay a time range (CONVENTIONS §20, extension): `{since, until?}`; answers 202 `{replayed, since, until}`. */
   @route.post(':webhook_id/replay', 202)
-  @ApiResponse({ status: 202, description: "The range's events, delivered again", schema: REPLAYED_SCHEMA })
-  async replay(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() body: unknown) {
+  @ApiResponse({ status: 202, description: "The range's events, delivered again", schema: openApi(ReplayedSchema) })
+  async replay(@Auth() p: Principal, @Param('webhook_id') id: string, @Body() body: unknown): Promise<Replayed> {
     return this.webhooks.replay(p, id, body);
   }
 
   @route.get(':webhook_id/deliveries')
-  @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(DELIVERY_SCHEMA) })
+  @ApiOkResponse({ description: "A page of the webhook's deliveries", schema: v1PageSchema(openApi(DeliverySchema)) })
   @ApiQuery(V1_UPDATED_SINCE_QUERY)
   async deliveries(@Auth() p: Principal, @Param('webhook_id') id: string, @Query() query: Record<string, unknown>, @Paged(V1_PAGE_CAP.small) page: V1Page) {
     const { rows, attempts, count } = await this.webhooks.listDeliveries(p, id, page, v1UpdatedSince(query));
@@ -97,14 +109,14 @@ export class WebhooksV1Controller {
   }
 
   @route.get(':webhook_id/deliveries/:delivery_id')
-  @ApiOkResponse({ description: 'The delivery with its attempts', schema: DELIVERY_SCHEMA })
-  async delivery(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
+  @ApiOkResponse({ description: 'The delivery with its attempts', schema: openApi(DeliverySchema) })
+  async delivery(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string): Promise<DeliveryV1> {
     return presentDeliveryOf(await this.webhooks.getDelivery(p, id, deliveryId));
   }
 
   @route.post(':webhook_id/deliveries/:delivery_id/retry', 202)
-  @ApiResponse({ status: 202, description: 'The delivery, queued again', schema: DELIVERY_SCHEMA })
-  async retry(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string) {
+  @ApiResponse({ status: 202, description: 'The delivery, queued again', schema: openApi(DeliverySchema) })
+  async retry(@Auth() p: Principal, @Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string): Promise<DeliveryV1> {
     return presentDeliveryOf(await this.webhooks.retryDelivery(p, id, deliveryId));
   }
 }
