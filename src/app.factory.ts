@@ -37,6 +37,16 @@ function requestStore(root: PinoLogger, requestId: string): Store {
   } as Store;
 }
 
+/**
+ * The xAPI endpoint handed to content is `<base>/xapi/`; AU libraries that join it to a resource
+ * with another `/` (ADL's cmi5.js: `${endpoint}/statements`) send `/xapi//statements`. Those extra
+ * slashes are dropped before routing (docs/decisions/content-runs.md, "Real packages tried").
+ */
+export function xapiUrl(req: { url?: string }): string {
+  const url = req.url ?? '/';
+  return url.startsWith('/xapi//') ? url.replace(/^\/xapi\/+/, '/xapi/') : url;
+}
+
 /** Request lines are written at info: below that level (warn, error...) no per-request line is built. */
 const REQUEST_LINES_AT = new Set(['info', 'debug', 'trace']);
 
@@ -48,6 +58,7 @@ export async function createApp(config: AppConfig, opts: { logDestination?: Dest
     genReqId: genRequestId as any,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: xapiUrl,
     return503OnClosing: true,
   } as any);
   // bodyParser: false: the body parsers are registered below, all in one place (core/http/body-parsers.ts)

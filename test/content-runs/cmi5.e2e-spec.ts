@@ -132,6 +132,46 @@ describe('cmi5 and TinCan launches', () => {
     expect(lp2).toMatchObject({ completed_at: expect.any(Date), score: 75 });
   });
 
+  it("cmi5: an AU that joins the endpoint and the resource with another '/' (as ADL's cmi5.js does) reaches the LRS; the lesson completes", async () => {
+    const org = await t.newOrg();
+    const key = { basic: org.api_key };
+    const c = await webPackageCourse(t, org, zips.host('cmi5-slash.zip', await cmi5Package({ moveOn: 'CompletedOrPassed' })));
+    const launch = await t.post(`/v1/lessons/${c.lessonId}/launches`, { user: { id: c.learner.id } }, key);
+    const q = (await launchOf(launch.body.launch_url)).searchParams;
+    const endpoint = q.get('endpoint')!;
+    expect(endpoint.endsWith('/')).toBe(true);
+    const token = ((await (await fetch(q.get('fetch')!, { method: 'POST' })).json()) as Record<string, string>)['auth-token'];
+    const headers = { Authorization: `Basic ${token}`, 'X-Experience-API-Version': '1.0.3', 'Content-Type': 'application/json' };
+    const actor = JSON.parse(q.get('actor')!);
+    const stateUrl = (id: string) =>
+      `${endpoint}/activities/state?${new URLSearchParams({ stateId: id, activityId: q.get('activityId')!, agent: JSON.stringify(actor), registration: q.get('registration')! })}`;
+    expect(stateUrl('x')).toContain('/xapi//activities/state?');
+
+    const launchRes = await fetch(stateUrl('LMS.LaunchData'), { headers });
+    expect(launchRes.status).toBe(200);
+    const launchData = (await launchRes.json()) as { contextTemplate: { extensions: Record<string, unknown> } };
+    expect(launchData).toMatchObject({ launchMode: 'Normal', moveOn: 'CompletedOrPassed' });
+    expect((await fetch(stateUrl('bookmark'), { method: 'PUT', headers, body: JSON.stringify({ page: 3 }) })).status).toBe(204);
+    expect(await (await fetch(stateUrl('bookmark'), { headers })).json()).toEqual({ page: 3 });
+
+    const completed = {
+      actor,
+      verb: { id: 'http://adlnet.gov/expapi/verbs/completed' },
+      object: { id: q.get('activityId'), objectType: 'Activity' },
+      result: { completion: true, duration: 'PT1M' },
+      context: {
+        registration: q.get('registration'),
+        contextActivities: { category: [{ id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }] },
+        extensions: launchData.contextTemplate.extensions,
+      },
+    };
+    expect((await fetch(`${endpoint}/statements`, { method: 'POST', headers, body: JSON.stringify(completed) })).status).toBe(200);
+    const [lp] = await t.ds.query(`SELECT completed_at FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', c.lessonId)]);
+    expect(lp.completed_at).toBeInstanceOf(Date);
+    // only the xAPI prefix is tolerant: elsewhere a doubled slash is another path
+    expect((await fetch(`${t.baseUrl}/v1//courses`, { headers: { Authorization: `Basic ${Buffer.from(`${org.api_key}:`).toString('base64')}` } })).status).toBe(404);
+  });
+
   it('cmi5: a new session of the registration abandons the earlier one that never terminated (once), not one that terminated', async () => {
     const org = await t.newOrg();
     const key = { basic: org.api_key };
