@@ -150,7 +150,63 @@ function headline(name, j) {
   return nums.length ? nums.map(([k, v]) => `${k} ${v}`).join(', ') : null;
 }
 
-function report(runs, seconds, at) {
+/**
+ * The ratio table of the run now in docs/performance.md (before this run replaces it): scenario and
+ * operation -> ratio, with that run's date. Issues judge a change by "no ratio more than 5 % below
+ * the last run", so the report puts the two side by side.
+ */
+function previousRatios() {
+  if (!fs.existsSync(DOC)) return null;
+  const doc = fs.readFileSync(DOC, 'utf8');
+  const b = doc.indexOf(BEGIN.slice(0, 20));
+  const e = doc.indexOf(END);
+  if (b < 0 || e < b) return null;
+  const section = doc.slice(b, e);
+  const when = /`npm run bench` on (\S+):/.exec(section)?.[1] ?? 'unknown';
+  const ratios = new Map();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    // | scenario | operation | API req/s | bare req/s | ratio | ...
+    if (cells.length > 6 && /^\d+(\.\d+)?x$/.test(cells[5])) ratios.set(`${cells[1]} | ${cells[2]}`, Number(cells[5].slice(0, -1)));
+  }
+  return { when, ratios };
+}
+
+/** The rows of this run's ratio table against the previous run's (null when there is none). */
+function againstPrevious(runs, previous) {
+  if (!previous || !previous.ratios.size) return [];
+  const lines = [];
+  let below = 0;
+  let compared = 0;
+  const rows = [];
+  for (const r of runs) {
+    const results = r.json && Array.isArray(r.json.results) ? r.json.results.filter((x) => x && x.api && x.bare) : [];
+    for (const x of results) {
+      const op = `${x.name}${x.bare?.name ? ` (vs ${x.bare.name})` : ''}`;
+      const before = previous.ratios.get(`${r.name} | ${op}`);
+      const now = x.api.rps && x.bare?.rps ? Number((x.api.rps / x.bare.rps).toFixed(2)) : undefined;
+      if (before === undefined || now === undefined) continue;
+      compared++;
+      const change = now / before - 1;
+      const flag = change < -0.05;
+      if (flag) below++;
+      rows.push(`| ${r.name} | ${op} | ${before.toFixed(2)}x | ${now.toFixed(2)}x | ${change >= 0 ? '+' : ''}${(change * 100).toFixed(0)} % | ${flag ? '**more than 5 % below**' : ''} |`);
+    }
+  }
+  if (!compared) return [];
+  lines.push(
+    `**Against the previous run** (${previous.when}, the table this run replaced): ${compared} ratios compared, ${below} more than 5 % below it. ` +
+      'A ratio compares the API with the bare server of the same run, so a slower or faster machine moves both; a row flagged here is a regression only if it stays flagged in a longer run (`BENCH_SECONDS=8 npm run bench -- <scenario>`).',
+    '',
+    '| scenario | operation | previous ratio | this ratio | change | |',
+    '|---|---|---:|---:|---:|---|',
+    ...rows,
+    '',
+  );
+  return lines;
+}
+
+function report(runs, seconds, at, previous = null) {
   const lines = [];
   const when = at ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   lines.push(BEGIN, '');
@@ -194,6 +250,7 @@ function report(runs, seconds, at) {
     }
   }
   lines.push('');
+  lines.push(...againstPrevious(runs, previous));
 
   // --- scenarios without a bare baseline ----------------------------------------------------
   const others = runs.filter((r) => !(r.json && Array.isArray(r.json.results) && r.json.results.some((x) => x && x.bare)));
@@ -270,7 +327,8 @@ async function main() {
     // the section again from the last run's figures (after a change to this report), without running anything
     const file = argv[argv.indexOf('--report') + 1] && !argv[argv.indexOf('--report') + 1].startsWith('-') ? argv[argv.indexOf('--report') + 1] : LAST_RUN;
     const last = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const section = report(last.runs, last.seconds, last.when);
+    if (last.previous) last.previous = { when: last.previous.when, ratios: new Map(last.previous.ratios) };
+    const section = report(last.runs, last.seconds, last.when, last.previous ?? null);
     process.stdout.write(`${section}\n`);
     if (!argv.includes('--no-write')) writeDoc(section);
     return;
@@ -297,8 +355,9 @@ async function main() {
     runs.push(r);
     process.stdout.write(`== ${name}: exit ${r.status}, ${r.seconds.toFixed(0)} s, load average after ${r.load.after.join(' ')} ==\n`);
   }
-  fs.writeFileSync(LAST_RUN, JSON.stringify({ seconds, runs, when: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }));
-  const section = report(runs, seconds);
+  const previous = previousRatios();
+  fs.writeFileSync(LAST_RUN, JSON.stringify({ seconds, runs, when: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), previous: previous && { when: previous.when, ratios: [...previous.ratios] } }));
+  const section = report(runs, seconds, undefined, previous);
   process.stdout.write(`\n${section}\n`);
   if (!argv.includes('--no-write')) {
     writeDoc(section);
