@@ -2,6 +2,7 @@ import type { ApiInterface } from '../http/interfaces';
 import { ERROR_SCHEMAS, errorContent, errorStatuses, STATUS_TEXT } from './errors';
 import { exampleOf } from './examples';
 import { nullableTo31 } from './nullable';
+import { declaredComponents } from './served-components';
 import { JsonSchema, normalizedSegments, published, PublishedOperation, routeKey } from './published';
 
 /**
@@ -33,6 +34,10 @@ export interface CompletionReport {
   published: number;
   extension: number;
   withResponseSchema: number;
+  /** published components served as the declaration that covers them (served-components.ts) */
+  declared?: number;
+  /** published components two declarations cover and disagree on: served as published */
+  conflicts?: string[];
   ms: number;
 }
 
@@ -104,16 +109,22 @@ export function completeDocument(doc: Doc, handlers: Map<string, HandlerInfo>): 
     for (const t of op.tags ?? []) tagsUsed.set(t, publishedTags.get(t));
     if (Object.entries<any>(op.responses ?? {}).every(([s, r]) => !s.startsWith('2') || s === '204' || r[NO_BODY] || hasSchema(r))) report.withResponseSchema++;
   }
-  // the published component schemas the operations reference (and the ones those reference)
+  // the published component schemas the operations reference (and the ones those reference): the
+  // declaration where one covers the component (served-components.ts), else the published schema
   const all = { ...pub.v1.schemas, ...pub.v2.schemas };
+  const declared = declaredComponents();
+  report.declared = 0;
+  report.conflicts = declared.conflicts;
   const queue = [...usedPublished];
   const added = new Set<string>();
   while (queue.length) {
     const name = queue.pop()!;
     if (added.has(name) || !all[name]) continue;
     added.add(name);
-    schemas[name] = all[name];
-    for (const r of refsOfPublished(name, all[name])) if (!added.has(r)) queue.push(r);
+    const ours = declared.schemas.get(name);
+    if (ours) report.declared++;
+    schemas[name] = ours ?? all[name];
+    for (const r of ours ? new Set(refsIn(ours)) : refsOfPublished(name, all[name])) if (!added.has(r)) queue.push(r);
   }
   doc.tags = [...tagsUsed].sort(([a], [b]) => a.localeCompare(b)).map(([name, description]) => (description ? { name, description } : { name }));
   report.ms = Math.round(performance.now() - started);
