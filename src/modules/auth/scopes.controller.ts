@@ -11,7 +11,7 @@ import { declaredV2 } from '../../core/openapi/declared-shape';
 
 /**
  * ScopeCatalogResponse of the published /v2 document, declared once (core/openapi/declared-shape.ts):
- * the type of the catalog (a published operation: /openapi.json serves the published schema).
+ * the type of the catalog, and what /openapi.json serves as the published component (declaredV2).
  */
 export const ScopeCatalogSchema = declaredV2(
   'ScopeCatalogResponse',
