@@ -13,7 +13,8 @@ import { JsonSchema, normalizedSegments, published, PublishedOperation, routeKey
  * - a published operation (same method and path template, parameter names and trailing slash
  *   aside) takes the published operationId, tags, summary, description, query parameters, request
  *   body (our own members beyond it added, `x-extension: true`) and response schemas, with the
- *   published component schemas it references (`v1.<Name>`, `v2.<Name>`, converted to 3.1);
+ *   published component schemas it references (`v1.<Name>`, `v2.<Name>`, converted to 3.1): the
+ *   declaration (declaredV1/declaredV2) where one covers the component (served-components.ts);
  * - an extension operation gets an operationId made as the published ones are, a human tag (the
  *   published tag of its nearest published path, else its resource), a summary, and a success
  *   schema derived from a published sibling (marked `x-schema-derived-from`) or a generic one
