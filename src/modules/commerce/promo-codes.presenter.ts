@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
 import { DateTime, declaredV1, nullable, PublicId, StringEnum } from '../../core/openapi/declared-shape';
 import { iso } from '../../core/http/v1-rules';
-import { OfferBasicsSchema, OfferItemSchema, presentOfferBasics } from './offers.presenter';
+import { presentOfferBasics } from './offers.presenter';
 import type { OfferItemView } from './promo-codes.offers';
 import type { PoolRow, PromoCodeRow } from './promo-codes.service';
 
@@ -41,30 +41,8 @@ export function presentPool(r: PoolRow): Static<typeof PromoCodePoolSchema> {
   };
 }
 
-const { max_quantity, active, starts_at, ends_at, linked_to_plan } = OfferItemSchema.properties;
-
-/**
- * PromoCodePoolOffer: `{offers: [OfferItem]}` (a list result holds one offer, the attach answer every
- * offer it named), declared once: each offer shows the OfferItem's identity and price members
- * (OfferBasicsSchema); its other published members are optional and left out here. /openapi.json
- * serves this component with that item rather than the whole OfferItem the offer reads answer.
- */
-export const PromoCodePoolOfferSchema = declaredV1(
-  'PromoCodePoolOffer',
-  Type.Object({
-    offers: Type.Array(
-      Type.Object({
-        ...OfferBasicsSchema.properties,
-        max_quantity: Type.Optional(max_quantity),
-        active: Type.Optional(active),
-        starts_at: Type.Optional(starts_at),
-        ends_at: Type.Optional(ends_at),
-        linked_to_plan: Type.Optional(linked_to_plan),
-      }),
-    ),
-  }),
-);
-export const presentPoolOffers = (offers: OfferItemView[]): Static<typeof PromoCodePoolOfferSchema> => ({ offers: offers.map(presentOfferBasics) });
+/** PromoCodePoolOffer: `{offers: [OfferItem]}` (a list result holds one offer, the attach answer every offer it named). */
+export const presentPoolOffers = (offers: OfferItemView[]) => ({ offers: offers.map(presentOfferBasics) });
 
 /** The published PromoCode (and PromoCodeUpdate), declared once. */
 export const PromoCodeSchema = declaredV1(
