@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
 import { DECLARED_V1, DECLARED_V2 } from './declared-shape';
 import { nullableTo31 } from './nullable';
 import { JsonSchema, published } from './published';
@@ -35,6 +37,7 @@ let cache: { key: string; value: DeclaredComponents } | undefined;
 
 /** The served declarations, computed once per set of registered declarations (the registries only grow as modules load) and frozen: every document built in the process shares them. */
 export function declaredComponents(): DeclaredComponents {
+  loadDeclaringModules();
   const key = `${DECLARED_V1.length}/${DECLARED_V2.length}`;
   if (cache?.key === key) return cache.value;
   const value = computeDeclaredComponents();
@@ -66,8 +69,11 @@ function computeDeclaredComponents(): DeclaredComponents {
   const conflicts: string[] = [];
   const chosen = new Map<string, JsonSchema>();
   for (const [name, list] of candidates) {
+    // the one that has every other's members and only optional ones more (the /v1 PublishedCourse with its
+    // include_searchable_content extensions, beside a series' course), else the one every other extends
+    const widest = list.find((s) => list.every((o) => o === s || extendsOptionally(s, o)));
     const base = list.find((s) => list.every((o) => o === s || contains(o, s)));
-    if (base) chosen.set(name, base);
+    if (widest ?? base) chosen.set(name, (widest ?? base)!);
     else conflicts.push(name);
   }
 
@@ -91,14 +97,45 @@ function computeDeclaredComponents(): DeclaredComponents {
   return { schemas: served, conflicts: conflicts.sort() };
 }
 
-/** Whether `big` declares every member of `small`, each the same (the rotate-secret WebHook has the WebHook's members and two more). */
+const NO_REFS = (): undefined => undefined;
+
+/** Whether `big` declares every member of `small`, each the same (annotations aside), and requires what it requires (the rotate-secret WebHook has the WebHook's members and two more). */
 function contains(big: JsonSchema, small: JsonSchema): boolean {
   const bp = big.properties ?? {};
   const sp = small.properties ?? {};
   if (!small.properties || !big.properties) return false;
-  for (const [k, v] of Object.entries(sp)) if (!(k in bp) || JSON.stringify(bp[k]) !== JSON.stringify(v)) return false;
+  for (const [k, v] of Object.entries(sp)) if (!(k in bp) || canonical(bp[k], NO_REFS) !== canonical(v, NO_REFS)) return false;
   const br = new Set<string>(big.required ?? []);
   return (small.required ?? []).every((r: string) => br.has(r));
+}
+
+/** Whether `big` contains `small` and requires nothing more: an answer of `small` is an answer of `big`. */
+function extendsOptionally(big: JsonSchema, small: JsonSchema): boolean {
+  if (!contains(big, small)) return false;
+  const sr = new Set<string>(small.required ?? []);
+  return (big.required ?? []).every((r: string) => sr.has(r));
+}
+
+let modulesLoaded = false;
+
+/**
+ * Loads every module file that declares a shape (`declaredV1(` / `declaredV2(` in its text, as
+ * declared-v1.spec.ts finds them): a declaration only registers when its file is loaded, and a file
+ * that services import for its types alone (`import type`) is not loaded by the application.
+ */
+function loadDeclaringModules(): void {
+  if (modulesLoaded) return;
+  modulesLoaded = true;
+  const visit = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for its registration, by a path found at run time
+      else if (/\.(ts|js)$/.test(p) && !/\.(d|spec)\.(ts|js)$/.test(p) && /declaredV[12]\)?\(/.test(readFileSync(p, 'utf8'))) require(p);
+    }
+  };
+  const root = join(__dirname, '..', '..', 'modules');
+  if (existsSync(root)) visit(root);
 }
 
 type ServedOf = (name: string) => JsonSchema | undefined;
