@@ -255,10 +255,11 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
       continue;
     }
     const resp: any = theirs ? { ...theirs, description: theirs.description || STATUS_TEXT[Number(status)] || 'Success' } : { description: STATUS_TEXT[Number(status)] ?? 'Success' };
-    // a published answer without a schema (or an open object without members: it says nothing either): the one our
-    // handler declares (@ApiResponse), else generic (a list only when the published operation pages)
+    // the answer our handler declares (@ApiResponse with a schema: what it answers, where that is not the published
+    // component, docs/decisions/openapi.md), else the published one; a published answer without a schema (or an open
+    // object without members: it says nothing either) and no declaration: generic (a list only when the published operation pages)
     const declared = op.responses?.[status];
-    if ((!hasSchema(resp) || saysNothing(resp)) && declared && hasSchema(declared)) resp.content = declared.content;
+    if (declared && hasSchema(declared)) resp.content = declared.content;
     else if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
     if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
@@ -409,12 +410,6 @@ function addExamples(op: any, schemas: Record<string, JsonSchema>): void {
     const example = exampleOf(media.schema, resolve);
     if (example !== undefined) media.example = example;
   }
-}
-
-/** An answer whose only schema is an object with no members, open to any (the published /v2/clients answers). */
-function saysNothing(r: any): boolean {
-  const schemas = Object.values<any>(r?.content ?? {}).map((m) => m?.schema);
-  return schemas.length > 0 && schemas.every((s) => s && s.type === 'object' && !s.properties && !s.$ref && !s.items && !s.anyOf && !s.oneOf && !s.allOf && s.additionalProperties === true);
 }
 
 function hasSchema(r: any): boolean {
