@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { openApi, V2BatchSchema, V2DocumentSchema, V2PageSchema } from '../../src/core/openapi/declared-shape';
+import { DECLARED_V2, openApi, V2BatchSchema, V2DocumentSchema, V2PageSchema } from '../../src/core/openapi/declared-shape';
 import { published, type JsonSchema } from '../../src/core/openapi/published';
 import { AuditEventSchema } from '../../src/modules/audit/audit.service';
 import { ClientSchema } from '../../src/modules/auth/clients.service';
@@ -156,6 +156,13 @@ describe('declared /v2 shapes agree with the published component schemas', () =>
   it.each(DECLARED_V2_SHAPES.map((s) => [s.published, s.name, s.schema, s.omitted ?? []] as [string, string, TSchema, string[]]))('%s (%s)', (component, _name, schema, omitted) => {
     expect(schemas[`v2.${component}`]).toBeDefined();
     expect(disagreements(schema as JsonSchema, { $ref: `#/components/schemas/v2.${component}` }, '', omitted)).toEqual([]);
+  });
+
+  it('lists every /v2 declaration registered with declaredV2 (what /openapi.json serves as the component), with its component', () => {
+    const unlisted = DECLARED_V2.filter((d) => !DECLARED_V2_SHAPES.some((s) => s.schema === d.schema && s.published === d.published)).map((d) => d.published);
+    expect(unlisted).toEqual([]);
+    // and each listed one is registered: the document serves it
+    expect(DECLARED_V2_SHAPES.filter((s) => !DECLARED_V2.some((d) => d.schema === s.schema && d.published === s.published)).map((s) => s.name)).toEqual([]);
   });
 
   it('finds a missing member, a wrong type, a new nullability and an unmarked extension (the check itself)', () => {

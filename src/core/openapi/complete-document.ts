@@ -2,6 +2,7 @@ import type { ApiInterface } from '../http/interfaces';
 import { ERROR_SCHEMAS, errorContent, errorStatuses, STATUS_TEXT } from './errors';
 import { exampleOf } from './examples';
 import { nullableTo31 } from './nullable';
+import { declaredComponents } from './served-components';
 import { JsonSchema, normalizedSegments, published, PublishedOperation, routeKey } from './published';
 
 /**
@@ -12,7 +13,8 @@ import { JsonSchema, normalizedSegments, published, PublishedOperation, routeKey
  * - a published operation (same method and path template, parameter names and trailing slash
  *   aside) takes the published operationId, tags, summary, description, query parameters, request
  *   body (our own members beyond it added, `x-extension: true`) and response schemas, with the
- *   published component schemas it references (`v1.<Name>`, `v2.<Name>`, converted to 3.1);
+ *   published component schemas it references (`v1.<Name>`, `v2.<Name>`, converted to 3.1): the
+ *   declaration (declaredV1/declaredV2) where one covers the component (served-components.ts);
  * - an extension operation gets an operationId made as the published ones are, a human tag (the
  *   published tag of its nearest published path, else its resource), a summary, and a success
  *   schema derived from a published sibling (marked `x-schema-derived-from`) or a generic one
@@ -33,6 +35,10 @@ export interface CompletionReport {
   published: number;
   extension: number;
   withResponseSchema: number;
+  /** published components served as the declaration that covers them (served-components.ts) */
+  declared?: number;
+  /** published components two declarations cover and disagree on: served as published */
+  conflicts?: string[];
   ms: number;
 }
 
@@ -104,16 +110,22 @@ export function completeDocument(doc: Doc, handlers: Map<string, HandlerInfo>): 
     for (const t of op.tags ?? []) tagsUsed.set(t, publishedTags.get(t));
     if (Object.entries<any>(op.responses ?? {}).every(([s, r]) => !s.startsWith('2') || s === '204' || r[NO_BODY] || hasSchema(r))) report.withResponseSchema++;
   }
-  // the published component schemas the operations reference (and the ones those reference)
+  // the published component schemas the operations reference (and the ones those reference): the
+  // declaration where one covers the component (served-components.ts), else the published schema
   const all = { ...pub.v1.schemas, ...pub.v2.schemas };
+  const declared = declaredComponents();
+  report.declared = 0;
+  report.conflicts = declared.conflicts;
   const queue = [...usedPublished];
   const added = new Set<string>();
   while (queue.length) {
     const name = queue.pop()!;
     if (added.has(name) || !all[name]) continue;
     added.add(name);
-    schemas[name] = all[name];
-    for (const r of refsOfPublished(name, all[name])) if (!added.has(r)) queue.push(r);
+    const ours = declared.schemas.get(name);
+    if (ours) report.declared++;
+    schemas[name] = ours ?? all[name];
+    for (const r of ours ? new Set(refsIn(ours)) : refsOfPublished(name, all[name])) if (!added.has(r)) queue.push(r);
   }
   doc.tags = [...tagsUsed].sort(([a], [b]) => a.localeCompare(b)).map(([name, description]) => (description ? { name, description } : { name }));
   report.ms = Math.round(performance.now() - started);
@@ -243,10 +255,11 @@ function applyPublished(op: any, path: string, method: string, p: PublishedOpera
       continue;
     }
     const resp: any = theirs ? { ...theirs, description: theirs.description || STATUS_TEXT[Number(status)] || 'Success' } : { description: STATUS_TEXT[Number(status)] ?? 'Success' };
-    // a published answer without a schema (or an open object without members: it says nothing either): the one our
-    // handler declares (@ApiResponse), else generic (a list only when the published operation pages)
+    // the answer our handler declares (@ApiResponse with a schema: what it answers, where that is not the published
+    // component, docs/decisions/openapi.md), else the published one; a published answer without a schema (or an open
+    // object without members: it says nothing either) and no declaration: generic (a list only when the published operation pages)
     const declared = op.responses?.[status];
-    if ((!hasSchema(resp) || saysNothing(resp)) && declared && hasSchema(declared)) resp.content = declared.content;
+    if (declared && hasSchema(declared)) resp.content = declared.content;
     else if (!hasSchema(resp)) Object.assign(resp, genericSuccess(info.api, pubQueryNames.has('page') ? method : 'answer', path, ours));
     if (info.api === 'v2') resp.content = vndContent(resp.content);
     responses[status] = resp;
@@ -397,12 +410,6 @@ function addExamples(op: any, schemas: Record<string, JsonSchema>): void {
     const example = exampleOf(media.schema, resolve);
     if (example !== undefined) media.example = example;
   }
-}
-
-/** An answer whose only schema is an object with no members, open to any (the published /v2/clients answers). */
-function saysNothing(r: any): boolean {
-  const schemas = Object.values<any>(r?.content ?? {}).map((m) => m?.schema);
-  return schemas.length > 0 && schemas.every((s) => s && s.type === 'object' && !s.properties && !s.$ref && !s.items && !s.anyOf && !s.oneOf && !s.allOf && s.additionalProperties === true);
 }
 
 function hasSchema(r: any): boolean {

@@ -164,6 +164,24 @@ export function declaredV1<S extends TSchema>(published: string | string[], sche
   return schema;
 }
 
+/** A /v2 resource shape declared against the published component it answers (`StudentResource` is `v2.StudentResource`). */
+export interface DeclaredV2 {
+  published: string;
+  schema: TSchema;
+}
+
+/**
+ * Every /v2 shape declared with `declaredV2`: /openapi.json serves the declaration as its published
+ * component (core/openapi/served-components.ts; test/platform/declared-shapes checks it against the component).
+ */
+export const DECLARED_V2: DeclaredV2[] = [];
+
+/** Declares a /v2 resource shape as the published component `published` (its members, plus ours marked `x-extension`). */
+export function declaredV2<S extends TSchema>(published: string, schema: S): S {
+  DECLARED_V2.push({ published, schema });
+  return schema;
+}
+
 /** An extension member's options (CONVENTIONS §13, §15): `{'x-extension': true}` and the rest. */
 export const ext = <O extends object>(options?: O) => ({ ...options, 'x-extension': true as const });
 

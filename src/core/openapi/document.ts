@@ -9,7 +9,8 @@ import { completeDocument, CompletionReport, HandlerInfo } from './complete-docu
 /**
  * GET /openapi.json (and /docs), built once at boot: @nestjs/swagger's description of the
  * controllers, the request bodies completed from the validation rules (core/http/request-schemas.ts),
- * then the completion step against the published documents (complete-document.ts;
+ * then the completion step against the published documents (complete-document.ts), which serves
+ * each published component a declaration covers as that declaration (served-components.ts;
  * docs/decisions/openapi.md).
  */
 export function buildOpenApiDocument(app: INestApplication): { doc: OpenAPIObject; report: CompletionReport } {

@@ -7,7 +7,7 @@ import { notFound } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import { v2SinceKeyset } from '../../core/pagination/v2-updated-since';
 import { applyKeyset, PageRequest } from '../../core/pagination/cursor-page';
-import { DateTime, nullable, ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, nullable, ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { CoursesService } from '../courses/courses.service';
 import { EnrollmentsService } from '../enrollments/enrollments.service';
 import { CourseRating } from './course-rating.entity';
@@ -17,28 +17,34 @@ import { CourseRating } from './course-rating.entity';
  * (core/openapi/declared-shape.ts): the types of courseAnalytics' and presentRating's results.
  * `in_progress` is an extension member (x-extension).
  */
-export const CourseAnalyticsSchema = V2UnlinkedRelatedResourceSchema(
-  'course-analytics',
-  Type.Object({
-    enrollments: Type.Integer(),
-    in_progress: Type.Integer({ 'x-extension': true, description: 'Enrollments started and not completed.' }),
-    completions: Type.Integer(),
-    completion_rate: nullable(Type.Number({ description: 'completions / enrollments, 4 decimals; null without enrollments.' })),
-    average_rating: nullable(Type.Number()),
-    rating_scale: Type.Integer(),
-    rating_count: Type.Integer(),
-    certificates_issued: Type.Integer(),
-  }),
-  Type.Object({ course: ToOne('courses') }),
-  { description: "A course's analytics (CourseAnalyticsResource)." },
+export const CourseAnalyticsSchema = declaredV2(
+  'CourseAnalyticsResource',
+  V2UnlinkedRelatedResourceSchema(
+    'course-analytics',
+    Type.Object({
+      enrollments: Type.Integer(),
+      in_progress: Type.Integer({ 'x-extension': true, description: 'Enrollments started and not completed.' }),
+      completions: Type.Integer(),
+      completion_rate: nullable(Type.Number({ description: 'completions / enrollments, 4 decimals; null without enrollments.' })),
+      average_rating: nullable(Type.Number()),
+      rating_scale: Type.Integer(),
+      rating_count: Type.Integer(),
+      certificates_issued: Type.Integer(),
+    }),
+    Type.Object({ course: ToOne('courses') }),
+    { description: "A course's analytics (CourseAnalyticsResource)." },
+  ),
 );
 export type CourseAnalyticsResource = Static<typeof CourseAnalyticsSchema>;
 
-export const CourseRatingSchema = V2UnlinkedRelatedResourceSchema(
-  'course-ratings',
-  Type.Object({ rating: Type.Integer(), scale_max: Type.Integer(), feedback: nullable(Type.String()), created_at: DateTime() }),
-  Type.Object({ student: ToOne('students'), course: ToOne('courses') }),
-  { description: 'A rating of a course (CourseRatingResource).' },
+export const CourseRatingSchema = declaredV2(
+  'CourseRatingResource',
+  V2UnlinkedRelatedResourceSchema(
+    'course-ratings',
+    Type.Object({ rating: Type.Integer(), scale_max: Type.Integer(), feedback: nullable(Type.String()), created_at: DateTime() }),
+    Type.Object({ student: ToOne('students'), course: ToOne('courses') }),
+    { description: 'A rating of a course (CourseRatingResource).' },
+  ),
 );
 export type CourseRatingResource = Static<typeof CourseRatingSchema>;
 

@@ -7,21 +7,25 @@ import { Scopes } from '../../core/auth/decorators';
 import { describeScope, SCOPE_CODENAMES, SCOPE_PRESETS } from '../../core/auth/scopes';
 import { FastPath } from '../../core/routes/fast-path';
 import { V2 } from '../../core/http/interfaces';
+import { declaredV2 } from '../../core/openapi/declared-shape';
 
 /**
  * ScopeCatalogResponse of the published /v2 document, declared once (core/openapi/declared-shape.ts):
- * the type of the catalog (a published operation: /openapi.json serves the published schema).
+ * the type of the catalog, and what /openapi.json serves as the published component (declaredV2).
  */
-export const ScopeCatalogSchema = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      type: Type.Literal('scopes'),
-      id: Type.String({ description: 'The scope codename.' }),
-      attributes: Type.Object({ codename: Type.String(), description: Type.String(), category: Type.String() }),
-    }),
-  ),
-  meta: Type.Object({ presets: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Scope presets by name: their codenames.' }) }),
-});
+export const ScopeCatalogSchema = declaredV2(
+  'ScopeCatalogResponse',
+  Type.Object({
+    data: Type.Array(
+      Type.Object({
+        type: Type.Literal('scopes'),
+        id: Type.String({ description: 'The scope codename.' }),
+        attributes: Type.Object({ codename: Type.String(), description: Type.String(), category: Type.String() }),
+      }),
+    ),
+    meta: Type.Object({ presets: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Scope presets by name: their codenames.' }) }),
+  }),
+);
 
 const CATALOG: Static<typeof ScopeCatalogSchema> = {
   data: SCOPE_CODENAMES.map((c) => ({ type: 'scopes', id: c, attributes: describeScope(c) })),

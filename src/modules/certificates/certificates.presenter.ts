@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileSerializer, DateTime, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
+import { compileSerializer, DateTime, declaredV2, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
 import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import { certificateStatus } from './certificate-status';
 import type { CertificateView } from './certificates.store';
@@ -13,20 +13,23 @@ export type { CertificateView } from './certificates.store';
  * CertificateResource of the published /v2 document, declared once (core/openapi/declared-shape.ts);
  * `status` and `pdf_url` are extension attributes (x-extension).
  */
-export const CertificateSchema = Type.Object({
-  type: Type.Literal('certificates'),
-  id: PublicId(),
-  attributes: Type.Object({
-    code: Type.String(),
-    issued_at: DateTime(),
-    expires_at: nullable(DateTime()),
-    score_as_percent: nullable(Type.Integer()),
-    status: StringEnum(['active', 'expired'], { 'x-extension': true, description: 'expired once expires_at has passed' }),
-    pdf_url: Type.String({ format: 'uri', 'x-extension': true }),
+export const CertificateSchema = declaredV2(
+  'CertificateResource',
+  Type.Object({
+    type: Type.Literal('certificates'),
+    id: PublicId(),
+    attributes: Type.Object({
+      code: Type.String(),
+      issued_at: DateTime(),
+      expires_at: nullable(DateTime()),
+      score_as_percent: nullable(Type.Integer()),
+      status: StringEnum(['active', 'expired'], { 'x-extension': true, description: 'expired once expires_at has passed' }),
+      pdf_url: Type.String({ format: 'uri', 'x-extension': true }),
+    }),
+    relationships: Type.Object({ student: ToOne('students'), course: ToOne('courses') }),
+    links: Type.Object({ self: Type.String({ format: 'uri' }) }),
   }),
-  relationships: Type.Object({ student: ToOne('students'), course: ToOne('courses') }),
-  links: Type.Object({ self: Type.String({ format: 'uri' }) }),
-});
+);
 export type CertificateResource = Static<typeof CertificateSchema>;
 
 /** The JSON text of a certificate resource (compiled from CertificateSchema): the list writes 100 per request. */

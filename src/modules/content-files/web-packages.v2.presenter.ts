@@ -1,24 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
-import { DateTime, StringEnum, V2ResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, StringEnum, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { packageFilesPrefix, WebPackage } from './entities';
 
 /**
  * WebPackageResource of the published /v2 document, declared once (core/openapi/declared-shape.ts):
  * the type of presentWebPackageV2's result.
  */
-export const WebPackageResourceSchema = V2ResourceSchema(
-  'web-packages',
-  Type.Object({
-    type: Type.String({ description: 'Package format: SCORM, SCORM_2004, XAPI or CMI5; "" until the import has read the manifest.' }),
-    state: StringEnum(['PROCESSING', 'READY', 'ERROR'], { description: 'PROCESSING while the package is fetched and unpacked, READY once usable, ERROR if it could not be processed.' }),
-    title: Type.String(),
-    display_name: Type.String({ description: 'The title once READY, else "<STATE>: <archive file name>".' }),
-    base_path: Type.String({ description: 'Where the unpacked files are stored.' }),
-    created_at: DateTime(),
-    modified_at: DateTime(),
-  }),
-  { description: 'A web package (WebPackageResource).' },
+export const WebPackageResourceSchema = declaredV2(
+  'WebPackageResource',
+  V2ResourceSchema(
+    'web-packages',
+    Type.Object({
+      type: Type.String({ description: 'Package format: SCORM, SCORM_2004, XAPI or CMI5; "" until the import has read the manifest.' }),
+      state: StringEnum(['PROCESSING', 'READY', 'ERROR'], { description: 'PROCESSING while the package is fetched and unpacked, READY once usable, ERROR if it could not be processed.' }),
+      title: Type.String(),
+      display_name: Type.String({ description: 'The title once READY, else "<STATE>: <archive file name>".' }),
+      base_path: Type.String({ description: 'Where the unpacked files are stored.' }),
+      created_at: DateTime(),
+      modified_at: DateTime(),
+    }),
+    { description: 'A web package (WebPackageResource).' },
+  ),
 );
 export type WebPackageResource = Static<typeof WebPackageResourceSchema>;
 

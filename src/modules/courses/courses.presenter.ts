@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, nullable, V2ResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, nullable, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { publicIdsOf, trimBase } from '../../core/ids/public-ids';
 import type { CourseView } from './courses.shape';
 export type { CourseFields, CourseView } from './courses.shape';
@@ -8,24 +8,27 @@ export type { CourseFields, CourseView } from './courses.shape';
  * CourseResource of the published /v2 document, declared once (core/openapi/declared-shape.ts):
  * the type of presentCourse's result; the certificate settings are extension members (x-extension).
  */
-export const CourseResourceSchema = V2ResourceSchema(
-  'courses',
-  Type.Object({
-    external_id: Type.String({ description: 'Stable id for cross-system correlation.' }),
-    title: Type.String({ description: 'Course title.' }),
-    short_description: Type.String({ description: 'Short description shown on course tiles.' }),
-    long_description_html: Type.String({ description: 'Long description as HTML content.' }),
-    enforce_sequential_navigation: Type.Boolean({ description: 'If true, students must complete the current lesson before accessing the next.' }),
-    lesson_count: Type.Integer({ description: 'Total number of lessons in the course.' }),
-    is_published: Type.Boolean({ description: 'True if the course is published on at least one live domain.' }),
-    promo_image_url: Type.String({ description: 'Promo image URL, or "" if no image is set.' }),
-    average_rating: nullable(Type.Number({ description: 'Average of all student ratings, or null when no ratings exist.' })),
-    created_at: DateTime({ description: 'Course creation timestamp.' }),
-    modified_at: DateTime({ description: "Latest update timestamp: the latest of the course's and its lessons' updated_at." }),
-    issues_certificate: Type.Boolean({ 'x-extension': true, description: 'Whether completing the course issues a certificate.' }),
-    certificate_validity_days: nullable(Type.Integer({ 'x-extension': true, description: 'Days a certificate stays valid; null: no expiry.' })),
-  }),
-  { description: 'A course (CourseResource).' },
+export const CourseResourceSchema = declaredV2(
+  'CourseResource',
+  V2ResourceSchema(
+    'courses',
+    Type.Object({
+      external_id: Type.String({ description: 'Stable id for cross-system correlation.' }),
+      title: Type.String({ description: 'Course title.' }),
+      short_description: Type.String({ description: 'Short description shown on course tiles.' }),
+      long_description_html: Type.String({ description: 'Long description as HTML content.' }),
+      enforce_sequential_navigation: Type.Boolean({ description: 'If true, students must complete the current lesson before accessing the next.' }),
+      lesson_count: Type.Integer({ description: 'Total number of lessons in the course.' }),
+      is_published: Type.Boolean({ description: 'True if the course is published on at least one live domain.' }),
+      promo_image_url: Type.String({ description: 'Promo image URL, or "" if no image is set.' }),
+      average_rating: nullable(Type.Number({ description: 'Average of all student ratings, or null when no ratings exist.' })),
+      created_at: DateTime({ description: 'Course creation timestamp.' }),
+      modified_at: DateTime({ description: "Latest update timestamp: the latest of the course's and its lessons' updated_at." }),
+      issues_certificate: Type.Boolean({ 'x-extension': true, description: 'Whether completing the course issues a certificate.' }),
+      certificate_validity_days: nullable(Type.Integer({ 'x-extension': true, description: 'Days a certificate stays valid; null: no expiry.' })),
+    }),
+    { description: 'A course (CourseResource).' },
+  ),
 );
 export type CourseResource = Static<typeof CourseResourceSchema>;
 

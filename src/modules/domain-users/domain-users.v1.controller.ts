@@ -15,6 +15,20 @@ import { V1 } from '../../core/http/interfaces';
 import { JSON_TYPE } from '../../core/pagination/cursor-page';
 import { ApiQuery } from '@nestjs/swagger';
 import { V1_UPDATED_SINCE_QUERY, v1UpdatedSince } from '../../core/pagination/updated-since';
+import { Type, type Static } from '@sinclair/typebox';
+import { ApiOkResponse } from '@nestjs/swagger';
+import { ext, openApi } from '../../core/openapi/declared-shape';
+
+/**
+ * What POST users/bulk-create answers: how many users were accepted and joined. The published
+ * operation names DomainUserDetail (every member optional there); /openapi.json serves this instead,
+ * since DomainUserDetail is served as the domain user's declaration (docs/decisions/openapi.md).
+ */
+const BulkCreateAnswerSchema = Type.Object({
+  detail: Type.String({ description: 'How many users were accepted.' }),
+  joined: Type.Integer(ext({ minimum: 0, description: 'Users added to the domain.' })),
+  already_members: Type.Integer(ext({ minimum: 0, description: 'Users that were members already.' })),
+});
 
 const route = ScopedRoutes('students');
 
@@ -116,10 +130,12 @@ export class DomainUsersV1Controller {
    * docs/decisions/conformance.md).
    */
   @route.post('bulk-create', 200)
+  @ApiOkResponse({ description: 'The users accepted', schema: openApi(BulkCreateAnswerSchema) })
   async bulkCreate(@Auth() p: Principal, @Param('domain_name') name: string, @Body() dto: BulkDomainUsersDto) {
     const domain = await this.domains.requireByName(p, name);
     const { joined, existing } = await this.users.bulkCreate(p, domain, dto.users);
-    return { detail: `${dto.users.length} users accepted.`, joined, already_members: existing };
+    const answer: Static<typeof BulkCreateAnswerSchema> = { detail: `${dto.users.length} users accepted.`, joined, already_members: existing };
+    return answer;
   }
 
   @route.get(':user_id')

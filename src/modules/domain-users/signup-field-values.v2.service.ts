@@ -10,7 +10,7 @@ import { rowsOf } from '../../core/database/sql';
 import { notFound, ValidationFailed } from '../../core/http/api-error';
 import { decodeId, encodeId } from '../../core/ids/ids';
 import type { PageRequest } from '../../core/pagination/cursor-page';
-import { ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
+import { declaredV2, ToOne, V2UnlinkedRelatedResourceSchema } from '../../core/openapi/declared-shape';
 import { SignupFieldValueItemV2 } from './dto/signup-field-value.v2.dto';
 import { FieldRow, SignupFieldsService } from './signup-fields.service';
 
@@ -38,11 +38,14 @@ export interface SignupFieldValueFiltersV2 {
 }
 
 /** SignupFieldValueResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentSignupFieldValueV2's result. */
-export const SignupFieldValueResourceSchema = V2UnlinkedRelatedResourceSchema(
-  'signup-field-values',
-  Type.Object({ label: Type.String({ description: "The signup field's label." }), value: Type.String({ description: "The student's answer." }) }),
-  Type.Object({ student: ToOne('students'), 'signup-field': ToOne('signup-fields') }),
-  { description: "A student's answer to a signup field (SignupFieldValueResource)." },
+export const SignupFieldValueResourceSchema = declaredV2(
+  'SignupFieldValueResource',
+  V2UnlinkedRelatedResourceSchema(
+    'signup-field-values',
+    Type.Object({ label: Type.String({ description: "The signup field's label." }), value: Type.String({ description: "The student's answer." }) }),
+    Type.Object({ student: ToOne('students'), 'signup-field': ToOne('signup-fields') }),
+    { description: "A student's answer to a signup field (SignupFieldValueResource)." },
+  ),
 );
 export type SignupFieldValueResource = Static<typeof SignupFieldValueResourceSchema>;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isoOf, type Timestamp } from '../../core/database/pool-reads';
-import { DateTime, Identifier, nullable, StringEnum, ToOne, V2RelatedResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, Identifier, nullable, StringEnum, ToOne, V2RelatedResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { v2Resource } from '../../core/http/v2-resource-kit';
 import { encodeId } from '../../core/ids/ids';
 import { trimBase } from '../../core/ids/public-ids';
@@ -19,48 +19,57 @@ const ENROLLMENT_RELATIONSHIPS = { student: ToOne('students'), 'published-course
 const SUCCESS_STATUSES = ['passed', 'failed', 'pending', 'not_applicable'] as const;
 
 /** EnrollmentResource, declared once (core/openapi/declared-shape.ts): the type of presentEnrollment's result. */
-export const EnrollmentResourceSchema = V2RelatedResourceSchema(
-  'enrollments',
-  Type.Object({
-    enrolled_at: DateTime(),
-    expires_at: nullable(DateTime()),
-    due_at: nullable(DateTime()),
-    active: Type.Boolean(),
-    channel: StringEnum(['api'], { description: 'How the enrollment was made: always "api" here (no storefront, no self-enrollment).' }),
-    source: StringEnum(['assigned'], { description: 'Always "assigned" here: every enrollment is made by an administrator.' }),
-    progress_status: StringEnum(['completed', 'in_progress', 'not_started']),
-    completed_at: nullable(DateTime()),
-    score: nullable(Type.Integer()),
-    max_score: nullable(Type.Integer()),
-    success_status: StringEnum(SUCCESS_STATUSES),
-    domain_name: Type.String(),
-    has_certificate: Type.Boolean(),
-    rating: nullable(Type.Integer()),
-    rating_scale: nullable(Type.Integer()),
-    feedback: nullable(Type.String()),
-  }),
-  Type.Object({
-    ...ENROLLMENT_RELATIONSHIPS,
-    purchase: Type.Object({ data: Type.Null({ description: 'Always null: no purchases of enrollments on this platform.' }) }),
-    certificate: Type.Object({ data: Type.Union([Identifier('certificates'), Type.Null()]) }),
-  }),
-  { description: 'An enrollment (EnrollmentResource).' },
+export const EnrollmentResourceSchema = declaredV2(
+  'EnrollmentResource',
+  V2RelatedResourceSchema(
+    'enrollments',
+    Type.Object({
+      enrolled_at: DateTime(),
+      expires_at: nullable(DateTime()),
+      due_at: nullable(DateTime()),
+      active: Type.Boolean(),
+      channel: StringEnum(['api'], { description: 'How the enrollment was made: always "api" here (no storefront, no self-enrollment).' }),
+      source: StringEnum(['assigned'], { description: 'Always "assigned" here: every enrollment is made by an administrator.' }),
+      progress_status: StringEnum(['completed', 'in_progress', 'not_started']),
+      completed_at: nullable(DateTime()),
+      score: nullable(Type.Integer()),
+      max_score: nullable(Type.Integer()),
+      success_status: StringEnum(SUCCESS_STATUSES),
+      domain_name: Type.String(),
+      has_certificate: Type.Boolean(),
+      rating: nullable(Type.Integer()),
+      rating_scale: nullable(Type.Integer()),
+      feedback: nullable(Type.String()),
+    }),
+    Type.Object({
+      ...ENROLLMENT_RELATIONSHIPS,
+      purchase: Type.Object({ data: Type.Null({ description: 'Always null: no purchases of enrollments on this platform.' }) }),
+      certificate: Type.Object({ data: Type.Union([Identifier('certificates'), Type.Null()]) }),
+    }),
+    { description: 'An enrollment (EnrollmentResource).' },
+  ),
 );
 export type EnrollmentResource = Static<typeof EnrollmentResourceSchema>;
 
 /** EnrollmentWriteResource (bulk-enroll and update results), declared once: the type of presentEnrollmentWrite's result. */
-export const EnrollmentWriteResourceSchema = V2RelatedResourceSchema(
-  'enrollments',
-  Type.Object({ enrolled_at: DateTime(), expires_at: nullable(DateTime()), due_at: nullable(DateTime()), active: Type.Boolean() }),
-  Type.Object(ENROLLMENT_RELATIONSHIPS),
-  { description: 'An enrollment as a write answers it (EnrollmentWriteResource).' },
+export const EnrollmentWriteResourceSchema = declaredV2(
+  'EnrollmentWriteResource',
+  V2RelatedResourceSchema(
+    'enrollments',
+    Type.Object({ enrolled_at: DateTime(), expires_at: nullable(DateTime()), due_at: nullable(DateTime()), active: Type.Boolean() }),
+    Type.Object(ENROLLMENT_RELATIONSHIPS),
+    { description: 'An enrollment as a write answers it (EnrollmentWriteResource).' },
+  ),
 );
 export type EnrollmentWriteResource = Static<typeof EnrollmentWriteResourceSchema>;
 
 /** EnrollmentCompletionResource (completion results), declared once: the type of presentEnrollmentCompletion's result. */
-export const EnrollmentCompletionResourceSchema = V2UnlinkedResourceSchema('enrollments', Type.Object({ completed_at: nullable(DateTime()), success_status: StringEnum(SUCCESS_STATUSES) }), {
-  description: "An enrollment's completion as the completion write answers it (EnrollmentCompletionResource).",
-});
+export const EnrollmentCompletionResourceSchema = declaredV2(
+  'EnrollmentCompletionResource',
+  V2UnlinkedResourceSchema('enrollments', Type.Object({ completed_at: nullable(DateTime()), success_status: StringEnum(SUCCESS_STATUSES) }), {
+    description: "An enrollment's completion as the completion write answers it (EnrollmentCompletionResource).",
+  }),
+);
 export type EnrollmentCompletionResource = Static<typeof EnrollmentCompletionResourceSchema>;
 
 const iso = (d: Timestamp | null) => (d ? isoOf(d) : null);

@@ -9,20 +9,23 @@ import { V2 } from '../../core/http/interfaces';
 import { replyBatch } from '../../core/routes/v2-batch';
 import { encodeId } from '../../core/ids/ids';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { MembershipRequestEnvelope, MembershipStudentRef } from './dto/membership.dto';
 import { GroupMembershipsService, MembershipRow } from './group-memberships.service';
 import { GroupsService } from './groups.service';
 
 /** MembershipResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentMembership's result. */
-export const MembershipResourceSchema = V2UnlinkedResourceSchema(
-  'memberships',
-  Type.Object({
-    student_id: PublicId({ description: 'Opaque id of the student.' }),
-    is_manager: Type.Boolean({ description: 'Always false: no group managers on this platform.' }),
-    created_at: DateTime(),
-  }),
-  { description: "A student's membership of a group (MembershipResource)." },
+export const MembershipResourceSchema = declaredV2(
+  'MembershipResource',
+  V2UnlinkedResourceSchema(
+    'memberships',
+    Type.Object({
+      student_id: PublicId({ description: 'Opaque id of the student.' }),
+      is_manager: Type.Boolean({ description: 'Always false: no group managers on this platform.' }),
+      created_at: DateTime(),
+    }),
+    { description: "A student's membership of a group (MembershipResource)." },
+  ),
 );
 export type MembershipResource = Static<typeof MembershipResourceSchema>;
 

@@ -1,23 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isoOf } from '../../core/database/pool-reads';
-import { DateTime, nullable, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, nullable, PublicId, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { cachedPublicId, encodeId } from '../../core/ids/ids';
 import type { VisibilityOverride } from './visibility-override.entity';
 import type { GroupView } from './groups.shape';
 export type { GroupView } from './groups.shape';
 
 /** GroupResource of the published /v2 document, declared once (core/openapi/declared-shape.ts): the type of presentGroup's result. */
-export const GroupResourceSchema = V2UnlinkedResourceSchema(
-  'groups',
-  Type.Object({
-    name: Type.String({ description: 'Group name.' }),
-    rule_email_domains: Type.Array(Type.String(), { description: 'Email domains whose students join the group automatically.' }),
-    send_course_enrollment_email: nullable(Type.Boolean({ description: 'Whether members get the course enrollment email; null: the default.' })),
-    category_id: nullable(PublicId({ description: 'Opaque id of the group category; null without one.' })),
-    created_at: DateTime(),
-    updated_at: DateTime(),
-  }),
-  { description: 'A group (GroupResource).' },
+export const GroupResourceSchema = declaredV2(
+  'GroupResource',
+  V2UnlinkedResourceSchema(
+    'groups',
+    Type.Object({
+      name: Type.String({ description: 'Group name.' }),
+      rule_email_domains: Type.Array(Type.String(), { description: 'Email domains whose students join the group automatically.' }),
+      send_course_enrollment_email: nullable(Type.Boolean({ description: 'Whether members get the course enrollment email; null: the default.' })),
+      category_id: nullable(PublicId({ description: 'Opaque id of the group category; null without one.' })),
+      created_at: DateTime(),
+      updated_at: DateTime(),
+    }),
+    { description: 'A group (GroupResource).' },
+  ),
 );
 export type GroupResource = Static<typeof GroupResourceSchema>;
 
@@ -45,15 +48,18 @@ export function overrideId(uuid: string): string {
 }
 
 /** VisibilityOverrideResource of the published /v2 document, declared once: the type of presentOverride's result. */
-export const VisibilityOverrideResourceSchema = V2UnlinkedResourceSchema(
-  'visibility-overrides',
-  Type.Object({
-    published_course_id: PublicId({ description: 'Opaque id of the published course.' }),
-    is_visible: Type.Boolean({ description: 'Whether the group sees the published course.' }),
-    created_at: DateTime(),
-    updated_at: DateTime(),
-  }),
-  { description: "A group's visibility override of a published course (VisibilityOverrideResource)." },
+export const VisibilityOverrideResourceSchema = declaredV2(
+  'VisibilityOverrideResource',
+  V2UnlinkedResourceSchema(
+    'visibility-overrides',
+    Type.Object({
+      published_course_id: PublicId({ description: 'Opaque id of the published course.' }),
+      is_visible: Type.Boolean({ description: 'Whether the group sees the published course.' }),
+      created_at: DateTime(),
+      updated_at: DateTime(),
+    }),
+    { description: "A group's visibility override of a published course (VisibilityOverrideResource)." },
+  ),
 );
 export type VisibilityOverrideResource = Static<typeof VisibilityOverrideResourceSchema>;
 

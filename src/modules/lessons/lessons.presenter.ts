@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
-import { DateTime, nullable, PublicId, V2ResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV2, nullable, PublicId, V2ResourceSchema } from '../../core/openapi/declared-shape';
 import { PublicIds, publicIdsOf, trimBase } from '../../core/ids/public-ids';
 import { contentItemsOf, StoredContentItem } from './lesson.entity';
 import type { LessonFields, WrittenLesson } from './lessons.shape';
@@ -22,7 +22,7 @@ const LESSON_ATTRIBUTES = {
   created_at: DateTime({ description: 'Timestamp when the lesson was created.' }),
   modified_at: DateTime({ description: 'Timestamp when the lesson was last modified.' }),
 };
-export const LessonResourceSchema = V2ResourceSchema('lessons', Type.Object(LESSON_ATTRIBUTES), { description: 'A lesson (LessonResource).' });
+export const LessonResourceSchema = declaredV2('LessonResource', V2ResourceSchema('lessons', Type.Object(LESSON_ATTRIBUTES), { description: 'A lesson (LessonResource).' }));
 export type LessonResource = Static<typeof LessonResourceSchema>;
 
 /**
@@ -52,10 +52,11 @@ export const ContentItemSchema = Type.Object({
 });
 export type ContentItemResource = Static<typeof ContentItemSchema>;
 
-export const LessonDetailResourceSchema = V2ResourceSchema(
-  'lessons',
-  Type.Object({ ...LESSON_ATTRIBUTES, content_items: Type.Optional(Type.Array(ContentItemSchema, { description: 'Ordered content blocks; only on MODULAR lessons.' })) }),
-  { description: 'A lesson with its content items (LessonDetailResource).' },
+export const LessonDetailResourceSchema = declaredV2(
+  'LessonDetailResource',
+  V2ResourceSchema('lessons', Type.Object({ ...LESSON_ATTRIBUTES, content_items: Type.Optional(Type.Array(ContentItemSchema, { description: 'Ordered content blocks; only on MODULAR lessons.' })) }), {
+    description: 'A lesson with its content items (LessonDetailResource).',
+  }),
 );
 export type LessonDetailResource = Static<typeof LessonDetailResourceSchema>;
 

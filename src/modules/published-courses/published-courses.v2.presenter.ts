@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileSerializer, DateTime, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
+import { compileSerializer, DateTime, declaredV2, nullable, PublicId, StringEnum, ToOne } from '../../core/openapi/declared-shape';
 import { isoJson, isoOf, type Timestamp } from '../../core/database/pool-reads';
 import type { CursorPosition } from '../../core/pagination/cursor-page';
 import { publicIdsOf, selfLinkJsonPrefix, trimBase } from '../../core/ids/public-ids';
@@ -10,30 +10,33 @@ export type { PublishedCourseV2Row } from './published-courses.store';
 import type { PublishedCourseV2Row } from './published-courses.store';
 
 /** PublishedCourseResource of the published /v2 document, declared once (core/openapi/declared-shape.ts). */
-export const PublishedCourseV2Schema = Type.Object({
-  type: Type.Literal('published-courses'),
-  id: PublicId(),
-  attributes: Type.Object({
-    external_id: Type.String(),
-    slug: Type.String(),
-    live: Type.Boolean(),
-    is_hidden: Type.Boolean(),
-    visible_on_catalog: Type.Boolean(),
-    open_access: Type.Boolean(),
-    strict_enforce_group_visibility: Type.Boolean(),
-    visibility_override_type: StringEnum(['GROUP', 'CATEGORY']),
-    access_period_starts_at: nullable(DateTime()),
-    access_period_ends_at: nullable(DateTime()),
-    restrict_access_start_end_dates: Type.Boolean(),
-    allow_self_service_reenroll: Type.Boolean(),
-    unique_progress_per_enrollment: Type.Boolean(),
-    require_all_prerequisites: Type.Boolean(),
-    created_at: DateTime(),
-    modified_at: DateTime(),
+export const PublishedCourseV2Schema = declaredV2(
+  'PublishedCourseResource',
+  Type.Object({
+    type: Type.Literal('published-courses'),
+    id: PublicId(),
+    attributes: Type.Object({
+      external_id: Type.String(),
+      slug: Type.String(),
+      live: Type.Boolean(),
+      is_hidden: Type.Boolean(),
+      visible_on_catalog: Type.Boolean(),
+      open_access: Type.Boolean(),
+      strict_enforce_group_visibility: Type.Boolean(),
+      visibility_override_type: StringEnum(['GROUP', 'CATEGORY']),
+      access_period_starts_at: nullable(DateTime()),
+      access_period_ends_at: nullable(DateTime()),
+      restrict_access_start_end_dates: Type.Boolean(),
+      allow_self_service_reenroll: Type.Boolean(),
+      unique_progress_per_enrollment: Type.Boolean(),
+      require_all_prerequisites: Type.Boolean(),
+      created_at: DateTime(),
+      modified_at: DateTime(),
+    }),
+    relationships: Type.Object({ course: ToOne('courses'), domain: ToOne('domains') }),
+    links: Type.Object({ self: Type.String({ format: 'uri' }) }),
   }),
-  relationships: Type.Object({ course: ToOne('courses'), domain: ToOne('domains') }),
-  links: Type.Object({ self: Type.String({ format: 'uri' }) }),
-});
+);
 export type PublishedCourseResource = Static<typeof PublishedCourseV2Schema>;
 
 /** The JSON text of a published course resource (compiled from PublishedCourseV2Schema): the list writes 100 per request. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { v2Resource } from '../../core/http/v2-resource-kit';
-import { DateTime, declaredV1, nullable, PublicId, StringEnum, V2ResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
+import { DateTime, declaredV1, declaredV2, nullable, PublicId, StringEnum, V2ResourceSchema, V2UnlinkedResourceSchema } from '../../core/openapi/declared-shape';
 import { omitEmpty } from '../../core/http/optional-members';
 import { encodeId } from '../../core/ids/ids';
 import { uuidV5 } from '../../core/ids/uuid-v5';
@@ -171,70 +171,82 @@ export function presentAssignmentV1(a: AssignmentRow): Static<typeof QuestionBan
  * QuestionBankAssignmentResource of the published document), declared once
  * (core/openapi/declared-shape.ts): the types of the presenters below.
  */
-export const QuizResourceSchema = V2ResourceSchema(
-  'quizzes',
-  Type.Object({
-    name: Type.String(),
-    description_html: Type.String(),
-    passing_percentage_correct: Type.Integer(),
-    max_attempts: Type.Integer(),
-    require_correct_response: Type.Boolean(),
-    randomize_questions: Type.Boolean(),
-    limit_question_count: Type.Integer(),
-    randomize_answers: Type.Boolean(),
-    show_results_on_failure: Type.Boolean(),
-    show_question_feedback: Type.Boolean(),
-    time_limit_seconds: nullable(Type.Integer()),
-    skip_start_screen: nullable(Type.Boolean()),
-    alignment: StringEnum(ALIGNMENTS),
-    external_id: Type.String(),
-    created_at: DateTime(),
-    modified_at: DateTime(),
-  }),
-  { description: 'A quiz (QuizResource).' },
+export const QuizResourceSchema = declaredV2(
+  'QuizResource',
+  V2ResourceSchema(
+    'quizzes',
+    Type.Object({
+      name: Type.String(),
+      description_html: Type.String(),
+      passing_percentage_correct: Type.Integer(),
+      max_attempts: Type.Integer(),
+      require_correct_response: Type.Boolean(),
+      randomize_questions: Type.Boolean(),
+      limit_question_count: Type.Integer(),
+      randomize_answers: Type.Boolean(),
+      show_results_on_failure: Type.Boolean(),
+      show_question_feedback: Type.Boolean(),
+      time_limit_seconds: nullable(Type.Integer()),
+      skip_start_screen: nullable(Type.Boolean()),
+      alignment: StringEnum(ALIGNMENTS),
+      external_id: Type.String(),
+      created_at: DateTime(),
+      modified_at: DateTime(),
+    }),
+    { description: 'A quiz (QuizResource).' },
+  ),
 );
 export type QuizResource = Static<typeof QuizResourceSchema>;
 
-export const QuestionBankResourceSchema = V2ResourceSchema('question-banks', Type.Object({ name: Type.String(), external_id: Type.String(), created_at: DateTime(), modified_at: DateTime() }), {
-  description: 'A question bank (QuestionBankResource).',
-});
+export const QuestionBankResourceSchema = declaredV2(
+  'QuestionBankResource',
+  V2ResourceSchema('question-banks', Type.Object({ name: Type.String(), external_id: Type.String(), created_at: DateTime(), modified_at: DateTime() }), {
+    description: 'A question bank (QuestionBankResource).',
+  }),
+);
 export type QuestionBankResource = Static<typeof QuestionBankResourceSchema>;
 
-export const QuestionResourceSchema = V2ResourceSchema(
-  'questions',
-  Type.Object({
-    question_html: Type.String(),
-    order: Type.Integer(),
-    question_type: Type.String(),
-    case_sensitive: Type.Boolean(),
-    requires_manual_grading: Type.Boolean(),
-    is_graded: Type.Boolean(),
-    is_optional: Type.Boolean(),
-    correct_answer_feedback_html: Type.String(),
-    incorrect_answer_feedback_html: Type.String(),
-    answer_feedback_html: Type.String(),
-    quiz_id: nullable(PublicId()),
-    question_bank_id: nullable(PublicId()),
-    external_id: Type.String(),
-    created_at: DateTime(),
-    modified_at: DateTime(),
-    answers: Type.Array(AnswerSchema),
-  }),
-  { description: 'A question (QuestionResource).' },
+export const QuestionResourceSchema = declaredV2(
+  'QuestionResource',
+  V2ResourceSchema(
+    'questions',
+    Type.Object({
+      question_html: Type.String(),
+      order: Type.Integer(),
+      question_type: Type.String(),
+      case_sensitive: Type.Boolean(),
+      requires_manual_grading: Type.Boolean(),
+      is_graded: Type.Boolean(),
+      is_optional: Type.Boolean(),
+      correct_answer_feedback_html: Type.String(),
+      incorrect_answer_feedback_html: Type.String(),
+      answer_feedback_html: Type.String(),
+      quiz_id: nullable(PublicId()),
+      question_bank_id: nullable(PublicId()),
+      external_id: Type.String(),
+      created_at: DateTime(),
+      modified_at: DateTime(),
+      answers: Type.Array(AnswerSchema),
+    }),
+    { description: 'A question (QuestionResource).' },
+  ),
 );
 export type QuestionResource = Static<typeof QuestionResourceSchema>;
 
-export const QuestionBankAssignmentResourceSchema = V2UnlinkedResourceSchema(
-  'question-bank-assignments',
-  Type.Object({
-    question_bank_id: PublicId(),
-    order: Type.Integer(),
-    randomize_questions: Type.Boolean(),
-    limit_question_count: Type.Integer(),
-    created_at: DateTime(),
-    modified_at: DateTime(),
-  }),
-  { description: 'A question bank bound to a quiz (QuestionBankAssignmentResource).' },
+export const QuestionBankAssignmentResourceSchema = declaredV2(
+  'QuestionBankAssignmentResource',
+  V2UnlinkedResourceSchema(
+    'question-bank-assignments',
+    Type.Object({
+      question_bank_id: PublicId(),
+      order: Type.Integer(),
+      randomize_questions: Type.Boolean(),
+      limit_question_count: Type.Integer(),
+      created_at: DateTime(),
+      modified_at: DateTime(),
+    }),
+    { description: 'A question bank bound to a quiz (QuestionBankAssignmentResource).' },
+  ),
 );
 export type QuestionBankAssignmentResource = Static<typeof QuestionBankAssignmentResourceSchema>;
 

@@ -1,7 +1,7 @@
 import { types } from 'pg';
 import { Type, type Static } from '@sinclair/typebox';
 import { encodeId } from '../../core/ids/ids';
-import { compileSerializer, DateTime, PublicId } from '../../core/openapi/declared-shape';
+import { compileSerializer, DateTime, declaredV2, PublicId } from '../../core/openapi/declared-shape';
 import type { Student } from './student.entity';
 import { type StudentRow } from './students.shape';
 export { type StudentRow } from './students.shape';
@@ -18,7 +18,7 @@ export const StudentAttributesSchema = Type.Object({
   external_id: Type.String({ description: 'Stable id for cross-system correlation.' }),
   date_joined: DateTime({ description: 'Timestamp when the student joined.' }),
 });
-export const StudentResourceSchema = Type.Object({ type: Type.Literal('students'), id: PublicId(), attributes: StudentAttributesSchema });
+export const StudentResourceSchema = declaredV2('StudentResource', Type.Object({ type: Type.Literal('students'), id: PublicId(), attributes: StudentAttributesSchema }));
 export type StudentResource = Static<typeof StudentResourceSchema>;
 
 /** The JSON text of a student resource (compiled from StudentResourceSchema): the list writes 100 per request. */
