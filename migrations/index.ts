@@ -75,6 +75,7 @@ import { UpdatedSinceQuizzesProgress1763940000000 } from './1763940000000-update
 import { UpdatedSinceListsB1763930000000 } from './1763930000000-updated-since-lists-b';
 import { CourseRatingsUpdatedAt1763930001000 } from './1763930001000-course-ratings-updated-at';
 import { DeletedEvents1763990000000 } from './1763990000000-deleted-events';
+import { ContentSharedData1763995000000 } from './1763995000000-content-shared-data';
 export const MIGRATIONS = [
   Foundation1763700000000,
   LearningModel1763700001000,
@@ -151,4 +152,5 @@ export const MIGRATIONS = [
   CourseRatingsUpdatedAt1763930001000,
   DeletedEvents1763990000000,
   LrsStatementAgentsFk1763985000000,
+  ContentSharedData1763995000000,
 ];

@@ -201,6 +201,53 @@ describe('SCORM launch paths', () => {
     expect(read({ href: 'index.html?a=1' })).toMatchObject({ parameters: 'a=1' });
   });
 
+  it("reads SCORM 2004 shared data maps per item (CAM defaults: read true, write false; each targetID once) and the organization's sharedDataGlobalToSystem", () => {
+    const xml = (orgAttr: string, schema = '2004 4th Edition') => `<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3">
+  <metadata><schema>ADL SCORM</schema><schemaversion>${schema}</schemaversion></metadata>
+  <organizations default="org"><organization identifier="org"${orgAttr}><title>Course</title>
+    <item identifier="a" identifierref="r1"><title>A</title>
+      <adlcp:data>
+        <adlcp:map targetID="urn:notes"/>
+        <adlcp:map targetID="urn:scores" readSharedData="false" writeSharedData="true"/>
+        <adlcp:map targetID="urn:flags" readSharedData="0" writeSharedData="1"/>
+        <adlcp:map targetID="urn:notes" writeSharedData="true"/>
+        <adlcp:map readSharedData="true"/>
+        <adlcp:map targetID="urn:a&amp;b" writeSharedData="maybe"/>
+      </adlcp:data>
+    </item>
+    <item identifier="b" identifierref="r1"><title>B</title></item>
+  </organization></organizations>
+  <resources><resource identifier="r1" type="webcontent" adlcp:scormType="sco" href="a.html"/></resources>
+</manifest>`;
+    const info = inspectManifest('imsmanifest.xml', Buffer.from(xml('')));
+    expect(info.launchData?.items).toEqual([
+      {
+        id: 'a',
+        title: 'A',
+        launch: 'a.html',
+        parameters: null,
+        scormType: 'sco',
+        data: [
+          { targetId: 'urn:notes', read: true, write: false },
+          { targetId: 'urn:scores', read: false, write: true },
+          { targetId: 'urn:flags', read: false, write: true },
+          { targetId: 'urn:a&b', read: true, write: false },
+        ],
+      },
+      { id: 'b', title: 'B', launch: 'a.html', parameters: null, scormType: 'sco' },
+    ]);
+    // global to the system unless the organization says false
+    expect(info.launchData?.sharedDataGlobalToSystem).toBe(true);
+    expect(inspectManifest('imsmanifest.xml', Buffer.from(xml(' adlcp:sharedDataGlobalToSystem="false"'))).launchData?.sharedDataGlobalToSystem).toBe(false);
+    // a package with no maps keeps neither
+    const plain = inspectManifest('imsmanifest.xml', Buffer.from(xml('').replace(/<adlcp:data>[\s\S]*<\/adlcp:data>/, '')));
+    expect(plain.launchData).not.toHaveProperty('sharedDataGlobalToSystem');
+    expect(plain.launchData?.items?.[0]).not.toHaveProperty('data');
+    // SCORM 1.2 has no shared data
+    expect(inspectManifest('imsmanifest.xml', Buffer.from(xml('', '1.2'))).launchData?.items?.[0]).not.toHaveProperty('data');
+  });
+
   it('resolveLaunch and joinParameters on their own', () => {
     expect(resolveLaunch(['x/', null, 'y'], 'z.html')).toEqual({ path: 'x/y/z.html', query: null });
     expect(resolveLaunch([], '   ')).toBeNull();

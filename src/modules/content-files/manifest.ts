@@ -33,6 +33,13 @@ export interface LaunchData {
   /** the cmi5 course's id (the activity `satisfied` is issued for) */
   courseId?: string | null;
   /**
+   * SCORM 2004 4th edition: the organization's `adlcp:sharedDataGlobalToSystem` (default true),
+   * kept when an item declares shared data (`LaunchItem.data`): true, a learner's shared data
+   * buckets are shared by every package of the organization naming the same targetID; false, only
+   * within the learner's run of this package (docs/decisions/content-runs.md "Shared data").
+   */
+  sharedDataGlobalToSystem?: boolean;
+  /**
    * every item of the package, in the manifest's order (SCORM: the items of the default
    * organization that name a resource with a file; cmi5: every AU and every block, in course
    * structure order, each naming the block that holds it); the members above describe the first
@@ -55,14 +62,26 @@ export interface LaunchItem {
   parameters: string | null;
   /** SCORM only: `sco` (talks to the API) or `asset` (never does: no part of the rollup) */
   scormType?: string;
+  /** SCORM 2004 4th edition: the item's shared data buckets (`adlcp:data`/`adlcp:map`), in manifest order; absent when none */
+  data?: SharedDataMap[];
   /** cmi5 only */
   moveOn?: string;
   masteryScore?: number | null;
   launchMethod?: string;
 }
 
+/** One `adlcp:map` of an item: the shared data bucket `targetID`, and what the SCO may do with it (CAM defaults: read true, write false). */
+export interface SharedDataMap {
+  targetId: string;
+  read: boolean;
+  write: boolean;
+}
+
 /** At most this many items of a package are kept. */
 export const MAX_ITEMS = 500;
+/** At most this many shared data maps of an item are kept; a targetID longer than the RTE's long identifier (4,000 characters) is not. */
+export const MAX_DATA_MAPS = 100;
+const MAX_TARGET_ID = 4000;
 
 /**
  * Pick the manifest: the shallowest imsmanifest.xml / cmi5.xml / tincan.xml (many packages are
@@ -344,6 +363,29 @@ export function joinParameters(own: string | null, parameters: string | null): s
   return own ? `${own}&${p}` : p;
 }
 
+/** An XML schema boolean attribute (`true`/`false`/`1`/`0`), else the default. */
+function xsBoolean(v: unknown, dflt: boolean): boolean {
+  const t = typeof v === 'string' ? v.trim() : '';
+  if (t === 'true' || t === '1') return true;
+  if (t === 'false' || t === '0') return false;
+  return dflt;
+}
+
+/** An item's `adlcp:data` maps (each targetID once, the first kept; no targetID: not kept). */
+function dataMaps(item: any): SharedDataMap[] {
+  const out: SharedDataMap[] = [];
+  for (const d of list(item?.data)) {
+    for (const m of list(d?.map)) {
+      if (out.length >= MAX_DATA_MAPS) return out;
+      const raw = m?.['@_targetID'];
+      const targetId = typeof raw === 'string' ? decodeEntities(raw).trim() : '';
+      if (!targetId || targetId.length > MAX_TARGET_ID || out.some((x) => x.targetId === targetId)) continue;
+      out.push({ targetId, read: xsBoolean(m['@_readSharedData'], true), write: xsBoolean(m['@_writeSharedData'], false) });
+    }
+  }
+  return out;
+}
+
 function scorm(doc: any, xml: string): PackageInfo {
   const manifest = doc.manifest;
   if (!manifest) throw new PackageRejected('imsmanifest.xml has no manifest element.');
@@ -388,7 +430,8 @@ function scorm(doc: any, xml: string): PackageInfo {
         const sp = resolveLaunch([base(manifest), base(manifest.resources), base(r)], String(r['@_href']));
         const params = it['@_parameters'] !== undefined ? decodeEntities(String(it['@_parameters'])) : null;
         const kind = String(r['@_scormtype'] ?? r['@_scormType'] ?? 'sco').toLowerCase() === 'asset' ? 'asset' : 'sco';
-        if (sp) items.push({ id, title: text(it.title), launch: sp.path, parameters: joinParameters(sp.query, params), scormType: kind });
+        const data = version !== '1.2' ? dataMaps(it) : [];
+        if (sp) items.push({ id, title: text(it.title), launch: sp.path, parameters: joinParameters(sp.query, params), scormType: kind, ...(data.length ? { data } : {}) });
       }
       walk(list(it?.item));
     }
@@ -400,6 +443,10 @@ function scorm(doc: any, xml: string): PackageInfo {
     title,
     launch: split?.path ?? null,
     parameters: split ? joinParameters(split.query, parameters) : null,
-    launchData: { item: usedItem?.['@_identifier'] ? String(usedItem['@_identifier']) : null, items },
+    launchData: {
+      item: usedItem?.['@_identifier'] ? String(usedItem['@_identifier']) : null,
+      items,
+      ...(items.some((i) => i.data) ? { sharedDataGlobalToSystem: xsBoolean(org?.['@_sharedDataGlobalToSystem'], true) } : {}),
+    },
   };
 }

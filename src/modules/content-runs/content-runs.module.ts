@@ -9,14 +9,16 @@ import { PlayerController } from './player.controller';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentAttempt } from './content-attempt.entity';
 import { ContentLaunch } from './content-launch.entity';
+import { ContentSharedData } from './content-shared-data.entity';
 
 /**
  * Learning content runs (CONVENTIONS §18, docs/decisions/content-runs.md): launches of web-package
- * lessons, the player and the SCORM runtime. Owns content_attempts and content_launches; writes
+ * lessons, the player and the SCORM runtime. Owns content_attempts, content_launches and
+ * content_shared_data (SCORM 2004 shared data buckets); writes
  * progress through ProgressService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ContentAttempt, ContentLaunch]), ProgressModule, LrsModule],
+  imports: [TypeOrmModule.forFeature([ContentAttempt, ContentLaunch, ContentSharedData]), ProgressModule, LrsModule],
   controllers: [LaunchesV1Controller, LaunchesV2Controller, PlayerController],
   providers: [LaunchesService, Cmi5Service, fileStorageProvider],
 })

@@ -13,7 +13,9 @@ import type { ContentLaunchRow } from './content-launches.store';
 import { lockUsers } from '../progress/completion';
 import { ProgressService } from '../progress/progress.service';
 import { LessonPatch } from '../progress/lesson-rules';
-import { getValue, LmsValues, outcomeOf, ScormVersion, setValue, STATE_ERRORS, Stored, ERROR_STRINGS } from './scorm-model';
+import { getValue, LmsValues, outcomeOf, ScormVersion, setValue, SharedBucket, STATE_ERRORS, Stored, ERROR_STRINGS } from './scorm-model';
+import type { ContentSharedDataRow } from './content-shared-data.store';
+import type { SharedDataMap } from '../content-files/manifest';
 import { itemOutcomes, launchable, packageItems, rollup } from './items';
 
 /** A launch URL is single-use and valid this long (CONVENTIONS §18). */
@@ -51,6 +53,10 @@ export interface Session {
   /** the item of the package the attempt plays (docs/decisions/content-runs.md "Items") */
   item: string;
   webPackageId: string;
+  /** SCORM 2004 4th edition: the item's shared data buckets (`adlcp:map`), in manifest order */
+  sharedData: SharedDataMap[];
+  /** the package's `adlcp:sharedDataGlobalToSystem` (default true) */
+  sharedDataGlobal: boolean;
 }
 
 export interface RuntimeAnswer {
@@ -314,6 +320,8 @@ export class LaunchesService {
       title: row.title,
       item: row.item,
       webPackageId: row.web_package_id,
+      sharedData: item?.data ?? [],
+      sharedDataGlobal: row.launch_data?.sharedDataGlobalToSystem !== false,
     };
   }
 
@@ -359,13 +367,20 @@ export class LaunchesService {
           WHERE a.id = $1 AND a.organization_id = $org`,
         [s.attemptId],
       );
-      const out = getValue(version, row.cmi as Stored, this.lmsValues(s, row), body.element);
+      const lms = this.lmsValues(s, row);
+      if (isSharedData(version, body.element)) lms.sharedData = await this.sharedBuckets(this.ds, s);
+      const out = getValue(version, row.cmi as Stored, lms, body.element);
       return out.error ? { ...out, diagnostic: ERROR_STRINGS[version][out.error] } : out;
     }
     if (call === 'set') {
       return this.ds.transaction(async (m) => {
         const [row] = await scoped(m, org).query<Pick<ContentAttemptRow, 'cmi'>[]>(`SELECT cmi FROM content_attempts WHERE id = $1 AND organization_id = $org FOR UPDATE`, [s.attemptId]);
-        const out = setValue(version, row.cmi as Stored, body.element, body.value);
+        const shared = isSharedData(version, body.element) ? await this.sharedBuckets(m, s) : undefined;
+        const out = setValue(version, row.cmi as Stored, body.element, body.value, shared);
+        if (out.shared) {
+          await this.writeShared(m, s, out.shared.id, out.shared.value);
+          return { value: 'true', error: 0 };
+        }
         if (out.error || !out.set) return { value: 'false', error: out.error, diagnostic: ERROR_STRINGS[version][out.error] };
         await scoped(m, org).query(`UPDATE content_attempts SET cmi = cmi || $2::jsonb, updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND organization_id = $org`, [
           s.attemptId,
@@ -390,6 +405,31 @@ export class LaunchesService {
       return true;
     });
     return done ? { value: 'true', error: 0 } : { value: 'false', error: E.termAfterTerm };
+  }
+
+  /**
+   * The SCO's shared data buckets (docs/decisions/content-runs.md "Shared data"): its item's
+   * `adlcp:map`s, each with the value stored for the learner in the package's scope.
+   */
+  private async sharedBuckets(runner: DataSource | EntityManager, s: Session): Promise<SharedBucket[]> {
+    if (!s.sharedData.length) return [];
+    const rows = await scoped(runner, s.organizationId).query<Pick<ContentSharedDataRow, 'target_id' | 'value'>[]>(
+      `SELECT target_id, value FROM content_shared_data
+        WHERE organization_id = $org AND user_id = $1 AND lesson_progress_id IS NOT DISTINCT FROM $2 AND web_package_id IS NOT DISTINCT FROM $3 AND target_id = ANY($4::text[])`,
+      [s.userId, ...sharedScope(s), s.sharedData.map((m) => m.targetId)],
+    );
+    const values = new Map(rows.map((r) => [r.target_id, r.value]));
+    return s.sharedData.map((m) => ({ id: m.targetId, read: m.read, write: m.write, value: values.get(m.targetId) ?? null }));
+  }
+
+  /** A bucket's new value, for the learner in the package's scope (one row per learner, scope and targetID). */
+  private async writeShared(m: EntityManager, s: Session, targetId: string, value: string): Promise<void> {
+    await scoped(m, s.organizationId).query(
+      `INSERT INTO content_shared_data (organization_id, user_id, lesson_progress_id, web_package_id, target_id, value) VALUES ($org, $1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, user_id, lesson_progress_id, web_package_id, target_id)
+       DO UPDATE SET value = EXCLUDED.value, updated_at = date_trunc('milliseconds', now())`,
+      [s.userId, ...sharedScope(s), targetId, value],
+    );
   }
 
   private lmsValues(s: Session, row: Pick<ContentAttemptRow, 'total_time_cs'> & LearnerFacts): LmsValues {
@@ -459,6 +499,15 @@ export class LaunchesService {
     );
   }
 }
+
+/**
+ * Where a session's shared data buckets live: global to the system (the default), the learner's
+ * in the organization (no lesson progress, no package); else the learner's run of this package.
+ */
+const sharedScope = (s: Session): [string | null, string | null] => (s.sharedDataGlobal ? [null, null] : [s.lessonProgressId, s.webPackageId]);
+
+/** A SCORM 2004 element of the shared data buckets (the runtime then reads them). */
+const isSharedData = (version: ScormVersion, element: unknown): boolean => version === '2004' && typeof element === 'string' && element.startsWith('adl.data.');
 
 /** The standard a ready package runs under. */
 export function standardOf(type: string | null, version: string | null): Standard | null {

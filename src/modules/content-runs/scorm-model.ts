@@ -22,6 +22,16 @@ export interface LmsValues {
   /** total time of earlier sessions, in centiseconds */
   totalTimeCs: number;
   masteryScore?: number | null;
+  /** SCORM 2004 4th edition: the SCO's shared data buckets (`adl.data`), in manifest order, with their stored values */
+  sharedData?: SharedBucket[];
+}
+
+/** One `adl.data.n` of a SCO: the bucket's targetID, what the SCO may do with it, its shared value (null: never written). */
+export interface SharedBucket {
+  id: string;
+  read: boolean;
+  write: boolean;
+  value: string | null;
 }
 
 export type Stored = Record<string, string>;
@@ -173,6 +183,9 @@ const SUCCESS04 = ['passed', 'failed', 'unknown'];
 const result04 = (v: string) => (['correct', 'incorrect', 'unanticipated', 'neutral'].includes(v) || num(v) ? null : E04.type);
 const NAV = /^(continue|previous|exit|exitAll|abandon|abandonAll|suspendAll|_none_|\{target=[^}\s]+\}(choice|jump))$/;
 
+/** adl.data.n.store: the RTE's smallest permitted maximum, kept as the limit (as suspend_data's) */
+export const SHARED_DATA_MAX = 64000;
+
 const SCORE_04 = (prefix: string): Record<string, Def> => ({
   [`${prefix}.score._children`]: { access: 'ro', lms: () => 'scaled,raw,min,max' },
   [`${prefix}.score.scaled`]: { access: 'rw', check: real04(-1, 1) },
@@ -237,6 +250,11 @@ const DEFS_2004: Record<string, Def> = {
   'cmi.time_limit_action': { access: 'ro', lms: () => 'continue,no message' },
   'cmi.total_time': { access: 'ro', lms: (l) => durationOf(l.totalTimeCs) },
   'adl.nav.request': { access: 'rw', check: (v) => (NAV.test(v) ? null : E04.type), initial: '_none_' },
+  // 4th edition shared data: the buckets are the manifest's (adlcp:map), their values the LMS's (sharedGet / sharedSet)
+  'adl.data._children': { access: 'ro', lms: () => 'id,store' },
+  'adl.data._count': { access: 'ro', lms: (l) => String(l.sharedData?.length ?? 0) },
+  'adl.data.n.id': { access: 'ro' },
+  'adl.data.n.store': { access: 'rw', check: str04(SHARED_DATA_MAX) },
 };
 
 /** Where a collection's member depends on its `id` (2004: set the id first). */
@@ -348,6 +366,7 @@ export function getValue(version: ScormVersion, stored: Stored, lms: LmsValues, 
     return { value: '', error: v12 ? E12.invalidArg : E04.undefined };
   }
   if (def.access === 'wo') return { value: '', error: v12 ? E12.writeOnly : E04.writeOnly };
+  if (!v12 && (s.key === 'adl.data.n.id' || s.key === 'adl.data.n.store')) return sharedGet(lms.sharedData ?? [], s.key, s.indices[0]);
   if (def.count) {
     const coll = concrete(def.count, s.indices);
     return { value: String(countOf(stored, coll)), error: 0 };
@@ -366,6 +385,33 @@ export function getValue(version: ScormVersion, stored: Stored, lms: LmsValues, 
   return { value: '', error: v12 ? 0 : E04.notInit };
 }
 
+/**
+ * GetValue of `adl.data.n.id` / `adl.data.n.store` (SCORM 2004 4th edition RTE, shared data): a
+ * bucket the SCO has not (n at or past `_count`) is 301; the store of a bucket the SCO may not read
+ * (readSharedData false) is 405, of one never written 403.
+ */
+function sharedGet(buckets: SharedBucket[], key: string, n: number): Outcome {
+  const b = buckets[n];
+  if (!b) return { value: '', error: E04.get };
+  if (key === 'adl.data.n.id') return { value: b.id, error: 0 };
+  if (!b.read) return { value: '', error: E04.writeOnly };
+  if (b.value === null) return { value: '', error: E04.notInit };
+  return { value: b.value, error: 0 };
+}
+
+/**
+ * SetValue of `adl.data.n.store`: a bucket the SCO has not is 351, one it may not write
+ * (writeSharedData false) 404, a value over 64,000 characters 406; else the bucket's new value.
+ */
+function sharedSet(buckets: SharedBucket[], n: number, v: string): { error: number; shared?: { id: string; value: string } } {
+  const b = buckets[n];
+  if (!b) return { error: E04.set };
+  if (!b.write) return { error: E04.readOnly };
+  const err = DEFS_2004['adl.data.n.store'].check!(v);
+  if (err) return { error: err };
+  return { error: 0, shared: { id: b.id, value: v } };
+}
+
 /** The collection a pattern's last `n` belongs to (`cmi.interactions.n.objectives.n.id` → `cmi.interactions.n.objectives`). */
 function collectionOf(pattern: string): string | null {
   const i = pattern.lastIndexOf('.n.');
@@ -376,7 +422,7 @@ function collectionOf(pattern: string): string | null {
  * SetValue / LMSSetValue on an initialized session: the stored map's new entries, or the error.
  * Values are strings (the adapter sends String(value), as the standards' API takes strings).
  */
-export function setValue(version: ScormVersion, stored: Stored, element: unknown, value: unknown): { error: number; set?: Stored } {
+export function setValue(version: ScormVersion, stored: Stored, element: unknown, value: unknown, shared?: SharedBucket[]): { error: number; set?: Stored; shared?: { id: string; value: string } } {
   const v12 = version === '1.2';
   if (typeof element !== 'string' || element === '') return { error: v12 ? E12.invalidArg : E04.set };
   const v = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
@@ -388,6 +434,7 @@ export function setValue(version: ScormVersion, stored: Stored, element: unknown
     return { error: v12 ? E12.invalidArg : E04.undefined };
   }
   if (def.access === 'ro') return { error: v12 ? (/\._(children|count)$/.test(s.key) ? E12.invalidSet : E12.readOnly) : E04.readOnly };
+  if (!v12 && s.key === 'adl.data.n.store') return sharedSet(shared ?? [], s.indices[0], v);
   const owner = collectionOf(s.key);
   if (owner) {
     // the enclosing entry must exist, and this entry is an existing one or the next
