@@ -1,8 +1,6 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { decodeId } from '../../src/core/ids/ids';
-import { startTestApp, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/webhook-receiver';
-import { cmi5Package, serveZips, startWorker, tincanPackage, webPackageCourse } from './support';
+import { TestApp } from '../support/app';
+import { cmi5Package, tincanPackage, webPackageCourse, contentRunsWorld, ContentRunsWorld } from './support';
 
 jest.setTimeout(120_000);
 
@@ -12,21 +10,10 @@ jest.setTimeout(120_000);
  * masteryScore, and the AU's statements turned into lesson and course progress.
  */
 describe('cmi5 and TinCan launches', () => {
+  const world = contentRunsWorld();
   let t: TestApp;
-  let worker: INestApplicationContext;
-  let zips: Awaited<ReturnType<typeof serveZips>>;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
-    zips = await serveZips();
-    worker = await startWorker(t);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await zips?.close();
-    await t?.close();
-    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
-  });
+  let zips: ContentRunsWorld['zips'];
+  beforeAll(() => ({ t, zips } = world));
 
   const launchOf = async (launchUrl: string) => {
     const res = await fetch(launchUrl, { redirect: 'manual' });

@@ -1,7 +1,5 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { startTestApp, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/webhook-receiver';
-import { cmi5Package, openLaunch, rt, scormPackage, serveZips, startWorker, webPackageCourse } from './support';
+import { TestApp } from '../support/app';
+import { cmi5Package, openLaunch, rt, scormPackage, webPackageCourse, contentRunsWorld, ContentRunsWorld } from './support';
 
 jest.setTimeout(120_000);
 
@@ -11,21 +9,10 @@ jest.setTimeout(120_000);
  * attempt, and a launch's LRS key writes and reads only its own learner in its own registration.
  */
 describe('a launch reaches only its own package and attempt', () => {
+  const world = contentRunsWorld();
   let t: TestApp;
-  let worker: INestApplicationContext;
-  let zips: Awaited<ReturnType<typeof serveZips>>;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
-    zips = await serveZips();
-    worker = await startWorker(t);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await zips?.close();
-    await t?.close();
-    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
-  });
+  let zips: ContentRunsWorld['zips'];
+  beforeAll(() => ({ t, zips } = world));
 
   it("package A's launch cannot read package B's files, write attempt C, nor read or write C's statements and state", async () => {
     const org = await t.newOrg();

@@ -1,8 +1,6 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { decodeId } from '../../src/core/ids/ids';
-import { startTestApp, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/webhook-receiver';
-import { openLaunch, rt, serveZips, startWorker, webPackageCourse, zip } from './support';
+import { TestApp } from '../support/app';
+import { openLaunch, rt, webPackageCourse, zip, contentRunsWorld, ContentRunsWorld } from './support';
 
 jest.setTimeout(120_000);
 
@@ -79,21 +77,10 @@ async function blocksPackage(): Promise<Buffer> {
  * administrator completing the lesson of a cmi5 registration waives the AUs not satisfied.
  */
 describe('multi-SCO and multi-AU lessons', () => {
+  const world = contentRunsWorld();
   let t: TestApp;
-  let worker: INestApplicationContext;
-  let zips: Awaited<ReturnType<typeof serveZips>>;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
-    zips = await serveZips();
-    worker = await startWorker(t);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await zips?.close();
-    await t?.close();
-    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
-  });
+  let zips: ContentRunsWorld['zips'];
+  beforeAll(() => ({ t, zips } = world));
 
   const lessonProgress = async (lessonId: string) =>
     (await t.ds.query(`SELECT completed_at, success_status, score FROM lesson_progress WHERE lesson_id = $1`, [decodeId('lesson', lessonId)]))[0] as {

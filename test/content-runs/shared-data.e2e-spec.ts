@@ -1,11 +1,9 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { decodeId } from '../../src/core/ids/ids';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
-import { startTestApp, TestApp } from '../support/app';
+import { TestApp } from '../support/app';
 import { orgUuid } from '../support/fixtures';
 import { journey } from '../support/learner-journey';
-import { dropRedisPrefix } from '../support/webhook-receiver';
-import { openLaunch, rt, serveZips, startWorker, webPackageCourse, zip } from './support';
+import { openLaunch, rt, webPackageCourse, zip, contentRunsWorld, ContentRunsWorld } from './support';
 
 jest.setTimeout(120_000);
 
@@ -57,21 +55,10 @@ async function sharedDataPackage(global?: boolean): Promise<Buffer> {
  * a bucket tied to another organization's learner, lesson progress or package.
  */
 describe('SCORM 2004 shared data (adl.data)', () => {
+  const world = contentRunsWorld();
   let t: TestApp;
-  let worker: INestApplicationContext;
-  let zips: Awaited<ReturnType<typeof serveZips>>;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
-    zips = await serveZips();
-    worker = await startWorker(t);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await zips?.close();
-    await t?.close();
-    await dropRedisPrefix(t.config.REDIS_URL, t.config.REDIS_PREFIX);
-  });
+  let zips: ContentRunsWorld['zips'];
+  beforeAll(() => ({ t, zips } = world));
 
   /** A session of `item` of the lesson for the learner, initialized. */
   const session = async (org: CreatedOrg, lessonId: string, learnerId: string, item: string) => {

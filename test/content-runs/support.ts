@@ -5,7 +5,8 @@ import { ZipFile } from 'yazl';
 import { loadConfig } from '../../src/core/config/config';
 import type { CreatedOrg } from '../../src/modules/organizations/organizations.service';
 import { createWorker } from '../../src/worker';
-import type { TestApp } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
+import { dropRedisPrefix } from '../support/webhook-receiver';
 import { journey } from '../support/learner-journey';
 
 /** A zip written in memory with yazl. */
@@ -242,4 +243,32 @@ export async function tincanPackage(): Promise<Buffer> {
     ],
     ['story.html', '<!doctype html><title>story</title><p>story</p>'],
   ]);
+}
+
+/** What `contentRunsWorld()` starts for a test file. */
+export interface ContentRunsWorld {
+  t: TestApp;
+  zips: Awaited<ReturnType<typeof serveZips>>;
+  worker: INestApplicationContext;
+}
+
+/**
+ * The API (private URLs allowed: the packages are served from 127.0.0.1), a zip server and a
+ * worker, started before the file's tests and closed after them (its Redis prefix dropped). The
+ * members are filled in by the time the file's own `beforeAll` hooks run.
+ */
+export function contentRunsWorld(): ContentRunsWorld {
+  const world = {} as ContentRunsWorld;
+  beforeAll(async () => {
+    world.t = await startTestApp({ ALLOW_PRIVATE_URLS: true });
+    world.zips = await serveZips();
+    world.worker = await startWorker(world.t);
+  });
+  afterAll(async () => {
+    await world.worker?.close();
+    await world.zips?.close();
+    await world.t?.close();
+    if (world.t) await dropRedisPrefix(world.t.config.REDIS_URL, world.t.config.REDIS_PREFIX);
+  });
+  return world;
 }
