@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
 import { DECLARED_V1 } from './declared-shape';
 import { published, type JsonSchema } from './published';
+import { loadDeclaringModules } from './served-components';
 
 /**
  * Every /v1 shape declared with `declaredV1` (issue 26 point 1, docs/decisions/serialization.md)
@@ -13,18 +12,6 @@ import { published, type JsonSchema } from './published';
  * have a top-level member of one in the other). The declaring files are found by their `declaredV1(` call, so a new
  * declaration is checked without being listed here.
  */
-
-const ROOT = join(__dirname, '..', '..', 'modules');
-
-function declaringFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...declaringFiles(p));
-    else if (p.endsWith('.ts') && !p.endsWith('.spec.ts') && readFileSync(p, 'utf8').includes('declaredV1(')) out.push(p);
-  }
-  return out;
-}
 
 interface Shape {
   /** JSON types other than null; undefined: any */
@@ -145,7 +132,7 @@ function compare(declared: JsonSchema, pub: JsonSchema, at: string, errors: stri
 
 describe('the declared /v1 shapes against the published components', () => {
   beforeAll(() => {
-    for (const f of declaringFiles(ROOT)) require(f);
+    loadDeclaringModules();
   });
 
   it('registers the declarations', () => {

@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
 import { DECLARED_V1, DECLARED_V2 } from './declared-shape';
 import { published, type JsonSchema } from './published';
-import { canonical, declaredComponents } from './served-components';
+import { canonical, declaredComponents, loadDeclaringModules } from './served-components';
 
 /**
  * The published components a declaration covers are served as the declaration
@@ -12,25 +10,13 @@ import { canonical, declaredComponents } from './served-components';
  * `declaredV1(` / `declaredV2(` call, so a new declaration is checked without being listed here.
  */
 
-const ROOT = join(__dirname, '..', '..', 'modules');
-
-function declaringFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...declaringFiles(p));
-    else if (p.endsWith('.ts') && !p.endsWith('.spec.ts') && /declaredV[12]\(/.test(readFileSync(p, 'utf8'))) out.push(p);
-  }
-  return out;
-}
-
 describe('the published components served from their declarations', () => {
   const all: Record<string, JsonSchema> = { ...published().v1.schemas, ...published().v2.schemas };
   let served: ReturnType<typeof declaredComponents>;
   const servedOf = (name: string) => served.schemas.get(name) ?? all[name];
 
   beforeAll(() => {
-    for (const f of declaringFiles(ROOT)) require(f);
+    loadDeclaringModules();
     served = declaredComponents();
   });
 

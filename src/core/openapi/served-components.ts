@@ -119,11 +119,11 @@ function extendsOptionally(big: JsonSchema, small: JsonSchema): boolean {
 let modulesLoaded = false;
 
 /**
- * Loads every module file that declares a shape (`declaredV1(` / `declaredV2(` in its text, as
- * declared-v1.spec.ts finds them): a declaration only registers when its file is loaded, and a file
+ * Loads every module file that declares a shape (`declaredV1(` / `declaredV2(` in its text; the
+ * declaration specs load them the same way): a declaration only registers when its file is loaded, and a file
  * that services import for its types alone (`import type`) is not loaded by the application.
  */
-function loadDeclaringModules(): void {
+export function loadDeclaringModules(): void {
   if (modulesLoaded) return;
   modulesLoaded = true;
   const visit = (dir: string): void => {
